@@ -1,0 +1,36 @@
+/* cli.h - shared helpers of the pathfind command-line tool. */
+#ifndef PF_CLI_H
+#define PF_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pathfind.h"
+
+/* Each subcommand: returns the process exit code (0 ok, 1 failure, 2 usage). */
+int pf_cli_scen(int argc, char **argv);
+int pf_cli_graph(int argc, char **argv);
+int pf_cli_path(int argc, char **argv);
+int pf_cli_demo(int argc, char **argv);
+int pf_cli_gen(int argc, char **argv);
+
+double   cli_now(void);                  /* monotonic seconds */
+long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
+int      cli_is_help(const char *a);     /* "-h" or "--help" */
+/* Parses numbers strictly; print "pathfind CMD: bad VALUE for OPT" and return 0 on failure. */
+int      cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+int      cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
+/* --moves 4|8|8cut|hex */
+int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
+/* --algo NAME */
+int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
+/* CSV status word: ok, no_path, limit, invalid, oom, ... */
+const char *cli_status_word(pf_status s);
+/* Whether this algorithm's cost must equal the optimum. */
+int      cli_algo_optimal(pf_algo a);
+/* A path buffer that grows on PF_BUFFER_TOO_SMALL. */
+typedef struct cli_pathbuf { uint32_t *nodes; uint32_t cap; } cli_pathbuf;
+pf_status cli_search(pf_ctx *ctx, uint32_t s, uint32_t g, const pf_search_desc *d, cli_pathbuf *pb,
+                     pf_path *path, pf_stats *st);
+void     cli_pathbuf_free(cli_pathbuf *pb);
+
+#endif

@@ -1,0 +1,121 @@
+/* cmd_gen.c - `pathfind gen`: deterministic map generator (made the bundled default map). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static const char *HELP =
+    "usage: pathfind gen [--width W] [--height H] [--seed S] [--obstacles PCT] -o FILE.map\n"
+    "\n"
+    "Writes a Moving AI .map: rooms joined by doors, scattered rocks, a lake (W), a forest (T) and\n"
+    "swamp patches (S). The same arguments always give the same file. The bundled default map is\n"
+    "  pathfind gen --width 512 --height 512 --seed 2026 -o maps/demo-512.map\n";
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+static uint32_t rnd_below(uint32_t n) { return n ? rnd() % n : 0; }
+
+static void blob(char *g, long w, long h, long cx, long cy, long r, char ch)
+{
+    for (long y = cy - r; y <= cy + r; y++)
+        for (long x = cx - r; x <= cx + r; x++) {
+            if (x < 1 || y < 1 || x >= w - 1 || y >= h - 1) continue;
+            long dx = x - cx, dy = y - cy;
+            long jitter = (long)rnd_below((uint32_t)(r / 3 + 1));
+            if (dx * dx + dy * dy <= (r - jitter) * (r - jitter)) g[y * w + x] = ch;
+        }
+}
+
+int pf_cli_gen(int argc, char **argv)
+{
+    long w = 512, h = 512, seed = 2026, pct = 8;
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "--width") == 0 && has) {
+            if (!cli_parse_int("gen", a, argv[++i], 16, 8192, &w)) return 2;
+        } else if (strcmp(a, "--height") == 0 && has) {
+            if (!cli_parse_int("gen", a, argv[++i], 16, 8192, &h)) return 2;
+        } else if (strcmp(a, "--seed") == 0 && has) {
+            if (!cli_parse_int("gen", a, argv[++i], 0, 2147483647L, &seed)) return 2;
+        } else if (strcmp(a, "--obstacles") == 0 && has) {
+            if (!cli_parse_int("gen", a, argv[++i], 0, 60, &pct)) return 2;
+        } else if (strcmp(a, "-o") == 0 && has) {
+            out = argv[++i];
+        } else {
+            fprintf(stderr, "pathfind gen: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        }
+    }
+    if (!out) {
+        fputs(HELP, stderr);
+        return 2;
+    }
+    rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1;
+    char *g = malloc((size_t)w * (size_t)h);
+    if (!g) return 1;
+    memset(g, '.', (size_t)w * (size_t)h);
+    /* rooms: walls every `cell` cells with two or three doors per wall segment */
+    long cell = 32;
+    for (long y = 0; y < h; y++)
+        for (long x = 0; x < w; x++)
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1) g[y * w + x] = '@';
+    for (long wy = cell; wy < h - 1; wy += cell)
+        for (long x0 = 0; x0 < w; x0 += cell) {
+            if (rnd_below(5) == 0) continue; /* some rooms merge */
+            for (long x = x0; x < x0 + cell && x < w; x++) g[wy * w + x] = '@';
+            long doors = 1 + (long)rnd_below(2);
+            for (long k = 0; k < doors; k++) {
+                long dx = x0 + 2 + (long)rnd_below((uint32_t)(cell - 6));
+                for (long x = dx; x < dx + 3 && x < w - 1; x++) g[wy * w + x] = '.';
+            }
+        }
+    for (long wx = cell; wx < w - 1; wx += cell)
+        for (long y0 = 0; y0 < h; y0 += cell) {
+            if (rnd_below(5) == 0) continue;
+            for (long y = y0; y < y0 + cell && y < h; y++) g[y * w + wx] = '@';
+            long doors = 1 + (long)rnd_below(2);
+            for (long k = 0; k < doors; k++) {
+                long dy = y0 + 2 + (long)rnd_below((uint32_t)(cell - 6));
+                for (long y = dy; y < dy + 3 && y < h - 1; y++) g[y * w + wx] = '.';
+            }
+        }
+    /* terrain features */
+    blob(g, w, h, w / 3, h / 2, w / 10, 'W');
+    blob(g, w, h, 3 * w / 4, h / 4, w / 12, 'T');
+    for (int k = 0; k < 6; k++) blob(g, w, h, (long)rnd_below((uint32_t)w), (long)rnd_below((uint32_t)h), 5 + (long)rnd_below(8), 'S');
+    /* scattered rocks */
+    for (long i = 0; i < w * h * pct / 100; i++) {
+        long x = 1 + (long)rnd_below((uint32_t)(w - 2)), y = 1 + (long)rnd_below((uint32_t)(h - 2));
+        if (g[y * w + x] == '.') g[y * w + x] = '@';
+    }
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "pathfind gen: cannot write '%s'\n", out);
+        free(g);
+        return 1;
+    }
+    fprintf(f, "type octile\nheight %ld\nwidth %ld\nmap\n", h, w);
+    for (long y = 0; y < h; y++) {
+        fwrite(g + y * w, 1, (size_t)w, f);
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "pathfind gen: write error on '%s'\n", out);
+        free(g);
+        return 1;
+    }
+    free(g);
+    printf("wrote %s (%ldx%ld, seed %ld)\n", out, w, h, seed);
+    return 0;
+}

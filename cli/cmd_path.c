@@ -1,0 +1,94 @@
+/* cmd_path.c - `pathfind path MAP SX SY GX GY`: one query, printed. */
+#include <string.h>
+#include "cli.h"
+
+static const char *HELP =
+    "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
+    "\n"
+    "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
+    "\n"
+    "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
+
+int pf_cli_path(int argc, char **argv)
+{
+    const char *pos[5] = {0};
+    int npos = 0, json = 0;
+    pf_search_desc d = {0};
+    pf_moves moves = PF_MOVES_8_NO_CUT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "--algo") == 0 && has) {
+            if (!cli_parse_algo("path", argv[++i], &d.algo)) return 2;
+        } else if (strcmp(a, "--weight") == 0 && has) {
+            if (!cli_parse_double("path", a, argv[++i], 1.0, &d.weight)) return 2;
+        } else if (strcmp(a, "--moves") == 0 && has) {
+            if (!cli_parse_moves("path", argv[++i], &moves)) return 2;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+            fprintf(stderr, "pathfind path: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        } else if (npos < 5) {
+            pos[npos++] = a;
+        } else {
+            fprintf(stderr, "pathfind path: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (npos != 5) {
+        fputs(HELP, stderr);
+        return 2;
+    }
+    long c[4];
+    static const char *const names[4] = {"SX", "SY", "GX", "GY"};
+    for (int k = 0; k < 4; k++)
+        if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
+    if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
+    pf_diag diag;
+    pf_map *map;
+    if (pf_grid_load_movingai(pos[0], &(pf_grid_load_desc){.moves = moves}, &map, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind path: %s\n", diag.msg);
+        return 1;
+    }
+    pf_ctx *ctx;
+    if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
+        fprintf(stderr, "pathfind path: out of memory\n");
+        pf_map_destroy(map);
+        return 1;
+    }
+    uint32_t s = pf_grid_node(map, (int32_t)c[0], (int32_t)c[1]), g = pf_grid_node(map, (int32_t)c[2], (int32_t)c[3]);
+    cli_pathbuf pb = {0};
+    pf_path path;
+    pf_stats st;
+    double t0 = cli_now();
+    pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
+    double us = (cli_now() - t0) * 1e6;
+    int ok = r == PF_OK || r == PF_FALLBACK;
+    if (json) {
+        printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"path\":[", cli_status_word(r),
+               ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us);
+        for (uint32_t i = 0; ok && i < path.len; i++) {
+            pf_point p = pf_grid_point(map, pb.nodes[i]);
+            printf("%s[%d,%d]", i ? "," : "", p.x, p.y);
+        }
+        printf("]}\n");
+    } else {
+        printf("status: %s (%s)\n", cli_status_word(r), pf_status_str(r));
+        if (ok) {
+            printf("cost: %.6f\nexpanded: %u\ncells: %u\ntime_us: %.1f\npath:", st.cost, st.expanded, st.path_len, us);
+            for (uint32_t i = 0; i < path.len; i++) {
+                pf_point p = pf_grid_point(map, pb.nodes[i]);
+                printf(" %d,%d", p.x, p.y);
+            }
+            printf("\n");
+        }
+    }
+    cli_pathbuf_free(&pb);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(map);
+    return ok || r == PF_NO_PATH ? 0 : 1;
+}

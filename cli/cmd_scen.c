@@ -1,0 +1,145 @@
+/* cmd_scen.c - `pathfind scen MAP SCEN`: solve every scenario line, check the listed lengths. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static const char *HELP =
+    "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
+    "                     [--csv FILE] [--threads N]\n"
+    "\n"
+    "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
+    "queries, solved, mismatches, total_s, us_per_query, expanded, peak_rss_kb.\n"
+    "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
+    "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
+    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention).\n"
+    "\n"
+    "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --weight W    weight for wastar (default 1.5)\n"
+    "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
+    "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
+    "  --threads N   worker threads (queries are independent; results do not depend on N)\n"
+    "\n"
+    "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
+
+int pf_cli_scen(int argc, char **argv)
+{
+    const char *pos[2] = {0};
+    int npos = 0;
+    const char *csv = NULL;
+    pf_search_desc d = {0};
+    pf_moves moves = PF_MOVES_8_NO_CUT;
+    long threads = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        }
+        int has = i + 1 < argc;
+        if (strcmp(a, "--algo") == 0 && has) {
+            if (!cli_parse_algo("scen", argv[++i], &d.algo)) return 2;
+        } else if (strcmp(a, "--weight") == 0 && has) {
+            if (!cli_parse_double("scen", a, argv[++i], 1.0, &d.weight)) return 2;
+        } else if (strcmp(a, "--moves") == 0 && has) {
+            if (!cli_parse_moves("scen", argv[++i], &moves)) return 2;
+        } else if (strcmp(a, "--csv") == 0 && has) {
+            csv = argv[++i];
+        } else if (strcmp(a, "--threads") == 0 && has) {
+            if (!cli_parse_int("scen", a, argv[++i], 1, 1024, &threads)) return 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "pathfind scen: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            fprintf(stderr, "pathfind scen: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (npos != 2) {
+        fputs(HELP, stderr);
+        return 2;
+    }
+    if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
+
+    pf_diag diag;
+    pf_map *map;
+    pf_grid_load_desc ld = {.moves = moves};
+    if (pf_grid_load_movingai(pos[0], &ld, &map, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind scen: %s\n", diag.msg);
+        return 1;
+    }
+    pf_scen *sc;
+    if (pf_scen_load(pos[1], NULL, &sc, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind scen: %s\n", diag.msg);
+        pf_map_destroy(map);
+        return 1;
+    }
+    FILE *out = NULL;
+    if (csv) {
+        out = fopen(csv, "w");
+        if (!out) {
+            fprintf(stderr, "pathfind scen: cannot write '%s'\n", csv);
+            pf_scen_destroy(sc);
+            pf_map_destroy(map);
+            return 1;
+        }
+        fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n");
+    }
+    pf_ctx *ctx;
+    if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
+        fprintf(stderr, "pathfind scen: out of memory creating a search context\n");
+        if (out) fclose(out);
+        pf_scen_destroy(sc);
+        pf_map_destroy(map);
+        return 1;
+    }
+    pf_search_desc rd = pf_search_desc_resolve(map, &d);
+    int check = moves == PF_MOVES_8_NO_CUT;
+    uint32_t n = pf_scen_count(sc), solved = 0, mismatches = 0, size_warn = 0;
+    uint64_t expanded = 0;
+    double total = 0.0;
+    cli_pathbuf pb = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const pf_scen_entry *e = pf_scen_get(sc, i);
+        if (e->map_width != pf_grid_width(map) || e->map_height != pf_grid_height(map)) size_warn++;
+        uint32_t s = pf_grid_node(map, e->sx, e->sy), g = pf_grid_node(map, e->gx, e->gy);
+        pf_path path;
+        pf_stats st;
+        double t0 = cli_now();
+        pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
+        total += cli_now() - t0;
+        int ok = r == PF_OK || r == PF_FALLBACK;
+        solved += ok;
+        expanded += st.expanded;
+        if (check) {
+            int bad;
+            if (!ok) bad = 1;
+            else if (cli_algo_optimal(rd.algo)) bad = fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE;
+            else if (rd.algo == PF_ALGO_WASTAR) bad = st.cost > rd.weight * e->optimal + PF_SCEN_TOLERANCE;
+            else bad = st.cost < e->optimal - PF_SCEN_TOLERANCE;
+            mismatches += bad;
+        }
+        if (out)
+            fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u\n", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
+                    cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
+    }
+    if (size_warn)
+        fprintf(stderr, "pathfind scen: warning: %u scenario lines name a map size other than %ux%u\n", size_warn,
+                pf_grid_width(map), pf_grid_height(map));
+    if (out) fclose(out);
+    printf("{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
+           "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
+           "\"ctx_bytes_per_cell\":%.2f,\"peak_rss_kb\":%ld}\n",
+           pos[0], pf_algo_name(rd.algo), rd.weight, threads, n, solved, mismatches, check ? "true" : "false",
+           total, n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
+           (double)pf_ctx_bytes_per_node(ctx) * (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2) /
+               ((double)pf_grid_width(map) * pf_grid_height(map)),
+           cli_peak_rss_kb());
+    cli_pathbuf_free(&pb);
+    pf_ctx_destroy(ctx);
+    pf_scen_destroy(sc);
+    pf_map_destroy(map);
+    return mismatches ? 1 : 0;
+}

@@ -1,0 +1,1 @@
+typedef int pf__empty_translation_unit;

@@ -1,0 +1,67 @@
+/*
+ * pf_graph.h - explicit directed graphs with non-negative weights, stored in compressed sparse rows.
+ *
+ * Built from an edge list (copied), with optional 2-D node coordinates for heuristics and a reverse
+ * adjacency for backward search. Parallel arcs are all kept; a search uses the cheapest.
+ *
+ * With coordinates, the Euclidean heuristic is scaled by the largest factor k such that every arc
+ * (u,v) has w >= k * |xy(u) - xy(v)|, computed at build: the heuristic is then consistent whatever
+ * the coordinate units (degrees, metres) and the weight units (distance, travel time).
+ *
+ *     pf_edge e[] = { {0, 1, 2.0}, {1, 2, 1.5} };
+ *     pf_map *g;
+ *     pf_graph_create(&(pf_graph_desc){ .node_count = 3, .edge_count = 2, .edges = e }, &g);
+ *
+ * THREAD SAFETY: see pf_map.h (immutable after creation).
+ */
+#ifndef PATHFIND_PF_GRAPH_H
+#define PATHFIND_PF_GRAPH_H
+
+#include "pf_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pf_edge { uint32_t from, to; double weight; } pf_edge;
+
+typedef struct pf_graph_desc {
+    uint32_t       node_count;   /* required, 1..PF_MAX_NODES */
+    uint32_t       edge_count;
+    const pf_edge *edges;        /* [len: edge_count] weight >= 0 and finite */
+    const double  *coords;       /* [opt][len: 2*node_count] x0 y0 x1 y1 ... */
+    pf_allocator   allocator;
+} pf_graph_desc;
+
+/** @return PF_OK, PF_INVALID_ARGUMENT (ids out of range, negative/NaN weight), PF_TOO_LARGE, PF_OUT_OF_MEMORY. */
+pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
+
+/**
+ * Loads a DIMACS shortest-path graph: `gr_path` holds "p sp N M" then M lines "a U V W" (1-based
+ * ids, integer W >= 0); `co_path` [opt] holds "p aux sp co N" then "v ID X Y". Comment lines start
+ * with 'c'. Nodes are renumbered 0-based (file id - 1).
+ * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (with line and reason in diag), PF_TOO_LARGE, PF_OUT_OF_MEMORY.
+ */
+pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path, const pf_allocator *alloc,
+                               pf_map **out, pf_diag *diag);
+/** The same from memory (`co` may be NULL). */
+pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char *co, size_t co_len,
+                                const pf_allocator *alloc, pf_map **out, pf_diag *diag);
+
+uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
+int      pf_graph_has_coords(const pf_map *map);
+/** Heuristic scale computed at build (0 without coordinates). */
+double   pf_graph_heuristic_scale(const pf_map *map);
+/**
+ * Outgoing arcs of `node` (or incoming ones when `reverse`): sets *to and *weight to arrays of the
+ * returned length. Returns 0 for an invalid node. The arrays live as long as the map.
+ */
+uint32_t pf_graph_arcs(const pf_map *map, uint32_t node, int reverse, const uint32_t **to,
+                       const double **weight);
+/** Coordinates of a node; returns 0 when the graph has none or node is out of range. */
+int      pf_graph_coords(const pf_map *map, uint32_t node, double *x, double *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

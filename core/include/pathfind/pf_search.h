@@ -1,0 +1,190 @@
+/*
+ * pf_search.h - the search family over a pf_map: A*, weighted A*, Dijkstra, BFS, greedy best-first.
+ *
+ * A pf_ctx holds one thread's node records (structure of arrays, sized to the map once) and its open
+ * list. Records are reset by a generation stamp, never by clearing: a 20-cell query on a 4-million-
+ * cell map touches only the cells it visits. Searching never allocates, except that the open list
+ * doubles when a search outgrows it (a context keeps its capacity, so steady state allocates nothing).
+ *
+ *     pf_ctx *ctx;
+ *     pf_ctx_create(map, NULL, &ctx);
+ *     uint32_t cells[4096];
+ *     pf_path path = { .nodes = cells, .capacity = 4096 };
+ *     pf_stats st;
+ *     pf_status s = pf_search(ctx, pf_grid_node(map, 1, 1), pf_grid_node(map, 40, 30), NULL, &path, &st);
+ *     if (s == PF_OK) printf("cost %.3f, %u cells, %u expanded\n", st.cost, path.len, st.expanded);
+ *     pf_ctx_destroy(ctx);
+ *
+ * TIE-BREAKING. Among open nodes of equal f, the default expands the deeper one first (smaller h,
+ * hence larger g), which on grids avoids expanding whole plateaus of equal f. PF_TIE_FIFO expands
+ * the earliest pushed first (the order of the textbook walks), PF_TIE_LIFO the latest, and
+ * PF_TIE_RANDOM a pseudo-random one that depends only on `tie_seed` and the node: the same seed always
+ * gives the same path.
+ *
+ * COSTS. Dijkstra, A* (with an admissible heuristic) and their sliced forms return optimal costs.
+ * Weighted A* returns a cost at most `weight` times optimal (closed nodes are not reopened). Greedy
+ * returns some path. BFS minimises the number of steps and reports the real cost of that path.
+ *
+ * THREAD SAFETY: a pf_ctx is used by one thread at a time; create one per worker and reuse it.
+ * Many contexts may search one map concurrently.
+ */
+#ifndef PATHFIND_PF_SEARCH_H
+#define PATHFIND_PF_SEARCH_H
+
+#include "pf_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pf_ctx pf_ctx;
+
+typedef enum pf_algo {
+    PF_ALGO_DEFAULT = 0, /* PF_ALGO_ASTAR */
+    PF_ALGO_ASTAR,
+    PF_ALGO_WASTAR,      /* needs weight >= 1 */
+    PF_ALGO_DIJKSTRA,
+    PF_ALGO_BFS,
+    PF_ALGO_GREEDY,
+    PF_ALGO_JPS,         /* jump point search, uniform-cost 8-connected grids */
+    PF_ALGO_JPS_PLUS,    /* JPS with precomputed jump distances */
+    PF_ALGO__COUNT
+} pf_algo;
+
+typedef enum pf_heur {
+    PF_HEUR_DEFAULT = 0, /* grids: octile (8-conn), Manhattan (4-conn), hex; graphs: Euclidean with coords, else zero */
+    PF_HEUR_ZERO,
+    PF_HEUR_MANHATTAN,   /* inadmissible on 8-connected grids (overestimates diagonals) */
+    PF_HEUR_OCTILE,
+    PF_HEUR_CHEBYSHEV,   /* max(dx, dy): diagonal distance with uniform step cost */
+    PF_HEUR_EUCLIDEAN,
+    PF_HEUR_HEX,         /* hex distance in the odd-r layout */
+    PF_HEUR_MAX,         /* maximum of the heuristics in heuristic_set */
+    PF_HEUR_CALLBACK,    /* heuristic_fn */
+    PF_HEUR__COUNT
+} pf_heur;
+
+typedef enum pf_tie {
+    PF_TIE_DEFAULT = 0,  /* PF_TIE_DEEPER */
+    PF_TIE_DEEPER,
+    PF_TIE_FIFO,
+    PF_TIE_LIFO,
+    PF_TIE_RANDOM        /* seeded by tie_seed */
+} pf_tie;
+
+/** User heuristic: estimated cost from `node` to `goal`. Must not modify the map. */
+typedef double (*pf_heuristic_fn)(const pf_map *map, uint32_t node, uint32_t goal, void *user);
+
+/** Expanded nodes in expansion order, for visualisation and tests. */
+typedef struct pf_trace {
+    uint32_t *nodes;     /* [len: capacity] */
+    uint32_t  capacity;
+    uint32_t  len;       /* number written (at most capacity) */
+    uint32_t  total;     /* expansions seen, even past capacity */
+} pf_trace;
+
+typedef struct pf_search_desc {
+    pf_algo         algo;           /* default PF_ALGO_ASTAR */
+    pf_heur         heuristic;      /* default: the map's natural metric (see pf_heur) */
+    uint32_t        heuristic_set;  /* PF_HEUR_MAX: bit mask of (1u << pf_heur) values */
+    pf_heuristic_fn heuristic_fn;   /* PF_HEUR_CALLBACK */
+    void           *heuristic_user;
+    double          weight;         /* default 1; PF_ALGO_WASTAR multiplies h by it (>= 1) */
+    uint32_t        max_expansions; /* 0 = unlimited */
+    double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched */
+    pf_tie          tie;            /* default PF_TIE_DEEPER */
+    uint64_t        tie_seed;       /* PF_TIE_RANDOM */
+    int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
+    pf_trace       *trace;          /* [opt] */
+} pf_search_desc;
+
+/** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
+pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc);
+
+typedef struct pf_stats {
+    uint32_t expanded;   /* nodes taken off the open list and expanded */
+    uint32_t pushed;     /* insertions into the open list (decrease-key not counted) */
+    uint32_t reopened;   /* closed nodes put back on the open list */
+    uint32_t path_len;   /* nodes on the path, start and goal included; 0 when none */
+    double   cost;       /* path cost; INFINITY when no path */
+} pf_stats;
+
+/**
+ * Output path in caller memory. Either or both of `nodes` and `points` (grids only) may be given.
+ * When the path does not fit, nothing is written, `len` is set to the length needed and the call
+ * returns PF_BUFFER_TOO_SMALL (the search result stays in the context: call pf_search_path again).
+ */
+typedef struct pf_path {
+    uint32_t *nodes;     /* [opt][len: capacity] */
+    pf_point *points;    /* [opt][len: capacity] */
+    uint32_t  capacity;
+    uint32_t  len;
+} pf_path;
+
+typedef struct pf_ctx_desc {
+    pf_allocator allocator;
+    uint32_t     heap_capacity;     /* initial open-list entries; 0 = from the map size */
+} pf_ctx_desc;
+
+/**
+ * Creates a context for `map` (node records for every node of the map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
+ */
+pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
+/** NULL-safe. */
+void      pf_ctx_destroy(pf_ctx *ctx);
+/** Map the context was made for. */
+const pf_map *pf_ctx_map(const pf_ctx *ctx);
+/** Bytes per node of the node records (excluding the open list). */
+size_t    pf_ctx_bytes_per_node(const pf_ctx *ctx);
+/** Total bytes held by the context now (records + open list). */
+size_t    pf_ctx_mem_size(const pf_ctx *ctx);
+
+/**
+ * Finds a path from `start` to `goal` (no clearing, no allocation but open-list growth).
+ *
+ * @param desc  [opt] NULL for defaults (A*, the map's metric, no limits).
+ * @param path  [opt] receives nodes start..goal; `path->len` is set even on PF_BUFFER_TOO_SMALL.
+ * @param stats [opt] expansions, pushes, cost, path length (filled on every return).
+ * @return PF_OK, PF_NO_PATH, PF_LIMIT_REACHED, PF_FALLBACK (JPS asked on an unsupported map: A* ran,
+ *         result valid), or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
+ *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP.
+ */
+pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
+                    pf_path *path, pf_stats *stats);
+
+/**
+ * Sliced search (Detour's recipe): begin, then step with an expansion budget until the status is no
+ * longer PF_IN_PROGRESS, then read the path. The context holds the search between calls; starting
+ * another search on the same context abandons it.
+ * @return begin: PF_IN_PROGRESS or an error; step: PF_IN_PROGRESS, PF_OK, PF_NO_PATH, PF_LIMIT_REACHED,
+ *         PF_OUT_OF_MEMORY.
+ */
+pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc);
+pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
+/** Writes the path and stats of the last finished search. @return its final status, or PF_BUFFER_TOO_SMALL. */
+pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
+
+/**
+ * Full Dijkstra from `source` (goal-less; honours desc->reverse, max_cost, max_expansions and
+ * trace). Afterwards pf_ctx_cost and pf_ctx_parent read the shortest-path tree.
+ * Ties are broken deterministically: the tree depends only on the map and the source.
+ * @return PF_OK (tree complete), PF_LIMIT_REACHED, or an error.
+ */
+pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc);
+/** Cost of `node` in the last search (INFINITY when it was not reached). */
+double    pf_ctx_cost(const pf_ctx *ctx, uint32_t node);
+/** Parent of `node` in the last search (PF_NODE_NONE for the source or an unreached node). */
+uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
+/** Non-zero when `node` was expanded (settled) by the last search. */
+int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
+
+/** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+". */
+const char *pf_algo_name(pf_algo a);
+/** Parses a name as above; returns PF_ALGO_DEFAULT when unknown. */
+pf_algo     pf_algo_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/*
+ * pf_status.h - one status enum for outcomes and errors, with names and messages.
+ *
+ * Every fallible call returns a pf_status. Negative values are errors (the call did nothing useful);
+ * zero and positive values are outcomes (PF_NO_PATH is an answer, not a failure). Parsers can also
+ * fill a caller-owned pf_diag with the line and column of the problem.
+ *
+ *     pf_diag d;
+ *     pf_status s = pf_grid_load_movingai("m.map", NULL, &map, &d);
+ *     if (pf_failed(s)) fprintf(stderr, "%s\n", d.msg);   // "m.map:7:12: unknown terrain character 'X'"
+ *
+ * THREAD SAFETY: all functions here are pure.
+ */
+#ifndef PATHFIND_PF_STATUS_H
+#define PATHFIND_PF_STATUS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PF_STATUS_LIST(X)                                                          \
+    X(OK,                0, "success")                                             \
+    X(NO_PATH,           1, "goal is unreachable from start")                      \
+    X(LIMIT_REACHED,     2, "expansion or cost limit reached")                     \
+    X(IN_PROGRESS,       3, "sliced search not finished")                          \
+    X(FALLBACK,          4, "algorithm unsupported on this map; ran A* instead")   \
+    X(INVALID_ARGUMENT, -1, "invalid argument")                                    \
+    X(OUT_OF_MEMORY,    -2, "allocation failed")                                   \
+    X(BUFFER_TOO_SMALL, -3, "output buffer too small")                             \
+    X(PARSE_ERROR,      -4, "malformed input")                                     \
+    X(IO_ERROR,         -5, "file could not be read")                              \
+    X(INVALID_START,    -6, "start is outside the map or blocked")                 \
+    X(INVALID_GOAL,     -7, "goal is outside the map or blocked")                  \
+    X(TOO_LARGE,        -8, "map exceeds the index range")                         \
+    X(WRONG_MAP,        -9, "object was made for a different map")                 \
+    X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")
+
+typedef enum pf_status {
+#define PF__STATUS_ENUM(name, value, text) PF_##name = value,
+    PF_STATUS_LIST(PF__STATUS_ENUM)
+#undef PF__STATUS_ENUM
+} pf_status;
+
+/** Human-readable message, e.g. "goal is unreachable from start". Never NULL. */
+const char *pf_status_str(pf_status s);
+/** Enum name without prefix, e.g. "NO_PATH". Never NULL ("UNKNOWN" for foreign values). */
+const char *pf_status_name(pf_status s);
+
+/** Non-zero when `s` is an error (negative). Outcomes such as PF_NO_PATH are not failures. */
+static inline int pf_failed(pf_status s) { return (int)s < 0; }
+
+/** Caller-owned diagnostic filled by loaders: status, 1-based line and column (0 when unknown). */
+typedef struct pf_diag {
+    pf_status status;
+    uint32_t  line, column;
+    char      msg[200];
+} pf_diag;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

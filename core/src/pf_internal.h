@@ -1,0 +1,60 @@
+/* pf_internal.h - helpers shared by the .c files of core (never installed). */
+#ifndef PF_INTERNAL_H
+#define PF_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include "pathfind/pf_status.h"
+#include "pathfind/pf_alloc.h"
+
+#define PF__DEF(v, d) ((v) == 0 ? (d) : (v))
+
+#ifndef PF_ASSERT
+#include <assert.h>
+#define PF_ASSERT(c) assert(c)
+#endif
+
+#if defined(__GNUC__)
+#define PF__LIKELY(x) __builtin_expect(!!(x), 1)
+#define PF__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PF__INLINE static inline __attribute__((always_inline))
+#else
+#define PF__LIKELY(x) (x)
+#define PF__UNLIKELY(x) (x)
+#define PF__INLINE static inline
+#endif
+
+/* Allocator with defaults resolved (zero hooks -> aligned malloc). */
+pf_allocator pf__alloc_resolve(const pf_allocator *a);
+void *pf__alloc(const pf_allocator *a, size_t size, size_t align);
+void *pf__calloc(const pf_allocator *a, size_t size, size_t align);
+void  pf__free(const pf_allocator *a, void *p, size_t size);
+
+/* Fills diag (if any) with status and a formatted "name:line:col: msg"; returns status. */
+pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Reads a whole file through the allocator (NUL-terminated); *len excludes the NUL. */
+pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, size_t *len, pf_diag *diag);
+
+/* Line cursor over a memory buffer: handles LF, CRLF and a missing final newline. */
+typedef struct pf__lines {
+    const char *p, *end;
+    uint32_t    line;   /* 1-based number of the line last returned */
+} pf__lines;
+/* Next line (without its terminator); returns 0 at end of input. */
+int pf__next_line(pf__lines *ls, const char **s, size_t *n);
+
+/* Token scanner within one line: skips spaces/tabs; returns 0 when no token is left. */
+int pf__next_token(const char **p, const char *end, const char **tok, size_t *tlen);
+/* Strict decimal parsers of one whole token; return 0 on malformed or out-of-range input. */
+int pf__parse_u64(const char *t, size_t n, uint64_t *out);
+int pf__parse_i64(const char *t, size_t n, int64_t *out);
+int pf__parse_double(const char *t, size_t n, double *out);
+
+#endif

@@ -1,0 +1,602 @@
+/* search.c - A*, weighted A*, Dijkstra, BFS and greedy best-first over grids and graphs.
+ *
+ * One best-first loop serves every algorithm: f = g + hmul * h (greedy drops g, Dijkstra has
+ * hmul = 0, BFS uses unit steps and FIFO ties). The grid loop is instantiated per movement rule and
+ * per weighting so the neighbour tests and step costs are compile-time constants.
+ */
+#include <math.h>
+#include <string.h>
+#include "ctx_internal.h"
+
+#define SQRT2 1.4142135623730951
+
+/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key -------------------------------- */
+/* 4-ary: half the depth of a binary heap, and the four children share a cache line (16-byte
+ * entries), which pays off for the pop-heavy grid workload. */
+
+PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!hless(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE void sift_down(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    uint32_t n = c->hsize;
+    for (;;) {
+        uint32_t first = 4 * i + 1;
+        if (first >= n) break;
+        uint32_t best = first;
+        uint32_t last = first + 4 < n ? first + 4 : n;
+        for (uint32_t k = first + 1; k < last; k++)
+            if (hless(&h[k], &h[best])) best = k;
+        if (!hless(&h[best], &e)) break;
+        h[i] = h[best];
+        pos[h[i].node] = i;
+        i = best;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    pf__hentry e = {f, tie, node};
+    sift_up(c, c->hsize++, e);
+    return 1;
+}
+
+PF__INLINE uint32_t heap_pop(pf_ctx *c)
+{
+    uint32_t top = c->heap[0].node;
+    pf__hentry last = c->heap[--c->hsize];
+    if (c->hsize) sift_down(c, 0, last);
+    c->hpos[top] = PF__CLOSED;
+    return top;
+}
+
+/* ---- heuristics ------------------------------------------------------------------------------ */
+
+PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int32_t y, int32_t gx,
+                              int32_t gy)
+{
+    double ax = (double)(dx < 0 ? -dx : dx), ay = (double)(dy < 0 ? -dy : dy);
+    switch (k) {
+    case PF_HEUR_OCTILE: return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
+    case PF_HEUR_MANHATTAN: return ax + ay;
+    case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
+    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
+    case PF_HEUR_HEX: {
+        /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2 */
+        int32_t q1 = x - (y - (y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
+        int32_t dq = q1 - q2, dr = y - gy, ds = -dq - dr;
+        dq = dq < 0 ? -dq : dq;
+        dr = dr < 0 ? -dr : dr;
+        ds = ds < 0 ? -ds : ds;
+        return (double)((dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds)));
+    }
+    default: return 0.0;
+    }
+}
+
+/* Heuristic of an inner node (unweighted, unscaled); x, y are unpadded grid coordinates. */
+static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
+{
+    const pf__search *s = &c->s;
+    const pf_map *m = c->map;
+    pf_heur k = s->d.heuristic;
+    if (k == PF_HEUR_ZERO) return 0.0;
+    if (k == PF_HEUR_CALLBACK)
+        return s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal), s->d.heuristic_user);
+    if (m->kind == PF_MAP_GRID) {
+        if (k != PF_HEUR_MAX) return h_grid_kind(k, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
+        double best = 0.0;
+        for (int h = PF_HEUR_ZERO; h < PF_HEUR_MAX; h++) {
+            if (!(s->d.heuristic_set & (1u << h))) continue;
+            double v = h_grid_kind((pf_heur)h, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
+            if (v > best) best = v;
+        }
+        if ((s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
+            double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal),
+                                         s->d.heuristic_user);
+            if (v > best) best = v;
+        }
+        return best;
+    }
+    /* graph: Euclidean on coordinates, already scaled by h_scale through hmul */
+    double e = 0.0;
+    if (m->xy && (k == PF_HEUR_EUCLIDEAN || (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_EUCLIDEAN))))) {
+        double dx = m->xy[2 * (size_t)idx] - m->xy[2 * (size_t)s->goal];
+        double dy = m->xy[2 * (size_t)idx + 1] - m->xy[2 * (size_t)s->goal + 1];
+        e = sqrt(dx * dx + dy * dy) * m->h_scale;
+    }
+    if (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
+        double v = s->d.heuristic_fn(m, idx, s->goal, s->d.heuristic_user);
+        if (v > e) e = v;
+    }
+    return e;
+}
+
+static uint32_t mix32(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
+{
+    switch (s->d.tie) {
+    case PF_TIE_FIFO: return s->fifo++;
+    case PF_TIE_LIFO: return ~s->fifo++;
+    case PF_TIE_RANDOM: return mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
+    default: {
+        float hf = (float)h; /* non-negative floats order like their bit patterns */
+        uint32_t u;
+        memcpy(&u, &hf, sizeof u);
+        return u;
+    }
+    }
+}
+
+/* Relaxes the arc cur -> nb with cost-so-far ng. `back` is the direction from nb to cur (grids) and
+ * `from` the parent (graphs). Returns 0 on out-of-memory. */
+PF__INLINE int relax(pf_ctx *c, uint32_t nb, double ng, uint32_t back, uint32_t from, int32_t x,
+                     int32_t y, int graph)
+{
+    pf__search *s = &c->s;
+    uint32_t st = c->stamp[nb];
+    if ((st & PF__GEN_MASK) != c->gen) {
+        double h = h_any(c, nb, x, y);
+        if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
+            s->pruned = 1;
+            return 1;
+        }
+        c->stamp[nb] = c->gen | (back << PF__GEN_BITS);
+        c->g[nb] = ng;
+        if (graph) c->parent[nb] = from;
+        s->st.pushed++;
+        double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
+        return heap_push(c, nb, f, tie_key(s, nb, h));
+    }
+    if (!(ng < c->g[nb])) return 1;
+    uint32_t pos = c->hpos[nb];
+    if (pos == PF__CLOSED && !s->reopen) return 1;
+    double h = h_any(c, nb, x, y);
+    c->stamp[nb] = c->gen | (back << PF__GEN_BITS);
+    c->g[nb] = ng;
+    if (graph) c->parent[nb] = from;
+    double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
+    if (pos == PF__CLOSED) {
+        s->st.reopened++;
+        s->st.pushed++;
+        return heap_push(c, nb, f, tie_key(s, nb, h));
+    }
+    pf__hentry e = {f, c->heap[pos].tie, nb};
+    if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, nb, h);
+    sift_up(c, pos, e);
+    return 1;
+}
+
+/* ---- grid loop ------------------------------------------------------------------------------- */
+
+enum { MV4 = 0, MV8 = 1, MV8CUT = 2, MVHEX = 3 };
+
+/* Directions 0..7 = N E S W NE SE SW NW (dx, dy); the reverse of d is d ^ 2. Hex uses 0..5 =
+ * W E NW NE SW SE with the row-parity offset tables built in grid.c. */
+static const int8_t DX8[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t DY8[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
+static const int8_t HEX_DY[6] = {0, 0, -1, -1, 1, 1};
+static const int8_t HEX_DX[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
+
+PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED)
+{
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    const uint8_t *cls = m->cls;
+    const float *cost = m->cost;
+    const uint32_t pw = m->pw;
+    const int32_t *off = m->nb_off[0];
+    const uint32_t goal = s->goal;
+    const int unit = s->unit;
+
+    while (c->hsize) {
+        if (budget-- == 0) return PF_IN_PROGRESS;
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        uint32_t cur = heap_pop(c);
+        if (s->d.trace) {
+            pf_trace *t = s->d.trace;
+            if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);
+            t->total++;
+        }
+        if (cur == goal) {
+            s->found = cur;
+            return PF_OK;
+        }
+        s->st.expanded++;
+        const double gc = c->g[cur];
+        const uint8_t k = cls[cur];
+        const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
+        const int32_t x = px - 1, y = py - 1;
+
+        if (MV == MVHEX) {
+            const int32_t *ho = m->nb_off[(uint32_t)py & 1u];
+            for (uint32_t d = 0; d < 6; d++) {
+                uint32_t nb = (uint32_t)((int32_t)cur + ho[d]);
+                if (cls[nb] != k) continue;
+                int32_t ny = y + HEX_DY[d], nx = x + HEX_DX[y & 1][d];
+                double step = unit ? 1.0 : (WEIGHTED ? (double)cost[nb] : 1.0);
+                if (!relax(c, nb, gc + step, HEX_BACK[d], 0, nx, ny, 0)) return PF_OUT_OF_MEMORY;
+            }
+            continue;
+        }
+
+        uint32_t open = 0; /* bit d set when direction d may be taken */
+        if (cls[cur - pw] == k) open |= 1u;
+        if (cls[cur + 1] == k) open |= 2u;
+        if (cls[cur + pw] == k) open |= 4u;
+        if (cls[cur - 1] == k) open |= 8u;
+        if (MV == MV8) {
+            if ((open & 3u) == 3u && cls[cur - pw + 1] == k) open |= 16u;
+            if ((open & 6u) == 6u && cls[cur + pw + 1] == k) open |= 32u;
+            if ((open & 12u) == 12u && cls[cur + pw - 1] == k) open |= 64u;
+            if ((open & 9u) == 9u && cls[cur - pw - 1] == k) open |= 128u;
+        } else if (MV == MV8CUT) {
+            if (cls[cur - pw + 1] == k) open |= 16u;
+            if (cls[cur + pw + 1] == k) open |= 32u;
+            if (cls[cur + pw - 1] == k) open |= 64u;
+            if (cls[cur - pw - 1] == k) open |= 128u;
+        }
+        while (open) {
+            uint32_t d = (uint32_t)__builtin_ctz(open);
+            open &= open - 1u;
+            uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
+            double base = d < 4 ? 1.0 : SQRT2;
+            double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
+            if (!relax(c, nb, gc + step, d ^ 2u, 0, x + DX8[d], y + DY8[d], 0)) return PF_OUT_OF_MEMORY;
+        }
+    }
+    return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
+}
+
+static pf_status run_grid4(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV4, 0); }
+static pf_status run_grid4w(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV4, 1); }
+static pf_status run_grid8(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8, 0); }
+static pf_status run_grid8w(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8, 1); }
+static pf_status run_grid8c(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8CUT, 0); }
+static pf_status run_grid8cw(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8CUT, 1); }
+static pf_status run_hex(pf_ctx *c, uint32_t b) { return grid_run(c, b, MVHEX, 0); }
+static pf_status run_hexw(pf_ctx *c, uint32_t b) { return grid_run(c, b, MVHEX, 1); }
+
+/* ---- graph loop ------------------------------------------------------------------------------ */
+
+static pf_status graph_run(pf_ctx *c, uint32_t budget)
+{
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    const uint32_t *off = s->d.reverse ? m->roff : m->off;
+    const uint32_t *dst = s->d.reverse ? m->rdst : m->dst;
+    const double *w = s->d.reverse ? m->rw : m->w;
+    const uint32_t goal = s->goal;
+    while (c->hsize) {
+        if (budget-- == 0) return PF_IN_PROGRESS;
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        uint32_t cur = heap_pop(c);
+        if (s->d.trace) {
+            pf_trace *t = s->d.trace;
+            if (t->len < t->capacity) t->nodes[t->len++] = cur;
+            t->total++;
+        }
+        if (cur == goal) {
+            s->found = cur;
+            return PF_OK;
+        }
+        s->st.expanded++;
+        double gc = c->g[cur];
+        for (uint32_t e = off[cur]; e < off[cur + 1]; e++) {
+            double step = s->unit ? 1.0 : w[e];
+            if (!relax(c, dst[e], gc + step, 0, cur, 0, 0, 1)) return PF_OUT_OF_MEMORY;
+        }
+    }
+    return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
+}
+
+typedef pf_status (*run_fn)(pf_ctx *, uint32_t);
+
+static run_fn pick_runner(const pf_map *m)
+{
+    if (m->kind == PF_MAP_GRAPH) return graph_run;
+    int w = m->cost != NULL;
+    switch (m->moves) {
+    case PF_MOVES_4: return w ? run_grid4w : run_grid4;
+    case PF_MOVES_8_CUT: return w ? run_grid8cw : run_grid8c;
+    case PF_MOVES_HEX: return w ? run_hexw : run_hex;
+    default: return w ? run_grid8w : run_grid8;
+    }
+}
+
+/* ---- desc resolution ------------------------------------------------------------------------- */
+
+pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc)
+{
+    pf_search_desc d = desc ? *desc : (pf_search_desc){0};
+    d.algo = PF__DEF(d.algo, PF_ALGO_ASTAR);
+    d.tie = PF__DEF(d.tie, PF_TIE_DEEPER);
+    if (d.weight == 0) d.weight = 1.0;
+    if (d.heuristic == PF_HEUR_DEFAULT) {
+        if (!map) d.heuristic = PF_HEUR_OCTILE;
+        else if (map->kind == PF_MAP_GRAPH) d.heuristic = map->xy ? PF_HEUR_EUCLIDEAN : PF_HEUR_ZERO;
+        else if (map->moves == PF_MOVES_4) d.heuristic = PF_HEUR_MANHATTAN;
+        else if (map->moves == PF_MOVES_HEX) d.heuristic = PF_HEUR_HEX;
+        else if (map->moves == PF_MOVES_8_CUT || map->moves == PF_MOVES_8_NO_CUT) d.heuristic = PF_HEUR_OCTILE;
+        else d.heuristic = PF_HEUR_OCTILE;
+    }
+    if (d.algo == PF_ALGO_DIJKSTRA || d.algo == PF_ALGO_BFS) d.heuristic = PF_HEUR_ZERO;
+    if (d.algo == PF_ALGO_BFS) d.tie = PF_TIE_FIFO;
+    if (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_JPS && d.algo != PF_ALGO_JPS_PLUS) d.weight = 1.0;
+    return d;
+}
+
+static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
+{
+    if ((unsigned)d->algo >= PF_ALGO__COUNT || (unsigned)d->heuristic >= PF_HEUR__COUNT) return PF_INVALID_ARGUMENT;
+    if ((unsigned)d->tie > PF_TIE_RANDOM) return PF_INVALID_ARGUMENT;
+    if (!(d->weight >= 1.0) || !isfinite(d->weight)) return PF_INVALID_ARGUMENT;
+    if (!(d->max_cost >= 0.0)) return PF_INVALID_ARGUMENT;
+    if (d->heuristic == PF_HEUR_CALLBACK && !d->heuristic_fn) return PF_INVALID_ARGUMENT;
+    if (d->heuristic == PF_HEUR_MAX && d->heuristic_set == 0) return PF_INVALID_ARGUMENT;
+    if (m->kind == PF_MAP_GRAPH) {
+        pf_heur h = d->heuristic;
+        if (h != PF_HEUR_ZERO && h != PF_HEUR_EUCLIDEAN && h != PF_HEUR_CALLBACK && h != PF_HEUR_MAX)
+            return PF_INVALID_ARGUMENT;
+        if (h == PF_HEUR_EUCLIDEAN && !m->xy) return PF_INVALID_ARGUMENT;
+    }
+    if (d->trace && d->trace->capacity && !d->trace->nodes) return PF_INVALID_ARGUMENT;
+    return PF_OK;
+}
+
+/* ---- begin / step / path --------------------------------------------------------------------- */
+
+pf_status pf__jps_begin(pf_ctx *c); /* search_jps.c: returns PF_UNSUPPORTED when it cannot run */
+pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
+
+static pf_status finish(pf_ctx *c, pf_status st)
+{
+    pf__search *s = &c->s;
+    if (st != PF_IN_PROGRESS) {
+        s->status = st;
+        if (st == PF_OK && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];
+    }
+    return st;
+}
+
+static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
+{
+    if (!c) return PF_INVALID_ARGUMENT;
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    memset(s, 0, sizeof *s);
+    s->found = PF_NODE_NONE;
+    s->st.cost = INFINITY;
+    s->status = PF_INVALID_ARGUMENT;
+    s->d = pf_search_desc_resolve(m, desc);
+    if (tree) {
+        s->d.algo = PF_ALGO_DIJKSTRA;
+        s->d.heuristic = PF_HEUR_ZERO;
+        s->d.tie = PF_TIE_FIFO;
+        s->d.weight = 1.0;
+    }
+    pf_status st = check_desc(m, &s->d);
+    if (st != PF_OK) return s->status = st;
+    if (s->d.reverse && m->kind != PF_MAP_GRAPH) return s->status = PF_INVALID_ARGUMENT;
+
+    uint32_t si = pf__map_inner(m, start);
+    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !m->cls[si])) return s->status = PF_INVALID_START;
+    uint32_t gi = PF_NODE_NONE;
+    if (!tree) {
+        gi = pf__map_inner(m, goal);
+        if (gi == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !m->cls[gi])) return s->status = PF_INVALID_GOAL;
+    }
+    s->start = si;
+    s->goal = gi;
+    s->tree = tree;
+    s->greedy = s->d.algo == PF_ALGO_GREEDY;
+    s->unit = s->d.algo == PF_ALGO_BFS;
+    /* Reopening keeps A* optimal under admissible but inconsistent heuristics (user callbacks); the
+     * built-in heuristics are consistent, so it never fires for them. Weighted A* and greedy keep
+     * the textbook no-reopening rule (bounded suboptimality, fewer expansions). */
+    s->reopen = s->d.algo == PF_ALGO_ASTAR || s->d.algo == PF_ALGO_DIJKSTRA;
+    double scale = 1.0;
+    if (m->kind == PF_MAP_GRID) {
+        scale = m->min_cost;
+        pf_point gp = pf_grid_point(m, tree ? start : goal);
+        s->gx = gp.x;
+        s->gy = gp.y;
+    }
+    if (s->d.heuristic == PF_HEUR_CALLBACK) scale = 1.0;
+    s->hadm = scale;
+    s->hmul = scale * s->d.weight;
+    s->active = 1;
+    if (s->d.trace) s->d.trace->len = s->d.trace->total = 0;
+
+    pf__ctx_next_gen(c);
+    c->hsize = 0;
+
+    if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
+        st = pf__jps_begin(c);
+        if (st != PF_UNSUPPORTED) return s->status = st;
+        s->d.algo = PF_ALGO_ASTAR; /* fall back; pf_search_path reports PF_FALLBACK */
+        s->reopen = 1;
+        s->d.weight = 1.0;
+        s->hmul = s->hadm;
+        s->st.reopened = 0;
+        s->active = 2;
+    }
+
+    if (!tree && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
+        /* different terrain classes never connect: answer without searching */
+        c->stamp[si] = c->gen;
+        c->g[si] = 0.0;
+        return finish(c, PF_NO_PATH);
+    }
+    if (!tree && m->kind == PF_MAP_GRID && m->comp && m->comp[si] != m->comp[gi]) {
+        c->stamp[si] = c->gen;
+        c->g[si] = 0.0;
+        return finish(c, PF_NO_PATH);
+    }
+    c->stamp[si] = c->gen;
+    c->g[si] = 0.0;
+    if (c->parent) c->parent[si] = PF_NODE_NONE;
+    s->st.pushed = 1;
+    int32_t x = s->gx, y = s->gy;
+    if (m->kind == PF_MAP_GRID) {
+        pf_point sp = pf_grid_point(m, start);
+        x = sp.x;
+        y = sp.y;
+    }
+    double h = h_any(c, si, x, y);
+    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
+        return s->status = PF_OUT_OF_MEMORY;
+    return s->status = PF_IN_PROGRESS;
+}
+
+pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc)
+{
+    return begin(ctx, start, goal, desc, 0);
+}
+
+pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
+{
+    if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
+    pf__search *s = &ctx->s;
+    if (s->status != PF_IN_PROGRESS) return s->status;
+    uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
+    pf_status st;
+    if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
+    else st = pick_runner(ctx->map)(ctx, budget);
+    return finish(ctx, st);
+}
+
+/* Walks parents from `idx` back to the start; returns the inner index of the parent. */
+static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
+{
+    const pf_map *m = c->map;
+    if (m->kind == PF_MAP_GRAPH) return c->parent[idx];
+    uint32_t back = c->stamp[idx] >> PF__GEN_BITS;
+    return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
+}
+
+uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx); /* JPS: cell before idx on the path */
+
+pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
+{
+    if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
+    pf__search *s = &ctx->s;
+    const pf_map *m = ctx->map;
+    pf_status st = s->status;
+    if (st == PF_IN_PROGRESS) return PF_IN_PROGRESS;
+    int jps = s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS;
+    uint32_t len = 0;
+    double cost = s->st.cost;
+    if (st == PF_OK && s->found != PF_NODE_NONE) {
+        len = 1;
+        double sum = 0.0;
+        for (uint32_t i = s->found; i != s->start; len++) {
+            uint32_t p = jps ? pf__path_next_back(ctx, i) : parent_of(ctx, i);
+            if (s->unit) {
+                /* BFS ordered by steps: report the real cost of the path it found */
+                if (m->kind == PF_MAP_GRAPH) {
+                    const uint32_t *off = s->d.reverse ? m->roff : m->off;
+                    const uint32_t *dst = s->d.reverse ? m->rdst : m->dst;
+                    const double *w = s->d.reverse ? m->rw : m->w;
+                    double best = INFINITY;
+                    for (uint32_t e = off[p]; e < off[p + 1]; e++)
+                        if (dst[e] == i && w[e] < best) best = w[e];
+                    sum += best;
+                } else {
+                    uint32_t diff = i > p ? i - p : p - i;
+                    double base = (m->moves != PF_MOVES_HEX && diff != 1 && diff != m->pw) ? SQRT2 : 1.0;
+                    sum += base * (m->cost ? (double)m->cost[i] : 1.0);
+                }
+            }
+            i = p;
+        }
+        if (s->unit) cost = sum;
+    }
+    if (stats) {
+        *stats = s->st;
+        stats->cost = st == PF_OK ? cost : INFINITY;
+        stats->path_len = len;
+    }
+    if (path) {
+        path->len = len;
+        if (len > path->capacity && (path->nodes || path->points)) return PF_BUFFER_TOO_SMALL;
+        if (len && (path->nodes || path->points)) {
+            uint32_t i = s->found;
+            for (uint32_t k = len; k-- > 0;) {
+                uint32_t o = pf__map_outer(m, i);
+                if (path->nodes) path->nodes[k] = o;
+                if (path->points) path->points[k] = pf_grid_point(m, o);
+                if (k) i = jps ? pf__path_next_back(ctx, i) : parent_of(ctx, i);
+            }
+        }
+    }
+    if (st == PF_OK && s->active == 2) return PF_FALLBACK;
+    return st;
+}
+
+pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
+                    pf_path *path, pf_stats *stats)
+{
+    pf_status st = begin(ctx, start, goal, desc, 0);
+    if (st == PF_IN_PROGRESS) st = pf_search_step(ctx, 0);
+    if (pf_failed(st) && st != PF_OUT_OF_MEMORY) {
+        if (stats) *stats = (pf_stats){.cost = INFINITY};
+        if (path) path->len = 0;
+        return st;
+    }
+    return pf_search_path(ctx, path, stats);
+}
+
+pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc)
+{
+    pf_status st = begin(ctx, source, PF_NODE_NONE, desc, 1);
+    if (st == PF_IN_PROGRESS) st = pf_search_step(ctx, 0);
+    return st;
+}
+
+static const char *const ALGO_NAMES[PF_ALGO__COUNT] = {"astar", "astar", "wastar", "dijkstra",
+                                                      "bfs", "greedy", "jps", "jps+"};
+
+const char *pf_algo_name(pf_algo a) { return (unsigned)a < PF_ALGO__COUNT ? ALGO_NAMES[a] : "unknown"; }
+
+pf_algo pf_algo_parse(const char *name)
+{
+    if (!name) return PF_ALGO_DEFAULT;
+    for (int a = 1; a < PF_ALGO__COUNT; a++)
+        if (strcmp(name, ALGO_NAMES[a]) == 0) return (pf_algo)a;
+    if (strcmp(name, "ucs") == 0) return PF_ALGO_DIJKSTRA;
+    if (strcmp(name, "jpsplus") == 0) return PF_ALGO_JPS_PLUS;
+    return PF_ALGO_DEFAULT;
+}

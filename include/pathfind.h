@@ -1,0 +1,12 @@
+/* pathfind.h - umbrella header: includes every public header of pathfind. */
+#ifndef PATHFIND_H
+#define PATHFIND_H
+#include "pathfind/pf_version.h"
+#include "pathfind/pf_status.h"
+#include "pathfind/pf_alloc.h"
+#include "pathfind/pf_map.h"
+#include "pathfind/pf_grid.h"
+#include "pathfind/pf_graph.h"
+#include "pathfind/pf_scen.h"
+#include "pathfind/pf_search.h"
+#endif
