@@ -147,14 +147,16 @@ pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out)
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
     if (!desc) return PF_INVALID_ARGUMENT;
+    /* size first: the caller's arrays are only as long as a map that can exist */
+    pf_status st = grid_check_size(desc->width, desc->height);
+    if (st != PF_OK) return st;
     if (desc->costs) {
         size_t n = (size_t)desc->width * desc->height;
         for (size_t i = 0; i < n; i++)
             if (!(desc->costs[i] > 0.0f) || !isfinite(desc->costs[i])) return PF_INVALID_ARGUMENT;
     }
     pf_map *m;
-    pf_status st = pf__grid_alloc(&desc->allocator, desc->width, desc->height, desc->moves,
-                                  desc->costs != NULL, &m);
+    st = pf__grid_alloc(&desc->allocator, desc->width, desc->height, desc->moves, desc->costs != NULL, &m);
     if (st != PF_OK) return st;
     for (uint32_t y = 0; y < desc->height; y++)
         for (uint32_t x = 0; x < desc->width; x++) {

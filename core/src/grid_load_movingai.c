@@ -89,6 +89,10 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
     if (wid > PF_GRID_MAX_SIDE || hgt > PF_GRID_MAX_SIDE)
         return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0, "map %llux%llu exceeds %u per side",
                             (unsigned long long)wid, (unsigned long long)hgt, PF_GRID_MAX_SIDE);
+    /* the index range is a property of the header: say so before blaming missing rows */
+    if ((wid + 2) * (hgt + 2) >= PF_MAX_NODES)
+        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0, "map %llux%llu exceeds the node index range",
+                            (unsigned long long)wid, (unsigned long long)hgt);
     /* a file cannot hold more cells than it has bytes: reject before allocating */
     if (wid * hgt > (uint64_t)(ls.end - ls.p))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0,
