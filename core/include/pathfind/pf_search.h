@@ -91,7 +91,7 @@ typedef struct pf_search_desc {
     void           *heuristic_user;
     double          weight;         /* default 1; PF_ALGO_WASTAR multiplies h by it (>= 1) */
     uint32_t        max_expansions; /* 0 = unlimited */
-    double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched */
+    double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps) */
     pf_tie          tie;            /* default PF_TIE_DEEPER */
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
