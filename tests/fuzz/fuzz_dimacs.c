@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* Node counts are announced, not implied by the text: cap single blocks so "p sp 1000000000 0"
      * tests the code paths without paging in gigabytes (the hook fails it: a clean PF_OUT_OF_MEMORY). */
-    fuzz_alloc_state as = {.max_size = (size_t)1 << 26};
+    fuzz_alloc_state as = {.max_size = (size_t)1 << 22};
     parse_one(gr, gl, co, cl, &as);
     FUZZ_CHECK(fuzz_alloc_live(&as) == 0);
     as.calls = 0;
