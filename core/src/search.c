@@ -548,13 +548,16 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     int jps = s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS;
     uint32_t len = 0;
     double cost = s->st.cost;
+    /* BFS orders by steps, so g is not the cost. After a reopening (inconsistent heuristic) a node's
+     * g can be older than its parent's improved g, so g at the goal can exceed the cost of the path
+     * the parents now describe (found by fuzz_search). Both report the cost of the path returned. */
+    int recost = s->unit || s->st.reopened;
     if (st == PF_OK && s->found != PF_NODE_NONE) {
         len = 1;
         double sum = 0.0;
         for (uint32_t i = s->found; i != s->start; len++) {
             uint32_t p = jps ? pf__path_next_back(ctx, i) : parent_of(ctx, i);
-            if (s->unit) {
-                /* BFS ordered by steps: report the real cost of the path it found */
+            if (recost) {
                 if (m->kind == PF_MAP_GRAPH) {
                     const uint32_t *off = s->d.reverse ? m->roff : m->off;
                     const uint32_t *dst = s->d.reverse ? m->rdst : m->dst;
@@ -571,7 +574,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
             }
             i = p;
         }
-        if (s->unit) cost = sum;
+        if (recost) cost = sum;
     }
     if (stats) {
         *stats = s->st;
