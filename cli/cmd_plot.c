@@ -631,11 +631,11 @@ static int write_kind(plotdata *d, int kind, const char *dir, char *summary, siz
     fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
                "  set terminal pngcairo size 800,500 font 'sans,10'\n} else {\n"
                "  set terminal png size 800,500\n}\n"
-               "set output '%s/%s.png'\nset grid\nset key top left\n",
+               "set output '%s/%s.png'\nset grid\nset key top left opaque box\n",
             dir, KIND_FILE[kind]);
     fprintf(g, "dat = '%s/%s.dat'\n", dir, KIND_FILE[kind]);
     if (kind == K_QUERY) {
-        fprintf(g, "set title 'time per query against path length'\nset xlabel 'path length'\n"
+        fprintf(g, "set title 'time per query against path length'\nset key bottom right opaque box\nset xlabel 'path length'\n"
                    "set ylabel 'microseconds per query'\nset logscale y\nplot \\\n");
         for (int k = 0; k < nblocks; k++)
             fprintf(g, "  dat index %d with points pt 7 ps 0.35 lc %d title '%s', \\\n"

@@ -18,7 +18,7 @@ static const char *HELP =
     "  SX SY GX GY   one query by coordinates (0-based, x = column, y = row)\n"
     "  --scen FILE   take queries from a Moving AI scenario file instead\n"
     "  --ids LIST    0-based indices into the scenario file, as in the id column of\n"
-    "                `pathfind scen --csv` (default: its last query, usually the longest)\n"
+    "                `pathfind scen --csv` (default: the query with the longest optimal length)\n"
     "  --algo LIST   comma-separated: astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
     "  --weight W    weight for wastar (default 1.5)\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex (drawn square)\n"
@@ -364,8 +364,11 @@ int pf_cli_render(int argc, char **argv)
                 goto done;
             }
         }
+        long longest = 0; /* default query: the longest one, where the searches differ most */
+        for (uint32_t i = 1; i < cnt; i++)
+            if (pf_scen_get(sc, i)->optimal > pf_scen_get(sc, (uint32_t)longest)->optimal) longest = i;
         for (int k = 0; k < (ids_arg ? nid : 1); k++) {
-            long id = cnt - 1;
+            long id = longest;
             if (ids_arg) {
                 char msg[64];
                 snprintf(msg, sizeof msg, "--ids (%s has %u queries)", scen_path, cnt);

@@ -247,7 +247,7 @@ static void test_scenario_rows(void **state)
     assert_int_equal(im.w, json_long(g_out, "width"));
     assert_int_equal(im.h, json_long(g_out, "height"));
     free(im.px);
-    /* default: the scenario's last query */
+    /* default: the scenario's longest query */
     const char *last[] = {"render", map, "--scen", scen, "--json", "-o", png, NULL};
     assert_int_equal(run(last), 0);
     assert_non_null(strstr(g_out, "\"id\":2,"));
