@@ -17,7 +17,8 @@ static const char *HELP =
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
     "  --weight W    weight for wastar (default 1.5)\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
-    "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
+    "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n"
+    "                (us = microseconds for that search; plot with `pathfind plot FILE --out DIR`)\n"
     "  --threads N   worker threads (queries are independent; results do not depend on N)\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
@@ -85,7 +86,7 @@ int pf_cli_scen(int argc, char **argv)
             pf_map_destroy(map);
             return 1;
         }
-        fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n");
+        fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n");
     }
     pf_ctx *ctx;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
@@ -101,6 +102,7 @@ int pf_cli_scen(int argc, char **argv)
     uint64_t expanded = 0;
     double total = 0.0;
     cli_pathbuf pb = {0};
+    cli_progress_state prog = {.label = "scen"};
     for (uint32_t i = 0; i < n; i++) {
         const pf_scen_entry *e = pf_scen_get(sc, i);
         if (e->map_width != pf_grid_width(map) || e->map_height != pf_grid_height(map)) size_warn++;
@@ -109,7 +111,9 @@ int pf_cli_scen(int argc, char **argv)
         pf_stats st;
         double t0 = cli_now();
         pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
-        total += cli_now() - t0;
+        double dt = cli_now() - t0;
+        total += dt;
+        cli_progress(&prog, i + 1, n);
         int ok = r == PF_OK || r == PF_FALLBACK;
         solved += ok;
         expanded += st.expanded;
@@ -122,8 +126,8 @@ int pf_cli_scen(int argc, char **argv)
             mismatches += bad;
         }
         if (out)
-            fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u\n", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
-                    cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
+            fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u,%.3f\n", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
+                    cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, dt * 1e6);
     }
     if (size_warn)
         fprintf(stderr, "pathfind scen: warning: %u scenario lines name a map size other than %ux%u\n", size_warn,
