@@ -147,8 +147,15 @@ static void test_scen(void **state)
     assert_non_null(f);
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
-    HAS(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n");
+    /* the header is a contract: exactly these ten columns */
+    assert_memory_equal(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n", 51);
     HAS(text, "\n1,0,0,0,5,2,ok,7.00000000,");
+    assert_int_equal(RUN("scen", map, sc, "--csv", csv, "--csv-us"), 0);
+    f = fopen(csv, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    HAS(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n");
     /* a wrong listed length is a mismatch and a failure */
     const char *wrong = write_tmp("w.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t7\n");
     assert_int_equal(RUN("scen", map, wrong), 1);

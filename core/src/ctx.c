@@ -35,10 +35,11 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx->block = b;
-    ctx->g = (double *)b;
-    ctx->stamp = (uint32_t *)(b + sz_g);
-    ctx->hpos = (uint32_t *)(b + sz_g + sz_stamp);
-    ctx->parent = sz_parent ? (uint32_t *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
+    /* every array starts on a 64-byte boundary (sizes are rounded up by align64) */
+    ctx->g = (double *)(void *)b;
+    ctx->stamp = (uint32_t *)(void *)(b + sz_g);
+    ctx->hpos = (uint32_t *)(void *)(b + sz_g + sz_stamp);
+    ctx->parent = sz_parent ? (uint32_t *)(void *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
     memset(b, 0, ctx->block_size);
     ctx->gen = 0;
 
