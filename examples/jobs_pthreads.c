@@ -9,7 +9,9 @@
  *
  *     usage: example_jobs_pthreads [MAP.map [THREADS]]   (default: a generated 256x256 grid, 2 threads)
  */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
