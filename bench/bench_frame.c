@@ -1,6 +1,6 @@
 /* bench_frame.c - RTS frame simulation: each frame 500 short moves (optimal length <= 50) and 20
- * long queries on a 2000x2000 map, run as one pf_batch on 1 and 2 threads. Prints one JSON object:
- * queries/s and frame time p50/p99 per thread count, per-worker bytes per cell, RSS for 2 workers.
+ * long queries on a 2000x2000 map, run as one pf_batch on 1..MAX_THREADS threads. Prints one JSON
+ * object: queries/s and frame time p50/p99 per thread count, per-worker bytes per cell, RSS.
  *
  *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS]]]]]
  *     defaults: ../shared/data/grids/random-2000-20.map, its -short.map.scen and .map.scen, 10, 2
@@ -72,17 +72,16 @@ int main(int argc, char **argv)
     for (int t = 1; t <= maxt; t++) {
         pf_batch *b;
         if (pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)t}, &b) != PF_OK) return 1;
-        uint64_t expanded = 0;
         double total = 0.0;
-        uint32_t failed = 0;
         for (int f = 0; f < frames; f++) {
+            /* a frame = reset + submit + run; the same queries for every thread count */
             double t0 = now();
             pf_batch_reset(b);
             for (uint32_t i = 0; i < NS + NL; i++) {
                 const pf_scen_entry *e = i < NS ? pf_scen_get(sh, ((uint32_t)f * NS + i) % nsh)
                                                 : pf_scen_get(lo, ((uint32_t)f * NL + i - NS) % nlo);
-                pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy), .goal = pf_grid_node(map, e->gx, e->gy),
-                                    .tag = i};
+                pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy),
+                                    .goal = pf_grid_node(map, e->gx, e->gy), .tag = i};
                 pf_batch_submit(b, &q, NULL);
             }
             pf_batch_run(b, NULL);
@@ -90,21 +89,20 @@ int main(int argc, char **argv)
             total += ft[f];
         }
         pf_batch_stats st = pf_batch_get_stats(b);
-        expanded = st.expanded;
-        failed = (uint32_t)(st.submitted - st.completed);
         qsort(ft, (size_t)frames, sizeof *ft, cmp_d);
         double qps = (double)(NS + NL) * frames / total;
         if (t == 1) qps1 = qps;
         long rss = status_kb("VmRSS:");
         printf("%s{\"threads\":%d,\"queries_per_s\":%.1f,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,"
-               "\"frame_ms_max\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%u,\"batch_bytes\":%zu,"
-               "\"rss_kb\":%ld}",
+               "\"frame_ms_max\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
+               "\"batch_bytes\":%zu,\"rss_kb\":%ld}",
                t > 1 ? "," : "", t, qps, pct(ft, frames, 0.5) * 1e3, pct(ft, frames, 0.99) * 1e3,
-               ft[frames - 1] * 1e3, qps / qps1, (unsigned long long)expanded, failed, pf_batch_mem_size(b), rss);
+               ft[frames - 1] * 1e3, qps / qps1, (unsigned long long)st.expanded,
+               (unsigned long long)(st.submitted - st.completed), pf_batch_mem_size(b), rss);
         pf_batch_destroy(b);
     }
     pf_ctx *c;
-    pf_ctx_create(map, NULL, &c);
+    if (pf_ctx_create(map, NULL, &c) != PF_OK) return 1;
     double cells = (double)pf_grid_width(map) * pf_grid_height(map);
     double padded = (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2);
     printf("],\"worker_bytes_per_cell\":%.2f,\"map_bytes\":%zu,\"rss_kb_at_start\":%ld,\"peak_rss_kb\":%ld}\n",
