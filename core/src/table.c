@@ -485,12 +485,7 @@ pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_d
                           pf_table_report *report)
 {
     pf_table_report rep = {0};
-    if (report) {
-        rep.examined = report->examined;
-        rep.changed = report->changed;
-        rep.capacity = report->capacity;
-        *report = rep;
-    }
+    if (report) *report = rep;
     if (!t || !nm) return PF_INVALID_ARGUMENT;
     const pf_map *om = t->map;
     if (om->kind != PF_MAP_GRAPH || nm->kind != PF_MAP_GRAPH) return PF_UNSUPPORTED;
@@ -620,8 +615,8 @@ pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_d
         for (uint32_t i = 0; i < ncur; i++) { /* in wave order: deterministic */
             uint32_t x = cur[i];
             uint32_t pos = rep.rows_examined + i;
-            if (pos < rep.capacity && rep.examined) rep.examined[pos] = x;
-            if (pos < rep.capacity && rep.changed) rep.changed[pos] = changed[i];
+            if (pos < d.capacity && d.examined) d.examined[pos] = x;
+            if (pos < d.capacity && d.changed) d.changed[pos] = changed[i];
             rep.rows_changed += changed[i];
             for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
                 uint32_t v = nm->rdst[e];

@@ -113,6 +113,11 @@ typedef enum pf_table_rule {
 typedef struct pf_table_update_desc {
     pf_table_rule rule;
     uint32_t      threads;       /* 0 = OpenMP default; 1 = serial (same result and counts) */
+    /* [opt] where to list the examined rows, in the order of the open list (wave by wave, each
+     * wave in the order it was enqueued); the first `capacity` are written. */
+    uint32_t     *examined;      /* [opt][len: capacity] node ids */
+    uint8_t      *changed;       /* [opt][len: capacity] 1 where that row's next hops changed */
+    uint32_t      capacity;
 } pf_table_update_desc;
 
 typedef struct pf_table_report {
@@ -121,11 +126,6 @@ typedef struct pf_table_report {
     uint32_t rows_changed;   /* of those, rows whose next hops differ (the slides' red rows) */
     uint32_t searches;       /* Dijkstra searches run (two per examined row: old and new map) */
     uint32_t waves;          /* rounds of the open list (rows within a round run in parallel) */
-    /* [opt] inputs: where to list the examined rows, in the order of the open list (wave by wave,
-     * each wave in the order it was enqueued); the first `capacity` are written. */
-    uint32_t *examined;      /* [opt][len: capacity] node ids */
-    uint8_t  *changed;       /* [opt][len: capacity] 1 where that row's next hops changed */
-    uint32_t  capacity;
 } pf_table_report;
 
 /**
@@ -164,7 +164,7 @@ pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_pa
  * Brings the table from its current map to `new_map` (same node count; graphs only), rebuilding
  * only rows that can change. On failure the table is unchanged and still belongs to its old map.
  * @param desc   [opt] NULL for defaults.
- * @param report [opt] counts of the work done (its examined/changed/capacity fields are inputs).
+ * @param report [opt] counts of the work done.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or node counts differ), PF_UNSUPPORTED (grids),
  *         PF_OUT_OF_MEMORY.
  */
