@@ -10,6 +10,7 @@ static const cmd CMDS[] = {
     {"graph", pf_cli_graph, "solve s-t pairs on a DIMACS road graph"},
     {"path", pf_cli_path, "find one path on a grid map and print it"},
     {"gen", pf_cli_gen, "generate a map (how the bundled default map was made)"},
+    {"table", pf_cli_table, "build, query and incrementally update baked first-move tables"},
 };
 
 static void usage(FILE *f)
