@@ -108,6 +108,7 @@ int main(int argc, char **argv)
     }
     (void)sum_t;
     (void)sum_a;
+    (void)sink;
 
     /* single-edge edits, applied one after another: remove an arc, double a weight, halve one,
      * add a shortcut u -> (neighbour of a neighbour) one cheaper than the two arcs */
