@@ -88,8 +88,9 @@ static void test_slides_table_and_update(void **state)
     pf_map *g2 = slides_graph(ids, 1);
     uint32_t ex[8];
     uint8_t ch[8];
-    pf_table_report rep = {.examined = ex, .changed = ch, .capacity = 8};
-    assert_int_equal(pf_table_update(t, g2, &(pf_table_update_desc){.rule = PF_TABLE_RULE_SLIDES}, &rep), PF_OK);
+    pf_table_report rep;
+    pf_table_update_desc ud = {.rule = PF_TABLE_RULE_SLIDES, .examined = ex, .changed = ch, .capacity = 8};
+    assert_int_equal(pf_table_update(t, g2, &ud, &rep), PF_OK);
     assert_int_equal(rep.seeds, 2);
     assert_int_equal(rep.rows_examined, 4);
     assert_int_equal(rep.rows_changed, 2);
@@ -112,8 +113,8 @@ static void test_slides_table_and_update(void **state)
     /* the tight rule skips B (its old entries never used A), examining A, E, D only */
     pf_table *t2;
     assert_int_equal(pf_table_create(g, NULL, &t2), PF_OK);
-    pf_table_report rep2 = {.examined = ex, .capacity = 8};
-    assert_int_equal(pf_table_update(t2, g2, NULL, &rep2), PF_OK);
+    pf_table_report rep2;
+    assert_int_equal(pf_table_update(t2, g2, &(pf_table_update_desc){.examined = ex, .capacity = 8}, &rep2), PF_OK);
     assert_int_equal(rep2.rows_examined, 3);
     assert_int_equal(rep2.rows_changed, 2);
     assert_int_equal(rep2.searches, 6);
