@@ -14,6 +14,7 @@ int pf_cli_demo(int argc, char **argv);
 int pf_cli_gen(int argc, char **argv);
 int pf_cli_render(int argc, char **argv);
 int pf_cli_plot(int argc, char **argv);
+int pf_cli_table(int argc, char **argv);
 
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
