@@ -35,7 +35,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx->block = b;
-    /* through void *: every array starts on a 64-byte boundary (clang's -Wcast-align cannot see it) */
+    /* every array starts on a 64-byte boundary (sizes are rounded up by align64) */
     ctx->g = (double *)(void *)b;
     ctx->stamp = (uint32_t *)(void *)(b + sz_g);
     ctx->hpos = (uint32_t *)(void *)(b + sz_g + sz_stamp);
