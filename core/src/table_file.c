@@ -215,6 +215,7 @@ pf_status pf_table_load_mem(const void *data, size_t size, const char *name, con
         pf_table_destroy(t);
         return st;
     }
+    if (diag) *diag = (pf_diag){.status = PF_OK}; /* as the other loaders: diag always matches the status */
     *out = t;
     return PF_OK;
 }
