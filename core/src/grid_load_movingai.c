@@ -56,7 +56,8 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
     /* header: "type octile", "height H", "width W" in any order, then "map" */
     for (;;) {
         if (!pf__next_line(&ls, &s, &n))
-            return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "unexpected end of file in header");
+            /* name the line where more header was expected (line 1 for empty input, not 0) */
+            return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "unexpected end of file in header");
         const char *p = s, *t;
         size_t tl;
         if (!pf__next_token(&p, s + n, &t, &tl))
