@@ -4,7 +4,7 @@
  * weighted A* (w = 1.5) within its bound.
  *
  * Running every line takes minutes (maze512 alone ~60 s of A* in Release), so lines are sampled with
- * a stride: env PF_SCEN_STRIDE (A* and weighted A*; default 24 in optimised builds, about 25 s on
+ * a stride: env PF_SCEN_STRIDE (A* and weighted A*; default 32 in optimised builds, about 25 s on
  * a loaded 2-core machine, and 96 in Debug/sanitizer builds) and PF_SCEN_DIJKSTRA_STRIDE (default
  * 8x the A* stride: Dijkstra explores far more). PF_SCEN_STRIDE=1 runs every line (CI Release).
  * The stride starts at a different offset per map so that repeated runs are reproducible. Skips with
@@ -125,7 +125,7 @@ static void test_every_scenario_file(void **state)
         skip();
     }
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-    uint32_t stride = env_u32("PF_SCEN_STRIDE", 24);
+    uint32_t stride = env_u32("PF_SCEN_STRIDE", 32);
 #else
     uint32_t stride = env_u32("PF_SCEN_STRIDE", 96); /* unoptimised or instrumented: ~4x slower */
 #endif
