@@ -7,7 +7,9 @@ static const char *HELP =
     "usage: pathfind gen [--width W] [--height H] [--seed S] [--obstacles PCT] -o FILE.map\n"
     "\n"
     "Writes a Moving AI .map: rooms joined by doors, scattered rocks, a lake (W), a forest (T) and\n"
-    "swamp patches (S). The same arguments always give the same file. The bundled default map is\n"
+    "swamp patches (S). The same arguments always give the same file.\n"
+    "\n"
+    "example (the bundled default map):\n"
     "  pathfind gen --width 512 --height 512 --seed 2026 -o maps/demo-512.map\n";
 
 static uint64_t rng_state;

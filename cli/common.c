@@ -97,6 +97,12 @@ int cli_algo_optimal(pf_algo a)
 pf_status cli_search(pf_ctx *ctx, uint32_t s, uint32_t g, const pf_search_desc *d, cli_pathbuf *pb,
                      pf_path *path, pf_stats *st)
 {
+    if (!pb->nodes) {
+        /* a NULL nodes array means "no path wanted" to pf_search, so never pass one */
+        pb->nodes = malloc(256 * sizeof *pb->nodes);
+        if (!pb->nodes) return PF_OUT_OF_MEMORY;
+        pb->cap = 256;
+    }
     *path = (pf_path){.nodes = pb->nodes, .capacity = pb->cap};
     pf_status r = pf_search(ctx, s, g, d, path, st);
     if (r == PF_BUFFER_TOO_SMALL) {
