@@ -37,6 +37,7 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no output pointer");
     *out = NULL;
     if (!text && len) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no input");
+    if (!text) text = ""; /* (NULL, 0) is empty input; NULL + 0 is undefined behaviour */
     pf_grid_load_desc d = desc ? *desc : (pf_grid_load_desc){0};
     if ((unsigned)d.moves > PF_MOVES_HEX)
         return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "unknown movement rule %d", (int)d.moves);
