@@ -9,4 +9,6 @@
 #include "pathfind/pf_graph.h"
 #include "pathfind/pf_scen.h"
 #include "pathfind/pf_search.h"
+#include "pathfind/pf_generic.h"
+#include "pathfind/pf_goap.h"
 #endif
