@@ -74,8 +74,8 @@ int pf__gen_grow_bytes(pf_gen_ctx *c, uint8_t **p, size_t *cap, size_t need)
 
 uint64_t pf__gen_hash(const void *state, uint32_t size) { return XXH3_64bits(state, size); }
 
-/* Bytes per record of the SoA block (hash, g, h, then four u32 arrays). */
-#define REC_BYTES (3 * sizeof(uint64_t) + 4 * sizeof(uint32_t))
+/* Bytes per record of the SoA block (hash, g, h, then five u32 arrays). */
+#define REC_BYTES (3 * sizeof(uint64_t) + 5 * sizeof(uint32_t))
 
 /* Points the SoA arrays into one block of `cap` records (8-byte arrays first keep alignment). */
 static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
@@ -87,6 +87,7 @@ static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
     c->action = c->parent + cap;
     c->depth = c->action + cap;
     c->hpos = c->depth + cap;
+    c->ptie = c->hpos + cap;
 }
 
 /* Grows the records (one block, all arrays together) to hold `need`, and the state pool to match.
@@ -111,6 +112,7 @@ static int records_grow(pf_gen_ctx *c, uint32_t need)
             memcpy(nb + n * 28, c->action, (size_t)k * 4);
             memcpy(nb + n * 32, c->depth, (size_t)k * 4);
             memcpy(nb + n * 36, c->hpos, (size_t)k * 4);
+            memcpy(nb + n * 40, c->ptie, (size_t)k * 4);
         }
         pf__free(&c->alloc, c->hash, old);
         c->bytes -= old;
@@ -385,6 +387,13 @@ static uint32_t tie_key(pf_gen_ctx *c, const pf_gen_desc *d, uint64_t hv, double
     }
 }
 
+/* PF_TIE_RANDOM also chooses among equally cheap parents of a state (two actions reaching the
+ * same world state): the parent with the smaller key wins, so the choice depends only on the seed. */
+static uint32_t parent_key(const pf_gen_desc *d, uint64_t hv, uint32_t parent, uint32_t action)
+{
+    return mix32(d->tie_seed ^ hv ^ ((uint64_t)parent << 32 | action) * UINT64_C(0xD6E8FEB86659FD93));
+}
+
 /* ---- plan output --------------------------------------------------------------------------------- */
 
 static pf_status write_plan(pf_gen_ctx *c, uint32_t goal, pf_gen_plan *plan)
@@ -414,6 +423,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     const int use_h = p->heuristic && d->algo != PF_GEN_UNIFORM && !bfs;
     const int reopen = d->algo == PF_GEN_ASTAR || d->algo == PF_GEN_UNIFORM;
     const double w = d->algo == PF_GEN_WASTAR ? d->weight : 1.0;
+    const int rnd = d->tie == PF_TIE_RANDOM;
     const uint32_t ss = p->state_size;
 
     pf__gen_records_clear(c);
@@ -471,8 +481,19 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 c->parent[k] = cur;
                 c->action[k] = c->sact[i];
                 c->depth[k] = dc + 1;
+                if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
                 double f = bfs ? (double)(dc + 1) : greedy ? h : ng + w * h;
                 if (!heap_push(c, k, f, tie_key(c, d, nh, h))) return PF_OUT_OF_MEMORY;
+                continue;
+            }
+            if (rnd && ng == c->g[k] && c->hpos[k] != PF__GEN_CLOSED && !bfs) {
+                uint32_t key = parent_key(d, nh, cur, c->sact[i]);
+                if (key < c->ptie[k]) {
+                    c->ptie[k] = key;
+                    c->parent[k] = cur;
+                    c->action[k] = c->sact[i];
+                    c->depth[k] = dc + 1;
+                }
                 continue;
             }
             if (bfs || !(ng < c->g[k])) continue;
@@ -483,6 +504,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             c->parent[k] = cur;
             c->action[k] = c->sact[i];
             c->depth[k] = dc + 1;
+            if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
             double f = greedy ? h : ng + w * h;
             if (pos == PF__GEN_CLOSED) {
                 st->reopened++;

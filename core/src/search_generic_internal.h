@@ -33,6 +33,7 @@ struct pf_gen_sink {
  *   action  [ncap] action from the parent
  *   depth   [ncap] steps from the start (TT: iteration that wrote g)
  *   hpos    [ncap] slot in the open list, PF__GEN_CLOSED once expanded
+ *   ptie    [ncap] PF_TIE_RANDOM: key of the parent among equally cheap ones
  * Hash table [tcap], a power of two, load <= 1/2: record index or PF__GEN_NONE; linear probing.
  * Records are only appended, so the table's insertion order is the index order; that lets a
  * small search clear its slots in reverse order instead of clearing the whole table.
@@ -51,7 +52,7 @@ struct pf_gen_ctx {
     uint8_t  *states;
     uint64_t *hash;
     double   *g, *h;
-    uint32_t *parent, *action, *depth, *hpos;
+    uint32_t *parent, *action, *depth, *hpos, *ptie;
 
     uint32_t *table;
     uint32_t  tcap;

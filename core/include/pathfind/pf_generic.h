@@ -55,7 +55,8 @@
  * TIE-BREAKING (best-first only), as in pf_search.h: PF_TIE_DEEPER (default) expands the state with
  * the smaller h among equal f, FIFO the earliest generated, LIFO the latest, RANDOM a pseudo-random
  * one that depends only on `tie_seed` and the state bytes (the same seed gives the same plan; the
- * GOAP write-up uses this so agents with equal options do not all pick the first).
+ * GOAP write-up uses this so agents with equal options do not all pick the first). RANDOM also picks
+ * among equally cheap parents of one state (two actions that lead to the same world state).
  *
  * LIMITS. `max_expansions` ends a search with PF_LIMIT_REACHED. `max_bytes` (everything the context
  * holds) and `max_states` (states stored at once) end best-first searches with PF_OUT_OF_MEMORY;
