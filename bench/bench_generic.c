@@ -4,6 +4,7 @@
  *
  *   bench_generic [map name under movingai/ (default den520d.map)] [queries (default 200)]
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  *
  *   bench_goap [plans (default 20000)] [threads for the batch (default 0 = OpenMP default)]
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -5,6 +5,7 @@
  *
  * Prints one JSON object. Successors skip the parent (Korf's rule, PF_GEN_CYCLES_PARENT); the
  * Manhattan distance is pushed incrementally by the domain (pf_gen_push_h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
