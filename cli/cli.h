@@ -16,6 +16,11 @@ int pf_cli_render(int argc, char **argv);
 int pf_cli_plot(int argc, char **argv);
 int pf_cli_table(int argc, char **argv);
 
+/* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
+typedef struct cli_rng { uint64_t s; } cli_rng;
+cli_rng  cli_rng_seed(uint64_t seed, uint64_t salt);
+uint32_t cli_rng_next(cli_rng *r);
+
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
 int      cli_is_help(const char *a);     /* "-h" or "--help" */

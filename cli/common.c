@@ -8,6 +8,16 @@
 #include <time.h>
 #include "cli.h"
 
+cli_rng cli_rng_seed(uint64_t seed, uint64_t salt) { return (cli_rng){seed * 0x9E3779B97F4A7C15ull + salt}; }
+
+uint32_t cli_rng_next(cli_rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return (uint32_t)(r->s >> 16);
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -11,4 +11,6 @@
 #include "pathfind/pf_search.h"
 #include "pathfind/pf_batch.h"
 #include "pathfind/pf_table.h"
+#include "pathfind/pf_generic.h"
+#include "pathfind/pf_goap.h"
 #endif

@@ -109,8 +109,11 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
             if (v > best) best = v;
         }
         if ((s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
+            /* the callback returns costs, the built-ins steps; the result is multiplied by the
+             * smallest multiplier (hadm) like a built-in, so bring the callback to steps first or
+             * it would be scaled twice (inadmissible when every multiplier exceeds 1) */
             double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal),
-                                         s->d.heuristic_user);
+                                         s->d.heuristic_user) / s->hadm;
             if (v > best) best = v;
         }
         return best;
@@ -225,7 +228,11 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
                           : h_grid_kind((pf_heur)HK, (nx) - gx, (ny) - gy, (nx), (ny), gx, gy))
     for (;;) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        /* the goal coming off the open list is not an expansion: a search that needs exactly
+         * max_expansions expansions still succeeds */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+            !(c->hsize && c->heap[0].node == goal))
+            return PF_LIMIT_REACHED;
         uint32_t cur = pop_open(c);
         if (cur == PF_NODE_NONE) break;
         if (s->d.trace) {
@@ -315,7 +322,11 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
     const uint32_t goal = s->goal;
     for (;;) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        /* the goal coming off the open list is not an expansion: a search that needs exactly
+         * max_expansions expansions still succeeds */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+            !(c->hsize && c->heap[0].node == goal))
+            return PF_LIMIT_REACHED;
         uint32_t cur = pop_open(c);
         if (cur == PF_NODE_NONE) break;
         if (s->d.trace) {
