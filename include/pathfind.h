@@ -9,4 +9,5 @@
 #include "pathfind/pf_graph.h"
 #include "pathfind/pf_scen.h"
 #include "pathfind/pf_search.h"
+#include "pathfind/pf_jps.h"
 #endif

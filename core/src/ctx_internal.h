@@ -66,4 +66,66 @@ void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
 /* Grows the open list; returns 0 on allocation failure. */
 int pf__heap_grow(pf_ctx *ctx);
 
+/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key -------------------------------- */
+/* 4-ary: half the depth of a binary heap, and the four children share a cache line (16-byte
+ * entries), which pays off for the pop-heavy grid workload. */
+
+PF__INLINE int pf__heap_less(const pf__hentry *a, const pf__hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+PF__INLINE void pf__heap_sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!pf__heap_less(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE void pf__heap_sift_down(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    uint32_t n = c->hsize;
+    for (;;) {
+        uint32_t first = 4 * i + 1;
+        if (first >= n) break;
+        uint32_t best = first;
+        uint32_t last = first + 4 < n ? first + 4 : n;
+        for (uint32_t k = first + 1; k < last; k++)
+            if (pf__heap_less(&h[k], &h[best])) best = k;
+        if (!pf__heap_less(&h[best], &e)) break;
+        h[i] = h[best];
+        pos[h[i].node] = i;
+        i = best;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE int pf__heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    pf__hentry e = {f, tie, node};
+    pf__heap_sift_up(c, c->hsize++, e);
+    return 1;
+}
+
+PF__INLINE uint32_t pf__heap_pop(pf_ctx *c)
+{
+    uint32_t top = c->heap[0].node;
+    pf__hentry last = c->heap[--c->hsize];
+    if (c->hsize) pf__heap_sift_down(c, 0, last);
+    c->hpos[top] = PF__CLOSED;
+    return top;
+}
+
 #endif

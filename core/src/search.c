@@ -10,67 +10,7 @@
 
 #define SQRT2 1.4142135623730951
 
-/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key -------------------------------- */
-/* 4-ary: half the depth of a binary heap, and the four children share a cache line (16-byte
- * entries), which pays off for the pop-heavy grid workload. */
-
-PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
-}
-
-PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 2;
-        if (!hless(&e, &h[p])) break;
-        h[i] = h[p];
-        pos[h[i].node] = i;
-        i = p;
-    }
-    h[i] = e;
-    pos[e.node] = i;
-}
-
-PF__INLINE void sift_down(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    uint32_t n = c->hsize;
-    for (;;) {
-        uint32_t first = 4 * i + 1;
-        if (first >= n) break;
-        uint32_t best = first;
-        uint32_t last = first + 4 < n ? first + 4 : n;
-        for (uint32_t k = first + 1; k < last; k++)
-            if (hless(&h[k], &h[best])) best = k;
-        if (!hless(&h[best], &e)) break;
-        h[i] = h[best];
-        pos[h[i].node] = i;
-        i = best;
-    }
-    h[i] = e;
-    pos[e.node] = i;
-}
-
-PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
-{
-    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
-    pf__hentry e = {f, tie, node};
-    sift_up(c, c->hsize++, e);
-    return 1;
-}
-
-PF__INLINE uint32_t heap_pop(pf_ctx *c)
-{
-    uint32_t top = c->heap[0].node;
-    pf__hentry last = c->heap[--c->hsize];
-    if (c->hsize) sift_down(c, 0, last);
-    c->hpos[top] = PF__CLOSED;
-    return top;
-}
+/* ---- open list: pf__heap_* in ctx_internal.h (shared with search_jps.c) ------------------- */
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -177,7 +117,7 @@ PF__INLINE int relax(pf_ctx *c, uint32_t nb, double ng, uint32_t back, uint32_t 
         if (graph) c->parent[nb] = from;
         s->st.pushed++;
         double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
-        return heap_push(c, nb, f, tie_key(s, nb, h));
+        return pf__heap_push(c, nb, f, tie_key(s, nb, h));
     }
     if (!(ng < c->g[nb])) return 1;
     uint32_t pos = c->hpos[nb];
@@ -190,11 +130,11 @@ PF__INLINE int relax(pf_ctx *c, uint32_t nb, double ng, uint32_t back, uint32_t 
     if (pos == PF__CLOSED) {
         s->st.reopened++;
         s->st.pushed++;
-        return heap_push(c, nb, f, tie_key(s, nb, h));
+        return pf__heap_push(c, nb, f, tie_key(s, nb, h));
     }
     pf__hentry e = {f, c->heap[pos].tie, nb};
     if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, nb, h);
-    sift_up(c, pos, e);
+    pf__heap_sift_up(c, pos, e);
     return 1;
 }
 
@@ -224,7 +164,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     while (c->hsize) {
         if (budget-- == 0) return PF_IN_PROGRESS;
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = heap_pop(c);
+        uint32_t cur = pf__heap_pop(c);
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);
@@ -302,7 +242,7 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
     while (c->hsize) {
         if (budget-- == 0) return PF_IN_PROGRESS;
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = heap_pop(c);
+        uint32_t cur = pf__heap_pop(c);
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = cur;
@@ -476,7 +416,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         y = sp.y;
     }
     double h = h_any(c, si, x, y);
-    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
+    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
         return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
 }

@@ -1,26 +1,457 @@
-/* search_jps.c - jump point search. Not implemented yet: every request falls back to A* and the
- * search reports PF_FALLBACK, so callers always get a correct (optimal) answer. */
-#include "ctx_internal.h"
+/* search_jps.c - jump point search (Harabor & Grastien 2011, 2014) and JPS+ on uniform grids.
+ *
+ * The best-first loop is A*'s, over jump points only: a node's successors are the jump points
+ * found by scanning from it in the directions its arrival direction leaves unpruned. Straight
+ * scans read 64 cells of the wall bitmaps per step (the bit-operation jumps of ICAPS 2014);
+ * diagonal jumps step one cell at a time and scan straight from each. JPS+ reads the jump from a
+ * precomputed distance table instead, stopping early where the goal's row or column is crossed.
+ *
+ * Records: g, stamp (top bits = direction back along the last jump) and open-list slot are the
+ * context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
+ * path's cells get their back direction in ext->pdir, so pf__path_next_back walks the full cell
+ * sequence in O(1) a cell.
+ */
+#include <math.h>
+#include <string.h>
+#include "jps_internal.h"
 
-pf_status pf__jps_begin(pf_ctx *c);
-pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
-uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx);
+#define SQRT2 1.4142135623730951
+
+static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const uint8_t DH[8] = {0, 0, 0, 0, 1, 1, 3, 3};
+static const uint8_t DV[8] = {0, 0, 0, 0, 0, 2, 2, 0};
+/* DIAG[a][b]: the diagonal between perpendicular straight directions a and b */
+static const uint8_t DIAG[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7, 0, 6, 0}};
+
+/* ---- per-context state ---------------------------------------------------------------------- */
+
+static size_t state_bytes(const pf_ctx *c) { return (size_t)c->count * (sizeof(uint32_t) + sizeof(uint8_t)); }
+
+static void ext_free(pf_ctx *c)
+{
+    pf__jps_ext *x = c->ext;
+    if (!x) return;
+    pf__jps_table_release(&x->own);
+    pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+    pf__free(&c->alloc, x->pdir, (size_t)c->count);
+    pf__free(&c->alloc, x, sizeof *x);
+    c->ext = NULL;
+    c->ext_free = NULL;
+}
+
+static pf__jps_ext *ext_get(pf_ctx *c)
+{
+    if (c->ext) return c->ext;
+    pf__jps_ext *x = pf__calloc(&c->alloc, sizeof *x, 64);
+    if (!x) return NULL;
+    pf__jps_table_init(&x->own, c->map, &c->alloc);
+    c->ext = x;
+    c->ext_free = ext_free;
+    return x;
+}
+
+pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
+{
+    if (!ctx) return PF_INVALID_ARGUMENT;
+    if (table && (table->map != ctx->map || table->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    if (!table && !ctx->ext) return PF_OK;
+    pf__jps_ext *x = ext_get(ctx);
+    if (!x) return PF_OUT_OF_MEMORY;
+    if (table) pf__jps_table_release(&x->own); /* the shared copy replaces ours */
+    x->shared = table;
+    ctx->s.active = 0; /* a search in flight may point into the released data */
+    return PF_OK;
+}
+
+size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
+{
+    if (!ctx || !ctx->ext) return 0;
+    const pf__jps_ext *x = ctx->ext;
+    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx) : 0);
+}
+
+/* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
+
+PF__INLINE double heur(int kind, int32_t dx, int32_t dy)
+{
+    double ax = (double)(dx < 0 ? -dx : dx), ay = (double)(dy < 0 ? -dy : dy);
+    switch (kind) {
+    case PF_HEUR_OCTILE: return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
+    case PF_HEUR_MANHATTAN: return ax + ay;
+    case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
+    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
+    default: return 0.0;
+    }
+}
+
+static uint32_t mix32(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
+{
+    switch (s->d.tie) {
+    case PF_TIE_FIFO: return s->fifo++;
+    case PF_TIE_LIFO: return ~s->fifo++;
+    case PF_TIE_RANDOM: return mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
+    default: {
+        float hf = (float)h; /* deeper first: non-negative floats order like their bits */
+        uint32_t u;
+        memcpy(&u, &hf, sizeof u);
+        return u;
+    }
+    }
+}
+
+/* ---- begin ---------------------------------------------------------------------------------- */
 
 pf_status pf__jps_begin(pf_ctx *c)
 {
-    (void)c;
-    return PF_UNSUPPORTED;
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    if (!pf__jps_map_ok(m)) return PF_UNSUPPORTED;
+    pf_heur hk = s->d.heuristic;
+    if (hk != PF_HEUR_OCTILE && hk != PF_HEUR_ZERO && hk != PF_HEUR_MANHATTAN && hk != PF_HEUR_CHEBYSHEV &&
+        hk != PF_HEUR_EUCLIDEAN)
+        return PF_UNSUPPORTED;
+    uint32_t si = s->start, gi = s->goal;
+    if (m->cls[si] != m->cls[gi] || (m->comp && m->comp[si] != m->comp[gi])) {
+        /* different classes or components never connect: answer without searching */
+        c->stamp[si] = c->gen | (PF__JPS_NONE << PF__GEN_BITS);
+        c->g[si] = 0.0;
+        return PF_NO_PATH;
+    }
+
+    pf__jps_ext *x = ext_get(c);
+    if (!x) return PF_OUT_OF_MEMORY;
+    if (!x->parent) {
+        x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+        x->pdir = pf__alloc(&c->alloc, (size_t)c->count, 64);
+        if (!x->parent || !x->pdir) {
+            pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+            pf__free(&c->alloc, x->pdir, (size_t)c->count);
+            x->parent = NULL;
+            x->pdir = NULL;
+            return PF_OUT_OF_MEMORY;
+        }
+    }
+    uint8_t k = m->cls[si];
+    const pf_jps_table *t = x->shared;
+    if (s->d.algo == PF_ALGO_JPS_PLUS) {
+        if (!t || !t->dist) {
+            /* the distances need no bitmaps: build only what this context lacks */
+            if (pf__jps_table_dist(&x->own, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            x->dist = x->own.dist;
+        } else {
+            x->dist = t->dist;
+        }
+        x->rows = x->cols = NULL;
+    } else {
+        x->dist = NULL;
+        if (t && t->rows[k]) {
+            x->rows = t->rows[k];
+            x->cols = t->cols[k];
+        } else {
+            if (pf__jps_table_class(&x->own, k, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            x->rows = x->own.rows[k];
+            x->cols = x->own.cols[k];
+        }
+    }
+    x->k = k;
+    x->cut = m->moves == PF_MOVES_8_CUT;
+    x->hkind = (int)hk;
+    x->gx = (uint32_t)s->gx + 1u;
+    x->gy = (uint32_t)s->gy + 1u;
+
+    c->stamp[si] = c->gen | (PF__JPS_NONE << PF__GEN_BITS);
+    c->g[si] = 0.0;
+    x->parent[si] = si;
+    s->st.pushed = 1;
+    uint32_t sy = si / m->pw, sx = si - sy * m->pw;
+    double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
+    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
+    return PF_IN_PROGRESS;
 }
+
+/* ---- bit scans ------------------------------------------------------------------------------ */
+
+/* 64 bits of a line from storage bit b (bit 0 of the result = bit b). */
+PF__INLINE uint64_t rd(const uint64_t *line, uint32_t b)
+{
+    uint32_t i = b >> 6, sh = b & 63u;
+    /* (x << 1) << (63 - sh) is x << (64 - sh) without the undefined shift by 64 when sh == 0 */
+    return (line[i] >> sh) | ((line[i + 1] << 1) << (63u - sh));
+}
+
+/*
+ * Straight jump along a line (a row of `rows` or a column of `cols`) from position p, forward
+ * (+1) or backward (-1); A and B are the two neighbouring lines. Returns the steps to the first
+ * jump point or to the goal (position gp, or UINT32_MAX when the goal is not on this line), 0 when
+ * the scan runs into a wall first.
+ *
+ * Forced neighbours, bit j of a window (side line s):
+ *   no corner cutting: s[j-1] blocked and s[j] open (the side opens up beside the cell);
+ *   corner cutting:    s[j] blocked and s[j+1] open (a diagonal past the blocked side).
+ */
+PF__INLINE uint32_t scan_fwd(const uint64_t *C, const uint64_t *A, const uint64_t *B, uint32_t p, uint32_t gp,
+                             const int CUT)
+{
+    uint32_t p0 = p, stop;
+    int jp;
+    uint64_t first = CUT ? ~UINT64_C(1) : ~UINT64_C(0);
+    for (;;) {
+        uint64_t c = rd(C, p + 64u), a = rd(A, p + 64u), b = rd(B, p + 64u);
+        uint64_t f = CUT ? ((~a & (a >> 1)) | (~b & (b >> 1))) & first & (~UINT64_C(0) >> 1)
+                         : ((~a << 1) & a) | ((~b << 1) & b);
+        uint64_t bl = ~c;
+        uint64_t any = f | bl;
+        first = ~UINT64_C(0);
+        if (any) {
+            uint32_t j = (uint32_t)__builtin_ctzll(any);
+            jp = !((bl >> j) & 1u);
+            stop = p + j - (uint32_t)!jp;
+            break;
+        }
+        p += 63u; /* bit 63 needed bit 62 (or 64): re-read it as bit 0 */
+    }
+    if (gp != UINT32_MAX && gp > p0 && gp <= stop) return gp - p0;
+    return jp ? stop - p0 : 0u;
+}
+
+PF__INLINE uint32_t scan_bwd(const uint64_t *C, const uint64_t *A, const uint64_t *B, uint32_t p, uint32_t gp,
+                             const int CUT)
+{
+    uint32_t p0 = p, stop;
+    int jp;
+    uint64_t first = CUT ? ~(UINT64_C(1) << 63) : ~UINT64_C(0);
+    for (;;) {
+        /* bit 63 of the window is position p, bit 63 - j is p - j */
+        uint64_t c = rd(C, p + 1u), a = rd(A, p + 1u), b = rd(B, p + 1u);
+        uint64_t f = CUT ? ((~a & (a << 1)) | (~b & (b << 1))) & first & ~UINT64_C(1)
+                         : ((~a >> 1) & a) | ((~b >> 1) & b);
+        uint64_t bl = ~c;
+        uint64_t any = f | bl;
+        first = ~UINT64_C(0);
+        if (any) {
+            uint32_t j = (uint32_t)__builtin_clzll(any);
+            jp = !((bl >> (63u - j)) & 1u);
+            stop = p - j + (uint32_t)!jp;
+            break;
+        }
+        p -= 63u;
+    }
+    if (gp != UINT32_MAX && gp < p0 && gp >= stop) return p0 - gp;
+    return jp ? p0 - stop : 0u;
+}
+
+/* Straight jump from padded (px, py) in direction d (0..3). */
+PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw, uint32_t px, uint32_t py,
+                                  uint32_t d, const int CUT)
+{
+    if (d & 1u) { /* E, W: along row py */
+        const uint64_t *C = x->rows + (size_t)py * rw;
+        uint32_t gp = x->gy == py ? x->gx : UINT32_MAX;
+        return d == 1 ? scan_fwd(C, C - rw, C + rw, px, gp, CUT) : scan_bwd(C, C - rw, C + rw, px, gp, CUT);
+    }
+    const uint64_t *C = x->cols + (size_t)px * cw; /* N, S: along column px */
+    uint32_t gp = x->gx == px ? x->gy : UINT32_MAX;
+    return d == 2 ? scan_fwd(C, C - cw, C + cw, py, gp, CUT) : scan_bwd(C, C - cw, C + cw, py, gp, CUT);
+}
+
+/* Diagonal jump from cell i = (px, py) in direction d (4..7): steps to the jump point, 0 if none. */
+PF__INLINE uint32_t jump_diag(const pf__jps_ext *x, const uint8_t *cls, const int32_t *off, uint32_t rw,
+                              uint32_t cw, uint32_t i, uint32_t px, uint32_t py, uint32_t d, uint32_t goal,
+                              const int CUT)
+{
+    const uint8_t k = x->k;
+    const int32_t o = off[d], oh = off[DH[d]], ov = off[DV[d]];
+    const int32_t dx = DX[d], dy = DY[d];
+    uint32_t n = 0;
+    for (;;) {
+        int32_t si = (int32_t)i;
+        if (cls[si + o] != k) return 0;
+        if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) return 0;
+        i = (uint32_t)(si + o);
+        px = (uint32_t)((int32_t)px + dx);
+        py = (uint32_t)((int32_t)py + dy);
+        n++;
+        if (i == goal) return n;
+        si = (int32_t)i;
+        if (CUT && ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)))
+            return n;
+        if (jump_straight(x, rw, cw, px, py, DH[d], CUT) || jump_straight(x, rw, cw, px, py, DV[d], CUT)) return n;
+    }
+}
+
+/* ---- search loop ---------------------------------------------------------------------------- */
+
+/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all). */
+PF__INLINE uint32_t succ_dirs(const uint8_t *cls, const int32_t *off, uint32_t cur, uint32_t a, uint8_t k,
+                              const int CUT)
+{
+    if (a == PF__JPS_NONE) return 0xFFu;
+    int32_t ci = (int32_t)cur;
+    if (a < 4) {
+        uint32_t mask = 1u << a;
+        uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
+        if (!CUT) {
+            int32_t b = ci - off[a];
+            if (cls[b + off[p1]] != k && cls[ci + off[p1]] == k) mask |= (1u << p1) | (1u << DIAG[a][p1]);
+            if (cls[b + off[p2]] != k && cls[ci + off[p2]] == k) mask |= (1u << p2) | (1u << DIAG[a][p2]);
+        } else {
+            int32_t f = ci + off[a];
+            if (cls[ci + off[p1]] != k && cls[f + off[p1]] == k) mask |= 1u << DIAG[a][p1];
+            if (cls[ci + off[p2]] != k && cls[f + off[p2]] == k) mask |= 1u << DIAG[a][p2];
+        }
+        return mask;
+    }
+    uint32_t h = DH[a], v = DV[a];
+    uint32_t mask = (1u << a) | (1u << h) | (1u << v);
+    if (CUT) {
+        if (cls[ci - off[h]] != k) mask |= 1u << DIAG[h ^ 2u][v];
+        if (cls[ci - off[v]] != k) mask |= 1u << DIAG[h][v ^ 2u];
+    }
+    return mask;
+}
+
+/* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
+PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t back, uint32_t from,
+                      uint32_t tx, uint32_t ty)
+{
+    pf__search *s = &c->s;
+    uint32_t st = c->stamp[t];
+    if ((st & PF__GEN_MASK) != c->gen) {
+        double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+        if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
+            s->pruned = 1;
+            return 1;
+        }
+        c->stamp[t] = c->gen | (back << PF__GEN_BITS);
+        c->g[t] = ng;
+        x->parent[t] = from;
+        s->st.pushed++;
+        return pf__heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
+    }
+    /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
+     * closed jump point is never improved: no reopening, as in Warthog. */
+    if (!(ng < c->g[t])) return 1;
+    uint32_t pos = c->hpos[t];
+    if (pos == PF__CLOSED) return 1;
+    double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+    c->stamp[t] = c->gen | (back << PF__GEN_BITS);
+    c->g[t] = ng;
+    x->parent[t] = from;
+    pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
+    if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, t, h);
+    pf__heap_sift_up(c, pos, e);
+    return 1;
+}
+
+/* Writes, for every cell of the path found, the direction to the previous cell. */
+static void mark_path(pf_ctx *c, pf__jps_ext *x)
+{
+    const int32_t *off = c->map->nb_off[0];
+    uint32_t t = c->s.found;
+    while (t != c->s.start) {
+        uint32_t p = x->parent[t];
+        uint32_t d = c->stamp[t] >> PF__GEN_BITS;
+        for (uint32_t u = t; u != p; u = (uint32_t)((int32_t)u + off[d])) x->pdir[u] = (uint8_t)d;
+        t = p;
+    }
+}
+
+PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const int PLUS)
+{
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    pf__jps_ext *x = c->ext;
+    const uint8_t *cls = m->cls;
+    const int32_t *off = m->nb_off[0];
+    const uint32_t pw = m->pw, goal = s->goal;
+    const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
+    const int16_t *D = x->dist;
+    const uint8_t k = x->k;
+    const uint32_t gx = x->gx, gy = x->gy;
+
+    while (c->hsize) {
+        if (budget-- == 0) return PF_IN_PROGRESS;
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        uint32_t cur = pf__heap_pop(c);
+        if (s->d.trace) {
+            pf_trace *tr = s->d.trace;
+            if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(m, cur);
+            tr->total++;
+        }
+        if (cur == goal) {
+            s->found = cur;
+            mark_path(c, x);
+            return PF_OK;
+        }
+        s->st.expanded++;
+        const double gc = c->g[cur];
+        const uint32_t py = cur / pw, px = cur - py * pw;
+        const uint32_t back = c->stamp[cur] >> PF__GEN_BITS;
+        uint32_t dirs = succ_dirs(cls, off, cur, back == PF__JPS_NONE ? PF__JPS_NONE : back ^ 2u, k, CUT);
+        while (dirs) {
+            uint32_t d = (uint32_t)__builtin_ctz(dirs);
+            dirs &= dirs - 1u;
+            uint32_t n;
+            if (PLUS) {
+                int32_t v = D[(size_t)cur * 8u + d];
+                uint32_t reach = (uint32_t)(v < 0 ? -v : v);
+                n = v > 0 ? (uint32_t)v : 0u;
+                if (d < 4) {
+                    /* the goal ahead on this line, before the jump point or the wall */
+                    uint32_t t = UINT32_MAX;
+                    if (d == 0 && gx == px && gy < py) t = py - gy;
+                    else if (d == 2 && gx == px && gy > py) t = gy - py;
+                    else if (d == 1 && gy == py && gx > px) t = gx - px;
+                    else if (d == 3 && gy == py && gx < px) t = px - gx;
+                    if (t <= reach) n = t;
+                } else if ((DX[d] > 0 ? gx > px : gx < px) && (DY[d] > 0 ? gy > py : gy < py)) {
+                    /* crossing the goal's row or column: stop there (a "target" jump point) */
+                    uint32_t ax = gx > px ? gx - px : px - gx, ay = gy > py ? gy - py : py - gy;
+                    uint32_t t = ax < ay ? ax : ay;
+                    if (t <= reach) n = t;
+                }
+            } else if (d < 4) {
+                n = jump_straight(x, rw, cw, px, py, d, CUT);
+            } else {
+                n = jump_diag(x, cls, off, rw, cw, cur, px, py, d, goal, CUT);
+            }
+            if (!n) continue;
+            uint32_t t = (uint32_t)((int32_t)cur + (int32_t)n * off[d]);
+            double ng = gc + (d < 4 ? (double)n : (double)n * SQRT2);
+            uint32_t tx = (uint32_t)((int32_t)px + (int32_t)n * DX[d]);
+            uint32_t ty = (uint32_t)((int32_t)py + (int32_t)n * DY[d]);
+            if (!jrelax(c, x, t, ng, d ^ 2u, cur, tx, ty)) return PF_OUT_OF_MEMORY;
+        }
+    }
+    return s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH;
+}
+
+static pf_status run_nocut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 0, 0); }
+static pf_status run_cut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 1, 0); }
+static pf_status run_plus_nocut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 0, 1); }
+static pf_status run_plus_cut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 1, 1); }
 
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
 {
-    (void)c;
-    (void)budget;
-    return PF_UNSUPPORTED;
+    const pf__jps_ext *x = c->ext;
+    if (!x || !x->parent) return PF_INVALID_ARGUMENT;
+    if (x->dist) return x->cut ? run_plus_cut(c, budget) : run_plus_nocut(c, budget);
+    return x->cut ? run_cut(c, budget) : run_nocut(c, budget);
 }
 
 uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx)
 {
-    (void)c;
-    return idx;
+    const pf__jps_ext *x = c->ext;
+    return (uint32_t)((int32_t)idx + c->map->nb_off[0][x->pdir[idx]]);
 }
