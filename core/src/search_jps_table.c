@@ -35,12 +35,16 @@ void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
     t->cw = line_words(m->ph);
 }
 
-static int set_threads(int threads)
+/* Threads for a build over `cells` cells: small maps are built serially, where waking a team
+ * costs more than the work. */
+static int set_threads(int threads, size_t cells)
 {
 #ifdef PF_WITH_OPENMP
+    if (cells < ((size_t)1 << 18)) return 1;
     return threads > 0 ? threads : omp_get_max_threads();
 #else
     (void)threads;
+    (void)cells;
     return 1;
 #endif
 }
@@ -59,7 +63,7 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
         pf__free(&t->alloc, cols, cb);
         return PF_OUT_OF_MEMORY;
     }
-    int nt = set_threads(threads);
+    int nt = set_threads(threads, (size_t)pw * ph);
     (void)nt;
     PF__OMP("omp parallel for num_threads(nt) schedule(static)")
     for (int64_t y = 0; y < (int64_t)ph; y++) {
@@ -154,7 +158,7 @@ pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
     size_t bytes = (size_t)pw * ph * 8u * sizeof(int16_t);
     int16_t *D = pf__calloc(&t->alloc, bytes, 64);
     if (!D) return PF_OUT_OF_MEMORY;
-    int nt = set_threads(threads);
+    int nt = set_threads(threads, (size_t)pw * ph);
     (void)nt;
     /* Straight runs are independent per row (E, W) and per column (N, S); each sweep goes against
      * its direction so the next cell is always done. Borders stay 0 (blocked). */
@@ -176,20 +180,37 @@ pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
             for (uint32_t y = ph - 2; y >= 1; y--)
                 for (uint32_t x = x0; x < x1; x++) dist_straight(D, cls, off, y * pw + x, 2, cut);
         }
-        /* Diagonals: NE and NW read the row above (sweep down), SE and SW the row below (sweep
-         * up); cells of one row are independent. */
-        for (uint32_t y = 1; y < ph - 1; y++) {
-            PF__OMP("omp for schedule(static)")
-            for (int64_t x = 1; x < (int64_t)pw - 1; x++) {
-                dist_diag(D, cls, off, y * pw + (uint32_t)x, 4, cut);
-                dist_diag(D, cls, off, y * pw + (uint32_t)x, 7, cut);
+        /* Diagonals: a cell needs the next cell along its own diagonal, so every diagonal line is
+         * an independent chain, swept against each direction. Lines (not rows) keep the number of
+         * barriers at two: on a loaded machine each barrier can cost a scheduler time slice. */
+        const uint32_t lines = pw + ph - 1u;
+        PF__OMP("omp for schedule(dynamic, 32)")
+        for (int64_t l = 0; l < (int64_t)lines; l++) {
+            /* anti-diagonal x + y = l: NE steps to (x+1, y-1), SW to (x-1, y+1) */
+            uint32_t y0 = (uint32_t)l < pw ? 0u : (uint32_t)l - (pw - 1u);
+            uint32_t y1 = (uint32_t)l < ph ? (uint32_t)l : ph - 1u;
+            for (uint32_t y = y0; y <= y1; y++) {
+                uint32_t x = (uint32_t)l - y;
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 4, cut);
+            }
+            for (uint32_t y = y1 + 1u; y-- > y0;) {
+                uint32_t x = (uint32_t)l - y;
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 6, cut);
             }
         }
-        for (uint32_t y = ph - 2; y >= 1; y--) {
-            PF__OMP("omp for schedule(static)")
-            for (int64_t x = 1; x < (int64_t)pw - 1; x++) {
-                dist_diag(D, cls, off, y * pw + (uint32_t)x, 5, cut);
-                dist_diag(D, cls, off, y * pw + (uint32_t)x, 6, cut);
+        PF__OMP("omp for schedule(dynamic, 32)")
+        for (int64_t l = 0; l < (int64_t)lines; l++) {
+            /* diagonal x - y = l - (ph - 1): NW steps to (x-1, y-1), SE to (x+1, y+1) */
+            int64_t dxy = l - (int64_t)(ph - 1u);
+            uint32_t y0 = dxy >= 0 ? 0u : (uint32_t)(-dxy);
+            uint32_t y1 = (int64_t)(pw - 1u) - dxy < (int64_t)(ph - 1u) ? (uint32_t)((int64_t)(pw - 1u) - dxy) : ph - 1u;
+            for (uint32_t y = y0; y <= y1; y++) {
+                uint32_t x = (uint32_t)((int64_t)y + dxy);
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 7, cut);
+            }
+            for (uint32_t y = y1 + 1u; y-- > y0;) {
+                uint32_t x = (uint32_t)((int64_t)y + dxy);
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 5, cut);
             }
         }
     }
