@@ -265,31 +265,6 @@ PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw
     return d == 2 ? scan_fwd(C, C - cw, C + cw, py, gp, CUT) : scan_bwd(C, C - cw, C + cw, py, gp, CUT);
 }
 
-/* Diagonal jump from cell i = (px, py) in direction d (4..7): steps to the jump point, 0 if none. */
-PF__INLINE uint32_t jump_diag(const pf__jps_ext *x, const uint8_t *cls, const int32_t *off, uint32_t rw,
-                              uint32_t cw, uint32_t i, uint32_t px, uint32_t py, uint32_t d, uint32_t goal,
-                              const int CUT)
-{
-    const uint8_t k = x->k;
-    const int32_t o = off[d], oh = off[DH[d]], ov = off[DV[d]];
-    const int32_t dx = DX[d], dy = DY[d];
-    uint32_t n = 0;
-    for (;;) {
-        int32_t si = (int32_t)i;
-        if (cls[si + o] != k) return 0;
-        if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) return 0;
-        i = (uint32_t)(si + o);
-        px = (uint32_t)((int32_t)px + dx);
-        py = (uint32_t)((int32_t)py + dy);
-        n++;
-        if (i == goal) return n;
-        si = (int32_t)i;
-        if (CUT && ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)))
-            return n;
-        if (jump_straight(x, rw, cw, px, py, DH[d], CUT) || jump_straight(x, rw, cw, px, py, DV[d], CUT)) return n;
-    }
-}
-
 /* ---- search loop ---------------------------------------------------------------------------- */
 
 /* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all). */
@@ -354,17 +329,50 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     return 1;
 }
 
-/* Writes, for every cell of the path found, the direction to the previous cell. */
+/* Writes, for every cell of the path found, the direction to the previous cell. A jump from p to
+ * t is straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back
+ * from t, go straight along the longer axis until p lies on a diagonal, then diagonally. */
 static void mark_path(pf_ctx *c, pf__jps_ext *x)
 {
     const int32_t *off = c->map->nb_off[0];
+    const uint32_t pw = c->map->pw;
     uint32_t t = c->s.found;
     while (t != c->s.start) {
         uint32_t p = x->parent[t];
-        uint32_t d = c->stamp[t] >> PF__GEN_BITS;
-        for (uint32_t u = t; u != p; u = (uint32_t)((int32_t)u + off[d])) x->pdir[u] = (uint8_t)d;
+        int32_t dx = (int32_t)(p % pw) - (int32_t)(t % pw), dy = (int32_t)(p / pw) - (int32_t)(t / pw);
+        for (uint32_t u = t; u != p;) {
+            int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+            uint32_t d;
+            if (ax == ay) d = dx > 0 ? (dy > 0 ? 5u : 4u) : (dy > 0 ? 6u : 7u);
+            else if (ax > ay) d = dx > 0 ? 1u : 3u;
+            else d = dy > 0 ? 2u : 0u;
+            x->pdir[u] = (uint8_t)d;
+            u = (uint32_t)((int32_t)u + off[d]);
+            dx -= DX[d];
+            dy -= DY[d];
+        }
         t = p;
     }
+}
+
+/* JPS+ straight jump: steps to the jump point or to the goal ahead, 0 when neither. */
+PF__INLINE uint32_t plus_straight(const int16_t *D, uint32_t i, uint32_t px, uint32_t py, uint32_t d, uint32_t gx,
+                                  uint32_t gy)
+{
+    int32_t v = D[(size_t)i * 8u + d];
+    uint32_t reach = (uint32_t)(v < 0 ? -v : v);
+    uint32_t t = UINT32_MAX;
+    if (d == 0) {
+        if (gx == px && gy < py) t = py - gy;
+    } else if (d == 2) {
+        if (gx == px && gy > py) t = gy - py;
+    } else if (d == 1) {
+        if (gy == py && gx > px) t = gx - px;
+    } else if (gy == py && gx < px) {
+        t = px - gx;
+    }
+    if (t <= reach) return t;
+    return v > 0 ? (uint32_t)v : 0u;
 }
 
 PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const int PLUS)
@@ -402,36 +410,78 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         while (dirs) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);
             dirs &= dirs - 1u;
-            uint32_t n;
-            if (PLUS) {
-                int32_t v = D[(size_t)cur * 8u + d];
-                uint32_t reach = (uint32_t)(v < 0 ? -v : v);
-                n = v > 0 ? (uint32_t)v : 0u;
-                if (d < 4) {
-                    /* the goal ahead on this line, before the jump point or the wall */
-                    uint32_t t = UINT32_MAX;
-                    if (d == 0 && gx == px && gy < py) t = py - gy;
-                    else if (d == 2 && gx == px && gy > py) t = gy - py;
-                    else if (d == 1 && gy == py && gx > px) t = gx - px;
-                    else if (d == 3 && gy == py && gx < px) t = px - gx;
-                    if (t <= reach) n = t;
-                } else if ((DX[d] > 0 ? gx > px : gx < px) && (DY[d] > 0 ? gy > py : gy < py)) {
-                    /* crossing the goal's row or column: stop there (a "target" jump point) */
-                    uint32_t ax = gx > px ? gx - px : px - gx, ay = gy > py ? gy - py : py - gy;
-                    uint32_t t = ax < ay ? ax : ay;
-                    if (t <= reach) n = t;
-                }
-            } else if (d < 4) {
-                n = jump_straight(x, rw, cw, px, py, d, CUT);
-            } else {
-                n = jump_diag(x, cls, off, rw, cw, cur, px, py, d, goal, CUT);
+            if (d < 4) {
+                uint32_t n = PLUS ? plus_straight(D, cur, px, py, d, gx, gy) : jump_straight(x, rw, cw, px, py, d, CUT);
+                if (n && !jrelax(c, x, (uint32_t)((int32_t)cur + (int32_t)n * off[d]), gc + (double)n, d ^ 2u, cur,
+                                 (uint32_t)((int32_t)px + (int32_t)n * DX[d]),
+                                 (uint32_t)((int32_t)py + (int32_t)n * DY[d])))
+                    return PF_OUT_OF_MEMORY;
+                continue;
             }
-            if (!n) continue;
-            uint32_t t = (uint32_t)((int32_t)cur + (int32_t)n * off[d]);
-            double ng = gc + (d < 4 ? (double)n : (double)n * SQRT2);
-            uint32_t tx = (uint32_t)((int32_t)px + (int32_t)n * DX[d]);
-            uint32_t ty = (uint32_t)((int32_t)py + (int32_t)n * DY[d]);
-            if (!jrelax(c, x, t, ng, d ^ 2u, cur, tx, ty)) return PF_OUT_OF_MEMORY;
+            /*
+             * Diagonal, with jump point pruning (Harabor & Grastien 2014): a diagonal jump point y
+             * found only through its straight scans is not put on the open list; the jump points
+             * those scans reach are generated at once with cur as parent (the two-leg jump is
+             * rebuilt by mark_path), and the diagonal goes on, which is what expanding y would
+             * have done. Only the goal and, with corner cutting, cells with forced neighbours
+             * become nodes.
+             */
+            const uint32_t h = DH[d], v = DV[d];
+            const int32_t o = off[d], oh = off[h], ov = off[v], dx = DX[d], dy = DY[d];
+            uint32_t y = cur, yx = px, yy = py, kk = 0;
+            for (;;) {
+                if (PLUS) {
+                    int32_t dv = D[(size_t)y * 8u + d];
+                    uint32_t reach = (uint32_t)(dv < 0 ? -dv : dv);
+                    if ((dx > 0 ? gx > yx : gx < yx) && (dy > 0 ? gy > yy : gy < yy)) {
+                        /* the goal's row or column is crossed within reach: stop there (Rabin's
+                         * target jump point), expanded like a diagonal arrival */
+                        uint32_t ax = gx > yx ? gx - yx : yx - gx, ay = gy > yy ? gy - yy : yy - gy;
+                        uint32_t tt = ax < ay ? ax : ay;
+                        if (tt <= reach) {
+                            kk += tt;
+                            if (!jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * SQRT2,
+                                        d ^ 2u, cur, (uint32_t)((int32_t)yx + (int32_t)tt * dx),
+                                        (uint32_t)((int32_t)yy + (int32_t)tt * dy)))
+                                return PF_OUT_OF_MEMORY;
+                            break;
+                        }
+                    }
+                    if (dv <= 0) break;
+                    y = (uint32_t)((int32_t)y + dv * o);
+                    yx = (uint32_t)((int32_t)yx + dv * dx);
+                    yy = (uint32_t)((int32_t)yy + dv * dy);
+                    kk += (uint32_t)dv;
+                } else {
+                    int32_t si = (int32_t)y;
+                    if (cls[si + o] != k) break;
+                    if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) break;
+                    y = (uint32_t)(si + o);
+                    yx = (uint32_t)((int32_t)yx + dx);
+                    yy = (uint32_t)((int32_t)yy + dy);
+                    kk++;
+                    if (y == goal) {
+                        if (!jrelax(c, x, y, gc + (double)kk * SQRT2, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        break;
+                    }
+                }
+                const double gy_ = gc + (double)kk * SQRT2;
+                if (CUT) {
+                    int32_t si = (int32_t)y;
+                    if ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)) {
+                        if (!jrelax(c, x, y, gy_, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        break;
+                    }
+                }
+                uint32_t nh = PLUS ? plus_straight(D, y, yx, yy, h, gx, gy) : jump_straight(x, rw, cw, yx, yy, h, CUT);
+                if (nh && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nh * oh), gy_ + (double)nh, h ^ 2u, cur,
+                                  (uint32_t)((int32_t)yx + (int32_t)nh * DX[h]), yy))
+                    return PF_OUT_OF_MEMORY;
+                uint32_t nv = PLUS ? plus_straight(D, y, yx, yy, v, gx, gy) : jump_straight(x, rw, cw, yx, yy, v, CUT);
+                if (nv && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nv * ov), gy_ + (double)nv, v ^ 2u, cur, yx,
+                                  (uint32_t)((int32_t)yy + (int32_t)nv * DY[v])))
+                    return PF_OUT_OF_MEMORY;
+            }
         }
     }
     return s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH;
