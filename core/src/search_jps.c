@@ -392,6 +392,14 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         if (budget-- == 0) return PF_IN_PROGRESS;
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
         uint32_t cur = pf__heap_pop(c);
+        if (c->hsize) {
+            /* the next node is most often the one expanded next: start its loads now, they
+             * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
+            uint32_t nx = c->heap[0].node;
+            __builtin_prefetch(&c->stamp[nx]);
+            __builtin_prefetch(&c->g[nx]);
+            if (PLUS) __builtin_prefetch(&D[(size_t)nx * 8u]);
+        }
         if (s->d.trace) {
             pf_trace *tr = s->d.trace;
             if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(m, cur);
