@@ -11,6 +11,7 @@
  * JPS+ uses a shared pf_jps_table built beforehand (its build time and size are reported);
  * JPS uses the table's bitmaps. Each algorithm's costs are checked against the listed optima.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
