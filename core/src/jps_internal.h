@@ -44,6 +44,9 @@ typedef struct pf__jps_ext {
     uint32_t            gx, gy;  /* padded goal coordinates */
 } pf__jps_ext;
 
+/* Asks the kernel for huge pages behind a large array (advice only: a no-op elsewhere). */
+void      pf__jps_hugepages(void *p, size_t bytes);
+
 void      pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a);
 /* Builds the bitmaps of class k if absent. */
 pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads);

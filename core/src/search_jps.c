@@ -134,6 +134,11 @@ pf_status pf__jps_begin(pf_ctx *c)
     if (!x->parent) {
         x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
         x->pdir = pf__alloc(&c->alloc, (size_t)c->count, 64);
+        if (x->parent) {
+            pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+            /* the context's own records (g, stamps, slots) are the other hot arrays */
+            pf__jps_hugepages(c->block, c->block_size);
+        }
         if (!x->parent || !x->pdir) {
             pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
             pf__free(&c->alloc, x->pdir, (size_t)c->count);
