@@ -12,6 +12,14 @@ int pf_cli_graph(int argc, char **argv);
 int pf_cli_path(int argc, char **argv);
 int pf_cli_demo(int argc, char **argv);
 int pf_cli_gen(int argc, char **argv);
+int pf_cli_render(int argc, char **argv);
+int pf_cli_plot(int argc, char **argv);
+int pf_cli_table(int argc, char **argv);
+
+/* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
+typedef struct cli_rng { uint64_t s; } cli_rng;
+cli_rng  cli_rng_seed(uint64_t seed, uint64_t salt);
+uint32_t cli_rng_next(cli_rng *r);
 
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
@@ -32,5 +40,9 @@ typedef struct cli_pathbuf { uint32_t *nodes; uint32_t cap; } cli_pathbuf;
 pf_status cli_search(pf_ctx *ctx, uint32_t s, uint32_t g, const pf_search_desc *d, cli_pathbuf *pb,
                      pf_path *path, pf_stats *st);
 void     cli_pathbuf_free(cli_pathbuf *pb);
+/* Progress bar on stderr, drawn only when stderr is a terminal (and PF_NO_PROGRESS is unset) and
+ * the work has run for half a second; erased when done == total. Zero-initialise the state. */
+typedef struct cli_progress_state { const char *label; int enabled, drawn; double start, last; } cli_progress_state;
+void     cli_progress(cli_progress_state *p, uint64_t done, uint64_t total);
 
 #endif

@@ -7,17 +7,13 @@ static const char *HELP =
     "usage: pathfind gen [--width W] [--height H] [--seed S] [--obstacles PCT] -o FILE.map\n"
     "\n"
     "Writes a Moving AI .map: rooms joined by doors, scattered rocks, a lake (W), a forest (T) and\n"
-    "swamp patches (S). The same arguments always give the same file. The bundled default map is\n"
+    "swamp patches (S). The same arguments always give the same file.\n"
+    "\n"
+    "example (the bundled default map):\n"
     "  pathfind gen --width 512 --height 512 --seed 2026 -o maps/demo-512.map\n";
 
-static uint64_t rng_state;
-static uint32_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+static cli_rng rng_state;
+static uint32_t rnd(void) { return cli_rng_next(&rng_state); }
 static uint32_t rnd_below(uint32_t n) { return n ? rnd() % n : 0; }
 
 static void blob(char *g, long w, long h, long cx, long cy, long r, char ch)
@@ -60,7 +56,7 @@ int pf_cli_gen(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
-    rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1;
+    rng_state = cli_rng_seed((uint64_t)seed, 1);
     char *g = malloc((size_t)w * (size_t)h);
     if (!g) return 1;
     memset(g, '.', (size_t)w * (size_t)h);

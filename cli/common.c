@@ -8,6 +8,16 @@
 #include <time.h>
 #include "cli.h"
 
+cli_rng cli_rng_seed(uint64_t seed, uint64_t salt) { return (cli_rng){seed * 0x9E3779B97F4A7C15ull + salt}; }
+
+uint32_t cli_rng_next(cli_rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return (uint32_t)(r->s >> 16);
+}
+
 double cli_now(void)
 {
     struct timespec ts;
@@ -97,6 +107,12 @@ int cli_algo_optimal(pf_algo a)
 pf_status cli_search(pf_ctx *ctx, uint32_t s, uint32_t g, const pf_search_desc *d, cli_pathbuf *pb,
                      pf_path *path, pf_stats *st)
 {
+    if (!pb->nodes) {
+        /* a NULL nodes array means "no path wanted" to pf_search, so never pass one */
+        pb->nodes = malloc(256 * sizeof *pb->nodes);
+        if (!pb->nodes) return PF_OUT_OF_MEMORY;
+        pb->cap = 256;
+    }
     *path = (pf_path){.nodes = pb->nodes, .capacity = pb->cap};
     pf_status r = pf_search(ctx, s, g, d, path, st);
     if (r == PF_BUFFER_TOO_SMALL) {

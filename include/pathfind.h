@@ -10,4 +10,6 @@
 #include "pathfind/pf_scen.h"
 #include "pathfind/pf_search.h"
 #include "pathfind/pf_jps.h"
+#include "pathfind/pf_batch.h"
+#include "pathfind/pf_table.h"
 #endif

@@ -26,18 +26,21 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     size_t sz_parent = map->kind == PF_MAP_GRAPH ? align64(n * sizeof(uint32_t)) : 0;
     ctx->block_size = sz_stamp + sz_g + sz_hpos + sz_parent;
     /* Only the stamps must start at zero ("never written"); every other record is written before
-     * it is read, which is what makes the generation stamp a complete reset. */
+     * it is read, which is what makes the generation stamp a complete reset. The whole block is
+     * still written once here so its pages are faulted in at creation, not inside a frame: on a
+     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
     char *b = pf__alloc(&a, ctx->block_size, 64);
     if (!b) {
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
     }
     ctx->block = b;
-    ctx->g = (double *)b;
-    ctx->stamp = (uint32_t *)(b + sz_g);
-    ctx->hpos = (uint32_t *)(b + sz_g + sz_stamp);
-    ctx->parent = sz_parent ? (uint32_t *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
-    memset(ctx->stamp, 0, n * sizeof(uint32_t));
+    /* every array starts on a 64-byte boundary (sizes are rounded up by align64) */
+    ctx->g = (double *)(void *)b;
+    ctx->stamp = (uint32_t *)(void *)(b + sz_g);
+    ctx->hpos = (uint32_t *)(void *)(b + sz_g + sz_stamp);
+    ctx->parent = sz_parent ? (uint32_t *)(void *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
+    memset(b, 0, ctx->block_size);
     ctx->gen = 0;
 
     /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
@@ -71,7 +74,7 @@ const pf_map *pf_ctx_map(const pf_ctx *ctx) { return ctx ? ctx->map : NULL; }
 size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof(uint32_t) + sizeof(double) + sizeof(uint32_t) + (ctx->parent ? sizeof(uint32_t) : 0);
+    return 2 * sizeof(uint32_t) + sizeof(double) + (ctx->parent ? sizeof(uint32_t) : 0);
 }
 
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
@@ -119,7 +122,7 @@ int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || !ctx->s.active) return 0;
     uint32_t idx = pf__map_inner(ctx->map, node);
-    return idx != PF_NODE_NONE && live(ctx, idx) && ctx->hpos[idx] == PF__CLOSED;
+    return idx != PF_NODE_NONE && live(ctx, idx) && (ctx->stamp[idx] & PF__CLOSED_BIT);
 }
 
 uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
@@ -129,7 +132,7 @@ uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
     uint32_t idx = pf__map_inner(m, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;
     if (m->kind == PF_MAP_GRAPH) return ctx->parent[idx];
-    uint32_t back = ctx->stamp[idx] >> PF__GEN_BITS;
+    uint32_t back = ctx->stamp[idx] >> PF__DIR_SHIFT;
     uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
     return pf__map_outer(m, p);
 }

@@ -19,6 +19,8 @@ static int next_content(pf__lines *ls, const char **s, size_t *n)
     return 0;
 }
 
+/* Errors at the end of input name the line after the last one read: where the missing line
+ * would have been (line 1 for empty input). */
 static pf_status parse_gr(const char *text, size_t len, const char *name, const pf_allocator *a,
                           uint32_t *nn, uint32_t *ne, pf_edge **edges, pf_diag *diag)
 {
@@ -27,7 +29,7 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
     size_t n, tl;
     *edges = NULL;
     if (!next_content(&ls, &s, &n))
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "missing 'p sp N M' line");
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "missing 'p sp N M' line");
     p = s;
     uint64_t N, M;
     if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "p") || !pf__next_token(&p, s + n, &t, &tl) ||
@@ -77,7 +79,7 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
     }
     if (k != M) {
         pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "file is truncated: %llu of %llu arcs",
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "file is truncated: %llu of %llu arcs",
                             (unsigned long long)k, (unsigned long long)M);
     }
     *nn = (uint32_t)N;
@@ -94,7 +96,7 @@ static pf_status parse_co(const char *text, size_t len, const char *name, const 
     size_t n, tl;
     *xy_out = NULL;
     if (!next_content(&ls, &s, &n))
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "missing 'p aux sp co N' line");
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "missing 'p aux sp co N' line");
     p = s;
     uint64_t N;
     int ok = pf__next_token(&p, s + n, &t, &tl) && tok_eq(t, tl, "p") && pf__next_token(&p, s + n, &t, &tl) &&
@@ -137,7 +139,7 @@ static pf_status parse_co(const char *text, size_t len, const char *name, const 
     pf__free(a, seen, nn);
     if (!why && count != nn) {
         pf__free(a, xy, bytes);
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "file is truncated: %u of %u nodes", count, nn);
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "file is truncated: %u of %u nodes", count, nn);
     }
     if (why) {
         pf__free(a, xy, bytes);

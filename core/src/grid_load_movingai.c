@@ -37,6 +37,7 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no output pointer");
     *out = NULL;
     if (!text && len) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no input");
+    if (!text) text = ""; /* (NULL, 0) is empty input; NULL + 0 is undefined behaviour */
     pf_grid_load_desc d = desc ? *desc : (pf_grid_load_desc){0};
     if ((unsigned)d.moves > PF_MOVES_HEX)
         return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "unknown movement rule %d", (int)d.moves);
@@ -56,7 +57,8 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
     /* header: "type octile", "height H", "width W" in any order, then "map" */
     for (;;) {
         if (!pf__next_line(&ls, &s, &n))
-            return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "unexpected end of file in header");
+            /* name the line where more header was expected (line 1 for empty input, not 0) */
+            return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "unexpected end of file in header");
         const char *p = s, *t;
         size_t tl;
         if (!pf__next_token(&p, s + n, &t, &tl))

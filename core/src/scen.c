@@ -18,6 +18,7 @@ pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no output pointer");
     *out = NULL;
     if (!text && len) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no input");
+    if (!text) text = ""; /* (NULL, 0) is empty input; NULL + 0 is undefined behaviour */
     pf_allocator a = pf__alloc_resolve(alloc);
     pf__lines ls = {text, text + len, 0};
     const char *s, *p, *t;

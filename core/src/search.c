@@ -10,7 +10,62 @@
 
 #define SQRT2 1.4142135623730951
 
-/* ---- open list: pf__heap_* in ctx_internal.h (shared with search_jps.c) ------------------- */
+/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key -------------------------------- */
+/* 4-ary: half the depth of a binary heap; the four children are adjacent 16-byte entries. */
+
+PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!hless(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
+    return 1;
+}
+
+PF__INLINE uint32_t heap_pop(pf_ctx *c)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    uint32_t top = h[0].node;
+    uint32_t n = --c->hsize;
+    if (n) {
+        pf__hentry e = h[n];
+        uint32_t i = 0;
+        for (;;) {
+            uint32_t first = 4 * i + 1;
+            if (first >= n) break;
+            uint32_t best = first;
+            uint32_t last = first + 4 < n ? first + 4 : n;
+            for (uint32_t k = first + 1; k < last; k++)
+                if (hless(&h[k], &h[best])) best = k;
+            if (!hless(&h[best], &e)) break;
+            h[i] = h[best];
+            pos[h[i].node] = i;
+            i = best;
+        }
+        h[i] = e;
+        pos[e.node] = i;
+    }
+    return top;
+}
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -54,8 +109,11 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
             if (v > best) best = v;
         }
         if ((s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
+            /* the callback returns costs, the built-ins steps; the result is multiplied by the
+             * smallest multiplier (hadm) like a built-in, so bring the callback to steps first or
+             * it would be scaled twice (inadmissible when every multiplier exceeds 1) */
             double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal),
-                                         s->d.heuristic_user);
+                                         s->d.heuristic_user) / s->hadm;
             if (v > best) best = v;
         }
         return best;
@@ -99,43 +157,45 @@ PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
     }
 }
 
-/* Relaxes the arc cur -> nb with cost-so-far ng. `back` is the direction from nb to cur (grids) and
- * `from` the parent (graphs). Returns 0 on out-of-memory. */
-PF__INLINE int relax(pf_ctx *c, uint32_t nb, double ng, uint32_t back, uint32_t from, int32_t x,
-                     int32_t y, int graph)
+/* Relaxes the arc to nb with cost-so-far ng; h is computed only when needed, by hfn(c, nb, x, y).
+ * `back` is the direction from nb to its parent (grids), `from` the parent (graphs). Returns 0 on
+ * out-of-memory. */
+#define PF__RELAX(c, nb, ng, back, from, graph, HEXPR)                                              \
+    do {                                                                                           \
+        pf__search *s_ = &(c)->s;                                                                  \
+        uint32_t st_ = (c)->stamp[nb];                                                             \
+        int fresh_ = (st_ & PF__GEN_MASK) != (c)->gen;                                             \
+        if (!fresh_) {                                                                             \
+            if ((st_ & PF__CLOSED_BIT) && !s_->reopen) break;                                      \
+            if (!((ng) < (c)->g[nb])) break;                                                       \
+        }                                                                                          \
+        double h_ = (HEXPR);                                                                       \
+        if (s_->d.max_cost > 0 && (ng) + s_->hadm * h_ > s_->d.max_cost) {                         \
+            s_->pruned = 1;                                                                        \
+            break;                                                                                 \
+        }                                                                                          \
+        (c)->stamp[nb] = (c)->gen | ((uint32_t)(back) << PF__DIR_SHIFT);                           \
+        (c)->g[nb] = (ng);                                                                         \
+        if (graph) (c)->parent[nb] = (from);                                                       \
+        double f_ = s_->greedy ? s_->hmul * h_ : (ng) + s_->hmul * h_;                             \
+        if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
+            uint32_t pos_ = (c)->hpos[nb];                                                         \
+            pf__hentry e_ = {f_, (c)->heap[pos_].tie, (nb)};                                       \
+            sift_up((c), pos_, e_);                                                                \
+            break;                                                                                 \
+        }                                                                                          \
+        if (!fresh_) s_->st.reopened++;                                                            \
+        s_->st.pushed++;                                                                           \
+        if (!heap_push((c), (nb), f_, tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;             \
+    } while (0)
+
+/* Pops the best open node and marks it closed; PF_NODE_NONE when the open list is empty. */
+PF__INLINE uint32_t pop_open(pf_ctx *c)
 {
-    pf__search *s = &c->s;
-    uint32_t st = c->stamp[nb];
-    if ((st & PF__GEN_MASK) != c->gen) {
-        double h = h_any(c, nb, x, y);
-        if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
-            s->pruned = 1;
-            return 1;
-        }
-        c->stamp[nb] = c->gen | (back << PF__GEN_BITS);
-        c->g[nb] = ng;
-        if (graph) c->parent[nb] = from;
-        s->st.pushed++;
-        double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
-        return pf__heap_push(c, nb, f, tie_key(s, nb, h));
-    }
-    if (!(ng < c->g[nb])) return 1;
-    uint32_t pos = c->hpos[nb];
-    if (pos == PF__CLOSED && !s->reopen) return 1;
-    double h = h_any(c, nb, x, y);
-    c->stamp[nb] = c->gen | (back << PF__GEN_BITS);
-    c->g[nb] = ng;
-    if (graph) c->parent[nb] = from;
-    double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
-    if (pos == PF__CLOSED) {
-        s->st.reopened++;
-        s->st.pushed++;
-        return pf__heap_push(c, nb, f, tie_key(s, nb, h));
-    }
-    pf__hentry e = {f, c->heap[pos].tie, nb};
-    if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, nb, h);
-    pf__heap_sift_up(c, pos, e);
-    return 1;
+    if (!c->hsize) return PF_NODE_NONE;
+    uint32_t n = heap_pop(c);
+    c->stamp[n] |= PF__CLOSED_BIT;
+    return n;
 }
 
 /* ---- grid loop ------------------------------------------------------------------------------- */
@@ -150,7 +210,8 @@ static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
 static const int8_t HEX_DY[6] = {0, 0, -1, -1, 1, 1};
 static const int8_t HEX_DX[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
 
-PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED)
+/* HK: the heuristic as a compile-time constant (PF_HEUR__COUNT = decide at run time). */
+PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED, const int HK)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
@@ -160,11 +221,20 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     const int32_t *off = m->nb_off[0];
     const uint32_t goal = s->goal;
     const int unit = s->unit;
+    const int32_t gx = s->gx, gy = s->gy;
 
-    while (c->hsize) {
+#define PF__HGRID(nx, ny)                                                                          \
+    (HK == PF_HEUR__COUNT ? h_any(c, nb, (nx), (ny))                                               \
+                          : h_grid_kind((pf_heur)HK, (nx) - gx, (ny) - gy, (nx), (ny), gx, gy))
+    for (;;) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = pf__heap_pop(c);
+        /* the goal coming off the open list is not an expansion: a search that needs exactly
+         * max_expansions expansions still succeeds */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+            !(c->hsize && c->heap[0].node == goal))
+            return PF_LIMIT_REACHED;
+        uint32_t cur = pop_open(c);
+        if (cur == PF_NODE_NONE) break;
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);
@@ -187,7 +257,8 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
                 if (cls[nb] != k) continue;
                 int32_t ny = y + HEX_DY[d], nx = x + HEX_DX[y & 1][d];
                 double step = unit ? 1.0 : (WEIGHTED ? (double)cost[nb] : 1.0);
-                if (!relax(c, nb, gc + step, HEX_BACK[d], 0, nx, ny, 0)) return PF_OUT_OF_MEMORY;
+                double ng = gc + step;
+                PF__RELAX(c, nb, ng, HEX_BACK[d], 0, 0, PF__HGRID(nx, ny));
             }
             continue;
         }
@@ -214,20 +285,30 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
             double base = d < 4 ? 1.0 : SQRT2;
             double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
-            if (!relax(c, nb, gc + step, d ^ 2u, 0, x + DX8[d], y + DY8[d], 0)) return PF_OUT_OF_MEMORY;
+            double ng = gc + step;
+            PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]));
         }
     }
+#undef PF__HGRID
     return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
 }
 
-static pf_status run_grid4(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV4, 0); }
-static pf_status run_grid4w(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV4, 1); }
-static pf_status run_grid8(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8, 0); }
-static pf_status run_grid8w(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8, 1); }
-static pf_status run_grid8c(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8CUT, 0); }
-static pf_status run_grid8cw(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV8CUT, 1); }
-static pf_status run_hex(pf_ctx *c, uint32_t b) { return grid_run(c, b, MVHEX, 0); }
-static pf_status run_hexw(pf_ctx *c, uint32_t b) { return grid_run(c, b, MVHEX, 1); }
+#define PF__RUNNER(name, MV, W, HK) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK); }
+PF__RUNNER(run_grid8_oct, MV8, 0, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid8w_oct, MV8, 1, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid8c_oct, MV8CUT, 0, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid4_man, MV4, 0, PF_HEUR_MANHATTAN)
+PF__RUNNER(run_hex_hex, MVHEX, 0, PF_HEUR_HEX)
+PF__RUNNER(run_grid_zero8, MV8, 0, PF_HEUR_ZERO)
+PF__RUNNER(run_grid4, MV4, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid4w, MV4, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8, MV8, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8w, MV8, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8c, MV8CUT, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8cw, MV8CUT, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_hex, MVHEX, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_hexw, MVHEX, 1, PF_HEUR__COUNT)
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
 
@@ -239,10 +320,15 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
     const uint32_t *dst = s->d.reverse ? m->rdst : m->dst;
     const double *w = s->d.reverse ? m->rw : m->w;
     const uint32_t goal = s->goal;
-    while (c->hsize) {
+    for (;;) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = pf__heap_pop(c);
+        /* the goal coming off the open list is not an expansion: a search that needs exactly
+         * max_expansions expansions still succeeds */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+            !(c->hsize && c->heap[0].node == goal))
+            return PF_LIMIT_REACHED;
+        uint32_t cur = pop_open(c);
+        if (cur == PF_NODE_NONE) break;
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = cur;
@@ -255,8 +341,9 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
         s->st.expanded++;
         double gc = c->g[cur];
         for (uint32_t e = off[cur]; e < off[cur + 1]; e++) {
-            double step = s->unit ? 1.0 : w[e];
-            if (!relax(c, dst[e], gc + step, 0, cur, 0, 0, 1)) return PF_OUT_OF_MEMORY;
+            uint32_t nb = dst[e];
+            double ng = gc + (s->unit ? 1.0 : w[e]);
+            PF__RELAX(c, nb, ng, 0, cur, 1, h_any(c, nb, 0, 0));
         }
     }
     return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
@@ -264,15 +351,26 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
 
 typedef pf_status (*run_fn)(pf_ctx *, uint32_t);
 
-static run_fn pick_runner(const pf_map *m)
+static run_fn pick_runner(const pf_ctx *c)
 {
+    const pf_map *m = c->map;
     if (m->kind == PF_MAP_GRAPH) return graph_run;
     int w = m->cost != NULL;
+    pf_heur h = c->s.d.heuristic;
     switch (m->moves) {
-    case PF_MOVES_4: return w ? run_grid4w : run_grid4;
-    case PF_MOVES_8_CUT: return w ? run_grid8cw : run_grid8c;
-    case PF_MOVES_HEX: return w ? run_hexw : run_hex;
-    default: return w ? run_grid8w : run_grid8;
+    case PF_MOVES_4:
+        if (!w && h == PF_HEUR_MANHATTAN) return run_grid4_man;
+        return w ? run_grid4w : run_grid4;
+    case PF_MOVES_8_CUT:
+        if (!w && h == PF_HEUR_OCTILE) return run_grid8c_oct;
+        return w ? run_grid8cw : run_grid8c;
+    case PF_MOVES_HEX:
+        if (!w && h == PF_HEUR_HEX) return run_hex_hex;
+        return w ? run_hexw : run_hex;
+    default:
+        if (h == PF_HEUR_OCTILE) return w ? run_grid8w_oct : run_grid8_oct;
+        if (!w && h == PF_HEUR_ZERO) return run_grid_zero8;
+        return w ? run_grid8w : run_grid8;
     }
 }
 
@@ -366,7 +464,9 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
     /* Reopening keeps A* optimal under admissible but inconsistent heuristics (user callbacks); the
      * built-in heuristics are consistent, so it never fires for them. Weighted A* and greedy keep
      * the textbook no-reopening rule (bounded suboptimality, fewer expansions). */
-    s->reopen = s->d.algo == PF_ALGO_ASTAR || s->d.algo == PF_ALGO_DIJKSTRA;
+    s->reopen = (s->d.algo == PF_ALGO_ASTAR) &&
+                (s->d.heuristic == PF_HEUR_CALLBACK ||
+                 (s->d.heuristic == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK))));
     double scale = 1.0;
     if (m->kind == PF_MAP_GRID) {
         scale = m->min_cost;
@@ -416,7 +516,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         y = sp.y;
     }
     double h = h_any(c, si, x, y);
-    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
+    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
         return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
 }
@@ -434,7 +534,7 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
     uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
     pf_status st;
     if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
-    else st = pick_runner(ctx->map)(ctx, budget);
+    else st = pick_runner(ctx)(ctx, budget);
     return finish(ctx, st);
 }
 
@@ -443,7 +543,7 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
 {
     const pf_map *m = c->map;
     if (m->kind == PF_MAP_GRAPH) return c->parent[idx];
-    uint32_t back = c->stamp[idx] >> PF__GEN_BITS;
+    uint32_t back = c->stamp[idx] >> PF__DIR_SHIFT;
     return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
 }
 

@@ -6,8 +6,8 @@
  * diagonal jumps step one cell at a time and scan straight from each. JPS+ reads the jump from a
  * precomputed distance table instead, stopping early where the goal's row or column is crossed.
  *
- * Records: g, stamp (top bits = direction back along the last jump) and open-list slot are the
- * context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
+ * Records: g, stamp (closed bit; top bits = direction back along the last jump) and open-list
+ * slot are the context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
  * path's cells get their back direction in ext->pdir, so pf__path_next_back walks the full cell
  * sequence in O(1) a cell.
  */
@@ -110,6 +110,65 @@ PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
     }
 }
 
+/* ---- open list ------------------------------------------------------------------------------ */
+/* The same 4-ary heap on (f, tie) with decrease-key as search.c's (kept static there so A*'s loop
+ * stays as it is); popping marks the node closed in its stamp. */
+
+PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!hless(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
+    return 1;
+}
+
+PF__INLINE uint32_t heap_pop(pf_ctx *c)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    uint32_t top = h[0].node;
+    uint32_t n = --c->hsize;
+    if (n) {
+        pf__hentry e = h[n];
+        uint32_t i = 0;
+        for (;;) {
+            uint32_t first = 4 * i + 1;
+            if (first >= n) break;
+            uint32_t best = first;
+            uint32_t last = first + 4 < n ? first + 4 : n;
+            for (uint32_t k = first + 1; k < last; k++)
+                if (hless(&h[k], &h[best])) best = k;
+            if (!hless(&h[best], &e)) break;
+            h[i] = h[best];
+            pos[h[i].node] = i;
+            i = best;
+        }
+        h[i] = e;
+        pos[e.node] = i;
+    }
+    c->stamp[top] |= PF__CLOSED_BIT;
+    return top;
+}
+
 /* ---- begin ---------------------------------------------------------------------------------- */
 
 pf_status pf__jps_begin(pf_ctx *c)
@@ -124,7 +183,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     uint32_t si = s->start, gi = s->goal;
     if (m->cls[si] != m->cls[gi] || (m->comp && m->comp[si] != m->comp[gi])) {
         /* different classes or components never connect: answer without searching */
-        c->stamp[si] = c->gen | (PF__JPS_NONE << PF__GEN_BITS);
+        c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
         c->g[si] = 0.0;
         return PF_NO_PATH;
     }
@@ -175,13 +234,13 @@ pf_status pf__jps_begin(pf_ctx *c)
     x->gx = (uint32_t)s->gx + 1u;
     x->gy = (uint32_t)s->gy + 1u;
 
-    c->stamp[si] = c->gen | (PF__JPS_NONE << PF__GEN_BITS);
+    c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
     c->g[si] = 0.0;
     x->parent[si] = si;
     s->st.pushed = 1;
     uint32_t sy = si / m->pw, sx = si - sy * m->pw;
     double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
-    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
+    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
     return PF_IN_PROGRESS;
 }
 
@@ -313,24 +372,24 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
             s->pruned = 1;
             return 1;
         }
-        c->stamp[t] = c->gen | (back << PF__GEN_BITS);
+        c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
         c->g[t] = ng;
         x->parent[t] = from;
         s->st.pushed++;
-        return pf__heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
+        return heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
     }
     /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
      * closed jump point is never improved: no reopening, as in Warthog. */
     if (!(ng < c->g[t])) return 1;
+    if (st & PF__CLOSED_BIT) return 1;
     uint32_t pos = c->hpos[t];
-    if (pos == PF__CLOSED) return 1;
     double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
-    c->stamp[t] = c->gen | (back << PF__GEN_BITS);
+    c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
     c->g[t] = ng;
     x->parent[t] = from;
     pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
     if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, t, h);
-    pf__heap_sift_up(c, pos, e);
+    sift_up(c, pos, e);
     return 1;
 }
 
@@ -395,8 +454,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
 
     while (c->hsize) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = pf__heap_pop(c);
+        /* as in search.c: the goal coming off the open list is not an expansion */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && c->heap[0].node != goal)
+            return PF_LIMIT_REACHED;
+        uint32_t cur = heap_pop(c);
         if (c->hsize) {
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
@@ -418,7 +479,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         s->st.expanded++;
         const double gc = c->g[cur];
         const uint32_t py = cur / pw, px = cur - py * pw;
-        const uint32_t back = c->stamp[cur] >> PF__GEN_BITS;
+        const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
         uint32_t dirs = succ_dirs(cls, off, cur, back == PF__JPS_NONE ? PF__JPS_NONE : back ^ 2u, k, CUT);
         while (dirs) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);

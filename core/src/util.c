@@ -1,14 +1,32 @@
 /* util.c - allocation defaults, diagnostics, file reading and strict number parsing. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pf_internal.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Blocks from this size up (node records of big maps) are aligned to 2 MiB and offered to the kernel
+ * as transparent huge pages: a search on a 2000x2000 map hops across 64 MiB of records, and with 4 KiB
+ * pages nearly every step is a TLB miss. */
+#define PF__HUGE_BLOCK ((size_t)4 << 20)
+#define PF__HUGE_ALIGN ((size_t)2 << 20)
 
 static void *default_alloc(size_t size, size_t align, void *user)
 {
     (void)user;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (size >= PF__HUGE_BLOCK && align <= PF__HUGE_ALIGN) {
+        size_t n = (size + PF__HUGE_ALIGN - 1) / PF__HUGE_ALIGN * PF__HUGE_ALIGN;
+        void *p = aligned_alloc(PF__HUGE_ALIGN, n);
+        if (p) madvise(p, n, MADV_HUGEPAGE); /* advice only: failure is harmless */
+        return p;
+    }
+#endif
     if (align < sizeof(void *)) align = sizeof(void *);
     size = (size + align - 1) / align * align; /* aligned_alloc wants a multiple of the alignment */
     if (size == 0) size = align;

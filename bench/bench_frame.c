@@ -1,0 +1,117 @@
+/* bench_frame.c - RTS frame simulation: each frame 500 short moves (optimal length <= 50) and 20
+ * long queries on a 2000x2000 map, run as one pf_batch on 1..MAX_THREADS threads. Prints one JSON
+ * object: queries/s and frame time p50/p99 per thread count, per-worker bytes per cell, RSS.
+ *
+ *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS]]]]]
+ *     defaults: ../shared/data/grids/random-2000-20.map, its -short.map.scen and .map.scen, 10, 2
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pathfind.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static long status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long v = -1;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0) v = strtol(line + kl, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double pct(const double *sorted, int n, double p)
+{
+    int i = (int)(p * (n - 1) + 0.5);
+    return sorted[i < 0 ? 0 : (i >= n ? n - 1 : i)];
+}
+
+int main(int argc, char **argv)
+{
+    const char *mp = argc > 1 ? argv[1] : PF_SHARED_DATA "/grids/random-2000-20.map";
+    const char *sp = argc > 2 ? argv[2] : PF_SHARED_DATA "/grids/random-2000-20-short.map.scen";
+    const char *lp = argc > 3 ? argv[3] : PF_SHARED_DATA "/grids/random-2000-20.map.scen";
+    int frames = argc > 4 ? atoi(argv[4]) : 10;
+    int maxt = argc > 5 ? atoi(argv[5]) : 2;
+    if (frames < 1) frames = 1;
+    if (maxt < 1) maxt = 1;
+    pf_map *map;
+    pf_scen *sh, *lo;
+    pf_diag d;
+    if (pf_grid_load_movingai(mp, NULL, &map, &d) != PF_OK || pf_scen_load(sp, NULL, &sh, &d) != PF_OK ||
+        pf_scen_load(lp, NULL, &lo, &d) != PF_OK) {
+        fprintf(stderr, "bench_frame: %s\n", d.msg);
+        return 1;
+    }
+    const uint32_t NS = 500, NL = 20;
+    uint32_t nsh = pf_scen_count(sh), nlo = pf_scen_count(lo);
+    double *ft = malloc((size_t)frames * sizeof *ft);
+    long rss_before = status_kb("VmRSS:");
+    printf("{\"bench\":\"frame\",\"map\":\"%s\",\"frames\":%d,\"short_per_frame\":%u,\"long_per_frame\":%u,"
+           "\"note\":\"2-core machine shared with other jobs: timings are noisy\",\"runs\":[",
+           mp, frames, NS, NL);
+    double qps1 = 0.0;
+    for (int t = 1; t <= maxt; t++) {
+        pf_batch *b;
+        if (pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)t}, &b) != PF_OK) return 1;
+        double total = 0.0;
+        for (int f = 0; f < frames; f++) {
+            /* a frame = reset + submit + run; the same queries for every thread count */
+            double t0 = now();
+            pf_batch_reset(b);
+            for (uint32_t i = 0; i < NS + NL; i++) {
+                const pf_scen_entry *e = i < NS ? pf_scen_get(sh, ((uint32_t)f * NS + i) % nsh)
+                                                : pf_scen_get(lo, ((uint32_t)f * NL + i - NS) % nlo);
+                pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy),
+                                    .goal = pf_grid_node(map, e->gx, e->gy), .tag = i};
+                pf_batch_submit(b, &q, NULL);
+            }
+            pf_batch_run(b, NULL);
+            ft[f] = now() - t0;
+            total += ft[f];
+        }
+        pf_batch_stats st = pf_batch_get_stats(b);
+        qsort(ft, (size_t)frames, sizeof *ft, cmp_d);
+        double qps = (double)(NS + NL) * frames / total;
+        if (t == 1) qps1 = qps;
+        long rss = status_kb("VmRSS:");
+        printf("%s{\"threads\":%d,\"queries_per_s\":%.1f,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,"
+               "\"frame_ms_max\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
+               "\"batch_bytes\":%zu,\"rss_kb\":%ld}",
+               t > 1 ? "," : "", t, qps, pct(ft, frames, 0.5) * 1e3, pct(ft, frames, 0.99) * 1e3,
+               ft[frames - 1] * 1e3, qps / qps1, (unsigned long long)st.expanded,
+               (unsigned long long)(st.submitted - st.completed), pf_batch_mem_size(b), rss);
+        pf_batch_destroy(b);
+    }
+    pf_ctx *c;
+    if (pf_ctx_create(map, NULL, &c) != PF_OK) return 1;
+    double cells = (double)pf_grid_width(map) * pf_grid_height(map);
+    double padded = (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2);
+    printf("],\"worker_bytes_per_cell\":%.2f,\"map_bytes\":%zu,\"rss_kb_at_start\":%ld,\"peak_rss_kb\":%ld}\n",
+           (double)pf_ctx_bytes_per_node(c) * padded / cells, pf_map_mem_size(map), rss_before,
+           status_kb("VmHWM:"));
+    pf_ctx_destroy(c);
+    free(ft);
+    pf_scen_destroy(sh);
+    pf_scen_destroy(lo);
+    pf_map_destroy(map);
+    return 0;
+}

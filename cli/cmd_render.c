@@ -1,0 +1,514 @@
+/* cmd_render.c - `pathfind render`: a PNG of the map, each search's expanded cells and its path. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "png_canvas.h"
+
+static const char *HELP =
+    "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
+    "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
+    "                       [--max-px N] [--json]\n"
+    "\n"
+    "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
+    "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
+    "start is a green square, the goal a blue one. One panel per algorithm (columns) and per query\n"
+    "(rows), each labelled with the algorithm, the cost and the number of expansions.\n"
+    "\n"
+    "  SX SY GX GY   one query by coordinates (0-based, x = column, y = row)\n"
+    "  --scen FILE   take queries from a Moving AI scenario file instead\n"
+    "  --ids LIST    0-based indices into the scenario file, as in the id column of\n"
+    "                `pathfind scen --csv` (default: the query with the longest optimal length)\n"
+    "  --algo LIST   comma-separated: astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --weight W    weight for wastar (default 1.5)\n"
+    "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex (drawn square)\n"
+    "  --max-px N    longest side of one panel's map in pixels (default 1024). Small maps are\n"
+    "                enlarged (up to 16 px per cell); large maps are reduced by averaging blocks of\n"
+    "                cells, and paths, starts and goals are drawn with priority so they stay visible\n"
+    "  --json        print one JSON object: image size, scale, and per panel the query, status,\n"
+    "                cost, expansions, path length and the pixel origin of its map\n"
+    "  -o FILE       output PNG (written with libpng)\n"
+    "\n"
+    "examples:\n"
+    "  pathfind render maps/demo-512.map 20 20 490 300 --algo astar,dijkstra,jps -o cmp.png\n"
+    "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n";
+
+#define MAX_ALGOS 8
+#define MAX_QUERIES 16
+#define MARGIN 8
+
+static const cli_rgb C_BG = {255, 255, 255}, C_TEXT = {20, 20, 20};
+static const cli_rgb C_GROUND = {236, 232, 220}, C_SWAMP = {158, 150, 100}, C_WATER = {84, 140, 214},
+                     C_TREES = {52, 128, 64}, C_BLOCKED = {44, 44, 50};
+static const cli_rgb C_PATH = {255, 0, 255}, C_START = {0, 200, 0}, C_GOAL = {0, 70, 255},
+                     C_OUTLINE = {0, 0, 0};
+/* Expansion order, first to last: light enough at the start that the terrain stays readable. */
+static const cli_rgb GRAD[4] = {{255, 244, 160}, {253, 174, 97}, {228, 88, 60}, {150, 24, 70}};
+
+typedef struct query { long id; int32_t sx, sy, gx, gy; } query;
+
+static cli_rgb mix(cli_rgb a, cli_rgb b, double t)
+{
+    return (cli_rgb){(uint8_t)lround(a.r + (b.r - a.r) * t), (uint8_t)lround(a.g + (b.g - a.g) * t),
+                     (uint8_t)lround(a.b + (b.b - a.b) * t)};
+}
+
+static cli_rgb grad(double t)
+{
+    if (!(t > 0)) t = 0;
+    if (t > 1) t = 1;
+    double s = t * 3;
+    int i = s >= 3 ? 2 : (int)s;
+    return mix(GRAD[i], GRAD[i + 1], s - i);
+}
+
+/* The loader folds 'S' (swamp) and 'G' into ground: read the raw rows again to colour them apart.
+ * Only called after pf_grid_load_movingai accepted the file, so the layout is known to be sound;
+ * NULL (colour by class only) if anything is off. */
+static char *load_chars(const char *path, uint32_t w, uint32_t h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *g = malloc((size_t)w * h), *line = malloc((size_t)w + 64);
+    int in_map = 0, ok = g && line;
+    uint32_t y = 0;
+    while (ok && y < h && fgets(line, (int)w + 64, f)) {
+        size_t n = strcspn(line, "\r\n");
+        if (!in_map) {
+            in_map = n == 3 && memcmp(line, "map", 3) == 0;
+            continue;
+        }
+        if (n < w) ok = 0;
+        else memcpy(g + (size_t)y++ * w, line, w);
+    }
+    fclose(f);
+    free(line);
+    if (!ok || y != h) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static cli_rgb terrain(const pf_map *map, const char *chars, uint32_t x, uint32_t y)
+{
+    uint8_t cls = pf_grid_class(map, (int32_t)x, (int32_t)y);
+    if (cls == 0) return C_BLOCKED;
+    if (chars && chars[(size_t)y * pf_grid_width(map) + x] == 'S') return C_SWAMP;
+    return cls == 2 ? C_WATER : cls == 3 ? C_TREES : C_GROUND;
+}
+
+/* Parses "a,b,c" into names or ids; returns the count, 0 on error (message printed). */
+static int split_list(const char *s, char out[][16], int max)
+{
+    int n = 0;
+    const char *p = s;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= 16 || n == max) {
+            fprintf(stderr, "pathfind render: bad list '%s' (at most %d comma-separated items)\n", s, max);
+            return 0;
+        }
+        memcpy(out[n], p, len);
+        out[n++][len] = '\0';
+        p += len;
+        if (*p == ',') p++;
+    }
+    if (n == 0) fprintf(stderr, "pathfind render: empty list\n");
+    return n;
+}
+
+typedef struct layout {
+    uint32_t w, h;          /* map cells */
+    uint32_t cp, k;         /* pixels per cell (enlarging) or cells per pixel (reducing); one is 1 */
+    uint32_t mw, mh;        /* map area of a panel in pixels */
+    uint32_t pw, header;    /* panel width, label height */
+    int ts;                 /* text scale */
+} layout;
+
+static void cell_center(const layout *L, long ox, long oy, uint32_t x, uint32_t y, long *px, long *py)
+{
+    if (L->k > 1) {
+        *px = ox + (long)(x / L->k);
+        *py = oy + (long)(y / L->k);
+    } else {
+        *px = ox + (long)(x * L->cp + L->cp / 2);
+        *py = oy + (long)(y * L->cp + L->cp / 2);
+    }
+}
+
+static void brush(cli_canvas *c, long x, long y, long b, cli_rgb col)
+{
+    cli_canvas_rect(c, x - (b - 1) / 2, y - (b - 1) / 2, b, b, col);
+}
+
+static void draw_line(cli_canvas *c, long x0, long y0, long x1, long y1, long b, cli_rgb col)
+{
+    long dx = labs(x1 - x0), dy = -labs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, e = dx + dy;
+    for (;;) {
+        brush(c, x0, y0, b, col);
+        if (x0 == x1 && y0 == y1) break;
+        long e2 = 2 * e;
+        if (e2 >= dy) {
+            e += dy;
+            x0 += sx;
+        }
+        if (e2 <= dx) {
+            e += dx;
+            y0 += sy;
+        }
+    }
+}
+
+/* Map, expansions (order[] = 1-based expansion rank, 0 = not expanded), path and end markers. */
+static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const pf_map *map, const char *chars,
+                       const uint32_t *order, uint32_t nexp, const uint32_t *path, uint32_t plen, uint32_t s,
+                       uint32_t g)
+{
+    double inv = nexp > 1 ? 1.0 / (nexp - 1) : 0.0;
+    if (L->k == 1) {
+        for (uint32_t y = 0; y < L->h; y++)
+            for (uint32_t x = 0; x < L->w; x++) {
+                size_t i = (size_t)y * L->w + x;
+                cli_rgb col = terrain(map, chars, x, y);
+                if (order[i]) col = mix(col, grad((order[i] - 1) * inv), 0.85);
+                cli_canvas_rect(c, ox + (long)(x * L->cp), oy + (long)(y * L->cp), L->cp, L->cp, col);
+                if (L->cp >= 6) { /* faint cell borders make small maps countable */
+                    cli_rgb edge = mix(col, C_OUTLINE, 0.12);
+                    cli_canvas_rect(c, ox + (long)((x + 1) * L->cp) - 1, oy + (long)(y * L->cp), 1, L->cp, edge);
+                    cli_canvas_rect(c, ox + (long)(x * L->cp), oy + (long)((y + 1) * L->cp) - 1, L->cp, 1, edge);
+                }
+            }
+    } else {
+        /* reduce: average the block's terrain, then tint by the share and mean rank of its expansions */
+        for (uint32_t py = 0; py < L->mh; py++)
+            for (uint32_t px = 0; px < L->mw; px++) {
+                double r = 0, gg = 0, b = 0, rank = 0;
+                uint32_t n = 0, ne = 0;
+                for (uint32_t y = py * L->k; y < (py + 1) * L->k && y < L->h; y++)
+                    for (uint32_t x = px * L->k; x < (px + 1) * L->k && x < L->w; x++) {
+                        cli_rgb t = terrain(map, chars, x, y);
+                        r += t.r;
+                        gg += t.g;
+                        b += t.b;
+                        n++;
+                        uint32_t o = order[(size_t)y * L->w + x];
+                        if (o) {
+                            ne++;
+                            rank += (o - 1) * inv;
+                        }
+                    }
+                cli_rgb col = {(uint8_t)lround(r / n), (uint8_t)lround(gg / n), (uint8_t)lround(b / n)};
+                if (ne) col = mix(col, grad(rank / ne), 0.85 * fmin(1.0, 2.0 * ne / n));
+                cli_canvas_set(c, ox + (long)px, oy + (long)py, col);
+            }
+    }
+    uint32_t w = L->w;
+    long b = L->k > 1 ? 3 : L->cp >= 3 ? (long)(L->cp / 3 > 1 ? L->cp / 3 : 1) : 3;
+    for (uint32_t i = 0; i + 1 < plen; i++) {
+        long x0, y0, x1, y1;
+        cell_center(L, ox, oy, path[i] % w, path[i] / w, &x0, &y0);
+        cell_center(L, ox, oy, path[i + 1] % w, path[i + 1] / w, &x1, &y1);
+        draw_line(c, x0, y0, x1, y1, b, C_PATH);
+    }
+    if (plen == 1) {
+        long x0, y0;
+        cell_center(L, ox, oy, path[0] % w, path[0] / w, &x0, &y0);
+        brush(c, x0, y0, b, C_PATH);
+    }
+    /* markers: exactly the cell when cells are big, else a 7 px square with an outline */
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = k ? g : s;
+        cli_rgb col = k ? C_GOAL : C_START;
+        uint32_t x = n % w, y = n / w;
+        if (L->k == 1 && L->cp >= 7) {
+            cli_canvas_rect(c, ox + (long)(x * L->cp), oy + (long)(y * L->cp), L->cp, L->cp, col);
+        } else {
+            long cx, cy;
+            cell_center(L, ox, oy, x, y, &cx, &cy);
+            brush(c, cx, cy, 9, C_OUTLINE);
+            brush(c, cx, cy, 7, col);
+        }
+    }
+}
+
+/* The legend flows left to right and wraps; with draw = 0 it only measures the height. */
+static long legend(cli_canvas *c, long x0, long y0, long width, int ts, int draw)
+{
+    static const char *names[] = {"ground", "swamp", "water", "trees", "blocked", "path", "start", "goal"};
+    const cli_rgb cols[] = {C_GROUND, C_SWAMP, C_WATER, C_TREES, C_BLOCKED, C_PATH, C_START, C_GOAL};
+    long sw = 8 * ts, lh = 12 * ts, x = x0, y = y0;
+    for (int i = 0; i <= 8; i++) {
+        const char *label = i < 8 ? names[i] : "expanded, first -> last";
+        long bar = i < 8 ? sw : 48 * ts;
+        long item = bar + 4 * ts + cli_text_width(label, ts) + 10 * ts;
+        if (x > x0 && x + item > x0 + width) {
+            x = x0;
+            y += lh;
+        }
+        if (draw) {
+            if (i < 8) {
+                cli_canvas_rect(c, x, y, sw, sw, C_OUTLINE);
+                cli_canvas_rect(c, x + 1, y + 1, sw - 2, sw - 2, cols[i]);
+            } else {
+                for (long k = 0; k < bar; k++) cli_canvas_rect(c, x + k, y, 1, sw, grad((double)k / (bar - 1)));
+            }
+            cli_canvas_text(c, x + bar + 4 * ts, y, label, ts, C_TEXT);
+        }
+        x += item;
+    }
+    return y + lh - y0;
+}
+
+static void fit_text(char *s, long max_px, int ts)
+{
+    size_t max = (size_t)(max_px / (6 * ts));
+    if (strlen(s) > max) s[max] = '\0';
+}
+
+int pf_cli_render(int argc, char **argv)
+{
+    const char *pos[5] = {0}, *scen_path = NULL, *ids_arg = NULL, *out_path = NULL, *algo_arg = "astar";
+    int npos = 0, json = 0;
+    long max_px = 1024;
+    double weight = 0;
+    pf_moves moves = PF_MOVES_8_NO_CUT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "--scen") == 0 && has) {
+            scen_path = argv[++i];
+        } else if (strcmp(a, "--ids") == 0 && has) {
+            ids_arg = argv[++i];
+        } else if (strcmp(a, "--algo") == 0 && has) {
+            algo_arg = argv[++i];
+        } else if (strcmp(a, "--weight") == 0 && has) {
+            if (!cli_parse_double("render", a, argv[++i], 1.0, &weight)) return 2;
+        } else if (strcmp(a, "--moves") == 0 && has) {
+            if (!cli_parse_moves("render", argv[++i], &moves)) return 2;
+        } else if (strcmp(a, "--max-px") == 0 && has) {
+            if (!cli_parse_int("render", a, argv[++i], 16, 8192, &max_px)) return 2;
+        } else if (strcmp(a, "-o") == 0 && has) {
+            out_path = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+            fprintf(stderr, "pathfind render: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        } else if (npos < 5) {
+            pos[npos++] = a;
+        } else {
+            fprintf(stderr, "pathfind render: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (npos == 0 || !out_path || (scen_path ? npos != 1 : npos != 5)) {
+        fprintf(stderr, "pathfind render: need MAP, then SX SY GX GY or --scen FILE, and -o OUT.png\n\n");
+        fputs(HELP, stderr);
+        return 2;
+    }
+    if (ids_arg && !scen_path) {
+        fprintf(stderr, "pathfind render: --ids needs --scen\n");
+        return 2;
+    }
+    char algo_names[MAX_ALGOS][16];
+    int nalgo = split_list(algo_arg, algo_names, MAX_ALGOS);
+    if (!nalgo) return 2;
+    pf_search_desc descs[MAX_ALGOS];
+    for (int i = 0; i < nalgo; i++) {
+        descs[i] = (pf_search_desc){0};
+        if (!cli_parse_algo("render", algo_names[i], &descs[i].algo)) return 2;
+        descs[i].weight = descs[i].algo == PF_ALGO_WASTAR ? (weight > 0 ? weight : 1.5) : 0;
+    }
+    query qs[MAX_QUERIES];
+    int nq = 0;
+    if (!scen_path) {
+        static const char *const names[4] = {"SX", "SY", "GX", "GY"};
+        long c[4];
+        for (int k = 0; k < 4; k++)
+            if (!cli_parse_int("render", names[k], pos[k + 1], 0, PF_GRID_MAX_SIDE - 1, &c[k])) return 2;
+        qs[nq++] = (query){-1, (int32_t)c[0], (int32_t)c[1], (int32_t)c[2], (int32_t)c[3]};
+    }
+
+    pf_diag diag;
+    pf_map *map;
+    if (pf_grid_load_movingai(pos[0], &(pf_grid_load_desc){.moves = moves}, &map, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind render: %s\n", diag.msg);
+        return 1;
+    }
+    int rc = 1;
+    pf_scen *sc = NULL;
+    pf_ctx *ctx = NULL;
+    char *chars = NULL;
+    uint32_t *trace = NULL, *order = NULL, *pathbuf = NULL;
+    cli_canvas cv = {0};
+    if (scen_path) {
+        if (pf_scen_load(scen_path, NULL, &sc, &diag) != PF_OK) {
+            fprintf(stderr, "pathfind render: %s\n", diag.msg);
+            goto done;
+        }
+        uint32_t cnt = pf_scen_count(sc);
+        if (cnt == 0) {
+            fprintf(stderr, "pathfind render: %s: no queries in the file\n", scen_path);
+            goto done;
+        }
+        char ids[MAX_QUERIES][16];
+        int nid = 0;
+        if (ids_arg) {
+            nid = split_list(ids_arg, ids, MAX_QUERIES);
+            if (!nid) {
+                rc = 2;
+                goto done;
+            }
+        }
+        long longest = 0; /* default query: the longest one, where the searches differ most */
+        for (uint32_t i = 1; i < cnt; i++)
+            if (pf_scen_get(sc, i)->optimal > pf_scen_get(sc, (uint32_t)longest)->optimal) longest = i;
+        for (int k = 0; k < (ids_arg ? nid : 1); k++) {
+            long id = longest;
+            if (ids_arg) {
+                char msg[64];
+                snprintf(msg, sizeof msg, "--ids (%s has %u queries)", scen_path, cnt);
+                if (!cli_parse_int("render", msg, ids[k], 0, (long)cnt - 1, &id)) {
+                    rc = 2;
+                    goto done;
+                }
+            }
+            const pf_scen_entry *e = pf_scen_get(sc, (uint32_t)id);
+            qs[nq++] = (query){id, e->sx, e->sy, e->gx, e->gy};
+        }
+    }
+    layout L = {.w = pf_grid_width(map), .h = pf_grid_height(map), .cp = 1, .k = 1};
+    for (int q = 0; q < nq; q++) {
+        int32_t c[4] = {qs[q].sx, qs[q].sy, qs[q].gx, qs[q].gy};
+        for (int k = 0; k < 4; k += 2) {
+            const char *what = k ? "goal" : "start";
+            if (c[k] < 0 || c[k + 1] < 0 || (uint32_t)c[k] >= L.w || (uint32_t)c[k + 1] >= L.h) {
+                fprintf(stderr, "pathfind render: %s (%d,%d)%s is outside the %ux%u map\n", what, c[k], c[k + 1],
+                        qs[q].id >= 0 ? " of the scenario query" : "", L.w, L.h);
+                goto done;
+            }
+            if (!pf_grid_class(map, c[k], c[k + 1])) {
+                fprintf(stderr, "pathfind render: %s (%d,%d) is a blocked cell\n", what, c[k], c[k + 1]);
+                goto done;
+            }
+        }
+    }
+
+    uint32_t longest = L.w > L.h ? L.w : L.h;
+    if (longest <= (uint32_t)max_px) {
+        L.cp = (uint32_t)max_px / longest;
+        if (L.cp > 16) L.cp = 16;
+        L.mw = L.w * L.cp;
+        L.mh = L.h * L.cp;
+    } else {
+        L.k = (longest + (uint32_t)max_px - 1) / (uint32_t)max_px;
+        L.mw = (L.w + L.k - 1) / L.k;
+        L.mh = (L.h + L.k - 1) / L.k;
+    }
+    L.ts = L.mw >= 400 ? 2 : 1;
+    L.pw = L.mw > 200 ? L.mw : 200;
+    L.header = 2 * 10 * (uint32_t)L.ts + 4;
+    uint64_t W = MARGIN + (uint64_t)nalgo * (L.pw + MARGIN);
+    int lts = W >= 900 ? 2 : 1;
+    uint64_t legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)W - 2 * MARGIN, lts, 0) + MARGIN;
+    uint64_t H = MARGIN + (uint64_t)nq * (L.header + L.mh + MARGIN) + legend_h;
+    if (W > 16384 || H > 16384) {
+        fprintf(stderr, "pathfind render: picture would be %llux%llu pixels; lower --max-px or draw fewer panels\n",
+                (unsigned long long)W, (unsigned long long)H);
+        goto done;
+    }
+
+    uint32_t nodes = pf_map_node_count(map);
+    chars = load_chars(pos[0], L.w, L.h);
+    trace = malloc((size_t)nodes * sizeof *trace);
+    order = malloc((size_t)nodes * sizeof *order);
+    pathbuf = malloc((size_t)nodes * sizeof *pathbuf);
+    if (!trace || !order || !pathbuf || !cli_canvas_init(&cv, (uint32_t)W, (uint32_t)H, C_BG) ||
+        pf_ctx_create(map, NULL, &ctx) != PF_OK) {
+        fprintf(stderr, "pathfind render: out of memory for a %ux%u map\n", L.w, L.h);
+        goto done;
+    }
+    typedef struct panel_info { int a, q; pf_status r; pf_stats st; uint32_t len; long x, y; } panel_info;
+    panel_info info[MAX_ALGOS * MAX_QUERIES];
+    int ninfo = 0;
+    for (int q = 0; q < nq; q++)
+        for (int a = 0; a < nalgo; a++) {
+            uint32_t s = pf_grid_node(map, qs[q].sx, qs[q].sy), g = pf_grid_node(map, qs[q].gx, qs[q].gy);
+            pf_trace tr = {.nodes = trace, .capacity = nodes};
+            pf_search_desc d = descs[a];
+            d.trace = &tr;
+            pf_path path = {.nodes = pathbuf, .capacity = nodes};
+            pf_stats st;
+            pf_status r = pf_search(ctx, s, g, &d, &path, &st);
+            int ok = r == PF_OK || r == PF_FALLBACK;
+            if (pf_failed(r)) {
+                fprintf(stderr, "pathfind render: %s: %s\n", algo_names[a], pf_status_str(r));
+                goto done;
+            }
+            memset(order, 0, (size_t)nodes * sizeof *order);
+            for (uint32_t i = tr.len; i-- > 0;) order[trace[i]] = i + 1; /* first expansion wins */
+            long ox = MARGIN + (long)a * (L.pw + MARGIN);
+            long oy = MARGIN + (long)q * (L.header + L.mh + MARGIN);
+            char l1[96], l2[96];
+            const char *an = pf_algo_name(descs[a].algo);
+            if (qs[q].id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qs[q].id);
+            else snprintf(l1, sizeof l1, "%s", an);
+            if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
+            if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
+            else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
+            fit_text(l1, L.pw, L.ts);
+            fit_text(l2, L.pw, L.ts);
+            cli_canvas_text(&cv, ox, oy, l1, L.ts, C_TEXT);
+            cli_canvas_text(&cv, ox, oy + 10 * L.ts, l2, L.ts, C_TEXT);
+            long my = oy + (long)L.header;
+            draw_panel(&cv, &L, ox, my, map, chars, order, tr.len, pathbuf, ok ? path.len : 0, s, g);
+            info[ninfo++] = (panel_info){a, q, r, st, ok ? path.len : 0, ox, my};
+        }
+    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1);
+    char err[256];
+    if (!cli_png_write(out_path, &cv, err, sizeof err)) {
+        fprintf(stderr, "pathfind render: %s\n", err);
+        goto done;
+    }
+    if (json)
+        printf("{\"map\":\"%s\",\"output\":\"%s\",\"width\":%llu,\"height\":%llu,\"cell_px\":%u,\"cells_per_px\":%u,"
+               "\"path_rgb\":[%d,%d,%d],\"panels\":[",
+               pos[0], out_path, (unsigned long long)W, (unsigned long long)H, L.cp, L.k, C_PATH.r, C_PATH.g,
+               C_PATH.b);
+    for (int i = 0; i < ninfo; i++) {
+        const panel_info *p = &info[i];
+        const query *qq = &qs[p->q];
+        const char *an = pf_algo_name(descs[p->a].algo);
+        int ok = p->r == PF_OK || p->r == PF_FALLBACK;
+        if (json) {
+            printf("%s{\"algo\":\"%s\",\"id\":%ld,\"sx\":%d,\"sy\":%d,\"gx\":%d,\"gy\":%d,\"status\":\"%s\","
+                   "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld}",
+                   i ? "," : "", an, qq->id, qq->sx, qq->sy, qq->gx, qq->gy, cli_status_word(p->r),
+                   ok ? p->st.cost : -1.0, p->st.expanded, p->len, p->x, p->y);
+            continue;
+        }
+        char name[48];
+        if (qq->id >= 0) snprintf(name, sizeof name, "%s #%ld", an, qq->id);
+        else snprintf(name, sizeof name, "%s (%d,%d)->(%d,%d)", an, qq->sx, qq->sy, qq->gx, qq->gy);
+        if (ok) printf("%s: cost %.4f, %u expanded, %u path nodes\n", name, p->st.cost, p->st.expanded, p->len);
+        else printf("%s: %s (%u expanded)\n", name, pf_status_str(p->r), p->st.expanded);
+    }
+    if (json) printf("]}\n");
+    else if (L.k > 1) printf("wrote %s (%llux%llu px, %u cells per px)\n", out_path, (unsigned long long)W, (unsigned long long)H, L.k);
+    else printf("wrote %s (%llux%llu px, %u px per cell)\n", out_path, (unsigned long long)W, (unsigned long long)H, L.cp);
+    rc = 0;
+done:
+    cli_canvas_free(&cv);
+    free(trace);
+    free(order);
+    free(pathbuf);
+    free(chars);
+    pf_ctx_destroy(ctx);
+    pf_scen_destroy(sc);
+    pf_map_destroy(map);
+    return rc;
+}

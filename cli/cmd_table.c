@@ -1,0 +1,473 @@
+/* cmd_table.c - `pathfind table build|path|update`: baked first-move tables from the command line. */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+static const char *HELP =
+    "usage: pathfind table build  MAP -o FILE [--threads N]\n"
+    "       pathfind table path   FILE MAP S T [--json]\n"
+    "       pathfind table update FILE GRAPH.gr EDITS -o NEWFILE [--graph-out NEW.gr] [--rule tight|slides]\n"
+    "                             [--threads N]\n"
+    "\n"
+    "First-move tables: for every pair of nodes, the first arc of a cheapest path (ties: fewest arcs,\n"
+    "then smallest arc index), so a path is followed one O(1) lookup per step. MAP is a DIMACS graph\n"
+    "(.gr) or a Moving AI grid (.map, up to 65536 cells; 64x64 = 16 MiB). Nodes: 1-based ids as in\n"
+    "the .gr file, or X,Y cells on a grid. FILE is checked against MAP's fingerprint on load.\n"
+    "\n"
+    "  build    builds the table (one Dijkstra per row, rows in parallel; a progress bar when stderr\n"
+    "           is a terminal) and writes it to FILE.\n"
+    "  path     prints the path from S to T by following next hops, with its cost.\n"
+    "  update   applies EDITS to GRAPH.gr, updates the table incrementally (only rows that can change\n"
+    "           are rebuilt) and writes NEWFILE, which belongs to the edited graph: write that graph\n"
+    "           with --graph-out to query NEWFILE later. Prints a JSON report on stdout.\n"
+    "\n"
+    "EDITS: one edit per line, 1-based node ids, integer weights >= 0 (DIMACS); '#' starts a comment.\n"
+    "  remove U V      removes every arc U->V (an error if there is none)\n"
+    "  add U V W       adds the arc U->V of weight W\n"
+    "  set U V W       sets the weight of every arc U->V to W (an error if there is none)\n"
+    "\n"
+    "exit status: 0 ok (also when there is no path), 1 failure (I/O, bad file, bad edits), 2 usage.\n"
+    "\n"
+    "examples: pathfind table build rome99.gr -o rome99.pft\n"
+    "          pathfind table path rome99.pft rome99.gr 1 3000\n"
+    "          pathfind table update rome99.pft rome99.gr closures.txt -o rome99b.pft --graph-out rome99b.gr\n";
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int load_map(const char *path, pf_map **map)
+{
+    pf_diag diag;
+    pf_status s = ends_with(path, ".map") ? pf_grid_load_movingai(path, NULL, map, &diag)
+                                          : pf_graph_load_dimacs(path, NULL, NULL, map, &diag);
+    if (s != PF_OK) {
+        fprintf(stderr, "pathfind table: %s\n", diag.msg);
+        return 0;
+    }
+    if (pf_map_node_count(*map) > PF_TABLE_MAX_NODES) {
+        fprintf(stderr, "pathfind table: %s has %u nodes; tables hold at most %u\n", path,
+                pf_map_node_count(*map), PF_TABLE_MAX_NODES);
+        pf_map_destroy(*map);
+        return 0;
+    }
+    return 1;
+}
+
+/* "17" (1-based graph id) or "X,Y" (grid cell) -> node id. */
+static int parse_node(const pf_map *map, const char *what, const char *s, uint32_t *out)
+{
+    if (pf_map_kind_of(map) == PF_MAP_GRID) {
+        long x, y;
+        char *e;
+        x = strtol(s, &e, 10);
+        if (e == s || *e != ',') goto bad;
+        const char *q = e + 1;
+        y = strtol(q, &e, 10);
+        if (e == q || *e) goto bad;
+        *out = pf_grid_node(map, (int32_t)x, (int32_t)y);
+        if (*out == PF_NODE_NONE) goto bad;
+        return 1;
+    }
+    long v;
+    if (!cli_parse_int("table", what, s, 1, (long)pf_map_node_count(map), &v)) return 0;
+    *out = (uint32_t)(v - 1);
+    return 1;
+bad:
+    fprintf(stderr, "pathfind table: bad %s '%s' (expected X,Y inside the %ux%u grid)\n", what, s,
+            pf_grid_width(map), pf_grid_height(map));
+    return 0;
+}
+
+static void print_node(const pf_map *map, uint32_t v)
+{
+    if (pf_map_kind_of(map) == PF_MAP_GRID) {
+        pf_point p = pf_grid_point(map, v);
+        printf("%d,%d", p.x, p.y);
+    } else printf("%u", v + 1);
+}
+
+typedef struct bar { double t0; int shown; } bar;
+
+static void on_progress(uint32_t done, uint32_t total, void *user)
+{
+    bar *b = user;
+    int width = 40, fill = total ? (int)((uint64_t)done * (uint64_t)width / total) : width;
+    double el = cli_now() - b->t0;
+    double eta = done ? el * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "\rbuilding table [%.*s%*s] %3u%% %u/%u rows, %.1f s, eta %.1f s ", fill,
+            "########################################", width - fill, "",
+            total ? (unsigned)((uint64_t)done * 100 / total) : 100u, done, total, el, eta);
+    if (done == total) fputc('\n', stderr);
+    b->shown = 1;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    long threads = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "-o") == 0 && has) out = argv[++i];
+        else if (strcmp(a, "--threads") == 0 && has) {
+            if (!cli_parse_int("table build", a, argv[++i], 1, 1024, &threads)) return 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "pathfind table build: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        } else if (!in) in = a;
+        else {
+            fprintf(stderr, "pathfind table build: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (!in || !out) {
+        fprintf(stderr, "pathfind table build: need MAP and -o FILE (see --help)\n");
+        return 2;
+    }
+    pf_map *map;
+    if (!load_map(in, &map)) return 1;
+    bar b = {cli_now(), 0};
+    pf_table_desc d = {.threads = (uint32_t)threads};
+    if (isatty(fileno(stderr))) {
+        d.progress = on_progress;
+        d.progress_user = &b;
+    }
+    pf_table *t;
+    double t0 = cli_now();
+    pf_status s = pf_table_create(map, &d, &t);
+    double secs = cli_now() - t0;
+    if (s != PF_OK) {
+        fprintf(stderr, "pathfind table build: %s: %s\n", in, pf_status_str(s));
+        pf_map_destroy(map);
+        return 1;
+    }
+    pf_diag diag;
+    s = pf_table_save(t, out, &diag);
+    if (s != PF_OK) fprintf(stderr, "pathfind table build: %s\n", diag.msg);
+    else
+        printf("{\"nodes\":%u,\"entry_bytes\":%u,\"file_bytes\":%zu,\"build_s\":%.3f,\"fingerprint\":\"%016llx\"}\n",
+               pf_table_node_count(t), pf_table_entry_bytes(t), pf_table_file_size(t), secs,
+               (unsigned long long)pf_map_fingerprint(map));
+    pf_table_destroy(t);
+    pf_map_destroy(map);
+    return s == PF_OK ? 0 : 1;
+}
+
+static int cmd_path(int argc, char **argv)
+{
+    const char *pos[4] = {0};
+    int npos = 0, json = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "--json") == 0) json = 1;
+        else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+            fprintf(stderr, "pathfind table path: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else if (npos < 4) pos[npos++] = a;
+        else {
+            fprintf(stderr, "pathfind table path: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (npos != 4) {
+        fprintf(stderr, "pathfind table path: need FILE MAP S T (see --help)\n");
+        return 2;
+    }
+    pf_map *map;
+    if (!load_map(pos[1], &map)) return 1;
+    uint32_t s, g;
+    if (!parse_node(map, "S", pos[2], &s) || !parse_node(map, "T", pos[3], &g)) {
+        pf_map_destroy(map);
+        return 2;
+    }
+    pf_table *t;
+    pf_diag diag;
+    if (pf_table_load(pos[0], map, NULL, &t, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind table path: %s\n", diag.msg);
+        pf_map_destroy(map);
+        return 1;
+    }
+    uint32_t n = pf_map_node_count(map);
+    uint32_t *nodes = malloc((size_t)n * sizeof *nodes);
+    pf_path path = {.nodes = nodes, .capacity = nodes ? n : 0};
+    double cost;
+    double t0 = cli_now();
+    pf_status r = pf_table_path(t, s, g, &path, &cost);
+    double us = (cli_now() - t0) * 1e6;
+    if (json) {
+        printf("{\"status\":\"%s\",\"cost\":%.8f,\"path_len\":%u,\"us\":%.2f,\"path\":[", cli_status_word(r),
+               r == PF_OK ? cost : -1.0, r == PF_OK ? path.len : 0, us);
+        for (uint32_t i = 0; r == PF_OK && i < path.len; i++) {
+            printf(i ? "," : "");
+            if (pf_map_kind_of(map) == PF_MAP_GRID) {
+                pf_point p = pf_grid_point(map, nodes[i]);
+                printf("[%d,%d]", p.x, p.y);
+            } else printf("%u", nodes[i] + 1);
+        }
+        printf("]}\n");
+    } else {
+        printf("status: %s (%s)\n", cli_status_word(r), pf_status_str(r));
+        if (r == PF_OK) {
+            printf("cost: %.6f\nnodes: %u\ntime_us: %.2f\npath:", cost, path.len, us);
+            for (uint32_t i = 0; i < path.len; i++) {
+                putchar(' ');
+                print_node(map, nodes[i]);
+            }
+            putchar('\n');
+        }
+    }
+    free(nodes);
+    pf_table_destroy(t);
+    pf_map_destroy(map);
+    return r == PF_OK || r == PF_NO_PATH ? 0 : 1;
+}
+
+/* ---- edit scripts ------------------------------------------------------------------------------ */
+
+typedef struct elist { pf_edge *e; uint32_t n, cap; } elist;
+
+static int elist_push(elist *l, pf_edge e)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 1024;
+        pf_edge *ne = realloc(l->e, (size_t)cap * sizeof *ne);
+        if (!ne) return 0;
+        l->e = ne;
+        l->cap = cap;
+    }
+    l->e[l->n++] = e;
+    return 1;
+}
+
+/* Reads a whole-token unsigned integer; returns 0 when the token is not one. */
+static int tok_u64(const char *t, unsigned long long *v)
+{
+    char *e;
+    if (!t || !*t || *t == '-' || *t == '+') return 0;
+    *v = strtoull(t, &e, 10);
+    return *e == '\0';
+}
+
+/* Applies the edit script at `path` to `l` (node ids 1..n in the file). Prints errors. */
+static int apply_edits(const char *path, elist *l, uint32_t n, uint32_t *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "pathfind table update: %s: cannot open\n", path);
+        return 0;
+    }
+    char line[512];
+    uint32_t lineno = 0;
+    *count = 0;
+    int ok = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "pathfind table update: %s:%u: line too long\n", path, lineno);
+            ok = 0;
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *tok[5] = {0};
+        int nt = 0;
+        for (char *p = strtok(line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n"))
+            if (nt < 5) tok[nt++] = p;
+            else nt = 6;
+        if (nt == 0) continue;
+        int is_rm = strcmp(tok[0], "remove") == 0, is_add = strcmp(tok[0], "add") == 0,
+            is_set = strcmp(tok[0], "set") == 0;
+        if (!is_rm && !is_add && !is_set) {
+            fprintf(stderr, "pathfind table update: %s:%u: unknown edit '%s' (remove, add, set)\n", path, lineno, tok[0]);
+            ok = 0;
+            break;
+        }
+        int want = is_rm ? 3 : 4;
+        unsigned long long u, v, w = 0;
+        if (nt != want || !tok_u64(tok[1], &u) || !tok_u64(tok[2], &v) || (want == 4 && !tok_u64(tok[3], &w))) {
+            fprintf(stderr, "pathfind table update: %s:%u: expected '%s U V%s' with integers\n", path, lineno, tok[0],
+                    is_rm ? "" : " W");
+            ok = 0;
+            break;
+        }
+        if (u < 1 || u > n || v < 1 || v > n) {
+            fprintf(stderr, "pathfind table update: %s:%u: node out of range 1..%u\n", path, lineno, n);
+            ok = 0;
+            break;
+        }
+        if (w > (1ull << 40)) {
+            fprintf(stderr, "pathfind table update: %s:%u: weight %llu too large\n", path, lineno, w);
+            ok = 0;
+            break;
+        }
+        uint32_t a = (uint32_t)(u - 1), b = (uint32_t)(v - 1), hit = 0;
+        if (is_add) {
+            if (!elist_push(l, (pf_edge){a, b, (double)w})) {
+                fprintf(stderr, "pathfind table update: out of memory\n");
+                ok = 0;
+            }
+        } else {
+            for (uint32_t i = 0; i < l->n;) {
+                if (l->e[i].from == a && l->e[i].to == b) {
+                    hit++;
+                    if (is_rm) {
+                        l->e[i] = l->e[--l->n];
+                        continue;
+                    }
+                    l->e[i].weight = (double)w;
+                }
+                i++;
+            }
+            if (!hit) {
+                fprintf(stderr, "pathfind table update: %s:%u: no arc %llu -> %llu to %s\n", path, lineno, u, v, tok[0]);
+                ok = 0;
+            }
+        }
+        if (ok) (*count)++;
+    }
+    fclose(f);
+    return ok;
+}
+
+static int write_dimacs(const char *path, const pf_map *g)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "pathfind table update: %s: cannot create\n", path);
+        return 0;
+    }
+    uint32_t n = pf_map_node_count(g);
+    fprintf(f, "c written by pathfind table update\np sp %u %u\n", n, pf_graph_edge_count(g));
+    for (uint32_t u = 0; u < n; u++) {
+        const uint32_t *to;
+        const double *w;
+        uint32_t k = pf_graph_arcs(g, u, 0, &to, &w);
+        for (uint32_t i = 0; i < k; i++) fprintf(f, "a %u %u %.0f\n", u + 1, to[i] + 1, w[i]);
+    }
+    int ok = !ferror(f);
+    if (fclose(f) != 0) ok = 0;
+    if (!ok) fprintf(stderr, "pathfind table update: %s: write failed\n", path);
+    return ok;
+}
+
+static int cmd_update(int argc, char **argv)
+{
+    const char *pos[3] = {0}, *out = NULL, *gout = NULL;
+    int npos = 0;
+    long threads = 0;
+    pf_table_update_desc ud = {0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "-o") == 0 && has) out = argv[++i];
+        else if (strcmp(a, "--graph-out") == 0 && has) gout = argv[++i];
+        else if (strcmp(a, "--threads") == 0 && has) {
+            if (!cli_parse_int("table update", a, argv[++i], 1, 1024, &threads)) return 2;
+        } else if (strcmp(a, "--rule") == 0 && has) {
+            const char *r = argv[++i];
+            if (strcmp(r, "tight") == 0) ud.rule = PF_TABLE_RULE_TIGHT;
+            else if (strcmp(r, "slides") == 0) ud.rule = PF_TABLE_RULE_SLIDES;
+            else {
+                fprintf(stderr, "pathfind table update: bad value '%s' for --rule (tight or slides)\n", r);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "pathfind table update: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        } else if (npos < 3) pos[npos++] = a;
+        else {
+            fprintf(stderr, "pathfind table update: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (npos != 3 || !out) {
+        fprintf(stderr, "pathfind table update: need FILE GRAPH.gr EDITS and -o NEWFILE (see --help)\n");
+        return 2;
+    }
+    ud.threads = (uint32_t)threads;
+    if (ends_with(pos[1], ".map")) {
+        fprintf(stderr, "pathfind table update: grids cannot be edited; rebuild the table instead\n");
+        return 2;
+    }
+    pf_map *old;
+    if (!load_map(pos[1], &old)) return 1;
+    int rc = 1;
+    pf_map *nm = NULL;
+    pf_table *t = NULL;
+    elist l = {0};
+    pf_diag diag;
+    if (pf_table_load(pos[0], old, NULL, &t, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind table update: %s\n", diag.msg);
+        goto done;
+    }
+    uint32_t n = pf_map_node_count(old);
+    for (uint32_t u = 0; u < n; u++) {
+        const uint32_t *to;
+        const double *w;
+        uint32_t k = pf_graph_arcs(old, u, 0, &to, &w);
+        for (uint32_t i = 0; i < k; i++)
+            if (!elist_push(&l, (pf_edge){u, to[i], w[i]})) {
+                fprintf(stderr, "pathfind table update: out of memory\n");
+                goto done;
+            }
+    }
+    uint32_t nedits;
+    if (!apply_edits(pos[2], &l, n, &nedits)) goto done;
+    pf_status s = pf_graph_create(&(pf_graph_desc){.node_count = n, .edge_count = l.n, .edges = l.e}, &nm);
+    if (s != PF_OK) {
+        fprintf(stderr, "pathfind table update: edited graph: %s\n", pf_status_str(s));
+        goto done;
+    }
+    pf_table_report rep;
+    double t0 = cli_now();
+    s = pf_table_update(t, nm, &ud, &rep);
+    double secs = cli_now() - t0;
+    if (s != PF_OK) {
+        fprintf(stderr, "pathfind table update: %s\n", pf_status_str(s));
+        goto done;
+    }
+    if (pf_table_save(t, out, &diag) != PF_OK) {
+        fprintf(stderr, "pathfind table update: %s\n", diag.msg);
+        goto done;
+    }
+    if (gout && !write_dimacs(gout, nm)) goto done;
+    printf("{\"edits\":%u,\"seeds\":%u,\"rows_examined\":%u,\"rows_changed\":%u,\"rows\":%u,\"searches\":%u,"
+           "\"waves\":%u,\"update_s\":%.4f,\"fingerprint\":\"%016llx\"}\n",
+           nedits, rep.seeds, rep.rows_examined, rep.rows_changed, n, rep.searches, rep.waves, secs,
+           (unsigned long long)pf_map_fingerprint(nm));
+    rc = 0;
+done:
+    free(l.e);
+    pf_table_destroy(t);
+    pf_map_destroy(nm);
+    pf_map_destroy(old);
+    return rc;
+}
+
+int pf_cli_table(int argc, char **argv)
+{
+    if (argc < 2 || cli_is_help(argv[1])) {
+        fputs(HELP, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "build") == 0) return cmd_build(argc - 2, argv + 2);
+    if (strcmp(argv[1], "path") == 0) return cmd_path(argc - 2, argv + 2);
+    if (strcmp(argv[1], "update") == 0) return cmd_update(argc - 2, argv + 2);
+    fprintf(stderr, "pathfind table: unknown subcommand '%s' (build, path, update; see --help)\n", argv[1]);
+    return 2;
+}

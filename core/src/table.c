@@ -1,0 +1,654 @@
+/* table.c - first-move tables: rows from full Dijkstra searches, queries, incremental update.
+ *
+ * ROW OF s. pf_search_tree(s) settles nodes in non-decreasing cost g (its trace gives the order).
+ * A post-pass then computes, for every settled t, hop[t] = fewest arcs among cheapest paths and
+ * first[t] = smallest out-arc index of s that starts a cheapest, fewest-arc path:
+ *     over in-arcs (x -> t, c) with g[x] + c == g[t] (exactly as the search added them),
+ *     candidate (hop[x] + 1, x == s ? index of that arc : first[x]); keep the smallest pair.
+ * Preds with g[x] < g[t] are final when t is reached in settle order. Preds with g[x] == g[t] (zero
+ * or rounded-away arcs) may come later, so such runs of equal g are iterated to a fixpoint. We do
+ * not walk the search's parent pointers: they depend on the heap's order among ties, which an edit
+ * elsewhere in the graph can perturb; the rule above depends only on the map, which the
+ * incremental update needs (below), and it makes tables identical for any thread count.
+ *
+ * WHY THE UPDATE IS COMPLETE. Write K_v(t) = (cost, hops) of v's best paths to t, compared
+ * lexicographically, and F_v(t) its entry: the smallest arc k = (v -> w, c) of v with
+ * (c + cost_w(t), 1 + hops_w(t)) == K_v(t). So a row is a function of the node's arcs and its
+ * successors' K rows. Let S be the nodes whose out-arcs differ between old and new map (seeds).
+ * Claim: if v is not in S and (K_v(t), F_v(t)) changes, some successor x has K_x(t) changed, and
+ *   (i)   if K_v(t) improved: x = new F_v(t)'s target, K_x(t) improved, K'_x(t) < K'_v(t);
+ *   (ii)  if K_v(t) worsened: x = old F_v(t)'s target, K_x(t) worsened, K_x(t) < K_v(t);
+ *   (iii) if K_v(t) is equal but F_v(t) changed: either a candidate improved to K_v(t) (x
+ *         improved) or the old choice worsened (x = old F_v(t)'s target, worsened).
+ * (If no candidate improved and the old choice did not change, the minimum and its smallest
+ * index stay.) An improved x falls again under (i), a worsened x under (ii), with the key
+ * strictly decreasing along the chain, so the chain is finite and ends in S. The update enqueues a
+ * predecessor v of an examined x exactly when x improved for some t, or worsened for some t with
+ * v's old entry for t an arc to x; by induction from the seeds (examined first) backwards along
+ * each chain, every node whose row changes is examined. Rows never examined keep their old
+ * entries, which the claim shows are still right. v's old entry is read while v is unexamined,
+ * so it is still the old one. The condition does not depend on the order nodes are examined in,
+ * so processing the open list in parallel waves gives the same rows and the same counts.
+ * PF_TABLE_RULE_SLIDES adds "x's next hops changed => all predecessors": a superset, still complete.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef PF_WITH_OPENMP
+#include <omp.h>
+#endif
+#include "table_internal.h"
+
+#define SQRT2 1.4142135623730951
+#define NOHOP UINT32_MAX
+
+/* Grid directions, as search.c: 0..7 = N E S W NE SE SW NW (reverse of d is d ^ 2), neighbours
+ * through the map's padded offsets; hex 0..5 = W E NW NE SW SE with offsets by row parity. */
+static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
+
+static int is_hex(const pf_map *m) { return m->moves == PF_MOVES_HEX; }
+
+/* Bit d set when the move from padded cell c in direction d is legal (search.c's rule; every
+ * grid rule is symmetric, so this is also the set of cells that can step into c). */
+static uint32_t grid_moves(const pf_map *m, uint32_t c)
+{
+    const uint8_t *cls = m->cls;
+    uint8_t k = cls[c];
+    if (!k) return 0;
+    const int32_t *off = m->nb_off[(c / m->pw) & 1u];
+    uint32_t open = 0;
+    if (is_hex(m)) {
+        for (uint32_t d = 0; d < 6; d++)
+            if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
+        return open;
+    }
+    for (uint32_t d = 0; d < 4; d++)
+        if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
+    if (m->moves == PF_MOVES_4) return open;
+    int cut = m->moves == PF_MOVES_8_CUT;
+    static const uint32_t sides[4] = {3u, 6u, 12u, 9u}; /* NE needs N+E, SE S+E, SW S+W, NW N+W */
+    for (uint32_t d = 4; d < 8; d++)
+        if (cls[(uint32_t)((int32_t)c + off[d])] == k && (cut || (open & sides[d - 4]) == sides[d - 4]))
+            open |= 1u << d;
+    return open;
+}
+
+/* Cost of a step in direction d into padded cell nb, computed as search.c computes it. */
+static inline double grid_step(const pf_map *m, uint32_t d, uint32_t nb)
+{
+    double base = (!is_hex(m) && d >= 4) ? SQRT2 : 1.0;
+    return m->cost ? base * (double)m->cost[nb] : base;
+}
+
+uint32_t pf__table_width_for(const pf_map *m)
+{
+    if (m->kind == PF_MAP_GRID) return 1;
+    uint32_t maxdeg = 0;
+    for (uint32_t u = 0; u < m->n; u++)
+        if (m->off[u + 1] - m->off[u] > maxdeg) maxdeg = m->off[u + 1] - m->off[u];
+    return maxdeg <= 254u ? 1u : maxdeg <= 65534u ? 2u : 4u;
+}
+
+uint32_t pf__table_arc_target(const pf_map *m, uint32_t u, uint32_t k)
+{
+    if (m->kind == PF_MAP_GRAPH) {
+        if (u >= m->n || k >= m->off[u + 1] - m->off[u]) return PF_NODE_NONE;
+        return m->dst[m->off[u] + k];
+    }
+    if (u >= m->width * m->height || k >= 8) return PF_NODE_NONE;
+    uint32_t c = pf__grid_pad(m, u);
+    if (!(grid_moves(m, c) & (1u << k))) return PF_NODE_NONE;
+    return pf__grid_unpad(m, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
+}
+
+/* Cost of out-arc k of u (which must be legal). */
+static double arc_cost(const pf_map *m, uint32_t u, uint32_t k)
+{
+    if (m->kind == PF_MAP_GRAPH) return m->w[m->off[u] + k];
+    uint32_t c = pf__grid_pad(m, u);
+    return grid_step(m, k, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
+}
+
+pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t width, pf_table **out)
+{
+    *out = NULL;
+    uint32_t n = pf_map_node_count(map);
+    if (n == 0) return PF_INVALID_ARGUMENT;
+    if (n > PF_TABLE_MAX_NODES) return PF_TOO_LARGE;
+    pf_allocator a = pf__alloc_resolve(alloc);
+    pf_table *t = pf__calloc(&a, sizeof *t, 64);
+    if (!t) return PF_OUT_OF_MEMORY;
+    t->alloc = a;
+    t->map = map;
+    t->n = n;
+    t->width = width;
+    t->bytes = (size_t)n * n * width;
+    t->data = pf__alloc(&a, t->bytes, 64);
+    if (!t->data) {
+        pf__free(&a, t, sizeof *t);
+        return PF_OUT_OF_MEMORY;
+    }
+    *out = t;
+    return PF_OK;
+}
+
+void pf_table_destroy(pf_table *t)
+{
+    if (!t) return;
+    pf_allocator a = t->alloc;
+    pf__free(&a, t->data, t->bytes);
+    pf__free(&a, t, sizeof *t);
+}
+
+/* ---- one row ----------------------------------------------------------------------------------- */
+
+/* One worker's scratch: a context and per-node arrays, all sized once (no allocation per row). */
+typedef struct row_work {
+    pf_ctx   *ctx;
+    uint32_t *order;   /* [n] settle order of the last row (public ids) */
+    uint32_t  len;
+    double   *g;       /* [n] cost from the row's source; INFINITY when unreached */
+    uint32_t *hop;     /* [n] fewest arcs among cheapest paths; NOHOP when unreached */
+    uint32_t *first;   /* [n] entry (arc index); meaningful where hop != NOHOP */
+} row_work;
+
+static void work_free(row_work *w, const pf_allocator *a, uint32_t n)
+{
+    pf_ctx_destroy(w->ctx);
+    pf__free(a, w->order, (size_t)n * sizeof(uint32_t));
+    pf__free(a, w->g, (size_t)n * sizeof(double));
+    pf__free(a, w->hop, (size_t)n * sizeof(uint32_t));
+    pf__free(a, w->first, (size_t)n * sizeof(uint32_t));
+    memset(w, 0, sizeof *w);
+}
+
+static pf_status work_init(row_work *w, const pf_map *m, const pf_allocator *a)
+{
+    uint32_t n = pf_map_node_count(m);
+    memset(w, 0, sizeof *w);
+    /* An open list as large as the node count never has to grow: a row cannot fail half-way. */
+    pf_status st = pf_ctx_create(m, &(pf_ctx_desc){.allocator = *a, .heap_capacity = n + 1}, &w->ctx);
+    w->order = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    w->g = pf__alloc(a, (size_t)n * sizeof(double), 64);
+    w->hop = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    w->first = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    if (st != PF_OK || !w->order || !w->g || !w->hop || !w->first) {
+        work_free(w, a, n);
+        return st != PF_OK ? st : PF_OUT_OF_MEMORY;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        w->g[v] = INFINITY;
+        w->hop[v] = NOHOP;
+    }
+    return PF_OK;
+}
+
+/* Offers t the candidate (h, f); returns 1 when it was better. */
+static inline int offer(row_work *w, uint32_t t, uint32_t h, uint32_t f)
+{
+    if (h < w->hop[t] || (h == w->hop[t] && f < w->first[t])) {
+        w->hop[t] = h;
+        w->first[t] = f;
+        return 1;
+    }
+    return 0;
+}
+
+/* Index of s's out-arc to t of weight c (smallest such index). */
+static uint32_t graph_arc_index(const pf_map *m, uint32_t s, uint32_t t, double c)
+{
+    for (uint32_t e = m->off[s]; e < m->off[s + 1]; e++)
+        if (m->dst[e] == t && m->w[e] == c) return e - m->off[s];
+    return NOHOP; /* unreachable: the in-arc exists */
+}
+
+/* Relaxes t from its tight predecessors. `same` = 0: preds with smaller g (sets *zero when a tight
+ * pred has equal g); `same` = 1: preds with equal g. Returns 1 when t improved. */
+static int relax_in(row_work *w, const pf_map *m, uint32_t s, uint32_t t, int same, int *zero)
+{
+    const double gt = w->g[t];
+    int better = 0;
+    if (m->kind == PF_MAP_GRAPH) {
+        for (uint32_t e = m->roff[t]; e < m->roff[t + 1]; e++) {
+            uint32_t x = m->rdst[e];
+            double gx = w->g[x];
+            if (gx + m->rw[e] != gt) continue; /* not tight (or x unreached: INFINITY) */
+            if ((gx == gt) != same) {
+                if (!same) *zero = 1;
+                continue;
+            }
+            if (w->hop[x] == NOHOP) continue;
+            uint32_t f = x == s ? graph_arc_index(m, s, t, m->rw[e]) : w->first[x];
+            better |= offer(w, t, w->hop[x] + 1, f);
+        }
+        return better;
+    }
+    uint32_t c = pf__grid_pad(m, t);
+    uint32_t open = grid_moves(m, c);
+    const int32_t *off = m->nb_off[(c / m->pw) & 1u];
+    while (open) {
+        uint32_t d = (uint32_t)__builtin_ctz(open);
+        open &= open - 1u;
+        uint32_t xc = (uint32_t)((int32_t)c + off[d]);
+        uint32_t x = pf__grid_unpad(m, xc);
+        uint32_t back = is_hex(m) ? HEX_BACK[d] : d ^ 2u; /* direction of the move x -> t */
+        double gx = w->g[x];
+        if (gx + grid_step(m, back, c) != gt) continue;
+        if ((gx == gt) != same) {
+            if (!same) *zero = 1;
+            continue;
+        }
+        if (w->hop[x] == NOHOP) continue;
+        better |= offer(w, t, w->hop[x] + 1, x == s ? back : w->first[x]);
+    }
+    return better;
+}
+
+/* Computes the row of s into w (g, hop, first over w->order). */
+static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
+{
+    for (uint32_t i = 0; i < w->len; i++) { /* forget the previous row */
+        w->g[w->order[i]] = INFINITY;
+        w->hop[w->order[i]] = NOHOP;
+    }
+    w->len = 0;
+    uint32_t n = pf_map_node_count(m);
+    pf_trace tr = {.nodes = w->order, .capacity = n};
+    pf_status st = pf_search_tree(w->ctx, s, &(pf_search_desc){.trace = &tr});
+    if (st == PF_INVALID_START) return PF_OK; /* blocked grid cell: an empty row */
+    if (st != PF_OK) return pf_failed(st) ? st : PF_OUT_OF_MEMORY;
+    w->len = tr.len;
+    for (uint32_t i = 0; i < w->len; i++) {
+        uint32_t v = w->order[i];
+        w->g[v] = pf_ctx_cost(w->ctx, v);
+        w->hop[v] = NOHOP;
+        w->first[v] = PF_TABLE_NO_ROUTE;
+    }
+    w->hop[s] = 0;
+    w->first[s] = PF_TABLE_AT_GOAL;
+    for (uint32_t i = 0; i < w->len;) {
+        uint32_t j = i;
+        double gi = w->g[w->order[i]];
+        while (j < w->len && w->g[w->order[j]] == gi) j++;
+        int zero = 0;
+        for (uint32_t k = i; k < j; k++)
+            if (w->order[k] != s) relax_in(w, m, s, w->order[k], 0, &zero);
+        /* equal-cost predecessors (zero-weight arcs): Bellman-Ford on hops within the run */
+        for (int again = zero; again;) {
+            again = 0;
+            for (uint32_t k = i; k < j; k++)
+                if (w->order[k] != s && relax_in(w, m, s, w->order[k], 1, &zero)) again = 1;
+        }
+        i = j;
+    }
+    return PF_OK;
+}
+
+/* Writes w's row as table entries (width bytes each). */
+static void row_emit(const row_work *w, uint8_t *row, uint32_t n, uint32_t width, uint32_t s)
+{
+    memset(row, 0xFF, (size_t)n * width); /* all ones = no route, in every width */
+    for (uint32_t i = 0; i < w->len; i++) {
+        uint32_t t = w->order[i];
+        if (t != s && w->hop[t] != NOHOP) pf__tab_store(row, width, t, w->first[t]);
+    }
+    if (w->len) pf__tab_store(row, width, s, pf__tab_self(width));
+}
+
+/* ---- build --------------------------------------------------------------------------------------- */
+
+static uint32_t resolve_threads(uint32_t want, uint32_t rows)
+{
+#ifdef PF_WITH_OPENMP
+    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
+#else
+    uint32_t t = 1;
+    (void)want;
+#endif
+    if (t > rows) t = rows;
+    return t ? t : 1;
+}
+
+static pf_status works_create(row_work **out, uint32_t nt, const pf_map *m, const pf_allocator *a)
+{
+    row_work *ws = pf__calloc(a, (size_t)nt * sizeof *ws, 64);
+    *out = ws;
+    if (!ws) return PF_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < nt; i++) {
+        pf_status st = work_init(&ws[i], m, a);
+        if (st != PF_OK) return st;
+    }
+    return PF_OK;
+}
+
+static void works_destroy(row_work *ws, uint32_t nt, const pf_allocator *a, uint32_t n)
+{
+    if (!ws) return;
+    for (uint32_t i = 0; i < nt; i++) work_free(&ws[i], a, n);
+    pf__free(a, ws, (size_t)nt * sizeof *ws);
+}
+
+pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!map) return PF_INVALID_ARGUMENT;
+    pf_table_desc d = desc ? *desc : (pf_table_desc){0};
+    pf_table *t;
+    pf_status st = pf__table_alloc(map, &d.allocator, pf__table_width_for(map), &t);
+    if (st != PF_OK) return st;
+    const uint32_t n = t->n;
+    const uint32_t nt = resolve_threads(d.threads, n);
+    row_work *ws;
+    st = works_create(&ws, nt, map, &t->alloc);
+    if (st != PF_OK) {
+        works_destroy(ws, nt, &t->alloc, n);
+        pf_table_destroy(t);
+        return st;
+    }
+    int failed = 0;
+    uint32_t done = 0;
+    /* Rows are independent and each is a function of the map alone, so any schedule gives the
+     * same bytes. Progress is reported by thread 0 only: the hook need not be thread-safe. */
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel num_threads((int)nt)
+#endif
+    {
+#ifdef PF_WITH_OPENMP
+        row_work *w = &ws[omp_get_thread_num()];
+        int lead = omp_get_thread_num() == 0;
+#pragma omp for schedule(dynamic, 4)
+#else
+        row_work *w = &ws[0];
+        int lead = 1;
+#endif
+        for (uint32_t u = 0; u < n; u++) {
+            int f;
+#ifdef PF_WITH_OPENMP
+#pragma omp atomic read
+#endif
+            f = failed;
+            if (f) continue;
+            if (row_compute(w, map, u) != PF_OK) {
+#ifdef PF_WITH_OPENMP
+#pragma omp atomic write
+#endif
+                failed = 1;
+                continue;
+            }
+            row_emit(w, t->data + (size_t)u * n * t->width, n, t->width, u);
+            uint32_t now;
+#ifdef PF_WITH_OPENMP
+#pragma omp atomic capture
+#endif
+            now = ++done;
+            if (lead && d.progress && (now & 63u) == 0) d.progress(now, n, d.progress_user);
+        }
+    }
+    works_destroy(ws, nt, &t->alloc, n);
+    if (failed) {
+        pf_table_destroy(t);
+        return PF_OUT_OF_MEMORY;
+    }
+    if (d.progress) d.progress(n, n, d.progress_user);
+    *out = t;
+    return PF_OK;
+}
+
+/* ---- queries ------------------------------------------------------------------------------------- */
+
+const pf_map *pf_table_map(const pf_table *t) { return t ? t->map : NULL; }
+uint32_t pf_table_node_count(const pf_table *t) { return t ? t->n : 0; }
+uint32_t pf_table_entry_bytes(const pf_table *t) { return t ? t->width : 0; }
+size_t pf_table_mem_size(const pf_table *t) { return t ? sizeof *t + t->bytes : 0; }
+
+uint32_t pf_table_entry(const pf_table *t, uint32_t from, uint32_t to)
+{
+    if (!t || from >= t->n || to >= t->n) return PF_TABLE_NO_ROUTE;
+    uint32_t e = pf__tab_load(pf__tab_row(t, from), t->width, to);
+    if (e == pf__tab_none(t->width)) return PF_TABLE_NO_ROUTE;
+    if (e == pf__tab_self(t->width)) return PF_TABLE_AT_GOAL;
+    return e;
+}
+
+uint32_t pf_table_next(const pf_table *t, uint32_t from, uint32_t to)
+{
+    uint32_t e = pf_table_entry(t, from, to);
+    if (e == PF_TABLE_NO_ROUTE || e == PF_TABLE_AT_GOAL) return PF_NODE_NONE;
+    const pf_map *m = t->map;
+    if (m->kind == PF_MAP_GRAPH) return m->dst[m->off[from] + e]; /* entries are validated */
+    uint32_t c = pf__grid_pad(m, from);
+    return pf__grid_unpad(m, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][e]));
+}
+
+pf_status pf_table_path(const pf_table *t, uint32_t from, uint32_t to, pf_path *path, double *cost)
+{
+    if (cost) *cost = INFINITY;
+    if (path) path->len = 0;
+    if (!t || (path && path->capacity && !path->nodes && !path->points)) return PF_INVALID_ARGUMENT;
+    if (path && path->points && t->map->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
+    if (from >= t->n) return PF_INVALID_START;
+    if (to >= t->n) return PF_INVALID_GOAL;
+    uint32_t e0 = pf_table_entry(t, from, from);
+    if (e0 != PF_TABLE_AT_GOAL) return PF_INVALID_START; /* blocked cell */
+    if (pf_table_entry(t, to, to) != PF_TABLE_AT_GOAL) return PF_INVALID_GOAL;
+    /* Pass 1: length and cost. Every step decreases (cost, hops) to `to` in a built table; the
+     * bound only guards loaded tables whose entries are legal moves but not shortest ones. */
+    uint32_t len = 1;
+    double sum = 0.0;
+    for (uint32_t u = from; u != to; len++) {
+        uint32_t e = pf_table_entry(t, u, to);
+        if (e == PF_TABLE_NO_ROUTE) return PF_NO_PATH;
+        if (len > t->n) return PF_LIMIT_REACHED;
+        sum += arc_cost(t->map, u, e);
+        u = pf_table_next(t, u, to);
+    }
+    if (cost) *cost = sum;
+    if (!path) return PF_OK;
+    path->len = len;
+    if (!path->nodes && !path->points) return PF_OK;
+    if (len > path->capacity) return PF_BUFFER_TOO_SMALL;
+    uint32_t u = from;
+    for (uint32_t i = 0; i < len; i++) {
+        if (path->nodes) path->nodes[i] = u;
+        if (path->points) path->points[i] = pf_grid_point(t->map, u);
+        if (u != to) u = pf_table_next(t, u, to);
+    }
+    return PF_OK;
+}
+
+/* ---- incremental update -------------------------------------------------------------------------- */
+
+/* Lexicographic comparison of (cost, hops): -1, 0, 1. */
+static inline int key_cmp(double g1, uint32_t h1, double g2, uint32_t h2)
+{
+    if (g1 != g2) return g1 < g2 ? -1 : 1;
+    return h1 == h2 ? 0 : h1 < h2 ? -1 : 1;
+}
+
+static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
+{
+    uint32_t da = a->off[u + 1] - a->off[u], db = b->off[u + 1] - b->off[u];
+    if (da != db) return 0;
+    return memcmp(a->dst + a->off[u], b->dst + b->off[u], (size_t)da * sizeof(uint32_t)) == 0 &&
+           memcmp(a->w + a->off[u], b->w + b->off[u], (size_t)da * sizeof(double)) == 0;
+}
+
+/* Per-worker scratch of the update: rows on both maps, the new row's entries, worsened targets. */
+typedef struct upd_work {
+    row_work old_row, new_row;
+    uint8_t *entries;   /* [n * width] */
+    uint32_t *worse;    /* [n] */
+} upd_work;
+
+pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_desc *desc,
+                          pf_table_report *report)
+{
+    pf_table_report rep = {0};
+    if (report) *report = rep;
+    if (!t || !nm) return PF_INVALID_ARGUMENT;
+    const pf_map *om = t->map;
+    if (om->kind != PF_MAP_GRAPH || nm->kind != PF_MAP_GRAPH) return PF_UNSUPPORTED;
+    if (nm->n != om->n) return PF_INVALID_ARGUMENT;
+    pf_table_update_desc d = desc ? *desc : (pf_table_update_desc){0};
+    if ((unsigned)d.rule > PF_TABLE_RULE_SLIDES) return PF_INVALID_ARGUMENT;
+    const int slides = d.rule == PF_TABLE_RULE_SLIDES;
+    const pf_allocator *a = &t->alloc;
+    const uint32_t n = t->n;
+    const uint32_t width = pf__table_width_for(nm);
+    const size_t mcand = nm->m ? nm->m : 1;
+
+    /* Everything is allocated before the table is touched: a failure leaves it as it was. */
+    uint8_t *state = pf__calloc(a, n, 64); /* 0 untouched, 1 open, 2 examined */
+    uint32_t *cur = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    uint32_t *next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    uint8_t *changed = pf__alloc(a, n, 64);
+    uint8_t *cand = pf__alloc(a, mcand, 64); /* per in-arc of the new map: enqueue its tail */
+    uint8_t *wide = width != t->width ? pf__alloc(a, (size_t)n * n * width, 64) : NULL;
+    uint32_t nt = resolve_threads(d.threads, n);
+    upd_work *ws = pf__calloc(a, (size_t)nt * sizeof *ws, 64);
+    pf_status st = (state && cur && next && changed && cand && ws && (wide || width == t->width))
+                       ? PF_OK : PF_OUT_OF_MEMORY;
+    for (uint32_t i = 0; st == PF_OK && i < nt; i++) {
+        st = work_init(&ws[i].old_row, om, a);
+        if (st == PF_OK) st = work_init(&ws[i].new_row, nm, a);
+        ws[i].entries = pf__alloc(a, (size_t)n * width, 64);
+        ws[i].worse = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+        if (st == PF_OK && (!ws[i].entries || !ws[i].worse)) st = PF_OUT_OF_MEMORY;
+    }
+
+    if (st == PF_OK && wide) { /* a full rebuild would pick the new width: re-encode */
+        uint32_t onone = pf__tab_none(t->width), oself = pf__tab_self(t->width);
+        for (uint32_t u = 0; u < n; u++) {
+            const uint8_t *src = pf__tab_row(t, u);
+            uint8_t *dst = wide + (size_t)u * n * width;
+            for (uint32_t v = 0; v < n; v++) {
+                uint32_t e = pf__tab_load(src, t->width, v);
+                e = e == onone ? pf__tab_none(width) : e == oself ? pf__tab_self(width) : e;
+                pf__tab_store(dst, width, v, e);
+            }
+        }
+        pf__free(a, t->data, t->bytes);
+        t->data = wide;
+        t->width = width;
+        t->bytes = (size_t)n * n * width;
+        wide = NULL;
+    }
+
+    uint32_t ncur = 0;
+    if (st == PF_OK) {
+        for (uint32_t u = 0; u < n; u++)
+            if (!same_arcs(om, nm, u)) {
+                state[u] = 1;
+                cur[ncur++] = u;
+            }
+        rep.seeds = ncur;
+    }
+    int failed = 0;
+    while (st == PF_OK && ncur) {
+        for (uint32_t i = 0; i < ncur; i++) state[cur[i]] = 2;
+        /* Rows of one wave in parallel: a worker writes only row x and the cand[] slots of x's
+         * in-arcs, and reads rows of nodes that are still untouched (state 0), which nobody
+         * writes during this wave. */
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads((int)(nt < ncur ? nt : ncur))
+#endif
+        for (uint32_t i = 0; i < ncur; i++) {
+#ifdef PF_WITH_OPENMP
+            upd_work *w = &ws[omp_get_thread_num()];
+#else
+            upd_work *w = &ws[0];
+#endif
+            const uint32_t x = cur[i];
+            if (row_compute(&w->old_row, om, x) != PF_OK || row_compute(&w->new_row, nm, x) != PF_OK) {
+#ifdef PF_WITH_OPENMP
+#pragma omp atomic write
+#endif
+                failed = 1;
+                continue;
+            }
+            const row_work *o = &w->old_row, *nw = &w->new_row;
+            int improved = 0;
+            uint32_t nworse = 0;
+            for (uint32_t v = 0; v < n; v++) {
+                int c = key_cmp(nw->g[v], nw->hop[v], o->g[v], o->hop[v]);
+                if (c < 0) improved = 1;
+                else if (c > 0) w->worse[nworse++] = v;
+            }
+            row_emit(nw, w->entries, n, width, x);
+            uint8_t *row = t->data + (size_t)x * n * width;
+            int diff = 0;
+            int seed = !same_arcs(om, nm, x);
+            if (seed || memcmp(row, w->entries, (size_t)n * width) != 0) {
+                /* compare next hops, not arc indices: a seed's arcs may have been renumbered */
+                for (uint32_t v = 0; v < n && !diff; v++) {
+                    uint32_t eo = pf__tab_load(row, width, v), en = pf__tab_load(w->entries, width, v);
+                    uint32_t ho = eo >= pf__tab_self(width) ? eo : pf__table_arc_target(om, x, eo);
+                    uint32_t hn = en >= pf__tab_self(width) ? en : pf__table_arc_target(nm, x, en);
+                    diff = ho != hn;
+                }
+                memcpy(row, w->entries, (size_t)n * width);
+            }
+            changed[i] = (uint8_t)diff;
+            for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
+                uint32_t v = nm->rdst[e];
+                uint8_t want = 0;
+                if (state[v] == 0) {
+                    if ((slides && diff) || improved) want = 1;
+                    else {
+                        /* v is untouched, so not a seed: its arcs and its row are the old ones */
+                        const uint8_t *vrow = pf__tab_row(t, v);
+                        for (uint32_t k = 0; k < nworse && !want; k++) {
+                            uint32_t ev = pf__tab_load(vrow, width, w->worse[k]);
+                            if (ev < pf__tab_self(width) && pf__table_arc_target(om, v, ev) == x) want = 1;
+                        }
+                    }
+                }
+                cand[e] = want;
+            }
+        }
+        if (failed) {
+            st = PF_OUT_OF_MEMORY; /* cannot happen: open lists are pre-sized */
+            break;
+        }
+        uint32_t nnext = 0;
+        for (uint32_t i = 0; i < ncur; i++) { /* in wave order: deterministic */
+            uint32_t x = cur[i];
+            uint32_t pos = rep.rows_examined + i;
+            if (pos < d.capacity && d.examined) d.examined[pos] = x;
+            if (pos < d.capacity && d.changed) d.changed[pos] = changed[i];
+            rep.rows_changed += changed[i];
+            for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
+                uint32_t v = nm->rdst[e];
+                if (cand[e] && state[v] == 0) {
+                    state[v] = 1;
+                    next[nnext++] = v;
+                }
+            }
+        }
+        rep.rows_examined += ncur;
+        rep.searches += 2 * ncur;
+        rep.waves++;
+        uint32_t *tmp = cur;
+        cur = next;
+        next = tmp;
+        ncur = nnext;
+    }
+    if (st == PF_OK) t->map = nm;
+    if (report) *report = rep;
+
+    for (uint32_t i = 0; ws && i < nt; i++) {
+        work_free(&ws[i].old_row, a, n);
+        work_free(&ws[i].new_row, a, n);
+        pf__free(a, ws[i].entries, (size_t)n * width);
+        pf__free(a, ws[i].worse, (size_t)n * sizeof(uint32_t));
+    }
+    pf__free(a, ws, (size_t)nt * sizeof *ws);
+    pf__free(a, wide, (size_t)n * n * width);
+    pf__free(a, cand, mcand);
+    pf__free(a, changed, n);
+    pf__free(a, next, (size_t)n * sizeof(uint32_t));
+    pf__free(a, cur, (size_t)n * sizeof(uint32_t));
+    pf__free(a, state, n);
+    return st;
+}

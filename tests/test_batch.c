@@ -1,0 +1,411 @@
+/* test_batch.c - pf_batch through its public API: results equal pf_search, bad input isolated,
+ * dedup and group moves against independent answers, budgets, frames and stale ids. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "oracle.h"
+
+static uint32_t rng(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+/* w x h grid, ~pct% blocked, multipliers in {1, 2, 3.5} when weighted. */
+static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_moves mv, uint64_t seed)
+{
+    uint8_t *cls = malloc((size_t)w * h);
+    float *cost = malloc((size_t)w * h * sizeof *cost);
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        cls[i] = rng(&seed) % 100 < pct ? 0 : 1;
+        uint32_t r = rng(&seed) % 3;
+        cost[i] = r == 0 ? 1.0f : (r == 1 ? 2.0f : 3.5f);
+    }
+    pf_map *m = NULL;
+    pf_grid_desc d = {.width = w, .height = h, .moves = mv, .cells = cls, .costs = weighted ? cost : NULL};
+    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
+    free(cls);
+    free(cost);
+    return m;
+}
+
+static uint32_t open_cell(const pf_map *m, uint64_t *s)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    for (;;) {
+        int32_t x = (int32_t)(rng(s) % w), y = (int32_t)(rng(s) % h);
+        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+}
+
+/* The batch result equals a direct pf_search, bit for bit (status, stats, path). */
+static void expect_same_as_search(pf_ctx *ctx, const pf_batch_query *q, const pf_batch_result *r)
+{
+    static uint32_t buf[1 << 16];
+    pf_path p = {.nodes = buf, .capacity = 1 << 16};
+    pf_stats st;
+    pf_status s = pf_search(ctx, q->start, q->goal, &q->search, &p, &st);
+    assert_int_equal(r->status, s);
+    assert_memory_equal(&r->stats.cost, &st.cost, sizeof st.cost);
+    assert_int_equal(r->stats.expanded, st.expanded);
+    assert_int_equal(r->path_len, s == PF_OK ? p.len : 0);
+    if (r->path_len) assert_memory_equal(r->path, buf, p.len * sizeof *buf);
+    assert_int_equal(r->tag, q->tag);
+}
+
+static void test_results_match_search(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(120, 90, 25, 1, PF_MOVES_8_NO_CUT, 1);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .flags = PF_BATCH_NO_GROUPS}, &b), PF_OK);
+    enum { N = 300 };
+    pf_batch_query q[N];
+    pf_query_id id[N];
+    uint64_t s = 7;
+    for (int i = 0; i < N; i++) {
+        q[i] = (pf_batch_query){.start = open_cell(m, &s), .goal = open_cell(m, &s), .tag = 1000u + (uint64_t)i};
+        if (i % 7 == 0) q[i].search.algo = PF_ALGO_DIJKSTRA;
+        if (i % 11 == 0) q[i].search = (pf_search_desc){.algo = PF_ALGO_WASTAR, .weight = 2.0};
+        assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        expect_same_as_search(ctx, &q[i], &r);
+        if (r.status == PF_OK) assert_true(fabs(oracle_path_cost(m, r.path, r.path_len) - r.stats.cost) < 1e-9);
+    }
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_int_equal(st.completed, N);
+    assert_int_equal(st.pending, 0);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+static void test_bad_input_isolated(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(40, 30, 30, 0, PF_MOVES_8_NO_CUT, 2);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 3}, &b), PF_OK);
+    uint64_t s = 3;
+    uint32_t blocked = 0;
+    while (pf_grid_class(m, (int32_t)(blocked % 40), (int32_t)(blocked / 40))) blocked++;
+    pf_trace tr = {0};
+    uint32_t good_s = open_cell(m, &s), good_g = open_cell(m, &s);
+    pf_batch_query qs[] = {
+        {.start = good_s, .goal = good_g, .tag = 1},
+        {.start = 40 * 30, .goal = good_g, .tag = 2},                 /* start outside */
+        {.start = good_s, .goal = blocked, .tag = 3},                 /* goal blocked */
+        {.start = good_s, .goal = good_g, .search = {.trace = &tr}, .tag = 4}, /* shared trace */
+        {.start = good_s, .goal = good_g, .search = {.algo = (pf_algo)99}, .tag = 5},
+        {.start = good_s, .goal = good_g, .search = {.algo = PF_ALGO_WASTAR, .weight = 0.5}, .tag = 6},
+        {.start = good_g, .goal = good_s, .tag = 7},
+    };
+    enum { NQ = sizeof qs / sizeof qs[0] };
+    pf_status want[NQ] = {PF_OK, PF_INVALID_START, PF_INVALID_GOAL, PF_INVALID_ARGUMENT,
+                          PF_INVALID_ARGUMENT, PF_INVALID_ARGUMENT, PF_OK};
+    double oc = oracle_cost(m, good_s, good_g);
+    if (!isfinite(oc)) want[0] = want[6] = PF_NO_PATH;
+    pf_query_id id[NQ];
+    for (int i = 0; i < NQ; i++) assert_int_equal(pf_batch_submit(b, &qs[i], &id[i]), PF_OK);
+    pf_query_id none;
+    assert_int_equal(pf_batch_submit(b, NULL, &none), PF_INVALID_ARGUMENT);
+    assert_int_equal(none.id, 0);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int i = 0; i < NQ; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(r.status, want[i]);
+        assert_int_equal(r.tag, qs[i].tag);
+        if (r.status == PF_OK) assert_true(fabs(r.stats.cost - oc) < 1e-9);
+        else assert_null(r.path);
+    }
+    assert_int_equal(tr.total, 0); /* the shared trace was never written */
+    pf_batch_destroy(b);
+    pf_batch_destroy(NULL);
+    pf_map_destroy(m);
+}
+
+static void test_dedup(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(100, 100, 20, 1, PF_MOVES_8_NO_CUT, 4);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    uint64_t s = 5;
+    uint32_t a = open_cell(m, &s), g = open_cell(m, &s), c = open_cell(m, &s);
+    pf_query_id id[10];
+    for (uint32_t i = 0; i < 10; i++) {
+        pf_batch_query q = {.start = i < 8 ? a : c, .goal = g, .tag = 50 + i};
+        if (i == 9) q.search.algo = PF_ALGO_DIJKSTRA; /* other options: not a duplicate of 8 */
+        assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_int_equal(st.deduped, 7);
+    assert_int_equal(st.searches, 3);
+    assert_int_equal(st.grouped, 0); /* 3 distinct queries: fewer than group_min */
+    pf_batch_result r0;
+    assert_int_equal(pf_batch_get(b, id[0], &r0), PF_OK);
+    assert_int_equal(r0.flags & PF_BATCH_RESULT_DEDUPED, 0);
+    for (uint32_t i = 0; i < 10; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(r.tag, 50 + i);
+        double oc = oracle_cost(m, i < 8 ? a : c, g);
+        if (isfinite(oc)) assert_true(fabs(r.stats.cost - oc) < 1e-9);
+        else assert_int_equal(r.status, PF_NO_PATH);
+        if (i > 0 && i < 8) {
+            assert_true(r.flags & PF_BATCH_RESULT_DEDUPED);
+            assert_int_equal(r.path_len, r0.path_len);
+            if (r.path_len) assert_memory_equal(r.path, r0.path, r.path_len * sizeof *r.path);
+        }
+    }
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* A group move on weighted maps of every square move rule: every unit's cost equals the oracle's,
+ * every path is legal and costs what it says, and the group expands far less than separate A*. */
+static void group_case(pf_moves mv, int weighted, uint64_t seed)
+{
+    pf_map *m = make_grid(160, 160, 22, weighted, mv, seed);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    uint64_t s = seed * 31u;
+    uint32_t goal = open_cell(m, &s);
+    enum { N = 40 };
+    uint32_t starts[N];
+    pf_query_id id[N];
+    uint32_t n = 0;
+    while (n < N) { /* units in a 12x12 box in the opposite corner */
+        int32_t x = 140 + (int32_t)(rng(&s) % 12), y = 4 + (int32_t)(rng(&s) % 12);
+        if (!pf_grid_class(m, x, y)) continue;
+        uint32_t node = pf_grid_node(m, x, y);
+        int dup = 0;
+        for (uint32_t k = 0; k < n; k++) dup |= starts[k] == node;
+        if (dup) continue;
+        starts[n] = node;
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = node, .goal = goal, .tag = n}, &id[n]), PF_OK);
+        n++;
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    uint64_t separate = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        double oc = oracle_cost(m, starts[i], goal);
+        pf_stats st;
+        pf_status ss = pf_search(ctx, starts[i], goal, NULL, NULL, &st);
+        separate += st.expanded;
+        if (!isfinite(oc)) {
+            assert_int_equal(r.status, PF_NO_PATH);
+            assert_int_equal(ss, PF_NO_PATH);
+            continue;
+        }
+        assert_int_equal(r.status, PF_OK);
+        assert_true(r.flags & PF_BATCH_RESULT_GROUPED);
+        assert_true(fabs(r.stats.cost - oc) < 1e-9 * (1.0 + oc));
+        assert_true(fabs(r.stats.cost - st.cost) < 1e-9 * (1.0 + oc));
+        assert_int_equal(r.path[0], starts[i]);
+        assert_int_equal(r.path[r.path_len - 1], goal);
+        assert_true(fabs(oracle_path_cost(m, r.path, r.path_len) - r.stats.cost) < 1e-9 * (1.0 + oc));
+    }
+    pf_batch_stats bs = pf_batch_get_stats(b);
+    if (bs.groups) {
+        assert_true(bs.expanded * 3 < separate);
+    }
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+static void test_group_8(void **state) { (void)state; group_case(PF_MOVES_8_NO_CUT, 1, 11); group_case(PF_MOVES_8_NO_CUT, 0, 12); }
+static void test_group_8cut(void **state) { (void)state; group_case(PF_MOVES_8_CUT, 1, 13); }
+static void test_group_4(void **state) { (void)state; group_case(PF_MOVES_4, 1, 14); }
+
+/* Budgets: every query completes eventually, in a bounded number of runs, with the same answers as
+ * an unbudgeted run; long ones are sliced; ids survive resets while pending. */
+static void budget_case(pf_batch_budget budget, uint32_t slots)
+{
+    pf_map *m = make_grid(150, 150, 20, 1, PF_MOVES_8_NO_CUT, 21);
+    pf_batch *ref, *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &ref), PF_OK);
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = slots}, &b), PF_OK);
+    enum { N = 120 };
+    pf_query_id idr[N], idb[N];
+    uint64_t s = 99;
+    uint32_t goal = open_cell(m, &s);
+    for (uint32_t i = 0; i < N; i++) {
+        pf_batch_query q = {.start = open_cell(m, &s), .goal = i % 3 ? open_cell(m, &s) : goal, .tag = i};
+        assert_int_equal(pf_batch_submit(ref, &q, &idr[i]), PF_OK);
+        assert_int_equal(pf_batch_submit(b, &q, &idb[i]), PF_OK);
+    }
+    assert_int_equal(pf_batch_run(ref, NULL), PF_OK);
+    int done[N] = {0};
+    uint32_t runs = 0, ndone = 0;
+    while (ndone < N) {
+        assert_true(++runs < 5000);
+        assert_int_equal(pf_batch_run(b, &budget), PF_OK);
+        for (uint32_t i = 0; i < N; i++) {
+            if (done[i]) continue;
+            pf_batch_result r, rr;
+            assert_int_equal(pf_batch_get(b, idb[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            assert_int_equal(pf_batch_get(ref, idr[i], &rr), PF_OK);
+            assert_int_equal(r.status, rr.status);
+            assert_memory_equal(&r.stats.cost, &rr.stats.cost, sizeof r.stats.cost);
+            assert_int_equal(r.path_len, rr.path_len);
+            if (r.path_len) assert_memory_equal(r.path, rr.path, r.path_len * sizeof *r.path);
+            done[i] = 1;
+            ndone++;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK); /* finished ids expire, pending ones stay */
+    }
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, idb[0], &r), PF_INVALID_ARGUMENT);
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_int_equal(st.pending, 0);
+    if (budget.max_expansions) {
+        assert_true(runs > 1);
+        if (slots != UINT32_MAX) assert_true(st.suspended > 0);
+    }
+    pf_batch_destroy(b);
+    pf_batch_destroy(ref);
+    pf_map_destroy(m);
+}
+
+static void test_budget_expansions(void **state)
+{
+    (void)state;
+    budget_case((pf_batch_budget){.max_expansions = 700}, 0);
+    budget_case((pf_batch_budget){.max_expansions = 700}, 1); /* one spare: others restart */
+}
+
+static void test_budget_time(void **state)
+{
+    (void)state;
+    budget_case((pf_batch_budget){.max_us = 300}, 0);
+}
+
+static void test_lifecycle(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(30, 30, 0, 0, PF_MOVES_8_NO_CUT, 5);
+    pf_batch *b = (pf_batch *)1;
+    assert_int_equal(pf_batch_create(NULL, NULL, &b), PF_INVALID_ARGUMENT);
+    assert_null(b);
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .arena_bytes = 16}, &b), PF_OK);
+    assert_int_equal(pf_batch_job_count(b), 0);
+    assert_int_equal(pf_batch_run_job(b, 0, 0), PF_INVALID_ARGUMENT); /* not prepared */
+    assert_int_equal(pf_batch_finish(b), PF_INVALID_ARGUMENT);
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, (pf_query_id){0}, &r), PF_INVALID_ARGUMENT);
+    /* frames: a tiny arena grows in the first frame and keeps its size after the reset */
+    for (int frame = 0; frame < 3; frame++) {
+        pf_query_id id[20];
+        for (uint32_t i = 0; i < 20; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = i, .goal = 899 - i}, &id[i]), PF_OK);
+        assert_int_equal(pf_batch_prepare(b, NULL), PF_OK);
+        assert_int_equal(pf_batch_prepare(b, NULL), PF_INVALID_ARGUMENT);
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){0}, NULL), PF_INVALID_ARGUMENT);
+        uint32_t nj = pf_batch_job_count(b);
+        assert_int_equal(nj, 20);
+        for (uint32_t j = nj; j-- > 0;) assert_int_equal(pf_batch_run_job(b, j, 0), PF_OK);
+        assert_int_equal(pf_batch_run_job(b, 0, 0), PF_INVALID_ARGUMENT); /* ran already */
+        assert_int_equal(pf_batch_run_job(b, 0, 1), PF_INVALID_ARGUMENT); /* no such worker */
+        assert_int_equal(pf_batch_finish(b), PF_OK);
+        for (uint32_t i = 0; i < 20; i++) {
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            assert_int_equal(r.status, PF_OK);
+            assert_int_equal(r.path[0], i);
+            assert_int_equal(r.path[r.path_len - 1], 899 - i);
+        }
+        size_t mem = pf_batch_mem_size(b);
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        assert_int_equal(pf_batch_get(b, id[0], &r), PF_INVALID_ARGUMENT); /* expired */
+        if (frame > 0) assert_true(pf_batch_mem_size(b) <= mem);
+    }
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* An open cell of the 20x20 box at (x0, y0). */
+static uint32_t box_cell(const pf_map *m, int32_t x0, int32_t y0, uint64_t *s)
+{
+    for (;;) {
+        int32_t x = x0 + (int32_t)(rng(s) % 20), y = y0 + (int32_t)(rng(s) % 20);
+        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+}
+
+/* The issue's group move on the real 2000x2000 map, sampled: costs of 12 of the units equal
+ * separate A*; the full 200-unit gain is measured by bench_group. */
+static void test_group_2000(void **state)
+{
+    (void)state;
+    const char *path = PF_SHARED_DATA "/grids/random-2000-20.map";
+    pf_map *m;
+    pf_diag d;
+    if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) {
+        printf("skipping: %s not found (shared data absent)\n", path);
+        skip();
+    }
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    uint64_t s = 2024;
+    uint32_t goal = box_cell(m, 1300, 1000, &s); /* 1000 cells east of the units */
+    enum { N = 200 };
+    uint32_t starts[N];
+    pf_query_id id[N];
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t node = box_cell(m, 300, 1000, &s); /* a 20x20 area */
+        starts[i] = node;
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = node, .goal = goal, .tag = i}, &id[i]), PF_OK);
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    pf_batch_stats bs = pf_batch_get_stats(b);
+    assert_int_equal(bs.groups, 1);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    uint64_t separate = 0;
+    for (uint32_t i = 0; i < N; i += N / 12) {
+        pf_batch_result r;
+        pf_stats st;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(pf_search(ctx, starts[i], goal, NULL, NULL, &st), PF_OK);
+        separate += st.expanded;
+        assert_int_equal(r.status, PF_OK);
+        assert_true(fabs(r.stats.cost - st.cost) < 1e-9 * st.cost);
+    }
+    /* 12 separate searches already cost more than the whole group (of 200) */
+    assert_true(bs.expanded < separate);
+    pf_ctx_destroy(ctx);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_results_match_search), cmocka_unit_test(test_bad_input_isolated),
+        cmocka_unit_test(test_dedup),                cmocka_unit_test(test_group_8),
+        cmocka_unit_test(test_group_8cut),           cmocka_unit_test(test_group_4),
+        cmocka_unit_test(test_budget_expansions),    cmocka_unit_test(test_budget_time),
+        cmocka_unit_test(test_lifecycle),            cmocka_unit_test(test_group_2000),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,99 @@
+/* test_batch_jobs.c - the job-system path (examples/jobs_pthreads.c, plain POSIX threads) gives the
+ * same results as the OpenMP driver, unbudgeted and budgeted. */
+#define PF_EXAMPLE_NO_MAIN
+#include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+static uint32_t rng(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+static double scale(void)
+{
+    const char *e = getenv("PF_TEST_SCALE");
+    double v = e ? atof(e) : 1.0;
+    return v > 0 ? v : 1.0;
+}
+
+static pf_map *make_map(uint64_t seed)
+{
+    enum { W = 200, H = 160 };
+    static uint8_t cls[W * H];
+    static float cost[W * H];
+    for (int i = 0; i < W * H; i++) {
+        cls[i] = rng(&seed) % 100 < 22 ? 0 : 1;
+        cost[i] = 1.0f + (float)(rng(&seed) % 4) * 0.5f;
+    }
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cls, .costs = cost}, &m), PF_OK);
+    return m;
+}
+
+static void compare_paths(const pf_batch *a, pf_query_id ia, const pf_batch *b, pf_query_id ib)
+{
+    pf_batch_result x, y;
+    assert_int_equal(pf_batch_get(a, ia, &x), PF_OK);
+    assert_int_equal(pf_batch_get(b, ib, &y), PF_OK);
+    assert_int_equal(x.status, y.status);
+    assert_int_equal(x.tag, y.tag);
+    assert_memory_equal(&x.stats.cost, &y.stats.cost, sizeof x.stats.cost);
+    assert_int_equal(x.path_len, y.path_len);
+    if (x.path_len) assert_memory_equal(x.path, y.path, x.path_len * sizeof *x.path);
+}
+
+static void run_case(const pf_batch_budget *budget)
+{
+    pf_map *m = make_map(42);
+    pf_batch *omp, *job;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &omp), PF_OK);
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 3}, &job), PF_OK);
+    uint32_t n = (uint32_t)(1500 * scale());
+    pf_query_id *io = malloc(n * sizeof *io), *ij = malloc(n * sizeof *ij);
+    uint64_t s = 7;
+    uint32_t nodes = pf_map_node_count(m), goal = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % 50 == 0) goal = rng(&s) % nodes;
+        pf_batch_query q = {.start = rng(&s) % nodes, .goal = i % 5 == 0 ? goal : rng(&s) % nodes, .tag = i};
+        if (i % 9 == 0 && i) q.start = (q.start + 1) % nodes; /* near-duplicates */
+        assert_int_equal(pf_batch_submit(omp, &q, &io[i]), PF_OK);
+        assert_int_equal(pf_batch_submit(job, &q, &ij[i]), PF_OK);
+    }
+    for (int runs = 0; pf_batch_get_stats(omp).pending; runs++) {
+        assert_true(runs < 100000);
+        assert_int_equal(pf_batch_run(omp, budget), PF_OK);
+    }
+    for (int runs = 0; pf_batch_get_stats(job).pending; runs++) {
+        assert_true(runs < 100000);
+        assert_int_equal(example_run_pthreads(job, 3, budget), PF_OK);
+    }
+    for (uint32_t i = 0; i < n; i++) compare_paths(omp, io[i], job, ij[i]);
+    free(io);
+    free(ij);
+    pf_batch_destroy(omp);
+    pf_batch_destroy(job);
+    pf_map_destroy(m);
+}
+
+static void test_jobs_equal_openmp(void **state)
+{
+    (void)state;
+    run_case(NULL);
+}
+
+static void test_jobs_equal_openmp_budgeted(void **state)
+{
+    (void)state;
+    run_case(&(pf_batch_budget){.max_expansions = 20000});
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jobs_equal_openmp),
+                                       cmocka_unit_test(test_jobs_equal_openmp_budgeted)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

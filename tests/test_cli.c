@@ -1,0 +1,318 @@
+/* test_cli.c - every `pathfind` subcommand: --help, a good run and bad input, through the real binary
+ * (exit codes, stdout, stderr naming file and line). */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "pathfind.h"
+
+static char g_dir[64];
+static char g_out[1 << 16], g_err[1 << 16];
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* Runs the CLI with args (NULL-terminated), captures stdout/stderr; returns the exit code. */
+static int run(const char *const *args)
+{
+    char o[128], e[128];
+    snprintf(o, sizeof o, "%s/stdout", g_dir);
+    snprintf(e, sizeof e, "%s/stderr", g_dir);
+    const char *argv[40] = {PF_CLI_PATH};
+    int n = 1;
+    for (; args[n - 1] && n < 39; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(PF_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    slurp(o, g_out, sizeof g_out);
+    slurp(e, g_err, sizeof g_err);
+    if (!WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+static const char *tmp(const char *name)
+{
+    static char bufs[8][160];
+    static int k;
+    char *b = bufs[k++ % 8];
+    snprintf(b, 160, "%s/%s", g_dir, name);
+    return b;
+}
+
+static const char *write_tmp(const char *name, const char *text)
+{
+    const char *p = tmp(name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+#define RUN(...) run((const char *const[]){__VA_ARGS__, NULL})
+#define HAS(buf, s)                                                                                          \
+    do {                                                                                                     \
+        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
+    } while (0)
+
+static const char MAP[] = "type octile\nheight 5\nwidth 6\nmap\n"
+                          "......\n"
+                          ".@@@@.\n"
+                          "......\n"
+                          ".WW...\n"
+                          "......\n";
+
+static void check_help(const char *cmd)
+{
+    char usage[64];
+    snprintf(usage, sizeof usage, "usage: pathfind %s", cmd);
+    assert_int_equal(RUN(cmd, "--help"), 0);
+    HAS(g_out, usage);
+    HAS(g_out, "example");
+    assert_int_equal(RUN(cmd, "-h"), 0);
+    HAS(g_out, usage);
+}
+
+static void test_top_level(void **state)
+{
+    (void)state;
+    assert_int_equal(RUN("--help"), 0);
+    static char top[sizeof g_out];
+    snprintf(top, sizeof top, "%s", g_out);
+    static const char *const cmds[] = {"demo", "scen", "graph", "path", "gen", "render", "plot"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "  %s ", cmds[i]);
+        HAS(top, line);
+        check_help(cmds[i]);
+    }
+    assert_int_equal(RUN("--version"), 0);
+    HAS(g_out, PF_VERSION_STRING);
+    assert_int_equal(run((const char *const[]){NULL}), 2);
+    HAS(g_err, "usage");
+    assert_int_equal(RUN("frobnicate"), 2);
+    HAS(g_err, "unknown command 'frobnicate'");
+}
+
+static void test_demo(void **state)
+{
+    (void)state;
+    assert_int_equal(RUN("demo", "--queries", "20", "--seed", "3"), 0);
+    HAS(g_out, "check    0 of 20");
+    assert_int_equal(RUN("demo", "--queries", "0"), 2);
+    HAS(g_err, "--queries");
+    const char *bad = write_tmp("bad_demo.map", "type octile\nheight 2\nwidth 2\nmap\n..\n.?\n");
+    assert_int_equal(RUN("demo", "--map", bad), 1);
+    HAS(g_err, "bad_demo.map:6:2");
+    assert_int_equal(RUN("demo", "--bogus"), 2);
+}
+
+static void test_scen(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *sc = write_tmp("s.scen", "version 1\n"
+                                         "0\ts.map\t6\t5\t0\t0\t5\t0\t5\n"
+                                         "0\ts.map\t6\t5\t0\t0\t5\t2\t7\n"
+                                         "0\ts.map\t6\t5\t0\t4\t5\t4\t5\n");
+    const char *csv = tmp("s.csv");
+    assert_int_equal(RUN("scen", map, sc, "--csv", csv), 0);
+    HAS(g_out, "\"queries\":3");
+    HAS(g_out, "\"mismatches\":0");
+    assert_null(strchr(g_err, '\r')); /* no progress bar when stderr is not a terminal */
+    char text[4096];
+    FILE *f = fopen(csv, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    /* the header is a contract: exactly these ten columns */
+    assert_memory_equal(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n", 51);
+    HAS(text, "\n1,0,0,0,5,2,ok,7.00000000,");
+    assert_int_equal(RUN("scen", map, sc, "--csv", csv, "--csv-us"), 0);
+    f = fopen(csv, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    HAS(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n");
+    /* a wrong listed length is a mismatch and a failure */
+    const char *wrong = write_tmp("w.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t7\n");
+    assert_int_equal(RUN("scen", map, wrong), 1);
+    HAS(g_out, "\"mismatches\":1");
+    const char *bad = write_tmp("bad.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t5\n0 s.map 6 5 oops\n");
+    assert_int_equal(RUN("scen", map, bad), 1);
+    HAS(g_err, "bad.scen:3");
+    assert_int_equal(RUN("scen", map), 2);
+    assert_int_equal(RUN("scen", tmp("missing.map"), sc), 1);
+    HAS(g_err, "missing.map");
+}
+
+static void test_graph(void **state)
+{
+    (void)state;
+    const char *gr = write_tmp("g.gr", "c tiny\np sp 3 3\na 1 2 5\na 2 3 5\na 1 3 20\n");
+    const char *pairs = write_tmp("pairs.txt", "1 3 10\n3 1\n");
+    assert_int_equal(RUN("graph", gr, pairs), 0);
+    HAS(g_out, "\"queries\":2");
+    HAS(g_out, "\"solved\":1"); /* 3 -> 1 has no arc */
+    HAS(g_out, "\"mismatches\":0");
+    const char *bad = write_tmp("badpairs.txt", "1 3\n1 x\n");
+    assert_int_equal(RUN("graph", gr, bad), 1);
+    HAS(g_err, "badpairs.txt:2");
+    const char *badgr = write_tmp("bad.gr", "p sp 3 1\na 1 2\n");
+    assert_int_equal(RUN("graph", badgr, pairs), 1);
+    HAS(g_err, "bad.gr:2");
+    assert_int_equal(RUN("graph", gr, pairs, "--algo", "jps"), 2);
+}
+
+static void test_path(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("p.map", MAP);
+    assert_int_equal(RUN("path", map, "0", "0", "5", "2"), 0);
+    HAS(g_out, "status: ok");
+    HAS(g_out, "cost: 7.000000");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "2", "--json"), 0);
+    assert_int_equal(g_out[0], '{');
+    HAS(g_out, "\"status\":\"ok\"");
+    HAS(g_out, "\"path\":[[0,0],");
+    assert_int_equal(RUN("path", map, "0", "0", "x", "2"), 2);
+    HAS(g_err, "GX");
+    assert_int_equal(RUN("path", map, "0", "0", "1", "1"), 1); /* goal on a wall */
+    assert_int_equal(RUN("path", tmp("nope.map"), "0", "0", "1", "1"), 1);
+    HAS(g_err, "nope.map");
+}
+
+static void test_gen(void **state)
+{
+    (void)state;
+    const char *out = tmp("gen.map");
+    assert_int_equal(RUN("gen", "--width", "40", "--height", "30", "--seed", "5", "-o", out), 0);
+    pf_map *m;
+    pf_diag d;
+    assert_int_equal(pf_grid_load_movingai(out, NULL, &m, &d), PF_OK);
+    assert_int_equal(pf_grid_width(m), 40);
+    assert_int_equal(pf_grid_height(m), 30);
+    pf_map_destroy(m);
+    assert_int_equal(RUN("gen", "--width", "3", "-o", out), 2);
+    HAS(g_err, "--width");
+    assert_int_equal(RUN("gen", "--width", "40"), 2); /* no -o */
+    assert_int_equal(RUN("gen", "-o", tmp("no/such/dir.map")), 1);
+    HAS(g_err, "cannot write");
+}
+
+static void test_render(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("r.map", MAP);
+    const char *png = tmp("r.png");
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--algo", "astar,dijkstra", "-o", png), 0);
+    HAS(g_out, "wrote");
+    struct stat sb;
+    assert_int_equal(stat(png, &sb), 0);
+    assert_true(sb.st_size > 100);
+    assert_int_equal(RUN("render", map, "0", "0", "1", "1", "-o", png), 1);
+    HAS(g_err, "blocked");
+}
+
+static void test_plot(void **state)
+{
+    (void)state;
+    const char *csv = write_tmp("astar.csv", "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n"
+                                             "0,0,1,1,5,5,ok,5.6,6,5,1.5\n"
+                                             "1,0,1,1,9,5,ok,9.6,12,9,3.0\n"
+                                             "2,0,1,1,1,2,no_path,-1,40,0,9.0\n");
+    const char *js = write_tmp("bench.json", "{\"algo\":\"batch\",\"runs\":[{\"threads\":1,\"qps\":100},\n"
+                                             "{\"threads\":2,\"qps\":190}],\"frame_ms\":[1.0,1.5,2.0]}\n"
+                                             "{\"algo\":\"other\",\"threads\":4,\"us_per_query\":2.5}\n");
+    const char *dir = tmp("plots");
+    /* without gnuplot: data and scripts, a clear message, exit 0 */
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("plot", csv, js, "--out", dir, "--json"), 0);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_err, "gnuplot not found");
+    HAS(g_out, "\"kind\":\"query_us\",\"png\":null,\"points\":2,"); /* the no_path row is skipped */
+    HAS(g_out, "\"kind\":\"threads_qps\",\"png\":null,\"points\":3,");
+    HAS(g_out, "\"kind\":\"frame_ms\",\"png\":null,\"points\":3,");
+    char text[4096];
+    FILE *f = fopen(tmp("plots/threads_qps.dat"), "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    HAS(text, "# series batch\n1 100\n2 190\n");
+    HAS(text, "# series other\n4 400000\n"); /* 1e6 / 2.5 us */
+    /* with gnuplot (when installed): real PNGs */
+    if (access("/usr/bin/gnuplot", X_OK) == 0) {
+        setenv("PF_GNUPLOT", "/usr/bin/gnuplot", 1);
+        assert_int_equal(RUN("plot", csv, js, "--out", dir), 0);
+        unsetenv("PF_GNUPLOT");
+        png_image im;
+        memset(&im, 0, sizeof im);
+        im.version = PNG_IMAGE_VERSION;
+        assert_true(png_image_begin_read_from_file(&im, tmp("plots/query_us.png")));
+        assert_int_equal(im.width, 800);
+        assert_int_equal(im.height, 500);
+        png_image_free(&im);
+    } else {
+        print_message("gnuplot not installed: only the skip path of `pathfind plot` was checked\n");
+    }
+    /* bad input names file, line and column */
+    const char *bad = write_tmp("bad.json", "{\"algo\":\"a\",\n \"runs\": [1, 2,, 3]}\n");
+    assert_int_equal(RUN("plot", bad, "--out", dir), 1);
+    HAS(g_err, "bad.json:2:");
+    const char *badcsv = write_tmp("bad.csv", "path_len,us\n3,1.0\n4,fast\n");
+    assert_int_equal(RUN("plot", badcsv, "--out", dir), 1);
+    HAS(g_err, "bad.csv:3: column us: 'fast' is not a number");
+    const char *nothing = write_tmp("nothing.json", "{\"hello\":1}\n");
+    assert_int_equal(RUN("plot", nothing, "--out", dir), 1);
+    HAS(g_err, "no plottable data");
+    assert_int_equal(RUN("plot", csv), 2); /* no --out */
+    assert_int_equal(RUN("plot", tmp("missing.csv"), "--out", dir), 1);
+    HAS(g_err, "missing.csv");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/pf_cli_XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_top_level), cmocka_unit_test(test_demo), cmocka_unit_test(test_scen),
+        cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_gen),
+        cmocka_unit_test(test_render),    cmocka_unit_test(test_plot),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

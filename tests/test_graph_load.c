@@ -1,0 +1,361 @@
+/* test_graph_load.c - DIMACS .gr/.co loader and pf_graph_create: good input, parallel arcs, every
+ * kind of malformed input (with the line the message must name), allocation failures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+
+static pf_status parse(const char *gr, const char *co, pf_map **out, pf_diag *d)
+{
+    memset(d, 0x5a, sizeof *d);
+    return pf_graph_parse_dimacs(gr, strlen(gr), co, co ? strlen(co) : 0, NULL, out, d);
+}
+
+/* Expects failure `st` at `line`, with `needle` in the message and `who` ("<graph>" or
+ * "<coords>") naming the input at its start. */
+static void expect_fail(const char *gr, const char *co, pf_status st, uint32_t line, const char *who,
+                        const char *needle)
+{
+    pf_map *m = (pf_map *)&m;
+    pf_diag d;
+    pf_status got = parse(gr, co, &m, &d);
+    if (got != st || d.line != line || !strstr(d.msg, needle) || strncmp(d.msg, who, strlen(who)))
+        fprintf(stderr, "gr:\n%s\nco:\n%s\n-> %s line %u: %s\n", gr, co ? co : "(none)", pf_status_name(got),
+                d.line, d.msg);
+    assert_int_equal(got, st);
+    assert_null(m);
+    assert_int_equal(d.status, st);
+    assert_int_equal(d.line, line);
+    assert_non_null(strstr(d.msg, needle));
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%s:%u:", who, line);
+    assert_true(strncmp(d.msg, prefix, strlen(prefix)) == 0);
+}
+
+static const char GOOD_GR[] = "c tiny graph\nc\np sp 4 6\na 1 2 5\na 2 3 7\na 1 2 3\nc mid comment\n"
+                              "a 3 1 0\na 3 4 2\na 1 2 9\n";
+static const char GOOD_CO[] = "c coords\np aux sp co 4\nv 1 0 0\nv 3 3 4\nv 2 -3 0\nv 4 3 6\n";
+
+static void test_good_graph_and_parallel_arcs(void **state)
+{
+    (void)state;
+    pf_map *m;
+    pf_diag d;
+    assert_int_equal(parse(GOOD_GR, NULL, &m, &d), PF_OK);
+    assert_int_equal(d.status, PF_OK);
+    assert_int_equal(pf_map_kind_of(m), PF_MAP_GRAPH);
+    assert_int_equal(pf_map_node_count(m), 4);
+    assert_int_equal(pf_graph_edge_count(m), 6);
+    assert_int_equal(pf_graph_has_coords(m), 0);
+    assert_true(pf_graph_heuristic_scale(m) == 0.0);
+    /* the three parallel arcs 1->2 (weights 5, 3, 9) are all kept, sorted by weight */
+    const uint32_t *to;
+    const double *w;
+    assert_int_equal(pf_graph_arcs(m, 0, 0, &to, &w), 3);
+    for (int i = 0; i < 3; i++) assert_int_equal(to[i], 1);
+    assert_true(w[0] == 3 && w[1] == 5 && w[2] == 9);
+    /* reverse adjacency: arcs into node 1 (ids are 0-based: file id - 1) */
+    assert_int_equal(pf_graph_arcs(m, 1, 1, &to, &w), 3);
+    assert_int_equal(pf_graph_arcs(m, 0, 1, &to, &w), 1);
+    assert_int_equal(to[0], 2);
+    assert_true(w[0] == 0.0); /* zero weights are allowed */
+    assert_int_equal(pf_graph_arcs(m, 3, 0, &to, &w), 0);
+    assert_int_equal(pf_graph_arcs(m, 4, 0, &to, &w), 0); /* out of range */
+    double x, y;
+    assert_int_equal(pf_graph_coords(m, 0, &x, &y), 0);
+    /* a search uses the cheapest of the parallel arcs */
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_stats st;
+    uint32_t nodes[8];
+    pf_path p = {.nodes = nodes, .capacity = 8};
+    assert_int_equal(pf_search(ctx, 0, 1, NULL, &p, &st), PF_OK);
+    assert_true(st.cost == 3.0);
+    assert_int_equal(pf_search(ctx, 2, 1, NULL, &p, &st), PF_OK); /* 3 -> 1 (0) -> 2 (3) */
+    assert_true(st.cost == 3.0);
+    assert_int_equal(p.len, 3);
+    assert_int_equal(pf_search(ctx, 3, 0, NULL, &p, &st), PF_NO_PATH);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+static void test_coordinates(void **state)
+{
+    (void)state;
+    pf_map *m;
+    pf_diag d;
+    assert_int_equal(parse(GOOD_GR, GOOD_CO, &m, &d), PF_OK);
+    assert_int_equal(pf_graph_has_coords(m), 1);
+    double x, y;
+    assert_int_equal(pf_graph_coords(m, 1, &x, &y), 1);
+    assert_true(x == -3 && y == 0);
+    assert_int_equal(pf_graph_coords(m, 2, &x, &y), 1);
+    assert_true(x == 3 && y == 4);
+    assert_int_equal(pf_graph_coords(m, 4, &x, &y), 0);
+    /* arc 3->1 has weight 0 over distance 5: the only consistent scale is 0 */
+    assert_true(pf_graph_heuristic_scale(m) == 0.0);
+    pf_map_destroy(m);
+    /* scale: the smallest weight/distance ratio over all arcs, shaved by a few ulps */
+    const char *gr = "p sp 3 2\na 1 2 10\na 2 3 30\n";
+    const char *co = "p aux sp co 3\nv 1 0 0\nv 2 3 4\nv 3 3 14\n";
+    assert_int_equal(parse(gr, co, &m, &d), PF_OK);
+    double k = pf_graph_heuristic_scale(m);
+    assert_true(k < 2.0 && k > 2.0 * (1 - 1e-9)); /* min(10/5, 30/10) = 2 */
+    pf_map_destroy(m);
+}
+
+static void test_line_endings(void **state)
+{
+    (void)state;
+    pf_map *ref, *m;
+    pf_diag d;
+    assert_int_equal(parse(GOOD_GR, GOOD_CO, &ref, &d), PF_OK);
+    const char *gr_crlf = "c tiny graph\r\nc\r\np sp 4 6\r\na 1 2 5\r\na 2 3 7\r\na 1 2 3\r\n\r\n"
+                          "a 3 1 0\r\na 3 4 2\r\na 1 2 9";
+    const char *co_crlf = "p aux sp co 4\r\nv 1 0 0\r\nv 3 3 4\r\nv 2 -3 0\r\nv 4 3 6";
+    assert_int_equal(parse(gr_crlf, co_crlf, &m, &d), PF_OK);
+    assert_true(pf_map_fingerprint(m) == pf_map_fingerprint(ref));
+    pf_map_destroy(m);
+    /* edges given in another order build the same map */
+    const char *gr_perm = "p sp 4 6\na 1 2 9\na 3 4 2\na 3 1 0\na 1 2 3\na 2 3 7\na 1 2 5\n";
+    assert_int_equal(parse(gr_perm, GOOD_CO, &m, &d), PF_OK);
+    assert_true(pf_map_fingerprint(m) == pf_map_fingerprint(ref));
+    pf_map_destroy(m);
+    pf_map_destroy(ref);
+}
+
+static void test_bad_gr(void **state)
+{
+    (void)state;
+    const char *G = "<graph>";
+    expect_fail("", NULL, PF_PARSE_ERROR, 1, G, "missing 'p sp N M'");
+    expect_fail("c only\nc comments\n", NULL, PF_PARSE_ERROR, 3, G, "missing 'p sp N M'");
+    expect_fail("p xx 3 1\na 1 2 3\n", NULL, PF_PARSE_ERROR, 1, G, "expected 'p sp N M'");
+    expect_fail("a 1 2 3\n", NULL, PF_PARSE_ERROR, 1, G, "expected 'p sp N M'");
+    expect_fail("c x\np sp 3\n", NULL, PF_PARSE_ERROR, 2, G, "two counts");
+    expect_fail("p sp 3 1 7\na 1 2 3\n", NULL, PF_PARSE_ERROR, 1, G, "two counts");
+    expect_fail("p sp 3 -1\n", NULL, PF_PARSE_ERROR, 1, G, "two counts");
+    expect_fail("p sp 0 0\n", NULL, PF_PARSE_ERROR, 1, G, "no nodes");
+    expect_fail("p sp 2000000000 0\n", NULL, PF_TOO_LARGE, 1, G, "too large");
+    expect_fail("p sp 3 1000000\na 1 2 3\n", NULL, PF_PARSE_ERROR, 1, G, "truncated");
+    /* arc lines */
+    expect_fail("p sp 3 2\na 1 2 3\nb 2 3 4\n", NULL, PF_PARSE_ERROR, 3, G, "expected an arc line");
+    expect_fail("p sp 3 2\na 1 2 3\np sp 3 2\n", NULL, PF_PARSE_ERROR, 3, G, "expected an arc line");
+    expect_fail("p sp 3 2\na 0 2 3\na 1 2 3\n", NULL, PF_PARSE_ERROR, 2, G, "source id out of range");
+    expect_fail("p sp 3 2\na 1 2 3\na 4 2 3\n", NULL, PF_PARSE_ERROR, 3, G, "source id out of range");
+    expect_fail("p sp 3 2\na 1 2 3\na 1 4 3\n", NULL, PF_PARSE_ERROR, 3, G, "target id out of range");
+    expect_fail("p sp 3 2\na 1 2 3\na 1 0 3\n", NULL, PF_PARSE_ERROR, 3, G, "target id out of range");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3 -4\n", NULL, PF_PARSE_ERROR, 3, G, "negative weight");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3\n", NULL, PF_PARSE_ERROR, 3, G, "bad weight");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3 4.5\n", NULL, PF_PARSE_ERROR, 3, G, "bad weight");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3 x\n", NULL, PF_PARSE_ERROR, 3, G, "bad weight");
+    expect_fail("p sp 3 2\na 1 2 3\na -2 3 4\n", NULL, PF_PARSE_ERROR, 3, G, "bad source id");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 y 4\n", NULL, PF_PARSE_ERROR, 3, G, "bad target id");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3 4 5\n", NULL, PF_PARSE_ERROR, 3, G, "extra text");
+    expect_fail("p sp 3 2\na 1 2 3\na 99999999999999999999999 3 4\n", NULL, PF_PARSE_ERROR, 3, G, "bad source id");
+    expect_fail("p sp 3 1\na 1 2 3\na 2 3 4\n", NULL, PF_PARSE_ERROR, 3, G, "more arcs than the 1 announced");
+    /* truncated: the missing arc would have been on the next line */
+    expect_fail("p sp 3 3\na 1 2 3\na 2 3 4\n", NULL, PF_PARSE_ERROR, 4, G, "truncated: 2 of 3 arcs");
+    expect_fail("p sp 3 3\na 1 2 30\na 2 3 40", NULL, PF_PARSE_ERROR, 4, G, "truncated: 2 of 3 arcs");
+    /* too few bytes left for the announced arcs: refused at the header, before allocating */
+    expect_fail("p sp 3 3\na 1 2 3\na 2 3 4", NULL, PF_PARSE_ERROR, 1, G, "truncated: 3 arcs announced");
+    expect_fail("p sp 3 2\na 1 2 3\na 2 3", NULL, PF_PARSE_ERROR, 3, G, "bad weight");
+}
+
+static void test_bad_co(void **state)
+{
+    (void)state;
+    const char *gr = "p sp 3 2\na 1 2 3\na 2 3 4\n";
+    const char *C = "<coords>";
+    expect_fail(gr, "", PF_PARSE_ERROR, 1, C, "missing 'p aux sp co N'");
+    expect_fail(gr, "p aux sp 3\nv 1 0 0\n", PF_PARSE_ERROR, 1, C, "expected 'p aux sp co N'");
+    expect_fail(gr, "c\np aux sp co 3 3\n", PF_PARSE_ERROR, 2, C, "expected 'p aux sp co N'");
+    expect_fail(gr, "p aux sp co 4\nv 1 0 0\n", PF_PARSE_ERROR, 1, C, "coordinates for 4 nodes, graph has 3");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 0 1\nx 3 0 2\n", PF_PARSE_ERROR, 4, C, "expected a node line");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 4 0 1\nv 3 0 2\n", PF_PARSE_ERROR, 3, C, "node id out of range");
+    expect_fail(gr, "p aux sp co 3\nv 0 0 0\n", PF_PARSE_ERROR, 2, C, "node id out of range");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 1 0 1\nv 3 0 2\n", PF_PARSE_ERROR, 3, C, "node listed twice");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 a 1\n", PF_PARSE_ERROR, 3, C, "bad x coordinate");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 1\n", PF_PARSE_ERROR, 3, C, "bad y coordinate");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 1 2 3\n", PF_PARSE_ERROR, 3, C, "extra text");
+    expect_fail(gr, "p aux sp co 3\nv x 0 0\n", PF_PARSE_ERROR, 2, C, "bad node id");
+    expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 0 1\n", PF_PARSE_ERROR, 4, C, "truncated: 2 of 3 nodes");
+    expect_fail(gr, "p aux sp co 3\r\nv 1 0 0\r\nv 2 0 1", PF_PARSE_ERROR, 4, C, "truncated: 2 of 3 nodes");
+    /* a bad .gr is reported before the .co is read */
+    expect_fail("p sp 3 1\n", "garbage", PF_PARSE_ERROR, 2, "<graph>", "truncated");
+}
+
+static void test_every_prefix_is_rejected(void **state)
+{
+    (void)state;
+    size_t n = strlen(GOOD_GR);
+    for (size_t k = 0; k + 1 < n; k++) {
+        pf_map *m;
+        pf_diag d;
+        pf_status s = pf_graph_parse_dimacs(GOOD_GR, k, NULL, 0, NULL, &m, &d);
+        /* prefixes that end inside a comment line between whole arcs cannot be told from a file
+         * that is complete up to there, except by the arc count, which is always short here */
+        assert_int_equal(s, PF_PARSE_ERROR);
+        assert_null(m);
+        assert_true(d.line >= 1 && d.line <= 11);
+    }
+    size_t nc = strlen(GOOD_CO);
+    for (size_t k = 0; k + 1 < nc; k++) {
+        pf_map *m;
+        pf_diag d;
+        pf_status s = pf_graph_parse_dimacs(GOOD_GR, n, GOOD_CO, k, NULL, &m, &d);
+        assert_int_equal(s, PF_PARSE_ERROR);
+        assert_null(m);
+        assert_true(strncmp(d.msg, "<coords>:", 9) == 0);
+    }
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    pf_map *m;
+    pf_diag d;
+    const char *gr = PF_SOURCE_DIR "/tests/data/tiny.gr", *co = PF_SOURCE_DIR "/tests/data/tiny.co";
+    assert_int_equal(pf_graph_load_dimacs(gr, co, NULL, &m, &d), PF_OK);
+    assert_int_equal(pf_map_node_count(m), 4);
+    assert_int_equal(pf_graph_edge_count(m), 6);
+    assert_int_equal(pf_graph_has_coords(m), 1);
+    pf_map_destroy(m);
+    assert_int_equal(pf_graph_load_dimacs(gr, NULL, NULL, &m, &d), PF_OK);
+    assert_int_equal(pf_graph_has_coords(m), 0);
+    pf_map_destroy(m);
+    assert_int_equal(pf_graph_load_dimacs(gr, PF_SOURCE_DIR "/tests/data/missing.co", NULL, &m, &d), PF_IO_ERROR);
+    assert_null(m);
+    assert_non_null(strstr(d.msg, "missing.co"));
+    assert_int_equal(pf_graph_load_dimacs(PF_SOURCE_DIR "/tests/data/missing.gr", NULL, NULL, &m, &d), PF_IO_ERROR);
+    assert_int_equal(pf_graph_load_dimacs(NULL, NULL, NULL, &m, &d), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_graph_load_dimacs(gr, NULL, NULL, NULL, &d), PF_INVALID_ARGUMENT);
+    /* errors name the file */
+    assert_int_equal(pf_graph_load_dimacs(PF_SOURCE_DIR "/tests/data/bad_weight.gr", NULL, NULL, &m, &d),
+                     PF_PARSE_ERROR);
+    assert_int_equal(d.line, 4);
+    assert_non_null(strstr(d.msg, "bad_weight.gr:4: negative weight"));
+    assert_int_equal(pf_graph_parse_dimacs(NULL, 0, NULL, 0, NULL, &m, &d), PF_INVALID_ARGUMENT);
+}
+
+static void test_graph_create(void **state)
+{
+    (void)state;
+    pf_map *m = (pf_map *)&m;
+    pf_edge e[2] = {{0, 1, 1.0}, {1, 2, 2.0}};
+    assert_int_equal(pf_graph_create(NULL, &m), PF_INVALID_ARGUMENT);
+    assert_null(m);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = 2, .edges = e}, NULL),
+                     PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 0}, &m), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = 2}, &m), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = PF_MAX_NODES}, &m), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 2, .edge_count = 2, .edges = e}, &m),
+                     PF_INVALID_ARGUMENT); /* node 2 out of range */
+    double bad[] = {-1.0, NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 4; i++) {
+        pf_edge b[1] = {{0, 1, bad[i]}};
+        assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 2, .edge_count = 1, .edges = b}, &m),
+                         PF_INVALID_ARGUMENT);
+        assert_null(m);
+    }
+    double xy[6] = {0, 0, 1, 1, NAN, 0};
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = 2, .edges = e, .coords = xy}, &m),
+                     PF_INVALID_ARGUMENT);
+    /* a graph with nodes and no arcs is fine; so is a self loop */
+    pf_edge loop[1] = {{0, 0, 1.0}};
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 1, .edge_count = 1, .edges = loop}, &m), PF_OK);
+    pf_map_destroy(m);
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 5}, &m), PF_OK);
+    assert_int_equal(pf_graph_edge_count(m), 0);
+    /* grid accessors on a graph */
+    assert_int_equal(pf_grid_width(m), 0);
+    assert_int_equal(pf_grid_node(m, 0, 0), PF_NODE_NONE);
+    pf_map_destroy(m);
+}
+
+typedef struct fail_alloc { int countdown; long live; size_t bytes; } fail_alloc;
+
+static void *fa_alloc(size_t size, size_t align, void *user)
+{
+    fail_alloc *f = user;
+    if (f->countdown-- == 0) return NULL;
+    if (align < sizeof(void *)) align = sizeof(void *);
+    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) {
+        f->live++;
+        f->bytes += size;
+    }
+    return p;
+}
+
+static void fa_free(void *p, size_t size, void *user)
+{
+    fail_alloc *f = user;
+    f->live--;
+    f->bytes -= size;
+    free(p);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    int ok = 0;
+    for (int n = 0; n < 100 && !ok; n++) {
+        fail_alloc f = {.countdown = n};
+        pf_allocator a = {fa_alloc, fa_free, &f};
+        pf_map *m;
+        pf_diag d;
+        pf_status s = pf_graph_parse_dimacs(GOOD_GR, strlen(GOOD_GR), GOOD_CO, strlen(GOOD_CO), &a, &m, &d);
+        if (s == PF_OK) {
+            ok = 1;
+            pf_map_destroy(m);
+        } else {
+            assert_int_equal(s, PF_OUT_OF_MEMORY);
+            assert_int_equal(d.status, PF_OUT_OF_MEMORY);
+            assert_null(m);
+        }
+        assert_int_equal(f.live, 0);
+        assert_int_equal(f.bytes, 0);
+    }
+    assert_true(ok);
+    ok = 0;
+    for (int n = 0; n < 100 && !ok; n++) {
+        fail_alloc f = {.countdown = n};
+        pf_allocator a = {fa_alloc, fa_free, &f};
+        pf_map *m;
+        pf_diag d;
+        pf_status s = pf_graph_load_dimacs(PF_SOURCE_DIR "/tests/data/tiny.gr", PF_SOURCE_DIR "/tests/data/tiny.co",
+                                           &a, &m, &d);
+        if (s == PF_OK) {
+            ok = 1;
+            pf_map_destroy(m);
+        } else {
+            assert_int_equal(s, PF_OUT_OF_MEMORY);
+        }
+        assert_int_equal(f.live, 0);
+        assert_int_equal(f.bytes, 0);
+    }
+    assert_true(ok);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_graph_and_parallel_arcs),
+        cmocka_unit_test(test_coordinates),
+        cmocka_unit_test(test_line_endings),
+        cmocka_unit_test(test_bad_gr),
+        cmocka_unit_test(test_bad_co),
+        cmocka_unit_test(test_every_prefix_is_rejected),
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_graph_create),
+        cmocka_unit_test(test_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

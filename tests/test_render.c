@@ -1,0 +1,326 @@
+/* test_render.c - `pathfind render` end to end: run the CLI, decode its PNG with libpng, and check
+ * the picture's size, the path colour on the path cells, markers and terrain colours. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "pathfind.h"
+
+static char g_dir[64];
+static char g_out[1 << 16], g_err[1 << 16];
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* Runs the CLI with args (NULL-terminated), captures stdout/stderr; returns the exit code. */
+static int run(const char *const *args)
+{
+    char o[128], e[128];
+    snprintf(o, sizeof o, "%s/stdout", g_dir);
+    snprintf(e, sizeof e, "%s/stderr", g_dir);
+    const char *argv[32] = {PF_CLI_PATH};
+    int n = 1;
+    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(PF_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    slurp(o, g_out, sizeof g_out);
+    slurp(e, g_err, sizeof g_err);
+    if (!WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static long json_long(const char *json, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *p = strstr(json, k);
+    assert_non_null(p);
+    return strtol(p + strlen(k), NULL, 10);
+}
+
+/* Decodes an 8-bit RGB image with libpng's simplified API. */
+typedef struct image { uint32_t w, h; uint8_t *px; } image;
+static image decode(const char *path)
+{
+    png_image im;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    assert_true(png_image_begin_read_from_file(&im, path));
+    im.format = PNG_FORMAT_RGB;
+    image r = {im.width, im.height, malloc(PNG_IMAGE_SIZE(im))};
+    assert_non_null(r.px);
+    assert_true(png_image_finish_read(&im, NULL, r.px, 0, NULL));
+    return r;
+}
+
+static void expect_px(const image *im, long x, long y, int r, int g, int b)
+{
+    assert_true(x >= 0 && y >= 0 && x < (long)im->w && y < (long)im->h);
+    const uint8_t *p = im->px + ((size_t)y * im->w + (size_t)x) * 3;
+    if (p[0] != r || p[1] != g || p[2] != b)
+        fail_msg("pixel (%ld,%ld) is (%d,%d,%d), expected (%d,%d,%d)", x, y, p[0], p[1], p[2], r, g, b);
+}
+
+static int px_is(const image *im, long x, long y, int r, int g, int b)
+{
+    const uint8_t *p = im->px + ((size_t)y * im->w + (size_t)x) * 3;
+    return p[0] == r && p[1] == g && p[2] == b;
+}
+
+/* 20x10: a wall with a gap, a walled-in swamp pocket (never expanded), water and trees. */
+static const char MAP20[] = "type octile\nheight 10\nwidth 20\nmap\n"
+                            "....................\n"
+                            "..........@.........\n"
+                            "..........@....WWW..\n"
+                            "..........@....WWW..\n"
+                            "..........@.........\n"
+                            "..........@...@@@...\n"
+                            "..........@...@S@...\n"
+                            "..............@@@...\n"
+                            "...TT...............\n"
+                            "...TT...............\n";
+
+/* Library search on the same map, for the cells the picture must show as path. */
+static uint32_t lib_path(const char *text, pf_algo algo, int sx, int sy, int gx, int gy, uint32_t *cells, uint32_t cap,
+                         pf_map **mapout)
+{
+    pf_map *map;
+    pf_diag diag;
+    assert_int_equal(pf_grid_parse_movingai(text, strlen(text), "t", NULL, &map, &diag), PF_OK);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(map, NULL, &ctx), PF_OK);
+    pf_path path = {.nodes = cells, .capacity = cap};
+    assert_int_equal(pf_search(ctx, pf_grid_node(map, sx, sy), pf_grid_node(map, gx, gy),
+                               &(pf_search_desc){.algo = algo}, &path, NULL),
+                     PF_OK);
+    pf_ctx_destroy(ctx);
+    *mapout = map;
+    return path.len;
+}
+
+static void test_small_map_enlarged(void **state)
+{
+    (void)state;
+    char map[128], png[128];
+    snprintf(map, sizeof map, "%s/m20.map", g_dir);
+    snprintf(png, sizeof png, "%s/m20.png", g_dir);
+    write_file(map, MAP20);
+    const char *args[] = {"render", map, "1", "1", "18", "8", "--algo", "astar,dijkstra", "--max-px", "200",
+                          "--json", "-o", png, NULL};
+    assert_int_equal(run(args), 0);
+    assert_int_equal(json_long(g_out, "cell_px"), 10); /* 200 px / 20 cells */
+    assert_int_equal(json_long(g_out, "cells_per_px"), 1);
+    image im = decode(png);
+    assert_int_equal(im.w, json_long(g_out, "width"));
+    assert_int_equal(im.h, json_long(g_out, "height"));
+    /* layout: margin 8, two panels of max(200 px map, 200 px) each followed by 8 */
+    assert_int_equal(im.w, 8 + 2 * (200 + 8));
+    assert_true(im.h > 100 + 2 * 8);
+    static const pf_algo algos[2] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA};
+    const char *panel = g_out;
+    for (int a = 0; a < 2; a++) {
+        panel = strstr(panel, a ? "\"algo\":\"dijkstra\"" : "\"algo\":\"astar\"");
+        assert_non_null(panel);
+        long ox = json_long(panel, "map_x"), oy = json_long(panel, "map_y");
+        uint32_t cells[64];
+        pf_map *m;
+        uint32_t n = lib_path(MAP20, algos[a], 1, 1, 18, 8, cells, 64, &m);
+        assert_true(n > 2);
+        assert_int_equal(json_long(panel, "path_len"), n);
+        for (uint32_t i = 1; i + 1 < n; i++) {
+            pf_point p = pf_grid_point(m, cells[i]);
+            expect_px(&im, ox + p.x * 10 + 5, oy + p.y * 10 + 5, 255, 0, 255);
+        }
+        expect_px(&im, ox + 1 * 10 + 5, oy + 1 * 10 + 5, 0, 200, 0);   /* start */
+        expect_px(&im, ox + 18 * 10 + 5, oy + 8 * 10 + 5, 0, 70, 255);  /* goal */
+        expect_px(&im, ox + 10 * 10 + 5, oy + 3 * 10 + 5, 44, 44, 50);  /* wall */
+        expect_px(&im, ox + 16 * 10 + 5, oy + 2 * 10 + 5, 84, 140, 214); /* water: never expanded */
+        expect_px(&im, ox + 3 * 10 + 5, oy + 8 * 10 + 5, 52, 128, 64);  /* trees */
+        expect_px(&im, ox + 15 * 10 + 5, oy + 6 * 10 + 5, 158, 150, 100); /* walled-in swamp */
+        /* Dijkstra expands the far corner (0,9) before reaching the goal; it must be shaded, not ground */
+        if (a == 1) assert_false(px_is(&im, ox + 0 * 10 + 5, oy + 9 * 10 + 5, 236, 232, 220));
+        pf_map_destroy(m);
+        panel++;
+    }
+    free(im.px);
+}
+
+static void test_large_map_reduced_keeps_path(void **state)
+{
+    (void)state;
+    char map[128], png[128];
+    snprintf(map, sizeof map, "%s/g300.map", g_dir);
+    snprintf(png, sizeof png, "%s/g300.png", g_dir);
+    const char *gen[] = {"gen", "--width", "300", "--height", "300", "--seed", "7", "--obstacles", "3", "-o", map, NULL};
+    assert_int_equal(run(gen), 0);
+    FILE *f = fopen(map, "rb");
+    assert_non_null(f);
+    static char text[300 * 301 + 256];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    /* two open cells far apart (the generator keeps a blocked border) */
+    pf_map *m;
+    pf_diag diag;
+    assert_int_equal(pf_grid_parse_movingai(text, len, "g", NULL, &m, &diag), PF_OK);
+    int sx = 2, sy = 2, gx = 290, gy = 280;
+    while (pf_grid_class(m, sx, sy) != 1) sx++;
+    while (pf_grid_class(m, gx, gy) != pf_grid_class(m, sx, sy)) gx--;
+    pf_map_destroy(m);
+    char a[4][16];
+    snprintf(a[0], 16, "%d", sx);
+    snprintf(a[1], 16, "%d", sy);
+    snprintf(a[2], 16, "%d", gx);
+    snprintf(a[3], 16, "%d", gy);
+    const char *args[] = {"render", map, a[0], a[1], a[2], a[3], "--max-px", "100", "--json", "-o", png, NULL};
+    assert_int_equal(run(args), 0);
+    assert_int_equal(json_long(g_out, "cells_per_px"), 3);
+    image im = decode(png);
+    assert_int_equal(im.w, json_long(g_out, "width"));
+    assert_int_equal(im.h, json_long(g_out, "height"));
+    long ox = json_long(g_out, "map_x"), oy = json_long(g_out, "map_y");
+    static uint32_t cells[300 * 300];
+    uint32_t n = lib_path(text, PF_ALGO_ASTAR, sx, sy, gx, gy, cells, 300 * 300, &m);
+    assert_true(n > 100);
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pf_point p = pf_grid_point(m, cells[i]);
+        long px = p.x / 3, py = p.y / 3;
+        /* markers are 9 px squares around start and goal: skip the path cells under them */
+        if (labs(px - sx / 3) <= 4 && labs(py - sy / 3) <= 4) continue;
+        if (labs(px - gx / 3) <= 4 && labs(py - gy / 3) <= 4) continue;
+        expect_px(&im, ox + px, oy + py, 255, 0, 255);
+        checked++;
+    }
+    assert_true(checked > n / 2);
+    pf_map_destroy(m);
+    free(im.px);
+}
+
+static void test_scenario_rows(void **state)
+{
+    (void)state;
+    char map[128], scen[128], png[128];
+    snprintf(map, sizeof map, "%s/s.map", g_dir);
+    snprintf(scen, sizeof scen, "%s/s.scen", g_dir);
+    snprintf(png, sizeof png, "%s/s.png", g_dir);
+    write_file(map, MAP20);
+    write_file(scen, "version 1\n0\ts.map\t20\t10\t0\t0\t5\t0\t5\n"
+                     "0\ts.map\t20\t10\t0\t9\t19\t9\t19\n"
+                     "1\ts.map\t20\t10\t0\t0\t19\t9\t21.31370850\n");
+    const char *args[] = {"render", map, "--scen", scen, "--ids", "0,2", "--algo", "astar,jps", "--json", "-o", png, NULL};
+    assert_int_equal(run(args), 0);
+    assert_non_null(strstr(g_out, "\"id\":0,"));
+    assert_non_null(strstr(g_out, "\"id\":2,"));
+    assert_null(strstr(g_out, "\"id\":1,"));
+    image im = decode(png);
+    assert_int_equal(im.w, json_long(g_out, "width"));
+    assert_int_equal(im.h, json_long(g_out, "height"));
+    free(im.px);
+    /* default: the scenario's longest query */
+    const char *last[] = {"render", map, "--scen", scen, "--json", "-o", png, NULL};
+    assert_int_equal(run(last), 0);
+    assert_non_null(strstr(g_out, "\"id\":2,"));
+    assert_non_null(strstr(g_out, "\"sx\":0,\"sy\":0,\"gx\":19,\"gy\":9,\"status\":\"ok\""));
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    char map[128], bad[128], png[128], scen[128];
+    snprintf(map, sizeof map, "%s/b.map", g_dir);
+    snprintf(bad, sizeof bad, "%s/bad.map", g_dir);
+    snprintf(png, sizeof png, "%s/b.png", g_dir);
+    snprintf(scen, sizeof scen, "%s/b.scen", g_dir);
+    write_file(map, MAP20);
+    write_file(bad, "type octile\nheight 2\nwidth 3\nmap\n...\n.X.\n");
+    write_file(scen, "version 1\n0\tb.map\t20\t10\t0\t0\t5\t0\t5\n");
+    const char *blocked[] = {"render", map, "10", "1", "18", "8", "-o", png, NULL};
+    assert_int_equal(run(blocked), 1);
+    assert_non_null(strstr(g_err, "blocked"));
+    const char *outside[] = {"render", map, "1", "1", "25", "8", "-o", png, NULL};
+    assert_int_equal(run(outside), 1);
+    assert_non_null(strstr(g_err, "outside"));
+    const char *malformed[] = {"render", bad, "0", "0", "2", "0", "-o", png, NULL};
+    assert_int_equal(run(malformed), 1);
+    assert_non_null(strstr(g_err, "bad.map:6:2")); /* file, line and column of the 'X' */
+    const char *algo[] = {"render", map, "1", "1", "18", "8", "--algo", "astar,nope", "-o", png, NULL};
+    assert_int_equal(run(algo), 2);
+    assert_non_null(strstr(g_err, "nope"));
+    const char *ids[] = {"render", map, "--scen", scen, "--ids", "3", "-o", png, NULL};
+    assert_int_equal(run(ids), 2);
+    assert_non_null(strstr(g_err, "--ids"));
+    const char *noout[] = {"render", map, "1", "1", "18", "8", NULL};
+    assert_int_equal(run(noout), 2);
+    char unwritable[160];
+    snprintf(unwritable, sizeof unwritable, "%s/no/such/dir.png", g_dir);
+    const char *cant[] = {"render", map, "1", "1", "18", "8", "-o", unwritable, NULL};
+    assert_int_equal(run(cant), 1);
+    assert_non_null(strstr(g_err, "cannot write"));
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    const char *args[] = {"render", "--help", NULL};
+    assert_int_equal(run(args), 0);
+    assert_non_null(strstr(g_out, "usage: pathfind render"));
+    assert_non_null(strstr(g_out, "examples:"));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/pf_render_XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_small_map_enlarged),
+        cmocka_unit_test(test_large_map_reduced_keeps_path),
+        cmocka_unit_test(test_scenario_rows),
+        cmocka_unit_test(test_bad_inputs),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
