@@ -12,4 +12,6 @@
 #include "pathfind/pf_jps.h"
 #include "pathfind/pf_batch.h"
 #include "pathfind/pf_table.h"
+#include "pathfind/pf_generic.h"
+#include "pathfind/pf_goap.h"
 #endif

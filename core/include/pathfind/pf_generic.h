@@ -1,0 +1,211 @@
+/*
+ * pf_generic.h - search over implicit state spaces: best-first (A*, weighted A*, greedy,
+ * uniform-cost, BFS), IDA*, memory-bounded IDA* with a transposition table, and depth-first branch
+ * and bound.
+ *
+ * The caller describes a problem with a fixed state size in bytes and three callbacks: successors
+ * (state -> states with step cost and action id), an optional heuristic and a goal test. States are
+ * plain bytes: two states are the same state iff their bytes are equal, so pad fields must be zeroed.
+ * The best-first searches copy states by value into the context's state pool and find duplicates
+ * with an open-addressing hash table keyed by XXH3-64 of the state bytes. The depth-first searches
+ * keep only the current path (memory linear in depth).
+ *
+ * OWNERSHIP. A pf_gen_ctx owns its pools (node records, states, hash table, open list, successor
+ * scratch); they grow by doubling and are kept between searches, so a context that is reused
+ * allocates nothing in steady state, and no search loop allocates per node. The plan goes to caller
+ * memory (pf_gen_plan) with a capacity.
+ *
+ *     static void succ(const void *s, pf_gen_sink *out, void *u) {
+ *         int32_t x = *(const int32_t *)s, n;
+ *         n = x + 1; pf_gen_push(out, &n, 1.0, 0);     // action 0: +1
+ *         n = x * 2; pf_gen_push(out, &n, 1.0, 1);     // action 1: *2
+ *     }
+ *     static int goal(const void *s, void *u) { return *(const int32_t *)s == 37; }
+ *
+ *     pf_gen_problem p = { .state_size = 4, .successors = succ, .is_goal = goal };
+ *     pf_gen_ctx *ctx; pf_gen_ctx_create(NULL, &ctx);
+ *     uint32_t acts[64]; pf_gen_plan plan = { .actions = acts, .capacity = 64 };
+ *     int32_t start = 1;
+ *     pf_status st = pf_gen_search(ctx, &p, &start, NULL, &plan, NULL);  // A* (h = 0 here: uniform cost)
+ *     pf_gen_ctx_destroy(ctx);
+ *
+ * ALGORITHMS (pf_gen_algo).
+ *   ASTAR, UNIFORM   optimal with an admissible heuristic; closed states are reopened when a cheaper
+ *                    path appears (only inconsistent heuristics cause that).
+ *   WASTAR           f = g + weight * h, no reopening: cost <= weight * optimal (admissible h).
+ *   GREEDY           f = h: fast, any plan.
+ *   BFS              fewest steps; the reported cost is the real cost of that plan.
+ *   IDASTAR          Korf's iterative deepening A*: memory linear in the depth; optimal with an
+ *                    admissible heuristic and step costs > 0.
+ *   IDASTAR_TT       memory-bounded A*: IDA* with a transposition table of at most `max_states`
+ *                    states (Reinefeld & Marsland, "Enhanced iterative-deepening search", 1994). The
+ *                    table remembers, per state, the cheapest g at which the current iteration
+ *                    reached it (later arrivals at no smaller g are cut: they could only repeat that
+ *                    search) and a backed-up lower bound h' >= h learnt from earlier iterations. Both
+ *                    rules keep IDA*'s optimality whatever the budget; a bigger budget only removes
+ *                    more re-expansions. We chose it over SMA* because it gives the same guarantee
+ *                    (optimal within a fixed node budget, degrades gracefully to IDA*) with flat
+ *                    arrays instead of SMA*'s doubly ordered open list and forgotten-f bookkeeping.
+ *   DFBNB            depth-first branch and bound, anytime: children are tried in order of f, and
+ *                    branches with f >= the best plan so far are cut. When the expansion budget ends
+ *                    it returns its best plan so far (PF_LIMIT_REACHED with a plan); when it runs to
+ *                    completion the plan is optimal (PF_OK). Needs `max_depth` or `max_cost` on
+ *                    infinite spaces; cycles along the current path are always cut.
+ *
+ * TIE-BREAKING (best-first only), as in pf_search.h: PF_TIE_DEEPER (default) expands the state with
+ * the smaller h among equal f, FIFO the earliest generated, LIFO the latest, RANDOM a pseudo-random
+ * one that depends only on `tie_seed` and the state bytes (the same seed gives the same plan; the
+ * GOAP write-up uses this so agents with equal options do not all pick the first). RANDOM also picks
+ * among equally cheap parents of one state (two actions that lead to the same world state).
+ *
+ * LIMITS. `max_expansions` ends a search with PF_LIMIT_REACHED. `max_bytes` (everything the context
+ * holds) and `max_states` (states stored at once) end best-first searches with PF_OUT_OF_MEMORY;
+ * `max_states` is the node budget of IDASTAR_TT (which never fails for it).
+ *
+ * THREAD SAFETY: a pf_gen_ctx is used by one thread at a time; create one per worker. Callbacks are
+ * called on the searching thread only; a problem may be shared by many contexts if its callbacks are.
+ */
+#ifndef PATHFIND_PF_GENERIC_H
+#define PATHFIND_PF_GENERIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "pf_status.h"
+#include "pf_alloc.h"
+#include "pf_search.h" /* pf_tie */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pf_gen_ctx pf_gen_ctx;
+/** Where a successor callback writes successors (owned by the context; valid during the call). */
+typedef struct pf_gen_sink pf_gen_sink;
+
+/** Largest state size in bytes. */
+#define PF_GEN_MAX_STATE_SIZE 65536u
+
+/** Writes every successor of `state` with pf_gen_push / pf_gen_push_h. */
+typedef void (*pf_gen_successors_fn)(const void *state, pf_gen_sink *out, void *user);
+/** Lower bound on the cost from `state` to a goal (admissible for optimal algorithms); >= 0. */
+typedef double (*pf_gen_heuristic_fn)(const void *state, void *user);
+/** Non-zero when `state` satisfies the goal. */
+typedef int (*pf_gen_goal_fn)(const void *state, void *user);
+
+/**
+ * Adds one successor: `state` (state_size bytes, copied now), step `cost` (finite, >= 0) and the
+ * caller's `action` id, returned in the plan.
+ * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY; the
+ *         callback may stop early).
+ */
+int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
+/** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
+ *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it. */
+int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
+/** The domain's heuristic value of the state being expanded (from the callback or pf_gen_push_h;
+ *  never a bound the search learnt itself, so incremental heuristics stay exact). */
+double pf_gen_sink_h(const pf_gen_sink *out);
+
+typedef struct pf_gen_problem {
+    uint32_t             state_size;  /* required, 1..PF_GEN_MAX_STATE_SIZE */
+    pf_gen_successors_fn successors;  /* required */
+    pf_gen_heuristic_fn  heuristic;   /* [opt] NULL = 0 everywhere */
+    pf_gen_goal_fn       is_goal;     /* required */
+    void                *user;        /* passed to every callback */
+} pf_gen_problem;
+
+typedef enum pf_gen_algo {
+    PF_GEN_DEFAULT = 0, /* PF_GEN_ASTAR */
+    PF_GEN_ASTAR,
+    PF_GEN_WASTAR,      /* weight >= 1 */
+    PF_GEN_GREEDY,
+    PF_GEN_UNIFORM,     /* uniform-cost (Dijkstra): the heuristic is ignored */
+    PF_GEN_BFS,
+    PF_GEN_IDASTAR,
+    PF_GEN_IDASTAR_TT,  /* memory-bounded: node budget max_states (default 1 << 16) */
+    PF_GEN_DFBNB,
+    PF_GEN__COUNT
+} pf_gen_algo;
+
+/** How the depth-first searches avoid cycles. */
+typedef enum pf_gen_cycles {
+    PF_GEN_CYCLES_DEFAULT = 0, /* PF_GEN_CYCLES_PATH */
+    PF_GEN_CYCLES_PATH,        /* cut a successor equal to any state on the current path */
+    PF_GEN_CYCLES_PARENT       /* cut only the parent (Korf's rule: cheapest; needs costs > 0) */
+} pf_gen_cycles;
+
+typedef struct pf_gen_desc {
+    pf_gen_algo   algo;           /* default PF_GEN_ASTAR */
+    double        weight;         /* default 1; PF_GEN_WASTAR: >= 1 */
+    pf_tie        tie;            /* default PF_TIE_DEEPER (best-first only) */
+    uint64_t      tie_seed;       /* PF_TIE_RANDOM */
+    uint64_t      max_expansions; /* 0 = unlimited; PF_LIMIT_REACHED */
+    size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
+    uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT: 1 << 16); states stored at once */
+    uint32_t      max_depth;      /* depth-first searches: 0 = unlimited */
+    double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound) */
+    pf_gen_cycles cycles;         /* depth-first searches */
+} pf_gen_desc;
+
+/** Effective values of a desc (defaults filled in). NULL means all defaults. */
+pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc);
+
+typedef struct pf_gen_stats {
+    uint64_t expanded;     /* states whose successors were generated */
+    uint64_t generated;    /* successors produced (after parent/cycle cuts for depth-first searches) */
+    uint64_t reopened;     /* best-first: closed states reopened */
+    uint32_t stored;       /* best-first / IDASTAR_TT: distinct states stored at the end */
+    uint32_t iterations;   /* IDA*: thresholds tried; DFBNB: improving plans found */
+    uint32_t plan_len;     /* actions in the plan; 0 when none */
+    size_t   peak_bytes;   /* bytes held by the context at the end of the search */
+    double   cost;         /* plan cost; INFINITY when none */
+} pf_gen_stats;
+
+/**
+ * Plan in caller memory: actions (start to goal) and optionally the states after each action.
+ * When it does not fit, nothing is written, `len` is set to the number of actions needed and the call
+ * returns PF_BUFFER_TOO_SMALL.
+ */
+typedef struct pf_gen_plan {
+    uint32_t *actions;   /* [opt][len: capacity] */
+    void     *states;    /* [opt][len: capacity * state_size] state after action i at i * state_size */
+    uint32_t  capacity;
+    uint32_t  len;
+} pf_gen_plan;
+
+typedef struct pf_gen_ctx_desc {
+    pf_allocator allocator;
+    uint32_t     initial_states;  /* capacity reserved up front; 0 = 1024 */
+} pf_gen_ctx_desc;
+
+/** @return PF_OK, PF_OUT_OF_MEMORY. `*out` is NULL on failure. */
+pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out);
+/** NULL-safe. */
+void      pf_gen_ctx_destroy(pf_gen_ctx *ctx);
+/** Bytes held by the context now. */
+size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
+
+/**
+ * Searches from `start` for a state satisfying problem->is_goal.
+ *
+ * @param start [len: problem->state_size] copied.
+ * @param desc  [opt] NULL for defaults (A*, no limits).
+ * @param plan  [opt] receives the actions (and states); `len` is set even on PF_BUFFER_TOO_SMALL.
+ * @param stats [opt] filled on every return.
+ * @return PF_OK (plan found; optimal for ASTAR, UNIFORM, IDASTAR, IDASTAR_TT and finished DFBNB),
+ *         PF_NO_PATH (no goal reachable within the limits of cost and depth), PF_LIMIT_REACHED
+ *         (max_expansions; DFBNB then returns its best plan so far if it has one, stats->cost finite),
+ *         or an error: PF_INVALID_ARGUMENT (bad problem or desc, or a callback gave a negative or
+ *         non-finite cost or h), PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
+ *         reached), PF_BUFFER_TOO_SMALL.
+ */
+pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,
+                        const pf_gen_desc *desc, pf_gen_plan *plan, pf_gen_stats *stats);
+
+/** Names: "astar", "wastar", "greedy", "uniform", "bfs", "idastar", "idastar-tt", "dfbnb". */
+const char *pf_gen_algo_name(pf_gen_algo a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

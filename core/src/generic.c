@@ -1,0 +1,553 @@
+/* generic.c - pf_gen_ctx pools, the XXH3-keyed state table, and the best-first family (A*,
+ * weighted A*, greedy, uniform-cost, BFS) over implicit state spaces.
+ *
+ * One loop serves every best-first algorithm: f = g + w * h (greedy: f = h; uniform-cost: h = 0;
+ * BFS: f = depth with FIFO ties). Successors are written by the callback into a scratch buffer
+ * owned by the context, then relaxed one by one; nothing is allocated per node (the pools double).
+ */
+#include <math.h>
+#include <string.h>
+#include <xxhash.h>
+#include "search_generic_internal.h"
+
+/* ---- pools ----------------------------------------------------------------------------------- */
+
+static int grow_raw(pf_gen_ctx *c, void **p, size_t old_bytes, size_t new_bytes)
+{
+    if (c->limit_bytes && c->bytes - old_bytes + new_bytes > c->limit_bytes) {
+        c->limit_hit = 1;
+        return 0;
+    }
+    void *q = pf__alloc(&c->alloc, new_bytes, 64);
+    if (!q) {
+        c->limit_hit = 1;
+        return 0;
+    }
+    if (*p && old_bytes) memcpy(q, *p, old_bytes);
+    pf__free(&c->alloc, *p, old_bytes);
+    *p = q;
+    c->bytes = c->bytes - old_bytes + new_bytes;
+    return 1;
+}
+
+int pf__gen_grow(pf_gen_ctx *c, void **const *ptrs, const size_t *elems, int count, uint32_t *cap,
+                 uint32_t need)
+{
+    if (need <= *cap) return 1;
+    uint64_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
+    if (n < need || count > 16) return 0;
+    /* allocate every array first, then commit: a failure leaves all of them as they were */
+    void *fresh[16] = {0};
+    for (int i = 0; i < count; i++) {
+        if (!grow_raw(c, &fresh[i], 0, elems[i] * (size_t)n)) {
+            for (int j = 0; j < i; j++) {
+                pf__free(&c->alloc, fresh[j], elems[j] * (size_t)n);
+                c->bytes -= elems[j] * (size_t)n;
+            }
+            return 0;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        size_t old = elems[i] * (size_t)*cap;
+        if (old) memcpy(fresh[i], *ptrs[i], old);
+        pf__free(&c->alloc, *ptrs[i], old);
+        c->bytes -= old;
+        *ptrs[i] = fresh[i];
+    }
+    *cap = (uint32_t)n;
+    return 1;
+}
+
+int pf__gen_grow_bytes(pf_gen_ctx *c, uint8_t **p, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 1;
+    size_t n = *cap ? *cap : 256;
+    while (n < need) n *= 2;
+    void *q = *p;
+    if (!grow_raw(c, &q, *cap, n)) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+uint64_t pf__gen_hash(const void *state, uint32_t size) { return XXH3_64bits(state, size); }
+
+/* Bytes per record of the SoA block (hash, g, h, then five u32 arrays). */
+#define REC_BYTES (3 * sizeof(uint64_t) + 5 * sizeof(uint32_t))
+
+/* Points the SoA arrays into one block of `cap` records (8-byte arrays first keep alignment). */
+static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
+{
+    c->hash = (uint64_t *)(void *)blk;
+    c->g = (double *)(void *)(blk + (size_t)cap * 8);
+    c->h = (double *)(void *)(blk + (size_t)cap * 16);
+    c->parent = (uint32_t *)(void *)(blk + (size_t)cap * 24);
+    c->action = c->parent + cap;
+    c->depth = c->action + cap;
+    c->hpos = c->depth + cap;
+    c->ptie = c->hpos + cap;
+}
+
+/* Grows the records (one block, all arrays together) to hold `need`, and the state pool to match.
+ * Allocate-then-commit: a failure leaves the old block intact. */
+static int records_grow(pf_gen_ctx *c, uint32_t need)
+{
+    if (need > c->ncap) {
+        uint64_t n = c->ncap ? c->ncap : 64;
+        while (n < need) n *= 2;
+        if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
+        if (n < need) return 0;
+        size_t old = (size_t)c->ncap * REC_BYTES;
+        void *blk = NULL;
+        if (!grow_raw(c, &blk, 0, (size_t)n * REC_BYTES)) return 0;
+        uint8_t *nb = blk;
+        if (c->ncount) {
+            uint32_t k = c->ncount;
+            memcpy(nb, c->hash, (size_t)k * 8);
+            memcpy(nb + n * 8, c->g, (size_t)k * 8);
+            memcpy(nb + n * 16, c->h, (size_t)k * 8);
+            memcpy(nb + n * 24, c->parent, (size_t)k * 4);
+            memcpy(nb + n * 28, c->action, (size_t)k * 4);
+            memcpy(nb + n * 32, c->depth, (size_t)k * 4);
+            memcpy(nb + n * 36, c->hpos, (size_t)k * 4);
+            memcpy(nb + n * 40, c->ptie, (size_t)k * 4);
+        }
+        pf__free(&c->alloc, c->hash, old);
+        c->bytes -= old;
+        records_bind(c, nb, (uint32_t)n);
+        c->ncap = (uint32_t)n;
+    }
+    return pf__gen_grow_bytes(c, &c->states, &c->states_cap, (size_t)c->ncap * c->ssize);
+}
+
+static void table_put(uint32_t *t, uint32_t mask, uint64_t hv, uint32_t idx)
+{
+    uint32_t i = (uint32_t)hv & mask;
+    while (t[i] != PF__GEN_NONE) i = (i + 1) & mask;
+    t[i] = idx;
+}
+
+static int table_grow(pf_gen_ctx *c, uint32_t need_entries)
+{
+    uint64_t want = c->tcap ? c->tcap : 64;
+    while (want < 2 * (uint64_t)need_entries) want *= 2;
+    if (want <= c->tcap) return 1;
+    if (want > (UINT64_C(1) << 31)) return 0;
+    void *nt = NULL;
+    size_t old = (size_t)c->tcap * sizeof(uint32_t);
+    /* a fresh table: the old one is rebuilt from the records, so no copy is needed */
+    if (!grow_raw(c, &nt, 0, (size_t)want * sizeof(uint32_t))) return 0;
+    pf__free(&c->alloc, c->table, old);
+    c->bytes -= old;
+    c->table = nt;
+    c->tcap = (uint32_t)want;
+    memset(c->table, 0xff, (size_t)want * sizeof(uint32_t));
+    for (uint32_t i = 0; i < c->ncount; i++) table_put(c->table, c->tcap - 1, c->hash[i], i);
+    return 1;
+}
+
+void pf__gen_records_clear(pf_gen_ctx *c)
+{
+    if (c->tcap && c->ncount) {
+        uint32_t mask = c->tcap - 1;
+        if ((uint64_t)c->ncount * 8 < c->tcap) {
+            /* reverse insertion order: each record's probe run is intact when it is cleared */
+            for (uint32_t k = c->ncount; k-- > 0;) {
+                uint32_t i = (uint32_t)c->hash[k] & mask;
+                while (c->table[i] != k) i = (i + 1) & mask;
+                c->table[i] = PF__GEN_NONE;
+            }
+        } else {
+            memset(c->table, 0xff, (size_t)c->tcap * sizeof(uint32_t));
+        }
+    }
+    c->ncount = 0;
+}
+
+uint32_t pf__gen_find(const pf_gen_ctx *c, const void *state, uint64_t hv)
+{
+    if (!c->tcap) return PF__GEN_NONE;
+    uint32_t mask = c->tcap - 1, i = (uint32_t)hv & mask;
+    for (;;) {
+        uint32_t k = c->table[i];
+        if (k == PF__GEN_NONE) return PF__GEN_NONE;
+        if (c->hash[k] == hv && memcmp(c->states + (size_t)k * c->ssize, state, c->ssize) == 0)
+            return k;
+        i = (i + 1) & mask;
+    }
+}
+
+uint32_t pf__gen_insert(pf_gen_ctx *c, const void *state, uint64_t hv)
+{
+    if (c->limit_states && c->ncount >= c->limit_states) {
+        c->limit_hit = 1;
+        return PF__GEN_NONE;
+    }
+    if (c->ncount >= UINT32_MAX - 2u) return PF__GEN_NONE;
+    if (!records_grow(c, c->ncount + 1)) return PF__GEN_NONE;
+    if ((uint64_t)(c->ncount + 1) * 2 > c->tcap && !table_grow(c, c->ncount + 1)) return PF__GEN_NONE;
+    uint32_t k = c->ncount++;
+    memcpy(c->states + (size_t)k * c->ssize, state, c->ssize);
+    c->hash[k] = hv;
+    table_put(c->table, c->tcap - 1, hv, k);
+    return k;
+}
+
+/* ---- context ----------------------------------------------------------------------------------- */
+
+pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    pf_gen_ctx_desc d = desc ? *desc : (pf_gen_ctx_desc){0};
+    pf_allocator a = pf__alloc_resolve(&d.allocator);
+    pf_gen_ctx *c = pf__calloc(&a, sizeof *c, 64);
+    if (!c) return PF_OUT_OF_MEMORY;
+    c->alloc = a;
+    c->bytes = sizeof *c;
+    c->initial = PF__DEF(d.initial_states, 1024u);
+    c->sink.ctx = c;
+    *out = c;
+    return PF_OK;
+}
+
+void pf_gen_ctx_destroy(pf_gen_ctx *c)
+{
+    if (!c) return;
+    const pf_allocator *a = &c->alloc;
+    pf__free(a, c->states, c->states_cap);
+    pf__free(a, c->hash, (size_t)c->ncap * REC_BYTES);
+    pf__free(a, c->table, (size_t)c->tcap * sizeof *c->table);
+    pf__free(a, c->heap, (size_t)c->hcap * sizeof *c->heap);
+    pf__free(a, c->sstates, c->sstates_cap);
+    pf__free(a, c->scost, (size_t)c->scap * sizeof *c->scost);
+    pf__free(a, c->sh, (size_t)c->scap * sizeof *c->sh);
+    pf__free(a, c->sact, (size_t)c->scap * sizeof *c->sact);
+    pf__free(a, c->sord, (size_t)c->scap * sizeof *c->sord);
+    pf__free(a, c->pstates, c->pstates_cap);
+    pf__free(a, c->pg, (size_t)c->pcap * sizeof *c->pg);
+    pf__free(a, c->ph, (size_t)c->pcap * sizeof *c->ph);
+    pf__free(a, c->pmin, (size_t)c->pcap * sizeof *c->pmin);
+    pf__free(a, c->phash, (size_t)c->pcap * sizeof *c->phash);
+    pf__free(a, c->pact, (size_t)c->pcap * sizeof *c->pact);
+    pf__free(a, c->pbeg, (size_t)c->pcap * sizeof *c->pbeg);
+    pf__free(a, c->pend, (size_t)c->pcap * sizeof *c->pend);
+    pf__free(a, c->pnext, (size_t)c->pcap * sizeof *c->pnext);
+    pf__free(a, c->ptt, (size_t)c->pcap * sizeof *c->ptt);
+    pf__free(a, c->bstates, c->bstates_cap);
+    pf__free(a, c->bact, (size_t)c->bcap * sizeof *c->bact);
+    pf_allocator keep = c->alloc;
+    pf__free(&keep, c, sizeof *c);
+}
+
+size_t pf_gen_ctx_mem_size(const pf_gen_ctx *c) { return c ? c->bytes : 0; }
+
+/* ---- successor sink ---------------------------------------------------------------------------- */
+
+static int sink_push(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h)
+{
+    if (!out || !state) return 0;
+    pf_gen_ctx *c = out->ctx;
+    if (c->limit_hit) return 0;
+    uint32_t n = c->scount + 1;
+    if ((size_t)n * c->ssize > c->sstates_cap &&
+        !pf__gen_grow_bytes(c, &c->sstates, &c->sstates_cap, (size_t)n * c->ssize))
+        return 0;
+    if (n > c->scap) {
+        void **const ptrs[] = {(void **)&c->scost, (void **)&c->sh, (void **)&c->sact, (void **)&c->sord};
+        const size_t elems[] = {sizeof *c->scost, sizeof *c->sh, sizeof *c->sact, sizeof *c->sord};
+        if (!pf__gen_grow(c, ptrs, elems, 4, &c->scap, n)) return 0;
+    }
+    uint32_t k = c->scount++;
+    memcpy(c->sstates + (size_t)k * c->ssize, state, c->ssize);
+    c->scost[k] = cost;
+    c->sh[k] = h;
+    c->sact[k] = action;
+    return 1;
+}
+
+int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action)
+{
+    return sink_push(out, state, cost, action, NAN);
+}
+
+int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h)
+{
+    /* NaN means "not given": a domain that passes NaN gets the callback, never a NaN h */
+    return sink_push(out, state, cost, action, h);
+}
+
+double pf_gen_sink_h(const pf_gen_sink *out) { return out ? out->parent_h : 0.0; }
+
+/* ---- desc ---------------------------------------------------------------------------------------- */
+
+pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc)
+{
+    pf_gen_desc d = desc ? *desc : (pf_gen_desc){0};
+    d.algo = PF__DEF(d.algo, PF_GEN_ASTAR);
+    d.weight = d.weight == 0.0 ? 1.0 : d.weight;
+    d.tie = PF__DEF(d.tie, PF_TIE_DEEPER);
+    d.cycles = PF__DEF(d.cycles, PF_GEN_CYCLES_PATH);
+    if (d.algo == PF_GEN_IDASTAR_TT) d.max_states = PF__DEF(d.max_states, 1u << 16);
+    if (d.algo == PF_GEN_BFS) d.tie = PF_TIE_FIFO;
+    return d;
+}
+
+const char *pf_gen_algo_name(pf_gen_algo a)
+{
+    static const char *const names[PF_GEN__COUNT] = {"astar",   "astar", "wastar",     "greedy", "uniform",
+                                                     "bfs",     "idastar", "idastar-tt", "dfbnb"};
+    return (unsigned)a < PF_GEN__COUNT ? names[a] : "unknown";
+}
+
+/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key (as in search.c) ------------------ */
+
+static inline int hless(const pf__gen_hentry *a, const pf__gen_hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+static void sift_up(pf_gen_ctx *c, uint32_t i, pf__gen_hentry e)
+{
+    pf__gen_hentry *h = c->heap;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!hless(&e, &h[p])) break;
+        h[i] = h[p];
+        c->hpos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    c->hpos[e.node] = i;
+}
+
+static void sift_down(pf_gen_ctx *c, uint32_t i, pf__gen_hentry e)
+{
+    pf__gen_hentry *h = c->heap;
+    uint32_t n = c->hsize;
+    for (;;) {
+        uint32_t first = 4 * i + 1;
+        if (first >= n) break;
+        uint32_t best = first, last = first + 4 < n ? first + 4 : n;
+        for (uint32_t k = first + 1; k < last; k++)
+            if (hless(&h[k], &h[best])) best = k;
+        if (!hless(&h[best], &e)) break;
+        h[i] = h[best];
+        c->hpos[h[i].node] = i;
+        i = best;
+    }
+    h[i] = e;
+    c->hpos[e.node] = i;
+}
+
+static int heap_push(pf_gen_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (c->hsize == c->hcap) {
+        void **const ptrs[] = {(void **)&c->heap};
+        const size_t elems[] = {sizeof *c->heap};
+        if (!pf__gen_grow(c, ptrs, elems, 1, &c->hcap, c->hsize + 1)) return 0;
+    }
+    sift_up(c, c->hsize++, (pf__gen_hentry){f, tie, node});
+    return 1;
+}
+
+static uint32_t heap_pop(pf_gen_ctx *c)
+{
+    uint32_t top = c->heap[0].node;
+    pf__gen_hentry last = c->heap[--c->hsize];
+    if (c->hsize) sift_down(c, 0, last);
+    c->hpos[top] = PF__GEN_CLOSED;
+    return top;
+}
+
+static uint32_t mix32(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+static uint32_t tie_key(pf_gen_ctx *c, const pf_gen_desc *d, uint64_t hv, double h)
+{
+    switch (d->tie) {
+    case PF_TIE_FIFO: return c->fifo++;
+    case PF_TIE_LIFO: return ~c->fifo++;
+    case PF_TIE_RANDOM: return mix32(d->tie_seed ^ (hv * UINT64_C(0x9E3779B97F4A7C15)));
+    default: {
+        float hf = (float)h; /* non-negative floats order like their bit patterns */
+        uint32_t u;
+        memcpy(&u, &hf, sizeof u);
+        return u;
+    }
+    }
+}
+
+/* PF_TIE_RANDOM also chooses among equally cheap parents of a state (two actions reaching the
+ * same world state): the parent with the smaller key wins, so the choice depends only on the seed. */
+static uint32_t parent_key(const pf_gen_desc *d, uint64_t hv, uint32_t parent, uint32_t action)
+{
+    return mix32(d->tie_seed ^ hv ^ ((uint64_t)parent << 32 | action) * UINT64_C(0xD6E8FEB86659FD93));
+}
+
+/* ---- plan output --------------------------------------------------------------------------------- */
+
+static pf_status write_plan(pf_gen_ctx *c, uint32_t goal, pf_gen_plan *plan)
+{
+    if (!plan) return PF_OK;
+    uint32_t len = c->depth[goal];
+    plan->len = len;
+    if (len > plan->capacity) return PF_BUFFER_TOO_SMALL;
+    uint32_t k = goal;
+    for (uint32_t i = len; i-- > 0;) {
+        if (plan->actions) plan->actions[i] = c->action[k];
+        if (plan->states)
+            memcpy((uint8_t *)plan->states + (size_t)i * c->ssize, c->states + (size_t)k * c->ssize, c->ssize);
+        k = c->parent[k];
+    }
+    return PF_OK;
+}
+
+/* ---- best-first loop -------------------------------------------------------------------------------- */
+
+static int bad_value(double v) { return !(v >= 0.0) || isinf(v); }
+
+static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *d,
+                            pf_gen_plan *plan, pf_gen_stats *st)
+{
+    const int greedy = d->algo == PF_GEN_GREEDY, bfs = d->algo == PF_GEN_BFS;
+    const int use_h = p->heuristic && d->algo != PF_GEN_UNIFORM && !bfs;
+    const int reopen = d->algo == PF_GEN_ASTAR || d->algo == PF_GEN_UNIFORM;
+    const double w = d->algo == PF_GEN_WASTAR ? d->weight : 1.0;
+    const int rnd = d->tie == PF_TIE_RANDOM;
+    const uint32_t ss = p->state_size;
+
+    pf__gen_records_clear(c);
+    c->hsize = 0;
+    c->fifo = 0;
+    if (!records_grow(c, c->initial) || !table_grow(c, c->initial)) return PF_OUT_OF_MEMORY;
+
+    uint64_t hv = pf__gen_hash(start, ss);
+    double h0 = use_h ? p->heuristic(start, p->user) : 0.0;
+    if (bad_value(h0)) return PF_INVALID_ARGUMENT;
+    uint32_t s0 = pf__gen_insert(c, start, hv);
+    if (s0 == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
+    c->g[s0] = 0.0;
+    c->h[s0] = h0;
+    c->parent[s0] = PF__GEN_NONE;
+    c->action[s0] = 0;
+    c->depth[s0] = 0;
+    if (!heap_push(c, s0, greedy ? h0 : w * h0, tie_key(c, d, hv, h0))) return PF_OUT_OF_MEMORY;
+
+    while (c->hsize) {
+        if (d->max_expansions && st->expanded >= d->max_expansions) return PF_LIMIT_REACHED;
+        uint32_t cur = heap_pop(c);
+        const uint8_t *cs = c->states + (size_t)cur * ss;
+        if (p->is_goal(cs, p->user)) {
+            st->cost = c->g[cur];
+            st->plan_len = c->depth[cur];
+            return write_plan(c, cur, plan);
+        }
+        st->expanded++;
+        c->scount = 0;
+        c->sink.parent_h = c->h[cur];
+        p->successors(cs, &c->sink, p->user);
+        if (c->limit_hit) return PF_OUT_OF_MEMORY;
+        const double gc = c->g[cur];
+        const uint32_t dc = c->depth[cur];
+        for (uint32_t i = 0; i < c->scount; i++) {
+            double cost = c->scost[i];
+            if (bad_value(cost)) return PF_INVALID_ARGUMENT;
+            st->generated++;
+            const uint8_t *ns = c->sstates + (size_t)i * ss;
+            double ng = gc + cost;
+            uint64_t nh = pf__gen_hash(ns, ss);
+            uint32_t k = pf__gen_find(c, ns, nh);
+            if (k == PF__GEN_NONE) {
+                double h = 0.0;
+                if (use_h) {
+                    h = isnan(c->sh[i]) ? p->heuristic(ns, p->user) : c->sh[i];
+                    if (bad_value(h)) return PF_INVALID_ARGUMENT;
+                }
+                if (d->max_cost > 0 && ng + h > d->max_cost) continue;
+                k = pf__gen_insert(c, ns, nh);
+                if (k == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
+                c->g[k] = ng;
+                c->h[k] = h;
+                c->parent[k] = cur;
+                c->action[k] = c->sact[i];
+                c->depth[k] = dc + 1;
+                if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
+                double f = bfs ? (double)(dc + 1) : greedy ? h : ng + w * h;
+                if (!heap_push(c, k, f, tie_key(c, d, nh, h))) return PF_OUT_OF_MEMORY;
+                continue;
+            }
+            if (rnd && ng == c->g[k] && c->hpos[k] != PF__GEN_CLOSED && !bfs) {
+                uint32_t key = parent_key(d, nh, cur, c->sact[i]);
+                if (key < c->ptie[k]) {
+                    c->ptie[k] = key;
+                    c->parent[k] = cur;
+                    c->action[k] = c->sact[i];
+                    c->depth[k] = dc + 1;
+                }
+                continue;
+            }
+            if (bfs || !(ng < c->g[k])) continue;
+            uint32_t pos = c->hpos[k];
+            if (pos == PF__GEN_CLOSED && !reopen) continue;
+            double h = c->h[k];
+            c->g[k] = ng;
+            c->parent[k] = cur;
+            c->action[k] = c->sact[i];
+            c->depth[k] = dc + 1;
+            if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
+            double f = greedy ? h : ng + w * h;
+            if (pos == PF__GEN_CLOSED) {
+                st->reopened++;
+                if (!heap_push(c, k, f, tie_key(c, d, nh, h))) return PF_OUT_OF_MEMORY;
+            } else if (!greedy) {
+                pf__gen_hentry e = {f, c->heap[pos].tie, k};
+                sift_up(c, pos, e);
+            }
+        }
+    }
+    return PF_NO_PATH;
+}
+
+pf_status pf_gen_search(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *desc,
+                        pf_gen_plan *plan, pf_gen_stats *stats)
+{
+    pf_gen_stats st = {0};
+    st.cost = INFINITY;
+    pf_status s = PF_INVALID_ARGUMENT;
+    if (plan) plan->len = 0;
+    pf_gen_desc d = pf_gen_desc_resolve(desc);
+    if (!c || !p || !start || !p->successors || !p->is_goal || p->state_size == 0 ||
+        p->state_size > PF_GEN_MAX_STATE_SIZE || (unsigned)d.algo >= PF_GEN__COUNT ||
+        !(d.weight >= 1.0) || isinf(d.weight) || !(d.max_cost >= 0.0) || (unsigned)d.tie > PF_TIE_RANDOM ||
+        (unsigned)d.cycles > PF_GEN_CYCLES_PARENT || (plan && plan->capacity && !plan->actions && !plan->states))
+        goto done;
+    if (c->ssize != p->state_size) {
+        /* records of another state size: forget them; every byte pool is re-checked against
+         * count * state_size when it is used, so capacities carry over safely */
+        c->ncount = 0;
+        if (c->tcap) memset(c->table, 0xff, (size_t)c->tcap * sizeof(uint32_t));
+        c->ssize = p->state_size;
+    }
+    c->limit_bytes = d.max_bytes;
+    c->limit_states = d.algo == PF_GEN_IDASTAR_TT ? 0 : d.max_states;
+    c->limit_hit = 0;
+    if (d.algo == PF_GEN_IDASTAR || d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_DFBNB)
+        s = pf__gen_dfs(c, p, start, &d, plan, &st);
+    else
+        s = best_first(c, p, start, &d, plan, &st);
+    st.stored = c->ncount;
+done:
+    if (c) st.peak_bytes = c->bytes;
+    if (stats) *stats = st;
+    return s;
+}

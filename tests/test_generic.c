@@ -1,0 +1,499 @@
+/* test_generic.c - generic search over implicit state spaces: every algorithm against independent
+ * answers (Romania of the seeds, Bellman-Ford on random graphs), ties, limits, allocation failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+
+static double test_scale(void)
+{
+    const char *s = getenv("PF_TEST_SCALE");
+    double v = s ? atof(s) : 1.0;
+    return v > 0 ? v : 1.0;
+}
+
+/* ---- an explicit weighted graph as an implicit domain (state = uint32 vertex) ----------------- */
+
+#define GMAX 64
+typedef struct graph {
+    uint32_t n, goal;
+    uint32_t deg[GMAX];
+    uint32_t to[GMAX][8];
+    double   w[GMAX][8];
+    double   h[GMAX];
+    int      negative; /* make the first arc's cost negative (bad input test) */
+} graph;
+
+static void g_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    const graph *g = u;
+    uint32_t v;
+    memcpy(&v, s, 4);
+    for (uint32_t i = 0; i < g->deg[v]; i++)
+        pf_gen_push(out, &g->to[v][i], g->negative && i == 0 ? -1.0 : g->w[v][i], i);
+}
+static double g_h(const void *s, void *u)
+{
+    const graph *g = u;
+    uint32_t v;
+    memcpy(&v, s, 4);
+    return g->h[v];
+}
+static int g_goal(const void *s, void *u)
+{
+    const graph *g = u;
+    uint32_t v;
+    memcpy(&v, s, 4);
+    return v == g->goal;
+}
+static void g_arc(graph *g, uint32_t a, uint32_t b, double w)
+{
+    g->to[a][g->deg[a]] = b;
+    g->w[a][g->deg[a]++] = w;
+}
+/* Follows a plan's actions and returns its cost (INFINITY when an action does not exist). */
+static double g_plan_cost(const graph *g, uint32_t s, const uint32_t *acts, uint32_t len, uint32_t *end)
+{
+    double c = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        if (acts[i] >= g->deg[s]) return INFINITY;
+        c += g->w[s][acts[i]];
+        s = g->to[s][acts[i]];
+    }
+    *end = s;
+    return c;
+}
+
+/* Romania (the seeds' A* walk): A=0 B=1 C=2 D=3 E=4 F=5 G=6 H=7 I=8 L=9 M=10 N=11 O=12 P=13 R=14
+ * S=15 T=16 U=17 V=18 Z=19; straight-line distances to Bucharest as h. */
+static graph romania(void)
+{
+    graph g;
+    memset(&g, 0, sizeof g);
+    g.n = 20;
+    g.goal = 1;
+    static const struct { int a, b; double w; } roads[] = {
+        {0, 19, 75}, {0, 15, 140}, {0, 16, 118}, {19, 12, 71}, {12, 15, 151}, {16, 9, 111}, {9, 10, 70},
+        {10, 3, 75}, {3, 2, 120}, {2, 14, 146}, {2, 13, 138}, {15, 5, 99}, {15, 14, 80}, {14, 13, 97},
+        {5, 1, 211}, {13, 1, 101}, {1, 6, 90}, {1, 17, 85}, {17, 7, 98}, {17, 18, 142}, {7, 4, 86},
+        {18, 8, 92}, {8, 11, 87}};
+    for (size_t i = 0; i < sizeof roads / sizeof roads[0]; i++) {
+        g_arc(&g, (uint32_t)roads[i].a, (uint32_t)roads[i].b, roads[i].w);
+        g_arc(&g, (uint32_t)roads[i].b, (uint32_t)roads[i].a, roads[i].w);
+    }
+    static const double sld[20] = {366, 0, 160, 242, 161, 176, 77, 151, 226, 244,
+                                   241, 234, 380, 100, 193, 253, 329, 80, 199, 374};
+    memcpy(g.h, sld, sizeof sld);
+    return g;
+}
+
+static pf_gen_problem g_problem(graph *g)
+{
+    pf_gen_problem p = {4, g_succ, g_h, g_goal, g};
+    return p;
+}
+
+static void test_romania_all_algorithms(void **state)
+{
+    (void)state;
+    graph g = romania();
+    pf_gen_problem p = g_problem(&g);
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t start = 0, acts[32], states[32];
+    static const pf_gen_algo optimal[] = {PF_GEN_ASTAR, PF_GEN_UNIFORM, PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT,
+                                          PF_GEN_DFBNB};
+    for (size_t i = 0; i < sizeof optimal / sizeof optimal[0]; i++) {
+        pf_gen_plan plan = {acts, states, 32, 0};
+        pf_gen_stats st;
+        pf_status s = pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = optimal[i]}, &plan, &st);
+        assert_int_equal(s, PF_OK);
+        assert_true(fabs(st.cost - 418.0) < 1e-9); /* A -> S -> R -> P -> B */
+        assert_int_equal(plan.len, 4);
+        static const uint32_t via[4] = {15, 14, 13, 1};
+        assert_memory_equal(states, via, sizeof via);
+        uint32_t end;
+        assert_true(fabs(g_plan_cost(&g, 0, acts, plan.len, &end) - 418.0) < 1e-9);
+    }
+    /* A* dequeues A, S, RV, F, P, then B (f 418 < T's 447): five expansions, as in the seeds */
+    pf_gen_stats st;
+    pf_gen_plan plan = {acts, NULL, 32, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, &start, NULL, &plan, &st), PF_OK);
+    assert_int_equal(st.expanded, 5);
+    /* greedy follows h: A -> S -> F -> B (450), as in the seeds */
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_GREEDY}, &plan, &st), PF_OK);
+    assert_true(fabs(st.cost - 450.0) < 1e-9);
+    assert_int_equal(plan.len, 3);
+    /* BFS: fewest roads (3: A S F B) and its real cost */
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_BFS}, &plan, &st), PF_OK);
+    assert_int_equal(plan.len, 3);
+    assert_true(fabs(st.cost - 450.0) < 1e-9);
+    /* weighted A*: within the bound */
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_WASTAR, .weight = 2}, &plan, &st),
+                     PF_OK);
+    assert_true(st.cost <= 2 * 418.0 + 1e-9);
+    pf_gen_ctx_destroy(ctx);
+}
+
+static void test_buffer_and_bad_input(void **state)
+{
+    (void)state;
+    graph g = romania();
+    pf_gen_problem p = g_problem(&g);
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t start = 0, acts[2];
+    pf_gen_plan plan = {acts, NULL, 2, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, &start, NULL, &plan, NULL), PF_BUFFER_TOO_SMALL);
+    assert_int_equal(plan.len, 4);
+    assert_int_equal(pf_gen_search(NULL, &p, &start, NULL, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_gen_search(ctx, &p, NULL, NULL, NULL, NULL), PF_INVALID_ARGUMENT);
+    pf_gen_problem bad = p;
+    bad.state_size = 0;
+    assert_int_equal(pf_gen_search(ctx, &bad, &start, NULL, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_WASTAR, .weight = 0.5}, NULL, NULL),
+                     PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = (pf_gen_algo)99}, NULL, NULL),
+                     PF_INVALID_ARGUMENT);
+    g.negative = 1;
+    for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++)
+        assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = (pf_gen_algo)a}, NULL, NULL),
+                         PF_INVALID_ARGUMENT);
+    pf_gen_ctx_destroy(NULL);
+    pf_gen_ctx_destroy(ctx);
+    assert_string_equal(pf_gen_algo_name(PF_GEN_IDASTAR_TT), "idastar-tt");
+    pf_gen_desc r = pf_gen_desc_resolve(NULL);
+    assert_int_equal(r.algo, PF_GEN_ASTAR);
+    assert_int_equal(r.tie, PF_TIE_DEEPER);
+    assert_true(r.weight == 1.0);
+}
+
+/* ---- random graphs: every optimal algorithm equals Bellman-Ford -------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void random_graph(graph *g, uint64_t *rs, double hfrac)
+{
+    memset(g, 0, sizeof *g);
+    g->n = 6 + (uint32_t)(rng_next(rs) % 12); /* small: depth-first searches enumerate simple paths */
+    g->goal = (uint32_t)(rng_next(rs) % g->n);
+    for (uint32_t v = 0; v < g->n; v++) {
+        uint32_t d = (uint32_t)(rng_next(rs) % 4);
+        for (uint32_t k = 0; k < d; k++)
+            g_arc(g, v, (uint32_t)(rng_next(rs) % g->n), 1.0 + (double)(rng_next(rs) % 9));
+    }
+    /* exact distances to the goal by Bellman-Ford on reversed arcs; h = hfrac * exact (admissible) */
+    double dist[GMAX];
+    for (uint32_t v = 0; v < g->n; v++) dist[v] = INFINITY;
+    dist[g->goal] = 0;
+    for (uint32_t it = 0; it < g->n; it++)
+        for (uint32_t v = 0; v < g->n; v++)
+            for (uint32_t k = 0; k < g->deg[v]; k++)
+                if (dist[g->to[v][k]] + g->w[v][k] < dist[v]) dist[v] = dist[g->to[v][k]] + g->w[v][k];
+    for (uint32_t v = 0; v < g->n; v++) g->h[v] = isinf(dist[v]) ? 0.0 : hfrac * dist[v];
+    /* the exact distance rides in the unused arc slot 7 (degrees stay below 5) */
+    for (uint32_t v = 0; v < g->n; v++) g->w[v][7] = dist[v];
+}
+
+static void test_prop_random_graphs(void **state)
+{
+    (void)state;
+    int rounds = (int)(300 * test_scale());
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    for (int r = 0; r < rounds; r++) {
+        uint64_t seed = 0x9E3779B97F4A7C15ull ^ (uint64_t)(r + 1) * 7919u, rs = seed;
+        graph g;
+        random_graph(&g, &rs, (r & 1) ? 1.0 : 0.5);
+        pf_gen_problem p = g_problem(&g);
+        uint32_t start = (uint32_t)(rng_next(&rs) % g.n);
+        double exact = g.w[start][7];
+        static const pf_gen_algo algos[] = {PF_GEN_ASTAR, PF_GEN_UNIFORM, PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT,
+                                            PF_GEN_IDASTAR_TT, PF_GEN_DFBNB, PF_GEN_BFS, PF_GEN_GREEDY,
+                                            PF_GEN_WASTAR};
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+            uint32_t acts[GMAX];
+            pf_gen_plan plan = {acts, NULL, GMAX, 0};
+            pf_gen_stats st;
+            pf_gen_desc d = {.algo = algos[a], .weight = 1.5, .max_states = a == 3 ? 3 : 0};
+            pf_status s = pf_gen_search(ctx, &p, &start, &d, &plan, &st);
+            if (isinf(exact)) {
+                if (s != PF_NO_PATH) print_error("seed %llu algo %s: expected NO_PATH, got %s\n",
+                                                 (unsigned long long)seed, pf_gen_algo_name(algos[a]), pf_status_name(s));
+                assert_int_equal(s, PF_NO_PATH);
+                continue;
+            }
+            if (s != PF_OK) print_error("seed %llu algo %s: %s\n", (unsigned long long)seed,
+                                        pf_gen_algo_name(algos[a]), pf_status_name(s));
+            assert_int_equal(s, PF_OK);
+            uint32_t end = UINT32_MAX;
+            double pc = g_plan_cost(&g, start, acts, plan.len, &end);
+            assert_int_equal(end, g.goal);
+            assert_true(fabs(pc - st.cost) < 1e-9);
+            int opt = a <= 5;
+            if (opt && fabs(st.cost - exact) > 1e-9)
+                print_error("seed %llu algo %s: cost %g, optimal %g\n", (unsigned long long)seed,
+                            pf_gen_algo_name(algos[a]), st.cost, exact);
+            if (opt) assert_true(fabs(st.cost - exact) < 1e-9);
+            if (algos[a] == PF_GEN_WASTAR) assert_true(st.cost <= 1.5 * exact + 1e-9);
+            assert_true(st.cost >= exact - 1e-9);
+        }
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* ---- an open grid: ties, limits, the memory-bounded search's budget ---------------------------- */
+
+typedef struct open_grid {
+    int32_t w, gx, gy, wall_x, wall_h; /* cells x == wall_x, y < wall_h are blocked */
+} open_grid;
+
+static void og_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    const open_grid *o = u;
+    int32_t p[2];
+    memcpy(p, s, 8);
+    static const int32_t D[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    for (uint32_t a = 0; a < 4; a++) {
+        int32_t q[2] = {p[0] + D[a][0], p[1] + D[a][1]};
+        if (q[0] < 0 || q[1] < 0 || q[0] >= o->w || q[1] >= o->w) continue;
+        if (q[0] == o->wall_x && q[1] < o->wall_h) continue;
+        pf_gen_push(out, q, 1.0, a);
+    }
+}
+static double og_h(const void *s, void *u)
+{
+    const open_grid *o = u;
+    int32_t p[2];
+    memcpy(p, s, 8);
+    return (double)(abs(p[0] - o->gx) + abs(p[1] - o->gy));
+}
+static int og_goal(const void *s, void *u)
+{
+    const open_grid *o = u;
+    int32_t p[2];
+    memcpy(p, s, 8);
+    return p[0] == o->gx && p[1] == o->gy;
+}
+
+static void test_ties(void **state)
+{
+    (void)state;
+    open_grid o = {16, 6, 6, 0, 0};
+    pf_gen_problem p = {8, og_succ, og_h, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t start[2] = {0, 0};
+    uint32_t a1[64], a2[64];
+    pf_gen_stats st;
+    /* RANDOM: the same seed gives the same plan; some seed gives another */
+    int differ = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        pf_gen_plan p1 = {a1, NULL, 64, 0}, p2 = {a2, NULL, 64, 0};
+        pf_gen_desc d = {.tie = PF_TIE_RANDOM, .tie_seed = seed};
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, &p1, &st), PF_OK);
+        assert_true(st.cost == 12.0);
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, &p2, &st), PF_OK);
+        assert_int_equal(p1.len, p2.len);
+        assert_memory_equal(a1, a2, p1.len * sizeof a1[0]);
+        d.tie_seed = seed + 100;
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, &p2, &st), PF_OK);
+        differ |= memcmp(a1, a2, p1.len * sizeof a1[0]) != 0;
+    }
+    assert_true(differ);
+    /* DEEPER expands only the plateau it needs (f = 12 everywhere towards the goal); FIFO does more */
+    pf_gen_stats deep, fifo, lifo;
+    pf_gen_plan pp = {a1, NULL, 64, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.tie = PF_TIE_DEEPER}, &pp, &deep), PF_OK);
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.tie = PF_TIE_FIFO}, &pp, &fifo), PF_OK);
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.tie = PF_TIE_LIFO}, &pp, &lifo), PF_OK);
+    assert_true(deep.cost == 12.0 && fifo.cost == 12.0 && lifo.cost == 12.0);
+    assert_int_equal(deep.expanded, 12);
+    assert_true(fifo.expanded > deep.expanded);
+    pf_gen_ctx_destroy(ctx);
+}
+
+static void test_limits_and_bounded_memory(void **state)
+{
+    (void)state;
+    open_grid o = {64, 40, 33, 0, 0};
+    pf_gen_problem p = {8, og_succ, og_h, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t start[2] = {2, 3};
+    pf_gen_stats st;
+    uint32_t acts[256];
+    pf_gen_plan plan = {acts, NULL, 256, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.algo = PF_GEN_UNIFORM, .max_expansions = 50},
+                                   &plan, &st),
+                     PF_LIMIT_REACHED);
+    assert_int_equal(st.expanded, 50);
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.algo = PF_GEN_UNIFORM, .max_states = 100}, &plan,
+                                   &st),
+                     PF_OUT_OF_MEMORY);
+    pf_gen_ctx *small;
+    assert_int_equal(pf_gen_ctx_create(&(pf_gen_ctx_desc){.initial_states = 16}, &small), PF_OK);
+    assert_int_equal(pf_gen_search(small, &p, start, &(pf_gen_desc){.algo = PF_GEN_UNIFORM, .max_bytes = 20000},
+                                   &plan, &st),
+                     PF_OUT_OF_MEMORY);
+    assert_true(pf_gen_ctx_mem_size(small) <= 20000);
+    /* the limit was a limit, not damage: the same context then succeeds without it */
+    assert_int_equal(pf_gen_search(small, &p, start, &(pf_gen_desc){.algo = PF_GEN_UNIFORM}, &plan, &st), PF_OK);
+    assert_true(st.cost == 68.0);
+    pf_gen_ctx_destroy(small);
+    /* memory-bounded IDA* around a wall (IDA*'s worst case: heuristic error and transpositions):
+     * optimal with any budget, and a bigger budget removes re-expansions */
+    open_grid w = {16, 13, 5, 8, 12};
+    pf_gen_problem pw = {8, og_succ, og_h, og_goal, &w};
+    pf_gen_stats ref, tiny, big, ida;
+    assert_int_equal(pf_gen_search(ctx, &pw, start, NULL, &plan, &ref), PF_OK);
+    assert_true(ref.cost == 27.0);
+    assert_int_equal(pf_gen_search(ctx, &pw, start, &(pf_gen_desc){.algo = PF_GEN_IDASTAR_TT, .max_states = 32},
+                                   &plan, &tiny),
+                     PF_OK);
+    assert_int_equal(pf_gen_search(ctx, &pw, start, &(pf_gen_desc){.algo = PF_GEN_IDASTAR_TT, .max_states = 256},
+                                   &plan, &big),
+                     PF_OK);
+    assert_true(tiny.cost == 27.0 && big.cost == 27.0);
+    assert_true(big.stored <= 256 && tiny.stored <= 32);
+    assert_true(big.expanded * 10 < tiny.expanded);
+    assert_int_equal(pf_gen_search(ctx, &pw, start, &(pf_gen_desc){.algo = PF_GEN_IDASTAR, .max_expansions = 100000},
+                                   &plan, &ida),
+                     PF_LIMIT_REACHED);
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* DFBnB as an anytime search: a small budget gives some plan, a full run the optimal one. */
+static void test_dfbnb_anytime(void **state)
+{
+    (void)state;
+    open_grid o = {8, 7, 7, 0, 0};
+    pf_gen_problem p = {8, og_succ, NULL, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t start[2] = {0, 0};
+    uint32_t acts[64];
+    pf_gen_plan plan = {acts, NULL, 64, 0};
+    pf_gen_stats st;
+    pf_gen_desc d = {.algo = PF_GEN_DFBNB, .max_depth = 30, .max_expansions = 40};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, &plan, &st), PF_LIMIT_REACHED);
+    assert_true(isfinite(st.cost) && st.cost >= 14.0);
+    assert_int_equal(plan.len, (uint32_t)st.cost);
+    double first = st.cost;
+    /* with the heuristic the first dive is already optimal; without it, more budget improves */
+    p.heuristic = og_h;
+    d.max_expansions = 0;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, &plan, &st), PF_OK);
+    assert_true(st.cost == 14.0);
+    assert_true(first >= st.cost);
+    /* unreachable within depth: NO_PATH */
+    d.max_depth = 5;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, &plan, &st), PF_NO_PATH);
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* ---- allocation failure: every allocation may fail; no crash, no leak, sizes given back ------- */
+
+typedef struct tracker {
+    long live;
+    size_t bytes;
+    int countdown; /* fail when it reaches 0; negative = never */
+} tracker;
+
+static void *t_alloc(size_t n, size_t align, void *u)
+{
+    tracker *t = u;
+    if (t->countdown == 0) return NULL;
+    if (t->countdown > 0) t->countdown--;
+    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (n + a - 1) / a * a);
+    if (p) {
+        t->live++;
+        t->bytes += n;
+    }
+    return p;
+}
+static void t_free(void *p, size_t n, void *u)
+{
+    tracker *t = u;
+    t->live--;
+    t->bytes -= n;
+    free(p);
+}
+
+static void test_alloc_failure(void **state)
+{
+    (void)state;
+    open_grid o = {40, 30, 20, 0, 0};
+    pf_gen_problem p = {8, og_succ, og_h, og_goal, &o};
+    int32_t start[2] = {1, 1};
+    for (int algo = PF_GEN_ASTAR; algo < PF_GEN__COUNT; algo++) {
+        int ok_seen = 0;
+        for (int n = 0; n < 400 && !ok_seen; n++) {
+            tracker t = {0, 0, n};
+            pf_gen_ctx *ctx;
+            pf_status s = pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = {t_alloc, t_free, &t}, .initial_states = 8},
+                                            &ctx);
+            if (s == PF_OK) {
+                uint32_t acts[128];
+                pf_gen_plan plan = {acts, NULL, 128, 0};
+                pf_gen_desc d = {.algo = (pf_gen_algo)algo, .max_depth = 60, .max_expansions = 100000};
+                s = pf_gen_search(ctx, &p, start, &d, &plan, NULL);
+                assert_true(s == PF_OK || s == PF_OUT_OF_MEMORY || (algo == PF_GEN_IDASTAR && s == PF_LIMIT_REACHED));
+                ok_seen = s == PF_OK;
+                assert_int_equal(t.bytes, pf_gen_ctx_mem_size(ctx));
+                pf_gen_ctx_destroy(ctx);
+            } else {
+                assert_int_equal(s, PF_OUT_OF_MEMORY);
+                assert_null(ctx);
+            }
+            assert_int_equal(t.live, 0);
+            assert_int_equal(t.bytes, 0);
+        }
+        if (algo != PF_GEN_IDASTAR) assert_true(ok_seen);
+    }
+}
+
+/* One context, two problems with different state sizes, in turn. */
+static void test_state_size_change(void **state)
+{
+    (void)state;
+    graph g = romania();
+    pf_gen_problem pg = g_problem(&g);
+    open_grid o = {16, 9, 4, 0, 0};
+    pf_gen_problem po = {8, og_succ, og_h, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t s0 = 0;
+    int32_t s1[2] = {0, 0};
+    pf_gen_stats st;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(pf_gen_search(ctx, &pg, &s0, NULL, NULL, &st), PF_OK);
+        assert_true(st.cost == 418.0);
+        assert_int_equal(pf_gen_search(ctx, &po, s1, NULL, NULL, &st), PF_OK);
+        assert_true(st.cost == 13.0);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_romania_all_algorithms), cmocka_unit_test(test_buffer_and_bad_input),
+        cmocka_unit_test(test_prop_random_graphs),     cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_limits_and_bounded_memory), cmocka_unit_test(test_dfbnb_anytime),
+        cmocka_unit_test(test_alloc_failure),          cmocka_unit_test(test_state_size_change),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,100 @@
+/* test_puzzle.c - the 8-puzzle by every algorithm: IDA* (Manhattan and linear conflicts), A*,
+ * the memory-bounded IDA*, against BFS; the whole space has 9!/2 states (OEIS A089473). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "puzzle_generic_internal.h"
+
+static int never(const void *s, void *u)
+{
+    (void)s;
+    (void)u;
+    return 0;
+}
+
+static void test_whole_space(void **state)
+{
+    (void)state;
+    puz_domain d = {3, 0};
+    pf_gen_problem p = puz_problem(&d);
+    p.is_goal = never;
+    p.heuristic = NULL;
+    uint8_t goal[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    pf_gen_stats st;
+    assert_int_equal(pf_gen_search(ctx, &p, goal, &(pf_gen_desc){.algo = PF_GEN_BFS}, NULL, &st), PF_NO_PATH);
+    assert_int_equal(st.stored, 181440);
+    assert_int_equal(st.expanded, 181440);
+    pf_gen_ctx_destroy(ctx);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void test_random_eights(void **state)
+{
+    (void)state;
+    const char *sc = getenv("PF_TEST_SCALE");
+    int rounds = (int)(40 * (sc && atof(sc) > 0 ? atof(sc) : 1.0));
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint64_t rs = 0x1234567;
+    int unsolvable = 0;
+    for (int r = 0; r < rounds; r++) {
+        puz_domain md = {3, 0}, lc = {3, 1};
+        uint8_t s[10];
+        for (int i = 0; i < 9; i++) s[i] = (uint8_t)i;
+        for (int i = 8; i > 0; i--) {
+            int j = (int)(rng_next(&rs) % (uint64_t)(i + 1));
+            uint8_t t = s[i];
+            s[i] = s[j];
+            s[j] = t;
+        }
+        assert_true(puz_finish(&md, s));
+        pf_gen_problem pm = puz_problem(&md), pl = puz_problem(&lc);
+        pf_gen_stats bfs, a, ida_md, ida_lc, tt;
+        uint32_t acts[64];
+        pf_gen_plan plan = {acts, NULL, 64, 0};
+        pf_status sb = pf_gen_search(ctx, &pm, s, &(pf_gen_desc){.algo = PF_GEN_BFS}, &plan, &bfs);
+        if (!puz_solvable(&md, s)) {
+            assert_int_equal(sb, PF_NO_PATH);
+            unsolvable++;
+            continue;
+        }
+        assert_int_equal(sb, PF_OK);
+        assert_int_equal(pf_gen_search(ctx, &pl, s, NULL, &plan, &a), PF_OK);
+        assert_int_equal(pf_gen_search(ctx, &pm, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR, .cycles = PF_GEN_CYCLES_PARENT},
+                                       &plan, &ida_md),
+                         PF_OK);
+        assert_int_equal(pf_gen_search(ctx, &pl, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR}, &plan, &ida_lc), PF_OK);
+        uint8_t t[10];
+        memcpy(t, s, sizeof t);
+        for (uint32_t i = 0; i < plan.len; i++) assert_true(puz_apply(&lc, t, acts[i]));
+        assert_true(puz_is_goal(t, &lc));
+        assert_int_equal(pf_gen_search(ctx, &pm, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR_TT, .max_states = 1000},
+                                       &plan, &tt),
+                         PF_OK);
+        assert_true(a.cost == bfs.cost && ida_md.cost == bfs.cost && ida_lc.cost == bfs.cost && tt.cost == bfs.cost);
+        /* linear conflicts dominate Manhattan: never more iterations, admissible (h <= optimal) */
+        assert_true(ida_lc.iterations <= ida_md.iterations);
+        assert_true(puz_h(s, &lc) <= bfs.cost && puz_h(s, &md) <= puz_h(s, &lc));
+    }
+    assert_true(unsolvable > 0 && unsolvable < rounds);
+    pf_gen_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_whole_space), cmocka_unit_test(test_random_eights)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
