@@ -1,26 +1,581 @@
-/* search_jps.c - jump point search. Not implemented yet: every request falls back to A* and the
- * search reports PF_FALLBACK, so callers always get a correct (optimal) answer. */
-#include "ctx_internal.h"
+/* search_jps.c - jump point search (Harabor & Grastien 2011, 2014) and JPS+ on uniform grids.
+ *
+ * The best-first loop is A*'s, over jump points only: a node's successors are the jump points
+ * found by scanning from it in the directions its arrival direction leaves unpruned. Straight
+ * scans read 64 cells of the wall bitmaps per step (the bit-operation jumps of ICAPS 2014);
+ * diagonal jumps step one cell at a time and scan straight from each. JPS+ reads the jump from a
+ * precomputed distance table instead, stopping early where the goal's row or column is crossed.
+ *
+ * Records: g, stamp (closed bit; top bits = direction back along the last jump) and open-list
+ * slot are the context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
+ * path's cells get their back direction in ext->pdir, so pf__path_next_back walks the full cell
+ * sequence in O(1) a cell.
+ */
+#include <math.h>
+#include <string.h>
+#include "jps_internal.h"
 
-pf_status pf__jps_begin(pf_ctx *c);
-pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
-uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx);
+#define SQRT2 1.4142135623730951
+
+static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const uint8_t DH[8] = {0, 0, 0, 0, 1, 1, 3, 3};
+static const uint8_t DV[8] = {0, 0, 0, 0, 0, 2, 2, 0};
+/* DIAG[a][b]: the diagonal between perpendicular straight directions a and b */
+static const uint8_t DIAG[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7, 0, 6, 0}};
+
+/* ---- per-context state ---------------------------------------------------------------------- */
+
+static size_t state_bytes(const pf_ctx *c) { return (size_t)c->count * (sizeof(uint32_t) + sizeof(uint8_t)); }
+
+static void ext_free(pf_ctx *c)
+{
+    pf__jps_ext *x = c->ext;
+    if (!x) return;
+    pf__jps_table_release(&x->own);
+    pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+    pf__free(&c->alloc, x->pdir, (size_t)c->count);
+    pf__free(&c->alloc, x, sizeof *x);
+    c->ext = NULL;
+    c->ext_free = NULL;
+}
+
+static pf__jps_ext *ext_get(pf_ctx *c)
+{
+    if (c->ext) return c->ext;
+    pf__jps_ext *x = pf__calloc(&c->alloc, sizeof *x, 64);
+    if (!x) return NULL;
+    pf__jps_table_init(&x->own, c->map, &c->alloc);
+    c->ext = x;
+    c->ext_free = ext_free;
+    return x;
+}
+
+pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
+{
+    if (!ctx) return PF_INVALID_ARGUMENT;
+    if (table && (table->map != ctx->map || table->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    if (!table && !ctx->ext) return PF_OK;
+    pf__jps_ext *x = ext_get(ctx);
+    if (!x) return PF_OUT_OF_MEMORY;
+    if (table) pf__jps_table_release(&x->own); /* the shared copy replaces ours */
+    x->shared = table;
+    ctx->s.active = 0; /* a search in flight may point into the released data */
+    return PF_OK;
+}
+
+size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
+{
+    if (!ctx || !ctx->ext) return 0;
+    const pf__jps_ext *x = ctx->ext;
+    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx) : 0);
+}
+
+/* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
+
+PF__INLINE double heur(int kind, int32_t dx, int32_t dy)
+{
+    double ax = (double)(dx < 0 ? -dx : dx), ay = (double)(dy < 0 ? -dy : dy);
+    switch (kind) {
+    case PF_HEUR_OCTILE: return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
+    case PF_HEUR_MANHATTAN: return ax + ay;
+    case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
+    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
+    default: return 0.0;
+    }
+}
+
+static uint32_t mix32(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
+{
+    switch (s->d.tie) {
+    case PF_TIE_FIFO: return s->fifo++;
+    case PF_TIE_LIFO: return ~s->fifo++;
+    case PF_TIE_RANDOM: return mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
+    default: {
+        float hf = (float)h; /* deeper first: non-negative floats order like their bits */
+        uint32_t u;
+        memcpy(&u, &hf, sizeof u);
+        return u;
+    }
+    }
+}
+
+/* ---- open list ------------------------------------------------------------------------------ */
+/* The same 4-ary heap on (f, tie) with decrease-key as search.c's (kept static there so A*'s loop
+ * stays as it is); popping marks the node closed in its stamp. */
+
+PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+}
+
+PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 2;
+        if (!hless(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].node] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.node] = i;
+}
+
+PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
+    return 1;
+}
+
+PF__INLINE uint32_t heap_pop(pf_ctx *c)
+{
+    pf__hentry *h = c->heap;
+    uint32_t *pos = c->hpos;
+    uint32_t top = h[0].node;
+    uint32_t n = --c->hsize;
+    if (n) {
+        pf__hentry e = h[n];
+        uint32_t i = 0;
+        for (;;) {
+            uint32_t first = 4 * i + 1;
+            if (first >= n) break;
+            uint32_t best = first;
+            uint32_t last = first + 4 < n ? first + 4 : n;
+            for (uint32_t k = first + 1; k < last; k++)
+                if (hless(&h[k], &h[best])) best = k;
+            if (!hless(&h[best], &e)) break;
+            h[i] = h[best];
+            pos[h[i].node] = i;
+            i = best;
+        }
+        h[i] = e;
+        pos[e.node] = i;
+    }
+    c->stamp[top] |= PF__CLOSED_BIT;
+    return top;
+}
+
+/* ---- begin ---------------------------------------------------------------------------------- */
 
 pf_status pf__jps_begin(pf_ctx *c)
 {
-    (void)c;
-    return PF_UNSUPPORTED;
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    if (!pf__jps_map_ok(m)) return PF_UNSUPPORTED;
+    pf_heur hk = s->d.heuristic;
+    if (hk != PF_HEUR_OCTILE && hk != PF_HEUR_ZERO && hk != PF_HEUR_MANHATTAN && hk != PF_HEUR_CHEBYSHEV &&
+        hk != PF_HEUR_EUCLIDEAN)
+        return PF_UNSUPPORTED;
+    uint32_t si = s->start, gi = s->goal;
+    if (m->cls[si] != m->cls[gi] || (m->comp && m->comp[si] != m->comp[gi])) {
+        /* different classes or components never connect: answer without searching */
+        c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
+        c->g[si] = 0.0;
+        return PF_NO_PATH;
+    }
+
+    pf__jps_ext *x = ext_get(c);
+    if (!x) return PF_OUT_OF_MEMORY;
+    if (!x->parent) {
+        x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+        x->pdir = pf__alloc(&c->alloc, (size_t)c->count, 64);
+        if (x->parent) {
+            pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+            /* the context's own records (g, stamps, slots) are the other hot arrays */
+            pf__jps_hugepages(c->block, c->block_size);
+        }
+        if (!x->parent || !x->pdir) {
+            pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+            pf__free(&c->alloc, x->pdir, (size_t)c->count);
+            x->parent = NULL;
+            x->pdir = NULL;
+            return PF_OUT_OF_MEMORY;
+        }
+    }
+    uint8_t k = m->cls[si];
+    const pf_jps_table *t = x->shared;
+    if (s->d.algo == PF_ALGO_JPS_PLUS) {
+        if (!t || !t->dist) {
+            /* the distances need no bitmaps: build only what this context lacks */
+            if (pf__jps_table_dist(&x->own, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            x->dist = x->own.dist;
+        } else {
+            x->dist = t->dist;
+        }
+        x->rows = x->cols = NULL;
+    } else {
+        x->dist = NULL;
+        if (t && t->rows[k]) {
+            x->rows = t->rows[k];
+            x->cols = t->cols[k];
+        } else {
+            if (pf__jps_table_class(&x->own, k, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            x->rows = x->own.rows[k];
+            x->cols = x->own.cols[k];
+        }
+    }
+    x->k = k;
+    x->cut = m->moves == PF_MOVES_8_CUT;
+    x->hkind = (int)hk;
+    x->gx = (uint32_t)s->gx + 1u;
+    x->gy = (uint32_t)s->gy + 1u;
+
+    c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
+    c->g[si] = 0.0;
+    x->parent[si] = si;
+    s->st.pushed = 1;
+    uint32_t sy = si / m->pw, sx = si - sy * m->pw;
+    double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
+    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
+    return PF_IN_PROGRESS;
 }
+
+/* ---- bit scans ------------------------------------------------------------------------------ */
+
+/* 64 bits of a line from storage bit b (bit 0 of the result = bit b). */
+PF__INLINE uint64_t rd(const uint64_t *line, uint32_t b)
+{
+    uint32_t i = b >> 6, sh = b & 63u;
+    /* (x << 1) << (63 - sh) is x << (64 - sh) without the undefined shift by 64 when sh == 0 */
+    return (line[i] >> sh) | ((line[i + 1] << 1) << (63u - sh));
+}
+
+/*
+ * Straight jump along a line (a row of `rows` or a column of `cols`) from position p, forward
+ * (+1) or backward (-1); A and B are the two neighbouring lines. Returns the steps to the first
+ * jump point or to the goal (position gp, or UINT32_MAX when the goal is not on this line), 0 when
+ * the scan runs into a wall first.
+ *
+ * Forced neighbours, bit j of a window (side line s):
+ *   no corner cutting: s[j-1] blocked and s[j] open (the side opens up beside the cell);
+ *   corner cutting:    s[j] blocked and s[j+1] open (a diagonal past the blocked side).
+ */
+PF__INLINE uint32_t scan_fwd(const uint64_t *C, const uint64_t *A, const uint64_t *B, uint32_t p, uint32_t gp,
+                             const int CUT)
+{
+    uint32_t p0 = p, stop;
+    int jp;
+    uint64_t first = CUT ? ~UINT64_C(1) : ~UINT64_C(0);
+    for (;;) {
+        uint64_t c = rd(C, p + 64u), a = rd(A, p + 64u), b = rd(B, p + 64u);
+        uint64_t f = CUT ? ((~a & (a >> 1)) | (~b & (b >> 1))) & first & (~UINT64_C(0) >> 1)
+                         : ((~a << 1) & a) | ((~b << 1) & b);
+        uint64_t bl = ~c;
+        uint64_t any = f | bl;
+        first = ~UINT64_C(0);
+        if (any) {
+            uint32_t j = (uint32_t)__builtin_ctzll(any);
+            jp = !((bl >> j) & 1u);
+            stop = p + j - (uint32_t)!jp;
+            break;
+        }
+        p += 63u; /* bit 63 needed bit 62 (or 64): re-read it as bit 0 */
+    }
+    if (gp != UINT32_MAX && gp > p0 && gp <= stop) return gp - p0;
+    return jp ? stop - p0 : 0u;
+}
+
+PF__INLINE uint32_t scan_bwd(const uint64_t *C, const uint64_t *A, const uint64_t *B, uint32_t p, uint32_t gp,
+                             const int CUT)
+{
+    uint32_t p0 = p, stop;
+    int jp;
+    uint64_t first = CUT ? ~(UINT64_C(1) << 63) : ~UINT64_C(0);
+    for (;;) {
+        /* bit 63 of the window is position p, bit 63 - j is p - j */
+        uint64_t c = rd(C, p + 1u), a = rd(A, p + 1u), b = rd(B, p + 1u);
+        uint64_t f = CUT ? ((~a & (a << 1)) | (~b & (b << 1))) & first & ~UINT64_C(1)
+                         : ((~a >> 1) & a) | ((~b >> 1) & b);
+        uint64_t bl = ~c;
+        uint64_t any = f | bl;
+        first = ~UINT64_C(0);
+        if (any) {
+            uint32_t j = (uint32_t)__builtin_clzll(any);
+            jp = !((bl >> (63u - j)) & 1u);
+            stop = p - j + (uint32_t)!jp;
+            break;
+        }
+        p -= 63u;
+    }
+    if (gp != UINT32_MAX && gp < p0 && gp >= stop) return p0 - gp;
+    return jp ? p0 - stop : 0u;
+}
+
+/* Straight jump from padded (px, py) in direction d (0..3). */
+PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw, uint32_t px, uint32_t py,
+                                  uint32_t d, const int CUT)
+{
+    if (d & 1u) { /* E, W: along row py */
+        const uint64_t *C = x->rows + (size_t)py * rw;
+        uint32_t gp = x->gy == py ? x->gx : UINT32_MAX;
+        return d == 1 ? scan_fwd(C, C - rw, C + rw, px, gp, CUT) : scan_bwd(C, C - rw, C + rw, px, gp, CUT);
+    }
+    const uint64_t *C = x->cols + (size_t)px * cw; /* N, S: along column px */
+    uint32_t gp = x->gx == px ? x->gy : UINT32_MAX;
+    return d == 2 ? scan_fwd(C, C - cw, C + cw, py, gp, CUT) : scan_bwd(C, C - cw, C + cw, py, gp, CUT);
+}
+
+/* ---- search loop ---------------------------------------------------------------------------- */
+
+/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all). */
+PF__INLINE uint32_t succ_dirs(const uint8_t *cls, const int32_t *off, uint32_t cur, uint32_t a, uint8_t k,
+                              const int CUT)
+{
+    if (a == PF__JPS_NONE) return 0xFFu;
+    int32_t ci = (int32_t)cur;
+    if (a < 4) {
+        uint32_t mask = 1u << a;
+        uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
+        if (!CUT) {
+            int32_t b = ci - off[a];
+            if (cls[b + off[p1]] != k && cls[ci + off[p1]] == k) mask |= (1u << p1) | (1u << DIAG[a][p1]);
+            if (cls[b + off[p2]] != k && cls[ci + off[p2]] == k) mask |= (1u << p2) | (1u << DIAG[a][p2]);
+        } else {
+            int32_t f = ci + off[a];
+            if (cls[ci + off[p1]] != k && cls[f + off[p1]] == k) mask |= 1u << DIAG[a][p1];
+            if (cls[ci + off[p2]] != k && cls[f + off[p2]] == k) mask |= 1u << DIAG[a][p2];
+        }
+        return mask;
+    }
+    uint32_t h = DH[a], v = DV[a];
+    uint32_t mask = (1u << a) | (1u << h) | (1u << v);
+    if (CUT) {
+        if (cls[ci - off[h]] != k) mask |= 1u << DIAG[h ^ 2u][v];
+        if (cls[ci - off[v]] != k) mask |= 1u << DIAG[h][v ^ 2u];
+    }
+    return mask;
+}
+
+/* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
+PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t back, uint32_t from,
+                      uint32_t tx, uint32_t ty)
+{
+    pf__search *s = &c->s;
+    uint32_t st = c->stamp[t];
+    if ((st & PF__GEN_MASK) != c->gen) {
+        double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+        if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
+            s->pruned = 1;
+            return 1;
+        }
+        c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
+        c->g[t] = ng;
+        x->parent[t] = from;
+        s->st.pushed++;
+        return heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
+    }
+    /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
+     * closed jump point is never improved: no reopening, as in Warthog. */
+    if (!(ng < c->g[t])) return 1;
+    if (st & PF__CLOSED_BIT) return 1;
+    uint32_t pos = c->hpos[t];
+    double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+    c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
+    c->g[t] = ng;
+    x->parent[t] = from;
+    pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
+    if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, t, h);
+    sift_up(c, pos, e);
+    return 1;
+}
+
+/* Writes, for every cell of the path found, the direction to the previous cell. A jump from p to
+ * t is straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back
+ * from t, go straight along the longer axis until p lies on a diagonal, then diagonally. */
+static void mark_path(pf_ctx *c, pf__jps_ext *x)
+{
+    const int32_t *off = c->map->nb_off[0];
+    const uint32_t pw = c->map->pw;
+    uint32_t t = c->s.found;
+    while (t != c->s.start) {
+        uint32_t p = x->parent[t];
+        int32_t dx = (int32_t)(p % pw) - (int32_t)(t % pw), dy = (int32_t)(p / pw) - (int32_t)(t / pw);
+        for (uint32_t u = t; u != p;) {
+            int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+            uint32_t d;
+            if (ax == ay) d = dx > 0 ? (dy > 0 ? 5u : 4u) : (dy > 0 ? 6u : 7u);
+            else if (ax > ay) d = dx > 0 ? 1u : 3u;
+            else d = dy > 0 ? 2u : 0u;
+            x->pdir[u] = (uint8_t)d;
+            u = (uint32_t)((int32_t)u + off[d]);
+            dx -= DX[d];
+            dy -= DY[d];
+        }
+        t = p;
+    }
+}
+
+/* JPS+ straight jump: steps to the jump point or to the goal ahead, 0 when neither. */
+PF__INLINE uint32_t plus_straight(const int16_t *D, uint32_t i, uint32_t px, uint32_t py, uint32_t d, uint32_t gx,
+                                  uint32_t gy)
+{
+    int32_t v = D[(size_t)i * 8u + d];
+    uint32_t reach = (uint32_t)(v < 0 ? -v : v);
+    uint32_t t = UINT32_MAX;
+    if (d == 0) {
+        if (gx == px && gy < py) t = py - gy;
+    } else if (d == 2) {
+        if (gx == px && gy > py) t = gy - py;
+    } else if (d == 1) {
+        if (gy == py && gx > px) t = gx - px;
+    } else if (gy == py && gx < px) {
+        t = px - gx;
+    }
+    if (t <= reach) return t;
+    return v > 0 ? (uint32_t)v : 0u;
+}
+
+PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const int PLUS)
+{
+    const pf_map *m = c->map;
+    pf__search *s = &c->s;
+    pf__jps_ext *x = c->ext;
+    const uint8_t *cls = m->cls;
+    const int32_t *off = m->nb_off[0];
+    const uint32_t pw = m->pw, goal = s->goal;
+    const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
+    const int16_t *D = x->dist;
+    const uint8_t k = x->k;
+    const uint32_t gx = x->gx, gy = x->gy;
+
+    while (c->hsize) {
+        if (budget-- == 0) return PF_IN_PROGRESS;
+        /* as in search.c: the goal coming off the open list is not an expansion */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && c->heap[0].node != goal)
+            return PF_LIMIT_REACHED;
+        uint32_t cur = heap_pop(c);
+        if (c->hsize) {
+            /* the next node is most often the one expanded next: start its loads now, they
+             * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
+            uint32_t nx = c->heap[0].node;
+            __builtin_prefetch(&c->stamp[nx]);
+            __builtin_prefetch(&c->g[nx]);
+            if (PLUS) __builtin_prefetch(&D[(size_t)nx * 8u]);
+        }
+        if (s->d.trace) {
+            pf_trace *tr = s->d.trace;
+            if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(m, cur);
+            tr->total++;
+        }
+        if (cur == goal) {
+            s->found = cur;
+            mark_path(c, x);
+            return PF_OK;
+        }
+        s->st.expanded++;
+        const double gc = c->g[cur];
+        const uint32_t py = cur / pw, px = cur - py * pw;
+        const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
+        uint32_t dirs = succ_dirs(cls, off, cur, back == PF__JPS_NONE ? PF__JPS_NONE : back ^ 2u, k, CUT);
+        while (dirs) {
+            uint32_t d = (uint32_t)__builtin_ctz(dirs);
+            dirs &= dirs - 1u;
+            if (d < 4) {
+                uint32_t n = PLUS ? plus_straight(D, cur, px, py, d, gx, gy) : jump_straight(x, rw, cw, px, py, d, CUT);
+                if (n && !jrelax(c, x, (uint32_t)((int32_t)cur + (int32_t)n * off[d]), gc + (double)n, d ^ 2u, cur,
+                                 (uint32_t)((int32_t)px + (int32_t)n * DX[d]),
+                                 (uint32_t)((int32_t)py + (int32_t)n * DY[d])))
+                    return PF_OUT_OF_MEMORY;
+                continue;
+            }
+            /*
+             * Diagonal, with jump point pruning (Harabor & Grastien 2014): a diagonal jump point y
+             * found only through its straight scans is not put on the open list; the jump points
+             * those scans reach are generated at once with cur as parent (the two-leg jump is
+             * rebuilt by mark_path), and the diagonal goes on, which is what expanding y would
+             * have done. Only the goal and, with corner cutting, cells with forced neighbours
+             * become nodes.
+             */
+            const uint32_t h = DH[d], v = DV[d];
+            const int32_t o = off[d], oh = off[h], ov = off[v], dx = DX[d], dy = DY[d];
+            uint32_t y = cur, yx = px, yy = py, kk = 0;
+            for (;;) {
+                if (PLUS) {
+                    int32_t dv = D[(size_t)y * 8u + d];
+                    uint32_t reach = (uint32_t)(dv < 0 ? -dv : dv);
+                    if ((dx > 0 ? gx > yx : gx < yx) && (dy > 0 ? gy > yy : gy < yy)) {
+                        /* the goal's row or column is crossed within reach: stop there (Rabin's
+                         * target jump point), expanded like a diagonal arrival */
+                        uint32_t ax = gx > yx ? gx - yx : yx - gx, ay = gy > yy ? gy - yy : yy - gy;
+                        uint32_t tt = ax < ay ? ax : ay;
+                        if (tt <= reach) {
+                            kk += tt;
+                            if (!jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * SQRT2,
+                                        d ^ 2u, cur, (uint32_t)((int32_t)yx + (int32_t)tt * dx),
+                                        (uint32_t)((int32_t)yy + (int32_t)tt * dy)))
+                                return PF_OUT_OF_MEMORY;
+                            break;
+                        }
+                    }
+                    if (dv <= 0) break;
+                    y = (uint32_t)((int32_t)y + dv * o);
+                    yx = (uint32_t)((int32_t)yx + dv * dx);
+                    yy = (uint32_t)((int32_t)yy + dv * dy);
+                    kk += (uint32_t)dv;
+                } else {
+                    int32_t si = (int32_t)y;
+                    if (cls[si + o] != k) break;
+                    if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) break;
+                    y = (uint32_t)(si + o);
+                    yx = (uint32_t)((int32_t)yx + dx);
+                    yy = (uint32_t)((int32_t)yy + dy);
+                    kk++;
+                    if (y == goal) {
+                        if (!jrelax(c, x, y, gc + (double)kk * SQRT2, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        break;
+                    }
+                }
+                const double gy_ = gc + (double)kk * SQRT2;
+                if (CUT) {
+                    int32_t si = (int32_t)y;
+                    if ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)) {
+                        if (!jrelax(c, x, y, gy_, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        break;
+                    }
+                }
+                uint32_t nh = PLUS ? plus_straight(D, y, yx, yy, h, gx, gy) : jump_straight(x, rw, cw, yx, yy, h, CUT);
+                if (nh && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nh * oh), gy_ + (double)nh, h ^ 2u, cur,
+                                  (uint32_t)((int32_t)yx + (int32_t)nh * DX[h]), yy))
+                    return PF_OUT_OF_MEMORY;
+                uint32_t nv = PLUS ? plus_straight(D, y, yx, yy, v, gx, gy) : jump_straight(x, rw, cw, yx, yy, v, CUT);
+                if (nv && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nv * ov), gy_ + (double)nv, v ^ 2u, cur, yx,
+                                  (uint32_t)((int32_t)yy + (int32_t)nv * DY[v])))
+                    return PF_OUT_OF_MEMORY;
+            }
+        }
+    }
+    return s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH;
+}
+
+static pf_status run_nocut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 0, 0); }
+static pf_status run_cut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 1, 0); }
+static pf_status run_plus_nocut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 0, 1); }
+static pf_status run_plus_cut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 1, 1); }
 
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
 {
-    (void)c;
-    (void)budget;
-    return PF_UNSUPPORTED;
+    const pf__jps_ext *x = c->ext;
+    if (!x || !x->parent) return PF_INVALID_ARGUMENT;
+    if (x->dist) return x->cut ? run_plus_cut(c, budget) : run_plus_nocut(c, budget);
+    return x->cut ? run_cut(c, budget) : run_nocut(c, budget);
 }
 
 uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx)
 {
-    (void)c;
-    return idx;
+    const pf__jps_ext *x = c->ext;
+    return (uint32_t)((int32_t)idx + c->map->nb_off[0][x->pdir[idx]]);
 }

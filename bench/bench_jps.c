@@ -1,0 +1,168 @@
+/* bench_jps.c - µs per long query for A*, JPS and JPS+ on the 2000x2000 grids and every Moving AI
+ * map. Prints one JSON object.
+ *
+ * usage: bench_jps [--reps R] [--astar-queries N] [--queries N] [MAP.map ...]
+ *   default maps: ../shared/data/grids/{random-2000-20,rooms-2000,maze-2000-w4}.map and every
+ *   .map in ../shared/data/movingai; each reads MAP.map.scen.
+ *   --queries N        queries per map, evenly strided over the file (default 200: all of a
+ *                      2000x2000 file, the sample size of peers.md for Moving AI)
+ *   --astar-queries N  A* runs N of those, evenly strided (default 20; A* costs 60+ ms a query at 2000²)
+ *   --reps R           JPS and JPS+ repeat the set R times, the best time is kept (default 3)
+ * JPS+ uses a shared pf_jps_table built beforehand (its build time and size are reported);
+ * JPS uses the table's bitmaps. Each algorithm's costs are checked against the listed optima.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pathfind.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of this thread: on a machine shared by several jobs the wall clock also counts the
+ * time the scheduler gave to others; both are reported. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct run { double us, wall_us; uint64_t expanded; uint32_t mismatches, n; } run;
+
+static run time_set(pf_ctx *c, const pf_map *m, const pf_scen *sc, const uint32_t *idx, uint32_t n, pf_algo a,
+                    int reps, uint32_t *cells, uint32_t cap)
+{
+    run best = {INFINITY, INFINITY, 0, 0, n};
+    for (int r = 0; r < reps; r++) {
+        run cur = {0, 0, 0, 0, n};
+        double t0 = cpu_now(), w0 = now();
+        for (uint32_t i = 0; i < n; i++) {
+            const pf_scen_entry *e = pf_scen_get(sc, idx[i]);
+            pf_path p = {.nodes = cells, .capacity = cap};
+            pf_stats st;
+            pf_status s = pf_search(c, pf_grid_node(m, e->sx, e->sy), pf_grid_node(m, e->gx, e->gy),
+                                    &(pf_search_desc){.algo = a}, &p, &st);
+            cur.expanded += st.expanded;
+            if (s != PF_OK || fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE) cur.mismatches++;
+        }
+        cur.us = n ? (cpu_now() - t0) * 1e6 / n : 0.0;
+        cur.wall_us = n ? (now() - w0) * 1e6 / n : 0.0;
+        if (cur.us < best.us) best = cur;
+    }
+    return best;
+}
+
+static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, int first)
+{
+    char scen_path[1100];
+    snprintf(scen_path, sizeof scen_path, "%s.scen", map_path);
+    pf_map *m;
+    pf_scen *sc;
+    pf_diag d;
+    if (pf_grid_load_movingai(map_path, NULL, &m, &d) != PF_OK) {
+        fprintf(stderr, "bench_jps: %s\n", d.msg);
+        return 0;
+    }
+    if (pf_scen_load(scen_path, NULL, &sc, &d) != PF_OK) {
+        fprintf(stderr, "bench_jps: %s\n", d.msg);
+        pf_map_destroy(m);
+        return 0;
+    }
+    uint32_t total = pf_scen_count(sc);
+    uint32_t n = nq < total ? nq : total;
+    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    for (uint32_t i = 0; i < n; i++) idx[i] = (uint32_t)((uint64_t)i * total / n);
+    /* A*'s subset: evenly strided over the set too, so it has the same mix of lengths */
+    uint32_t nas = na < n ? na : n;
+    uint32_t *aidx = malloc((nas ? nas : 1) * sizeof *aidx);
+    for (uint32_t i = 0; i < nas; i++) aidx[i] = idx[(uint64_t)i * n / nas];
+    double t0 = now();
+    pf_jps_table *t = NULL;
+    pf_status ts = pf_jps_table_create(m, NULL, &t);
+    double table_ms = (now() - t0) * 1e3;
+    pf_ctx *c;
+    if (ts != PF_OK || pf_ctx_create(m, NULL, &c) != PF_OK) {
+        fprintf(stderr, "bench_jps: %s: %s\n", map_path, pf_status_str(ts));
+        return 0;
+    }
+    pf_ctx_use_jps_table(c, t);
+    uint32_t cap = pf_map_node_count(m);
+    uint32_t *cells = malloc((size_t)cap * sizeof *cells);
+    run a = time_set(c, m, sc, aidx, nas, PF_ALGO_ASTAR, 1, cells, cap);
+    run j = time_set(c, m, sc, idx, n, PF_ALGO_JPS, reps, cells, cap);
+    run p = time_set(c, m, sc, idx, n, PF_ALGO_JPS_PLUS, reps, cells, cap);
+    /* JPS on the same subset A* ran, for an apples-to-apples speed-up */
+    run js = time_set(c, m, sc, aidx, nas, PF_ALGO_JPS, reps, cells, cap);
+    const char *name = strrchr(map_path, '/') ? strrchr(map_path, '/') + 1 : map_path;
+    printf("%s\n    {\"map\":\"%s\",\"width\":%u,\"height\":%u,\"queries\":%u,\"astar_queries\":%u,"
+           "\"astar_us\":%.1f,\"jps_us\":%.2f,\"jpsplus_us\":%.2f,\"jps_us_on_astar_set\":%.2f,"
+           "\"speedup_jps_vs_astar\":%.1f,\"wall_us\":{\"astar\":%.1f,\"jps\":%.2f,\"jpsplus\":%.2f},\"expanded_per_query\":{\"astar\":%.0f,\"jps\":%.1f,\"jpsplus\":%.1f},"
+           "\"mismatches\":{\"astar\":%u,\"jps\":%u,\"jpsplus\":%u},\"table_build_ms\":%.1f,\"table_bytes\":%zu,"
+           "\"ctx_jps_bytes\":%zu}",
+           first ? "" : ",", name, pf_grid_width(m), pf_grid_height(m), n, a.n, a.us, j.us, p.us, js.us,
+           js.us > 0 ? a.us / js.us : 0.0, a.wall_us, j.wall_us, p.wall_us, a.n ? (double)a.expanded / a.n : 0.0, n ? (double)j.expanded / n : 0.0,
+           n ? (double)p.expanded / n : 0.0, a.mismatches, j.mismatches, p.mismatches, table_ms,
+           pf_jps_table_mem_size(t), pf_ctx_jps_mem_size(c));
+    fflush(stdout);
+    free(cells);
+    free(idx);
+    free(aidx);
+    pf_ctx_destroy(c);
+    pf_jps_table_destroy(t);
+    pf_scen_destroy(sc);
+    pf_map_destroy(m);
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+int main(int argc, char **argv)
+{
+    uint32_t nq = 200, na = 20;
+    int reps = 3;
+    const char *maps[256];
+    int nm = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) nq = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--astar-queries") == 0 && i + 1 < argc) na = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (nm < 256) maps[nm++] = argv[i];
+    }
+    if (reps < 1) reps = 1;
+    static char paths[256][1024];
+    if (nm == 0) {
+        static const char *const big[] = {"random-2000-20", "rooms-2000", "maze-2000-w4"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(paths[nm], sizeof paths[nm], "%s/grids/%s.map", PF_SHARED_DATA, big[i]);
+            maps[nm] = paths[nm];
+            nm++;
+        }
+        DIR *dp = opendir(PF_SHARED_DATA "/movingai");
+        int first_mai = nm;
+        struct dirent *de;
+        while (dp && (de = readdir(dp)) && nm < 256) {
+            size_t l = strlen(de->d_name);
+            if (l < 5 || strcmp(de->d_name + l - 4, ".map") != 0) continue;
+            snprintf(paths[nm], sizeof paths[nm], "%s/movingai/%s", PF_SHARED_DATA, de->d_name);
+            maps[nm] = paths[nm];
+            nm++;
+        }
+        if (dp) closedir(dp);
+        qsort(maps + first_mai, (size_t)(nm - first_mai), sizeof maps[0], cmp_str);
+    }
+    printf("{\"bench\":\"jps\",\"unit\":\"us per query of thread CPU time, best of reps (A*: one pass); wall_us: wall clock\",\"reps\":%d,\"maps\":[", reps);
+    int first = 1;
+    for (int i = 0; i < nm; i++)
+        if (bench_map(maps[i], nq, na, reps, first)) first = 0;
+    printf("\n]}\n");
+    return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * pf_jps.h - jump point search: where its data lives, and the shared precomputed tables of JPS+.
+ *
+ * PF_ALGO_JPS and PF_ALGO_JPS_PLUS (pf_search.h) run on uniform-cost grids with PF_MOVES_8_NO_CUT
+ * or PF_MOVES_8_CUT, with the octile, Chebyshev, Euclidean, Manhattan or zero heuristic and any
+ * tie rule. They return the same optimal costs as A* (paths may differ among equal-cost ones), as
+ * the full cell sequence. On anything else (weighted, 4-connected or hex grids, graphs, PF_HEUR_MAX
+ * or callback heuristics) the search runs A* and returns PF_FALLBACK. Expansion counts in pf_stats
+ * are jump points.
+ *
+ * DATA. Online JPS scans walls stored as bit-packed rows and their transpose (64 cells per load),
+ * one pair of bitmaps per terrain class: 2 bits per cell and class. JPS+ adds a jump distance per
+ * cell and direction (int16 x 8 = 16 bytes per cell). Both depend only on the map. They live in:
+ *   - a pf_jps_table, built once by pf_jps_table_create (in parallel with OpenMP when the library
+ *     is built with PF_WITH_OPENMP) and attached to any number of contexts with
+ *     pf_ctx_use_jps_table: the usual choice when several threads search one map; or
+ *   - each context, built on its first JPS query (bitmaps for the classes it meets, distances on
+ *     its first JPS+ query), when no table is attached. Nothing else is needed, at the price of
+ *     one copy per context and a slow first query.
+ * Each context also keeps 5 bytes per cell of JPS search state (jump-point parent u32, path
+ * direction u8), allocated on its first JPS query. pf_ctx_jps_mem_size reports it.
+ *
+ *     pf_jps_table *t;
+ *     if (pf_jps_table_create(map, NULL, &t) == PF_OK) {       // JPS+ distances and bitmaps
+ *         printf("%zu bytes\n", pf_jps_table_mem_size(t));
+ *         pf_ctx_use_jps_table(ctx, t);                        // one call per context
+ *         pf_search(ctx, a, b, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, &path, &st);
+ *     }
+ *     pf_ctx_destroy(ctx);                                     // contexts first,
+ *     pf_jps_table_destroy(t);                                 // then the table
+ *
+ * THREAD SAFETY: a pf_jps_table is immutable after creation; any number of threads' contexts may
+ * use it at once. It must outlive every context it is attached to. pf_ctx_use_jps_table follows the
+ * context's rule (one thread at a time).
+ */
+#ifndef PATHFIND_PF_JPS_H
+#define PATHFIND_PF_JPS_H
+
+#include <stddef.h>
+#include "pf_search.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pf_jps_table pf_jps_table;
+
+typedef struct pf_jps_desc {
+    pf_allocator allocator;   /* all zero = malloc */
+    int          bitmaps_only; /* non-zero: skip the JPS+ distances (online JPS only, 2 bits/cell/class) */
+    int          threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
+} pf_jps_desc;
+
+/** Non-zero when PF_ALGO_JPS / PF_ALGO_JPS_PLUS run natively on `map` (no A* fallback). */
+int pf_jps_supported(const pf_map *map);
+
+/**
+ * Builds the JPS tables of `map`: bitmaps for every terrain class and, unless desc->bitmaps_only,
+ * the JPS+ jump distances. The result is the same for any thread count.
+ *
+ * @param desc [opt] NULL for defaults.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (map not supported, see pf_jps_supported),
+ *         PF_OUT_OF_MEMORY.
+ */
+pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps_table **out);
+/** NULL-safe. Destroy (or detach) the contexts that use it first. */
+void      pf_jps_table_destroy(pf_jps_table *table);
+/** Bytes held by the table (bitmaps + distances). */
+size_t    pf_jps_table_mem_size(const pf_jps_table *table);
+
+/**
+ * Makes `ctx` read its JPS data from `table` instead of building its own (data it built before
+ * is freed). NULL detaches.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map).
+ */
+pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table);
+/** Bytes of JPS data owned by `ctx` (search state and tables it built; not an attached table). */
+size_t    pf_ctx_jps_mem_size(const pf_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* jps_internal.h - jump point search tables and per-context state (never installed). */
+#ifndef PF_JPS_INTERNAL_H
+#define PF_JPS_INTERNAL_H
+
+#include "ctx_internal.h"
+#include "pathfind/pf_jps.h"
+
+/* Directions as in search.c: 0..7 = N E S W NE SE SW NW; the reverse of d is d ^ 2. */
+#define PF__JPS_NONE 8u /* "no arrival direction": the start node, stored in the stamp's top bits */
+
+/*
+ * Bit-packed walls. One bitmap pair per terrain class k: bit set iff the cell has class k.
+ *   rows[k] [ph * rw] u64  line py holds padded columns px at bit px + 64
+ *   cols[k] [pw * cw] u64  line px holds padded rows py at bit py + 64 (the transpose)
+ * The 64 spare bits before each line and a spare word after it let a scan read any 64-bit window
+ * [p - 63, p] or [p, p + 63] with two loads and no bounds test; spare bits are 0 (blocked).
+ * dist [count * 8] int16 JPS+ distances of cell i in direction d at dist[i * 8 + d]: n > 0 means a
+ * jump point n steps away, n <= 0 means -n free steps before a wall (Rabin's encoding), measured
+ * in the cell's own class. All eight of a cell share a cache line's quarter.
+ */
+struct pf_jps_table {
+    const pf_map *map;
+    uint64_t      fingerprint;
+    pf_allocator  alloc;
+    uint32_t      rw, cw;      /* words per row line, per column line */
+    uint64_t     *rows[256];
+    uint64_t     *cols[256];
+    int16_t      *dist;
+    size_t        bytes;
+};
+
+/* Per-context JPS state, hung on pf_ctx.ext. */
+typedef struct pf__jps_ext {
+    pf_jps_table        own;     /* what this context built (lazily) */
+    const pf_jps_table *shared;  /* [opt] attached table */
+    uint32_t           *parent;  /* [count] jump-point parent of each live record */
+    uint8_t            *pdir;    /* [count] on the last path found: direction to the previous cell */
+    /* the running search */
+    const uint64_t     *rows, *cols;
+    const int16_t      *dist;
+    uint8_t             k;       /* terrain class searched */
+    int                 cut;     /* PF_MOVES_8_CUT */
+    int                 hkind;   /* pf_heur */
+    uint32_t            gx, gy;  /* padded goal coordinates */
+} pf__jps_ext;
+
+/* Asks the kernel for huge pages behind a large array (advice only: a no-op elsewhere). */
+void      pf__jps_hugepages(void *p, size_t bytes);
+
+void      pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a);
+/* Builds the bitmaps of class k if absent. */
+pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads);
+/* Builds the JPS+ distances if absent (needs no bitmaps). */
+pf_status pf__jps_table_dist(pf_jps_table *t, int threads);
+void      pf__jps_table_release(pf_jps_table *t);
+int       pf__jps_map_ok(const pf_map *m);
+
+pf_status pf__jps_begin(pf_ctx *c);
+pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
+uint32_t  pf__path_next_back(const pf_ctx *c, uint32_t idx);
+
+#endif

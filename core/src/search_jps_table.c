@@ -1,0 +1,296 @@
+/* search_jps_table.c - JPS data built from an immutable map: wall bitmaps and JPS+ distances.
+ *
+ * Everything here is a pure function of the map, written into memory no other thread sees until
+ * the build returns, so the result is identical for any thread count. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise */
+#endif
+#include <string.h>
+#include "jps_internal.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* JPS reads a few cells per jump point at random places of arrays of tens of megabytes: with
+ * 4 KiB pages nearly every read is also a TLB miss. 2 MiB pages (transparent huge pages, when the
+ * system offers them on request) cut that; the advice covers only whole 2 MiB pages inside the
+ * block, so it is harmless for memory from a user allocator. */
+void pf__jps_hugepages(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (p && e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+#ifdef PF_WITH_OPENMP
+#include <omp.h>
+#define PF__OMP(x) _Pragma(x)
+#else
+#define PF__OMP(x)
+#endif
+
+static const uint8_t DH[8] = {0, 0, 0, 0, 1, 1, 3, 3}; /* horizontal component of a diagonal */
+static const uint8_t DV[8] = {0, 0, 0, 0, 0, 2, 2, 0}; /* vertical component of a diagonal */
+
+int pf__jps_map_ok(const pf_map *m)
+{
+    return m && m->kind == PF_MAP_GRID && !m->cost &&
+           (m->moves == PF_MOVES_8_NO_CUT || m->moves == PF_MOVES_8_CUT);
+}
+
+int pf_jps_supported(const pf_map *map) { return pf__jps_map_ok(map); }
+
+static uint32_t line_words(uint32_t len) { return (len + 127u) / 64u + 1u; }
+
+void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
+{
+    memset(t, 0, sizeof *t);
+    t->map = m;
+    t->fingerprint = m->fingerprint;
+    t->alloc = pf__alloc_resolve(a);
+    t->rw = line_words(m->pw);
+    t->cw = line_words(m->ph);
+}
+
+/* Threads for a build over `cells` cells: small maps are built serially, where waking a team
+ * costs more than the work. */
+static int set_threads(int threads, size_t cells)
+{
+#ifdef PF_WITH_OPENMP
+    if (cells < ((size_t)1 << 18)) return 1;
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    (void)cells;
+    return 1;
+#endif
+}
+
+pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
+{
+    if (t->rows[k]) return PF_OK;
+    const pf_map *m = t->map;
+    const uint32_t pw = m->pw, ph = m->ph, rw = t->rw, cw = t->cw;
+    const uint8_t *cls = m->cls;
+    size_t rb = (size_t)ph * rw * sizeof(uint64_t), cb = (size_t)pw * cw * sizeof(uint64_t);
+    uint64_t *rows = pf__calloc(&t->alloc, rb, 64);
+    uint64_t *cols = pf__calloc(&t->alloc, cb, 64);
+    if (!rows || !cols) {
+        pf__free(&t->alloc, rows, rb);
+        pf__free(&t->alloc, cols, cb);
+        return PF_OUT_OF_MEMORY;
+    }
+    int nt = set_threads(threads, (size_t)pw * ph);
+    (void)nt;
+    PF__OMP("omp parallel for num_threads(nt) schedule(static)")
+    for (int64_t y = 0; y < (int64_t)ph; y++) {
+        uint64_t *line = rows + (size_t)y * rw;
+        const uint8_t *c = cls + (size_t)y * pw;
+        for (uint32_t x = 0; x < pw; x++)
+            if (c[x] == k) line[(x + 64u) >> 6] |= UINT64_C(1) << ((x + 64u) & 63u);
+    }
+    /* The transpose by blocks of 64 columns: each thread owns whole column lines (no shared
+     * words), and a block's 64 lines stay in cache while the rows stream past. */
+    PF__OMP("omp parallel for num_threads(nt) schedule(static)")
+    for (int64_t bx = 0; bx < (int64_t)((pw + 63u) / 64u); bx++) {
+        uint32_t x0 = (uint32_t)bx * 64u, x1 = x0 + 64u < pw ? x0 + 64u : pw;
+        for (uint32_t y = 0; y < ph; y++) {
+            const uint8_t *c = cls + (size_t)y * pw;
+            uint64_t bit = UINT64_C(1) << ((y + 64u) & 63u);
+            size_t w = (y + 64u) >> 6;
+            for (uint32_t x = x0; x < x1; x++)
+                if (c[x] == k) cols[(size_t)x * cw + w] |= bit;
+        }
+    }
+    t->rows[k] = rows;
+    t->cols[k] = cols;
+    t->bytes += rb + cb;
+    return PF_OK;
+}
+
+/* Is n a jump point when entered moving straight in direction a (class k)? */
+static int forced_straight(const uint8_t *cls, const int32_t *off, uint32_t n, uint32_t a, uint8_t k, int cut)
+{
+    uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
+    if (!cut) {
+        /* no corner cutting: a side cell that opens up beside n after being blocked beside the
+         * cell behind can only be reached through n */
+        uint32_t b = (uint32_t)((int32_t)n - off[a]);
+        return (cls[(uint32_t)((int32_t)b + off[p1])] != k && cls[(uint32_t)((int32_t)n + off[p1])] == k) ||
+               (cls[(uint32_t)((int32_t)b + off[p2])] != k && cls[(uint32_t)((int32_t)n + off[p2])] == k);
+    }
+    uint32_t f = (uint32_t)((int32_t)n + off[a]);
+    return (cls[(uint32_t)((int32_t)n + off[p1])] != k && cls[(uint32_t)((int32_t)f + off[p1])] == k) ||
+           (cls[(uint32_t)((int32_t)n + off[p2])] != k && cls[(uint32_t)((int32_t)f + off[p2])] == k);
+}
+
+/* Corner cutting only: forced neighbours of n entered diagonally in direction d. */
+static int forced_diag_cut(const uint8_t *cls, const int32_t *off, uint32_t n, uint32_t d, uint8_t k)
+{
+    int32_t oh = off[DH[d]], ov = off[DV[d]];
+    int32_t i = (int32_t)n;
+    return (cls[i - oh] != k && cls[i - oh + ov] == k) || (cls[i - ov] != k && cls[i + oh - ov] == k);
+}
+
+PF__INLINE int16_t extend(int16_t v) { return (int16_t)(v > 0 ? v + 1 : v - 1); }
+
+/* One cell, one straight direction: needs dist of the next cell in that direction. */
+PF__INLINE void dist_straight(int16_t *D, const uint8_t *cls, const int32_t *off, uint32_t i, uint32_t a, int cut)
+{
+    uint8_t k = cls[i];
+    if (!k) return;
+    uint32_t n = (uint32_t)((int32_t)i + off[a]);
+    int16_t v;
+    if (cls[n] != k) v = 0;
+    else if (forced_straight(cls, off, n, a, k, cut)) v = 1;
+    else v = extend(D[(size_t)n * 8u + a]);
+    D[(size_t)i * 8u + a] = v;
+}
+
+/* One cell, one diagonal: needs the straight distances of the next cell and its diagonal one. */
+PF__INLINE void dist_diag(int16_t *D, const uint8_t *cls, const int32_t *off, uint32_t i, uint32_t d, int cut)
+{
+    uint8_t k = cls[i];
+    if (!k) return;
+    uint32_t n = (uint32_t)((int32_t)i + off[d]);
+    int16_t v;
+    if (cls[n] != k || (!cut && (cls[(uint32_t)((int32_t)i + off[DH[d]])] != k ||
+                                 cls[(uint32_t)((int32_t)i + off[DV[d]])] != k)))
+        v = 0;
+    else if (D[(size_t)n * 8u + DH[d]] > 0 || D[(size_t)n * 8u + DV[d]] > 0 ||
+             (cut && forced_diag_cut(cls, off, n, d, k)))
+        v = 1;
+    else v = extend(D[(size_t)n * 8u + d]);
+    D[(size_t)i * 8u + d] = v;
+}
+
+pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
+{
+    if (t->dist) return PF_OK;
+    const pf_map *m = t->map;
+    const uint32_t pw = m->pw, ph = m->ph;
+    const uint8_t *cls = m->cls;
+    const int32_t *off = m->nb_off[0];
+    const int cut = m->moves == PF_MOVES_8_CUT;
+    size_t bytes = (size_t)pw * ph * 8u * sizeof(int16_t);
+    int16_t *D = pf__alloc(&t->alloc, bytes, 64);
+    if (!D) return PF_OUT_OF_MEMORY;
+    pf__jps_hugepages(D, bytes); /* before the first touch, so the pages are born huge */
+    memset(D, 0, bytes);
+    int nt = set_threads(threads, (size_t)pw * ph);
+    (void)nt;
+    /* Straight runs are independent per row (E, W) and per column (N, S); each sweep goes against
+     * its direction so the next cell is always done. Borders stay 0 (blocked). */
+    PF__OMP("omp parallel num_threads(nt)")
+    {
+        PF__OMP("omp for schedule(static) nowait")
+        for (int64_t y = 1; y < (int64_t)ph - 1; y++) {
+            uint32_t row = (uint32_t)y * pw;
+            for (uint32_t x = pw - 2; x >= 1; x--) dist_straight(D, cls, off, row + x, 1, cut);
+            for (uint32_t x = 1; x < pw - 1; x++) dist_straight(D, cls, off, row + x, 3, cut);
+        }
+        /* columns in blocks of 16 so a sweep reads rows in runs */
+        PF__OMP("omp for schedule(static)")
+        for (int64_t bx = 0; bx < (int64_t)((pw + 15u) / 16u); bx++) {
+            uint32_t x0 = (uint32_t)bx * 16u > 0 ? (uint32_t)bx * 16u : 1u;
+            uint32_t x1 = (uint32_t)bx * 16u + 16u < pw - 1 ? (uint32_t)bx * 16u + 16u : pw - 1;
+            for (uint32_t y = 1; y < ph - 1; y++)
+                for (uint32_t x = x0; x < x1; x++) dist_straight(D, cls, off, y * pw + x, 0, cut);
+            for (uint32_t y = ph - 2; y >= 1; y--)
+                for (uint32_t x = x0; x < x1; x++) dist_straight(D, cls, off, y * pw + x, 2, cut);
+        }
+        /* Diagonals: a cell needs the next cell along its own diagonal, so every diagonal line is
+         * an independent chain, swept against each direction. Lines (not rows) keep the number of
+         * barriers at two: on a loaded machine each barrier can cost a scheduler time slice. */
+        const uint32_t lines = pw + ph - 1u;
+        PF__OMP("omp for schedule(dynamic, 32)")
+        for (int64_t l = 0; l < (int64_t)lines; l++) {
+            /* anti-diagonal x + y = l: NE steps to (x+1, y-1), SW to (x-1, y+1) */
+            uint32_t y0 = (uint32_t)l < pw ? 0u : (uint32_t)l - (pw - 1u);
+            uint32_t y1 = (uint32_t)l < ph ? (uint32_t)l : ph - 1u;
+            for (uint32_t y = y0; y <= y1; y++) {
+                uint32_t x = (uint32_t)l - y;
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 4, cut);
+            }
+            for (uint32_t y = y1 + 1u; y-- > y0;) {
+                uint32_t x = (uint32_t)l - y;
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 6, cut);
+            }
+        }
+        PF__OMP("omp for schedule(dynamic, 32)")
+        for (int64_t l = 0; l < (int64_t)lines; l++) {
+            /* diagonal x - y = l - (ph - 1): NW steps to (x-1, y-1), SE to (x+1, y+1) */
+            int64_t dxy = l - (int64_t)(ph - 1u);
+            uint32_t y0 = dxy >= 0 ? 0u : (uint32_t)(-dxy);
+            uint32_t y1 = (int64_t)(pw - 1u) - dxy < (int64_t)(ph - 1u) ? (uint32_t)((int64_t)(pw - 1u) - dxy) : ph - 1u;
+            for (uint32_t y = y0; y <= y1; y++) {
+                uint32_t x = (uint32_t)((int64_t)y + dxy);
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 7, cut);
+            }
+            for (uint32_t y = y1 + 1u; y-- > y0;) {
+                uint32_t x = (uint32_t)((int64_t)y + dxy);
+                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 5, cut);
+            }
+        }
+    }
+    t->dist = D;
+    t->bytes += bytes;
+    return PF_OK;
+}
+
+void pf__jps_table_release(pf_jps_table *t)
+{
+    const pf_map *m = t->map;
+    if (!m) return;
+    size_t rb = (size_t)m->ph * t->rw * sizeof(uint64_t), cb = (size_t)m->pw * t->cw * sizeof(uint64_t);
+    for (int k = 0; k < 256; k++) {
+        pf__free(&t->alloc, t->rows[k], rb);
+        pf__free(&t->alloc, t->cols[k], cb);
+        t->rows[k] = t->cols[k] = NULL;
+    }
+    pf__free(&t->alloc, t->dist, (size_t)m->pw * m->ph * 8u * sizeof(int16_t));
+    t->dist = NULL;
+    t->bytes = 0;
+}
+
+pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps_table **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!map) return PF_INVALID_ARGUMENT;
+    if (!pf__jps_map_ok(map)) return PF_UNSUPPORTED;
+    pf_jps_desc d = desc ? *desc : (pf_jps_desc){0};
+    if (d.threads < 0) return PF_INVALID_ARGUMENT;
+    pf_allocator a = pf__alloc_resolve(&d.allocator);
+    pf_jps_table *t = pf__alloc(&a, sizeof *t, 64);
+    if (!t) return PF_OUT_OF_MEMORY;
+    pf__jps_table_init(t, map, &a);
+    int present[256] = {0};
+    size_t cells = (size_t)map->pw * map->ph;
+    for (size_t i = 0; i < cells; i++) present[map->cls[i]] = 1;
+    pf_status st = PF_OK;
+    for (int k = 1; k < 256 && st == PF_OK; k++)
+        if (present[k]) st = pf__jps_table_class(t, (uint8_t)k, d.threads);
+    if (st == PF_OK && !d.bitmaps_only) st = pf__jps_table_dist(t, d.threads);
+    if (st != PF_OK) {
+        pf_jps_table_destroy(t);
+        return st;
+    }
+    *out = t;
+    return PF_OK;
+}
+
+void pf_jps_table_destroy(pf_jps_table *t)
+{
+    if (!t) return;
+    pf_allocator a = t->alloc;
+    pf__jps_table_release(t);
+    pf__free(&a, t, sizeof *t);
+}
+
+size_t pf_jps_table_mem_size(const pf_jps_table *t) { return t ? sizeof *t + t->bytes : 0; }

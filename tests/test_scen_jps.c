@@ -1,0 +1,142 @@
+/* test_scen_jps.c - JPS and JPS+ on every Moving AI scenario file in ../shared/data/movingai and
+ * the 2000x2000 files in ../shared/data/grids: zero cost mismatches (PF_SCEN_TOLERANCE), every
+ * path a legal full-cell path of the reported cost.
+ *
+ * Sampling: every PF_SCEN_STRIDE-th query (default: enough to keep about 400 queries per Moving AI
+ * file and 20 per 2000x2000 file); PF_SCEN_STRIDE=1 runs them all. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathfind.h"
+#include "oracle.h"
+
+static uint32_t stride_for(uint32_t n, uint32_t want)
+{
+    const char *e = getenv("PF_SCEN_STRIDE");
+    if (e && atoi(e) > 0) return (uint32_t)atoi(e);
+    const char *sc = getenv("PF_TEST_SCALE");
+    double s = sc ? atof(sc) : 1.0;
+    if (!(s > 0)) s = 1.0;
+    uint32_t w = (uint32_t)(want * s) ? (uint32_t)(want * s) : 1u;
+    return n > w ? (n + w - 1) / w : 1u;
+}
+
+/* Runs one map/scenario pair; returns the number of mismatches (printed). */
+static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t want, uint32_t *checked)
+{
+    pf_map *m;
+    pf_diag d;
+    if (pf_grid_load_movingai(map_path, NULL, &m, &d) != PF_OK) {
+        printf("cannot load %s: %s\n", map_path, d.msg);
+        return 1;
+    }
+    pf_scen *sc;
+    if (pf_scen_load(scen_path, NULL, &sc, &d) != PF_OK) {
+        printf("cannot load %s: %s\n", scen_path, d.msg);
+        pf_map_destroy(m);
+        return 1;
+    }
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_jps_table(c, t), PF_OK);
+    uint32_t cap = pf_map_node_count(m);
+    uint32_t *cells = malloc((size_t)cap * sizeof *cells);
+    uint32_t n = pf_scen_count(sc), stride = stride_for(n, want), bad = 0;
+    for (uint32_t i = 0; i < n; i += stride) {
+        const pf_scen_entry *e = pf_scen_get(sc, i);
+        uint32_t s = pf_grid_node(m, e->sx, e->sy), g = pf_grid_node(m, e->gx, e->gy);
+        for (int a = 0; a < 2; a++) {
+            pf_path p = {.nodes = cells, .capacity = cap};
+            pf_stats st;
+            pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = a ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS}, &p, &st);
+            (*checked)++;
+            int ok = r == PF_OK && fabs(st.cost - e->optimal) <= PF_SCEN_TOLERANCE &&
+                     fabs(oracle_path_cost(m, cells, p.len) - st.cost) < 1e-6 && cells[0] == s && cells[p.len - 1] == g;
+            if (!ok) {
+                if (bad < 5)
+                    printf("%s line %u %s: (%d,%d)->(%d,%d) status %s cost %.6f, listed %.6f\n", scen_path, i + 2,
+                           a ? "jps+" : "jps", e->sx, e->sy, e->gx, e->gy, pf_status_name(r), st.cost, e->optimal);
+                bad++;
+            }
+        }
+    }
+    printf("%-60s %5u queries (stride %u), %u mismatches, table %zu bytes\n", scen_path, (n + stride - 1) / stride,
+           stride, bad, pf_jps_table_mem_size(t));
+    free(cells);
+    pf_ctx_destroy(c);
+    pf_jps_table_destroy(t);
+    pf_scen_destroy(sc);
+    pf_map_destroy(m);
+    return bad;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void test_movingai(void **state)
+{
+    (void)state;
+    const char *dir = PF_SHARED_DATA "/movingai";
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        printf("skipping: %s not found\n", dir);
+        skip();
+    }
+    struct dirent *de;
+    uint32_t bad = 0, files = 0, checked = 0;
+    char mp[1024], sp[1024];
+    while ((de = readdir(dp))) {
+        if (!ends_with(de->d_name, ".map.scen")) continue;
+        snprintf(sp, sizeof sp, "%s/%s", dir, de->d_name);
+        snprintf(mp, sizeof mp, "%s/%.*s", dir, (int)(strlen(de->d_name) - 5), de->d_name);
+        bad += run_file(mp, sp, 400, &checked);
+        files++;
+    }
+    closedir(dp);
+    printf("%u Moving AI files, %u searches, %u mismatches\n", files, checked, bad);
+    assert_true(files > 0);
+    assert_int_equal(bad, 0);
+}
+
+static void test_grids_2000(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"random-2000-20.map", "random-2000-20.map.scen"}, {"random-2000-20.map", "random-2000-20-short.map.scen"},
+        {"rooms-2000.map", "rooms-2000.map.scen"},         {"maze-2000-w4.map", "maze-2000-w4.map.scen"},
+        {"random-256-20.map", "random-256-20-short.map.scen"},
+    };
+    char mp[1024], sp[1024];
+    uint32_t bad = 0, files = 0, checked = 0;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        snprintf(mp, sizeof mp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][0]);
+        snprintf(sp, sizeof sp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][1]);
+        FILE *f = fopen(sp, "r");
+        if (!f) continue;
+        fclose(f);
+        bad += run_file(mp, sp, strstr(sp, "short") ? 200 : 20, &checked);
+        files++;
+    }
+    if (!files) {
+        printf("skipping: no 2000x2000 scenario files under %s/grids\n", PF_SHARED_DATA);
+        skip();
+    }
+    assert_int_equal(bad, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_movingai), cmocka_unit_test(test_grids_2000)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
