@@ -142,7 +142,12 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     if (budget && budget->max_expansions && budget->max_expansions < (uint64_t)LLONG_MAX)
         left = (long long)budget->max_expansions;
     atomic_store(&b->budget_left, left);
-    b->deadline = budget && budget->max_us ? pf__now() + (double)budget->max_us * 1e-6 : 0.0;
+    double now = budget && budget->max_us ? pf__now() : 0.0;
+    b->deadline = budget && budget->max_us ? now + (double)budget->max_us * 1e-6 : 0.0;
+    uint32_t suspended = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) suspended += b->jobs[i].state == PF__J_SUSPENDED;
+    b->reserve = suspended && left != LLONG_MAX ? left / 2 : 0;
+    b->fresh_deadline = suspended && b->deadline > 0.0 ? now + (double)budget->max_us * 0.5e-6 : b->deadline;
     if (b->budgeted) make_spares(b);
     b->prepared = 1;
     return PF_OK;

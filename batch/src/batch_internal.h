@@ -106,6 +106,11 @@ struct pf_batch {
     int           budgeted;
     atomic_llong  budget_left; /* expansions; LLONG_MAX when unlimited */
     double        deadline;    /* monotonic seconds; 0 when unlimited */
+    /* Suspended searches own the last half of the budget (expansions and time): queries started
+     * fresh stop short of it, so a suspended search always advances and cannot be starved by fresh
+     * ones that run out of budget and restart (two workers, one spare: livelock otherwise). */
+    long long     reserve;     /* expansions fresh jobs may not claim */
+    double        fresh_deadline;
 
     pf_batch_stats st;
 };

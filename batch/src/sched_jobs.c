@@ -23,14 +23,17 @@ double pf__now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Claims up to CHUNK expansions of the run's budget; 0 when it is spent. */
-static uint32_t claim(pf_batch *b)
+/* Claims up to CHUNK expansions of the run's budget; 0 when it is spent. Searches that were not
+ * suspended (`held` 0) may not dip into the suspended ones' reserve. */
+static uint32_t claim(pf_batch *b, int held)
 {
-    if (b->deadline > 0.0 && pf__now() >= b->deadline) return 0;
+    double deadline = held ? b->deadline : b->fresh_deadline;
+    if (deadline > 0.0 && pf__now() >= deadline) return 0;
+    long long floor = held ? 0 : b->reserve;
     long long cur = atomic_load(&b->budget_left);
     for (;;) {
-        if (cur <= 0) return 0;
-        long long take = cur < (long long)CHUNK ? cur : (long long)CHUNK;
+        if (cur <= floor) return 0;
+        long long take = cur - floor < (long long)CHUNK ? cur - floor : (long long)CHUNK;
         if (atomic_compare_exchange_weak(&b->budget_left, &cur, cur - take)) return (uint32_t)take;
     }
 }
@@ -111,7 +114,8 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
     if (atomic_exchange(&j->ran, 1)) return PF_INVALID_ARGUMENT;
     pf__worker *wk = &b->workers[worker];
     uint32_t chunk = 0;
-    if (b->budgeted && (chunk = claim(b)) == 0) return PF_OK; /* waits for the next run, in order */
+    int held = j->state == PF__J_SUSPENDED;
+    if (b->budgeted && (chunk = claim(b, held)) == 0) return PF_OK; /* waits for the next run, in order */
 
     pf_ctx *c = j->state == PF__J_SUSPENDED ? j->held : wk->ctx;
     pf_status st = PF_IN_PROGRESS;
@@ -130,7 +134,7 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
             give_back(b, used < chunk ? chunk - used : 0);
             break;
         }
-        if ((chunk = claim(b)) == 0) {
+        if ((chunk = claim(b, held)) == 0) {
             /* Out of budget halfway: keep the search in its context if a spare can replace it. */
             wk->expanded += c->s.st.expanded - before;
             if (c == wk->ctx) {
