@@ -104,7 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(res.path == NULL || res.path_len == 0);
             continue;
         }
-        FUZZ_CHECK(res.path != NULL && res.path_len == path.len);
+        /* a group move may pick another optimal path, with another number of cells on weighted grids */
+        FUZZ_CHECK(res.path != NULL && res.path_len > 0);
+        if (!(res.flags & PF_BATCH_RESULT_GROUPED)) FUZZ_CHECK(res.path_len == path.len);
         FUZZ_CHECK(fabs(res.stats.cost - st.cost) <= 1e-9 * (1 + st.cost));
         FUZZ_CHECK(res.path[0] == qs[i].start && res.path[res.path_len - 1] == qs[i].goal);
         double pc = oracle_path_cost(map, res.path, res.path_len);
