@@ -126,7 +126,7 @@ int pf_cli_scen(int argc, char **argv)
     pf_query_id *ids = NULL;
     if (batched) {
         ids = calloc(n ? n : 1, sizeof *ids);
-        pf_batch_desc bd = {.workers = (uint32_t)threads, .flags = PF_BATCH_NO_GROUPS};
+        pf_batch_desc bd = {.workers = (uint32_t)threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = jt};
         if (!ids || pf_batch_create(map, &bd, &batch) != PF_OK) {
             fprintf(stderr, "pathfind scen: out of memory creating the batch\n");
             free(ids);

@@ -92,6 +92,59 @@ static void test_results_match_search(void **state)
     pf_map_destroy(m);
 }
 
+/* JPS and JPS+ run in a batch like any other algorithm: with one shared table or with each worker's
+ * own data, budgeted (suspended and resumed) or not, results equal pf_search's bit for bit and do not
+ * depend on the worker count. A table made for another map is refused. */
+static void test_jps(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(160, 120, 20, 0, PF_MOVES_8_NO_CUT, 31);
+    pf_map *other = make_grid(160, 120, 20, 0, PF_MOVES_8_NO_CUT, 32);
+    pf_jps_table *t, *tother;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    assert_int_equal(pf_jps_table_create(other, NULL, &tother), PF_OK);
+    pf_batch *bad = NULL;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .jps_table = tother}, &bad), PF_WRONG_MAP);
+    assert_null(bad);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    enum { N = 240 };
+    pf_batch_query q[N];
+    uint64_t s = 77;
+    uint32_t goal = open_cell(m, &s);
+    for (int i = 0; i < N; i++) {
+        q[i] = (pf_batch_query){.start = open_cell(m, &s), .goal = i % 5 ? open_cell(m, &s) : goal, .tag = (uint64_t)i};
+        q[i].search.algo = i % 2 ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
+    }
+    for (int shared = 0; shared < 2; shared++)
+        for (uint32_t workers = 1; workers <= 3; workers += 2)
+            for (int budgeted = 0; budgeted < 2; budgeted++) {
+                pf_batch *b;
+                pf_batch_desc bd = {.workers = workers, .jps_table = shared ? t : NULL};
+                assert_int_equal(pf_batch_create(m, &bd, &b), PF_OK);
+                pf_query_id id[N];
+                for (int i = 0; i < N; i++) assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+                pf_batch_budget bud = {.max_expansions = 150};
+                for (int run = 0; pf_batch_get_stats(b).pending; run++) {
+                    assert_true(run < 10000);
+                    assert_int_equal(pf_batch_run(b, budgeted ? &bud : NULL), PF_OK);
+                }
+                for (int i = 0; i < N; i++) {
+                    pf_batch_result r;
+                    assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+                    assert_int_equal(r.flags & PF_BATCH_RESULT_GROUPED, 0); /* groups are A* and Dijkstra only */
+                    expect_same_as_search(ctx, &q[i], &r);
+                }
+                if (budgeted) assert_true(pf_batch_get_stats(b).suspended > 0);
+                pf_batch_destroy(b);
+            }
+    pf_ctx_destroy(ctx);
+    pf_jps_table_destroy(tother);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(other);
+    pf_map_destroy(m);
+}
+
 static void test_bad_input_isolated(void **state)
 {
     (void)state;
@@ -402,6 +455,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_match_search), cmocka_unit_test(test_bad_input_isolated),
+        cmocka_unit_test(test_jps),
         cmocka_unit_test(test_dedup),                cmocka_unit_test(test_group_8),
         cmocka_unit_test(test_group_8cut),           cmocka_unit_test(test_group_4),
         cmocka_unit_test(test_budget_expansions),    cmocka_unit_test(test_budget_time),

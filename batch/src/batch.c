@@ -39,6 +39,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
     b->map = map;
+    b->jps = d.jps_table;
     b->alloc = a;
     b->flags = d.flags;
     b->group_min = PF__DEF(d.group_min, 4u);
@@ -56,6 +57,13 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     for (uint32_t w = 0; w < b->nworkers; w++) {
         if (pf_ctx_create(map, &cd, &b->workers[w].ctx) != PF_OK) goto oom;
         if (!pf__arena_init(&b->workers[w].arena, &a, arena)) goto oom;
+        if (b->jps) {
+            pf_status js = pf_ctx_use_jps_table(b->workers[w].ctx, b->jps);
+            if (js != PF_OK) {
+                pf_batch_destroy(b);
+                return js;
+            }
+        }
     }
     *out = b;
     return PF_OK;
@@ -127,6 +135,10 @@ static void make_spares(pf_batch *b)
     for (uint32_t i = 0; i < b->nspare_want; i++) {
         pf_ctx *c;
         if (pf_ctx_create(b->map, &cd, &c) != PF_OK) break;
+        if (b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) {
+            pf_ctx_destroy(c);
+            break;
+        }
         b->spares[b->nspare++] = c;
     }
 }

@@ -68,6 +68,7 @@ typedef struct pf__worker {
 
 struct pf_batch {
     const pf_map *map;
+    const pf_jps_table *jps;   /* attached to every context made, when given */
     pf_allocator  alloc;
     uint32_t      flags, group_min, nspare_want;
 

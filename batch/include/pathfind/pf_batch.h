@@ -56,6 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pathfind/pf_search.h> /* core headers: same directory once installed */
+#include <pathfind/pf_jps.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,10 @@ typedef struct pf_batch_desc {
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     uint32_t     suspend_slots;  /* spare contexts for suspended queries; 0 = one per worker */
     size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset) */
+    /* [opt] JPS / JPS+ data shared by every worker and spare context (pf_jps.h); it must be made for
+     * `map` (else PF_WRONG_MAP) and outlive the batch. Without it each context builds its own copy
+     * on its first JPS query (JPS+: 16 bytes per cell per context). */
+    const pf_jps_table *jps_table;
 } pf_batch_desc;
 
 /** One query. `search.trace` must be NULL (workers would write it concurrently). */
@@ -124,7 +129,7 @@ typedef struct pf_batch_stats {
 /**
  * Creates a batch for `map` with its workers (one pf_ctx and one arena each).
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for another map).
  */
 pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. */
