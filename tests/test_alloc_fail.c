@@ -10,7 +10,9 @@
  * Paths: Moving AI map from memory and from a file (file buffer growth), pf_grid_create with costs,
  * context creation on a grid and on a graph, searches whose open list must grow (heap_capacity 1:
  * one-shot, sliced, and a full Dijkstra tree), pf_graph_create with coordinates, DIMACS from memory
- * and from files, .scen from memory (entry array growth) and from a file.
+ * and from files, .scen from memory (entry array growth) and from a file, a batch frame (dedup,
+ * group move, arena growth; with a budget, the spare context and suspended searches), first-move
+ * tables (build, load of a baked file, incremental update on a graph).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -412,6 +414,157 @@ static pf_status op_load_scen(tracker *t, void *arg)
     return check_scen(st, sc, &diag, a);
 }
 
+
+/* ---- batch and tables ---------------------------------------------------------------------- */
+
+typedef struct batch_arg { const pf_map *map; pf_ctx *ref; const pf_batch_budget *budget; } batch_arg;
+
+/* One frame of queries through a batch: duplicates (dedup), one shared goal (a group move), long and
+ * short queries, a tiny path arena that must grow, and with a budget, suspended searches on spare
+ * contexts. A failure may come from create, submit, run or a single result; after one, the same
+ * batch is run again with allocation working and must answer every query correctly. */
+static pf_status op_batch(tracker *t, void *arg)
+{
+    batch_arg *a = arg;
+    pf_batch *b = (pf_batch *)&b;
+    pf_status st = pf_batch_create(a->map, &(pf_batch_desc){.allocator = hooks(t), .workers = 1, .arena_bytes = 64,
+                                                            .group_min = 3, .suspend_slots = 1}, &b);
+    if (st != PF_OK) {
+        assert_null(b);
+        return st;
+    }
+    enum { N = 24 };
+    pf_batch_query q[N];
+    pf_query_id id[N];
+    uint32_t n = pf_map_node_count(a->map), seed = 99, open[N * 2], k = 0;
+    while (k < N * 2) {
+        uint32_t v = lcg(&seed) % n;
+        pf_point p = pf_grid_point(a->map, v);
+        if (pf_grid_class(a->map, p.x, p.y) == 1) open[k++] = v;
+    }
+    pf_status worst = PF_OK;
+    for (uint32_t i = 0; i < N; i++) {
+        q[i] = (pf_batch_query){.start = open[2 * i], .goal = i % 4 == 0 ? open[1] : open[2 * i + 1], .tag = i};
+        if (i % 6 == 5) q[i] = q[i - 1]; /* a duplicate */
+        q[i].tag = i;
+        st = pf_batch_submit(b, &q[i], &id[i]);
+        if (st == PF_OUT_OF_MEMORY) {
+            worst = st;
+            t->fail_at = 0; /* the rest of the op runs with allocation working */
+            st = pf_batch_submit(b, &q[i], &id[i]);
+        }
+        assert_int_equal(st, PF_OK);
+    }
+    for (int round = 0; round < 2; round++) {
+        for (int run = 0; pf_batch_get_stats(b).pending; run++) {
+            assert_true(run < 1000);
+            st = pf_batch_run(b, a->budget);
+            if (st == PF_OUT_OF_MEMORY) {
+                worst = st;
+                t->fail_at = 0;
+                continue; /* pending queries stay queued */
+            }
+            assert_int_equal(st, PF_OK);
+        }
+        int again = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            assert_int_equal(r.tag, i);
+            if (r.status == PF_OUT_OF_MEMORY) {
+                /* only the failing allocation may cost a result; resubmit it once allocation works */
+                assert_true(round == 0);
+                worst = PF_OUT_OF_MEMORY;
+                t->fail_at = 0;
+                assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+                again = 1;
+                continue;
+            }
+            double want = oracle_cost(a->map, q[i].start, q[i].goal);
+            if (!isfinite(want)) {
+                assert_int_equal(r.status, PF_NO_PATH);
+                continue;
+            }
+            assert_int_equal(r.status, PF_OK);
+            assert_true(fabs(r.stats.cost - want) <= 1e-9 * (1 + want));
+            assert_true(fabs(oracle_path_cost(a->map, r.path, r.path_len) - want) <= 1e-9 * (1 + want));
+        }
+        if (!again) break;
+    }
+    pf_batch_destroy(b);
+    /* A spare context that cannot be made is absorbed, as pf_batch.h documents (the query restarts
+     * and the spare is made on a later run): every answer above was still checked. */
+    if (worst == PF_OK && t->fail_at && t->calls >= t->fail_at) worst = PF_OUT_OF_MEMORY;
+    return worst;
+}
+
+typedef struct table_arg { const pf_map *map, *edited; } table_arg;
+
+/* Every pair's table path costs what the oracle says on `map`. */
+static void check_table(const pf_table *tb, const pf_map *map)
+{
+    uint32_t n = pf_map_node_count(map), nodes[1024];
+    for (uint32_t u = 0; u < n; u++) {
+        double *want = oracle_all(map, u, 0);
+        for (uint32_t v = 0; v < n; v++) {
+            pf_path p = {.nodes = nodes, .capacity = 1024};
+            double cost;
+            pf_status st = pf_table_path(tb, u, v, &p, &cost);
+            if (!isfinite(want[v])) {
+                assert_true(st == PF_NO_PATH || st == PF_INVALID_START || st == PF_INVALID_GOAL);
+                continue;
+            }
+            assert_int_equal(st, PF_OK);
+            assert_true(fabs(cost - want[v]) <= 1e-9 * (1 + want[v]));
+        }
+        free(want);
+    }
+}
+
+/* Build (serial and two threads), bake to memory, load back, and (graphs) an incremental update;
+ * a failed update must leave the table answering for its old map. */
+static pf_status op_table(tracker *t, void *arg)
+{
+    table_arg *a = arg;
+    pf_table *tb = (pf_table *)&tb;
+    pf_status st = pf_table_create(a->map, &(pf_table_desc){.allocator = hooks(t), .threads = 1}, &tb);
+    if (st != PF_OK) {
+        assert_null(tb);
+        return st;
+    }
+    check_table(tb, a->map);
+    pf_status worst = PF_OK;
+    size_t size = pf_table_file_size(tb);
+    uint8_t *buf = malloc(size);
+    assert_int_equal(pf_table_save_mem(tb, buf, size, NULL), PF_OK);
+    pf_table *back = (pf_table *)&back;
+    pf_diag diag;
+    st = pf_table_load_mem(buf, size, "mem.pft", a->map, &(pf_table_desc){.allocator = hooks(t)}, &back, &diag);
+    free(buf);
+    if (st != PF_OK) {
+        assert_int_equal(st, PF_OUT_OF_MEMORY);
+        assert_int_equal(diag.status, PF_OUT_OF_MEMORY);
+        assert_null(back);
+        worst = st;
+    } else {
+        check_table(back, a->map);
+        pf_table_destroy(back);
+    }
+    if (a->edited && worst == PF_OK) {
+        st = pf_table_update(tb, a->edited, NULL, NULL);
+        if (st == PF_OK) {
+            check_table(tb, a->edited);
+        } else {
+            assert_int_equal(st, PF_OUT_OF_MEMORY);
+            assert_ptr_equal(pf_table_map(tb), a->map);
+            check_table(tb, a->map);
+            worst = st;
+        }
+    }
+    pf_table_destroy(tb);
+    return worst;
+}
+
 /* ---- tests --------------------------------------------------------------------------------- */
 
 static void test_map_loaders(void **state)
@@ -528,6 +681,45 @@ static void test_scen(void **state)
     free(text);
 }
 
+
+static void test_batch(void **state)
+{
+    (void)state;
+    pf_map *map = demo_map();
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(map, NULL, &ref), PF_OK);
+    batch_arg a = {.map = map, .ref = ref};
+    unsigned n1 = fail_each("batch run", op_batch, &a);
+    pf_batch_budget budget = {.max_expansions = 200};
+    a.budget = &budget;
+    unsigned n2 = fail_each("batch run (budget, spares)", op_batch, &a);
+    assert_true(n2 > n1); /* the spare context is made on the first budgeted run */
+    pf_ctx_destroy(ref);
+    pf_map_destroy(map);
+}
+
+static void test_tables(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = make_map_text(20, 16, &len);
+    pf_map *grid;
+    assert_int_equal(pf_grid_parse_movingai(text, len, "small", NULL, &grid, NULL), PF_OK);
+    free(text);
+    table_arg a = {.map = grid};
+    fail_each("table build/bake/load (grid)", op_table, &a);
+    static const char GR2[] = "p sp 6 9\na 1 2 7\na 1 3 9\na 1 6 14\na 2 3 10\na 2 4 15\n"
+                              "a 3 4 1\na 3 6 20\na 4 5 6\na 6 5 9\n";
+    pf_map *g, *g2;
+    assert_int_equal(pf_graph_parse_dimacs(GR, sizeof GR - 1, NULL, 0, NULL, &g, NULL), PF_OK);
+    assert_int_equal(pf_graph_parse_dimacs(GR2, sizeof GR2 - 1, NULL, 0, NULL, &g2, NULL), PF_OK);
+    table_arg b = {.map = g, .edited = g2};
+    fail_each("table build/bake/load/update (graph)", op_table, &b);
+    pf_map_destroy(g2);
+    pf_map_destroy(g);
+    pf_map_destroy(grid);
+}
+
 static int report(void **state)
 {
     (void)state;
@@ -543,6 +735,8 @@ int main(void)
         cmocka_unit_test(test_search_heap_growth),
         cmocka_unit_test(test_graph_and_dimacs),
         cmocka_unit_test(test_scen),
+        cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, report);
 }

@@ -126,13 +126,13 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
 
 static void make_spares(pf_batch *b)
 {
-    /* Spares are made on the first budgeted run only: unbudgeted users never pay for them. A
-     * shortfall is not an error, queries then restart instead of suspending. */
-    if (b->spare_made) return;
-    b->spare_made = 1;
+    /* Spares are made on budgeted runs only: unbudgeted users never pay for them. A shortfall is
+     * not an error (queries restart instead of suspending) and is made up on a later run: a query
+     * longer than the budget can only finish by suspending. */
+    if (b->spare_made >= b->nspare_want) return;
     if (!GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
     pf_ctx_desc cd = {.allocator = b->alloc};
-    for (uint32_t i = 0; i < b->nspare_want; i++) {
+    while (b->spare_made < b->nspare_want) {
         pf_ctx *c;
         if (pf_ctx_create(b->map, &cd, &c) != PF_OK) break;
         if (b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) {
@@ -140,6 +140,7 @@ static void make_spares(pf_batch *b)
             break;
         }
         b->spares[b->nspare++] = c;
+        b->spare_made++;
     }
 }
 

@@ -76,7 +76,7 @@ struct pf_batch {
     uint32_t      nworkers;
 
     pf_ctx      **spares;      /* free spare contexts (stack) */
-    uint32_t      nspare, spare_cap, spare_made;
+    uint32_t      nspare, spare_cap, spare_made; /* spare_made: created so far */
     atomic_flag   spare_lock;
 
     pf__bquery   *q;           /* slots */

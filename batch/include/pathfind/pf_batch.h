@@ -38,8 +38,9 @@
  * submission order (the oldest runs first, so nothing starves). A query that runs out of budget
  * halfway is suspended: it keeps the whole pf_ctx it was searching in (node records: 16 bytes per
  * grid cell, 20 per graph node, plus its open list) until a later run finishes it, and its worker
- * takes a spare context. There are `suspend_slots` spares (default one per worker, created on the
- * first budgeted run); when none is free the query is restarted from scratch on a later run. While
+ * takes a spare context. There are `suspend_slots` spares (default one per worker, created by the
+ * first budgeted run; any that could not be allocated are tried again on later runs); when none is
+ * free the query is restarted from scratch on a later run. While
  * any query is suspended, the last half of each run's budget (expansions and time) is kept for the
  * suspended ones, so fresh queries that restart cannot starve them: every suspended query advances.
  *
