@@ -8,17 +8,22 @@
  *   its map and no search call takes a map, so a node id is always read in the context's own map
  *   (ids of a bigger map come back as PF_INVALID_START / PF_INVALID_GOAL, tested below).
  *   PF_WRONG_MAP is reserved for objects that take a map and a context separately (batches, tables).
- * - Use after destroy (pf_map_destroy, pf_ctx_destroy, pf_scen_destroy): the handle is freed memory
- *   and any use is undefined behaviour; the ASan preset (`cmake --preset asan`) reports it as
- *   heap-use-after-free. Destroying a map while a context made for it lives is the same mistake
- *   (pf_map.h: the caller destroys the map after every context made for it).
+ * - Use after destroy in release builds: the handle is freed memory and any use is undefined
+ *   behaviour; the ASan preset (`cmake --preset asan`) reports it as heap-use-after-free.
+ *   Debug builds check handle tags and stop with a message naming the call (test_debug_handles,
+ *   run in child processes): a destroyed context, map or batch passed in again, a pointer that is
+ *   not a handle, and a map destroyed while a context made for it lives.
  */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <math.h>
 #include <string.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "pathfind.h"
 #include "oracle.h"
 
@@ -419,6 +424,102 @@ static void test_sliced_out_of_order(void **state)
     pf_map_destroy(map);
 }
 
+
+/* ---- debug-build handle checks, each in a child process ------------------------------------- */
+
+#ifndef NDEBUG
+/* Runs fn in a child; returns its stderr. *clean: it returned normally (exit 0). */
+static const char *in_child(void (*fn)(void), int *clean)
+{
+    static char buf[8192];
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n < sizeof buf - 1 && (r = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0) n += (size_t)r;
+    buf[n] = '\0';
+    close(fds[0]);
+    int ws;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    *clean = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    return buf;
+}
+
+static void map_destroyed_under_context(void)
+{
+    pf_map *m = grid();
+    pf_ctx *c;
+    if (pf_ctx_create(m, NULL, &c) != PF_OK) _exit(3);
+    pf_map_destroy(m);
+}
+
+static void search_on_destroyed_context(void)
+{
+    pf_map *m = grid();
+    pf_ctx *c;
+    if (pf_ctx_create(m, NULL, &c) != PF_OK) _exit(3);
+    pf_ctx_destroy(c);
+    pf_search(c, 0, 1, NULL, NULL, NULL);
+}
+
+static void batch_destroyed_twice(void)
+{
+    pf_map *m = grid();
+    pf_batch *b;
+    if (pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &b) != PF_OK) _exit(3);
+    pf_batch_destroy(b);
+    pf_batch_destroy(b);
+}
+
+static void not_a_context(void)
+{
+    static _Alignas(64) unsigned char junk[4096]; /* zeroed: no handle tag */
+    pf_search((pf_ctx *)(void *)junk, 0, 1, NULL, NULL, NULL);
+}
+
+/* The library's own message, or where the child's reads of freed memory are caught first by
+ * AddressSanitizer, its report. */
+static void expect_stopped(void (*fn)(void), const char *call, const char *why)
+{
+    int clean;
+    const char *err = in_child(fn, &clean);
+    if (clean) fail_msg("%s: misuse was not stopped", call);
+    if (strstr(err, "AddressSanitizer") && (strstr(err, "use-after-free") || strstr(err, "double-free"))) return;
+    /* after free the allocator may have reused the tag word: a destroyed handle then reads as foreign */
+    int ok = strstr(err, why) || (!strcmp(why, "used after it was destroyed") && strstr(err, "not a live handle"));
+    if (!strstr(err, call) || !ok) fail_msg("%s: unexpected message: %s", call, err);
+}
+#endif
+
+static void test_debug_handles(void **state)
+{
+    (void)state;
+#ifdef NDEBUG
+    skip(); /* release build: the checks are compiled out (see pf_internal.h) */
+#else
+    expect_stopped(map_destroyed_under_context, "pf_map_destroy", "still has live contexts");
+    expect_stopped(search_on_destroyed_context, "pf_ctx", "used after it was destroyed");
+    expect_stopped(batch_destroyed_twice, "pf_batch_destroy", "used after it was destroyed");
+    expect_stopped(not_a_context, "pf_ctx", "not a live handle");
+    /* destroying in the right order is quiet */
+    pf_map *m = grid();
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    pf_ctx_destroy(c);
+    pf_map_destroy(m);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_invalid_map_descs),
         cmocka_unit_test(test_context_bound_to_its_map),
         cmocka_unit_test(test_sliced_out_of_order),
+        cmocka_unit_test(test_debug_handles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,12 +32,15 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
 {
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
-    if (!map || pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
+    if (!map) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
     pf_batch_desc d = desc ? *desc : (pf_batch_desc){0};
     if (d.workers > 1024) return PF_INVALID_ARGUMENT;
     pf_allocator a = pf__alloc_resolve(&d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
+    b->tag = PF__TAG_BATCH;
     b->map = map;
     b->jps = d.jps_table;
     b->alloc = a;
@@ -75,6 +78,8 @@ oom:
 void pf_batch_destroy(pf_batch *b)
 {
     if (!b) return;
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    b->tag = PF__TAG_DEAD;
     pf_allocator a = b->alloc;
     if (b->workers) {
         for (uint32_t w = 0; w < b->nworkers; w++) {
@@ -98,6 +103,7 @@ void pf_batch_destroy(pf_batch *b)
 
 pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (id) id->id = 0;
     if (!b || !q || b->prepared) return PF_INVALID_ARGUMENT;
     uint32_t slot = b->free_head;
@@ -146,6 +152,7 @@ static void make_spares(pf_batch *b)
 
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b || b->prepared) return PF_INVALID_ARGUMENT;
     if (!pf__batch_plan(b)) return PF_OUT_OF_MEMORY;
     b->run_jobs = b->njobs;
@@ -236,6 +243,7 @@ pf_status pf_batch_finish(pf_batch *b)
 
 pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b || !out || b->prepared) return PF_INVALID_ARGUMENT;
     uint32_t slot = id.id & PF__BQ_SLOT_MASK, gen = id.id >> PF__BQ_SLOT_BITS;
     if (id.id == 0 || slot >= b->qlen) return PF_INVALID_ARGUMENT;
@@ -247,6 +255,7 @@ pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out)
 
 pf_status pf_batch_reset(pf_batch *b)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b || b->prepared) return PF_INVALID_ARGUMENT;
     for (uint32_t s = 0; s < b->qlen; s++) {
         pf__bquery *e = &b->q[s];

@@ -67,6 +67,7 @@ typedef struct pf__worker {
 } pf__worker;
 
 struct pf_batch {
+    uint32_t      tag;         /* PF__TAG_BATCH while alive */
     const pf_map *map;
     const pf_jps_table *jps;   /* attached to every context made, when given */
     pf_allocator  alloc;

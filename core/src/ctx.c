@@ -9,12 +9,15 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
 {
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
-    if (!map || map->count == 0) return PF_INVALID_ARGUMENT;
+    if (!map) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    if (map->count == 0) return PF_INVALID_ARGUMENT;
     pf_ctx_desc d = desc ? *desc : (pf_ctx_desc){0};
     pf_allocator a = pf__alloc_resolve(&d.allocator);
 
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
     if (!ctx) return PF_OUT_OF_MEMORY;
+    ctx->tag = PF__TAG_CTX;
     ctx->map = map;
     ctx->alloc = a;
     ctx->count = map->count;
@@ -55,6 +58,10 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     ctx->hcap = cap;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
+#ifdef PF__DEBUG_HANDLES
+    /* maps are immutable for searches; this debug-only counter is the one field a context changes */
+    atomic_fetch_add(&((pf_map *)map)->users, 1u);
+#endif
     *out = ctx;
     return PF_OK;
 }
@@ -62,6 +69,11 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
 void pf_ctx_destroy(pf_ctx *ctx)
 {
     if (!ctx) return;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
+#ifdef PF__DEBUG_HANDLES
+    atomic_fetch_sub(&((pf_map *)ctx->map)->users, 1u);
+#endif
+    ctx->tag = PF__TAG_DEAD;
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
     pf__free(&a, ctx->heap, (size_t)ctx->hcap * sizeof(pf__hentry));

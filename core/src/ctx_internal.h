@@ -48,6 +48,7 @@ typedef struct pf__search {
 } pf__search;
 
 struct pf_ctx {
+    uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
     pf_allocator  alloc;
     uint32_t      count;

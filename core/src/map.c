@@ -9,6 +9,8 @@ pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind)
     pf_allocator a = pf__alloc_resolve(alloc);
     pf_map *m = pf__calloc(&a, sizeof *m, 64);
     if (!m) return NULL;
+    m->tag = PF__TAG_MAP;
+    atomic_init(&m->users, 0);
     m->kind = kind;
     m->alloc = a;
     m->min_cost = 1.0;
@@ -68,6 +70,12 @@ size_t pf_map_mem_size(const pf_map *m)
 void pf_map_destroy(pf_map *m)
 {
     if (!m) return;
+    PF__CHECK_HANDLE(m, PF__TAG_MAP, "pf_map");
+#ifdef PF__DEBUG_HANDLES
+    if (atomic_load(&m->users))
+        pf__handle_fail(__func__, "pf_map", "still has live contexts (destroy the contexts, batches and tables made for it first)");
+#endif
+    m->tag = PF__TAG_DEAD;
     pf_allocator a = m->alloc;
     if (m->kind == PF_MAP_GRID) {
         size_t c = grid_cells(m);

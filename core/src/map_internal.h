@@ -2,6 +2,7 @@
 #ifndef PF_MAP_INTERNAL_H
 #define PF_MAP_INTERNAL_H
 
+#include <stdatomic.h>
 #include "pathfind/pf_map.h"
 #include "pathfind/pf_grid.h"
 #include "pathfind/pf_graph.h"
@@ -13,6 +14,8 @@
  * 2*(w+h)+4 bytes per array.
  */
 struct pf_map {
+    uint32_t     tag;          /* PF__TAG_MAP while alive */
+    _Atomic uint32_t users;    /* debug builds: live contexts made for this map */
     pf_map_kind  kind;
     pf_allocator alloc;
     uint32_t     count;        /* node records a context needs: padded cells or graph nodes */

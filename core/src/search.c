@@ -432,6 +432,7 @@ static pf_status finish(pf_ctx *c, pf_status st)
 static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
 {
     if (!c) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(c, PF__TAG_CTX, "pf_ctx");
     const pf_map *m = c->map;
     pf__search *s = &c->s;
     memset(s, 0, sizeof *s);
@@ -528,6 +529,7 @@ pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_s
 
 pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
 {
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
     pf__search *s = &ctx->s;
     if (s->status != PF_IN_PROGRESS) return s->status;
@@ -551,6 +553,7 @@ uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx); /* JPS: cell before 
 
 pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
 {
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
     pf__search *s = &ctx->s;
     const pf_map *m = ctx->map;

@@ -213,3 +213,11 @@ int pf__parse_double(const char *t, size_t n, double *out)
     *out = v;
     return 1;
 }
+
+#ifdef PF__DEBUG_HANDLES
+void pf__handle_fail(const char *fn, const char *type, const char *why)
+{
+    fprintf(stderr, "pathfind: %s: %s %s\n", fn, type, why);
+    abort();
+}
+#endif

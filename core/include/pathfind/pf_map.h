@@ -44,7 +44,12 @@ uint32_t    pf_map_node_count(const pf_map *map);
 uint64_t    pf_map_fingerprint(const pf_map *map);
 /** Bytes owned by the map (for memory reports). */
 size_t      pf_map_mem_size(const pf_map *map);
-/** NULL-safe. */
+/**
+ * NULL-safe. Destroy every context, batch and table made for the map first. Debug builds (NDEBUG
+ * not defined) stop with a message when contexts made for the map are still alive, and every call
+ * taking a map, context or batch stops with a message naming the call when given a destroyed or
+ * foreign handle; release builds leave such use undefined.
+ */
 void        pf_map_destroy(pf_map *map);
 
 #ifdef __cplusplus

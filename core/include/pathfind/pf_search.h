@@ -131,7 +131,7 @@ typedef struct pf_ctx_desc {
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
  */
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
-/** NULL-safe. */
+/** NULL-safe. Debug builds stop with a message on a second destroy or a later use (pf_map.h). */
 void      pf_ctx_destroy(pf_ctx *ctx);
 /** Map the context was made for. */
 const pf_map *pf_ctx_map(const pf_ctx *ctx);
