@@ -1,5 +1,6 @@
 /* batch.c - batch lifecycle: workers, query slots, prepare/finish around the jobs, results. */
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
@@ -150,6 +151,43 @@ static void make_spares(pf_batch *b)
     }
 }
 
+static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    double dx = fabs((double)ax - bx), dy = fabs((double)ay - by);
+    return dx > dy ? dx + 0.41421356237309515 * dy : dy + 0.41421356237309515 * dx;
+}
+
+static int by_est_desc(const void *pa, const void *pb)
+{
+    const pf__job *a = pa, *b = pb;
+    if (a->est != b->est) return a->est > b->est ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
+ * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
+ * order of work changes, never a result. Budgeted runs keep submission order instead, which is what
+ * makes them starvation-free. */
+static void order_longest_first(pf_batch *b)
+{
+    if (pf_map_kind_of(b->map) != PF_MAP_GRID || b->njobs < 2) return;
+    for (uint32_t i = 0; i < b->njobs; i++) {
+        pf__job *j = &b->jobs[i];
+        if (j->kind == PF__J_GROUP) {
+            pf_point g = pf_grid_point(b->map, b->q[b->members[j->first]].q.goal);
+            double e0 = octile(g.x, g.y, j->bx0, j->by0), e1 = octile(g.x, g.y, j->bx1, j->by1);
+            double e2 = octile(g.x, g.y, j->bx0, j->by1), e3 = octile(g.x, g.y, j->bx1, j->by0);
+            j->est = fmax(fmax(e0, e1), fmax(e2, e3));
+        } else {
+            const pf_batch_query *q = &b->q[j->query].q;
+            pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
+            /* bad endpoints (negative coordinates) are answered at once: last */
+            j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
+        }
+    }
+    qsort(b->jobs, b->njobs, sizeof *b->jobs, by_est_desc);
+}
+
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
@@ -158,6 +196,7 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     b->run_jobs = b->njobs;
     for (uint32_t i = 0; i < b->njobs; i++) atomic_store(&b->jobs[i].ran, 0);
     b->budgeted = budget && (budget->max_expansions || budget->max_us);
+    if (!b->budgeted) order_longest_first(b);
     long long left = LLONG_MAX;
     if (budget && budget->max_expansions && budget->max_expansions < (uint64_t)LLONG_MAX)
         left = (long long)budget->max_expansions;

@@ -57,6 +57,7 @@ typedef struct pf__job {
     uint32_t settled;          /* group: starts settled so far */
     int32_t  bx0, by0, bx1, by1; /* group: bounding box of the starts */
     uint32_t sliced;
+    double   est;              /* unbudgeted runs: estimated length, longest jobs first */
     atomic_int ran;            /* run_job guard: 1 once run in the current prepared run */
 } pf__job;
 

@@ -155,8 +155,10 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
 pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
 
 /**
- * Job-system entry, step 1: deduplicates and groups the new queries and lists this run's jobs, in
- * submission order. Allocates (outside the per-query loop) when the batch grew.
+ * Job-system entry, step 1: deduplicates and groups the new queries and lists this run's jobs:
+ * without a budget, longest first by grid distance (so a long query does not start last and hold
+ * up the frame; graphs keep submission order), with a budget in submission order. Run jobs in
+ * index order for the best balance. Allocates (outside the per-query loop) when the batch grew.
  * @return PF_OK, PF_INVALID_ARGUMENT (already prepared), PF_OUT_OF_MEMORY.
  */
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget);
