@@ -11,6 +11,7 @@ static const cmd CMDS[] = {
     {"path", pf_cli_path, "find one path on a grid map and print it"},
     {"gen", pf_cli_gen, "generate a map (how the bundled default map was made)"},
     {"render", pf_cli_render, "draw searches on a map as a PNG (expanded cells, paths)"},
+    {"bench", pf_cli_bench, "time algorithms and thread counts on a scenario file (JSON, --plot)"},
     {"plot", pf_cli_plot, "plot benchmark results (JSON/CSV) as PNGs with gnuplot"},
     {"table", pf_cli_table, "build, query and incrementally update baked first-move tables"},
 };

@@ -292,6 +292,46 @@ static void test_plot(void **state)
     HAS(g_err, "missing.csv");
 }
 
+static void test_bench(void **state)
+{
+    (void)state;
+    check_help("bench");
+    const char *map = write_tmp("b.map", MAP);
+    const char *sc = write_tmp("b.scen", "version 1\n"
+                                         "0\tb.map\t6\t5\t0\t0\t5\t0\t5\n"
+                                         "0\tb.map\t6\t5\t0\t0\t5\t2\t7\n"
+                                         "0\tb.map\t6\t5\t0\t4\t5\t4\t5\n");
+    const char *js = tmp("b.json");
+    assert_int_equal(RUN("bench", map, sc, "--algo", "astar,jps,dijkstra", "--threads", "1,2", "--frames", "3", "-o", js), 0);
+    char text[16384];
+    FILE *f = fopen(js, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    HAS(text, "{\"algo\":\"jps\",\"path_len\":8,\"cost\":7.000000,"); /* (0,0) -> (5,2): round the wall */
+    HAS(text, "{\"algo\":\"dijkstra\",\"queries\":3,\"solved\":3,\"mismatches\":0,\"checked\":true,");
+    HAS(text, "{\"algo\":\"astar\",\"threads\":2,");
+    HAS(text, "{\"label\":\"2 threads\",\"frame_ms\":[");
+    /* what it writes, pathfind plot reads (gnuplot disabled: data files only) */
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "0", "--plot", tmp("bplots")), 0);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_err, "gnuplot not found");
+    HAS(g_out, "data  ");
+    assert_int_equal(access(tmp("bplots/bench.json"), R_OK), 0);
+    assert_int_equal(access(tmp("bplots/query_us.dat"), R_OK), 0);
+    /* a wrong listed length fails the run; bad options and files are named */
+    const char *wrong = write_tmp("bw.scen", "version 1\n0\tb.map\t6\t5\t0\t0\t5\t0\t7\n");
+    assert_int_equal(RUN("bench", map, wrong, "--threads", "0"), 1);
+    HAS(g_err, "differ from the optimal lengths");
+    assert_int_equal(RUN("bench", map, sc, "--algo", "astar,nope"), 2);
+    HAS(g_err, "nope");
+    assert_int_equal(RUN("bench", map, sc, "--threads", "1,x"), 2);
+    assert_int_equal(RUN("bench", map), 2);
+    assert_int_equal(RUN("bench", map, tmp("missing.scen")), 1);
+    HAS(g_err, "missing.scen");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -312,7 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_level), cmocka_unit_test(test_demo), cmocka_unit_test(test_scen),
         cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_gen),
-        cmocka_unit_test(test_render),    cmocka_unit_test(test_plot),
+        cmocka_unit_test(test_render),    cmocka_unit_test(test_plot), cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
