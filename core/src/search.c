@@ -564,8 +564,10 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     double cost = s->st.cost;
     /* BFS orders by steps, so g is not the cost. After a reopening (inconsistent heuristic) a node's
      * g can be older than its parent's improved g, so g at the goal can exceed the cost of the path
-     * the parents now describe (found by fuzz_search). Both report the cost of the path returned. */
-    int recost = s->unit || s->st.reopened;
+     * the parents now describe (found by fuzz_search). Weighted JPS: a suboptimal chain of jump
+     * points can pass a cell twice, and the cell-by-cell walk then takes the shortcut, a cheaper
+     * path than g says (found by fuzz_batch). All report the cost of the path returned. */
+    int recost = s->unit || s->st.reopened || (jps && s->d.weight > 1.0);
     if (st == PF_OK && s->found != PF_NODE_NONE) {
         len = 1;
         double sum = 0.0;

@@ -89,7 +89,7 @@ typedef struct pf_search_desc {
     uint32_t        heuristic_set;  /* PF_HEUR_MAX: bit mask of (1u << pf_heur) values */
     pf_heuristic_fn heuristic_fn;   /* PF_HEUR_CALLBACK */
     void           *heuristic_user;
-    double          weight;         /* default 1; PF_ALGO_WASTAR multiplies h by it (>= 1) */
+    double          weight;         /* default 1; PF_ALGO_WASTAR, JPS and JPS+ multiply h by it (>= 1) */
     uint32_t        max_expansions; /* 0 = unlimited */
     double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps) */
     pf_tie          tie;            /* default PF_TIE_DEEPER */
