@@ -14,6 +14,9 @@
 #include <math.h>
 #include <string.h>
 #include "jps_internal.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define SQRT2 1.4142135623730951
 
@@ -331,33 +334,67 @@ PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw
 
 /* ---- search loop ---------------------------------------------------------------------------- */
 
-/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all). */
-PF__INLINE uint32_t succ_dirs(const uint8_t *cls, const int32_t *off, uint32_t cur, uint32_t a, uint8_t k,
-                              const int CUT)
+/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all).
+ * op: bit d set when the neighbour in direction d is open. Either meaning of "open" works for a
+ * diagonal: the cell itself (JPS, from the bitmaps) or the diagonal move (JPS+, from the cell's own
+ * distances). They differ only without corner cutting, when a side of the diagonal is blocked, and
+ * the one test below that reads a diagonal there has both sides open (the cell behind and p1). */
+PF__INLINE uint32_t succ_dirs(uint32_t op, uint32_t a, const int CUT)
 {
     if (a == PF__JPS_NONE) return 0xFFu;
-    int32_t ci = (int32_t)cur;
     if (a < 4) {
         uint32_t mask = 1u << a;
         uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
         if (!CUT) {
-            int32_t b = ci - off[a];
-            if (cls[b + off[p1]] != k && cls[ci + off[p1]] == k) mask |= (1u << p1) | (1u << DIAG[a][p1]);
-            if (cls[b + off[p2]] != k && cls[ci + off[p2]] == k) mask |= (1u << p2) | (1u << DIAG[a][p2]);
+            uint32_t r = a ^ 2u;
+            if ((op >> p1 & 1u) && !(op >> DIAG[r][p1] & 1u)) mask |= (1u << p1) | (1u << DIAG[a][p1]);
+            if ((op >> p2 & 1u) && !(op >> DIAG[r][p2] & 1u)) mask |= (1u << p2) | (1u << DIAG[a][p2]);
         } else {
-            int32_t f = ci + off[a];
-            if (cls[ci + off[p1]] != k && cls[f + off[p1]] == k) mask |= 1u << DIAG[a][p1];
-            if (cls[ci + off[p2]] != k && cls[f + off[p2]] == k) mask |= 1u << DIAG[a][p2];
+            if (!(op >> p1 & 1u) && (op >> DIAG[a][p1] & 1u)) mask |= 1u << DIAG[a][p1];
+            if (!(op >> p2 & 1u) && (op >> DIAG[a][p2] & 1u)) mask |= 1u << DIAG[a][p2];
         }
         return mask;
     }
     uint32_t h = DH[a], v = DV[a];
     uint32_t mask = (1u << a) | (1u << h) | (1u << v);
     if (CUT) {
-        if (cls[ci - off[h]] != k) mask |= 1u << DIAG[h ^ 2u][v];
-        if (cls[ci - off[v]] != k) mask |= 1u << DIAG[h][v ^ 2u];
+        if (!(op >> (h ^ 2u) & 1u)) mask |= 1u << DIAG[h ^ 2u][v];
+        if (!(op >> (v ^ 2u) & 1u)) mask |= 1u << DIAG[h][v ^ 2u];
     }
     return mask;
+}
+
+/* The open neighbours of padded (px, py) from the row bitmaps, as succ_dirs reads them: the
+ * bitmaps are 1/8 of the class bytes and mostly in cache, where three rows of cls would be three
+ * likely misses per expansion. */
+PF__INLINE uint32_t open_bits(const uint64_t *rows, uint32_t rw, uint32_t px, uint32_t py)
+{
+    const uint64_t *r = rows + (size_t)py * rw;
+    uint32_t up = (uint32_t)rd(r - rw, px + 63u) & 7u, mid = (uint32_t)rd(r, px + 63u) & 7u;
+    uint32_t dn = (uint32_t)rd(r + rw, px + 63u) & 7u; /* bit 0 = px - 1 */
+    return (up >> 1 & 1u) | (mid >> 2 & 1u) << 1 | (dn >> 1 & 1u) << 2 | (mid & 1u) << 3 | (up >> 2 & 1u) << 4 |
+           (dn >> 2 & 1u) << 5 | (dn & 1u) << 6 | (up & 1u) << 7;
+}
+
+/* JPS+: the moves out of cell i, from its own distances (0 = a wall or a blocked diagonal next). */
+PF__INLINE uint32_t open_moves(const int16_t *D, uint32_t i)
+{
+    const int16_t *e = D + (size_t)i * 8u;
+#if defined(__SSE2__)
+    __m128i z = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)e), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(z, z)) & 0xFFu;
+#else
+    uint32_t op = 0;
+    for (uint32_t d = 0; d < 8; d++) op |= (uint32_t)(e[d] != 0) << d;
+    return op;
+#endif
+}
+
+/* Is padded (px, py) open in the row bitmaps? */
+PF__INLINE uint32_t bit_at(const uint64_t *rows, uint32_t rw, uint32_t px, uint32_t py)
+{
+    uint32_t b = px + 64u;
+    return (uint32_t)(rows[(size_t)py * rw + (b >> 6)] >> (b & 63u)) & 1u;
 }
 
 /* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
@@ -444,12 +481,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
     const pf_map *m = c->map;
     pf__search *s = &c->s;
     pf__jps_ext *x = c->ext;
-    const uint8_t *cls = m->cls;
     const int32_t *off = m->nb_off[0];
     const uint32_t pw = m->pw, goal = s->goal;
     const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
     const int16_t *D = x->dist;
-    const uint8_t k = x->k;
     const uint32_t gx = x->gx, gy = x->gy;
 
     while (c->hsize) {
@@ -480,7 +515,9 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         const double gc = c->g[cur];
         const uint32_t py = cur / pw, px = cur - py * pw;
         const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
-        uint32_t dirs = succ_dirs(cls, off, cur, back == PF__JPS_NONE ? PF__JPS_NONE : back ^ 2u, k, CUT);
+        uint32_t dirs = 0xFFu;
+        if (back != PF__JPS_NONE)
+            dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, rw, px, py), back ^ 2u, CUT);
         while (dirs) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);
             dirs &= dirs - 1u;
@@ -527,10 +564,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     yy = (uint32_t)((int32_t)yy + dv * dy);
                     kk += (uint32_t)dv;
                 } else {
-                    int32_t si = (int32_t)y;
-                    if (cls[si + o] != k) break;
-                    if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) break;
-                    y = (uint32_t)(si + o);
+                    const uint64_t *R = x->rows;
+                    if (!bit_at(R, rw, yx + (uint32_t)dx, yy + (uint32_t)dy)) break;
+                    if (!CUT && !(bit_at(R, rw, yx + (uint32_t)dx, yy) & bit_at(R, rw, yx, yy + (uint32_t)dy))) break;
+                    y = (uint32_t)((int32_t)y + o);
                     yx = (uint32_t)((int32_t)yx + dx);
                     yy = (uint32_t)((int32_t)yy + dy);
                     kk++;
@@ -541,8 +578,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                 }
                 const double gy_ = gc + (double)kk * SQRT2;
                 if (CUT) {
-                    int32_t si = (int32_t)y;
-                    if ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)) {
+                    /* forced neighbours of a diagonal arrival: a blocked side behind, open beyond */
+                    uint32_t op = PLUS ? open_moves(D, y) : open_bits(x->rows, rw, yx, yy);
+                    uint32_t hb = h ^ 2u, vb = v ^ 2u;
+                    if ((!(op >> hb & 1u) && (op >> DIAG[hb][v] & 1u)) || (!(op >> vb & 1u) && (op >> DIAG[h][vb] & 1u))) {
                         if (!jrelax(c, x, y, gy_, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
                         break;
                     }
