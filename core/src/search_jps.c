@@ -8,8 +8,9 @@
  *
  * Records: g, stamp (closed bit; top bits = direction back along the last jump) and open-list
  * slot are the context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
- * path's cells get their back direction in ext->pdir, so pf__path_next_back walks the full cell
- * sequence in O(1) a cell.
+ * path's cells are written out once, as public node ids from the goal back, into ext->path:
+ * pf_search_path copies them without touching the grid again (paths on mazes run to 50,000 cells,
+ * and a walk by cell index costs a division and a scattered load per cell).
  */
 #include <math.h>
 #include <string.h>
@@ -29,7 +30,10 @@ static const uint8_t DIAG[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7,
 
 /* ---- per-context state ---------------------------------------------------------------------- */
 
-static size_t state_bytes(const pf_ctx *c) { return (size_t)c->count * (sizeof(uint32_t) + sizeof(uint8_t)); }
+static size_t state_bytes(const pf_ctx *c, const pf__jps_ext *x)
+{
+    return (size_t)c->count * sizeof(uint32_t) + (size_t)x->path_cap * sizeof(uint32_t);
+}
 
 static void ext_free(pf_ctx *c)
 {
@@ -37,7 +41,7 @@ static void ext_free(pf_ctx *c)
     if (!x) return;
     pf__jps_table_release(&x->own);
     pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
-    pf__free(&c->alloc, x->pdir, (size_t)c->count);
+    pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x, sizeof *x);
     c->ext = NULL;
     c->ext_free = NULL;
@@ -71,7 +75,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !ctx->ext) return 0;
     const pf__jps_ext *x = ctx->ext;
-    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx) : 0);
+    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
@@ -195,20 +199,12 @@ pf_status pf__jps_begin(pf_ctx *c)
     if (!x) return PF_OUT_OF_MEMORY;
     if (!x->parent) {
         x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-        x->pdir = pf__alloc(&c->alloc, (size_t)c->count, 64);
-        if (x->parent) {
-            pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
-            /* the context's own records (g, stamps, slots) are the other hot arrays */
-            pf__jps_hugepages(c->block, c->block_size);
-        }
-        if (!x->parent || !x->pdir) {
-            pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
-            pf__free(&c->alloc, x->pdir, (size_t)c->count);
-            x->parent = NULL;
-            x->pdir = NULL;
-            return PF_OUT_OF_MEMORY;
-        }
+        if (!x->parent) return PF_OUT_OF_MEMORY;
+        pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+        /* the context's own records (g, stamps, slots) are the other hot arrays */
+        pf__jps_hugepages(c->block, c->block_size);
     }
+    x->path_len = 0;
     uint8_t k = m->cls[si];
     const pf_jps_table *t = x->shared;
     if (s->d.algo == PF_ALGO_JPS_PLUS) {
@@ -430,30 +426,48 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     return 1;
 }
 
-/* Writes, for every cell of the path found, the direction to the previous cell. A jump from p to
- * t is straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back
- * from t, go straight along the longer axis until p lies on a diagonal, then diagonally. */
-static void mark_path(pf_ctx *c, pf__jps_ext *x)
+/* Writes the path found into x->path, goal first, as public node ids. A jump from p to t is
+ * straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back from t,
+ * go straight along the longer axis until p lies on a diagonal, then diagonally. Returns 0 when
+ * the buffer cannot grow. */
+static int mark_path(pf_ctx *c, pf__jps_ext *x)
 {
-    const int32_t *off = c->map->nb_off[0];
-    const uint32_t pw = c->map->pw;
-    uint32_t t = c->s.found;
-    while (t != c->s.start) {
+    const pf_map *m = c->map;
+    const uint32_t pw = m->pw, w = m->width, start = c->s.start;
+    /* first the length, over jump points only: a jump covers max(|dx|, |dy|) cells */
+    uint32_t len = 1;
+    for (uint32_t t = c->s.found; t != start; t = x->parent[t]) {
         uint32_t p = x->parent[t];
         int32_t dx = (int32_t)(p % pw) - (int32_t)(t % pw), dy = (int32_t)(p / pw) - (int32_t)(t / pw);
-        for (uint32_t u = t; u != p;) {
-            int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-            uint32_t d;
-            if (ax == ay) d = dx > 0 ? (dy > 0 ? 5u : 4u) : (dy > 0 ? 6u : 7u);
-            else if (ax > ay) d = dx > 0 ? 1u : 3u;
-            else d = dy > 0 ? 2u : 0u;
-            x->pdir[u] = (uint8_t)d;
-            u = (uint32_t)((int32_t)u + off[d]);
-            dx -= DX[d];
-            dy -= DY[d];
-        }
+        int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        len += (uint32_t)(ax > ay ? ax : ay);
+    }
+    if (len > x->path_cap) {
+        uint32_t cap = x->path_cap ? x->path_cap : 1024u;
+        while (cap < len) cap = cap > UINT32_MAX / 2u ? len : cap * 2u;
+        uint32_t *np = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
+        if (!np) return 0;
+        pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
+        x->path = np;
+        x->path_cap = cap;
+    }
+    uint32_t *out = x->path, n = 0;
+    uint32_t t = c->s.found;
+    while (t != start) {
+        uint32_t p = x->parent[t];
+        int32_t tx = (int32_t)(t % pw), ty = (int32_t)(t / pw);
+        int32_t dx = (int32_t)(p % pw) - tx, dy = (int32_t)(p / pw) - ty;
+        int32_t u = (ty - 1) * (int32_t)w + tx - 1; /* public id: unpadded */
+        int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? (int32_t)w : -(int32_t)w;
+        int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        int32_t step = ax > ay ? sx : sy, run = ax > ay ? ax - ay : ay - ax, diag = ax < ay ? ax : ay;
+        for (int32_t i = 0; i < run; i++, u += step) out[n++] = (uint32_t)u;
+        for (int32_t i = 0; i < diag; i++, u += sx + sy) out[n++] = (uint32_t)u;
         t = p;
     }
+    out[n++] = pf__grid_unpad(m, start);
+    x->path_len = n;
+    return 1;
 }
 
 /* JPS+ straight jump: steps to the jump point or to the goal ahead, 0 when neither. */
@@ -508,8 +522,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         }
         if (cur == goal) {
             s->found = cur;
-            mark_path(c, x);
-            return PF_OK;
+            return mark_path(c, x) ? PF_OK : PF_OUT_OF_MEMORY;
         }
         s->st.expanded++;
         const double gc = c->g[cur];
@@ -613,8 +626,9 @@ pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
     return x->cut ? run_cut(c, budget) : run_nocut(c, budget);
 }
 
-uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx)
+const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
 {
     const pf__jps_ext *x = c->ext;
-    return (uint32_t)((int32_t)idx + c->map->nb_off[0][x->pdir[idx]]);
+    *len = x ? x->path_len : 0;
+    return x ? x->path : NULL;
 }

@@ -17,8 +17,9 @@
  *   - each context, built on its first JPS query (bitmaps for the classes it meets, distances on
  *     its first JPS+ query), when no table is attached. Nothing else is needed, at the price of
  *     one copy per context and a slow first query.
- * Each context also keeps 5 bytes per cell of JPS search state (jump-point parent u32, path
- * direction u8), allocated on its first JPS query. pf_ctx_jps_mem_size reports it.
+ * Each context also keeps 4 bytes per cell of JPS search state (jump-point parent u32), allocated
+ * on its first JPS query, and the last path found (4 bytes per cell of it, grown as needed).
+ * pf_ctx_jps_mem_size reports both.
  *
  *     pf_jps_table *t;
  *     if (pf_jps_table_create(map, NULL, &t) == PF_OK) {       // JPS+ distances and bitmaps
