@@ -531,6 +531,20 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         uint32_t dirs = 0xFFu;
         if (back != PF__JPS_NONE)
             dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, rw, px, py), back ^ 2u, CUT);
+        if (PLUS) {
+            /* Every first hop is in cur's entry: start all their misses now so they overlap, where
+             * the loop below would meet them one after another (the distances, 16 bytes a cell,
+             * outgrow the caches on big maps). */
+            const int16_t *e = D + (size_t)cur * 8u;
+            for (uint32_t r = dirs; r; r &= r - 1u) {
+                uint32_t d = (uint32_t)__builtin_ctz(r);
+                int32_t n = e[d];
+                if (n <= 0) continue;
+                uint32_t t = (uint32_t)((int32_t)cur + n * off[d]);
+                if (d < 4) __builtin_prefetch(&c->stamp[t]);
+                else __builtin_prefetch(&D[(size_t)t * 8u]);
+            }
+        }
         while (dirs) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);
             dirs &= dirs - 1u;
@@ -576,6 +590,14 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     yx = (uint32_t)((int32_t)yx + dv * dx);
                     yy = (uint32_t)((int32_t)yy + dv * dy);
                     kk += (uint32_t)dv;
+                    {
+                        /* the same for this diagonal jump point: its two straight jumps, next hop */
+                        const int16_t *e = D + (size_t)y * 8u;
+                        int32_t nh = e[h], nv = e[v], nd = e[d];
+                        if (nh > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nh * oh)]);
+                        if (nv > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nv * ov)]);
+                        if (nd > 0) __builtin_prefetch(&D[(size_t)(uint32_t)((int32_t)y + nd * o) * 8u]);
+                    }
                 } else {
                     const uint64_t *R = x->rows;
                     if (!bit_at(R, rw, yx + (uint32_t)dx, yy + (uint32_t)dy)) break;
