@@ -74,7 +74,7 @@ static void test_all_pairs_both_rules(void **state)
             }
             free(all);
         }
-        assert_true(pf_ctx_jps_mem_size(c) >= (size_t)pf_map_node_count(m) * 5);
+        assert_true(pf_ctx_jps_mem_size(c) >= (size_t)pf_map_node_count(m) * 4);
         pf_ctx_destroy(c);
         pf_map_destroy(m);
     }

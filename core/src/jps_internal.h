@@ -34,7 +34,8 @@ typedef struct pf__jps_ext {
     pf_jps_table        own;     /* what this context built (lazily) */
     const pf_jps_table *shared;  /* [opt] attached table */
     uint32_t           *parent;  /* [count] jump-point parent of each live record */
-    uint8_t            *pdir;    /* [count] on the last path found: direction to the previous cell */
+    uint32_t           *path;    /* [path_cap] the last path found, goal first, public node ids */
+    uint32_t            path_cap, path_len;
     /* the running search */
     const uint64_t     *rows, *cols;
     const int16_t      *dist;
@@ -57,6 +58,7 @@ int       pf__jps_map_ok(const pf_map *m);
 
 pf_status pf__jps_begin(pf_ctx *c);
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
-uint32_t  pf__path_next_back(const pf_ctx *c, uint32_t idx);
+/* The last path found, goal first, as public node ids (len 0 when none). */
+const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len);
 
 #endif

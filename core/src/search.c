@@ -549,7 +549,7 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
     return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
 }
 
-uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx); /* JPS: cell before idx on the path */
+const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len); /* JPS: the path, goal first, public ids */
 
 pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
 {
@@ -564,15 +564,24 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     double cost = s->st.cost;
     /* BFS orders by steps, so g is not the cost. After a reopening (inconsistent heuristic) a node's
      * g can be older than its parent's improved g, so g at the goal can exceed the cost of the path
-     * the parents now describe (found by fuzz_search). Weighted JPS: a suboptimal chain of jump
-     * points can pass a cell twice, and the cell-by-cell walk then takes the shortcut, a cheaper
-     * path than g says (found by fuzz_batch). All report the cost of the path returned. */
-    int recost = s->unit || s->st.reopened || (jps && s->d.weight > 1.0);
-    if (st == PF_OK && s->found != PF_NODE_NONE) {
+     * the parents now describe (found by fuzz_search). Both report the cost of the path returned. */
+    int recost = s->unit || s->st.reopened;
+    const uint32_t *jp = NULL; /* JPS wrote its path out already: no walk by cell */
+    if (jps && st == PF_OK && s->found != PF_NODE_NONE) {
+        jp = pf__jps_path(ctx, &len);
+        if (recost) {
+            double sum = 0.0;
+            for (uint32_t k = 0; k + 1 < len; k++) {
+                uint32_t diff = jp[k] > jp[k + 1] ? jp[k] - jp[k + 1] : jp[k + 1] - jp[k];
+                sum += diff != 1 && diff != m->width ? SQRT2 : 1.0; /* JPS: uniform 8-connected grids */
+            }
+            cost = sum;
+        }
+    } else if (st == PF_OK && s->found != PF_NODE_NONE) {
         len = 1;
         double sum = 0.0;
         for (uint32_t i = s->found; i != s->start; len++) {
-            uint32_t p = jps ? pf__path_next_back(ctx, i) : parent_of(ctx, i);
+            uint32_t p = parent_of(ctx, i);
             if (recost) {
                 if (m->kind == PF_MAP_GRAPH) {
                     const uint32_t *off = s->d.reverse ? m->roff : m->off;
@@ -600,13 +609,19 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     if (path) {
         path->len = len;
         if (len > path->capacity && (path->nodes || path->points)) return PF_BUFFER_TOO_SMALL;
-        if (len && (path->nodes || path->points)) {
+        if (jp) {
+            for (uint32_t k = 0; k < len; k++) {
+                uint32_t o = jp[len - 1u - k];
+                if (path->nodes) path->nodes[k] = o;
+                if (path->points) path->points[k] = pf_grid_point(m, o);
+            }
+        } else if (len && (path->nodes || path->points)) {
             uint32_t i = s->found;
             for (uint32_t k = len; k-- > 0;) {
                 uint32_t o = pf__map_outer(m, i);
                 if (path->nodes) path->nodes[k] = o;
                 if (path->points) path->points[k] = pf_grid_point(m, o);
-                if (k) i = jps ? pf__path_next_back(ctx, i) : parent_of(ctx, i);
+                if (k) i = parent_of(ctx, i);
             }
         }
     }

@@ -8,12 +8,16 @@
  *
  * Records: g, stamp (closed bit; top bits = direction back along the last jump) and open-list
  * slot are the context's usual arrays; the jump-point parent lives in ext->parent. When the goal is reached the
- * path's cells get their back direction in ext->pdir, so pf__path_next_back walks the full cell
- * sequence in O(1) a cell.
+ * path's cells are written out once, as public node ids from the goal back, into ext->path:
+ * pf_search_path copies them without touching the grid again (paths on mazes run to 50,000 cells,
+ * and a walk by cell index costs a division and a scattered load per cell).
  */
 #include <math.h>
 #include <string.h>
 #include "jps_internal.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define SQRT2 1.4142135623730951
 
@@ -26,7 +30,10 @@ static const uint8_t DIAG[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7,
 
 /* ---- per-context state ---------------------------------------------------------------------- */
 
-static size_t state_bytes(const pf_ctx *c) { return (size_t)c->count * (sizeof(uint32_t) + sizeof(uint8_t)); }
+static size_t state_bytes(const pf_ctx *c, const pf__jps_ext *x)
+{
+    return (size_t)c->count * sizeof(uint32_t) + (size_t)x->path_cap * sizeof(uint32_t);
+}
 
 static void ext_free(pf_ctx *c)
 {
@@ -34,7 +41,7 @@ static void ext_free(pf_ctx *c)
     if (!x) return;
     pf__jps_table_release(&x->own);
     pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
-    pf__free(&c->alloc, x->pdir, (size_t)c->count);
+    pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x, sizeof *x);
     c->ext = NULL;
     c->ext_free = NULL;
@@ -68,7 +75,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !ctx->ext) return 0;
     const pf__jps_ext *x = ctx->ext;
-    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx) : 0);
+    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
@@ -192,20 +199,12 @@ pf_status pf__jps_begin(pf_ctx *c)
     if (!x) return PF_OUT_OF_MEMORY;
     if (!x->parent) {
         x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-        x->pdir = pf__alloc(&c->alloc, (size_t)c->count, 64);
-        if (x->parent) {
-            pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
-            /* the context's own records (g, stamps, slots) are the other hot arrays */
-            pf__jps_hugepages(c->block, c->block_size);
-        }
-        if (!x->parent || !x->pdir) {
-            pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
-            pf__free(&c->alloc, x->pdir, (size_t)c->count);
-            x->parent = NULL;
-            x->pdir = NULL;
-            return PF_OUT_OF_MEMORY;
-        }
+        if (!x->parent) return PF_OUT_OF_MEMORY;
+        pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+        /* the context's own records (g, stamps, slots) are the other hot arrays */
+        pf__jps_hugepages(c->block, c->block_size);
     }
+    x->path_len = 0;
     uint8_t k = m->cls[si];
     const pf_jps_table *t = x->shared;
     if (s->d.algo == PF_ALGO_JPS_PLUS) {
@@ -331,33 +330,67 @@ PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw
 
 /* ---- search loop ---------------------------------------------------------------------------- */
 
-/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all). */
-PF__INLINE uint32_t succ_dirs(const uint8_t *cls, const int32_t *off, uint32_t cur, uint32_t a, uint8_t k,
-                              const int CUT)
+/* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all).
+ * op: bit d set when the neighbour in direction d is open. Either meaning of "open" works for a
+ * diagonal: the cell itself (JPS, from the bitmaps) or the diagonal move (JPS+, from the cell's own
+ * distances). They differ only without corner cutting, when a side of the diagonal is blocked, and
+ * the one test below that reads a diagonal there has both sides open (the cell behind and p1). */
+PF__INLINE uint32_t succ_dirs(uint32_t op, uint32_t a, const int CUT)
 {
     if (a == PF__JPS_NONE) return 0xFFu;
-    int32_t ci = (int32_t)cur;
     if (a < 4) {
         uint32_t mask = 1u << a;
         uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
         if (!CUT) {
-            int32_t b = ci - off[a];
-            if (cls[b + off[p1]] != k && cls[ci + off[p1]] == k) mask |= (1u << p1) | (1u << DIAG[a][p1]);
-            if (cls[b + off[p2]] != k && cls[ci + off[p2]] == k) mask |= (1u << p2) | (1u << DIAG[a][p2]);
+            uint32_t r = a ^ 2u;
+            if ((op >> p1 & 1u) && !(op >> DIAG[r][p1] & 1u)) mask |= (1u << p1) | (1u << DIAG[a][p1]);
+            if ((op >> p2 & 1u) && !(op >> DIAG[r][p2] & 1u)) mask |= (1u << p2) | (1u << DIAG[a][p2]);
         } else {
-            int32_t f = ci + off[a];
-            if (cls[ci + off[p1]] != k && cls[f + off[p1]] == k) mask |= 1u << DIAG[a][p1];
-            if (cls[ci + off[p2]] != k && cls[f + off[p2]] == k) mask |= 1u << DIAG[a][p2];
+            if (!(op >> p1 & 1u) && (op >> DIAG[a][p1] & 1u)) mask |= 1u << DIAG[a][p1];
+            if (!(op >> p2 & 1u) && (op >> DIAG[a][p2] & 1u)) mask |= 1u << DIAG[a][p2];
         }
         return mask;
     }
     uint32_t h = DH[a], v = DV[a];
     uint32_t mask = (1u << a) | (1u << h) | (1u << v);
     if (CUT) {
-        if (cls[ci - off[h]] != k) mask |= 1u << DIAG[h ^ 2u][v];
-        if (cls[ci - off[v]] != k) mask |= 1u << DIAG[h][v ^ 2u];
+        if (!(op >> (h ^ 2u) & 1u)) mask |= 1u << DIAG[h ^ 2u][v];
+        if (!(op >> (v ^ 2u) & 1u)) mask |= 1u << DIAG[h][v ^ 2u];
     }
     return mask;
+}
+
+/* The open neighbours of padded (px, py) from the row bitmaps, as succ_dirs reads them: the
+ * bitmaps are 1/8 of the class bytes and mostly in cache, where three rows of cls would be three
+ * likely misses per expansion. */
+PF__INLINE uint32_t open_bits(const uint64_t *rows, uint32_t rw, uint32_t px, uint32_t py)
+{
+    const uint64_t *r = rows + (size_t)py * rw;
+    uint32_t up = (uint32_t)rd(r - rw, px + 63u) & 7u, mid = (uint32_t)rd(r, px + 63u) & 7u;
+    uint32_t dn = (uint32_t)rd(r + rw, px + 63u) & 7u; /* bit 0 = px - 1 */
+    return (up >> 1 & 1u) | (mid >> 2 & 1u) << 1 | (dn >> 1 & 1u) << 2 | (mid & 1u) << 3 | (up >> 2 & 1u) << 4 |
+           (dn >> 2 & 1u) << 5 | (dn & 1u) << 6 | (up & 1u) << 7;
+}
+
+/* JPS+: the moves out of cell i, from its own distances (0 = a wall or a blocked diagonal next). */
+PF__INLINE uint32_t open_moves(const int16_t *D, uint32_t i)
+{
+    const int16_t *e = D + (size_t)i * 8u;
+#if defined(__SSE2__)
+    __m128i z = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)e), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(z, z)) & 0xFFu;
+#else
+    uint32_t op = 0;
+    for (uint32_t d = 0; d < 8; d++) op |= (uint32_t)(e[d] != 0) << d;
+    return op;
+#endif
+}
+
+/* Is padded (px, py) open in the row bitmaps? */
+PF__INLINE uint32_t bit_at(const uint64_t *rows, uint32_t rw, uint32_t px, uint32_t py)
+{
+    uint32_t b = px + 64u;
+    return (uint32_t)(rows[(size_t)py * rw + (b >> 6)] >> (b & 63u)) & 1u;
 }
 
 /* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
@@ -393,30 +426,48 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     return 1;
 }
 
-/* Writes, for every cell of the path found, the direction to the previous cell. A jump from p to
- * t is straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back
- * from t, go straight along the longer axis until p lies on a diagonal, then diagonally. */
-static void mark_path(pf_ctx *c, pf__jps_ext *x)
+/* Writes the path found into x->path, goal first, as public node ids. A jump from p to t is
+ * straight, diagonal, or diagonal then straight (pruned diagonal jump points): walking back from t,
+ * go straight along the longer axis until p lies on a diagonal, then diagonally. Returns 0 when
+ * the buffer cannot grow. */
+static int mark_path(pf_ctx *c, pf__jps_ext *x)
 {
-    const int32_t *off = c->map->nb_off[0];
-    const uint32_t pw = c->map->pw;
-    uint32_t t = c->s.found;
-    while (t != c->s.start) {
+    const pf_map *m = c->map;
+    const uint32_t pw = m->pw, w = m->width, start = c->s.start;
+    /* first the length, over jump points only: a jump covers max(|dx|, |dy|) cells */
+    uint32_t len = 1;
+    for (uint32_t t = c->s.found; t != start; t = x->parent[t]) {
         uint32_t p = x->parent[t];
         int32_t dx = (int32_t)(p % pw) - (int32_t)(t % pw), dy = (int32_t)(p / pw) - (int32_t)(t / pw);
-        for (uint32_t u = t; u != p;) {
-            int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-            uint32_t d;
-            if (ax == ay) d = dx > 0 ? (dy > 0 ? 5u : 4u) : (dy > 0 ? 6u : 7u);
-            else if (ax > ay) d = dx > 0 ? 1u : 3u;
-            else d = dy > 0 ? 2u : 0u;
-            x->pdir[u] = (uint8_t)d;
-            u = (uint32_t)((int32_t)u + off[d]);
-            dx -= DX[d];
-            dy -= DY[d];
-        }
+        int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        len += (uint32_t)(ax > ay ? ax : ay);
+    }
+    if (len > x->path_cap) {
+        uint32_t cap = x->path_cap ? x->path_cap : 1024u;
+        while (cap < len) cap = cap > UINT32_MAX / 2u ? len : cap * 2u;
+        uint32_t *np = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
+        if (!np) return 0;
+        pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
+        x->path = np;
+        x->path_cap = cap;
+    }
+    uint32_t *out = x->path, n = 0;
+    uint32_t t = c->s.found;
+    while (t != start) {
+        uint32_t p = x->parent[t];
+        int32_t tx = (int32_t)(t % pw), ty = (int32_t)(t / pw);
+        int32_t dx = (int32_t)(p % pw) - tx, dy = (int32_t)(p / pw) - ty;
+        int32_t u = (ty - 1) * (int32_t)w + tx - 1; /* public id: unpadded */
+        int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? (int32_t)w : -(int32_t)w;
+        int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        int32_t step = ax > ay ? sx : sy, run = ax > ay ? ax - ay : ay - ax, diag = ax < ay ? ax : ay;
+        for (int32_t i = 0; i < run; i++, u += step) out[n++] = (uint32_t)u;
+        for (int32_t i = 0; i < diag; i++, u += sx + sy) out[n++] = (uint32_t)u;
         t = p;
     }
+    out[n++] = pf__grid_unpad(m, start);
+    x->path_len = n;
+    return 1;
 }
 
 /* JPS+ straight jump: steps to the jump point or to the goal ahead, 0 when neither. */
@@ -444,12 +495,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
     const pf_map *m = c->map;
     pf__search *s = &c->s;
     pf__jps_ext *x = c->ext;
-    const uint8_t *cls = m->cls;
     const int32_t *off = m->nb_off[0];
     const uint32_t pw = m->pw, goal = s->goal;
     const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
     const int16_t *D = x->dist;
-    const uint8_t k = x->k;
     const uint32_t gx = x->gx, gy = x->gy;
 
     while (c->hsize) {
@@ -473,14 +522,29 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         }
         if (cur == goal) {
             s->found = cur;
-            mark_path(c, x);
-            return PF_OK;
+            return mark_path(c, x) ? PF_OK : PF_OUT_OF_MEMORY;
         }
         s->st.expanded++;
         const double gc = c->g[cur];
         const uint32_t py = cur / pw, px = cur - py * pw;
         const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
-        uint32_t dirs = succ_dirs(cls, off, cur, back == PF__JPS_NONE ? PF__JPS_NONE : back ^ 2u, k, CUT);
+        uint32_t dirs = 0xFFu;
+        if (back != PF__JPS_NONE)
+            dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, rw, px, py), back ^ 2u, CUT);
+        if (PLUS) {
+            /* Every first hop is in cur's entry: start all their misses now so they overlap, where
+             * the loop below would meet them one after another (the distances, 16 bytes a cell,
+             * outgrow the caches on big maps). */
+            const int16_t *e = D + (size_t)cur * 8u;
+            for (uint32_t r = dirs; r; r &= r - 1u) {
+                uint32_t d = (uint32_t)__builtin_ctz(r);
+                int32_t n = e[d];
+                if (n <= 0) continue;
+                uint32_t t = (uint32_t)((int32_t)cur + n * off[d]);
+                if (d < 4) __builtin_prefetch(&c->stamp[t]);
+                else __builtin_prefetch(&D[(size_t)t * 8u]);
+            }
+        }
         while (dirs) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);
             dirs &= dirs - 1u;
@@ -526,11 +590,19 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     yx = (uint32_t)((int32_t)yx + dv * dx);
                     yy = (uint32_t)((int32_t)yy + dv * dy);
                     kk += (uint32_t)dv;
+                    {
+                        /* the same for this diagonal jump point: its two straight jumps, next hop */
+                        const int16_t *e = D + (size_t)y * 8u;
+                        int32_t nh = e[h], nv = e[v], nd = e[d];
+                        if (nh > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nh * oh)]);
+                        if (nv > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nv * ov)]);
+                        if (nd > 0) __builtin_prefetch(&D[(size_t)(uint32_t)((int32_t)y + nd * o) * 8u]);
+                    }
                 } else {
-                    int32_t si = (int32_t)y;
-                    if (cls[si + o] != k) break;
-                    if (!CUT && (cls[si + oh] != k || cls[si + ov] != k)) break;
-                    y = (uint32_t)(si + o);
+                    const uint64_t *R = x->rows;
+                    if (!bit_at(R, rw, yx + (uint32_t)dx, yy + (uint32_t)dy)) break;
+                    if (!CUT && !(bit_at(R, rw, yx + (uint32_t)dx, yy) & bit_at(R, rw, yx, yy + (uint32_t)dy))) break;
+                    y = (uint32_t)((int32_t)y + o);
                     yx = (uint32_t)((int32_t)yx + dx);
                     yy = (uint32_t)((int32_t)yy + dy);
                     kk++;
@@ -541,8 +613,10 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                 }
                 const double gy_ = gc + (double)kk * SQRT2;
                 if (CUT) {
-                    int32_t si = (int32_t)y;
-                    if ((cls[si - oh] != k && cls[si - oh + ov] == k) || (cls[si - ov] != k && cls[si + oh - ov] == k)) {
+                    /* forced neighbours of a diagonal arrival: a blocked side behind, open beyond */
+                    uint32_t op = PLUS ? open_moves(D, y) : open_bits(x->rows, rw, yx, yy);
+                    uint32_t hb = h ^ 2u, vb = v ^ 2u;
+                    if ((!(op >> hb & 1u) && (op >> DIAG[hb][v] & 1u)) || (!(op >> vb & 1u) && (op >> DIAG[h][vb] & 1u))) {
                         if (!jrelax(c, x, y, gy_, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
                         break;
                     }
@@ -574,8 +648,9 @@ pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
     return x->cut ? run_cut(c, budget) : run_nocut(c, budget);
 }
 
-uint32_t pf__path_next_back(const pf_ctx *c, uint32_t idx)
+const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
 {
     const pf__jps_ext *x = c->ext;
-    return (uint32_t)((int32_t)idx + c->map->nb_off[0][x->pdir[idx]]);
+    *len = x ? x->path_len : 0;
+    return x ? x->path : NULL;
 }

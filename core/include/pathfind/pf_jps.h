@@ -6,7 +6,8 @@
  * tie rule. They return the same optimal costs as A* (paths may differ among equal-cost ones), as
  * the full cell sequence. On anything else (weighted, 4-connected or hex grids, graphs, PF_HEUR_MAX
  * or callback heuristics) the search runs A* and returns PF_FALLBACK. Expansion counts in pf_stats
- * are jump points.
+ * are jump points. A weight above 1 makes them weighted (cost within weight x optimal, no
+ * reopening); the path then follows the jump points found, and may cross itself.
  *
  * DATA. Online JPS scans walls stored as bit-packed rows and their transpose (64 cells per load),
  * one pair of bitmaps per terrain class: 2 bits per cell and class. JPS+ adds a jump distance per
@@ -17,8 +18,9 @@
  *   - each context, built on its first JPS query (bitmaps for the classes it meets, distances on
  *     its first JPS+ query), when no table is attached. Nothing else is needed, at the price of
  *     one copy per context and a slow first query.
- * Each context also keeps 5 bytes per cell of JPS search state (jump-point parent u32, path
- * direction u8), allocated on its first JPS query. pf_ctx_jps_mem_size reports it.
+ * Each context also keeps 4 bytes per cell of JPS search state (jump-point parent u32), allocated
+ * on its first JPS query, and the last path found (4 bytes per cell of it, grown as needed).
+ * pf_ctx_jps_mem_size reports both.
  *
  *     pf_jps_table *t;
  *     if (pf_jps_table_create(map, NULL, &t) == PF_OK) {       // JPS+ distances and bitmaps
