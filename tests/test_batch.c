@@ -352,6 +352,9 @@ static void test_budget_time(void **state)
 {
     (void)state;
     budget_case((pf_batch_budget){.max_us = 300}, 0);
+    /* spent before any worker claims: each run still grants one chunk, and the batch converges */
+    budget_case((pf_batch_budget){.max_us = 1}, 0);
+    budget_case((pf_batch_budget){.max_us = 1}, 1);
 }
 
 static void test_lifecycle(void **state)

@@ -207,6 +207,8 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     for (uint32_t i = 0; i < b->njobs; i++) suspended += b->jobs[i].state == PF__J_SUSPENDED;
     b->reserve = suspended && left != LLONG_MAX ? left / 2 : 0;
     b->fresh_deadline = suspended && b->deadline > 0.0 ? now + (double)budget->max_us * 0.5e-6 : b->deadline;
+    b->any_suspended = suspended > 0;
+    atomic_store(&b->progressed, 0);
     if (b->budgeted) make_spares(b);
     b->prepared = 1;
     return PF_OK;

@@ -114,6 +114,11 @@ struct pf_batch {
      * ones that run out of budget and restart (two workers, one spare: livelock otherwise). */
     long long     reserve;     /* expansions fresh jobs may not claim */
     double        fresh_deadline;
+    int           any_suspended;
+    /* Set by the run's first granted claim (first claim of a suspended search while any are). A run whose deadline passes before anything was granted
+     * (workers woken late, a thread preempted, a budget shorter than the wake-up) still grants one
+     * chunk, so a time-budgeted batch always converges. */
+    atomic_int    progressed;
 
     pf_batch_stats st;
 };

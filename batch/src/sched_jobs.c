@@ -28,13 +28,23 @@ double pf__now(void)
 static uint32_t claim(pf_batch *b, int held)
 {
     double deadline = held ? b->deadline : b->fresh_deadline;
-    if (deadline > 0.0 && pf__now() >= deadline) return 0;
+    if (deadline > 0.0 && pf__now() >= deadline) {
+        /* Past the deadline, a run that has granted nothing yet still grants one chunk; while
+         * searches are suspended, to one of them (a fresh one could restart forever), so one
+         * advances every run whatever the clock did. */
+        if (!held && b->any_suspended) return 0;
+        if (atomic_exchange(&b->progressed, 1)) return 0;
+    }
     long long floor = held ? 0 : b->reserve;
     long long cur = atomic_load(&b->budget_left);
     for (;;) {
         if (cur <= floor) return 0;
         long long take = cur - floor < (long long)CHUNK ? cur - floor : (long long)CHUNK;
-        if (atomic_compare_exchange_weak(&b->budget_left, &cur, cur - take)) return (uint32_t)take;
+        if (atomic_compare_exchange_weak(&b->budget_left, &cur, cur - take)) {
+            if ((held || !b->any_suspended) && !atomic_load_explicit(&b->progressed, memory_order_relaxed))
+                atomic_store_explicit(&b->progressed, 1, memory_order_relaxed);
+            return (uint32_t)take;
+        }
     }
 }
 

@@ -43,6 +43,10 @@
  * free the query is restarted from scratch on a later run. While
  * any query is suspended, the last half of each run's budget (expansions and time) is kept for the
  * suspended ones, so fresh queries that restart cannot starve them: every suspended query advances.
+ * A time budget is checked whenever a worker claims a chunk (512 expansions), so a run overshoots it
+ * by up to one chunk per worker; and a run whose time is spent before anything was claimed (a budget
+ * shorter than waking the workers, a preempted thread) still grants one chunk, so a batch run with
+ * any budget, however small, converges.
  *
  * THREAD SAFETY
  *   pf_map    immutable; shared by every worker.
