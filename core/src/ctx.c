@@ -49,12 +49,13 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
      * 1024 entries) and double on demand. */
     uint32_t cap = d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024);
-    ctx->heap = pf__alloc(&a, (size_t)cap * sizeof(pf__hentry), 64);
-    if (!ctx->heap) {
+    pf__hentry *hb = pf__alloc(&a, ((size_t)cap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
+    if (!hb) {
         pf__free(&a, b, ctx->block_size);
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
     }
+    ctx->heap = hb + PF__HEAP_PAD;
     ctx->hcap = cap;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
@@ -76,7 +77,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
-    pf__free(&a, ctx->heap, (size_t)ctx->hcap * sizeof(pf__hentry));
+    pf__free(&a, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
 }
@@ -92,7 +93,7 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + (size_t)ctx->hcap * sizeof(pf__hentry);
+    return sizeof *ctx + ctx->block_size + ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry);
 }
 
 void pf__ctx_next_gen(pf_ctx *ctx)
@@ -111,11 +112,11 @@ int pf__heap_grow(pf_ctx *ctx)
     uint64_t ncap = (uint64_t)ctx->hcap * 2u;
     if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
     if (ncap <= ctx->hcap) return 0;
-    pf__hentry *nh = pf__alloc(&ctx->alloc, (size_t)ncap * sizeof(pf__hentry), 64);
+    pf__hentry *nh = pf__alloc(&ctx->alloc, ((size_t)ncap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
     if (!nh) return 0;
-    memcpy(nh, ctx->heap, (size_t)ctx->hsize * sizeof(pf__hentry));
-    pf__free(&ctx->alloc, ctx->heap, (size_t)ctx->hcap * sizeof(pf__hentry));
-    ctx->heap = nh;
+    memcpy(nh + PF__HEAP_PAD, ctx->heap, (size_t)ctx->hsize * sizeof(pf__hentry));
+    pf__free(&ctx->alloc, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+    ctx->heap = nh + PF__HEAP_PAD;
     ctx->hcap = (uint32_t)ncap;
     return 1;
 }

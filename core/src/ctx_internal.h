@@ -33,6 +33,10 @@ typedef struct pf__hentry {
     uint32_t node;  /* inner index */
 } pf__hentry;
 
+/* The open list starts PF__HEAP_PAD entries into a 64-byte aligned block, so the four children of
+ * every entry (4i+1..4i+4) share one cache line instead of straddling two. */
+#define PF__HEAP_PAD 3u
+
 typedef struct pf__search {
     pf_search_desc d;          /* resolved */
     uint32_t  start, goal;     /* inner indices; goal PF_NODE_NONE for a tree search */
