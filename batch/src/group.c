@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
+#include "heap_internal.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -31,61 +32,6 @@ int pf__group_eligible(const pf_map *m, const pf_search_desc *rd)
     if (rd->tie != PF_TIE_DEEPER) return 0;
     pf_heur def = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE;
     return rd->heuristic == def || rd->heuristic == PF_HEUR_ZERO;
-}
-
-/* ---- open list (the 4-ary heap of search.c, on the context's arrays) ------------------------ */
-
-static int hless(const pf__hentry *a, const pf__hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
-}
-
-static void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 2;
-        if (!hless(&e, &c->heap[p])) break;
-        c->heap[i] = c->heap[p];
-        c->hpos[c->heap[i].node] = i;
-        i = p;
-    }
-    c->heap[i] = e;
-    c->hpos[e.node] = i;
-}
-
-static void sift_down(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    uint32_t n = c->hsize;
-    for (;;) {
-        uint32_t first = 4 * i + 1;
-        if (first >= n) break;
-        uint32_t best = first, last = first + 4 < n ? first + 4 : n;
-        for (uint32_t k = first + 1; k < last; k++)
-            if (hless(&c->heap[k], &c->heap[best])) best = k;
-        if (!hless(&c->heap[best], &e)) break;
-        c->heap[i] = c->heap[best];
-        c->hpos[c->heap[i].node] = i;
-        i = best;
-    }
-    c->heap[i] = e;
-    c->hpos[e.node] = i;
-}
-
-static int push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
-{
-    if (c->hsize == c->hcap && !pf__heap_grow(c)) return 0;
-    pf__hentry e = {f, tie, node};
-    sift_up(c, c->hsize++, e);
-    return 1;
-}
-
-static uint32_t pop(pf_ctx *c)
-{
-    uint32_t top = c->heap[0].node;
-    pf__hentry last = c->heap[--c->hsize];
-    if (c->hsize) sift_down(c, 0, last);
-    c->stamp[top] |= PF__CLOSED_BIT;
-    return top;
 }
 
 /* ---- search ---------------------------------------------------------------------------------- */
@@ -152,12 +98,12 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
         c->g[gi] = 0.0;
         double h = h_box(j, gp.x, gp.y, four);
         s->st.pushed = 1;
-        return push(c, gi, hmul * h, tie_of(h)) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+        return pf__heap_push(c, gi, hmul * h, tie_of(h)) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
     }
     if (budget == 0) budget = UINT32_MAX;
     while (c->hsize) {
         if (budget-- == 0) return PF_IN_PROGRESS;
-        uint32_t cur = pop(c);
+        uint32_t cur = pf__heap_pop_close(c);
         const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
         const int32_t x = px - 1, y = py - 1;
         if (x >= j->bx0 && x <= j->bx1 && y >= j->by0 && y <= j->by1) {
@@ -195,13 +141,13 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
                 c->stamp[nb] = c->gen | back;
                 c->g[nb] = ng;
                 s->st.pushed++;
-                if (!push(c, nb, ng + hmul * h, tie_of(h))) return PF_OUT_OF_MEMORY;
+                if (!pf__heap_push(c, nb, ng + hmul * h, tie_of(h))) return PF_OUT_OF_MEMORY;
             } else if (ng < c->g[nb] && !(c->stamp[nb] & PF__CLOSED_BIT)) {
                 double h = h_box(j, x + DX8[d], y + DY8[d], four);
                 c->stamp[nb] = c->gen | back;
                 c->g[nb] = ng;
                 pf__hentry e = {ng + hmul * h, tie_of(h), nb};
-                sift_up(c, c->hpos[nb], e);
+                pf__sift_up(c, c->hpos[nb], e);
             }
         }
     }

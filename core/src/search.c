@@ -6,66 +6,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include "ctx_internal.h"
+#include "heap_internal.h"
 
 #define SQRT2 1.4142135623730951
-
-/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key -------------------------------- */
-/* 4-ary: half the depth of a binary heap; the four children are adjacent 16-byte entries. */
-
-PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
-}
-
-PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 2;
-        if (!hless(&e, &h[p])) break;
-        h[i] = h[p];
-        pos[h[i].node] = i;
-        i = p;
-    }
-    h[i] = e;
-    pos[e.node] = i;
-}
-
-PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
-{
-    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
-    sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
-    return 1;
-}
-
-PF__INLINE uint32_t heap_pop(pf_ctx *c)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    uint32_t top = h[0].node;
-    uint32_t n = --c->hsize;
-    if (n) {
-        pf__hentry e = h[n];
-        uint32_t i = 0;
-        for (;;) {
-            uint32_t first = 4 * i + 1;
-            if (first >= n) break;
-            uint32_t best = first;
-            uint32_t last = first + 4 < n ? first + 4 : n;
-            for (uint32_t k = first + 1; k < last; k++)
-                if (hless(&h[k], &h[best])) best = k;
-            if (!hless(&h[best], &e)) break;
-            h[i] = h[best];
-            pos[h[i].node] = i;
-            i = best;
-        }
-        h[i] = e;
-        pos[e.node] = i;
-    }
-    return top;
-}
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -181,21 +124,18 @@ PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
         if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
             uint32_t pos_ = (c)->hpos[nb];                                                         \
             pf__hentry e_ = {f_, (c)->heap[pos_].tie, (nb)};                                       \
-            sift_up((c), pos_, e_);                                                                \
+            pf__sift_up((c), pos_, e_);                                                                \
             break;                                                                                 \
         }                                                                                          \
         if (!fresh_) s_->st.reopened++;                                                            \
         s_->st.pushed++;                                                                           \
-        if (!heap_push((c), (nb), f_, tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;             \
+        if (!pf__heap_push((c), (nb), f_, tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;             \
     } while (0)
 
 /* Pops the best open node and marks it closed; PF_NODE_NONE when the open list is empty. */
 PF__INLINE uint32_t pop_open(pf_ctx *c)
 {
-    if (!c->hsize) return PF_NODE_NONE;
-    uint32_t n = heap_pop(c);
-    c->stamp[n] |= PF__CLOSED_BIT;
-    return n;
+    return c->hsize ? pf__heap_pop_close(c) : PF_NODE_NONE;
 }
 
 /* ---- grid loop ------------------------------------------------------------------------------- */
@@ -532,7 +472,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         y = sp.y;
     }
     double h = h_any(c, si, x, y);
-    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
+    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
         return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
 }

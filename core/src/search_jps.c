@@ -14,6 +14,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "heap_internal.h"
 #include "jps_internal.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -117,65 +118,6 @@ PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
     }
 }
 
-/* ---- open list ------------------------------------------------------------------------------ */
-/* The same 4-ary heap on (f, tie) with decrease-key as search.c's (kept static there so A*'s loop
- * stays as it is); popping marks the node closed in its stamp. */
-
-PF__INLINE int hless(const pf__hentry *a, const pf__hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
-}
-
-PF__INLINE void sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 2;
-        if (!hless(&e, &h[p])) break;
-        h[i] = h[p];
-        pos[h[i].node] = i;
-        i = p;
-    }
-    h[i] = e;
-    pos[e.node] = i;
-}
-
-PF__INLINE int heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
-{
-    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
-    sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
-    return 1;
-}
-
-PF__INLINE uint32_t heap_pop(pf_ctx *c)
-{
-    pf__hentry *h = c->heap;
-    uint32_t *pos = c->hpos;
-    uint32_t top = h[0].node;
-    uint32_t n = --c->hsize;
-    if (n) {
-        pf__hentry e = h[n];
-        uint32_t i = 0;
-        for (;;) {
-            uint32_t first = 4 * i + 1;
-            if (first >= n) break;
-            uint32_t best = first;
-            uint32_t last = first + 4 < n ? first + 4 : n;
-            for (uint32_t k = first + 1; k < last; k++)
-                if (hless(&h[k], &h[best])) best = k;
-            if (!hless(&h[best], &e)) break;
-            h[i] = h[best];
-            pos[h[i].node] = i;
-            i = best;
-        }
-        h[i] = e;
-        pos[e.node] = i;
-    }
-    c->stamp[top] |= PF__CLOSED_BIT;
-    return top;
-}
-
 /* ---- begin ---------------------------------------------------------------------------------- */
 
 pf_status pf__jps_begin(pf_ctx *c)
@@ -239,7 +181,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     s->st.pushed = 1;
     uint32_t sy = si / m->pw, sx = si - sy * m->pw;
     double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
-    if (!heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
+    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
     return PF_IN_PROGRESS;
 }
 
@@ -409,7 +351,7 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
         c->g[t] = ng;
         x->parent[t] = from;
         s->st.pushed++;
-        return heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
+        return pf__heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
     }
     /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
      * closed jump point is never improved: no reopening, as in Warthog. */
@@ -422,7 +364,7 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     x->parent[t] = from;
     pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
     if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, t, h);
-    sift_up(c, pos, e);
+    pf__sift_up(c, pos, e);
     return 1;
 }
 
@@ -506,7 +448,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         /* as in search.c: the goal coming off the open list is not an expansion */
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && c->heap[0].node != goal)
             return PF_LIMIT_REACHED;
-        uint32_t cur = heap_pop(c);
+        uint32_t cur = pf__heap_pop_close(c);
         if (c->hsize) {
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
