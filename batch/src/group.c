@@ -46,14 +46,6 @@ static double h_box(const pf__job *j, int32_t x, int32_t y, int four)
 }
 
 /* Deeper-first tie key, as the forward search: smaller h first. */
-static uint32_t tie_of(double h)
-{
-    float hf = (float)h;
-    uint32_t u;
-    memcpy(&u, &hf, sizeof u);
-    return u;
-}
-
 /* Number of members whose start is `node` (members are sorted by start). */
 static uint32_t starts_at(const pf_batch *b, const pf__job *j, uint32_t node)
 {
@@ -98,7 +90,7 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
         c->g[gi] = 0.0;
         double h = h_box(j, gp.x, gp.y, four);
         s->st.pushed = 1;
-        return pf__heap_push(c, gi, hmul * h, tie_of(h)) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+        return pf__heap_push(c, gi, hmul * h, pf__tie_deeper(h)) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
     }
     if (budget == 0) budget = UINT32_MAX;
     while (c->hsize) {
@@ -141,12 +133,12 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
                 c->stamp[nb] = c->gen | back;
                 c->g[nb] = ng;
                 s->st.pushed++;
-                if (!pf__heap_push(c, nb, ng + hmul * h, tie_of(h))) return PF_OUT_OF_MEMORY;
+                if (!pf__heap_push(c, nb, ng + hmul * h, pf__tie_deeper(h))) return PF_OUT_OF_MEMORY;
             } else if (ng < c->g[nb] && !(c->stamp[nb] & PF__CLOSED_BIT)) {
                 double h = h_box(j, x + DX8[d], y + DY8[d], four);
                 c->stamp[nb] = c->gen | back;
                 c->g[nb] = ng;
-                pf__hentry e = {ng + hmul * h, tie_of(h), nb};
+                pf__hentry e = {ng + hmul * h, pf__tie_deeper(h), nb};
                 pf__sift_up(c, c->hpos[nb], e);
             }
         }

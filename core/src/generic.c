@@ -362,28 +362,13 @@ static uint32_t heap_pop(pf_gen_ctx *c)
     return top;
 }
 
-static uint32_t mix32(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return (uint32_t)x;
-}
-
 static uint32_t tie_key(pf_gen_ctx *c, const pf_gen_desc *d, uint64_t hv, double h)
 {
     switch (d->tie) {
     case PF_TIE_FIFO: return c->fifo++;
     case PF_TIE_LIFO: return ~c->fifo++;
-    case PF_TIE_RANDOM: return mix32(d->tie_seed ^ (hv * UINT64_C(0x9E3779B97F4A7C15)));
-    default: {
-        float hf = (float)h; /* non-negative floats order like their bit patterns */
-        uint32_t u;
-        memcpy(&u, &hf, sizeof u);
-        return u;
-    }
+    case PF_TIE_RANDOM: return pf__mix32(d->tie_seed ^ (hv * UINT64_C(0x9E3779B97F4A7C15)));
+    default: return pf__tie_deeper(h);
     }
 }
 
@@ -391,7 +376,7 @@ static uint32_t tie_key(pf_gen_ctx *c, const pf_gen_desc *d, uint64_t hv, double
  * same world state): the parent with the smaller key wins, so the choice depends only on the seed. */
 static uint32_t parent_key(const pf_gen_desc *d, uint64_t hv, uint32_t parent, uint32_t action)
 {
-    return mix32(d->tie_seed ^ hv ^ ((uint64_t)parent << 32 | action) * UINT64_C(0xD6E8FEB86659FD93));
+    return pf__mix32(d->tie_seed ^ hv ^ ((uint64_t)parent << 32 | action) * UINT64_C(0xD6E8FEB86659FD93));
 }
 
 /* ---- plan output --------------------------------------------------------------------------------- */

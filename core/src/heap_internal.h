@@ -22,6 +22,17 @@ PF__INLINE int pf__hless_bits(const pf__hentry *a, const pf__hentry *b)
     return (a->f < b->f) | ((a->f == b->f) & (a->tie < b->tie));
 }
 
+/* The open list's secondary key for a node pushed with heuristic h (PF_TIE_* of the search). */
+PF__INLINE uint32_t pf__tie_key(pf__search *s, uint32_t node, double h)
+{
+    switch (s->d.tie) {
+    case PF_TIE_FIFO: return s->fifo++;
+    case PF_TIE_LIFO: return ~s->fifo++;
+    case PF_TIE_RANDOM: return pf__mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
+    default: return pf__tie_deeper(h);
+    }
+}
+
 /* Moves e up from slot i (a new slot at the end, or an entry whose key decreased). */
 PF__INLINE void pf__sift_up(pf_ctx *c, uint32_t i, pf__hentry e)
 {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <string.h>
 #include "pathfind/pf_status.h"
 #include "pathfind/pf_alloc.h"
 
@@ -47,6 +48,26 @@ void pf__handle_fail(const char *fn, const char *type, const char *why);
 #else
 #define PF__CHECK_HANDLE(h, TAG, type) ((void)0)
 #endif
+
+/* A 64-bit finaliser (splitmix/murmur3): seeded random tie-breaks hash a node with the seed. */
+PF__INLINE uint32_t pf__mix32(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+/* The default tie key, deeper first: h as a float, whose bits order like its value when h >= 0. */
+PF__INLINE uint32_t pf__tie_deeper(double h)
+{
+    float hf = (float)h;
+    uint32_t u;
+    memcpy(&u, &hf, sizeof u);
+    return u;
+}
 
 /* Allocator with defaults resolved (zero hooks -> aligned malloc). */
 pf_allocator pf__alloc_resolve(const pf_allocator *a);

@@ -75,30 +75,6 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
     return e;
 }
 
-static uint32_t mix32(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return (uint32_t)x;
-}
-
-PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
-{
-    switch (s->d.tie) {
-    case PF_TIE_FIFO: return s->fifo++;
-    case PF_TIE_LIFO: return ~s->fifo++;
-    case PF_TIE_RANDOM: return mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
-    default: {
-        float hf = (float)h; /* non-negative floats order like their bit patterns */
-        uint32_t u;
-        memcpy(&u, &hf, sizeof u);
-        return u;
-    }
-    }
-}
 
 /* Relaxes the arc to nb with cost-so-far ng; h is computed only when needed, by hfn(c, nb, x, y).
  * `back` is the direction from nb to its parent (grids), `from` the parent (graphs). Returns 0 on
@@ -129,7 +105,7 @@ PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
         }                                                                                          \
         if (!fresh_) s_->st.reopened++;                                                            \
         s_->st.pushed++;                                                                           \
-        if (!pf__heap_push((c), (nb), f_, tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;             \
+        if (!pf__heap_push((c), (nb), f_, pf__tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;     \
     } while (0)
 
 /* Pops the best open node and marks it closed; PF_NODE_NONE when the open list is empty. */
@@ -472,7 +448,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         y = sp.y;
     }
     double h = h_any(c, si, x, y);
-    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h)))
+    if (!pf__heap_push(c, si, s->hmul * h, pf__tie_key(s, si, h)))
         return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
 }

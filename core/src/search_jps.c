@@ -93,30 +93,6 @@ PF__INLINE double heur(int kind, int32_t dx, int32_t dy)
     }
 }
 
-static uint32_t mix32(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return (uint32_t)x;
-}
-
-PF__INLINE uint32_t tie_key(pf__search *s, uint32_t node, double h)
-{
-    switch (s->d.tie) {
-    case PF_TIE_FIFO: return s->fifo++;
-    case PF_TIE_LIFO: return ~s->fifo++;
-    case PF_TIE_RANDOM: return mix32(s->d.tie_seed ^ ((uint64_t)node * UINT64_C(0x9E3779B97F4A7C15)));
-    default: {
-        float hf = (float)h; /* deeper first: non-negative floats order like their bits */
-        uint32_t u;
-        memcpy(&u, &hf, sizeof u);
-        return u;
-    }
-    }
-}
 
 /* ---- begin ---------------------------------------------------------------------------------- */
 
@@ -181,7 +157,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     s->st.pushed = 1;
     uint32_t sy = si / m->pw, sx = si - sy * m->pw;
     double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
-    if (!pf__heap_push(c, si, s->hmul * h, tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
+    if (!pf__heap_push(c, si, s->hmul * h, pf__tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
     return PF_IN_PROGRESS;
 }
 
@@ -351,7 +327,7 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
         c->g[t] = ng;
         x->parent[t] = from;
         s->st.pushed++;
-        return pf__heap_push(c, t, ng + s->hmul * h, tie_key(s, t, h));
+        return pf__heap_push(c, t, ng + s->hmul * h, pf__tie_key(s, t, h));
     }
     /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
      * closed jump point is never improved: no reopening, as in Warthog. */
@@ -363,7 +339,7 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     c->g[t] = ng;
     x->parent[t] = from;
     pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
-    if (s->d.tie == PF_TIE_DEEPER) e.tie = tie_key(s, t, h);
+    if (s->d.tie == PF_TIE_DEEPER) e.tie = pf__tie_key(s, t, h);
     pf__sift_up(c, pos, e);
     return 1;
 }
