@@ -16,37 +16,10 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "testutil.h"
 
 static uint64_t g_seed;
 static char g_where[256];
-
-static uint64_t rng_next(uint64_t *s) /* splitmix64 */
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-static uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
-static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
-
-#define PCHECK(c)                                                                                   \
-    do {                                                                                            \
-        if (!(c)) {                                                                                 \
-            print_message("property failed: %s\n  seed %llu (replay: PF_TEST_SEED=%llu)\n  %s\n", #c, \
-                          (unsigned long long)g_seed, (unsigned long long)g_seed, g_where);         \
-            fail();                                                                                 \
-        }                                                                                           \
-    } while (0)
-
-static int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
-
-static double env_scale(void)
-{
-    const char *e = getenv("PF_TEST_SCALE");
-    double v = e ? atof(e) : 1.0;
-    return v > 0 ? v : 1.0;
-}
 
 /* Admissible, usually inconsistent heuristic: a random fraction of the true cost to the goal. */
 typedef struct frac_h { const double *to_goal; const double *frac; uint32_t goal; } frac_h;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pathfind.h"
+#include "testutil.h"
 #include "oracle.h"
 
 static uint64_t rng_state;
@@ -20,13 +21,6 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 33);
 }
 static double urand(void) { return (double)rnd() / 2147483648.0; }
-
-static double scale(void)
-{
-    const char *e = getenv("PF_TEST_SCALE");
-    double s = e ? atof(e) : 1.0;
-    return s > 0 ? s : 1.0;
-}
 
 /* A random grid: blocked with probability `density`; with `classes` > 1, rectangles of other
  * terrain classes (water, trees) painted over it. Some grids get long walls with gaps, which make
@@ -97,7 +91,7 @@ static int check_answer(const pf_map *m, uint32_t s, uint32_t g, double want, pf
 static void run_random(pf_moves mv, uint64_t base_seed)
 {
     static const double densities[] = {0.0, 0.05, 0.1, 0.2, 0.3, 0.35, 0.45, 0.6};
-    int grids = (int)(160 * scale());
+    int grids = (int)(160 * env_scale());
     uint32_t *cells = malloc(4096 * sizeof *cells);
     uint32_t *cells2 = malloc(4096 * sizeof *cells2);
     int failures = 0;
@@ -156,7 +150,7 @@ static void test_random_wide(void **state)
 {
     (void)state;
     int failures = 0;
-    int grids = (int)(12 * scale());
+    int grids = (int)(12 * env_scale());
     uint32_t *cells = malloc(90000 * sizeof(uint32_t));
     for (int gi = 0; gi < grids && !failures; gi++) {
         uint64_t seed = 77000 + (uint64_t)gi;

@@ -11,13 +11,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
-
-static double scale(void)
-{
-    const char *s = getenv("PF_TEST_SCALE");
-    double v = s ? atof(s) : 1.0;
-    return v > 0 ? v : 1.0;
-}
+#include "testutil.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -89,7 +83,7 @@ static void check_against_oracle(const pf_table *t, const pf_map *g, uint64_t se
 static void test_random_graphs_match_dijkstra(void **state)
 {
     (void)state;
-    int rounds = (int)(60 * scale());
+    int rounds = (int)(60 * env_scale());
     for (int r = 0; r < rounds; r++) {
         uint64_t seed = 0x9E3779B97F4A7C15ull * (uint64_t)(r + 1);
         rng_state = seed;
@@ -147,7 +141,7 @@ static void random_edit(edges *l, uint32_t n)
 static void test_updates_equal_rebuild(void **state)
 {
     (void)state;
-    int graphs = (int)(40 * scale());
+    int graphs = (int)(40 * env_scale());
     uint64_t total_edits = 0, examined = 0, rows = 0;
     for (int r = 0; r < graphs; r++) {
         uint64_t seed = 0xD1B54A32D192ED03ull * (uint64_t)(r + 7);
@@ -187,7 +181,7 @@ static void test_updates_equal_rebuild(void **state)
     }
     print_message("    %llu edits: updates examined %llu of %llu rows (%.1f%%)\n", (unsigned long long)total_edits,
                   (unsigned long long)examined, (unsigned long long)rows, 100.0 * (double)examined / (double)rows);
-    assert_true(total_edits >= (uint64_t)(2000 * scale()));
+    assert_true(total_edits >= (uint64_t)(2000 * env_scale()));
     assert_true(examined < rows); /* the point of the exercise: not everything is rebuilt */
 }
 
@@ -259,7 +253,7 @@ static void test_movingai_arena(void **state)
     }
     uint32_t *buf = malloc(n * sizeof *buf);
     rng_state = 777;
-    int sources = (int)(40 * scale());
+    int sources = (int)(40 * env_scale());
     for (int k = 0; k < sources; k++) {
         uint32_t s = open[rnd_below(nopen)];
         double *d = oracle_all(map, s, 0);

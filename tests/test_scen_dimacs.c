@@ -17,15 +17,9 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "testutil.h"
 
 #define DIR_DIMACS PF_SHARED_DATA "/dimacs"
-
-static double env_scale(void)
-{
-    const char *e = getenv("PF_TEST_SCALE");
-    double v = e ? atof(e) : 1.0;
-    return v > 0 ? v : 1.0;
-}
 
 static double now(void)
 {
@@ -41,15 +35,6 @@ static int exists(const char *p)
     return f != NULL;
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
 
 static pf_map *load(const char *gr, const char *co)
 {
