@@ -122,6 +122,7 @@ enum { MV4 = 0, MV8 = 1, MV8CUT = 2, MVHEX = 3 };
  * W E NW NE SW SE with the row-parity offset tables built in grid.c. */
 static const int8_t DX8[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int8_t DY8[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const double STEP8[8] = {1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2};
 static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
 static const int8_t HEX_DY[6] = {0, 0, -1, -1, 1, 1};
 static const int8_t HEX_DX[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
@@ -214,7 +215,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             uint32_t d = (uint32_t)__builtin_ctz(open);
             open &= open - 1u;
             uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
-            double base = d < 4 ? 1.0 : SQRT2;
+            double base = STEP8[d]; /* a load: `d < 4 ? 1 : SQRT2` compiled to a mispredicted branch */
             double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
             double ng = gc + step;
             PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]));
