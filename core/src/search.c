@@ -84,9 +84,9 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         pf__search *s_ = &(c)->s;                                                                  \
         uint32_t st_ = (c)->stamp[nb];                                                             \
         int fresh_ = (st_ & PF__GEN_MASK) != (c)->gen;                                             \
-        if (!fresh_) {                                                                             \
-            if ((st_ & PF__CLOSED_BIT) && !s_->reopen) break;                                      \
-            if (!((ng) < (c)->g[nb])) break;                                                       \
+        if (!fresh_) { /* closed, or open and not improved: one test, not two */                  \
+            int shut_ = (int)((st_ >> PF__GEN_BITS) & 1u) & !s_->reopen;                           \
+            if (shut_ | !((ng) < (c)->g[nb])) break;                                               \
         }                                                                                          \
         double h_ = (HEXPR);                                                                       \
         if (s_->d.max_cost > 0 && (ng) + s_->hadm * h_ > s_->d.max_cost) {                         \
@@ -100,7 +100,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
             uint32_t pos_ = (c)->hpos[nb];                                                         \
             pf__hentry e_ = {f_, (c)->heap[pos_].tie, (nb)};                                       \
-            pf__sift_up((c), pos_, e_);                                                                \
+            pf__sift_up((c), pos_, e_);                                                            \
             break;                                                                                 \
         }                                                                                          \
         if (!fresh_) s_->st.reopened++;                                                            \
