@@ -15,9 +15,12 @@
 PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int32_t y, int32_t gx,
                               int32_t gy)
 {
-    double ax = (double)(dx < 0 ? -dx : dx), ay = (double)(dy < 0 ? -dy : dy);
+    double ax = fabs((double)dx), ay = fabs((double)dy); /* selects, not branches: the signs are random */
     switch (k) {
-    case PF_HEUR_OCTILE: return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
+    case PF_HEUR_OCTILE: {
+        double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+        return hi + (SQRT2 - 1.0) * lo;
+    }
     case PF_HEUR_MANHATTAN: return ax + ay;
     case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
     case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
