@@ -10,12 +10,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
-
-static uint32_t rng(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*s >> 33);
-}
+#include "testutil.h"
 
 /* w x h grid, ~pct% blocked, multipliers in {1, 2, 3.5} when weighted. */
 static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_moves mv, uint64_t seed)
@@ -23,8 +18,8 @@ static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_
     uint8_t *cls = malloc((size_t)w * h);
     float *cost = malloc((size_t)w * h * sizeof *cost);
     for (size_t i = 0; i < (size_t)w * h; i++) {
-        cls[i] = rng(&seed) % 100 < pct ? 0 : 1;
-        uint32_t r = rng(&seed) % 3;
+        cls[i] = lcg_next(&seed) % 100 < pct ? 0 : 1;
+        uint32_t r = lcg_next(&seed) % 3;
         cost[i] = r == 0 ? 1.0f : (r == 1 ? 2.0f : 3.5f);
     }
     pf_map *m = NULL;
@@ -39,7 +34,7 @@ static uint32_t open_cell(const pf_map *m, uint64_t *s)
 {
     uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
     for (;;) {
-        int32_t x = (int32_t)(rng(s) % w), y = (int32_t)(rng(s) % h);
+        int32_t x = (int32_t)(lcg_next(s) % w), y = (int32_t)(lcg_next(s) % h);
         if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
     }
 }
@@ -245,7 +240,7 @@ static void group_case(pf_moves mv, int weighted, uint64_t seed)
     pf_query_id id[N];
     uint32_t n = 0;
     while (n < N) { /* units in a 12x12 box in the opposite corner */
-        int32_t x = 140 + (int32_t)(rng(&s) % 12), y = 4 + (int32_t)(rng(&s) % 12);
+        int32_t x = 140 + (int32_t)(lcg_next(&s) % 12), y = 4 + (int32_t)(lcg_next(&s) % 12);
         if (!pf_grid_class(m, x, y)) continue;
         uint32_t node = pf_grid_node(m, x, y);
         int dup = 0;
@@ -403,7 +398,7 @@ static void test_lifecycle(void **state)
 static uint32_t box_cell(const pf_map *m, int32_t x0, int32_t y0, uint64_t *s)
 {
     for (;;) {
-        int32_t x = x0 + (int32_t)(rng(s) % 20), y = y0 + (int32_t)(rng(s) % 20);
+        int32_t x = x0 + (int32_t)(lcg_next(s) % 20), y = y0 + (int32_t)(lcg_next(s) % 20);
         if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
     }
 }

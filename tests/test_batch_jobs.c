@@ -2,23 +2,11 @@
  * same results as the OpenMP driver, unbudgeted and budgeted. */
 #define PF_EXAMPLE_NO_MAIN
 #include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
+#include "testutil.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-
-static uint32_t rng(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*s >> 33);
-}
-
-static double scale(void)
-{
-    const char *e = getenv("PF_TEST_SCALE");
-    double v = e ? atof(e) : 1.0;
-    return v > 0 ? v : 1.0;
-}
 
 static pf_map *make_map(uint64_t seed)
 {
@@ -26,8 +14,8 @@ static pf_map *make_map(uint64_t seed)
     static uint8_t cls[W * H];
     static float cost[W * H];
     for (int i = 0; i < W * H; i++) {
-        cls[i] = rng(&seed) % 100 < 22 ? 0 : 1;
-        cost[i] = 1.0f + (float)(rng(&seed) % 4) * 0.5f;
+        cls[i] = lcg_next(&seed) % 100 < 22 ? 0 : 1;
+        cost[i] = 1.0f + (float)(lcg_next(&seed) % 4) * 0.5f;
     }
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cls, .costs = cost}, &m), PF_OK);
@@ -52,13 +40,13 @@ static void run_case(const pf_batch_budget *budget)
     pf_batch *omp, *job;
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &omp), PF_OK);
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 3}, &job), PF_OK);
-    uint32_t n = (uint32_t)(1500 * scale());
+    uint32_t n = (uint32_t)(1500 * env_scale());
     pf_query_id *io = malloc(n * sizeof *io), *ij = malloc(n * sizeof *ij);
     uint64_t s = 7;
     uint32_t nodes = pf_map_node_count(m), goal = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (i % 50 == 0) goal = rng(&s) % nodes;
-        pf_batch_query q = {.start = rng(&s) % nodes, .goal = i % 5 == 0 ? goal : rng(&s) % nodes, .tag = i};
+        if (i % 50 == 0) goal = lcg_next(&s) % nodes;
+        pf_batch_query q = {.start = lcg_next(&s) % nodes, .goal = i % 5 == 0 ? goal : lcg_next(&s) % nodes, .tag = i};
         if (i % 9 == 0 && i) q.start = (q.start + 1) % nodes; /* near-duplicates */
         assert_int_equal(pf_batch_submit(omp, &q, &io[i]), PF_OK);
         assert_int_equal(pf_batch_submit(job, &q, &ij[i]), PF_OK);

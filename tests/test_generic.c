@@ -9,13 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-
-static double test_scale(void)
-{
-    const char *s = getenv("PF_TEST_SCALE");
-    double v = s ? atof(s) : 1.0;
-    return v > 0 ? v : 1.0;
-}
+#include "testutil.h"
 
 /* ---- an explicit weighted graph as an implicit domain (state = uint32 vertex) ----------------- */
 
@@ -175,23 +169,15 @@ static void test_buffer_and_bad_input(void **state)
 
 /* ---- random graphs: every optimal algorithm equals Bellman-Ford -------------------------------- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void random_graph(graph *g, uint64_t *rs, double hfrac)
 {
     memset(g, 0, sizeof *g);
-    g->n = 6 + (uint32_t)(rng_next(rs) % 12); /* small: depth-first searches enumerate simple paths */
-    g->goal = (uint32_t)(rng_next(rs) % g->n);
+    g->n = 6 + (uint32_t)(xorshift_next(rs) % 12); /* small: depth-first searches enumerate simple paths */
+    g->goal = (uint32_t)(xorshift_next(rs) % g->n);
     for (uint32_t v = 0; v < g->n; v++) {
-        uint32_t d = (uint32_t)(rng_next(rs) % 4);
+        uint32_t d = (uint32_t)(xorshift_next(rs) % 4);
         for (uint32_t k = 0; k < d; k++)
-            g_arc(g, v, (uint32_t)(rng_next(rs) % g->n), 1.0 + (double)(rng_next(rs) % 9));
+            g_arc(g, v, (uint32_t)(xorshift_next(rs) % g->n), 1.0 + (double)(xorshift_next(rs) % 9));
     }
     /* exact distances to the goal by Bellman-Ford on reversed arcs; h = hfrac * exact (admissible) */
     double dist[GMAX];
@@ -209,7 +195,7 @@ static void random_graph(graph *g, uint64_t *rs, double hfrac)
 static void test_prop_random_graphs(void **state)
 {
     (void)state;
-    int rounds = (int)(300 * test_scale());
+    int rounds = (int)(300 * env_scale());
     pf_gen_ctx *ctx;
     assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
     for (int r = 0; r < rounds; r++) {
@@ -217,7 +203,7 @@ static void test_prop_random_graphs(void **state)
         graph g;
         random_graph(&g, &rs, (r & 1) ? 1.0 : 0.5);
         pf_gen_problem p = g_problem(&g);
-        uint32_t start = (uint32_t)(rng_next(&rs) % g.n);
+        uint32_t start = (uint32_t)(xorshift_next(&rs) % g.n);
         double exact = g.w[start][7];
         static const pf_gen_algo algos[] = {PF_GEN_ASTAR, PF_GEN_UNIFORM, PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT,
                                             PF_GEN_IDASTAR_TT, PF_GEN_DFBNB, PF_GEN_BFS, PF_GEN_GREEDY,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "testutil.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -93,9 +94,7 @@ static void run_map(const char *name, int samples)
 
 static int samples(int base)
 {
-    const char *s = getenv("PF_TEST_SCALE");
-    double v = s ? atof(s) : 1.0;
-    int n = (int)(base * (v > 0 ? v : 1.0));
+    int n = (int)(base * env_scale());
     return n < 1 ? 1 : n;
 }
 

@@ -9,13 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-
-static double test_scale(void)
-{
-    const char *s = getenv("PF_TEST_SCALE");
-    double v = s ? atof(s) : 1.0;
-    return v > 0 ? v : 1.0;
-}
+#include "testutil.h"
 
 /* The write-up's domain: Eat (hunger -1, food -1; needs food >= 1), Gather Berries (food +1; needs
  * see berries >= 1), Search Berries (see berries +1). */
@@ -137,14 +131,6 @@ static void test_domain_validation(void **state)
 
 /* ---- random action sets: A* with the unmet-facts heuristic equals uniform-cost search ---------- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Facts range over 0..3; effects set a value or add +-1 behind a guard that keeps the range, so the
  * space is finite. `one_effect`: every action has exactly one effect (the admissibility rule). */
 static pf_goap *random_domain(uint64_t *rs, uint32_t nfacts, uint32_t nacts, int one_effect, double min_cost)
@@ -159,22 +145,22 @@ static pf_goap *random_domain(uint64_t *rs, uint32_t nfacts, uint32_t nacts, int
     for (uint32_t a = 0; a < nacts; a++) {
         pf_goap_cond pre[3];
         pf_goap_effect eff[2];
-        uint32_t np = (uint32_t)(rng_next(rs) % 3), ne = one_effect ? 1 : 1 + (uint32_t)(rng_next(rs) % 2);
+        uint32_t np = (uint32_t)(xorshift_next(rs) % 3), ne = one_effect ? 1 : 1 + (uint32_t)(xorshift_next(rs) % 2);
         for (uint32_t i = 0; i < np; i++)
-            pre[i] = (pf_goap_cond){(uint32_t)(rng_next(rs) % nfacts), (pf_goap_cmp)(rng_next(rs) % 6),
-                                    (int32_t)(rng_next(rs) % 4)};
+            pre[i] = (pf_goap_cond){(uint32_t)(xorshift_next(rs) % nfacts), (pf_goap_cmp)(xorshift_next(rs) % 6),
+                                    (int32_t)(xorshift_next(rs) % 4)};
         for (uint32_t i = 0; i < ne; i++) {
-            uint32_t f = (uint32_t)(rng_next(rs) % nfacts);
-            if (rng_next(rs) % 3 == 0) {
-                int32_t d = rng_next(rs) % 2 ? 1 : -1;
+            uint32_t f = (uint32_t)(xorshift_next(rs) % nfacts);
+            if (xorshift_next(rs) % 3 == 0) {
+                int32_t d = xorshift_next(rs) % 2 ? 1 : -1;
                 eff[i] = (pf_goap_effect){f, PF_GOAP_ADD, d};
                 if (np < 3) pre[np++] = (pf_goap_cond){f, d > 0 ? PF_GOAP_LT : PF_GOAP_GT, d > 0 ? 3 : 0};
             } else {
-                eff[i] = (pf_goap_effect){f, PF_GOAP_SET, (int32_t)(rng_next(rs) % 4)};
+                eff[i] = (pf_goap_effect){f, PF_GOAP_SET, (int32_t)(xorshift_next(rs) % 4)};
             }
             if (np == 3 && eff[i].op == PF_GOAP_ADD) eff[i].op = PF_GOAP_SET, eff[i].value = 1; /* no room for a guard */
         }
-        double cost = min_cost + (double)(rng_next(rs) % 5) * (min_cost < 1 ? 0.25 : 1.0);
+        double cost = min_cost + (double)(xorshift_next(rs) % 5) * (min_cost < 1 ? 0.25 : 1.0);
         assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){NULL, cost, pre, np, eff, ne}, NULL), PF_OK);
     }
     return g;
@@ -196,21 +182,21 @@ static double replay(const pf_goap *g, const int32_t *world, const uint32_t *act
 static void test_prop_random_optimal(void **state)
 {
     (void)state;
-    int rounds = (int)(400 * test_scale());
+    int rounds = (int)(400 * env_scale());
     pf_gen_ctx *ctx;
     assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
     int found = 0;
     for (int r = 0; r < rounds; r++) {
         uint64_t seed = 0xD1B54A32D192ED03ull * (uint64_t)(r + 1), rs = seed;
-        uint32_t nf = 3 + (uint32_t)(rng_next(&rs) % 5), na = 4 + (uint32_t)(rng_next(&rs) % 16);
+        uint32_t nf = 3 + (uint32_t)(xorshift_next(&rs) % 5), na = 4 + (uint32_t)(xorshift_next(&rs) % 16);
         int mode = r % 3; /* 0: costs >= 1, one effect (UNMET); 1: costs >= 0.25, one effect (SCALED); 2: many effects */
         pf_goap *g = random_domain(&rs, nf, na, mode != 2, mode == 1 ? 0.25 : 1.0);
         int32_t world[8];
-        for (uint32_t i = 0; i < nf; i++) world[i] = (int32_t)(rng_next(&rs) % 4);
+        for (uint32_t i = 0; i < nf; i++) world[i] = (int32_t)(xorshift_next(&rs) % 4);
         pf_goap_cond goal[3];
-        uint32_t ng = 1 + (uint32_t)(rng_next(&rs) % 3);
+        uint32_t ng = 1 + (uint32_t)(xorshift_next(&rs) % 3);
         for (uint32_t i = 0; i < ng; i++)
-            goal[i] = (pf_goap_cond){(uint32_t)(rng_next(&rs) % nf), PF_GOAP_EQ, (int32_t)(rng_next(&rs) % 4)};
+            goal[i] = (pf_goap_cond){(uint32_t)(xorshift_next(&rs) % nf), PF_GOAP_EQ, (int32_t)(xorshift_next(&rs) % 4)};
         uint32_t a1[64], a2[64];
         pf_goap_plan ucs = {.actions = a1, .capacity = 64}, ast = {.actions = a2, .capacity = 64};
         pf_status s1 = pf_goap_plan_find(ctx, g, world, goal, ng,
@@ -257,9 +243,9 @@ static void test_plan_many(void **state)
     static uint32_t acts[2][N][32];
     static pf_goap_query q[2][N];
     for (int i = 0; i < N; i++) {
-        for (int f = 0; f < 6; f++) worlds[i][f] = (int32_t)(rng_next(&rs) % 4);
+        for (int f = 0; f < 6; f++) worlds[i][f] = (int32_t)(xorshift_next(&rs) % 4);
         for (int k = 0; k < 2; k++)
-            goals[i][k] = (pf_goap_cond){(uint32_t)(rng_next(&rs) % 6), PF_GOAP_EQ, (int32_t)(rng_next(&rs) % 4)};
+            goals[i][k] = (pf_goap_cond){(uint32_t)(xorshift_next(&rs) % 6), PF_GOAP_EQ, (int32_t)(xorshift_next(&rs) % 4)};
         for (int t = 0; t < 2; t++)
             q[t][i] = (pf_goap_query){.world = worlds[i], .goal = goals[i], .goal_count = 2,
                                       .tie_seed = (uint64_t)i + 1,

@@ -12,21 +12,9 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "testutil.h"
 
 static uint64_t g_seed;
-
-static uint32_t rng(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*s >> 33);
-}
-
-static double scale(void)
-{
-    const char *e = getenv("PF_TEST_SCALE");
-    double v = e ? atof(e) : 1.0;
-    return v > 0 ? v : 1.0;
-}
 
 #define CHECK(c)                                                                       \
     do {                                                                               \
@@ -38,13 +26,13 @@ static double scale(void)
 
 static pf_map *make_map(pf_moves mv, int weighted, uint64_t *s)
 {
-    uint32_t w = 96 + rng(s) % 64, h = 80 + rng(s) % 64;
+    uint32_t w = 96 + lcg_next(s) % 64, h = 80 + lcg_next(s) % 64;
     uint8_t *cls = malloc((size_t)w * h);
     float *cost = malloc((size_t)w * h * sizeof *cost);
     for (size_t i = 0; i < (size_t)w * h; i++) {
-        uint32_t r = rng(s) % 100;
+        uint32_t r = lcg_next(s) % 100;
         cls[i] = r < 22 ? 0 : (r < 25 ? 2 : 1); /* a little water: a class of its own */
-        cost[i] = 1.0f + (float)(rng(s) % 5) * 0.75f;
+        cost[i] = 1.0f + (float)(lcg_next(s) % 5) * 0.75f;
     }
     pf_map *m;
     pf_grid_desc d = {.width = w, .height = h, .moves = mv, .cells = cls, .costs = weighted ? cost : NULL};
@@ -69,7 +57,7 @@ static run_out run_batch(const pf_map *m, const pf_batch_query *q, uint32_t n, u
     for (uint32_t i = 0; i < n; i++) perm[i] = i;
     if (shuffle)
         for (uint32_t i = n; i > 1; i--) {
-            uint32_t j = rng(s) % i, t = perm[i - 1];
+            uint32_t j = lcg_next(s) % i, t = perm[i - 1];
             perm[i - 1] = perm[j];
             perm[j] = t;
         }
@@ -84,29 +72,29 @@ static void prop_case(pf_moves mv, int weighted)
     uint64_t s = g_seed ^ ((uint64_t)mv * 0x9E3779B97F4A7C15ull) ^ (uint64_t)weighted;
     pf_map *m = make_map(mv, weighted, &s);
     uint32_t nodes = pf_map_node_count(m), w = pf_grid_width(m);
-    uint32_t n = (uint32_t)(2500 * scale());
+    uint32_t n = (uint32_t)(2500 * env_scale());
     pf_batch_query *q = calloc(n, sizeof *q);
     uint32_t goal = 0, anchor = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t kind = rng(&s) % 100;
+        uint32_t kind = lcg_next(&s) % 100;
         if (i % 40 == 0) {
-            goal = rng(&s) % nodes;
-            anchor = rng(&s) % nodes;
+            goal = lcg_next(&s) % nodes;
+            anchor = lcg_next(&s) % nodes;
         }
         if (kind < 35) { /* a group move: starts near an anchor, one goal */
-            int32_t ax = (int32_t)(anchor % w) + (int32_t)(rng(&s) % 9) - 4;
-            int32_t ay = (int32_t)(anchor / w) + (int32_t)(rng(&s) % 9) - 4;
+            int32_t ax = (int32_t)(anchor % w) + (int32_t)(lcg_next(&s) % 9) - 4;
+            int32_t ay = (int32_t)(anchor / w) + (int32_t)(lcg_next(&s) % 9) - 4;
             uint32_t st = pf_grid_node(m, ax, ay);
             q[i].start = st == PF_NODE_NONE ? anchor : st;
             q[i].goal = goal;
         } else if (kind < 45 && i) { /* a duplicate */
-            q[i] = q[rng(&s) % i];
+            q[i] = q[lcg_next(&s) % i];
         } else if (kind < 47) { /* out of range */
-            q[i].start = nodes + rng(&s) % 10;
-            q[i].goal = rng(&s) % nodes;
+            q[i].start = nodes + lcg_next(&s) % 10;
+            q[i].goal = lcg_next(&s) % nodes;
         } else {
-            q[i].start = rng(&s) % nodes;
-            q[i].goal = rng(&s) % nodes;
+            q[i].start = lcg_next(&s) % nodes;
+            q[i].goal = lcg_next(&s) % nodes;
             if (kind % 7 == 0) q[i].search.algo = PF_ALGO_DIJKSTRA;
             if (kind % 11 == 0) q[i].search = (pf_search_desc){.algo = PF_ALGO_WASTAR, .weight = 1.7};
             if (kind % 13 == 0) q[i].search = (pf_search_desc){.tie = PF_TIE_FIFO};

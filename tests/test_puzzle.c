@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "puzzle_generic_internal.h"
+#include "testutil.h"
 
 static int never(const void *s, void *u)
 {
@@ -33,19 +34,10 @@ static void test_whole_space(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void test_random_eights(void **state)
 {
     (void)state;
-    const char *sc = getenv("PF_TEST_SCALE");
-    int rounds = (int)(40 * (sc && atof(sc) > 0 ? atof(sc) : 1.0));
+    int rounds = (int)(40 * env_scale());
     pf_gen_ctx *ctx;
     assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
     uint64_t rs = 0x1234567;
@@ -55,7 +47,7 @@ static void test_random_eights(void **state)
         uint8_t s[10];
         for (int i = 0; i < 9; i++) s[i] = (uint8_t)i;
         for (int i = 8; i > 0; i--) {
-            int j = (int)(rng_next(&rs) % (uint64_t)(i + 1));
+            int j = (int)(xorshift_next(&rs) % (uint64_t)(i + 1));
             uint8_t t = s[i];
             s[i] = s[j];
             s[j] = t;

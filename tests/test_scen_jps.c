@@ -15,14 +15,13 @@
 #include <string.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "testutil.h"
 
 static uint32_t stride_for(uint32_t n, uint32_t want)
 {
     const char *e = getenv("PF_SCEN_STRIDE");
     if (e && atoi(e) > 0) return (uint32_t)atoi(e);
-    const char *sc = getenv("PF_TEST_SCALE");
-    double s = sc ? atof(sc) : 1.0;
-    if (!(s > 0)) s = 1.0;
+    double s = env_scale();
     uint32_t w = (uint32_t)(want * s) ? (uint32_t)(want * s) : 1u;
     return n > w ? (n + w - 1) / w : 1u;
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "puzzle_generic_internal.h"
+#include "testutil.h"
 
 static void test_korf_cheap(void **state)
 {
@@ -21,9 +22,7 @@ static void test_korf_cheap(void **state)
     }
     /* cheapest first, so a small PF_TEST_SCALE keeps the quick ones */
     static const uint32_t cheap[] = {12, 2, 6, 16, 19, 20, 13, 18, 9, 5, 8};
-    const char *sc = getenv("PF_TEST_SCALE");
-    double scale = sc ? atof(sc) : 1.0;
-    int count = (int)(11 * (scale > 0 ? scale : 1.0) + 0.5);
+    int count = (int)(11 * env_scale() + 0.5);
     if (count < 1) count = 1;
     if (count > 11) count = 11;
     pf_gen_ctx *ctx;

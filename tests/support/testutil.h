@@ -17,6 +17,21 @@ static inline uint64_t rng_next(uint64_t *s)
 static inline uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
 static inline double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
 
+/* Two cheaper streams kept because existing tests' random sets were drawn from them: xorshift64
+ * (the seed must not be 0) and a 64-bit LCG returning its high 31 bits. */
+static inline uint64_t xorshift_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+static inline uint32_t lcg_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
 /* Costs compared to 1e-9 relative: sums of the same steps in another order may differ in the last bits. */
 static inline int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
 
