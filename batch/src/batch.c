@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
+#include "metric_internal.h"
 
 uint32_t pf__default_workers(void); /* sched_omp.c */
 
@@ -153,8 +154,7 @@ static void make_spares(pf_batch *b)
 
 static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
 {
-    double dx = fabs((double)ax - bx), dy = fabs((double)ay - by);
-    return dx > dy ? dx + 0.41421356237309515 * dy : dy + 0.41421356237309515 * dx;
+    return pf__grid_metric(PF_HEUR_OCTILE, ax - bx, ay - by);
 }
 
 static int by_est_desc(const void *pa, const void *pb)

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "batch_internal.h"
 #include "heap_internal.h"
+#include "metric_internal.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -40,12 +41,9 @@ static double h_box(const pf__job *j, int32_t x, int32_t y, int four)
 {
     int32_t dx = x < j->bx0 ? j->bx0 - x : (x > j->bx1 ? x - j->bx1 : 0);
     int32_t dy = y < j->by0 ? j->by0 - y : (y > j->by1 ? y - j->by1 : 0);
-    double ax = (double)dx, ay = (double)dy;
-    if (four) return ax + ay;
-    return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
+    return pf__grid_metric(four ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE, dx, dy);
 }
 
-/* Deeper-first tie key, as the forward search: smaller h first. */
 /* Number of members whose start is `node` (members are sorted by start). */
 static uint32_t starts_at(const pf_batch *b, const pf__job *j, uint32_t node)
 {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "heap_internal.h"
+#include "metric_internal.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -15,15 +16,7 @@
 PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int32_t y, int32_t gx,
                               int32_t gy)
 {
-    double ax = fabs((double)dx), ay = fabs((double)dy); /* selects, not branches: the signs are random */
     switch (k) {
-    case PF_HEUR_OCTILE: {
-        double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
-        return hi + (SQRT2 - 1.0) * lo;
-    }
-    case PF_HEUR_MANHATTAN: return ax + ay;
-    case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
-    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
     case PF_HEUR_HEX: {
         /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2 */
         int32_t q1 = x - (y - (y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
@@ -33,7 +26,7 @@ PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int3
         ds = ds < 0 ? -ds : ds;
         return (double)((dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds)));
     }
-    default: return 0.0;
+    default: return pf__grid_metric(k, dx, dy);
     }
 }
 

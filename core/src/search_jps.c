@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 #include "heap_internal.h"
+#include "metric_internal.h"
 #include "jps_internal.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -81,17 +82,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 
 /* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
 
-PF__INLINE double heur(int kind, int32_t dx, int32_t dy)
-{
-    double ax = (double)(dx < 0 ? -dx : dx), ay = (double)(dy < 0 ? -dy : dy);
-    switch (kind) {
-    case PF_HEUR_OCTILE: return ax > ay ? ax + (SQRT2 - 1.0) * ay : ay + (SQRT2 - 1.0) * ax;
-    case PF_HEUR_MANHATTAN: return ax + ay;
-    case PF_HEUR_CHEBYSHEV: return ax > ay ? ax : ay;
-    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
-    default: return 0.0;
-    }
-}
+PF__INLINE double heur(int kind, int32_t dx, int32_t dy) { return pf__grid_metric((pf_heur)kind, dx, dy); }
 
 
 /* ---- begin ---------------------------------------------------------------------------------- */

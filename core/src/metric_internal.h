@@ -1,0 +1,27 @@
+/* metric_internal.h - grid distance heuristics on a cell offset (never installed), shared by A*
+ * (search.c), JPS (search_jps.c), batch group searches and the batch's job-size estimates. */
+#ifndef PF_METRIC_INTERNAL_H
+#define PF_METRIC_INTERNAL_H
+
+#include <math.h>
+#include "pathfind/pf_search.h"
+#include "pf_internal.h"
+
+#define PF__SQRT2 1.4142135623730951
+
+/* Octile, Manhattan, Chebyshev or Euclidean distance of the offset (dx, dy); 0 for any other kind.
+ * Written with selects, not branches: in a search the signs and the larger axis are coin tosses. */
+PF__INLINE double pf__grid_metric(pf_heur k, int32_t dx, int32_t dy)
+{
+    double ax = fabs((double)dx), ay = fabs((double)dy);
+    double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+    switch (k) {
+    case PF_HEUR_OCTILE: return hi + (PF__SQRT2 - 1.0) * lo;
+    case PF_HEUR_MANHATTAN: return ax + ay;
+    case PF_HEUR_CHEBYSHEV: return hi;
+    case PF_HEUR_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
+    default: return 0.0;
+    }
+}
+
+#endif
