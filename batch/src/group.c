@@ -136,7 +136,7 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
                 double h = h_box(j, x + DX8[d], y + DY8[d], four);
                 c->stamp[nb] = c->gen | back;
                 c->g[nb] = ng;
-                pf__hentry e = {ng + hmul * h, pf__tie_deeper(h), nb};
+                pf__hentry e = pf__hentry_make(ng + hmul * h, pf__tie_deeper(h), nb);
                 pf__sift_up(c, c->hpos[nb], e);
             }
         }

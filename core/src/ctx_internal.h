@@ -27,11 +27,30 @@
 #define PF__CLOSED_BIT (UINT32_C(1) << PF__GEN_BITS)
 #define PF__DIR_SHIFT 28u
 
+/* An open-list entry, ordered by (f, tie, node): one 128-bit unsigned key read as it lies in
+ * memory, low word first. fkey is f mapped to an unsigned integer of the same order (pf__fkey), so
+ * the comparison is integer arithmetic instead of floating-point tests with NaN paths; node as the
+ * last key makes the order total, so the pop order never depends on the heap's inner layout. */
 typedef struct pf__hentry {
-    double   f;
-    uint32_t tie;   /* secondary key: smaller first */
     uint32_t node;  /* inner index */
+    uint32_t tie;   /* secondary key: smaller first */
+    uint64_t fkey;  /* pf__fkey(f) */
 } pf__hentry;
+
+/* f as an unsigned integer of the same order: flip the sign bit of a non-negative value, every
+ * bit of a negative one (a user heuristic may be negative). */
+static inline uint64_t pf__fkey(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    return u ^ ((uint64_t)((int64_t)u >> 63) | UINT64_C(0x8000000000000000));
+}
+
+static inline pf__hentry pf__hentry_make(double f, uint32_t tie, uint32_t node)
+{
+    pf__hentry e = {node, tie, pf__fkey(f)};
+    return e;
+}
 
 /* The open list starts PF__HEAP_PAD entries into a 64-byte aligned block, so the four children of
  * every entry (4i+1..4i+4) share one cache line instead of straddling two. */

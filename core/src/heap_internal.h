@@ -11,16 +11,24 @@
 
 #include "ctx_internal.h"
 
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 pf__u128;
+/* (f, tie, node) as one integer: a compare and a subtract-with-borrow. */
 PF__INLINE int pf__hless(const pf__hentry *a, const pf__hentry *b)
 {
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
+    pf__u128 ka = ((pf__u128)a->fkey << 64) | ((uint64_t)a->tie << 32 | a->node);
+    pf__u128 kb = ((pf__u128)b->fkey << 64) | ((uint64_t)b->tie << 32 | b->node);
+    return ka < kb;
 }
-
-/* The same order without short-circuits, so the compiler can select instead of branch. */
-PF__INLINE int pf__hless_bits(const pf__hentry *a, const pf__hentry *b)
+#else
+PF__INLINE int pf__hless(const pf__hentry *a, const pf__hentry *b)
 {
-    return (a->f < b->f) | ((a->f == b->f) & (a->tie < b->tie));
+    uint64_t la = (uint64_t)a->tie << 32 | a->node, lb = (uint64_t)b->tie << 32 | b->node;
+    return (a->fkey < b->fkey) | ((a->fkey == b->fkey) & (la < lb));
 }
+#endif
+/* The heap's tournament uses this name; the compare above has no branch to avoid any more. */
+#define pf__hless_bits pf__hless
 
 /* The open list's secondary key for a node pushed with heuristic h (PF_TIE_* of the search). */
 PF__INLINE uint32_t pf__tie_key(pf__search *s, uint32_t node, double h)
@@ -79,10 +87,18 @@ PF__INLINE void pf__sift_down(pf_ctx *c, uint32_t i, pf__hentry e)
 }
 
 /* Returns 0 when the heap could not grow. */
+PF__INLINE int pf__heap_push_entry(pf_ctx *c, pf__hentry e)
+{
+    if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
+    pf__sift_up(c, c->hsize++, e);
+    return 1;
+}
+
+/* Returns 0 when the heap could not grow. */
 PF__INLINE int pf__heap_push(pf_ctx *c, uint32_t node, double f, uint32_t tie)
 {
     if (PF__UNLIKELY(c->hsize == c->hcap) && !pf__heap_grow(c)) return 0;
-    pf__sift_up(c, c->hsize++, (pf__hentry){f, tie, node});
+    pf__sift_up(c, c->hsize++, pf__hentry_make(f, tie, node));
     return 1;
 }
 

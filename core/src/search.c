@@ -72,10 +72,10 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 }
 
 
-/* Relaxes the arc to nb with cost-so-far ng; h is computed only when needed, by hfn(c, nb, x, y).
- * `back` is the direction from nb to its parent (grids), `from` the parent (graphs). Returns 0 on
- * out-of-memory. */
-#define PF__RELAX(c, nb, ng, back, from, graph, HEXPR)                                              \
+/* Relaxes the arc to nb with cost-so-far ng; h is computed only when needed (HEXPR). `back` is the
+ * direction from nb to its parent (grids), `from` the parent (graphs). A new open entry goes to
+ * PUSH(entry), which returns from the caller with PF_OUT_OF_MEMORY when the open list cannot grow. */
+#define PF__RELAX(c, nb, ng, back, from, graph, HEXPR, PUSH)                                        \
     do {                                                                                           \
         pf__search *s_ = &(c)->s;                                                                  \
         uint32_t st_ = (c)->stamp[nb];                                                             \
@@ -95,13 +95,18 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         double f_ = s_->greedy ? s_->hmul * h_ : (ng) + s_->hmul * h_;                             \
         if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
             uint32_t pos_ = (c)->hpos[nb];                                                         \
-            pf__hentry e_ = {f_, (c)->heap[pos_].tie, (nb)};                                       \
+            pf__hentry e_ = pf__hentry_make(f_, (c)->heap[pos_].tie, (nb));                                \
             pf__sift_up((c), pos_, e_);                                                            \
             break;                                                                                 \
         }                                                                                          \
         if (!fresh_) s_->st.reopened++;                                                            \
         s_->st.pushed++;                                                                           \
-        if (!pf__heap_push((c), (nb), f_, pf__tie_key(s_, (nb), h_))) return PF_OUT_OF_MEMORY;     \
+        PUSH(pf__hentry_make(f_, pf__tie_key(s_, (nb), h_), (nb)));                 \
+    } while (0)
+
+#define PF__PUSH_HEAP(e)                                                                           \
+    do {                                                                                           \
+        if (!pf__heap_push_entry(c, (e))) return PF_OUT_OF_MEMORY;                                 \
     } while (0)
 
 /* Pops the best open node and marks it closed; PF_NODE_NONE when the open list is empty. */
@@ -139,15 +144,54 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
 #define PF__HGRID(nx, ny)                                                                          \
     (HK == PF_HEUR__COUNT ? h_any(c, nb, (nx), (ny))                                               \
                           : h_grid_kind((pf_heur)HK, (nx) - gx, (ny) - gy, (nx), (ny), gx, gy))
+    /* The held entry: a node just generated that beats the top of the open list would be pushed
+     * and popped straight back. It waits here instead, outside the heap (no slot in hpos; no relax
+     * can reach it, since it is expanded or pushed at the very next pop), and is compared with the
+     * top again before the pop: the expansion order is the heap's. */
+    pf__hentry held = {0, 0, 0};
+    int have = 0;
+#define PF__PUSH_HOLD(e)                                                                           \
+    do {                                                                                           \
+        pf__hentry e_h_ = (e);                                                                     \
+        if (have) {                                                                                \
+            if (pf__hless(&e_h_, &held)) {                                                         \
+                pf__hentry t_h_ = held;                                                            \
+                held = e_h_;                                                                       \
+                e_h_ = t_h_;                                                                       \
+            }                                                                                      \
+            PF__PUSH_HEAP(e_h_);                                                                   \
+        } else if (!c->hsize || pf__hless(&e_h_, &c->heap[0])) {                                   \
+            held = e_h_;                                                                           \
+            have = 1;                                                                              \
+        } else {                                                                                   \
+            PF__PUSH_HEAP(e_h_);                                                                   \
+        }                                                                                          \
+    } while (0)
     for (;;) {
-        if (budget-- == 0) return PF_IN_PROGRESS;
+        if (have && c->hsize && !pf__hless(&held, &c->heap[0])) {
+            have = 0;
+            PF__PUSH_HEAP(held);
+        }
+        if (budget-- == 0) {
+            if (have) PF__PUSH_HEAP(held); /* a sliced search resumes from the heap alone */
+            return PF_IN_PROGRESS;
+        }
         /* the goal coming off the open list is not an expansion: a search that needs exactly
          * max_expansions expansions still succeeds */
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
-            !(c->hsize && c->heap[0].node == goal))
+            !(have ? held.node == goal : (c->hsize && c->heap[0].node == goal))) {
+            if (have) PF__PUSH_HEAP(held);
             return PF_LIMIT_REACHED;
-        uint32_t cur = pop_open(c);
-        if (cur == PF_NODE_NONE) break;
+        }
+        uint32_t cur;
+        if (have) {
+            have = 0;
+            cur = held.node;
+            c->stamp[cur] |= PF__CLOSED_BIT;
+        } else {
+            cur = pop_open(c);
+            if (cur == PF_NODE_NONE) break;
+        }
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);
@@ -186,7 +230,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
                 int32_t ny = y + HEX_DY[d], nx = x + HEX_DX[y & 1][d];
                 double step = unit ? 1.0 : (WEIGHTED ? (double)cost[nb] : 1.0);
                 double ng = gc + step;
-                PF__RELAX(c, nb, ng, HEX_BACK[d], 0, 0, PF__HGRID(nx, ny));
+                PF__RELAX(c, nb, ng, HEX_BACK[d], 0, 0, PF__HGRID(nx, ny), PF__PUSH_HOLD);
             }
             continue;
         }
@@ -214,10 +258,11 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             double base = STEP8[d]; /* a load: `d < 4 ? 1 : SQRT2` compiled to a mispredicted branch */
             double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
             double ng = gc + step;
-            PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]));
+            PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]), PF__PUSH_HOLD);
         }
     }
 #undef PF__HGRID
+#undef PF__PUSH_HOLD
     return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
 }
 
@@ -271,7 +316,7 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
         for (uint32_t e = off[cur]; e < off[cur + 1]; e++) {
             uint32_t nb = dst[e];
             double ng = gc + (s->unit ? 1.0 : w[e]);
-            PF__RELAX(c, nb, ng, 0, cur, 1, h_any(c, nb, 0, 0));
+            PF__RELAX(c, nb, ng, 0, cur, 1, h_any(c, nb, 0, 0), PF__PUSH_HEAP);
         }
     }
     return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);

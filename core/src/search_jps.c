@@ -329,7 +329,7 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
     c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
     c->g[t] = ng;
     x->parent[t] = from;
-    pf__hentry e = {ng + s->hmul * h, c->heap[pos].tie, t};
+    pf__hentry e = pf__hentry_make(ng + s->hmul * h, c->heap[pos].tie, t);
     if (s->d.tie == PF_TIE_DEEPER) e.tie = pf__tie_key(s, t, h);
     pf__sift_up(c, pos, e);
     return 1;
