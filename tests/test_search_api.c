@@ -220,6 +220,48 @@ static void test_callback_heuristic_on_grid(void **state)
     pf_map_destroy(m);
 }
 
+/* the exact cost less a constant: still consistent, and negative on most cells */
+typedef struct shifted_h { const double *dist; double shift; } shifted_h;
+static double shifted_cb(const pf_map *m, uint32_t node, uint32_t goal, void *user)
+{
+    (void)m;
+    (void)goal;
+    const shifted_h *sh = user;
+    double v = sh->dist[node];
+    return isfinite(v) ? v - sh->shift : 1e9;
+}
+
+static void test_negative_callback_heuristic(void **state)
+{
+    (void)state;
+    /* f along the path is opt - shift < 0, and f elsewhere straddles zero: the open list must order
+     * negative keys below positive ones and among themselves, and the deeper-first tie key must
+     * order negative h too, or A* leaves the path */
+    pf_map *m = grid_from(MAZE, MAZE_H, PF_MOVES_8_NO_CUT);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    uint32_t n = pf_map_node_count(m);
+    for (uint32_t g = 0; g < n; g += 7) {
+        double *to_goal = oracle_all(m, g, 0);
+        for (uint32_t s = 0; s < n; s += 3) {
+            double opt = to_goal[s];
+            if (!isfinite(opt) || s == g) continue;
+            shifted_h sh = {to_goal, opt + 1.5};
+            uint32_t nodes[64];
+            pf_path path = {.nodes = nodes, .capacity = 64};
+            pf_stats st;
+            pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = shifted_cb, .heuristic_user = &sh};
+            assert_int_equal(pf_search(ctx, s, g, &d, &path, &st), PF_OK);
+            assert_true(close_to(st.cost, opt));
+            assert_int_equal(st.expanded, path.len - 1);
+            assert_int_equal(st.reopened, 0);
+        }
+        free(to_goal);
+    }
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
 static void test_callback_in_max_on_expensive_grid(void **state)
 {
     (void)state;
@@ -993,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_heuristics_on_grids),
         cmocka_unit_test(test_callback_heuristic_on_grid),
         cmocka_unit_test(test_callback_in_max_on_expensive_grid),
+        cmocka_unit_test(test_negative_callback_heuristic),
         cmocka_unit_test(test_hex_layout),
         cmocka_unit_test(test_start_equals_goal),
         cmocka_unit_test(test_invalid_start_goal),

@@ -60,13 +60,14 @@ PF__INLINE uint32_t pf__mix32(uint64_t x)
     return (uint32_t)x;
 }
 
-/* The default tie key, deeper first: h as a float, whose bits order like its value when h >= 0. */
+/* The default tie key, deeper first: h as a float, its bits mapped to an unsigned integer of the
+ * same order (sign bit flipped when h >= 0, every bit when h < 0: a user heuristic may be negative). */
 PF__INLINE uint32_t pf__tie_deeper(double h)
 {
     float hf = (float)h;
     uint32_t u;
     memcpy(&u, &hf, sizeof u);
-    return u;
+    return u ^ ((uint32_t)((int32_t)u >> 31) | UINT32_C(0x80000000));
 }
 
 /* Allocator with defaults resolved (zero hooks -> aligned malloc). */
