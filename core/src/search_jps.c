@@ -302,6 +302,13 @@ PF__INLINE uint32_t bit_at(const uint64_t *rows, uint32_t rw, uint32_t px, uint3
     return (uint32_t)(rows[(size_t)py * rw + (b >> 6)] >> (b & 63u)) & 1u;
 }
 
+/* A successor waiting to be relaxed (jps_run). */
+typedef struct pf__jpend {
+    uint32_t t, back, tx, ty;
+    double   ng;
+} pf__jpend;
+#define PF__JPS_PEND 32u
+
 /* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
 PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t back, uint32_t from,
                       uint32_t tx, uint32_t ty)
@@ -409,6 +416,27 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
     const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
     const int16_t *D = x->dist;
     const uint32_t gx = x->gx, gy = x->gy;
+    /* The successors of one expansion are relaxed together at its end, in the order found: the
+     * loads of their records (jump points lie far apart: each a likely cache miss) are started as
+     * each is found and overlap the scans that find the rest, where relaxing at once waited on each
+     * in turn. */
+    pf__jpend pend[PF__JPS_PEND];
+    uint32_t npend = 0;
+#define PF__JFLUSH()                                                                               \
+    do {                                                                                           \
+        for (uint32_t i_ = 0; i_ < npend; i_++)                                                    \
+            if (!jrelax(c, x, pend[i_].t, pend[i_].ng, pend[i_].back, cur, pend[i_].tx, pend[i_].ty)) \
+                return PF_OUT_OF_MEMORY;                                                           \
+        npend = 0;                                                                                 \
+    } while (0)
+#define PF__JEMIT(T, NG, BACK, TX, TY)                                                             \
+    do {                                                                                           \
+        uint32_t t_ = (T);                                                                         \
+        __builtin_prefetch(&c->stamp[t_]);                                                         \
+        __builtin_prefetch(&c->g[t_]);                                                             \
+        if (npend == PF__JPS_PEND) PF__JFLUSH();                                                   \
+        pend[npend++] = (pf__jpend){t_, (BACK), (TX), (TY), (NG)};                                 \
+    } while (0)
 
     while (c->hsize) {
         if (budget-- == 0) return PF_IN_PROGRESS;
@@ -459,10 +487,9 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
             dirs &= dirs - 1u;
             if (d < 4) {
                 uint32_t n = PLUS ? plus_straight(D, cur, px, py, d, gx, gy) : jump_straight(x, rw, cw, px, py, d, CUT);
-                if (n && !jrelax(c, x, (uint32_t)((int32_t)cur + (int32_t)n * off[d]), gc + (double)n, d ^ 2u, cur,
-                                 (uint32_t)((int32_t)px + (int32_t)n * DX[d]),
-                                 (uint32_t)((int32_t)py + (int32_t)n * DY[d])))
-                    return PF_OUT_OF_MEMORY;
+                if (n)
+                    PF__JEMIT((uint32_t)((int32_t)cur + (int32_t)n * off[d]), gc + (double)n, d ^ 2u,
+                              (uint32_t)((int32_t)px + (int32_t)n * DX[d]), (uint32_t)((int32_t)py + (int32_t)n * DY[d]));
                 continue;
             }
             /*
@@ -487,10 +514,8 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                         uint32_t tt = ax < ay ? ax : ay;
                         if (tt <= reach) {
                             kk += tt;
-                            if (!jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * SQRT2,
-                                        d ^ 2u, cur, (uint32_t)((int32_t)yx + (int32_t)tt * dx),
-                                        (uint32_t)((int32_t)yy + (int32_t)tt * dy)))
-                                return PF_OUT_OF_MEMORY;
+                            PF__JEMIT((uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * SQRT2, d ^ 2u,
+                                      (uint32_t)((int32_t)yx + (int32_t)tt * dx), (uint32_t)((int32_t)yy + (int32_t)tt * dy));
                             break;
                         }
                     }
@@ -516,7 +541,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     yy = (uint32_t)((int32_t)yy + dy);
                     kk++;
                     if (y == goal) {
-                        if (!jrelax(c, x, y, gc + (double)kk * SQRT2, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        PF__JEMIT(y, gc + (double)kk * SQRT2, d ^ 2u, yx, yy);
                         break;
                     }
                 }
@@ -526,21 +551,24 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     uint32_t op = PLUS ? open_moves(D, y) : open_bits(x->rows, rw, yx, yy);
                     uint32_t hb = h ^ 2u, vb = v ^ 2u;
                     if ((!(op >> hb & 1u) && (op >> DIAG[hb][v] & 1u)) || (!(op >> vb & 1u) && (op >> DIAG[h][vb] & 1u))) {
-                        if (!jrelax(c, x, y, gy_, d ^ 2u, cur, yx, yy)) return PF_OUT_OF_MEMORY;
+                        PF__JEMIT(y, gy_, d ^ 2u, yx, yy);
                         break;
                     }
                 }
                 uint32_t nh = PLUS ? plus_straight(D, y, yx, yy, h, gx, gy) : jump_straight(x, rw, cw, yx, yy, h, CUT);
-                if (nh && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nh * oh), gy_ + (double)nh, h ^ 2u, cur,
-                                  (uint32_t)((int32_t)yx + (int32_t)nh * DX[h]), yy))
-                    return PF_OUT_OF_MEMORY;
+                if (nh)
+                    PF__JEMIT((uint32_t)((int32_t)y + (int32_t)nh * oh), gy_ + (double)nh, h ^ 2u,
+                              (uint32_t)((int32_t)yx + (int32_t)nh * DX[h]), yy);
                 uint32_t nv = PLUS ? plus_straight(D, y, yx, yy, v, gx, gy) : jump_straight(x, rw, cw, yx, yy, v, CUT);
-                if (nv && !jrelax(c, x, (uint32_t)((int32_t)y + (int32_t)nv * ov), gy_ + (double)nv, v ^ 2u, cur, yx,
-                                  (uint32_t)((int32_t)yy + (int32_t)nv * DY[v])))
-                    return PF_OUT_OF_MEMORY;
+                if (nv)
+                    PF__JEMIT((uint32_t)((int32_t)y + (int32_t)nv * ov), gy_ + (double)nv, v ^ 2u, yx,
+                              (uint32_t)((int32_t)yy + (int32_t)nv * DY[v]));
             }
         }
+        PF__JFLUSH();
     }
+#undef PF__JEMIT
+#undef PF__JFLUSH
     return s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH;
 }
 
