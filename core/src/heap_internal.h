@@ -112,4 +112,67 @@ PF__INLINE uint32_t pf__heap_pop_close(pf_ctx *c)
     return top;
 }
 
+/*
+ * The held entry, a one-entry front to the open list kept by a search loop in a local: a node
+ * just generated that beats the top of the heap would be pushed and popped straight back; it
+ * waits here instead. It has no slot in hpos, so the loop must not decrease-key it through the
+ * heap (A*'s neighbours are distinct within an expansion; JPS updates it in place). Before each
+ * pop, pf__hold_settle puts it back on the heap if the top now beats it (a decrease-key may have
+ * made one better), so the expansion order is the heap's. A search that returns to be resumed
+ * must pf__hold_flush first: resuming starts from the heap alone.
+ */
+typedef struct pf__hold {
+    pf__hentry e;
+    int        have;
+} pf__hold;
+
+/* Pushes e, or holds it; returns 0 when the heap could not grow. */
+PF__INLINE int pf__hold_push(pf_ctx *c, pf__hold *hd, pf__hentry e)
+{
+    if (hd->have) {
+        if (pf__hless(&e, &hd->e)) {
+            pf__hentry t = hd->e;
+            hd->e = e;
+            e = t;
+        }
+        return pf__heap_push_entry(c, e);
+    }
+    if (!c->hsize || pf__hless(&e, &c->heap[0])) {
+        hd->e = e;
+        hd->have = 1;
+        return 1;
+    }
+    return pf__heap_push_entry(c, e);
+}
+
+PF__INLINE int pf__hold_flush(pf_ctx *c, pf__hold *hd)
+{
+    if (!hd->have) return 1;
+    hd->have = 0;
+    return pf__heap_push_entry(c, hd->e);
+}
+
+PF__INLINE int pf__hold_settle(pf_ctx *c, pf__hold *hd)
+{
+    if (hd->have && c->hsize && !pf__hless(&hd->e, &c->heap[0])) return pf__hold_flush(c, hd);
+    return 1;
+}
+
+/* The node that would be popped next (after a settle); PF_NODE_NONE when none is open. */
+PF__INLINE uint32_t pf__hold_top(const pf_ctx *c, const pf__hold *hd)
+{
+    return hd->have ? hd->e.node : (c->hsize ? c->heap[0].node : PF_NODE_NONE);
+}
+
+/* Pops the best open node (after a settle) and marks it closed; PF_NODE_NONE when none is open. */
+PF__INLINE uint32_t pf__hold_pop_close(pf_ctx *c, pf__hold *hd)
+{
+    if (hd->have) {
+        hd->have = 0;
+        c->stamp[hd->e.node] |= PF__CLOSED_BIT;
+        return hd->e.node;
+    }
+    return c->hsize ? pf__heap_pop_close(c) : PF_NODE_NONE;
+}
+
 #endif

@@ -144,54 +144,21 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
 #define PF__HGRID(nx, ny)                                                                          \
     (HK == PF_HEUR__COUNT ? h_any(c, nb, (nx), (ny))                                               \
                           : h_grid_kind((pf_heur)HK, (nx) - gx, (ny) - gy, (nx), (ny), gx, gy))
-    /* The held entry: a node just generated that beats the top of the open list would be pushed
-     * and popped straight back. It waits here instead, outside the heap (no slot in hpos; no relax
-     * can reach it, since it is expanded or pushed at the very next pop), and is compared with the
-     * top again before the pop: the expansion order is the heap's. */
-    pf__hentry held = {0, 0, 0};
-    int have = 0;
+    pf__hold hold = {{0, 0, 0}, 0}; /* heap_internal.h */
 #define PF__PUSH_HOLD(e)                                                                           \
     do {                                                                                           \
-        pf__hentry e_h_ = (e);                                                                     \
-        if (have) {                                                                                \
-            if (pf__hless(&e_h_, &held)) {                                                         \
-                pf__hentry t_h_ = held;                                                            \
-                held = e_h_;                                                                       \
-                e_h_ = t_h_;                                                                       \
-            }                                                                                      \
-            PF__PUSH_HEAP(e_h_);                                                                   \
-        } else if (!c->hsize || pf__hless(&e_h_, &c->heap[0])) {                                   \
-            held = e_h_;                                                                           \
-            have = 1;                                                                              \
-        } else {                                                                                   \
-            PF__PUSH_HEAP(e_h_);                                                                   \
-        }                                                                                          \
+        if (!pf__hold_push(c, &hold, (e))) return PF_OUT_OF_MEMORY;                                \
     } while (0)
     for (;;) {
-        if (have && c->hsize && !pf__hless(&held, &c->heap[0])) {
-            have = 0;
-            PF__PUSH_HEAP(held);
-        }
-        if (budget-- == 0) {
-            if (have) PF__PUSH_HEAP(held); /* a sliced search resumes from the heap alone */
-            return PF_IN_PROGRESS;
-        }
+        if (!pf__hold_settle(c, &hold)) return PF_OUT_OF_MEMORY;
+        if (budget-- == 0) /* a sliced search resumes from the heap alone */
+            return pf__hold_flush(c, &hold) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
         /* the goal coming off the open list is not an expansion: a search that needs exactly
          * max_expansions expansions still succeeds */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
-            !(have ? held.node == goal : (c->hsize && c->heap[0].node == goal))) {
-            if (have) PF__PUSH_HEAP(held);
-            return PF_LIMIT_REACHED;
-        }
-        uint32_t cur;
-        if (have) {
-            have = 0;
-            cur = held.node;
-            c->stamp[cur] |= PF__CLOSED_BIT;
-        } else {
-            cur = pop_open(c);
-            if (cur == PF_NODE_NONE) break;
-        }
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && pf__hold_top(c, &hold) != goal)
+            return pf__hold_flush(c, &hold) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
+        uint32_t cur = pf__hold_pop_close(c, &hold);
+        if (cur == PF_NODE_NONE) break;
         if (s->d.trace) {
             pf_trace *t = s->d.trace;
             if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);

@@ -310,8 +310,8 @@ typedef struct pf__jpend {
 #define PF__JPS_PEND 32u
 
 /* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
-PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t back, uint32_t from,
-                      uint32_t tx, uint32_t ty)
+PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, pf__hold *hd, uint32_t t, double ng, uint32_t back,
+                      uint32_t from, uint32_t tx, uint32_t ty)
 {
     pf__search *s = &c->s;
     uint32_t st = c->stamp[t];
@@ -325,20 +325,23 @@ PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, uint32_t t, double ng, uint32_t
         c->g[t] = ng;
         x->parent[t] = from;
         s->st.pushed++;
-        return pf__heap_push(c, t, ng + s->hmul * h, pf__tie_key(s, t, h));
+        return pf__hold_push(c, hd, pf__hentry_make(ng + s->hmul * h, pf__tie_key(s, t, h), t));
     }
     /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
      * closed jump point is never improved: no reopening, as in Warthog. */
     if (!(ng < c->g[t])) return 1;
     if (st & PF__CLOSED_BIT) return 1;
-    uint32_t pos = c->hpos[t];
     double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
     c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
     c->g[t] = ng;
     x->parent[t] = from;
-    pf__hentry e = pf__hentry_make(ng + s->hmul * h, c->heap[pos].tie, t);
+    /* one expansion can reach a jump point twice: the held one is improved where it is */
+    int held = hd->have && hd->e.node == t;
+    uint32_t pos = held ? 0 : c->hpos[t];
+    pf__hentry e = pf__hentry_make(ng + s->hmul * h, held ? hd->e.tie : c->heap[pos].tie, t);
     if (s->d.tie == PF_TIE_DEEPER) e.tie = pf__tie_key(s, t, h);
-    pf__sift_up(c, pos, e);
+    if (held) hd->e = e;
+    else pf__sift_up(c, pos, e);
     return 1;
 }
 
@@ -425,7 +428,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
 #define PF__JFLUSH()                                                                               \
     do {                                                                                           \
         for (uint32_t i_ = 0; i_ < npend; i_++)                                                    \
-            if (!jrelax(c, x, pend[i_].t, pend[i_].ng, pend[i_].back, cur, pend[i_].tx, pend[i_].ty)) \
+            if (!jrelax(c, x, &hold, pend[i_].t, pend[i_].ng, pend[i_].back, cur, pend[i_].tx, pend[i_].ty)) \
                 return PF_OUT_OF_MEMORY;                                                           \
         npend = 0;                                                                                 \
     } while (0)
@@ -438,12 +441,15 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         pend[npend++] = (pf__jpend){t_, (BACK), (TX), (TY), (NG)};                                 \
     } while (0)
 
-    while (c->hsize) {
-        if (budget-- == 0) return PF_IN_PROGRESS;
+    pf__hold hold = {{0, 0, 0}, 0}; /* heap_internal.h */
+    for (;;) {
+        if (!pf__hold_settle(c, &hold)) return PF_OUT_OF_MEMORY;
+        if (pf__hold_top(c, &hold) == PF_NODE_NONE) break;
+        if (budget-- == 0) return pf__hold_flush(c, &hold) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
         /* as in search.c: the goal coming off the open list is not an expansion */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && c->heap[0].node != goal)
-            return PF_LIMIT_REACHED;
-        uint32_t cur = pf__heap_pop_close(c);
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && pf__hold_top(c, &hold) != goal)
+            return pf__hold_flush(c, &hold) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
+        uint32_t cur = pf__hold_pop_close(c, &hold);
         if (c->hsize) {
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
