@@ -88,7 +88,14 @@ int pf_cli_gen(int argc, char **argv)
     /* terrain features */
     blob(g, w, h, w / 3, h / 2, w / 10, 'W');
     blob(g, w, h, 3 * w / 4, h / 4, w / 12, 'T');
-    for (int k = 0; k < 6; k++) blob(g, w, h, (long)rnd_below((uint32_t)w), (long)rnd_below((uint32_t)h), 5 + (long)rnd_below(8), 'S');
+    for (int k = 0; k < 6; k++) {
+        /* one draw a statement: C leaves the order of a call's arguments open (gcc and clang
+         * differ). The bundled map was made drawing the radius, then y, then x. */
+        long r = 5 + (long)rnd_below(8);
+        long cy = (long)rnd_below((uint32_t)h);
+        long cx = (long)rnd_below((uint32_t)w);
+        blob(g, w, h, cx, cy, r, 'S');
+    }
     /* scattered rocks */
     for (long i = 0; i < w * h * pct / 100; i++) {
         long x = 1 + (long)rnd_below((uint32_t)(w - 2)), y = 1 + (long)rnd_below((uint32_t)(h - 2));
