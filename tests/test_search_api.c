@@ -446,8 +446,65 @@ static void test_max_expansions(void **state)
         d.max_expansions = 28;
         assert_int_equal(pf_search(ctx, 0, 29, &d, &path, &st), PF_LIMIT_REACHED);
     }
+    /* a tree search has no goal: it stops at the limit, on grids as on graphs */
+    pf_search_desc td = {.max_expansions = 30};
+    assert_int_equal(pf_search_tree(ctx, 0, &td), PF_LIMIT_REACHED);
+    td.max_expansions = 31; /* 30 cells, all expanded, then the open list runs dry */
+    assert_int_equal(pf_search_tree(ctx, 0, &td), PF_OK);
+    pf_map *g;
+    pf_edge e3[2] = {{0, 1, 1.0}, {1, 2, 1.0}};
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = 2, .edges = e3}, &g), PF_OK);
+    pf_ctx *gc;
+    assert_int_equal(pf_ctx_create(g, NULL, &gc), PF_OK);
+    td.max_expansions = 3;
+    assert_int_equal(pf_search_tree(gc, 0, &td), PF_LIMIT_REACHED);
+    pf_map *l3;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 3, .height = 1, .moves = PF_MOVES_4}, &l3), PF_OK);
+    pf_ctx *lc;
+    assert_int_equal(pf_ctx_create(l3, NULL, &lc), PF_OK);
+    assert_int_equal(pf_search_tree(lc, 0, &td), PF_LIMIT_REACHED);
+    pf_ctx_destroy(lc);
+    pf_map_destroy(l3);
+    pf_ctx_destroy(gc);
+    pf_map_destroy(g);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);
+}
+
+/* a broken callback: NaN everywhere but at the goal */
+static double nan_cb(const pf_map *m, uint32_t node, uint32_t goal, void *user)
+{
+    (void)m;
+    (void)user;
+    return node == goal ? 0.0 : NAN;
+}
+
+static void test_nan_callback_heuristic(void **state)
+{
+    (void)state;
+    /* NaN is taken as no estimate: costs stay optimal (as a key it would sort first and let the
+     * goal out at the first sight of it) */
+    for (size_t mi = 0; mi < 3; mi++) {
+        pf_map *m = grid_from(MAZE_W, MAZE_H, ALL_MOVES[mi]);
+        pf_ctx *ctx;
+        assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+        uint32_t n = pf_map_node_count(m);
+        for (uint32_t s = 0; s < n; s += 5)
+            for (uint32_t g = 2; g < n; g += 7) {
+                double opt = oracle_cost(m, s, g);
+                pf_stats st;
+                pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = nan_cb};
+                pf_status r = pf_search(ctx, s, g, &d, NULL, &st);
+                if (!isfinite(opt)) {
+                    assert_true(r == PF_NO_PATH || r == PF_INVALID_START || r == PF_INVALID_GOAL);
+                    continue;
+                }
+                assert_int_equal(r, PF_OK);
+                assert_true(close_to(st.cost, opt));
+            }
+        pf_ctx_destroy(ctx);
+        pf_map_destroy(m);
+    }
 }
 
 static void test_max_cost(void **state)
@@ -1041,6 +1098,7 @@ int main(void)
         cmocka_unit_test(test_invalid_start_goal),
         cmocka_unit_test(test_terrain_classes_and_components),
         cmocka_unit_test(test_max_expansions),
+        cmocka_unit_test(test_nan_callback_heuristic),
         cmocka_unit_test(test_max_cost),
         cmocka_unit_test(test_buffer_too_small),
         cmocka_unit_test(test_sliced_equals_full),

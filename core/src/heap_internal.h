@@ -1,7 +1,8 @@
 /* heap_internal.h - the open list of a search context (never installed), shared by the grid and
  * graph loop (search.c), JPS (search_jps.c) and batch group searches (group.c).
  *
- * A 4-ary min-heap on (f, tie) with decrease-key: c->heap holds the entries, c->hpos[node] the slot
+ * A 4-ary min-heap on (f, tie, node) with decrease-key, and an optional held entry in front of it
+ * (pf__hold, below): c->heap holds the entries, c->hpos[node] the slot
  * of each open node. 4-ary halves the depth of a binary heap, and the four children of an entry are
  * one 64-byte line (ctx.c offsets the array by PF__HEAP_PAD). Everything is inline: it sits in the
  * hottest loops and its callers are compiled per movement rule.

@@ -30,6 +30,16 @@ PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int3
     }
 }
 
+/* The user's heuristic of an inner node; a NaN (a broken callback) is taken as no estimate, 0, which
+ * A* stays optimal with: as an open-list key it would sort first (heap_internal.h). */
+static double user_h(const pf_ctx *c, uint32_t idx)
+{
+    const pf__search *s = &c->s;
+    const pf_map *m = c->map;
+    double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal), s->d.heuristic_user);
+    return v == v ? v : 0.0;
+}
+
 /* Heuristic of an inner node (unweighted, unscaled); x, y are unpadded grid coordinates. */
 static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 {
@@ -38,7 +48,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
     pf_heur k = s->d.heuristic;
     if (k == PF_HEUR_ZERO) return 0.0;
     if (k == PF_HEUR_CALLBACK)
-        return s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal), s->d.heuristic_user);
+        return user_h(c, idx);
     if (m->kind == PF_MAP_GRID) {
         if (k != PF_HEUR_MAX) return h_grid_kind(k, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
         double best = 0.0;
@@ -51,8 +61,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
             /* the callback returns costs, the built-ins steps; the result is multiplied by the
              * smallest multiplier (hadm) like a built-in, so bring the callback to steps first or
              * it would be scaled twice (inadmissible when every multiplier exceeds 1) */
-            double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal),
-                                         s->d.heuristic_user) / s->hadm;
+            double v = user_h(c, idx) / s->hadm;
             if (v > best) best = v;
         }
         return best;
@@ -65,7 +74,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         e = sqrt(dx * dx + dy * dy) * m->h_scale;
     }
     if (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
-        double v = s->d.heuristic_fn(m, idx, s->goal, s->d.heuristic_user);
+        double v = user_h(c, idx);
         if (v > e) e = v;
     }
     return e;
@@ -155,7 +164,8 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             return pf__hold_flush(c, &hold) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
         /* the goal coming off the open list is not an expansion: a search that needs exactly
          * max_expansions expansions still succeeds */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && pf__hold_top(c, &hold) != goal)
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+            (pf__hold_top(c, &hold) != goal || goal == PF_NODE_NONE)) /* tree searches have no goal */
             return pf__hold_flush(c, &hold) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
         uint32_t cur = pf__hold_pop_close(c, &hold);
         if (cur == PF_NODE_NONE) break;

@@ -72,7 +72,12 @@ typedef enum pf_tie {
     PF_TIE_RANDOM        /* seeded by tie_seed */
 } pf_tie;
 
-/** User heuristic: estimated cost from `node` to `goal`. Must not modify the map. */
+/**
+ * User heuristic: estimated cost from `node` to `goal`. Must not modify the map. Any finite value
+ * is ordered correctly, negative ones included; a NaN is taken as 0 (no estimate), which keeps A*
+ * optimal. A* reopens closed nodes when a callback is in use, so an admissible but inconsistent
+ * heuristic still gives optimal costs.
+ */
 typedef double (*pf_heuristic_fn)(const pf_map *map, uint32_t node, uint32_t goal, void *user);
 
 /** Expanded nodes in expansion order, for visualisation and tests. */
