@@ -19,7 +19,8 @@
  * hence larger g), which on grids avoids expanding whole plateaus of equal f. PF_TIE_FIFO expands
  * the earliest pushed first (the order of the textbook walks), PF_TIE_LIFO the latest, and
  * PF_TIE_RANDOM a pseudo-random one that depends only on `tie_seed` and the node: the same seed always
- * gives the same path.
+ * gives the same path. Nodes still tied (equal f and equal h, say) go in order of their inner index,
+ * so the expansion order is a function of the query alone, never of the open list's layout.
  *
  * COSTS. Dijkstra, A* (with an admissible heuristic) and their sliced forms return optimal costs.
  * Weighted A* returns a cost at most `weight` times optimal (closed nodes are not reopened). Greedy
