@@ -23,7 +23,6 @@
 #include "heap_internal.h"
 #include "metric_internal.h"
 
-#define SQRT2 1.4142135623730951
 
 int pf__group_eligible(const pf_map *m, const pf_search_desc *rd)
 {
@@ -124,7 +123,7 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
             uint32_t d = (uint32_t)__builtin_ctz(open);
             open &= open - 1u;
             uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
-            double ng = gc + (d < 4 ? 1.0 : SQRT2) * into;
+            double ng = gc + (d < 4 ? 1.0 : PF__SQRT2) * into;
             uint32_t back = (d ^ 2u) << PF__DIR_SHIFT; /* from nb towards the goal */
             if ((c->stamp[nb] & PF__GEN_MASK) != c->gen) {
                 double h = h_box(j, x + DX8[d], y + DY8[d], four);
@@ -178,7 +177,7 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
         for (uint32_t t = 1; t < len; t++) {
             uint32_t nx = (uint32_t)((int64_t)i + off[c->stamp[i] >> PF__DIR_SHIFT]);
             uint32_t diff = nx > i ? nx - i : i - nx;
-            double base = (diff == 1u || diff == m->pw) ? 1.0 : SQRT2;
+            double base = (diff == 1u || diff == m->pw) ? 1.0 : PF__SQRT2;
             g += base * (m->cost ? (double)m->cost[nx] : 1.0);
             nodes[t] = pf__grid_unpad(m, nx);
             i = nx;

@@ -28,9 +28,10 @@
 #define PF__DIR_SHIFT 28u
 
 /* An open-list entry, ordered by (f, tie, node): compared as one 128-bit unsigned integer built
- * from the fields (heap_internal.h). fkey is f mapped to an unsigned integer of the same order (pf__fkey), so
- * the comparison is integer arithmetic instead of floating-point tests with NaN paths; node as the
- * last key makes the order total, so the pop order never depends on the heap's inner layout. */
+ * from the fields (heap_internal.h). fkey is f mapped to an unsigned integer of the same order
+ * (pf__fkey), so the comparison is integer arithmetic instead of floating-point tests with NaN
+ * paths; node as the last key makes the order total, so the pop order never depends on the heap's
+ * inner layout. */
 typedef struct pf__hentry {
     uint32_t node;  /* inner index */
     uint32_t tie;   /* secondary key: smaller first */

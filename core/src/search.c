@@ -9,8 +9,6 @@
 #include "heap_internal.h"
 #include "metric_internal.h"
 
-#define SQRT2 1.4142135623730951
-
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
 PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int32_t y, int32_t gx,
@@ -104,13 +102,13 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         double f_ = s_->greedy ? s_->hmul * h_ : (ng) + s_->hmul * h_;                             \
         if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
             uint32_t pos_ = (c)->hpos[nb];                                                         \
-            pf__hentry e_ = pf__hentry_make(f_, (c)->heap[pos_].tie, (nb));                                \
+            pf__hentry e_ = pf__hentry_make(f_, (c)->heap[pos_].tie, (nb));                        \
             pf__sift_up((c), pos_, e_);                                                            \
             break;                                                                                 \
         }                                                                                          \
         if (!fresh_) s_->st.reopened++;                                                            \
         s_->st.pushed++;                                                                           \
-        PUSH(pf__hentry_make(f_, pf__tie_key(s_, (nb), h_), (nb)));                 \
+        PUSH(pf__hentry_make(f_, pf__tie_key(s_, (nb), h_), (nb)));                               \
     } while (0)
 
 #define PF__PUSH_HEAP(e)                                                                           \
@@ -132,7 +130,7 @@ enum { MV4 = 0, MV8 = 1, MV8CUT = 2, MVHEX = 3 };
  * W E NW NE SW SE with the row-parity offset tables built in grid.c. */
 static const int8_t DX8[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int8_t DY8[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-static const double STEP8[8] = {1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2};
+static const double STEP8[8] = {1.0, 1.0, 1.0, 1.0, PF__SQRT2, PF__SQRT2, PF__SQRT2, PF__SQRT2};
 static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
 static const int8_t HEX_DY[6] = {0, 0, -1, -1, 1, 1};
 static const int8_t HEX_DX[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
@@ -232,7 +230,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             uint32_t d = (uint32_t)__builtin_ctz(open);
             open &= open - 1u;
             uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
-            double base = STEP8[d]; /* a load: `d < 4 ? 1 : SQRT2` compiled to a mispredicted branch */
+            double base = STEP8[d]; /* a load: `d < 4 ? 1 : PF__SQRT2` compiled to a mispredicted branch */
             double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
             double ng = gc + step;
             PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]), PF__PUSH_HOLD);
@@ -523,7 +521,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
             double sum = 0.0;
             for (uint32_t k = 0; k + 1 < len; k++) {
                 uint32_t diff = jp[k] > jp[k + 1] ? jp[k] - jp[k + 1] : jp[k + 1] - jp[k];
-                sum += diff != 1 && diff != m->width ? SQRT2 : 1.0; /* JPS: uniform 8-connected grids */
+                sum += diff != 1 && diff != m->width ? PF__SQRT2 : 1.0; /* JPS: uniform 8-connected grids */
             }
             cost = sum;
         }
@@ -543,7 +541,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
                     sum += best;
                 } else {
                     uint32_t diff = i > p ? i - p : p - i;
-                    double base = (m->moves != PF_MOVES_HEX && diff != 1 && diff != m->pw) ? SQRT2 : 1.0;
+                    double base = (m->moves != PF_MOVES_HEX && diff != 1 && diff != m->pw) ? PF__SQRT2 : 1.0;
                     sum += base * (m->cost ? (double)m->cost[i] : 1.0);
                 }
             }

@@ -21,7 +21,6 @@
 #include <emmintrin.h>
 #endif
 
-#define SQRT2 1.4142135623730951
 
 static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
@@ -520,7 +519,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                         uint32_t tt = ax < ay ? ax : ay;
                         if (tt <= reach) {
                             kk += tt;
-                            PF__JEMIT((uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * SQRT2, d ^ 2u,
+                            PF__JEMIT((uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * PF__SQRT2, d ^ 2u,
                                       (uint32_t)((int32_t)yx + (int32_t)tt * dx), (uint32_t)((int32_t)yy + (int32_t)tt * dy));
                             break;
                         }
@@ -547,11 +546,11 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                     yy = (uint32_t)((int32_t)yy + dy);
                     kk++;
                     if (y == goal) {
-                        PF__JEMIT(y, gc + (double)kk * SQRT2, d ^ 2u, yx, yy);
+                        PF__JEMIT(y, gc + (double)kk * PF__SQRT2, d ^ 2u, yx, yy);
                         break;
                     }
                 }
-                const double gy_ = gc + (double)kk * SQRT2;
+                const double gy_ = gc + (double)kk * PF__SQRT2;
                 if (CUT) {
                     /* forced neighbours of a diagonal arrival: a blocked side behind, open beyond */
                     uint32_t op = PLUS ? open_moves(D, y) : open_bits(x->rows, rw, yx, yy);
