@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-#include "puzzle_generic_internal.h"
+#include "generic/puzzle_generic_internal.h"
 
 static double now(void)
 {

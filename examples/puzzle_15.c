@@ -1,6 +1,6 @@
 /* puzzle_15.c - solve a 15-puzzle optimally with the generic IDA* and Manhattan distance plus
  * linear conflicts. The domain (state bytes, successors, heuristics) is in
- * core/src/puzzle_generic_internal.h and uses only the public pf_generic.h API.
+ * core/src/generic/puzzle_generic_internal.h and uses only the public pf_generic.h API.
  *
  *   example_puzzle_15                      Korf's instance #12
  *   example_puzzle_15 t0 t1 ... t15        any instance (0 = blank; goal 0 1 2 ... 15)
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "pathfind.h"
-#include "../core/src/puzzle_generic_internal.h"
+#include "../core/src/generic/puzzle_generic_internal.h"
 
 int main(int argc, char **argv)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "pathfind.h"
 #include "oracle.h"
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 
 /* 24x12, rooms and doors: corners and forced neighbours in both corner rules */
 static const char ROOMS[] = "type octile\nheight 12\nwidth 24\nmap\n"

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 #include "oracle.h"
 
 /* Allocator that refuses everything (or everything above `limit` bytes) and records requests. */

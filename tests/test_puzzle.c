@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include "pathfind.h"
-#include "puzzle_generic_internal.h"
+#include "generic/puzzle_generic_internal.h"
 #include "testutil.h"
 
 static int never(const void *s, void *u)

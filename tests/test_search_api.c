@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
-#include "ctx_internal.h" /* pf__ctx_set_gen, PF__GEN_MASK: force the generation wrap */
+#include "search/ctx_internal.h" /* pf__ctx_set_gen, PF__GEN_MASK: force the generation wrap */
 
 #define EPS 1e-9
 static int close_to(double a, double b) { return fabs(a - b) <= EPS * (1.0 + fabs(b)); }

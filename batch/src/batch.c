@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
-#include "metric_internal.h"
+#include "search/metric_internal.h"
 
 uint32_t pf__default_workers(void); /* sched_omp.c */
 

@@ -4,7 +4,7 @@
 
 #include <stdatomic.h>
 #include "pathfind/pf_batch.h"
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 
 /* ---- arena: bump allocator for paths, one per worker --------------------------------------- */
 

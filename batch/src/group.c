@@ -20,8 +20,8 @@
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
-#include "heap_internal.h"
-#include "metric_internal.h"
+#include "search/heap_internal.h"
+#include "search/metric_internal.h"
 
 
 int pf__group_eligible(const pf_map *m, const pf_search_desc *rd)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 typedef struct arc { uint32_t to; double w; } arc;
 

@@ -1,11 +1,11 @@
 /* metric_internal.h - grid distance heuristics on a cell offset (never installed), shared by A*
- * (search.c), JPS (search_jps.c), batch group searches and the batch's job-size estimates. */
+ * (search.c), JPS (jps_search.c), batch group searches and the batch's job-size estimates. */
 #ifndef PF_METRIC_INTERNAL_H
 #define PF_METRIC_INTERNAL_H
 
 #include <math.h>
 #include "pathfind/pf_search.h"
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 
 #define PF__SQRT2 1.4142135623730951
 

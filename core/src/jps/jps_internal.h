@@ -2,7 +2,7 @@
 #ifndef PF_JPS_INTERNAL_H
 #define PF_JPS_INTERNAL_H
 
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 #include "pathfind/pf_jps.h"
 
 /* Directions as in search.c: 0..7 = N E S W NE SE SW NW; the reverse of d is d ^ 2. */

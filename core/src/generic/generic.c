@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <xxhash.h>
-#include "search_generic_internal.h"
+#include "generic/generic_internal.h"
 
 /* ---- pools ----------------------------------------------------------------------------------- */
 

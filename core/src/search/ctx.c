@@ -1,7 +1,7 @@
 /* ctx.c - search context lifecycle: node records sized once, reset by generation stamp. */
 #include <math.h>
 #include <string.h>
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 
 static size_t align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "pathfind/pf_goap.h"
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 #ifdef PF_WITH_OPENMP
 #include <omp.h>
 #endif

@@ -1,5 +1,5 @@
 /* heap_internal.h - the open list of a search context (never installed), shared by the grid and
- * graph loop (search.c), JPS (search_jps.c) and batch group searches (group.c).
+ * graph loop (search.c), JPS (jps_search.c) and batch group searches (group.c).
  *
  * A 4-ary min-heap on (f, tie, node) with decrease-key, and an optional held entry in front of it
  * (pf__hold, below): c->heap holds the entries, c->hpos[node] the slot
@@ -10,7 +10,7 @@
 #ifndef PF_HEAP_INTERNAL_H
 #define PF_HEAP_INTERNAL_H
 
-#include "ctx_internal.h"
+#include "search/ctx_internal.h"
 
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 pf__u128;

@@ -1,6 +1,6 @@
 /* scen.c - Moving AI scenario (.scen) loader. */
 #include <string.h>
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 #include "pathfind/pf_scen.h"
 
 struct pf_scen {

@@ -1,7 +1,7 @@
 /* graph_load_dimacs.c - DIMACS shortest-path challenge format (.gr arcs, .co coordinates). */
 #include <math.h>
 #include <string.h>
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
 

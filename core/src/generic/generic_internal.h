@@ -1,10 +1,10 @@
-/* search_generic_internal.h - layout of pf_gen_ctx, shared by generic.c (best-first) and
+/* generic_internal.h - layout of pf_gen_ctx, shared by generic.c (best-first) and
  * generic_dfs.c (IDA*, IDA* with a transposition table, DFBnB). Never installed. */
 #ifndef PF_SEARCH_GENERIC_INTERNAL_H
 #define PF_SEARCH_GENERIC_INTERNAL_H
 
 #include "pathfind/pf_generic.h"
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 
 #define PF__GEN_NONE UINT32_MAX
 #define PF__GEN_CLOSED UINT32_MAX

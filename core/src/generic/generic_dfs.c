@@ -9,7 +9,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "search_generic_internal.h"
+#include "generic/generic_internal.h"
 
 #define FRESH PF__GEN_NONE /* pbeg of a level that has not been expanded yet */
 

@@ -4,7 +4,7 @@
 
 #include <string.h>
 #include "pathfind/pf_table.h"
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 /*
  * Entries are stored in host byte order, row-major: entry (u, t) at data[(u * n + t) * width].

@@ -6,8 +6,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "heap_internal.h"
-#include "metric_internal.h"
+#include "search/heap_internal.h"
+#include "search/metric_internal.h"
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -364,7 +364,7 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
 
 /* ---- begin / step / path --------------------------------------------------------------------- */
 
-pf_status pf__jps_begin(pf_ctx *c); /* search_jps.c: returns PF_UNSUPPORTED when it cannot run */
+pf_status pf__jps_begin(pf_ctx *c); /* jps_search.c: returns PF_UNSUPPORTED when it cannot run */
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 
 static pf_status finish(pf_ctx *c, pf_status st)

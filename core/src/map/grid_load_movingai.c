@@ -1,6 +1,6 @@
 /* grid_load_movingai.c - Moving AI .map loader; strict, never reads past the buffer. */
 #include <string.h>
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
                          pf_map **out);

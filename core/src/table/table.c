@@ -37,7 +37,7 @@
 #ifdef PF_WITH_OPENMP
 #include <omp.h>
 #endif
-#include "table_internal.h"
+#include "table/table_internal.h"
 
 #define SQRT2 1.4142135623730951
 #define NOHOP UINT32_MAX

@@ -4,7 +4,7 @@
 #define PF_CTX_INTERNAL_H
 
 #include "pathfind/pf_search.h"
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 /*
  * Node records, structure of arrays, one allocation aligned to 64 bytes:

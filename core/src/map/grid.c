@@ -1,7 +1,7 @@
 /* grid.c - grid maps: creation from arrays, neighbour tables, components, accessors. */
 #include <math.h>
 #include <string.h>
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 void pf__grid_set_offsets(pf_map *m)
 {

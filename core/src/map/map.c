@@ -2,7 +2,7 @@
 #include <string.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
-#include "map_internal.h"
+#include "map/map_internal.h"
 
 pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind)
 {

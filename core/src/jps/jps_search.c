@@ -1,4 +1,4 @@
-/* search_jps.c - jump point search (Harabor & Grastien 2011, 2014) and JPS+ on uniform grids.
+/* jps_search.c - jump point search (Harabor & Grastien 2011, 2014) and JPS+ on uniform grids.
  *
  * The best-first loop is A*'s, over jump points only: a node's successors are the jump points
  * found by scanning from it in the directions its arrival direction leaves unpruned. Straight
@@ -14,9 +14,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include "heap_internal.h"
-#include "metric_internal.h"
-#include "jps_internal.h"
+#include "search/heap_internal.h"
+#include "search/metric_internal.h"
+#include "jps/jps_internal.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

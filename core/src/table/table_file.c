@@ -10,7 +10,7 @@
 #include <string.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
-#include "table_internal.h"
+#include "table/table_internal.h"
 
 #define HEADER_SIZE 64u
 static const char MAGIC[8] = {'P', 'F', 'T', 'A', 'B', 'L', 'E', '\0'};

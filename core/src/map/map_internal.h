@@ -6,7 +6,7 @@
 #include "pathfind/pf_map.h"
 #include "pathfind/pf_grid.h"
 #include "pathfind/pf_graph.h"
-#include "pf_internal.h"
+#include "common/pf_internal.h"
 
 /*
  * Grids are stored with a one-cell blocked border: the padded cell (x+1, y+1) holds the public node

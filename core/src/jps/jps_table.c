@@ -1,4 +1,4 @@
-/* search_jps_table.c - JPS data built from an immutable map: wall bitmaps and JPS+ distances.
+/* jps_table.c - JPS data built from an immutable map: wall bitmaps and JPS+ distances.
  *
  * Everything here is a pure function of the map, written into memory no other thread sees until
  * the build returns, so the result is identical for any thread count. */
@@ -6,7 +6,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #endif
 #include <string.h>
-#include "jps_internal.h"
+#include "jps/jps_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
