@@ -1,1 +1,0 @@
-typedef int pf__empty_translation_unit;
