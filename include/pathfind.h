@@ -2,6 +2,7 @@
 #ifndef PATHFIND_H
 #define PATHFIND_H
 #include "pathfind/pf_version.h"
+#include "pathfind/pf_export.h"
 #include "pathfind/pf_status.h"
 #include "pathfind/pf_alloc.h"
 #include "pathfind/pf_map.h"

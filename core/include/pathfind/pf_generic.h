@@ -98,13 +98,14 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
  * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY; the
  *         callback may stop early).
  */
-int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
+PF_API int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
  *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it. */
-int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
+PF_API int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action,
+                         double h);
 /** The domain's heuristic value of the state being expanded (from the callback or pf_gen_push_h;
  *  never a bound the search learnt itself, so incremental heuristics stay exact). */
-double pf_gen_sink_h(const pf_gen_sink *out);
+PF_API double pf_gen_sink_h(const pf_gen_sink *out);
 
 typedef struct pf_gen_problem {
     uint32_t             state_size;  /* required, 1..PF_GEN_MAX_STATE_SIZE */
@@ -148,7 +149,7 @@ typedef struct pf_gen_desc {
 } pf_gen_desc;
 
 /** Effective values of a desc (defaults filled in). NULL means all defaults. */
-pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc);
+PF_API pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc);
 
 typedef struct pf_gen_stats {
     uint64_t expanded;     /* states whose successors were generated */
@@ -179,11 +180,11 @@ typedef struct pf_gen_ctx_desc {
 } pf_gen_ctx_desc;
 
 /** @return PF_OK, PF_OUT_OF_MEMORY. `*out` is NULL on failure. */
-pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out);
+PF_API pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out);
 /** NULL-safe. */
-void      pf_gen_ctx_destroy(pf_gen_ctx *ctx);
+PF_API void      pf_gen_ctx_destroy(pf_gen_ctx *ctx);
 /** Bytes held by the context now. */
-size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
+PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
 
 /**
  * Searches from `start` for a state satisfying problem->is_goal.
@@ -199,11 +200,11 @@ size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
  *         non-finite cost or h), PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
  *         reached), PF_BUFFER_TOO_SMALL.
  */
-pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,
-                        const pf_gen_desc *desc, pf_gen_plan *plan, pf_gen_stats *stats);
+PF_API pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,
+                               const pf_gen_desc *desc, pf_gen_plan *plan, pf_gen_stats *stats);
 
 /** Names: "astar", "wastar", "greedy", "uniform", "bfs", "idastar", "idastar-tt", "dfbnb". */
-const char *pf_gen_algo_name(pf_gen_algo a);
+PF_API const char *pf_gen_algo_name(pf_gen_algo a);
 
 #ifdef __cplusplus
 }

@@ -96,9 +96,9 @@ typedef struct pf_goap_desc {
 } pf_goap_desc;
 
 /** @return PF_OK, PF_OUT_OF_MEMORY, PF_INVALID_ARGUMENT. */
-pf_status pf_goap_create(const pf_goap_desc *desc, pf_goap **out);
+PF_API pf_status pf_goap_create(const pf_goap_desc *desc, pf_goap **out);
 /** NULL-safe. */
-void      pf_goap_destroy(pf_goap *g);
+PF_API void      pf_goap_destroy(pf_goap *g);
 
 /**
  * Id of the fact named `name`, added (with the next id) when new. Ids are 0, 1, 2... in order of
@@ -106,12 +106,12 @@ void      pf_goap_destroy(pf_goap *g);
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL or empty name), PF_TOO_LARGE (PF_GOAP_MAX_FACTS facts),
  *         PF_OUT_OF_MEMORY.
  */
-pf_status   pf_goap_fact(pf_goap *g, const char *name, uint32_t *out_id);
+PF_API pf_status   pf_goap_fact(pf_goap *g, const char *name, uint32_t *out_id);
 /** Id of an existing fact, or PF_GOAP_NONE. */
-uint32_t    pf_goap_find_fact(const pf_goap *g, const char *name);
-uint32_t    pf_goap_fact_count(const pf_goap *g);
+PF_API uint32_t    pf_goap_find_fact(const pf_goap *g, const char *name);
+PF_API uint32_t    pf_goap_fact_count(const pf_goap *g);
 /** Name of a fact or action; "" when out of range. */
-const char *pf_goap_fact_name(const pf_goap *g, uint32_t fact);
+PF_API const char *pf_goap_fact_name(const pf_goap *g, uint32_t fact);
 
 /**
  * Adds an action (everything is copied).
@@ -119,19 +119,20 @@ const char *pf_goap_fact_name(const pf_goap *g, uint32_t fact);
  * @return PF_OK, PF_INVALID_ARGUMENT (unknown fact id, bad comparison or operation, cost <= 0 or not
  *         finite), PF_OUT_OF_MEMORY.
  */
-pf_status   pf_goap_add_action(pf_goap *g, const pf_goap_action_desc *a, uint32_t *out_id);
-uint32_t    pf_goap_action_count(const pf_goap *g);
-const char *pf_goap_action_name(const pf_goap *g, uint32_t action);
+PF_API pf_status   pf_goap_add_action(pf_goap *g, const pf_goap_action_desc *a, uint32_t *out_id);
+PF_API uint32_t    pf_goap_action_count(const pf_goap *g);
+PF_API const char *pf_goap_action_name(const pf_goap *g, uint32_t action);
 /** Cost of an action; 0 when out of range. */
-double      pf_goap_action_cost(const pf_goap *g, uint32_t action);
+PF_API double      pf_goap_action_cost(const pf_goap *g, uint32_t action);
 
 /** Non-zero when every condition holds in `world` [len: fact count]. */
-int       pf_goap_holds(const pf_goap *g, const int32_t *world, const pf_goap_cond *conds, uint32_t count);
+PF_API int       pf_goap_holds(const pf_goap *g, const int32_t *world, const pf_goap_cond *conds,
+                                uint32_t count);
 /**
  * Applies an action to `world` in place (for executing or checking plans).
  * @return PF_OK, PF_NO_PATH (a precondition does not hold; world unchanged), PF_INVALID_ARGUMENT.
  */
-pf_status pf_goap_apply(const pf_goap *g, uint32_t action, int32_t *world);
+PF_API pf_status pf_goap_apply(const pf_goap *g, uint32_t action, int32_t *world);
 
 typedef enum pf_goap_heur {
     PF_GOAP_HEUR_DEFAULT = 0,  /* PF_GOAP_HEUR_UNMET */
@@ -170,8 +171,9 @@ typedef struct pf_goap_plan {
  * @return PF_OK, PF_NO_PATH (no plan exists), PF_LIMIT_REACHED (max_expansions), or an error:
  *         PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL.
  */
-pf_status pf_goap_plan_find(pf_gen_ctx *ctx, const pf_goap *g, const int32_t *world, const pf_goap_cond *goal,
-                            uint32_t goal_count, const pf_goap_plan_desc *desc, pf_goap_plan *plan);
+PF_API pf_status pf_goap_plan_find(pf_gen_ctx *ctx, const pf_goap *g, const int32_t *world,
+                                   const pf_goap_cond *goal, uint32_t goal_count,
+                                   const pf_goap_plan_desc *desc, pf_goap_plan *plan);
 
 /** One agent's request in a batch: inputs, then outputs written by pf_goap_plan_many. */
 typedef struct pf_goap_query {
@@ -193,8 +195,9 @@ typedef struct pf_goap_query {
  * @return PF_OK when every query ran (see each status), PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY
  *         (a thread's context could not be created: its queries say PF_OUT_OF_MEMORY too).
  */
-pf_status pf_goap_plan_many(const pf_goap *g, pf_goap_query *queries, uint32_t count,
-                            const pf_goap_plan_desc *desc, const pf_gen_ctx_desc *ctx_desc, uint32_t threads);
+PF_API pf_status pf_goap_plan_many(const pf_goap *g, pf_goap_query *queries, uint32_t count,
+                                   const pf_goap_plan_desc *desc, const pf_gen_ctx_desc *ctx_desc,
+                                   uint32_t threads);
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,7 @@ typedef struct pf_graph_desc {
 } pf_graph_desc;
 
 /** @return PF_OK, PF_INVALID_ARGUMENT (ids out of range, negative/NaN weight), PF_TOO_LARGE, PF_OUT_OF_MEMORY. */
-pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
+PF_API pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
 
 /**
  * Loads a DIMACS shortest-path graph: `gr_path` holds "p sp N M" then M lines "a U V W" (1-based
@@ -42,24 +42,24 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
  * with 'c'. Nodes are renumbered 0-based (file id - 1).
  * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (with line and reason in diag), PF_TOO_LARGE, PF_OUT_OF_MEMORY.
  */
-pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path, const pf_allocator *alloc,
-                               pf_map **out, pf_diag *diag);
+PF_API pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path,
+                                      const pf_allocator *alloc, pf_map **out, pf_diag *diag);
 /** The same from memory (`co` may be NULL). */
-pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char *co, size_t co_len,
-                                const pf_allocator *alloc, pf_map **out, pf_diag *diag);
+PF_API pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char *co, size_t co_len,
+                                       const pf_allocator *alloc, pf_map **out, pf_diag *diag);
 
-uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
-int      pf_graph_has_coords(const pf_map *map);
+PF_API uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
+PF_API int      pf_graph_has_coords(const pf_map *map);
 /** Heuristic scale computed at build (0 without coordinates). */
-double   pf_graph_heuristic_scale(const pf_map *map);
+PF_API double   pf_graph_heuristic_scale(const pf_map *map);
 /**
  * Outgoing arcs of `node` (or incoming ones when `reverse`): sets *to and *weight to arrays of the
  * returned length. Returns 0 for an invalid node. The arrays live as long as the map.
  */
-uint32_t pf_graph_arcs(const pf_map *map, uint32_t node, int reverse, const uint32_t **to,
-                       const double **weight);
+PF_API uint32_t pf_graph_arcs(const pf_map *map, uint32_t node, int reverse, const uint32_t **to,
+                              const double **weight);
 /** Coordinates of a node; returns 0 when the graph has none or node is out of range. */
-int      pf_graph_coords(const pf_map *map, uint32_t node, double *x, double *y);
+PF_API int      pf_graph_coords(const pf_map *map, uint32_t node, double *x, double *y);
 
 #ifdef __cplusplus
 }

@@ -58,7 +58,7 @@ typedef struct pf_grid_desc {
  * @return PF_OK, PF_INVALID_ARGUMENT (zero or oversized sides, non-positive or non-finite cost),
  *         PF_TOO_LARGE, PF_OUT_OF_MEMORY.
  */
-pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out);
+PF_API pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out);
 
 /* Options for the Moving AI loader. */
 typedef struct pf_grid_load_desc {
@@ -80,25 +80,25 @@ typedef struct pf_grid_load_desc {
  * @param diag [opt] receives the reason on failure ("FILE:LINE:COL: message").
  * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR, PF_TOO_LARGE, PF_OUT_OF_MEMORY, PF_INVALID_ARGUMENT.
  */
-pf_status pf_grid_load_movingai(const char *path, const pf_grid_load_desc *desc, pf_map **out,
-                                pf_diag *diag);
+PF_API pf_status pf_grid_load_movingai(const char *path, const pf_grid_load_desc *desc,
+                                       pf_map **out, pf_diag *diag);
 /** The same from memory; `name` [opt] prefixes messages. */
-pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
-                                 const pf_grid_load_desc *desc, pf_map **out, pf_diag *diag);
+PF_API pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
+                                        const pf_grid_load_desc *desc, pf_map **out, pf_diag *diag);
 
-uint32_t pf_grid_width(const pf_map *map);   /* 0 if not a grid */
-uint32_t pf_grid_height(const pf_map *map);
-pf_moves pf_grid_moves(const pf_map *map);
+PF_API uint32_t pf_grid_width(const pf_map *map);   /* 0 if not a grid */
+PF_API uint32_t pf_grid_height(const pf_map *map);
+PF_API pf_moves pf_grid_moves(const pf_map *map);
 /** Non-zero when the grid has cost multipliers other than 1. */
-int      pf_grid_weighted(const pf_map *map);
+PF_API int      pf_grid_weighted(const pf_map *map);
 /** Node of (x, y), or PF_NODE_NONE when outside the grid (or not a grid). */
-uint32_t pf_grid_node(const pf_map *map, int32_t x, int32_t y);
+PF_API uint32_t pf_grid_node(const pf_map *map, int32_t x, int32_t y);
 /** Coordinates of a node; (-1, -1) when out of range. */
-pf_point pf_grid_point(const pf_map *map, uint32_t node);
+PF_API pf_point pf_grid_point(const pf_map *map, uint32_t node);
 /** Terrain class of (x, y); 0 when blocked or outside. */
-uint8_t  pf_grid_class(const pf_map *map, int32_t x, int32_t y);
+PF_API uint8_t  pf_grid_class(const pf_map *map, int32_t x, int32_t y);
 /** Cost multiplier of (x, y); 0 when outside. */
-float    pf_grid_cost(const pf_map *map, int32_t x, int32_t y);
+PF_API float    pf_grid_cost(const pf_map *map, int32_t x, int32_t y);
 
 #ifdef __cplusplus
 }

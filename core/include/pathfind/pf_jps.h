@@ -54,7 +54,7 @@ typedef struct pf_jps_desc {
 } pf_jps_desc;
 
 /** Non-zero when PF_ALGO_JPS / PF_ALGO_JPS_PLUS run natively on `map` (no A* fallback). */
-int pf_jps_supported(const pf_map *map);
+PF_API int pf_jps_supported(const pf_map *map);
 
 /**
  * Builds the JPS tables of `map`: bitmaps for every terrain class and, unless desc->bitmaps_only,
@@ -64,20 +64,21 @@ int pf_jps_supported(const pf_map *map);
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (map not supported, see pf_jps_supported),
  *         PF_OUT_OF_MEMORY.
  */
-pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps_table **out);
+PF_API pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc,
+                                     pf_jps_table **out);
 /** NULL-safe. Destroy (or detach) the contexts that use it first. */
-void      pf_jps_table_destroy(pf_jps_table *table);
+PF_API void      pf_jps_table_destroy(pf_jps_table *table);
 /** Bytes held by the table (bitmaps + distances). */
-size_t    pf_jps_table_mem_size(const pf_jps_table *table);
+PF_API size_t    pf_jps_table_mem_size(const pf_jps_table *table);
 
 /**
  * Makes `ctx` read its JPS data from `table` instead of building its own (data it built before
  * is freed). NULL detaches.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map).
  */
-pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table);
+PF_API pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table);
 /** Bytes of JPS data owned by `ctx` (search state and tables it built; not an attached table). */
-size_t    pf_ctx_jps_mem_size(const pf_ctx *ctx);
+PF_API size_t    pf_ctx_jps_mem_size(const pf_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -34,23 +34,23 @@ typedef enum pf_map_kind { PF_MAP_GRID = 1, PF_MAP_GRAPH = 2 } pf_map_kind;
 /** A plain grid coordinate. */
 typedef struct pf_point { int32_t x, y; } pf_point;
 
-pf_map_kind pf_map_kind_of(const pf_map *map);
+PF_API pf_map_kind pf_map_kind_of(const pf_map *map);
 /** Number of nodes (grid cells, or graph vertices). */
-uint32_t    pf_map_node_count(const pf_map *map);
+PF_API uint32_t    pf_map_node_count(const pf_map *map);
 /**
  * XXH3-64 fingerprint of everything a search result depends on (cells, costs, movement rule, arcs,
  * weights). Two maps with the same fingerprint give the same answers; baked files carry it.
  */
-uint64_t    pf_map_fingerprint(const pf_map *map);
+PF_API uint64_t    pf_map_fingerprint(const pf_map *map);
 /** Bytes owned by the map (for memory reports). */
-size_t      pf_map_mem_size(const pf_map *map);
+PF_API size_t      pf_map_mem_size(const pf_map *map);
 /**
  * NULL-safe. Destroy every context, batch and table made for the map first. Debug builds (NDEBUG
  * not defined) stop with a message when contexts made for the map are still alive, and every call
  * taking a map, context or batch stops with a message naming the call when given a destroyed or
  * foreign handle; release builds leave such use undefined.
  */
-void        pf_map_destroy(pf_map *map);
+PF_API void        pf_map_destroy(pf_map *map);
 
 #ifdef __cplusplus
 }

@@ -31,15 +31,16 @@ typedef struct pf_scen_entry {
 typedef struct pf_scen pf_scen;
 
 /** @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (line and reason in diag), PF_OUT_OF_MEMORY. */
-pf_status pf_scen_load(const char *path, const pf_allocator *alloc, pf_scen **out, pf_diag *diag);
-pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_allocator *alloc,
-                        pf_scen **out, pf_diag *diag);
-uint32_t             pf_scen_count(const pf_scen *s);
+PF_API pf_status pf_scen_load(const char *path, const pf_allocator *alloc, pf_scen **out,
+                              pf_diag *diag);
+PF_API pf_status pf_scen_parse(const char *text, size_t len, const char *name,
+                               const pf_allocator *alloc, pf_scen **out, pf_diag *diag);
+PF_API uint32_t             pf_scen_count(const pf_scen *s);
 /** Entry i, or NULL when out of range. */
-const pf_scen_entry *pf_scen_get(const pf_scen *s, uint32_t i);
+PF_API const pf_scen_entry *pf_scen_get(const pf_scen *s, uint32_t i);
 /** Map name of the first line as written in the file ("" when empty). */
-const char          *pf_scen_map_name(const pf_scen *s);
-void                 pf_scen_destroy(pf_scen *s);
+PF_API const char          *pf_scen_map_name(const pf_scen *s);
+PF_API void                 pf_scen_destroy(pf_scen *s);
 
 #ifdef __cplusplus
 }

@@ -105,7 +105,7 @@ typedef struct pf_search_desc {
 } pf_search_desc;
 
 /** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
-pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc);
+PF_API pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc);
 
 typedef struct pf_stats {
     uint32_t expanded;   /* nodes taken off the open list and expanded */
@@ -136,15 +136,15 @@ typedef struct pf_ctx_desc {
  * Creates a context for `map` (node records for every node of the map).
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
  */
-pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
+PF_API pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
 /** NULL-safe. Debug builds stop with a message on a second destroy or a later use (pf_map.h). */
-void      pf_ctx_destroy(pf_ctx *ctx);
+PF_API void      pf_ctx_destroy(pf_ctx *ctx);
 /** Map the context was made for. */
-const pf_map *pf_ctx_map(const pf_ctx *ctx);
+PF_API const pf_map *pf_ctx_map(const pf_ctx *ctx);
 /** Bytes per node of the node records (excluding the open list). */
-size_t    pf_ctx_bytes_per_node(const pf_ctx *ctx);
+PF_API size_t    pf_ctx_bytes_per_node(const pf_ctx *ctx);
 /** Total bytes held by the context now (records + open list). */
-size_t    pf_ctx_mem_size(const pf_ctx *ctx);
+PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
 
 /**
  * Finds a path from `start` to `goal` (no clearing, no allocation but open-list growth).
@@ -156,8 +156,8 @@ size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  *         result valid), or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
  *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP.
  */
-pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
-                    pf_path *path, pf_stats *stats);
+PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
+                           pf_path *path, pf_stats *stats);
 
 /**
  * Sliced search (Detour's recipe): begin, then step with an expansion budget until the status is no
@@ -166,10 +166,11 @@ pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_
  * @return begin: PF_IN_PROGRESS or an error; step: PF_IN_PROGRESS, PF_OK, PF_NO_PATH, PF_LIMIT_REACHED,
  *         PF_OUT_OF_MEMORY.
  */
-pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc);
-pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
+PF_API pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal,
+                                 const pf_search_desc *desc);
+PF_API pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
 /** Writes the path and stats of the last finished search. @return its final status, or PF_BUFFER_TOO_SMALL. */
-pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
+PF_API pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
 
 /**
  * Full Dijkstra from `source` (goal-less; honours desc->reverse, max_cost, max_expansions and
@@ -177,18 +178,18 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
  * Ties are broken deterministically: the tree depends only on the map and the source.
  * @return PF_OK (tree complete), PF_LIMIT_REACHED, or an error.
  */
-pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc);
+PF_API pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc);
 /** Cost of `node` in the last search (INFINITY when it was not reached). */
-double    pf_ctx_cost(const pf_ctx *ctx, uint32_t node);
+PF_API double    pf_ctx_cost(const pf_ctx *ctx, uint32_t node);
 /** Parent of `node` in the last search (PF_NODE_NONE for the source or an unreached node). */
-uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
+PF_API uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
 /** Non-zero when `node` was expanded (settled) by the last search. */
-int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
+PF_API int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
 
 /** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+". */
-const char *pf_algo_name(pf_algo a);
+PF_API const char *pf_algo_name(pf_algo a);
 /** Parses a name as above; returns PF_ALGO_DEFAULT when unknown. */
-pf_algo     pf_algo_parse(const char *name);
+PF_API pf_algo     pf_algo_parse(const char *name);
 
 #ifdef __cplusplus
 }

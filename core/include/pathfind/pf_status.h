@@ -15,6 +15,7 @@
 #define PATHFIND_PF_STATUS_H
 
 #include <stdint.h>
+#include "pf_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,9 +45,9 @@ typedef enum pf_status {
 } pf_status;
 
 /** Human-readable message, e.g. "goal is unreachable from start". Never NULL. */
-const char *pf_status_str(pf_status s);
+PF_API const char *pf_status_str(pf_status s);
 /** Enum name without prefix, e.g. "NO_PATH". Never NULL ("UNKNOWN" for foreign values). */
-const char *pf_status_name(pf_status s);
+PF_API const char *pf_status_name(pf_status s);
 
 /** Non-zero when `s` is an error (negative). Outcomes such as PF_NO_PATH are not failures. */
 static inline int pf_failed(pf_status s) { return (int)s < 0; }

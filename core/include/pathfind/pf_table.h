@@ -134,22 +134,22 @@ typedef struct pf_table_report {
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (more than PF_TABLE_MAX_NODES nodes),
  *         PF_OUT_OF_MEMORY.
  */
-pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out);
+PF_API pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out);
 /** NULL-safe. */
-void      pf_table_destroy(pf_table *table);
+PF_API void      pf_table_destroy(pf_table *table);
 
 /** Map the table currently belongs to. */
-const pf_map *pf_table_map(const pf_table *table);
-uint32_t  pf_table_node_count(const pf_table *table);
+PF_API const pf_map *pf_table_map(const pf_table *table);
+PF_API uint32_t  pf_table_node_count(const pf_table *table);
 /** Bytes per entry: 1, 2 or 4. */
-uint32_t  pf_table_entry_bytes(const pf_table *table);
+PF_API uint32_t  pf_table_entry_bytes(const pf_table *table);
 /** Bytes held by the table. */
-size_t    pf_table_mem_size(const pf_table *table);
+PF_API size_t    pf_table_mem_size(const pf_table *table);
 
 /** Raw entry: an out-arc index of `from`, PF_TABLE_AT_GOAL or PF_TABLE_NO_ROUTE. O(1). */
-uint32_t  pf_table_entry(const pf_table *table, uint32_t from, uint32_t to);
+PF_API uint32_t  pf_table_entry(const pf_table *table, uint32_t from, uint32_t to);
 /** Next node on the way from `from` to `to`; PF_NODE_NONE when from == to or there is no route. O(1). */
-uint32_t  pf_table_next(const pf_table *table, uint32_t from, uint32_t to);
+PF_API uint32_t  pf_table_next(const pf_table *table, uint32_t from, uint32_t to);
 
 /**
  * Follows next hops from `from` to `to`.
@@ -158,7 +158,8 @@ uint32_t  pf_table_next(const pf_table *table, uint32_t from, uint32_t to);
  * @return PF_OK, PF_NO_PATH, PF_INVALID_START, PF_INVALID_GOAL, PF_BUFFER_TOO_SMALL,
  *         PF_INVALID_ARGUMENT.
  */
-pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_path *path, double *cost);
+PF_API pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_path *path,
+                               double *cost);
 
 /**
  * Brings the table from its current map to `new_map` (same node count; graphs only), rebuilding
@@ -168,19 +169,19 @@ pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_pa
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or node counts differ), PF_UNSUPPORTED (grids),
  *         PF_OUT_OF_MEMORY.
  */
-pf_status pf_table_update(pf_table *table, const pf_map *new_map, const pf_table_update_desc *desc,
-                          pf_table_report *report);
+PF_API pf_status pf_table_update(pf_table *table, const pf_map *new_map,
+                                 const pf_table_update_desc *desc, pf_table_report *report);
 
 /** Size of the baked form (header + payload). */
-size_t    pf_table_file_size(const pf_table *table);
+PF_API size_t    pf_table_file_size(const pf_table *table);
 /**
  * Writes the baked form to caller memory.
  * @param size [opt] receives pf_table_file_size, even on PF_BUFFER_TOO_SMALL.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL.
  */
-pf_status pf_table_save_mem(const pf_table *table, void *buf, size_t capacity, size_t *size);
+PF_API pf_status pf_table_save_mem(const pf_table *table, void *buf, size_t capacity, size_t *size);
 /** @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR (message in diag). */
-pf_status pf_table_save(const pf_table *table, const char *path, pf_diag *diag);
+PF_API pf_status pf_table_save(const pf_table *table, const char *path, pf_diag *diag);
 
 /**
  * Loads a baked table for `map` from memory. `name` [opt] prefixes messages.
@@ -189,11 +190,12 @@ pf_status pf_table_save(const pf_table *table, const char *path, pf_diag *diag);
  *         fingerprint, kind or size), PF_INVALID_ARGUMENT, PF_TOO_LARGE, PF_OUT_OF_MEMORY;
  *         the reason is in `diag`.
  */
-pf_status pf_table_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
-                            const pf_table_desc *desc, pf_table **out, pf_diag *diag);
+PF_API pf_status pf_table_load_mem(const void *data, size_t size, const char *name,
+                                   const pf_map *map, const pf_table_desc *desc, pf_table **out,
+                                   pf_diag *diag);
 /** The same from a file; adds PF_IO_ERROR. */
-pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc *desc,
-                        pf_table **out, pf_diag *diag);
+PF_API pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc *desc,
+                               pf_table **out, pf_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,27 @@
+/*
+ * pf_export.h - PF_API, the mark on every public function declaration.
+ *
+ * The library is compiled with hidden visibility (-fvisibility=hidden), so a function is exported
+ * from the shared library only when its declaration carries PF_API: internal pf__ functions shared
+ * between .c files stay out of the dynamic symbol table, cannot be interposed, and cost no PLT
+ * indirection inside the library. The static library holds the same objects; hidden symbols there
+ * still link normally into a program.
+ *
+ * Every public header reaches this one through pf_status.h. Define PF_API before including any
+ * pathfind header to override it (say, with __declspec(dllimport) for a Windows DLL, which this
+ * build does not produce).
+ *
+ * THREAD SAFETY: declarations only.
+ */
+#ifndef PATHFIND_PF_EXPORT_H
+#define PATHFIND_PF_EXPORT_H
+
+#ifndef PF_API
+#if defined(__GNUC__) && __GNUC__ >= 4 /* gcc, clang and compatibles */
+#define PF_API __attribute__((visibility("default")))
+#else
+#define PF_API /* other compilers: everything that is not static is exported anyway */
+#endif
+#endif
+
+#endif
