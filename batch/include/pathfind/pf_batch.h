@@ -136,9 +136,9 @@ typedef struct pf_batch_stats {
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for another map).
  */
-pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
+PF_API pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. */
-void      pf_batch_destroy(pf_batch *b);
+PF_API void      pf_batch_destroy(pf_batch *b);
 
 /**
  * Queues a query for the next run. Bad input (start or goal outside the map or blocked, a bad
@@ -147,7 +147,7 @@ void      pf_batch_destroy(pf_batch *b);
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, or called during a run), PF_OUT_OF_MEMORY,
  *         PF_TOO_LARGE (2^20 queries pending).
  */
-pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id);
+PF_API pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id);
 
 /**
  * Runs the queued queries: pf_batch_prepare, then pf_batch_run_job for every job on OpenMP threads
@@ -156,7 +156,7 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
  * @param budget [opt] NULL = unlimited.
  * @return PF_OK (per-query outcomes are in the results), PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
  */
-pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
+PF_API pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
 
 /**
  * Job-system entry, step 1: deduplicates and groups the new queries and lists this run's jobs:
@@ -165,29 +165,29 @@ pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
  * index order for the best balance. Allocates (outside the per-query loop) when the batch grew.
  * @return PF_OK, PF_INVALID_ARGUMENT (already prepared), PF_OUT_OF_MEMORY.
  */
-pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget);
+PF_API pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget);
 /** Number of jobs of the prepared run (0 when not prepared). */
-uint32_t  pf_batch_job_count(const pf_batch *b);
+PF_API uint32_t  pf_batch_job_count(const pf_batch *b);
 /** Number of workers: valid `worker` arguments are 0..count-1. */
-uint32_t  pf_batch_worker_count(const pf_batch *b);
+PF_API uint32_t  pf_batch_worker_count(const pf_batch *b);
 /**
  * Job-system entry, step 2: runs job `job` on worker `worker`'s context and arena. Safe to call
  * concurrently for distinct workers; each job must be run exactly once per prepared run.
  * @return PF_OK, PF_INVALID_ARGUMENT (not prepared, index out of range, job already run).
  */
-pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker);
+PF_API pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker);
 /**
  * Job-system entry, step 3: publishes the results (duplicates get their copies) and keeps the
  * unfinished queries queued for the next run.
  * @return PF_OK, PF_INVALID_ARGUMENT (not prepared).
  */
-pf_status pf_batch_finish(pf_batch *b);
+PF_API pf_status pf_batch_finish(pf_batch *b);
 
 /**
  * Reads the result of a query.
  * @return PF_OK, or PF_INVALID_ARGUMENT for an unknown or expired id (finished before a reset).
  */
-pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out);
+PF_API pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out);
 
 /**
  * Starts a new frame: finished queries expire (their ids and paths become invalid) and the arenas
@@ -195,12 +195,12 @@ pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out);
  * state allocates nothing). Queued and suspended queries stay, in order.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or during a run).
  */
-pf_status pf_batch_reset(pf_batch *b);
+PF_API pf_status pf_batch_reset(pf_batch *b);
 
 /** Counters since creation; `pending` is the current number of unanswered queries. */
-pf_batch_stats pf_batch_get_stats(const pf_batch *b);
+PF_API pf_batch_stats pf_batch_get_stats(const pf_batch *b);
 /** Bytes held by the batch: contexts, arenas and query tables. */
-size_t    pf_batch_mem_size(const pf_batch *b);
+PF_API size_t    pf_batch_mem_size(const pf_batch *b);
 
 #ifdef __cplusplus
 }
