@@ -20,9 +20,14 @@ string(REPLACE "\n" ";" _lines "${_nm}")
 set(_exported "")
 set(_bad "")
 foreach(_l IN LISTS _lines)
-  # "ADDRESS TYPE NAME[@VERSION]"; only symbols in text, data or bss sections count
+  # "ADDRESS TYPE NAME[@VERSION]" (defined symbols only)
   if(_l MATCHES "^[0-9a-fA-F]+ ([A-Za-z]) ([^@ ]+)")
     set(_name ${CMAKE_MATCH_2})
+    if(_name MATCHES "^\\.gomp_critical_user_")
+      # clang's OpenMP lock for a critical section or reduction: one per program by design (every
+      # critical section of a name shares it), and a name no C code can spell
+      continue()
+    endif()
     if(_name MATCHES "^pf__" OR NOT _name MATCHES "^pf_")
       list(APPEND _bad ${_name})
     else()
