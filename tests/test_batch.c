@@ -409,12 +409,10 @@ static void test_group_2000(void **state)
 {
     (void)state;
     const char *path = PF_SHARED_DATA "/grids/random-2000-20.map";
+    SKIP_IF_ABSENT(path);
     pf_map *m;
     pf_diag d;
-    if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) {
-        printf("skipping: %s not found (shared data absent)\n", path);
-        skip();
-    }
+    if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) fail_msg("%s", d.msg);
     pf_batch *b;
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
     uint64_t s = 2024;
@@ -459,5 +457,5 @@ int main(void)
         cmocka_unit_test(test_budget_expansions),    cmocka_unit_test(test_budget_time),
         cmocka_unit_test(test_lifecycle),            cmocka_unit_test(test_group_2000),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

@@ -55,13 +55,13 @@ static void run_map(const char *name, int samples)
     char mp[512], sp[512];
     snprintf(mp, sizeof mp, "%s/movingai/%s", PF_SHARED_DATA, name);
     snprintf(sp, sizeof sp, "%s/movingai/%s.scen", PF_SHARED_DATA, name);
+    SKIP_IF_ABSENT(mp);
+    SKIP_IF_ABSENT(sp);
     pf_map *map;
     pf_scen *scen;
-    if (pf_grid_load_movingai(mp, NULL, &map, NULL) != PF_OK) {
-        print_message("%s not found under %s/movingai: skipping\n", name, PF_SHARED_DATA);
-        skip();
-    }
-    assert_int_equal(pf_scen_load(sp, NULL, &scen, NULL), PF_OK);
+    pf_diag diag;
+    if (pf_grid_load_movingai(mp, NULL, &map, &diag) != PF_OK) fail_msg("%s", diag.msg);
+    if (pf_scen_load(sp, NULL, &scen, &diag) != PF_OK) fail_msg("%s", diag.msg);
     pf_ctx *core;
     assert_int_equal(pf_ctx_create(map, NULL, &core), PF_OK);
     pf_gen_ctx *ctx;
@@ -113,5 +113,5 @@ static void test_den520d(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_arena), cmocka_unit_test(test_den520d)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

@@ -237,12 +237,10 @@ static void test_movingai_arena(void **state)
 {
     (void)state;
     const char *path = PF_SHARED_DATA "/movingai/arena.map";
+    SKIP_IF_ABSENT(path);
     pf_map *map;
     pf_diag diag;
-    if (pf_grid_load_movingai(path, NULL, &map, &diag) != PF_OK) {
-        print_message("skipping: %s not readable (%s)\n", path, diag.msg);
-        skip();
-    }
+    if (pf_grid_load_movingai(path, NULL, &map, &diag) != PF_OK) fail_msg("%s", diag.msg);
     pf_table *t;
     assert_int_equal(pf_table_create(map, NULL, &t), PF_OK);
     uint32_t n = pf_map_node_count(map);
@@ -286,5 +284,5 @@ int main(void)
         cmocka_unit_test(test_thread_counts_give_same_bytes),
         cmocka_unit_test(test_movingai_arena),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

@@ -28,13 +28,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int exists(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    if (f) fclose(f);
-    return f != NULL;
-}
-
 
 static pf_map *load(const char *gr, const char *co)
 {
@@ -60,10 +53,7 @@ static void test_rome99(void **state)
 {
     (void)state;
     const char *gr = DIR_DIMACS "/rome99.gr";
-    if (!exists(gr)) {
-        print_message("SKIP: %s absent (shared benchmark data)\n", gr);
-        skip();
-    }
+    SKIP_IF_ABSENT(gr);
     pf_map *m = load(gr, NULL);
     assert_int_equal(pf_map_node_count(m), 3353);
     assert_int_equal(pf_graph_edge_count(m), 8870); /* parallel arcs all kept */
@@ -95,10 +85,8 @@ static void test_rome99(void **state)
 static void run_ny(const char *gr, int pairs)
 {
     const char *co = DIR_DIMACS "/USA-road-d.NY.co";
-    if (!exists(gr) || !exists(co)) {
-        print_message("SKIP: %s or %s absent (shared benchmark data)\n", gr, co);
-        skip();
-    }
+    SKIP_IF_ABSENT(gr);
+    SKIP_IF_ABSENT(co);
     pf_map *m = load(gr, co);
     assert_int_equal(pf_graph_has_coords(m), 1);
     assert_true(pf_graph_heuristic_scale(m) > 0);
@@ -159,5 +147,5 @@ int main(void)
         cmocka_unit_test(test_ny_distance),
         cmocka_unit_test(test_ny_time),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

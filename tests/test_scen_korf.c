@@ -14,12 +14,11 @@
 static void test_korf_cheap(void **state)
 {
     (void)state;
+    const char *path = PF_SHARED_DATA "/korf/korf20.txt";
+    SKIP_IF_ABSENT(path);
     puz_instance inst[100];
-    int n = puz_load_korf(PF_SHARED_DATA "/korf/korf20.txt", inst, 100);
-    if (n <= 0) {
-        print_message("korf20.txt not found under %s: skipping\n", PF_SHARED_DATA);
-        skip();
-    }
+    int n = puz_load_korf(path, inst, 100);
+    if (n < 20) fail_msg("%s: %d instances read, 20 expected", path, n);
     /* cheapest first, so a small PF_TEST_SCALE keeps the quick ones */
     static const uint32_t cheap[] = {12, 2, 6, 16, 19, 20, 13, 18, 9, 5, 8};
     int count = (int)(11 * env_scale() + 0.5);
@@ -68,5 +67,5 @@ static void test_korf_cheap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_korf_cheap)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "testutil.h"
 
 #define DIR_MOVINGAI PF_SHARED_DATA "/movingai"
 
@@ -118,12 +119,10 @@ static void solve_file(const char *scen_name, uint32_t stride, uint32_t dstride,
 static void test_every_scenario_file(void **state)
 {
     (void)state;
+    SKIP_IF_ABSENT(DIR_MOVINGAI);
     char **names = list_scen();
-    if (!names || !names[0]) {
-        print_message("SKIP: no .scen files in %s (shared benchmark data absent)\n", DIR_MOVINGAI);
-        free(names);
-        skip();
-    }
+    if (!names) fail_msg("cannot list %s", DIR_MOVINGAI);
+    if (!names[0]) fail_msg("no .scen files in %s", DIR_MOVINGAI);
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
     uint32_t stride = env_u32("PF_SCEN_STRIDE", 32);
 #else
@@ -150,5 +149,5 @@ static void test_every_scenario_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_scenario_file)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

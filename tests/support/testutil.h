@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h> /* access */
 
 /* splitmix64: every seed, even 0, gives a full-period, well-mixed stream */
 static inline uint64_t rng_next(uint64_t *s)
@@ -53,5 +54,45 @@ static inline double env_scale(void)
             fail();                                                                                 \
         }                                                                                           \
     } while (0)
+
+/*
+ * Shared benchmark data and ctest. Cases that read PF_SHARED_DATA (../shared/data beside the
+ * checkout, or cmake -DPF_SHARED_DATA=DIR) skip only when a file or directory they need does not
+ * exist (SKIP_IF_ABSENT); what exists must load, or the case fails, so a loader regression cannot
+ * pass as a skip. RUN_TESTS(tests) runs a cmocka group and returns what ctest reads: the number of
+ * failures, else TESTUTIL_SKIPPED (the SKIP_RETURN_CODE of tests/CMakeLists.txt) when a case
+ * skipped, so ctest counts it as skipped instead of passed. PF_TEST_ONLY and PF_TEST_EXCEPT in the
+ * environment (cmocka name patterns) let tests/CMakeLists.txt register the data cases of a file as
+ * a ctest of their own. Include after cmocka.h.
+ */
+#define TESTUTIL_SKIPPED 77
+
+static inline unsigned *testutil_skips(void)
+{
+    static unsigned n;
+    return &n;
+}
+
+static inline int path_exists(const char *path) { return access(path, F_OK) == 0; }
+
+#define SKIP_IF_ABSENT(path)                                                                        \
+    do {                                                                                            \
+        const char *absent_ = (path);                                                               \
+        if (!path_exists(absent_)) {                                                                \
+            print_message("SKIP: %s does not exist (shared benchmark data absent)\n", absent_);     \
+            ++*testutil_skips();                                                                    \
+            skip();                                                                                 \
+        }                                                                                           \
+    } while (0)
+
+#define RUN_TESTS(tests)                                                                            \
+    (getenv("PF_TEST_ONLY") ? cmocka_set_test_filter(getenv("PF_TEST_ONLY")) : (void)0,             \
+     getenv("PF_TEST_EXCEPT") ? cmocka_set_skip_filter(getenv("PF_TEST_EXCEPT")) : (void)0,         \
+     testutil_exit(cmocka_run_group_tests(tests, NULL, NULL)))
+
+static inline int testutil_exit(int failed)
+{
+    return failed ? failed : *testutil_skips() ? TESTUTIL_SKIPPED : 0;
+}
 
 #endif
