@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# examples/consumer/check.sh BUILD_DIR - installs the pathfind build in BUILD_DIR into a scratch
+# prefix and builds this consumer against the installation four ways: CMake's find_package for the
+# shared library and for the static one (COMPONENTS static), and pkg-config for each
+# (`pkg-config --cflags --libs pathfind`; `--static` with the archive). Every program must run and
+# agree with itself (main.c). The shared consumer's CMake cache must show that nothing looked for
+# pkg-config, xxHash or OpenMP: those are the static library's dependencies only.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:?usage: examples/consumer/check.sh BUILD_DIR}
+cc=${CC:-cc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+pc=$(find "$prefix" -name pathfind.pc)
+[ -n "$pc" ] || { echo "check.sh: no pathfind.pc installed under $prefix" >&2; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+fail=0
+
+for kind in shared static; do
+    static=OFF
+    [ $kind = static ] && static=ON
+    echo "== CMake, $kind"
+    cmake -S "$here" -B "$work/cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_STATIC=$static \
+          -DCMAKE_C_COMPILER="$cc" >"$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
+    cmake --build "$work/cmake-$kind" >>"$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
+    "$work/cmake-$kind/consumer" || fail=1
+done
+if grep -E '^(PKG_CONFIG|XXHASH|OpenMP)[A-Za-z_]*:' "$work/cmake-shared/CMakeCache.txt"; then
+    echo "check.sh: find_package(pathfind) for the shared library searched for the lines above" >&2
+    fail=1
+fi
+if ! readelf -d "$work/cmake-shared/consumer" | grep -q 'NEEDED.*libpathfind\.so'; then
+    echo "check.sh: the shared CMake consumer does not link libpathfind.so" >&2
+    fail=1
+fi
+if readelf -d "$work/cmake-static/consumer" | grep -q 'NEEDED.*libpathfind\.so'; then
+    echo "check.sh: the static CMake consumer links libpathfind.so" >&2
+    fail=1
+fi
+
+export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+echo "== pkg-config, shared: $(pkg-config --cflags --libs pathfind)"
+# shellcheck disable=SC2046
+"$cc" -std=c11 -o "$work/pc-shared" "$here/main.c" $(pkg-config --cflags --libs pathfind)
+LD_LIBRARY_PATH="$libdir" "$work/pc-shared" || fail=1
+# --static adds Libs.private and the Requires.private modules' libraries; the archive replaces
+# -lpathfind (the linker would pick the shared library beside it)
+static_libs=$(pkg-config --static --libs pathfind | sed "s|-lpathfind\b|$libdir/libpathfind.a|")
+echo "== pkg-config, static: $static_libs"
+# shellcheck disable=SC2046,SC2086
+"$cc" -std=c11 -o "$work/pc-static" "$here/main.c" $(pkg-config --cflags pathfind) $static_libs
+"$work/pc-static" || fail=1
+
+[ $fail = 0 ] && echo "check.sh: the consumer builds and runs against the installed package (CMake and pkg-config, shared and static)"
+exit $fail
