@@ -5,6 +5,7 @@
  * list. Records are reset by a generation stamp, never by clearing: a 20-cell query on a 4-million-
  * cell map touches only the cells it visits. Searching never allocates, except that the open list
  * doubles when a search outgrows it (a context keeps its capacity, so steady state allocates nothing).
+ * A context can also be placed in the caller's memory and never allocate (ENGINE-OWNED MEMORY).
  *
  *     pf_ctx *ctx;
  *     pf_ctx_create(map, NULL, &ctx);
@@ -127,17 +128,65 @@ typedef struct pf_path {
     uint32_t  len;
 } pf_path;
 
+typedef struct pf_jps_table pf_jps_table; /* pf_jps.h */
+
 typedef struct pf_ctx_desc {
-    pf_allocator allocator;
-    uint32_t     heap_capacity;     /* initial open-list entries; 0 = from the map size */
+    pf_allocator allocator;         /* pf_ctx_create only; all zero = malloc */
+    /* Open-list entries. pf_ctx_create: the initial size, doubled on demand; 0 = from the map size.
+     * pf_ctx_init_static: the fixed size; 0 = one per node, which no search can fill (the open list
+     * holds a node at most once). Smaller saves 16 bytes per entry, at the price of
+     * PF_CAPACITY_EXCEEDED from a search whose frontier outgrows it. */
+    uint32_t     heap_capacity;
+    /* [opt] JPS / JPS+ data for `map` (pf_jps.h), attached as pf_ctx_use_jps_table does. A static
+     * context runs JPS only with it (the estimate then includes the JPS search state). */
+    const pf_jps_table *jps_table;
 } pf_ctx_desc;
 
 /**
  * Creates a context for `map` (node records for every node of the map).
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for
+ *         another map).
  */
 PF_API pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
-/** NULL-safe. Debug builds stop with a message on a second destroy or a later use (pf_map.h). */
+
+/*
+ * ENGINE-OWNED MEMORY. A context can live in memory the caller owns (zstd's estimate + static
+ * init): ask pf_ctx_estimate for the bytes, hand them to pf_ctx_init_static, and the context never
+ * allocates, at creation or after. Its open list has a fixed size (desc->heap_capacity); a search
+ * that would grow it returns PF_CAPACITY_EXCEEDED. JPS and JPS+ run only with desc->jps_table
+ * holding what they need (the bitmaps; JPS+ also the distances); without it they run A* and return
+ * PF_FALLBACK, as on maps JPS does not support, since building the data would allocate.
+ * pf_ctx_use_jps_table attaches or detaches tables later only on a context created with one.
+ *
+ *     size_t need = pf_ctx_estimate(map, NULL);
+ *     void *mem = engine_alloc(need);                       // any alignment
+ *     pf_ctx *ctx;
+ *     if (pf_ctx_init_static(mem, need, map, NULL, &ctx) == PF_OK) {
+ *         pf_search(ctx, a, b, NULL, &path, &st);           // as with any context
+ *         pf_ctx_destroy(ctx);                              // frees nothing; mem is the caller's
+ *     }
+ *     engine_free(mem);
+ */
+
+/**
+ * Bytes a context for `map` needs in caller memory (pf_ctx_init_static with the same desc):
+ * records, the fixed open list, the JPS search state when desc->jps_table is set, and 63 bytes
+ * of alignment slack. 0 for a NULL or empty map.
+ * @param desc [opt] NULL: every node fits in the open list, no JPS table.
+ */
+PF_API size_t    pf_ctx_estimate(const pf_map *map, const pf_ctx_desc *desc);
+/**
+ * Creates a context for `map` inside `mem` (`size` bytes, any alignment), allocating nothing then
+ * or later; desc->allocator is ignored. The memory must stay valid, and not be touched by the
+ * caller, until pf_ctx_destroy, which frees nothing: the memory stays the caller's. Call it anyway
+ * (debug builds count a map's contexts, see pf_map.h).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL (size < pf_ctx_estimate(map, desc)),
+ *         PF_WRONG_MAP (desc->jps_table made for another map).
+ */
+PF_API pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map,
+                                    const pf_ctx_desc *desc, pf_ctx **out);
+/** NULL-safe. Debug builds stop with a message on a second destroy or a later use (pf_map.h). A
+ *  context made by pf_ctx_init_static frees nothing: its memory is the caller's. */
 PF_API void      pf_ctx_destroy(pf_ctx *ctx);
 /** Map the context was made for. */
 PF_API const pf_map *pf_ctx_map(const pf_ctx *ctx);

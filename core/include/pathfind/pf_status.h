@@ -36,7 +36,8 @@ extern "C" {
     X(INVALID_GOAL,     -7, "goal is outside the map or blocked")                  \
     X(TOO_LARGE,        -8, "map exceeds the index range")                         \
     X(WRONG_MAP,        -9, "object was made for a different map")                 \
-    X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")
+    X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")        \
+    X(CAPACITY_EXCEEDED, -11, "fixed capacity exceeded (an object in caller memory cannot grow)")
 
 typedef enum pf_status {
 #define PF__STATUS_ENUM(name, value, text) PF_##name = value,

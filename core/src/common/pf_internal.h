@@ -11,6 +11,9 @@
 
 #define PF__DEF(v, d) ((v) == 0 ? (d) : (v))
 
+/* n rounded up to a multiple of 64 (a cache line): arrays carved from one block start on a line. */
+static inline size_t pf__align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
+
 #ifndef PF_ASSERT
 #include <assert.h>
 #define PF_ASSERT(c) assert(c)
@@ -72,6 +75,9 @@ PF__INLINE uint32_t pf__tie_deeper(double h)
 
 /* Allocator with defaults resolved (zero hooks -> aligned malloc). */
 pf_allocator pf__alloc_resolve(const pf_allocator *a);
+/* The allocator of objects placed in caller memory: every allocation fails, frees do nothing. Code
+ * that would grow such an object fails instead (and a destroy frees nothing). */
+pf_allocator pf__alloc_none(void);
 void *pf__alloc(const pf_allocator *a, size_t size, size_t align);
 void *pf__calloc(const pf_allocator *a, size_t size, size_t align);
 void  pf__free(const pf_allocator *a, void *p, size_t size);

@@ -46,6 +46,23 @@ pf_allocator pf__alloc_resolve(const pf_allocator *a)
     return (pf_allocator){default_alloc, default_free, NULL};
 }
 
+static void *none_alloc(size_t size, size_t align, void *user)
+{
+    (void)size;
+    (void)align;
+    (void)user;
+    return NULL;
+}
+
+static void none_free(void *p, size_t size, void *user)
+{
+    (void)p;
+    (void)size;
+    (void)user;
+}
+
+pf_allocator pf__alloc_none(void) { return (pf_allocator){none_alloc, none_free, NULL}; }
+
 void *pf__alloc(const pf_allocator *a, size_t size, size_t align)
 {
     pf_allocator r = pf__alloc_resolve(a);

@@ -56,6 +56,12 @@ pf_status pf__jps_table_dist(pf_jps_table *t, int threads);
 void      pf__jps_table_release(pf_jps_table *t);
 int       pf__jps_map_ok(const pf_map *m);
 
+/* Static contexts (pf_ctx_init_static): bytes of the JPS state carved from the caller's memory (the
+ * ext, the jump-point parents, a path of up to every cell), and its placement at `mem` (64-byte
+ * aligned), reading `table`. Nothing of it is freed, and JPS never builds data on such a context. */
+size_t    pf__jps_static_size(const pf_map *m);
+void      pf__jps_static_init(pf_ctx *c, void *mem, const pf_jps_table *table);
+
 pf_status pf__jps_begin(pf_ctx *c);
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 /* The last path found, goal first, as public node ids (len 0 when none). */

@@ -59,10 +59,41 @@ static pf__jps_ext *ext_get(pf_ctx *c)
     return x;
 }
 
+size_t pf__jps_static_size(const pf_map *m)
+{
+    return pf__align64(sizeof(pf__jps_ext)) + 2u * pf__align64((size_t)m->count * sizeof(uint32_t));
+}
+
+void pf__jps_static_init(pf_ctx *c, void *mem, const pf_jps_table *table)
+{
+    char *p = mem;
+    size_t words = pf__align64((size_t)c->count * sizeof(uint32_t));
+    pf__jps_ext *x = (pf__jps_ext *)(void *)p;
+    memset(x, 0, sizeof *x);
+    pf__jps_table_init(&x->own, c->map, &c->alloc); /* stays empty: static_ready below */
+    x->shared = table;
+    x->parent = (uint32_t *)(void *)(p + pf__align64(sizeof *x));
+    x->path = (uint32_t *)(void *)(p + pf__align64(sizeof *x) + words);
+    x->path_cap = c->count; /* an optimal path visits a cell once; a weighted one may not fit */
+    c->ext = x;
+    c->ext_free = NULL;
+}
+
+/* A static context runs JPS only on data an attached table has: building it would allocate. */
+static int static_ready(const pf_ctx *c, uint8_t k)
+{
+    const pf__jps_ext *x = c->ext;
+    const pf_jps_table *t = x ? x->shared : NULL;
+    if (!t) return 0;
+    return c->s.d.algo == PF_ALGO_JPS_PLUS ? t->dist != NULL : t->rows[k] != NULL;
+}
+
 pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
 {
     if (!ctx) return PF_INVALID_ARGUMENT;
     if (table && (table->map != ctx->map || table->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    /* a static context has room for the JPS state only when it was created with a table */
+    if (ctx->fixed && !ctx->ext) return table ? PF_CAPACITY_EXCEEDED : PF_OK;
     if (!table && !ctx->ext) return PF_OK;
     pf__jps_ext *x = ext_get(ctx);
     if (!x) return PF_OUT_OF_MEMORY;
@@ -103,6 +134,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         return PF_NO_PATH;
     }
 
+    if (c->fixed && !static_ready(c, m->cls[si])) return PF_UNSUPPORTED; /* A* runs: PF_FALLBACK */
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
     if (!x->parent) {

@@ -2,67 +2,142 @@
 #include <math.h>
 #include <string.h>
 #include "search/ctx_internal.h"
+#include "jps/jps_internal.h" /* the JPS state of a static context */
 
-static size_t align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
+/* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
+ * for a static context its own struct first and the JPS state last. */
+typedef struct ctx_layout {
+    size_t   sz_g, sz_stamp, sz_hpos, sz_parent, block; /* records */
+    uint32_t hcap;                                     /* open-list entries */
+    size_t   heap;                                     /* bytes of the open list, padding included */
+} ctx_layout;
 
-pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
+static ctx_layout layout(const pf_map *map, uint32_t hcap)
 {
-    if (!out) return PF_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!map) return PF_INVALID_ARGUMENT;
-    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
-    if (map->count == 0) return PF_INVALID_ARGUMENT;
-    pf_ctx_desc d = desc ? *desc : (pf_ctx_desc){0};
-    pf_allocator a = pf__alloc_resolve(&d.allocator);
+    ctx_layout l;
+    size_t n = map->count;
+    l.sz_stamp = pf__align64(n * sizeof(uint32_t));
+    l.sz_g = pf__align64(n * sizeof(double));
+    l.sz_hpos = pf__align64(n * sizeof(uint32_t));
+    l.sz_parent = map->kind == PF_MAP_GRAPH ? pf__align64(n * sizeof(uint32_t)) : 0;
+    l.block = l.sz_stamp + l.sz_g + l.sz_hpos + l.sz_parent;
+    l.hcap = hcap;
+    l.heap = pf__align64(((size_t)hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+    return l;
+}
 
-    pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
-    if (!ctx) return PF_OUT_OF_MEMORY;
+/* Static contexts: the open list never grows, so by default it holds every node (no search puts
+ * a node in it twice). */
+static uint32_t static_hcap(const pf_map *map, const pf_ctx_desc *d)
+{
+    return d && d->heap_capacity ? d->heap_capacity : map->count;
+}
+
+/* Fills the header of a context whose records block `b` and open list `hb` are placed already. */
+static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, const ctx_layout *l,
+                     pf__hentry *hb)
+{
     ctx->tag = PF__TAG_CTX;
     ctx->map = map;
     ctx->alloc = a;
     ctx->count = map->count;
-
-    size_t n = map->count;
-    size_t sz_stamp = align64(n * sizeof(uint32_t));
-    size_t sz_g = align64(n * sizeof(double));
-    size_t sz_hpos = align64(n * sizeof(uint32_t));
-    size_t sz_parent = map->kind == PF_MAP_GRAPH ? align64(n * sizeof(uint32_t)) : 0;
-    ctx->block_size = sz_stamp + sz_g + sz_hpos + sz_parent;
+    ctx->block = b;
+    ctx->block_size = l->block;
+    /* every array starts on a 64-byte boundary (sizes are rounded up by pf__align64) */
+    ctx->g = (double *)(void *)b;
+    ctx->stamp = (uint32_t *)(void *)(b + l->sz_g);
+    ctx->hpos = (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp);
+    ctx->parent = l->sz_parent ? (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp + l->sz_hpos) : NULL;
     /* Only the stamps must start at zero ("never written"); every other record is written before
      * it is read, which is what makes the generation stamp a complete reset. The whole block is
      * still written once here so its pages are faulted in at creation, not inside a frame: on a
      * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
-    char *b = pf__alloc(&a, ctx->block_size, 64);
-    if (!b) {
-        pf__free(&a, ctx, sizeof *ctx);
-        return PF_OUT_OF_MEMORY;
-    }
-    ctx->block = b;
-    /* every array starts on a 64-byte boundary (sizes are rounded up by align64) */
-    ctx->g = (double *)(void *)b;
-    ctx->stamp = (uint32_t *)(void *)(b + sz_g);
-    ctx->hpos = (uint32_t *)(void *)(b + sz_g + sz_stamp);
-    ctx->parent = sz_parent ? (uint32_t *)(void *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
-    memset(b, 0, ctx->block_size);
+    memset(b, 0, l->block);
     ctx->gen = 0;
-
-    /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
-     * 1024 entries) and double on demand. */
-    uint32_t cap = d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024);
-    pf__hentry *hb = pf__alloc(&a, ((size_t)cap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
-    if (!hb) {
-        pf__free(&a, b, ctx->block_size);
-        pf__free(&a, ctx, sizeof *ctx);
-        return PF_OUT_OF_MEMORY;
-    }
     ctx->heap = hb + PF__HEAP_PAD;
-    ctx->hcap = cap;
+    ctx->hcap = l->hcap;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 #ifdef PF__DEBUG_HANDLES
     /* maps are immutable for searches; this debug-only counter is the one field a context changes */
     atomic_fetch_add(&((pf_map *)map)->users, 1u);
 #endif
+}
+
+static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
+{
+    if (!map) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    if (map->count == 0) return PF_INVALID_ARGUMENT;
+    if (d && d->jps_table && (d->jps_table->map != map || d->jps_table->fingerprint != map->fingerprint))
+        return PF_WRONG_MAP;
+    return PF_OK;
+}
+
+pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    pf_status st = check_map(map, desc);
+    if (st != PF_OK) return st;
+    pf_ctx_desc d = desc ? *desc : (pf_ctx_desc){0};
+    pf_allocator a = pf__alloc_resolve(&d.allocator);
+
+    /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
+     * 1024 entries) and double on demand. */
+    size_t n = map->count;
+    ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024));
+    pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
+    char *b = ctx ? pf__alloc(&a, l.block, 64) : NULL;
+    pf__hentry *hb = b ? pf__alloc(&a, ((size_t)l.hcap + PF__HEAP_PAD) * sizeof(pf__hentry), 64) : NULL;
+    if (!hb) {
+        pf__free(&a, b, l.block);
+        pf__free(&a, ctx, sizeof *ctx);
+        return PF_OUT_OF_MEMORY;
+    }
+    ctx_init(ctx, map, a, b, &l, hb);
+    if (d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) {
+        pf_ctx_destroy(ctx);
+        return st;
+    }
+    *out = ctx;
+    return PF_OK;
+}
+
+/* Bytes of a static context, without the alignment slack of an arbitrary `mem`. */
+static size_t static_bytes(const pf_map *map, const pf_ctx_desc *d)
+{
+    ctx_layout l = layout(map, static_hcap(map, d));
+    return pf__align64(sizeof(pf_ctx)) + l.block + l.heap +
+           (d && d->jps_table ? pf__jps_static_size(map) : 0);
+}
+
+size_t pf_ctx_estimate(const pf_map *map, const pf_ctx_desc *desc)
+{
+    if (check_map(map, NULL) != PF_OK) return 0;
+    return static_bytes(map, desc) + 63u;
+}
+
+pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map, const pf_ctx_desc *desc,
+                             pf_ctx **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    pf_status st = check_map(map, desc);
+    if (st != PF_OK) return st;
+    if (!mem) return PF_INVALID_ARGUMENT;
+    size_t skip = (size_t)(-(uintptr_t)mem & 63u);
+    if (size < skip || size - skip < static_bytes(map, desc)) return PF_BUFFER_TOO_SMALL;
+    char *p = (char *)mem + skip;
+    ctx_layout l = layout(map, static_hcap(map, desc));
+    pf_ctx *ctx = (pf_ctx *)(void *)p;
+    memset(ctx, 0, sizeof *ctx);
+    p += pf__align64(sizeof *ctx);
+    char *b = p;
+    pf__hentry *hb = (pf__hentry *)(void *)(p + l.block);
+    ctx_init(ctx, map, pf__alloc_none(), b, &l, hb);
+    ctx->fixed = 1;
+    if (desc && desc->jps_table) pf__jps_static_init(ctx, p + l.block + l.heap, desc->jps_table);
     *out = ctx;
     return PF_OK;
 }
@@ -109,6 +184,7 @@ void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK;
 
 int pf__heap_grow(pf_ctx *ctx)
 {
+    if (ctx->fixed) return 0; /* the search reports PF_CAPACITY_EXCEEDED */
     uint64_t ncap = (uint64_t)ctx->hcap * 2u;
     if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
     if (ncap <= ctx->hcap) return 0;

@@ -88,6 +88,8 @@ struct pf_ctx {
     pf__search    s;
     void         *ext;         /* algorithm extensions (JPS+ tables...), owned */
     void        (*ext_free)(pf_ctx *ctx);
+    int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
+                                * and what would grow fails with PF_CAPACITY_EXCEEDED */
 };
 
 /* Starts a new generation (clears stamps only on wrap-around). */

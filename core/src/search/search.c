@@ -370,6 +370,8 @@ pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 static pf_status finish(pf_ctx *c, pf_status st)
 {
     pf__search *s = &c->s;
+    /* a context in caller memory cannot grow: what failed was its fixed capacity */
+    if (st == PF_OUT_OF_MEMORY && c->fixed) st = PF_CAPACITY_EXCEEDED;
     if (st != PF_IN_PROGRESS) {
         s->status = st;
         if (st == PF_OK && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];

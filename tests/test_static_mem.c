@@ -1,0 +1,342 @@
+/* test_static_mem.c - contexts placed in the caller's memory (pf_ctx_init_static): the estimate
+ * is enough at any alignment and nothing is written past it, less is refused, the answers equal those of allocated objects bit for bit, nothing is allocated
+ * after creation (counted two ways: the desc's allocator, which a static object must ignore, and
+ * every malloc of the process through the linker's --wrap, see tests/CMakeLists.txt), fixed
+ * capacities fail with their status, and destroy leaves the memory to the caller. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "testutil.h"
+
+/* ---- allocation counting ------------------------------------------------------------------- */
+
+/* Every malloc, calloc, realloc and aligned_alloc called from this executable's code, the static
+ * library included (the linker sends them here): counted while g_counting is set. */
+static atomic_uint g_mallocs;
+static atomic_int g_counting;
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t a, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_aligned_alloc(size_t a, size_t n);
+static void counted(void)
+{
+    if (atomic_load(&g_counting)) atomic_fetch_add(&g_mallocs, 1u);
+}
+void *__wrap_malloc(size_t n)
+{
+    counted();
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t k, size_t n)
+{
+    counted();
+    return __real_calloc(k, n);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    counted();
+    return __real_realloc(p, n);
+}
+void *__wrap_aligned_alloc(size_t a, size_t n)
+{
+    counted();
+    return __real_aligned_alloc(a, n);
+}
+
+/* The hook a static object is given and must never call. */
+static void *hook_alloc(size_t size, size_t align, void *user)
+{
+    (void)size;
+    (void)align;
+    ++*(unsigned *)user;
+    return NULL;
+}
+static void hook_free(void *p, size_t size, void *user)
+{
+    (void)p;
+    (void)size;
+    ++*(unsigned *)user;
+}
+
+/* Starts counting: every allocation from here until allocations() is one too many. */
+static void count_from_here(void)
+{
+    atomic_store(&g_mallocs, 0u);
+    atomic_store(&g_counting, 1);
+}
+static unsigned allocations(void)
+{
+    atomic_store(&g_counting, 0);
+    return atomic_load(&g_mallocs);
+}
+
+/* ---- fixtures ------------------------------------------------------------------------------ */
+
+static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, uint64_t seed)
+{
+    uint8_t *cls = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++) cls[i] = lcg_next(&seed) % 100 < pct ? 0 : 1;
+    pf_map *m = NULL;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls}, &m), PF_OK);
+    free(cls);
+    return m;
+}
+
+static uint32_t open_cell(const pf_map *m, uint64_t *s)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    for (;;) {
+        int32_t x = (int32_t)(lcg_next(s) % w), y = (int32_t)(lcg_next(s) % h);
+        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+}
+
+/* A buffer of `size` bytes at `offset` past a 64-byte boundary, with guard bytes after it. */
+enum { GUARD = 256 };
+typedef struct buffer {
+    unsigned char *base, *mem;
+    size_t         size;
+} buffer;
+static buffer buffer_make(size_t size, size_t offset)
+{
+    buffer b;
+    b.base = aligned_alloc(64, (size + offset + GUARD + 63) / 64 * 64);
+    assert_non_null(b.base);
+    b.mem = b.base + offset;
+    b.size = size;
+    memset(b.mem + size, 0xA5, GUARD);
+    return b;
+}
+static void buffer_free(buffer *b)
+{
+    for (size_t i = 0; i < GUARD; i++) assert_int_equal(b->mem[b->size + i], 0xA5); /* untouched */
+    free(b->base);
+}
+
+static const pf_search_desc DESCS[] = {
+    {.algo = PF_ALGO_ASTAR},     {.algo = PF_ALGO_DIJKSTRA}, {.algo = PF_ALGO_WASTAR, .weight = 1.5},
+    {.algo = PF_ALGO_BFS},       {.algo = PF_ALGO_GREEDY},   {.algo = PF_ALGO_JPS},
+    {.algo = PF_ALGO_JPS_PLUS},  {.algo = PF_ALGO_ASTAR, .tie = PF_TIE_FIFO},
+};
+enum { NDESC = sizeof DESCS / sizeof DESCS[0] };
+
+/* Both contexts answer (start, goal, desc) alike: status, stats and path, bit for bit. */
+static void expect_same(pf_ctx *a, pf_ctx *b, uint32_t s, uint32_t g, const pf_search_desc *d)
+{
+    static uint32_t pa[1 << 15], pb[1 << 15];
+    pf_path xa = {.nodes = pa, .capacity = 1 << 15}, xb = {.nodes = pb, .capacity = 1 << 15};
+    pf_stats sa, sb;
+    pf_status ra = pf_search(a, s, g, d, &xa, &sa), rb = pf_search(b, s, g, d, &xb, &sb);
+    assert_int_equal(ra, rb);
+    assert_memory_equal(&sa, &sb, sizeof sa);
+    assert_int_equal(xa.len, xb.len);
+    if (ra == PF_OK || ra == PF_FALLBACK) assert_memory_equal(pa, pb, xa.len * sizeof *pa);
+}
+
+/* ---- contexts ------------------------------------------------------------------------------ */
+
+static void test_ctx_estimate_and_refusal(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(70, 50, 20, 1);
+    assert_int_equal(pf_ctx_estimate(NULL, NULL), 0);
+    size_t need = pf_ctx_estimate(m, NULL);
+    /* the records (16 bytes a cell) and an open list of one entry per cell (16 bytes) */
+    assert_true(need >= pf_map_node_count(m) * 32u);
+    size_t small = pf_ctx_estimate(m, &(pf_ctx_desc){.heap_capacity = 64});
+    assert_true(small < need);
+    pf_ctx *ctx = (pf_ctx *)1;
+    /* the estimate is enough at every alignment; one byte less is refused where the alignment
+     * slack is all needed (a 64-byte aligned buffer needs 63 bytes less) */
+    for (size_t off = 0; off < 64; off += 7) {
+        buffer b = buffer_make(need, off);
+        assert_int_equal(pf_ctx_init_static(b.mem, need, m, NULL, &ctx), PF_OK);
+        uint64_t s = off + 1;
+        pf_stats st;
+        for (int q = 0; q < 20; q++)
+            assert_false(pf_failed(pf_search(ctx, open_cell(m, &s), open_cell(m, &s), NULL, NULL, &st)));
+        pf_ctx_destroy(ctx);
+        buffer_free(&b);
+    }
+    buffer b = buffer_make(need, 1); /* 63 bytes to skip to the first line */
+    assert_int_equal(pf_ctx_init_static(b.mem, need - 1, m, NULL, &ctx), PF_BUFFER_TOO_SMALL);
+    assert_null(ctx);
+    assert_int_equal(pf_ctx_init_static(b.mem, 0, m, NULL, &ctx), PF_BUFFER_TOO_SMALL);
+    assert_int_equal(pf_ctx_init_static(NULL, need, m, NULL, &ctx), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_ctx_init_static(b.mem, need, NULL, NULL, &ctx), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_ctx_init_static(b.mem, need, m, NULL, NULL), PF_INVALID_ARGUMENT);
+    buffer_free(&b);
+    buffer a = buffer_make(need - 63, 0); /* aligned: no slack needed */
+    assert_int_equal(pf_ctx_init_static(a.mem, need - 63, m, NULL, &ctx), PF_OK);
+    pf_ctx_destroy(ctx);
+    assert_int_equal(pf_ctx_init_static(a.mem, need - 64, m, NULL, &ctx), PF_BUFFER_TOO_SMALL);
+    buffer_free(&a);
+    pf_map_destroy(m);
+}
+
+static void test_ctx_same_answers_no_allocation(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(160, 120, 25, 2);
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    pf_ctx *dyn;
+    count_from_here();
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.jps_table = t}, &dyn), PF_OK);
+    assert_true(allocations() >= 3); /* the count sees the library's own mallocs */
+    unsigned hook_calls = 0;
+    pf_ctx_desc sd = {.allocator = {hook_alloc, hook_free, &hook_calls}, .jps_table = t};
+    size_t need = pf_ctx_estimate(m, &sd);
+    assert_true(need > pf_ctx_estimate(m, NULL)); /* the JPS search state */
+    buffer b = buffer_make(need, 5);
+    pf_ctx *fix;
+    count_from_here();
+    assert_int_equal(pf_ctx_init_static(b.mem, need, m, &sd, &fix), PF_OK);
+    uint64_t s = 3;
+    int queries = (int)(400 * env_scale());
+    for (int q = 0; q < queries; q++) {
+        uint32_t a = open_cell(m, &s), g = open_cell(m, &s);
+        count_from_here();
+        for (int k = 0; k < NDESC; k++) {
+            static uint32_t p[1 << 15];
+            pf_path x = {.nodes = p, .capacity = 1 << 15};
+            pf_stats st;
+            pf_status r = pf_search(fix, a, g, &DESCS[k], &x, &st);
+            (void)r;
+        }
+        assert_int_equal(allocations(), 0);
+        for (int k = 0; k < NDESC; k++) expect_same(dyn, fix, a, g, &DESCS[k]);
+    }
+    /* a Dijkstra tree over the whole map: the open list of one entry per node does not fill */
+    uint32_t src = open_cell(m, &s);
+    count_from_here();
+    assert_int_equal(pf_search_tree(fix, src, NULL), PF_OK);
+    assert_int_equal(allocations(), 0);
+    assert_int_equal(pf_search_tree(dyn, src, NULL), PF_OK);
+    for (uint32_t v = 0; v < pf_map_node_count(m); v++) {
+        assert_true(pf_ctx_cost(fix, v) == pf_ctx_cost(dyn, v)); /* INFINITY == INFINITY too */
+        assert_int_equal(pf_ctx_parent(fix, v), pf_ctx_parent(dyn, v));
+    }
+    /* detaching and re-attaching the table needs no memory either */
+    count_from_here();
+    assert_int_equal(pf_ctx_use_jps_table(fix, NULL), PF_OK);
+    pf_stats st;
+    uint32_t a = open_cell(m, &s), g = open_cell(m, &s);
+    assert_int_equal(pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_FALLBACK);
+    assert_int_equal(pf_ctx_use_jps_table(fix, t), PF_OK);
+    assert_int_equal(allocations(), 0);
+    assert_int_equal(pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
+    assert_int_equal(hook_calls, 0);
+    pf_ctx_destroy(fix);
+    assert_int_equal(hook_calls, 0); /* destroy freed nothing through the hook ... */
+    buffer_free(&b);                 /* ... nor by itself: the buffer is still ours to free */
+    pf_ctx_destroy(dyn);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+static void test_ctx_graph(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    pf_edge e[N * 4];
+    uint32_t k = 0;
+    uint64_t s = 11;
+    for (uint32_t v = 0; v < N; v++)
+        for (int j = 0; j < 4; j++)
+            e[k++] = (pf_edge){v, lcg_next(&s) % N, 1.0 + (double)(lcg_next(&s) % 100)};
+    pf_map *m;
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = N, .edge_count = k, .edges = e}, &m), PF_OK);
+    pf_ctx *dyn, *fix;
+    assert_int_equal(pf_ctx_create(m, NULL, &dyn), PF_OK);
+    size_t need = pf_ctx_estimate(m, NULL);
+    assert_true(need >= N * 36u); /* graphs keep a parent array too */
+    void *mem = malloc(need);
+    assert_int_equal(pf_ctx_init_static(mem, need, m, NULL, &fix), PF_OK);
+    for (int q = 0; q < 200; q++) {
+        uint32_t a = lcg_next(&s) % N, g = lcg_next(&s) % N;
+        expect_same(dyn, fix, a, g, &DESCS[q % 3]);
+        expect_same(dyn, fix, g, a, &(pf_search_desc){.reverse = 1});
+    }
+    pf_ctx_destroy(fix);
+    free(mem);
+    pf_ctx_destroy(dyn);
+    pf_map_destroy(m);
+}
+
+static void test_ctx_fixed_capacities(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(200, 200, 0, 4); /* open: the frontier of a long search is wide */
+    pf_ctx_desc d = {.heap_capacity = 16};
+    size_t need = pf_ctx_estimate(m, &d);
+    void *mem = malloc(need);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_init_static(mem, need, m, &d, &ctx), PF_OK);
+    pf_stats st;
+    uint32_t a = pf_grid_node(m, 0, 0), g = pf_grid_node(m, 199, 199), near = pf_grid_node(m, 3, 0);
+    count_from_here();
+    assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &st),
+                     PF_CAPACITY_EXCEEDED);
+    assert_int_equal(pf_search_tree(ctx, a, NULL), PF_CAPACITY_EXCEEDED);
+    /* a search that fits still works afterwards, and sliced searches fail the same way */
+    assert_int_equal(pf_search(ctx, a, near, NULL, NULL, &st), PF_OK);
+    assert_true(fabs(st.cost - 3.0) < 1e-12);
+    assert_int_equal(pf_search_begin(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}), PF_IN_PROGRESS);
+    pf_status r;
+    while ((r = pf_search_step(ctx, 100)) == PF_IN_PROGRESS) {
+    }
+    assert_int_equal(r, PF_CAPACITY_EXCEEDED);
+    assert_int_equal(allocations(), 0);
+    /* no JPS state was placed: JPS runs A* (as on maps JPS does not support), attaching refuses */
+    assert_int_equal(pf_search(ctx, a, near, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_FALLBACK);
+    assert_true(fabs(st.cost - 3.0) < 1e-12);
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, &(pf_jps_desc){.bitmaps_only = 1}, &t), PF_OK);
+    count_from_here();
+    assert_int_equal(pf_ctx_use_jps_table(ctx, t), PF_CAPACITY_EXCEEDED);
+    assert_int_equal(pf_ctx_use_jps_table(ctx, NULL), PF_OK);
+    assert_int_equal(allocations(), 0);
+    pf_ctx_destroy(ctx);
+    free(mem);
+    /* with a bitmaps-only table JPS runs and JPS+ (whose distances it lacks) falls back */
+    pf_ctx_desc dj = {.jps_table = t};
+    need = pf_ctx_estimate(m, &dj);
+    mem = malloc(need);
+    assert_int_equal(pf_ctx_init_static(mem, need, m, &dj, &ctx), PF_OK);
+    count_from_here();
+    assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
+    assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &st), PF_FALLBACK);
+    assert_int_equal(allocations(), 0);
+    assert_true(fabs(st.cost - 199.0 * sqrt(2.0)) < 1e-9);
+    pf_ctx_destroy(ctx);
+    free(mem);
+    /* a table made for another map is refused */
+    pf_map *other = make_grid(200, 200, 10, 5);
+    assert_int_equal(pf_ctx_init_static(mem = malloc(need), need, other, &dj, &ctx), PF_WRONG_MAP);
+    assert_int_equal(pf_ctx_create(other, &dj, &ctx), PF_WRONG_MAP);
+    free(mem);
+    pf_map_destroy(other);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ctx_estimate_and_refusal), cmocka_unit_test(test_ctx_same_answers_no_allocation),
+        cmocka_unit_test(test_ctx_graph),                cmocka_unit_test(test_ctx_fixed_capacities),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
