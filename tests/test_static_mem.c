@@ -1,5 +1,6 @@
-/* test_static_mem.c - contexts placed in the caller's memory (pf_ctx_init_static): the estimate
- * is enough at any alignment and nothing is written past it, less is refused, the answers equal those of allocated objects bit for bit, nothing is allocated
+/* test_static_mem.c - contexts and batches placed in the caller's memory (pf_ctx_init_static,
+ * pf_batch_init_static): the estimate is enough at any alignment and nothing is written past it,
+ * less is refused, the answers equal those of allocated objects bit for bit, nothing is allocated
  * after creation (counted two ways: the desc's allocator, which a static object must ignore, and
  * every malloc of the process through the linker's --wrap, see tests/CMakeLists.txt), fixed
  * capacities fail with their status, and destroy leaves the memory to the caller. */
@@ -332,11 +333,160 @@ static void test_ctx_fixed_capacities(void **state)
     pf_map_destroy(m);
 }
 
+/* ---- batches ------------------------------------------------------------------------------- */
+
+typedef struct frame_query {
+    pf_batch_query q;
+    pf_query_id    id;
+} frame_query;
+
+/* One frame of mixed queries: singles of several algorithms, identical ones (deduplicated), a
+ * same-goal group, JPS, and one with a blocked start. */
+static uint32_t make_frame(const pf_map *m, uint64_t *s, frame_query *out, uint32_t n)
+{
+    uint32_t goal = open_cell(m, s);
+    for (uint32_t i = 0; i < n; i++) {
+        pf_batch_query q = {.start = open_cell(m, s), .goal = open_cell(m, s), .tag = i};
+        if (i % 5 == 0) q.goal = goal;                                   /* a group */
+        if (i % 7 == 1) q.search = DESCS[lcg_next(s) % NDESC];
+        if (i % 9 == 2 && i > 0) q = (pf_batch_query){.start = out[i - 1].q.start, .goal = out[i - 1].q.goal,
+                                                      .search = out[i - 1].q.search, .tag = i}; /* duplicate */
+        if (i == n / 2) q.start = UINT32_MAX - 1;                        /* refused: bad start */
+        out[i].q = q;
+    }
+    return n;
+}
+
+static void expect_same_result(const pf_batch_result *a, const pf_batch_result *b)
+{
+    assert_int_equal(a->status, b->status);
+    /* which query a budget cuts depends on the threads' timing; nothing else does */
+    assert_int_equal(a->flags & ~PF_BATCH_RESULT_SLICED, b->flags & ~PF_BATCH_RESULT_SLICED);
+    assert_int_equal(a->tag, b->tag);
+    assert_memory_equal(&a->stats, &b->stats, sizeof a->stats);
+    assert_int_equal(a->path_len, b->path_len);
+    if (a->path_len) assert_memory_equal(a->path, b->path, a->path_len * sizeof *a->path);
+}
+
+static void test_batch_static(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(180, 140, 22, 6);
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    unsigned hook_calls = 0;
+    pf_batch_desc d = {.workers = 2, .max_queries = 200, .jps_table = t,
+                       .allocator = {hook_alloc, hook_free, &hook_calls}};
+    pf_batch_desc dd = d;
+    dd.allocator = (pf_allocator){0};
+    assert_int_equal(pf_batch_estimate(NULL, &d), 0);
+    assert_int_equal(pf_batch_estimate(m, &(pf_batch_desc){.workers = 5000}), 0);
+    size_t need = pf_batch_estimate(m, &d);
+    /* two workers and two spares, each a context with its JPS state */
+    assert_true(need > 4 * pf_ctx_estimate(m, &(pf_ctx_desc){.jps_table = t}));
+    buffer buf = buffer_make(need, 1); /* 63 bytes to the first line: all the slack is needed */
+    pf_batch *fix, *dyn;
+    assert_int_equal(pf_batch_init_static(buf.mem, need - 1, m, &d, &fix), PF_BUFFER_TOO_SMALL);
+    assert_null(fix);
+    count_from_here();
+    assert_int_equal(pf_batch_init_static(buf.mem, need, m, &d, &fix), PF_OK);
+    assert_int_equal(allocations(), 0);
+    assert_int_equal(pf_batch_create(m, &dd, &dyn), PF_OK);
+    assert_int_equal(pf_batch_worker_count(fix), 2);
+
+    enum { N = 150 };
+    static frame_query fa[N], fb[N];
+    uint64_t s = 21;
+    int frames = (int)(6 * env_scale()) + 2;
+    for (int f = 0; f < frames; f++) {
+        make_frame(m, &s, fa, N);
+        memcpy(fb, fa, sizeof fa);
+        /* odd frames run with an expansion budget: queries suspend onto the spare contexts */
+        pf_batch_budget budget = {.max_expansions = f % 2 ? 3000 : 0};
+        count_from_here();
+        for (uint32_t i = 0; i < N; i++) assert_int_equal(pf_batch_submit(fix, &fa[i].q, &fa[i].id), PF_OK);
+        for (int run = 0; run < 1000 && pf_batch_get_stats(fix).pending; run++)
+            assert_int_equal(pf_batch_run(fix, &budget), PF_OK);
+        assert_int_equal(allocations(), 0);
+        for (uint32_t i = 0; i < N; i++) assert_int_equal(pf_batch_submit(dyn, &fb[i].q, &fb[i].id), PF_OK);
+        for (int run = 0; run < 1000 && pf_batch_get_stats(dyn).pending; run++)
+            assert_int_equal(pf_batch_run(dyn, &budget), PF_OK);
+        assert_int_equal(pf_batch_get_stats(fix).pending, 0);
+        for (uint32_t i = 0; i < N; i++) {
+            pf_batch_result ra, rb;
+            assert_int_equal(pf_batch_get(fix, fa[i].id, &ra), PF_OK);
+            assert_int_equal(pf_batch_get(dyn, fb[i].id, &rb), PF_OK);
+            expect_same_result(&ra, &rb);
+        }
+        count_from_here();
+        assert_int_equal(pf_batch_reset(fix), PF_OK);
+        assert_int_equal(allocations(), 0);
+        assert_int_equal(pf_batch_reset(dyn), PF_OK);
+    }
+    pf_batch_stats bs = pf_batch_get_stats(fix);
+    assert_true(bs.grouped > 0 && bs.deduped > 0 && bs.suspended > 0);
+
+    /* max_queries live at once; the next is refused, and a reset makes room again */
+    pf_query_id id;
+    pf_batch_query q = {.start = open_cell(m, &s), .goal = open_cell(m, &s)};
+    count_from_here();
+    for (uint32_t i = 0; i < 200; i++) assert_int_equal(pf_batch_submit(fix, &q, &id), PF_OK);
+    assert_int_equal(pf_batch_submit(fix, &q, &id), PF_CAPACITY_EXCEEDED);
+    assert_int_equal(pf_batch_run(fix, NULL), PF_OK);
+    assert_int_equal(pf_batch_submit(fix, &q, &id), PF_CAPACITY_EXCEEDED); /* finished, not expired */
+    assert_int_equal(pf_batch_reset(fix), PF_OK);
+    assert_int_equal(pf_batch_submit(fix, &q, &id), PF_OK);
+    assert_int_equal(pf_batch_run(fix, NULL), PF_OK);
+    assert_int_equal(allocations(), 0);
+    assert_int_equal(hook_calls, 0);
+    pf_batch_destroy(fix);
+    assert_int_equal(hook_calls, 0);
+    buffer_free(&buf);
+    pf_batch_destroy(dyn);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+static void test_batch_fixed_arena(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(300, 40, 0, 8);
+    pf_batch_desc d = {.workers = 1, .max_queries = 8, .arena_bytes = 256, .flags = PF_BATCH_NO_DEDUP};
+    size_t need = pf_batch_estimate(m, &d);
+    void *mem = malloc(need);
+    pf_batch *b;
+    assert_int_equal(pf_batch_init_static(mem, need, m, &d, &b), PF_OK);
+    /* 64 cells of path fit in 256 bytes, 300 do not: that query alone fails */
+    pf_query_id shortq, longq, other;
+    count_from_here();
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 0, 0),
+                                                           .goal = pf_grid_node(m, 20, 0)}, &shortq), PF_OK);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 0, 1),
+                                                           .goal = pf_grid_node(m, 299, 1)}, &longq), PF_OK);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 0, 2),
+                                                           .goal = pf_grid_node(m, 30, 2)}, &other), PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    assert_int_equal(allocations(), 0);
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, longq, &r), PF_OK);
+    assert_int_equal(r.status, PF_OUT_OF_MEMORY);
+    assert_int_equal(pf_batch_get(b, shortq, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    assert_int_equal(r.path_len, 21);
+    assert_int_equal(pf_batch_get(b, other, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    assert_int_equal(r.path_len, 31);
+    pf_batch_destroy(b);
+    free(mem);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ctx_estimate_and_refusal), cmocka_unit_test(test_ctx_same_answers_no_allocation),
         cmocka_unit_test(test_ctx_graph),                cmocka_unit_test(test_ctx_fixed_capacities),
+        cmocka_unit_test(test_batch_static),             cmocka_unit_test(test_batch_fixed_arena),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,3 +67,15 @@ void pf__arena_free(pf__arena *a)
     a->head = NULL;
     a->total = 0;
 }
+
+size_t pf__arena_static_size(size_t bytes) { return HDR + pf__align64(bytes); }
+
+void pf__arena_init_static(pf__arena *a, void *mem, size_t bytes)
+{
+    a->alloc = pf__alloc_none(); /* growth fails: the query gets PF_OUT_OF_MEMORY */
+    a->head = mem;
+    a->head->prev = NULL;
+    a->head->size = bytes;
+    a->head->used = 0;
+    a->total = bytes;
+}

@@ -30,51 +30,165 @@ int pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t
     return 1;
 }
 
+/* A desc with its defaults resolved: what create, estimate and init_static share. */
+typedef struct batch_cfg {
+    pf_batch_desc d;
+    uint32_t      nworkers, nspare, group_min;
+    size_t        arena;
+    uint32_t      qcap, tcap;  /* static batches: query slots, hash table entries (dedup.c) */
+} batch_cfg;
+
+static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
+{
+    if (!map) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
+    c->d = desc ? *desc : (pf_batch_desc){0};
+    if (c->d.workers > 1024 || c->d.max_queries > PF__BQ_SLOT_MASK - 1u) return PF_INVALID_ARGUMENT;
+    c->nworkers = PF__DEF(c->d.workers, pf__default_workers());
+    c->nspare = PF__DEF(c->d.suspend_slots, c->nworkers);
+    c->group_min = PF__DEF(c->d.group_min, 4u);
+    if (c->group_min < 2) c->group_min = 2;
+    c->arena = PF__DEF(c->d.arena_bytes, (size_t)256 * 1024);
+    c->qcap = PF__DEF(c->d.max_queries, 4096u);
+    /* the table pf__batch_plan sizes for a run of qcap fresh queries */
+    c->tcap = 64;
+    while (c->tcap < 2u * c->qcap) c->tcap *= 2u;
+    return PF_OK;
+}
+
+/* Fields every batch starts with; `workers` is placed by the caller. */
+static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_allocator a)
+{
+    b->tag = PF__TAG_BATCH;
+    b->map = map;
+    b->jps = c->d.jps_table;
+    b->alloc = a;
+    b->ctx_desc = (pf_ctx_desc){.allocator = a, .heap_capacity = c->d.heap_capacity,
+                                .jps_table = c->d.jps_table};
+    b->flags = c->d.flags;
+    b->group_min = c->group_min;
+    b->nworkers = c->nworkers;
+    b->nspare_want = c->nspare;
+    b->free_head = PF_NODE_NONE;
+    atomic_flag_clear(&b->spare_lock);
+    atomic_init(&b->budget_left, LLONG_MAX);
+}
+
 pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
-    if (!map) return PF_INVALID_ARGUMENT;
-    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
-    if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
-    pf_batch_desc d = desc ? *desc : (pf_batch_desc){0};
-    if (d.workers > 1024) return PF_INVALID_ARGUMENT;
-    pf_allocator a = pf__alloc_resolve(&d.allocator);
+    batch_cfg c;
+    pf_status st = resolve(map, desc, &c);
+    if (st != PF_OK) return st;
+    pf_allocator a = pf__alloc_resolve(&c.d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
-    b->tag = PF__TAG_BATCH;
-    b->map = map;
-    b->jps = d.jps_table;
-    b->alloc = a;
-    b->flags = d.flags;
-    b->group_min = PF__DEF(d.group_min, 4u);
-    if (b->group_min < 2) b->group_min = 2;
-    b->nworkers = PF__DEF(d.workers, pf__default_workers());
-    b->nspare_want = PF__DEF(d.suspend_slots, b->nworkers);
-    b->free_head = PF_NODE_NONE;
-    atomic_flag_clear(&b->spare_lock);
-    atomic_init(&b->budget_left, LLONG_MAX);
-    size_t arena = PF__DEF(d.arena_bytes, (size_t)256 * 1024);
-
+    batch_init(b, map, &c, a);
     b->workers = pf__calloc(&a, b->nworkers * sizeof *b->workers, 64);
-    if (!b->workers) goto oom;
-    pf_ctx_desc cd = {.allocator = a};
+    if (!b->workers) goto fail;
+    st = PF_OUT_OF_MEMORY;
     for (uint32_t w = 0; w < b->nworkers; w++) {
-        if (pf_ctx_create(map, &cd, &b->workers[w].ctx) != PF_OK) goto oom;
-        if (!pf__arena_init(&b->workers[w].arena, &a, arena)) goto oom;
-        if (b->jps) {
-            pf_status js = pf_ctx_use_jps_table(b->workers[w].ctx, b->jps);
-            if (js != PF_OK) {
-                pf_batch_destroy(b);
-                return js;
-            }
-        }
+        if ((st = pf_ctx_create(map, &b->ctx_desc, &b->workers[w].ctx)) != PF_OK) goto fail;
+        if (!pf__arena_init(&b->workers[w].arena, &a, c.arena)) goto fail;
     }
     *out = b;
     return PF_OK;
-oom:
+fail:
     pf_batch_destroy(b);
-    return PF_OUT_OF_MEMORY;
+    return st == PF_OK ? PF_OUT_OF_MEMORY : st;
+}
+
+/* A static batch, part by part in the order init_static carves them (each 64-byte aligned). */
+typedef struct batch_layout {
+    size_t head, workers, spares, q, fresh, jobs, members, dups, scratch, table; /* tables */
+    size_t ctx, arena;                                                          /* each */
+    size_t total;
+} batch_layout;
+
+static batch_layout static_layout(const pf_map *map, const batch_cfg *c)
+{
+    batch_layout l;
+    size_t q = c->qcap, u32 = sizeof(uint32_t);
+    l.head = pf__align64(sizeof(pf_batch));
+    l.workers = pf__align64(c->nworkers * sizeof(pf__worker));
+    l.spares = pf__align64(c->nspare * sizeof(pf_ctx *));
+    l.q = pf__align64(q * sizeof(pf__bquery));
+    l.fresh = pf__align64(q * u32);
+    l.jobs = pf__align64(q * sizeof(pf__job));
+    l.members = pf__align64(q * u32);
+    l.dups = pf__align64(q * u32);
+    l.scratch = pf__align64(4u * q * u32); /* pf__batch_plan: four arrays of the fresh queries */
+    l.table = pf__align64(c->tcap * u32);
+    pf_ctx_desc cd = {.heap_capacity = c->d.heap_capacity, .jps_table = c->d.jps_table};
+    l.ctx = pf__align64(pf_ctx_estimate(map, &cd));
+    l.arena = pf__arena_static_size(c->arena);
+    l.total = l.head + l.workers + l.spares + l.q + l.fresh + l.jobs + l.members + l.dups + l.scratch +
+              l.table + c->nworkers * (l.ctx + l.arena) + c->nspare * l.ctx;
+    return l;
+}
+
+size_t pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
+{
+    batch_cfg c;
+    if (resolve(map, desc, &c) != PF_OK) return 0;
+    return static_layout(map, &c).total + 63u;
+}
+
+/* Takes `n` bytes (a multiple of 64) from the cursor. */
+static void *carve(char **p, size_t n)
+{
+    void *r = *p;
+    *p += n;
+    return r;
+}
+
+pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const pf_batch_desc *desc,
+                               pf_batch **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    batch_cfg c;
+    pf_status st = resolve(map, desc, &c);
+    if (st != PF_OK) return st;
+    if (!mem) return PF_INVALID_ARGUMENT;
+    batch_layout l = static_layout(map, &c);
+    size_t skip = (size_t)(-(uintptr_t)mem & 63u);
+    if (size < skip || size - skip < l.total) return PF_BUFFER_TOO_SMALL;
+    char *p = (char *)mem + skip;
+    /* the tables start empty with their final capacities: zeroed like the calloc'd ones */
+    memset(p, 0, l.head + l.workers + l.spares + l.q + l.fresh + l.jobs + l.members + l.dups + l.scratch +
+                     l.table);
+    pf_batch *b = carve(&p, l.head);
+    batch_init(b, map, &c, pf__alloc_none());
+    b->fixed = 1;
+    b->workers = carve(&p, l.workers);
+    b->spares = carve(&p, l.spares);
+    b->spare_cap = c.nspare;
+    b->q = carve(&p, l.q);
+    b->fresh = carve(&p, l.fresh);
+    b->jobs = carve(&p, l.jobs);
+    b->members = carve(&p, l.members);
+    b->dups = carve(&p, l.dups);
+    b->scratch = carve(&p, l.scratch);
+    b->table = carve(&p, l.table);
+    b->qcap = b->fresh_cap = b->jobs_cap = b->members_cap = b->dups_cap = c.qcap;
+    b->scratch_cap = 4u * c.qcap;
+    b->table_cap = c.tcap;
+    for (uint32_t w = 0; w < b->nworkers; w++) {
+        /* Only the first can fail (PF_WRONG_MAP: the desc's JPS table), before any other part
+         * exists; each part has its estimate. */
+        st = pf_ctx_init_static(carve(&p, l.ctx), l.ctx, map, &b->ctx_desc, &b->workers[w].ctx);
+        if (st != PF_OK) return st;
+        pf__arena_init_static(&b->workers[w].arena, carve(&p, l.arena), c.arena);
+    }
+    /* Spares exist from the start: a budgeted run could not make them later. */
+    for (uint32_t i = 0; i < c.nspare; i++)
+        pf_ctx_init_static(carve(&p, l.ctx), l.ctx, map, &b->ctx_desc, &b->spares[i]);
+    b->nspare = b->spare_made = c.nspare;
+    *out = b;
+    return PF_OK;
 }
 
 void pf_batch_destroy(pf_batch *b)
@@ -111,7 +225,7 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     uint32_t slot = b->free_head;
     if (slot == PF_NODE_NONE) {
         if (b->qlen > PF__BQ_SLOT_MASK - 1u) return PF_TOO_LARGE;
-        if (!GROW(b, b->q, b->qcap, b->qlen + 1u)) return PF_OUT_OF_MEMORY;
+        if (!GROW(b, b->q, b->qcap, b->qlen + 1u)) return b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
         slot = b->qlen;
         b->q[slot].gen = 1;
     }
@@ -139,14 +253,9 @@ static void make_spares(pf_batch *b)
      * longer than the budget can only finish by suspending. */
     if (b->spare_made >= b->nspare_want) return;
     if (!GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
-    pf_ctx_desc cd = {.allocator = b->alloc};
     while (b->spare_made < b->nspare_want) {
         pf_ctx *c;
-        if (pf_ctx_create(b->map, &cd, &c) != PF_OK) break;
-        if (b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) {
-            pf_ctx_destroy(c);
-            break;
-        }
+        if (pf_ctx_create(b->map, &b->ctx_desc, &c) != PF_OK) break;
         b->spares[b->nspare++] = c;
         b->spare_made++;
     }

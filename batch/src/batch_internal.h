@@ -26,6 +26,10 @@ void *pf__arena_alloc(pf__arena *a, size_t size, size_t align);
 /* Rewinds; when it had grown, replaces the chain by one block of the total size. */
 void  pf__arena_reset(pf__arena *a);
 void  pf__arena_free(pf__arena *a);
+/* Static batches: bytes of an arena of `bytes` placed in caller memory, and its placement at `mem`
+ * (64-byte aligned); it never grows (an allocation that does not fit returns NULL). */
+size_t pf__arena_static_size(size_t bytes);
+void   pf__arena_init_static(pf__arena *a, void *mem, size_t bytes);
 
 /* ---- queries, jobs, workers ------------------------------------------------------------------ */
 
@@ -72,7 +76,10 @@ struct pf_batch {
     const pf_map *map;
     const pf_jps_table *jps;   /* attached to every context made, when given */
     pf_allocator  alloc;
+    pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
     uint32_t      flags, group_min, nspare_want;
+    int           fixed;       /* placed in caller memory (pf_batch_init_static): alloc refuses,
+                                * every table has its final capacity, spares exist from the start */
 
     pf__worker   *workers;
     uint32_t      nworkers;

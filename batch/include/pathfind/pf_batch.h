@@ -83,7 +83,11 @@ typedef struct pf_batch_desc {
     uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS; 0 = both on */
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     uint32_t     suspend_slots;  /* spare contexts for suspended queries; 0 = one per worker */
-    size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset) */
+    size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset;
+                                  * static batches: fixed) */
+    uint32_t     heap_capacity;  /* open-list entries per context, as pf_ctx_desc.heap_capacity */
+    uint32_t     max_queries;    /* static batches: query slots (submitted, not yet expired by a
+                                  * reset); 0 = 4096. pf_batch_create: unused, tables grow */
     /* [opt] JPS / JPS+ data shared by every worker and spare context (pf_jps.h); it must be made for
      * `map` (else PF_WRONG_MAP) and outlive the batch. Without it each context builds its own copy
      * on its first JPS query (JPS+: 16 bytes per cell per context). */
@@ -137,15 +141,56 @@ typedef struct pf_batch_stats {
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for another map).
  */
 PF_API pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
-/** NULL-safe. Must not be called during a run. */
+/** NULL-safe. Must not be called during a run. A batch made by pf_batch_init_static frees
+ *  nothing: its memory is the caller's. */
 PF_API void      pf_batch_destroy(pf_batch *b);
+
+/*
+ * ENGINE-OWNED MEMORY. A batch can live in memory the caller owns, as a pf_ctx can (pf_search.h):
+ * pf_batch_estimate gives the bytes, pf_batch_init_static places the batch there, and nothing is
+ * allocated then or later. Everything is carved from that memory up front with fixed capacities:
+ * the worker and spare contexts (static contexts: see pf_search.h for their open lists and JPS),
+ * one path arena of arena_bytes per worker, and query tables for max_queries queries. Past them:
+ * pf_batch_submit returns PF_CAPACITY_EXCEEDED when max_queries are live (pf_batch_reset frees
+ * the finished ones); a path that does not fit its worker's arena fails that query with
+ * PF_OUT_OF_MEMORY (as in any batch, the others are unaffected); a search whose open list is full
+ * (only with a heap_capacity below the node count) fails that query with PF_CAPACITY_EXCEEDED, a
+ * group search with PF_OUT_OF_MEMORY. The spare contexts for suspended queries
+ * (suspend_slots, default one per worker) are carved at once, budgets or not.
+ *
+ *     pf_batch_desc bd = { .workers = 4, .max_queries = 2048, .jps_table = jps };
+ *     size_t need = pf_batch_estimate(map, &bd);
+ *     void *mem = engine_alloc(need);
+ *     pf_batch *b;
+ *     if (pf_batch_init_static(mem, need, map, &bd, &b) == PF_OK) {
+ *         ... frames: pf_batch_submit, pf_batch_run, pf_batch_get, pf_batch_reset ...
+ *         pf_batch_destroy(b);                        // frees nothing
+ *     }
+ *     engine_free(mem);
+ */
+
+/**
+ * Bytes a batch for `map` needs in caller memory (pf_batch_init_static with the same desc). The
+ * worker count must resolve the same way: pass desc->workers rather than rely on OpenMP's default.
+ * @return the size, or 0 for a NULL or empty map or a desc pf_batch_create would refuse.
+ */
+PF_API size_t    pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc);
+/**
+ * Creates a batch for `map` inside `mem` (`size` bytes, any alignment), allocating nothing then or
+ * later; desc->allocator is ignored. The memory must stay valid, and not be touched by the caller,
+ * until pf_batch_destroy.
+ * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above 2^20 - 1), PF_BUFFER_TOO_SMALL (size
+ *         < pf_batch_estimate(map, desc)), PF_WRONG_MAP (desc->jps_table made for another map).
+ */
+PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
+                                      const pf_batch_desc *desc, pf_batch **out);
 
 /**
  * Queues a query for the next run. Bad input (start or goal outside the map or blocked, a bad
  * desc) is not an error here: the query's result carries the status.
  * @param id [opt] receives the handle used by pf_batch_get.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, or called during a run), PF_OUT_OF_MEMORY,
- *         PF_TOO_LARGE (2^20 queries pending).
+ *         PF_TOO_LARGE (2^20 queries pending), PF_CAPACITY_EXCEEDED (a static batch's max_queries).
  */
 PF_API pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id);
 
