@@ -2,7 +2,8 @@
  * pf_batch_init_static): the estimate is enough at any alignment and nothing is written past it,
  * less is refused, the answers equal those of allocated objects bit for bit, nothing is allocated
  * after creation (counted two ways: the desc's allocator, which a static object must ignore, and
- * every malloc of the process through the linker's --wrap, see tests/CMakeLists.txt), fixed
+ * every malloc call made by this executable's code, the library's included, through the linker's
+ * --wrap, see tests/CMakeLists.txt; calls inside libc are not seen, hence no qsort in batch.c), fixed
  * capacities fail with their status, and destroy leaves the memory to the caller. */
 #include <setjmp.h>
 #include <stdarg.h>

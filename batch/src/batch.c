@@ -273,6 +273,38 @@ static int by_est_desc(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Heapsort by by_est_desc, in place. Not qsort: glibc's mallocs a buffer for arrays over 1 KiB,
+ * and a batch must not allocate per frame (one in caller memory not at all). The order is total
+ * (seq is unique), so the result is the one any correct sort gives. */
+static void swap_jobs(pf__job *a, pf__job *b)
+{
+    pf__job t;
+    memcpy(&t, a, sizeof t);
+    memcpy(a, b, sizeof t);
+    memcpy(b, &t, sizeof t);
+}
+
+static void sift_jobs(pf__job *j, uint32_t i, uint32_t n)
+{
+    for (;;) {
+        uint32_t c = 2u * i + 1u;
+        if (c >= n) return;
+        if (c + 1u < n && by_est_desc(&j[c + 1u], &j[c]) > 0) c++;
+        if (by_est_desc(&j[c], &j[i]) <= 0) return;
+        swap_jobs(&j[i], &j[c]);
+        i = c;
+    }
+}
+
+static void sort_jobs(pf__job *j, uint32_t n)
+{
+    for (uint32_t i = n / 2u; i-- > 0;) sift_jobs(j, i, n);
+    for (uint32_t k = n; k-- > 1u;) {
+        swap_jobs(&j[0], &j[k]);
+        sift_jobs(j, 0, k);
+    }
+}
+
 /* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
  * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
  * order of work changes, never a result. Budgeted runs keep submission order instead, which is what
@@ -294,7 +326,7 @@ static void order_longest_first(pf_batch *b)
             j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
         }
     }
-    qsort(b->jobs, b->njobs, sizeof *b->jobs, by_est_desc);
+    sort_jobs(b->jobs, b->njobs);
 }
 
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
