@@ -30,15 +30,6 @@ static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_
     return m;
 }
 
-static uint32_t open_cell(const pf_map *m, uint64_t *s)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (;;) {
-        int32_t x = (int32_t)(lcg_next(s) % w), y = (int32_t)(lcg_next(s) % h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-}
-
 /* The batch result equals a direct pf_search, bit for bit (status, stats, path). */
 static void expect_same_as_search(pf_ctx *ctx, const pf_batch_query *q, const pf_batch_result *r)
 {

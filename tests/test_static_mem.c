@@ -95,15 +95,6 @@ static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, uint64_t seed)
     return m;
 }
 
-static uint32_t open_cell(const pf_map *m, uint64_t *s)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (;;) {
-        int32_t x = (int32_t)(lcg_next(s) % w), y = (int32_t)(lcg_next(s) % h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-}
-
 /* A buffer of `size` bytes at `offset` past a 64-byte boundary, with guard bytes after it. */
 enum { GUARD = 256 };
 typedef struct buffer {

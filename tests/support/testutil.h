@@ -33,6 +33,18 @@ static inline uint32_t lcg_next(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
+#ifdef PATHFIND_PF_GRID_H /* tests that include pathfind.h first */
+/* A uniformly drawn open cell of a grid (LCG stream): endpoints of random queries. */
+static inline uint32_t open_cell(const pf_map *m, uint64_t *s)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    for (;;) {
+        int32_t x = (int32_t)(lcg_next(s) % w), y = (int32_t)(lcg_next(s) % h);
+        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+}
+#endif
+
 /* Costs compared to 1e-9 relative: sums of the same steps in another order may differ in the last bits. */
 static inline int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
 
