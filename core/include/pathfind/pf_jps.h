@@ -20,7 +20,9 @@
  *     one copy per context and a slow first query.
  * Each context also keeps 4 bytes per cell of JPS search state (jump-point parent u32), allocated
  * on its first JPS query, and the last path found (4 bytes per cell of it, grown as needed).
- * pf_ctx_jps_mem_size reports both.
+ * pf_ctx_jps_mem_size reports both. A context in caller memory (pf_ctx_init_static) builds and
+ * allocates nothing: its JPS state is placed with it when pf_ctx_desc.jps_table is given, and JPS
+ * runs only on what that table holds (else A*, with PF_FALLBACK).
  *
  *     pf_jps_table *t;
  *     if (pf_jps_table_create(map, NULL, &t) == PF_OK) {       // JPS+ distances and bitmaps
