@@ -3,8 +3,9 @@
 #   cmake -DLIB=libpathfind.so -DNM=nm -DHEADERS="a.h;b.h" -P check_exports.cmake
 #
 # Fails when a dynamic symbol is not pf_-prefixed or is internal (pf__), when a PF_API declaration
-# has no exported definition (a consumer of the shared library could not link it), and when an
-# exported pf_ function is declared nowhere with PF_API (a PF_API on a definition only, say).
+# has no exported definition (a consumer of the shared library could not link it), when an
+# exported pf_ function is declared nowhere with PF_API (a PF_API on a definition only, say), and
+# when a public header declares a function without PF_API (hidden: missing from the library).
 foreach(_v LIB NM HEADERS)
   if(NOT DEFINED ${_v})
     message(FATAL_ERROR "check_exports.cmake: -D${_v}=... is required")
@@ -38,6 +39,7 @@ endforeach()
 
 include(${CMAKE_CURRENT_LIST_DIR}/../cmake/pf_api_names.cmake)
 pf_api_names(_declared ${HEADERS})
+pf_unmarked_decls(_unmarked ${HEADERS})
 
 list(LENGTH _exported _n_exported)
 list(LENGTH _declared _n_declared)
@@ -54,6 +56,10 @@ if(_missing)
 endif()
 if(_undeclared)
   string(APPEND _fail "exported, but declared without PF_API in no public header: ${_undeclared}\n")
+endif()
+if(_unmarked)
+  list(JOIN _unmarked "\n  " _u)
+  string(APPEND _fail "public declarations without PF_API (hidden, so not exported):\n  ${_u}\n")
 endif()
 if(_n_declared EQUAL 0)
   string(APPEND _fail "no PF_API declaration found in ${HEADERS}\n")
