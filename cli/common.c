@@ -77,7 +77,7 @@ int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
 int cli_parse_algo(const char *cmd, const char *s, pf_algo *out)
 {
     pf_algo a = pf_algo_parse(s);
-    if (a == PF_ALGO_DEFAULT) {
+    if (a == PF_ALGO_UNKNOWN) {
         fprintf(stderr, "pathfind %s: unknown algorithm '%s' (astar, wastar, dijkstra, bfs, greedy, jps, jps+)\n",
                 cmd, s ? s : "");
         return 0;

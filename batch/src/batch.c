@@ -38,7 +38,10 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
     pf_batch_desc d = desc ? *desc : (pf_batch_desc){0};
-    if (d.workers > 1024) return PF_INVALID_ARGUMENT;
+    /* sizes are checked before anything is made: each worker and spare is a whole context */
+    if (d.workers > PF_BATCH_MAX_WORKERS || d.suspend_slots > PF_BATCH_MAX_WORKERS ||
+        d.arena_bytes > PF_BATCH_MAX_ARENA_BYTES)
+        return PF_TOO_LARGE;
     pf_allocator a = pf__alloc_resolve(&d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;

@@ -77,13 +77,19 @@ enum {
     PF_BATCH_NO_GROUPS = 1u << 1  /* never solve same-goal queries as a group */
 };
 
+/** Limits of one batch; beyond them pf_batch_create or pf_batch_submit return PF_TOO_LARGE. */
+#define PF_BATCH_MAX_WORKERS 1024u                       /* workers, and suspend_slots */
+#define PF_BATCH_MAX_QUERIES ((UINT32_C(1) << 20) - 1u)  /* queries queued at once (20-bit slots) */
+#define PF_BATCH_MAX_ARENA_BYTES ((size_t)1 << 30)       /* arena_bytes (the arena still grows) */
+
 typedef struct pf_batch_desc {
     pf_allocator allocator;
     uint32_t     workers;        /* worker contexts; 0 = OpenMP's max threads (1 without OpenMP) */
     uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS; 0 = both on */
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     uint32_t     suspend_slots;  /* spare contexts for suspended queries; 0 = one per worker */
-    size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset) */
+    size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset);
+                                  * at most PF_BATCH_MAX_ARENA_BYTES */
     /* [opt] JPS / JPS+ data shared by every worker and spare context (pf_jps.h); it must be made for
      * `map` (else PF_WRONG_MAP) and outlive the batch. Without it each context builds its own copy
      * on its first JPS query (JPS+: 16 bytes per cell per context). */
@@ -134,7 +140,9 @@ typedef struct pf_batch_stats {
 /**
  * Creates a batch for `map` with its workers (one pf_ctx and one arena each).
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (workers or suspend_slots above
+ *         PF_BATCH_MAX_WORKERS, arena_bytes above PF_BATCH_MAX_ARENA_BYTES), PF_OUT_OF_MEMORY,
+ *         PF_WRONG_MAP (desc->jps_table made for another map).
  */
 pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. */
