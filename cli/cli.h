@@ -39,13 +39,20 @@ void     cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A report line on stdout (a newline is added), escaped as cli_error escapes: for lines that echo
+ * file names ("wrote FILE"). */
+void     cli_say(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 /* Writes s as a JSON string, quotes included ("a\"b", control characters as \u00XX). */
 void     cli_json_str(FILE *f, const char *s);
 
 /* An output file (--csv, -o): written beside its target and renamed over it once complete, so a
  * failed run never leaves a truncated file and never removes one; a target that exists and is not
  * a regular file (/dev/null, /dev/full, a pipe) is written in place and never removed. */
-typedef struct cli_out { FILE *f; const char *path; char *tmp; } cli_out;
+typedef struct cli_out { FILE *f; const char *path; char *tmp, *real; } cli_out;
 /* Opens; NULL (message printed) on failure. */
 FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
 /* Checks every write (ferror, fflush, fclose), then renames; ok = 0 discards the output. Returns 1

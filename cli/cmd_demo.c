@@ -90,7 +90,7 @@ int pf_cli_demo(int argc, char **argv)
         return 1;
     }
     printf("pathfind %s demo\n", PF_VERSION_STRING);
-    printf("map      %s: %ux%u, %u open ground cells (%.1f%%), loaded in %.1f ms\n", mapfile, w, h, open,
+    cli_say("map      %s: %ux%u, %u open ground cells (%.1f%%), loaded in %.1f ms", mapfile, w, h, open,
            100.0 * open / ((double)w * h), load_ms);
     printf("context  %zu bytes per node, %.1f MiB\n", pf_ctx_bytes_per_node(ctx), pf_ctx_mem_size(ctx) / 1048576.0);
 

@@ -118,6 +118,6 @@ int pf_cli_gen(int argc, char **argv)
     }
     free(g);
     if (!cli_out_close(&o, "gen", 1)) return 1;
-    printf("wrote %s (%ldx%ld, seed %ld)\n", out, w, h, seed);
+    cli_say("wrote %s (%ldx%ld, seed %ld)", out, w, h, seed);
     return 0;
 }

@@ -506,8 +506,8 @@ static void print_report(const render_args *a, const layout *L, uint64_t W, uint
         else printf("%s: %s (%u expanded)\n", name, pf_status_str(p->r), p->st.expanded);
     }
     if (a->json) printf("]}\n");
-    else if (L->k > 1) printf("wrote %s (%llux%llu px, %u cells per px)\n", a->out, (unsigned long long)W, (unsigned long long)H, L->k);
-    else printf("wrote %s (%llux%llu px, %u px per cell)\n", a->out, (unsigned long long)W, (unsigned long long)H, L->cp);
+    else if (L->k > 1) cli_say("wrote %s (%llux%llu px, %u cells per px)", a->out, (unsigned long long)W, (unsigned long long)H, L->k);
+    else cli_say("wrote %s (%llux%llu px, %u px per cell)", a->out, (unsigned long long)W, (unsigned long long)H, L->cp);
 }
 
 int pf_cli_render(int argc, char **argv)

@@ -1,5 +1,5 @@
 /* common.c - helpers shared by the subcommands. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, with POSIX 2008 */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -163,26 +163,40 @@ void cli_pathbuf_free(cli_pathbuf *pb)
 
 /* ---- messages ------------------------------------------------------------------------------- */
 
-void cli_error(const char *cmd, const char *fmt, ...)
+/* Formats like vprintf and writes the result to f with control characters escaped, then a newline. */
+static void put_escaped(FILE *f, const char *fmt, va_list ap)
 {
     char raw[8192];
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1;
-    if (*cmd) fprintf(stderr, "pathfind %s: ", cmd);
-    else fputs("pathfind: ", stderr);
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)raw[i];
         /* C0 controls and DEL, and C1 controls as UTF-8 (0xC2 0x80..0x9F): a terminal acts on them */
         int c1 = c == 0xc2 && i + 1 < len && (unsigned char)raw[i + 1] >= 0x80 && (unsigned char)raw[i + 1] <= 0x9f;
-        if (c < 0x20 || c == 0x7f) fprintf(stderr, "\\x%02x", c);
-        else if (c1) fprintf(stderr, "\\x%02x\\x%02x", c, (unsigned char)raw[++i]);
-        else fputc(c, stderr);
+        if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else if (c1) fprintf(f, "\\x%02x\\x%02x", c, (unsigned char)raw[++i]);
+        else fputc(c, f);
     }
-    if (n >= 0 && (size_t)n >= sizeof raw) fputs("...", stderr);
-    fputc('\n', stderr);
+    if (n >= 0 && (size_t)n >= sizeof raw) fputs("...", f);
+    fputc('\n', f);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    if (*cmd) fprintf(stderr, "pathfind %s: ", cmd);
+    else fputs("pathfind: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    put_escaped(stderr, fmt, ap);
+    va_end(ap);
+}
+
+void cli_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_escaped(stdout, fmt, ap);
+    va_end(ap);
 }
 
 void cli_json_str(FILE *f, const char *s)
@@ -202,35 +216,37 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
     *o = (cli_out){.path = path};
     struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode)) {
-            cli_error(cmd, "cannot write '%s': it is a directory", path);
-            return NULL;
-        }
+    /* a link is followed: the file it names is replaced, the link stays a link */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) o->real = realpath(path, NULL);
+    const char *target = o->real ? o->real : path;
+    if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) cli_error(cmd, "cannot write '%s': it is a directory", path);
         /* a device or a pipe: written in place; renaming over /dev/full would replace the node */
-        o->f = fopen(path, "w");
-        if (!o->f) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        else if (!(o->f = fopen(path, "w"))) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        if (!o->f) cli_out_close(o, cmd, 0);
         return o->f;
     }
-    size_t n = strlen(path) + 16;
+    size_t n = strlen(target) + 16;
     o->tmp = malloc(n);
     if (!o->tmp) {
         cli_error(cmd, "out of memory");
+        cli_out_close(o, cmd, 0);
         return NULL;
     }
-    snprintf(o->tmp, n, "%s.tmp-XXXXXX", path);
+    snprintf(o->tmp, n, "%s.tmp-XXXXXX", target);
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         free(o->tmp);
         o->tmp = NULL;
+        cli_out_close(o, cmd, 0);
         return NULL;
     }
     /* mkstemp makes the file private (0600); the output gets what a plain fopen would give it, or
      * the mode of the file it replaces */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, stat(path, &sb) == 0 ? (sb.st_mode & 07777) : (0666 & ~mask)) != 0) {
+    if (fchmod(fd, stat(target, &sb) == 0 ? (sb.st_mode & 07777) : (0666 & ~mask)) != 0) {
         /* harmless: the file stays private */
     }
     o->f = fdopen(fd, "w");
@@ -240,13 +256,19 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
         unlink(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
+        cli_out_close(o, cmd, 0);
     }
     return o->f;
 }
 
 int cli_out_close(cli_out *o, const char *cmd, int ok)
 {
-    if (!o || !o->f) return 0;
+    if (!o) return 0;
+    if (!o->f) {
+        free(o->real);
+        o->real = NULL;
+        return 0;
+    }
     errno = 0;
     int err = 0;
     if (fflush(o->f) != 0 || ferror(o->f)) err = errno ? errno : EIO;
@@ -254,7 +276,7 @@ int cli_out_close(cli_out *o, const char *cmd, int ok)
     o->f = NULL;
     int done = ok && !err;
     if (err) cli_error(cmd, "error writing '%s': %s", o->path, strerror(err));
-    if (done && o->tmp && rename(o->tmp, o->path) != 0) {
+    if (done && o->tmp && rename(o->tmp, o->real ? o->real : o->path) != 0) {
         cli_error(cmd, "cannot replace '%s': %s", o->path, strerror(errno));
         done = 0;
     }
@@ -263,6 +285,8 @@ int cli_out_close(cli_out *o, const char *cmd, int ok)
         free(o->tmp);
         o->tmp = NULL;
     }
+    free(o->real);
+    o->real = NULL;
     return done;
 }
 

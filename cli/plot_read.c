@@ -199,7 +199,7 @@ static jval *jvalue(jparser *p);
 static int jpush(jval *v, char *key, jval *item)
 {
     if (v->n == v->cap) {
-        /* doubling: an array of 200,000 numbers is 18 reallocations, not 200,000 */
+        /* doubling: an array of 200,000 numbers takes 15 reallocations, not 200,000 */
         size_t nc = v->cap ? v->cap * 2 : 8;
         void *ni = realloc(v->items, nc * sizeof *v->items);
         if (!ni) return 0;

@@ -454,6 +454,21 @@ static void test_table_save_never_destroys(void **state)
     assert_true(S_ISCHR(sb.st_mode));
     /* a directory is not replaced */
     assert_int_equal(pf_table_save(t, sub, &d), PF_IO_ERROR);
+    /* a link to a file: the file is replaced, the link stays a link */
+    char other[260], link2[260];
+    snprintf(other, sizeof other, "%s/real.pft", sub);
+    snprintf(link2, sizeof link2, "%s/link.pft", sub);
+    f = fopen(other, "w");
+    fputs("old", f);
+    fclose(f);
+    assert_int_equal(symlink(other, link2), 0);
+    assert_int_equal(pf_table_save(t, link2, &d), PF_OK);
+    assert_int_equal(lstat(link2, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_int_equal(stat(other, &sb), 0);
+    assert_int_equal((size_t)sb.st_size, pf_table_file_size(t));
+    unlink(link2);
+    unlink(other);
     /* and a good save replaces the old file whole */
     assert_int_equal(pf_table_save(t, target, &d), PF_OK);
     assert_int_equal(count_entries(sub), 2);

@@ -41,33 +41,43 @@ static const fixture FIXTURES[] = {
     {"f.csv", "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n0,0,0,0,5,0,ok,5,6,6,1.5\n"},
 };
 
-static void write_file(const char *name, const char *text)
+static void write_file(const char *name, const void *data, size_t n)
 {
-    FILE *f = fopen(name, "w");
+    FILE *f = fopen(name, "wb");
     FUZZ_CHECK(f != NULL);
-    fputs(text, f);
+    FUZZ_CHECK(fwrite(data, 1, n, f) == n);
     FUZZ_CHECK(fclose(f) == 0);
 }
 
-/* Bakes a table for a map fixture through the library, as `table build` would. */
-static void bake(const char *map, const char *out)
+/* The baked tables of g.gr and m.map, made once through the library as `table build` would. */
+static uint8_t *g_pft[2];
+static size_t g_pft_size[2];
+static const char *const PFT_NAME[2] = {"g.pft", "m.pft"};
+
+static void bake(int k, const char *map)
 {
     pf_map *m;
     pf_diag d;
-    pf_status s = strstr(map, ".map") ? pf_grid_load_movingai(map, NULL, &m, &d) : pf_graph_load_dimacs(map, NULL, NULL, &m, &d);
+    pf_status s = k ? pf_grid_load_movingai(map, NULL, &m, &d) : pf_graph_load_dimacs(map, NULL, NULL, &m, &d);
     FUZZ_CHECK(s == PF_OK);
     pf_table *t;
     FUZZ_CHECK(pf_table_create(m, &(pf_table_desc){.threads = 1}, &t) == PF_OK);
-    FUZZ_CHECK(pf_table_save(t, out, &d) == PF_OK);
+    g_pft_size[k] = pf_table_file_size(t);
+    FUZZ_CHECK((g_pft[k] = malloc(g_pft_size[k])) != NULL);
+    FUZZ_CHECK(pf_table_save_mem(t, g_pft[k], g_pft_size[k], NULL) == PF_OK);
     pf_table_destroy(t);
     pf_map_destroy(m);
 }
 
 static void restore_fixtures(void)
 {
-    for (size_t i = 0; i < sizeof FIXTURES / sizeof FIXTURES[0]; i++) write_file(FIXTURES[i].name, FIXTURES[i].text);
-    bake("g.gr", "g.pft");
-    bake("m.map", "m.pft");
+    for (size_t i = 0; i < sizeof FIXTURES / sizeof FIXTURES[0]; i++)
+        write_file(FIXTURES[i].name, FIXTURES[i].text, strlen(FIXTURES[i].text));
+    if (!g_pft[0]) {
+        bake(0, "g.gr");
+        bake(1, "m.map");
+    }
+    for (int k = 0; k < 2; k++) write_file(PFT_NAME[k], g_pft[k], g_pft_size[k]);
 }
 
 static int is_fixture(const char *name)

@@ -103,10 +103,12 @@ pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_by
  * temporary file, the only file ever removed, is one this process created. */
 typedef struct pf__outfile {
     void        *f;        /* FILE * (kept opaque here so this header needs no <stdio.h>) */
-    const char  *path;     /* the target */
-    char        *tmp;      /* [opt] temporary name beside it; NULL when writing in place */
+    const char  *path;     /* as the caller named it (messages) */
+    const char  *target;   /* the file replaced: path, or what the link at path points to */
+    char        *tmp;      /* [opt] temporary name beside the target; NULL when writing in place */
     size_t       tmp_size;
     pf_allocator alloc;
+    char         real[4096]; /* PATH_MAX: the resolved target when path is a symbolic link */
 } pf__outfile;
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag);
 /* Flushes and closes; with ok (the caller's writes all succeeded) and no stream error, renames the

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* madvise, fileno, fstat */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
  * before reading, and devices are written in place. Elsewhere only the stream bound applies. */
 #if defined(__unix__) || defined(__APPLE__)
 #define PF__POSIX_FILES 1
+#include <limits.h>
 #include <sys/stat.h>
 #else
 #define PF__POSIX_FILES 0
@@ -228,11 +230,13 @@ pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_by
 
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
 {
-    *o = (pf__outfile){.path = path, .alloc = pf__alloc_resolve(a)};
+    *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
 #if PF__POSIX_FILES
     struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    /* a link is followed: the file it names is replaced, the link stays a link */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && realpath(path, o->real)) o->target = o->real;
+    if (stat(o->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
         /* a device or a pipe: written in place (renaming over /dev/full would replace the node) */
         o->f = fopen(path, "wb");
@@ -240,15 +244,16 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
         return PF_OK;
     }
 #endif
-    size_t pl = strlen(path);
+    size_t pl = strlen(o->target);
     o->tmp_size = pl + 32;
     o->tmp = pf__alloc(&o->alloc, o->tmp_size, 16);
     if (!o->tmp) return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory");
     /* "wbx" (C11) creates exclusively: an existing file of that name is never reused or removed */
-    static unsigned counter;
+    static atomic_uint counter;
     uint64_t seed = (uint64_t)(uintptr_t)o ^ ((uint64_t)time(NULL) << 20);
     for (unsigned tries = 0; tries < 64 && !o->f; tries++) {
-        snprintf(o->tmp, o->tmp_size, "%s.tmp-%08x", path, pf__mix32(seed + ++counter * 0x9E3779B97F4A7C15ull));
+        unsigned k = atomic_fetch_add(&counter, 1u) + 1u;
+        snprintf(o->tmp, o->tmp_size, "%s.tmp-%08x", o->target, pf__mix32(seed + k * 0x9E3779B97F4A7C15ull));
         o->f = fopen(o->tmp, "wbx");
         if (!o->f && errno != EEXIST) break;
     }
@@ -275,7 +280,7 @@ pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
     if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why */
     else if (err || !ok)
         st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "write failed: %s", strerror(err ? err : EIO));
-    else if (o->tmp && rename(o->tmp, o->path) != 0)
+    else if (o->tmp && rename(o->tmp, o->target) != 0)
         st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "cannot replace it: %s", strerror(errno));
     if (o->tmp) {
         if (st != PF_OK) remove(o->tmp); /* ours: made exclusively by pf__out_open */
