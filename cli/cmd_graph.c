@@ -67,14 +67,14 @@ static int parse_args(int argc, char **argv, graph_args *g)
 /* A whole token of digits (no sign, no blanks: strtoul would take "-18446744073709551615" as 1). */
 static int node_token(const char *t, size_t n, uint32_t max, unsigned long *out)
 {
-    if (n == 0 || n > 10) return 0;
-    unsigned long v = 0;
+    if (n == 0 || n > 10) return 0; /* ten digits cannot overflow 64 bits */
+    uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
         if (t[i] < '0' || t[i] > '9') return 0;
-        v = v * 10 + (unsigned long)(t[i] - '0');
+        v = v * 10 + (uint64_t)(t[i] - '0');
     }
     if (v < 1 || v > max) return 0;
-    *out = v;
+    *out = (unsigned long)v;
     return 1;
 }
 
