@@ -17,6 +17,7 @@ static const char *HELP =
     "Lines hold at most 4094 bytes; a line starting with 'c' or '#' is a comment.\n"
     "\n"
     "  --csv FILE    one row per query: s,t,status,cost,expanded,path_len\n"
+    "  --weight W    weight for wastar (default 1.5); an error with the other algorithms\n"
     "\n"
     "example: pathfind graph rome99.gr pairs.txt --algo dijkstra\n";
 

@@ -6,6 +6,7 @@ static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
     "\n"
     "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
+    "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "\n"
     "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
 

@@ -3,7 +3,7 @@
  * gnuplot runs !command lines, so no user string is ever spliced into script text: the scripts
  * name their files relative to DIR, gnuplot is started in DIR without a shell (fork, chdir,
  * execvp), and series names, the only text from the input, are sanitised (plot.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, with POSIX 2008 */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -365,6 +365,7 @@ int pf_cli_plot(int argc, char **argv)
     if (prc >= 0) return prc;
     if (cli_args_only) return 0;
     cli_plot_data d = {0};
+    char *prog_abs = NULL;
     int rc = 1;
     for (int i = 0; i < a.nfiles; i++)
         if (!read_file(&d, a.files[i])) goto done;
@@ -378,6 +379,9 @@ int pf_cli_plot(int argc, char **argv)
     }
     const char *prog = gnuplot_program();
     int have_gp = program_exists(prog), made = 0;
+    /* gnuplot runs in DIR: a relative PF_GNUPLOT such as ./gp must still name the same program */
+    prog_abs = strchr(prog, '/') && prog[0] != '/' && have_gp ? realpath(prog, NULL) : NULL;
+    if (prog_abs) prog = prog_abs;
     if (a.json) {
         printf("{\"out\":");
         cli_json_str(stdout, a.dir);
@@ -416,6 +420,7 @@ int pf_cli_plot(int argc, char **argv)
                           "data and scripts written to %s/", prog, a.dir);
     rc = 0;
 done:
+    free(prog_abs);
     cli_plot_free(&d);
     return rc;
 }

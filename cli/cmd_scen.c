@@ -16,7 +16,7 @@ static const char *HELP =
     "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention).\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
-    "  --weight W    weight for wastar (default 1.5)\n"
+    "  --weight W    weight for wastar (default 1.5), jps and jps+; an error with the others\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
     "  --csv-us      add a last CSV column `us` (microseconds for that search; 0 with --threads)\n"

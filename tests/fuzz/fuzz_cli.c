@@ -134,7 +134,8 @@ static void remove_scratch(void) { remove_tree(g_dir); }
 static void init(void)
 {
     if (g_dir[0]) return;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_fuzz_cli_XXXXXX");
+    /* files are made and removed on every run: in memory where there is a tmpfs for it */
+    snprintf(g_dir, sizeof g_dir, "%s/pf_fuzz_cli_XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
     FUZZ_CHECK(mkdtemp(g_dir) != NULL);
     int home = open(".", O_RDONLY | O_DIRECTORY);
     FUZZ_CHECK(home >= 0 && chdir(g_dir) == 0);
