@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     while (first < argc && argv[first][0] == '-') {
         if (strcmp(argv[first], "--algo") == 0 && first + 1 < argc) {
             d.algo = pf_algo_parse(argv[first + 1]);
-            if (d.algo == PF_ALGO_DEFAULT) {
+            if (d.algo == PF_ALGO_UNKNOWN) {
                 fprintf(stderr, "bench_astar: unknown algorithm %s\n", argv[first + 1]);
                 return 2;
             }

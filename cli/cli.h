@@ -6,6 +6,16 @@
 #include <stdio.h>
 #include "pathfind.h"
 
+/* The whole tool: argv[0] is the program, argv[1] the subcommand. Returns the exit code. */
+int pf_cli_main(int argc, char **argv);
+/* Flushes and closes stdout: data lost to a full disk or a closed pipe must not exit 0. Returns rc,
+ * or 1 with a message when stdout could not be written. */
+int cli_close_stdout(int rc);
+
+/* Set by the fuzz target: every subcommand returns right after parsing and checking its arguments
+ * (exit code 0 when they are good), before it opens or writes anything. */
+extern int cli_args_only;
+
 /* Each subcommand: returns the process exit code (0 ok, 1 failure, 2 usage). */
 int pf_cli_scen(int argc, char **argv);
 int pf_cli_graph(int argc, char **argv);
@@ -22,15 +32,53 @@ typedef struct cli_rng { uint64_t s; } cli_rng;
 cli_rng  cli_rng_seed(uint64_t seed, uint64_t salt);
 uint32_t cli_rng_next(cli_rng *r);
 
+/* "pathfind CMD: MESSAGE\n" on stderr, the message formatted like printf and written with control
+ * characters escaped (\xNN): file names, arguments and input echoed in messages may hold them. */
+void     cli_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A report line on stdout (a newline is added), escaped as cli_error escapes: for lines that echo
+ * file names ("wrote FILE"). */
+void     cli_say(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Writes s as a JSON string, quotes included ("a\"b", control characters as \u00XX). */
+void     cli_json_str(FILE *f, const char *s);
+
+/* An output file (--csv, -o): written beside its target and renamed over it once complete, so a
+ * failed run never leaves a truncated file and never removes one; a target that exists and is not
+ * a regular file (/dev/null, /dev/full, a pipe) is written in place and never removed. */
+typedef struct cli_out { FILE *f; const char *path; char *tmp, *real; } cli_out;
+/* Opens; NULL (message printed) on failure. */
+FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
+/* Checks every write (ferror, fflush, fclose), then renames; ok = 0 discards the output. Returns 1
+ * when the file is complete, else 0 with a message (none when ok was 0). NULL-safe. */
+int      cli_out_close(cli_out *o, const char *cmd, int ok);
+/* Opens a file to read; refuses a directory (fopen takes one, then every read fails). */
+FILE    *cli_open_read(const char *cmd, const char *path);
+/* Reads one line of at most cap - 2 bytes into buf, terminator stripped. Returns 1 for a line,
+ * 0 at the end, -1 (message naming FILE:LINE printed) for a longer line or a read error. */
+int      cli_read_line(const char *cmd, FILE *f, const char *path, unsigned *lineno, char *buf, size_t cap);
+
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
 int      cli_is_help(const char *a);     /* "-h" or "--help" */
-/* Parses numbers strictly; print "pathfind CMD: bad VALUE for OPT" and return 0 on failure. */
+/* Parses numbers strictly (the whole string, in range, no wrap-around); print "pathfind CMD: bad
+ * VALUE for OPT" and return 0 on failure. */
 int      cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
 int      cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
+/* The largest --threads any subcommand takes (a batch has at most PF_BATCH_MAX_WORKERS workers). */
+#define CLI_MAX_THREADS 1024
+/* --weight W is read by wastar, jps and jps+ only: given with another algorithm it is an error
+ * (message printed, returns 0) rather than silently ignored. */
+int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);
 /* --moves 4|8|8cut|hex */
 int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
-/* --algo NAME */
+/* --algo NAME; an unknown name is an error that lists the valid ones */
 int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
 /* CSV status word: ok, no_path, limit, invalid, oom, ... */
 const char *cli_status_word(pf_status s);

@@ -56,20 +56,24 @@ static int parse_threads(const char *s, long *out, int *n)
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         long v;
-        if (*n == MAX_THREADS || !cli_parse_int("bench", "--threads", t, 0, 1024, &v)) return 0;
+        if (*n == MAX_THREADS || !cli_parse_int("bench", "--threads", t, 0, CLI_MAX_THREADS, &v)) return 0;
         if (v == 0) return *n == 0 && !strtok_r(NULL, ",", &save); /* "0": no batch runs */
         out[(*n)++] = v;
     }
     return 1;
 }
 
-int pf_cli_bench(int argc, char **argv)
+typedef struct bench_args {
+    const char *map, *scen, *out, *plot;
+    pf_algo algos[MAX_ALGOS];
+    int nalgos, nthreads;
+    long threads[MAX_THREADS], frames, maxq;
+    pf_moves moves;
+} bench_args;
+
+/* Returns -1 when the arguments are good, else the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, bench_args *b)
 {
-    const char *mp = NULL, *sp = NULL, *outp = NULL, *plot = NULL;
-    pf_algo algos[MAX_ALGOS] = {PF_ALGO_ASTAR};
-    int nalgos = 1, nthreads = 2;
-    long threads[MAX_THREADS] = {1, 2}, frames = 5, maxq = 0;
-    pf_moves moves = PF_MOVES_8_NO_CUT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -77,199 +81,239 @@ int pf_cli_bench(int argc, char **argv)
             fputs(HELP, stdout);
             return 0;
         } else if (strcmp(a, "--algo") == 0 && more) {
-            if (!parse_algos(argv[++i], algos, &nalgos)) {
-                fprintf(stderr, "pathfind bench: bad --algo list '%s'\n", argv[i]);
+            if (!parse_algos(argv[++i], b->algos, &b->nalgos)) {
+                cli_error("bench", "bad --algo list '%s'", argv[i]);
                 return 2;
             }
         } else if (strcmp(a, "--threads") == 0 && more) {
-            if (!parse_threads(argv[++i], threads, &nthreads)) {
-                fprintf(stderr, "pathfind bench: bad --threads list '%s' (e.g. 1,2,4; at most %d)\n", argv[i], MAX_THREADS);
+            if (!parse_threads(argv[++i], b->threads, &b->nthreads)) {
+                cli_error("bench", "bad --threads list '%s' (e.g. 1,2,4; at most %d)", argv[i], MAX_THREADS);
                 return 2;
             }
         } else if (strcmp(a, "--frames") == 0 && more) {
-            if (!cli_parse_int("bench", "--frames", argv[++i], 1, 100000, &frames)) return 2;
+            if (!cli_parse_int("bench", "--frames", argv[++i], 1, 100000, &b->frames)) return 2;
         } else if (strcmp(a, "--queries") == 0 && more) {
-            if (!cli_parse_int("bench", "--queries", argv[++i], 1, 100000000, &maxq)) return 2;
+            if (!cli_parse_int("bench", "--queries", argv[++i], 1, 100000000, &b->maxq)) return 2;
         } else if (strcmp(a, "--moves") == 0 && more) {
-            if (!cli_parse_moves("bench", argv[++i], &moves)) return 2;
+            if (!cli_parse_moves("bench", argv[++i], &b->moves)) return 2;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) && more) {
-            outp = argv[++i];
+            b->out = argv[++i];
         } else if (strcmp(a, "--plot") == 0 && more) {
-            plot = argv[++i];
+            b->plot = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pathfind bench: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("bench", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
-        } else if (!mp) {
-            mp = a;
-        } else if (!sp) {
-            sp = a;
+        } else if (!b->map) {
+            b->map = a;
+        } else if (!b->scen) {
+            b->scen = a;
         } else {
-            fprintf(stderr, "pathfind bench: unexpected argument '%s'\n", a);
+            cli_error("bench", "unexpected argument '%s'", a);
             return 2;
         }
     }
-    if (!mp || !sp) {
-        fprintf(stderr, "pathfind bench: need MAP.map and SCEN.scen\n\n");
+    if (!b->map || !b->scen) {
+        cli_error("bench", "need MAP.map and SCEN.scen");
+        fputc('\n', stderr);
         fputs(HELP, stderr);
         return 2;
     }
+    return -1;
+}
 
+/* The selected queries (n of them, evenly spread over the file), as node ids and optimal lengths. */
+typedef struct bench_set { uint32_t n, *s, *g; double *opt; } bench_set;
+
+static int pick_queries(bench_set *q, const pf_map *map, const pf_scen *sc, long maxq)
+{
+    uint32_t total = pf_scen_count(sc);
+    q->n = maxq && (uint32_t)maxq < total ? (uint32_t)maxq : total;
+    size_t cnt = q->n ? q->n : 1;
+    q->s = malloc(cnt * sizeof *q->s);
+    q->g = malloc(cnt * sizeof *q->g);
+    q->opt = malloc(cnt * sizeof *q->opt);
+    if (!q->s || !q->g || !q->opt) return 0;
+    for (uint32_t i = 0; i < q->n; i++) {
+        const pf_scen_entry *e = pf_scen_get(sc, (uint32_t)((uint64_t)i * total / q->n));
+        q->s[i] = pf_grid_node(map, e->sx, e->sy);
+        q->g[i] = pf_grid_node(map, e->gx, e->gy);
+        q->opt[i] = e->optimal;
+    }
+    return 1;
+}
+
+/* One query at a time per algorithm: the "queries" array, then "summary". Returns the number of
+ * costs that differ from the optimum where the algorithm is optimal, or -1 when out of memory. */
+static long time_singles(FILE *out, const bench_args *b, const bench_set *q, pf_ctx *ctx, int check)
+{
+    double *us_sum = calloc((size_t)b->nalgos, sizeof *us_sum);
+    uint32_t *mism = calloc((size_t)b->nalgos, sizeof *mism), *solved = calloc((size_t)b->nalgos, sizeof *solved);
+    cli_pathbuf pb = {0};
+    long bad = -1;
+    if (!us_sum || !mism || !solved) goto done;
+    int first = 1;
+    cli_progress_state prog = {.label = "bench"};
+    for (int a = 0; a < b->nalgos; a++) {
+        pf_search_desc sd = {.algo = b->algos[a], .weight = b->algos[a] == PF_ALGO_WASTAR ? 2.0 : 0.0};
+        for (uint32_t i = 0; i < q->n; i++) {
+            pf_path path;
+            pf_stats st;
+            double t0 = cli_now();
+            pf_status s = cli_search(ctx, q->s[i], q->g[i], &sd, &pb, &path, &st);
+            double us = (cli_now() - t0) * 1e6;
+            us_sum[a] += us;
+            int ok = s == PF_OK || s == PF_FALLBACK;
+            solved[a] += ok;
+            if (check && cli_algo_optimal(b->algos[a]) && (!ok || !(fabs(st.cost - q->opt[i]) <= PF_SCEN_TOLERANCE)))
+                mism[a]++;
+            if (ok) {
+                fprintf(out, "%s\n{\"algo\":\"%s\",\"path_len\":%u,\"cost\":%.6f,\"us\":%.3f}", first ? "" : ",",
+                        pf_algo_name(b->algos[a]), path.len, st.cost, us);
+                first = 0;
+            }
+            cli_progress(&prog, (uint64_t)a * q->n + i + 1, (uint64_t)b->nalgos * q->n);
+        }
+    }
+    fprintf(out, "],\n\"summary\":[");
+    bad = 0;
+    for (int a = 0; a < b->nalgos; a++) {
+        fprintf(out, "%s{\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"checked\":%s,\"us_per_query\":%.3f}",
+                a ? "," : "", pf_algo_name(b->algos[a]), q->n, solved[a], mism[a],
+                check && cli_algo_optimal(b->algos[a]) ? "true" : "false", q->n ? us_sum[a] / q->n : 0.0);
+        bad += mism[a];
+    }
+done:
+    cli_pathbuf_free(&pb);
+    free(us_sum);
+    free(mism);
+    free(solved);
+    return bad;
+}
+
+/* Every selected query as one batch per frame, first algorithm, per worker count: the "threads"
+ * array, then "frames" (frame times per worker count). 0 when out of memory. */
+static int time_frames(FILE *out, const bench_args *b, const bench_set *q, const pf_map *map, const pf_jps_table *jt)
+{
+    fprintf(out, "],\n\"threads\":[");
+    char *frames_json = NULL;
+    size_t fj_len = 0;
+    double *ft = malloc((size_t)b->frames * sizeof *ft);
+    FILE *fj = ft ? open_memstream(&frames_json, &fj_len) : NULL;
+    int ok = fj != NULL;
+    for (int t = 0; ok && t < b->nthreads; t++) {
+        pf_batch *batch;
+        pf_batch_desc bd = {.workers = (uint32_t)b->threads[t], .jps_table = jt};
+        if (pf_batch_create(map, &bd, &batch) != PF_OK) {
+            ok = 0;
+            break;
+        }
+        double sum = 0.0;
+        for (long f = 0; ok && f < b->frames; f++) {
+            double t0 = cli_now();
+            pf_batch_reset(batch);
+            for (uint32_t i = 0; ok && i < q->n; i++) {
+                pf_batch_query bq = {.start = q->s[i], .goal = q->g[i], .search = {.algo = b->algos[0]}, .tag = i};
+                if (b->algos[0] == PF_ALGO_WASTAR) bq.search.weight = 2.0;
+                ok = pf_batch_submit(batch, &bq, NULL) == PF_OK;
+            }
+            pf_batch_run(batch, NULL);
+            ft[f] = cli_now() - t0;
+            sum += ft[f];
+        }
+        pf_batch_destroy(batch);
+        fprintf(out, "%s{\"algo\":\"%s\",\"threads\":%ld,\"queries_per_s\":%.1f,\"frame_queries\":%u}", t ? "," : "",
+                pf_algo_name(b->algos[0]), b->threads[t], sum > 0 ? (double)q->n * (double)b->frames / sum : 0.0, q->n);
+        fprintf(fj, "%s{\"label\":\"%ld thread%s\",\"frame_ms\":[", t ? "," : "", b->threads[t], b->threads[t] > 1 ? "s" : "");
+        for (long f = 0; f < b->frames; f++) fprintf(fj, "%s%.3f", f ? "," : "", ft[f] * 1e3);
+        fprintf(fj, "]}");
+    }
+    if (fj && fclose(fj) != 0) ok = 0;
+    if (ok) fprintf(out, "],\n\"frames\":[%s],\"peak_rss_kb\":%ld}\n", frames_json ? frames_json : "", cli_peak_rss_kb());
+    free(frames_json);
+    free(ft);
+    return ok;
+}
+
+int pf_cli_bench(int argc, char **argv)
+{
+    bench_args b = {.algos = {PF_ALGO_ASTAR}, .nalgos = 1, .nthreads = 2, .threads = {1, 2}, .frames = 5,
+                    .moves = PF_MOVES_8_NO_CUT};
+    int rc = parse_args(argc, argv, &b);
+    if (rc >= 0) return rc;
+    if (cli_args_only) return 0;
     pf_map *map = NULL;
     pf_scen *sc = NULL;
     pf_diag d;
-    if (pf_grid_load_movingai(mp, &(pf_grid_load_desc){.moves = moves}, &map, &d) != PF_OK ||
-        pf_scen_load(sp, NULL, &sc, &d) != PF_OK) {
-        fprintf(stderr, "pathfind bench: %s\n", d.msg);
+    if (pf_grid_load_movingai(b.map, &(pf_grid_load_desc){.moves = b.moves}, &map, &d) != PF_OK ||
+        pf_scen_load(b.scen, NULL, &sc, &d) != PF_OK) {
+        cli_error("bench", "%s", d.msg);
         pf_map_destroy(map);
         return 1;
     }
-    uint32_t total = pf_scen_count(sc), n = maxq && (uint32_t)maxq < total ? (uint32_t)maxq : total;
-    int rc = 1;
+    rc = 1;
+    cli_out o = {0};
     FILE *out = NULL;
-    char jpath[4096];
+    char *jpath = NULL;
+    const char *outp = b.out;
     pf_ctx *ctx = NULL;
     pf_jps_table *jt = NULL;
-    uint32_t *node_s = malloc((n ? n : 1) * sizeof *node_s), *node_g = malloc((n ? n : 1) * sizeof *node_g);
-    double *opt = malloc((n ? n : 1) * sizeof *opt), *ft = malloc((size_t)frames * sizeof *ft);
-    cli_pathbuf pb = {0};
-    if (!node_s || !node_g || !opt || !ft) goto oom;
-    for (uint32_t i = 0; i < n; i++) {
-        const pf_scen_entry *e = pf_scen_get(sc, (uint32_t)((uint64_t)i * total / n));
-        node_s[i] = pf_grid_node(map, (int32_t)e->sx, (int32_t)e->sy);
-        node_g[i] = pf_grid_node(map, (int32_t)e->gx, (int32_t)e->gy);
-        opt[i] = e->optimal;
-    }
-    if (plot) {
-        if (mkdir(plot, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "pathfind bench: cannot create '%s': %s\n", plot, strerror(errno));
+    bench_set q = {0};
+    if (!pick_queries(&q, map, sc, b.maxq)) goto oom;
+    if (b.plot) {
+        if (mkdir(b.plot, 0777) != 0 && errno != EEXIST) {
+            cli_error("bench", "cannot create '%s': %s", b.plot, strerror(errno));
             goto done;
         }
-        snprintf(jpath, sizeof jpath, "%s/bench.json", plot);
+        size_t jl = strlen(b.plot) + 16;
+        if (!(jpath = malloc(jl))) goto oom;
+        snprintf(jpath, jl, "%s/bench.json", b.plot);
         if (!outp) outp = jpath;
     }
-    out = outp ? fopen(outp, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "pathfind bench: cannot write '%s': %s\n", outp, strerror(errno));
-        goto done;
-    }
+    out = outp ? cli_out_open(&o, "bench", outp) : stdout;
+    if (!out) goto done;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) goto oom;
     int need_jps = 0;
-    for (int a = 0; a < nalgos; a++) need_jps |= algos[a] == PF_ALGO_JPS || algos[a] == PF_ALGO_JPS_PLUS;
+    for (int a = 0; a < b.nalgos; a++) need_jps |= b.algos[a] == PF_ALGO_JPS || b.algos[a] == PF_ALGO_JPS_PLUS;
     if (need_jps && pf_jps_supported(map)) {
         /* built once, outside the timings, and shared by every context below */
         if (pf_jps_table_create(map, NULL, &jt) != PF_OK) goto oom;
         pf_ctx_use_jps_table(ctx, jt);
     }
-    int check = moves == PF_MOVES_8_NO_CUT;
-    fprintf(out, "{\"bench\":\"pathfind bench\",\"map\":\"%s\",\"scen\":\"%s\",\"moves\":\"%s\",\"queries\":[", mp, sp,
-            moves == PF_MOVES_4 ? "4" : moves == PF_MOVES_8_CUT ? "8cut" : moves == PF_MOVES_HEX ? "hex" : "8");
-    double *us_sum = calloc((size_t)nalgos, sizeof *us_sum);
-    uint32_t *mism = calloc((size_t)nalgos, sizeof *mism), *solved = calloc((size_t)nalgos, sizeof *solved);
-    if (!us_sum || !mism || !solved) {
-        free(us_sum);
-        free(mism);
-        free(solved);
-        goto oom;
-    }
-    int first = 1;
-    cli_progress_state prog = {.label = "bench"};
-    for (int a = 0; a < nalgos; a++) {
-        pf_search_desc sd = {.algo = algos[a], .weight = algos[a] == PF_ALGO_WASTAR ? 2.0 : 0.0};
-        for (uint32_t i = 0; i < n; i++) {
-            pf_path path;
-            pf_stats st;
-            double t0 = cli_now();
-            pf_status s = cli_search(ctx, node_s[i], node_g[i], &sd, &pb, &path, &st);
-            double us = (cli_now() - t0) * 1e6;
-            us_sum[a] += us;
-            int ok = s == PF_OK || s == PF_FALLBACK;
-            solved[a] += ok;
-            if (check && cli_algo_optimal(algos[a]) && (!ok || fabs(st.cost - opt[i]) > PF_SCEN_TOLERANCE)) mism[a]++;
-            if (ok) {
-                fprintf(out, "%s\n{\"algo\":\"%s\",\"path_len\":%u,\"cost\":%.6f,\"us\":%.3f}", first ? "" : ",",
-                        pf_algo_name(algos[a]), path.len, st.cost, us);
-                first = 0;
-            }
-            cli_progress(&prog, (uint64_t)a * n + i + 1, (uint64_t)nalgos * n);
-        }
-    }
-    fprintf(out, "],\n\"summary\":[");
-    for (int a = 0; a < nalgos; a++)
-        fprintf(out, "%s{\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"checked\":%s,\"us_per_query\":%.3f}",
-                a ? "," : "", pf_algo_name(algos[a]), n, solved[a], mism[a],
-                check && cli_algo_optimal(algos[a]) ? "true" : "false", n ? us_sum[a] / n : 0.0);
-    uint32_t bad = 0;
-    for (int a = 0; a < nalgos; a++) bad += mism[a];
-    free(us_sum);
-    free(mism);
-    free(solved);
-
-    /* batch frames: every selected query, first algorithm, per worker count */
-    fprintf(out, "],\n\"threads\":[");
-    char *frames_json = NULL;
-    size_t fj_len = 0;
-    FILE *fj = open_memstream(&frames_json, &fj_len);
-    if (!fj) goto oom;
-    for (int t = 0; t < nthreads; t++) {
-        pf_batch *b;
-        pf_batch_desc bd = {.workers = (uint32_t)threads[t], .jps_table = jt};
-        if (pf_batch_create(map, &bd, &b) != PF_OK) {
-            fclose(fj);
-            free(frames_json);
-            goto oom;
-        }
-        double sum = 0.0;
-        for (long f = 0; f < frames; f++) {
-            double t0 = cli_now();
-            pf_batch_reset(b);
-            for (uint32_t i = 0; i < n; i++) {
-                pf_batch_query q = {.start = node_s[i], .goal = node_g[i], .search = {.algo = algos[0]}, .tag = i};
-                if (algos[0] == PF_ALGO_WASTAR) q.search.weight = 2.0;
-                pf_batch_submit(b, &q, NULL);
-            }
-            pf_batch_run(b, NULL);
-            ft[f] = cli_now() - t0;
-            sum += ft[f];
-        }
-        pf_batch_destroy(b);
-        fprintf(out, "%s{\"algo\":\"%s\",\"threads\":%ld,\"queries_per_s\":%.1f,\"frame_queries\":%u}", t ? "," : "",
-                pf_algo_name(algos[0]), threads[t], sum > 0 ? (double)n * (double)frames / sum : 0.0, n);
-        fprintf(fj, "%s{\"label\":\"%ld thread%s\",\"frame_ms\":[", t ? "," : "", threads[t], threads[t] > 1 ? "s" : "");
-        for (long f = 0; f < frames; f++) fprintf(fj, "%s%.3f", f ? "," : "", ft[f] * 1e3);
-        fprintf(fj, "]}");
-    }
-    fclose(fj);
-    fprintf(out, "],\n\"frames\":[%s],\"peak_rss_kb\":%ld}\n", frames_json ? frames_json : "", cli_peak_rss_kb());
-    free(frames_json);
+    int check = b.moves == PF_MOVES_8_NO_CUT;
+    /* the JSON is read back by pathfind plot: strings written escaped */
+    fprintf(out, "{\"bench\":\"pathfind bench\",\"map\":");
+    cli_json_str(out, b.map);
+    fprintf(out, ",\"scen\":");
+    cli_json_str(out, b.scen);
+    fprintf(out, ",\"moves\":\"%s\",\"queries\":[",
+            b.moves == PF_MOVES_4 ? "4" : b.moves == PF_MOVES_8_CUT ? "8cut" : b.moves == PF_MOVES_HEX ? "hex" : "8");
+    long bad = time_singles(out, &b, &q, ctx, check);
+    if (bad < 0 || !time_frames(out, &b, &q, map, jt)) goto oom;
     if (out != stdout) {
-        if (fclose(out) != 0) {
-            out = NULL;
-            fprintf(stderr, "pathfind bench: error writing '%s'\n", outp);
-            goto done;
-        }
+        int ok = cli_out_close(&o, "bench", 1);
         out = NULL;
-        fprintf(stderr, "pathfind bench: wrote %s\n", outp);
+        if (!ok) goto done;
+        cli_error("bench", "wrote %s", outp);
     }
     rc = bad ? 1 : 0;
-    if (bad) fprintf(stderr, "pathfind bench: %u costs differ from the optimal lengths\n", bad);
-    if (plot) {
-        char *pargv[] = {"plot", (char *)outp, "--out", (char *)plot, NULL};
+    if (bad) cli_error("bench", "%ld costs differ from the optimal lengths", bad);
+    if (b.plot) {
+        char *pargv[] = {"plot", (char *)outp, "--out", (char *)b.plot, NULL};
         int prc = pf_cli_plot(4, pargv);
         if (prc) rc = prc;
     }
     goto done;
 oom:
-    fprintf(stderr, "pathfind bench: out of memory\n");
+    cli_error("bench", "out of memory");
     rc = 1;
 done:
-    if (out && out != stdout) fclose(out);
-    cli_pathbuf_free(&pb);
+    if (out && out != stdout) cli_out_close(&o, "bench", 0);
     pf_ctx_destroy(ctx);
     pf_jps_table_destroy(jt);
-    free(node_s);
-    free(node_g);
-    free(opt);
-    free(ft);
+    free(q.s);
+    free(q.g);
+    free(q.opt);
+    free(jpath);
     pf_scen_destroy(sc);
     pf_map_destroy(map);
     return rc;

@@ -20,6 +20,22 @@ static const char *HELP =
 static cli_rng st_rng;
 static uint32_t rnd(void) { return cli_rng_next(&st_rng); }
 
+/* A random open ground cell (class 1) of the w x h map holding `open` of them (open > 0).
+ * Rejection sampling keeps the draws of earlier versions (same seed, same queries) but is bounded:
+ * on a map that is nearly all water or rock it would spin for ever, so after 64 misses the
+ * (draw mod open)-th ground cell is taken by counting. */
+static uint32_t pick_ground(const pf_map *map, uint32_t w, uint32_t h, uint32_t open)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        uint32_t c = rnd() % (w * h);
+        if (pf_grid_class(map, (int32_t)(c % w), (int32_t)(c / w)) == 1) return c;
+    }
+    uint32_t k = rnd() % open;
+    for (uint32_t c = 0; c < w * h; c++)
+        if (pf_grid_class(map, (int32_t)(c % w), (int32_t)(c / w)) == 1 && k-- == 0) return c;
+    return 0; /* unreachable: open counts the ground cells */
+}
+
 int pf_cli_demo(int argc, char **argv)
 {
     const char *mapfile = NULL;
@@ -37,10 +53,11 @@ int pf_cli_demo(int argc, char **argv)
         } else if (strcmp(a, "--seed") == 0 && has) {
             if (!cli_parse_int("demo", a, argv[++i], 0, 2147483647L, &seed)) return 2;
         } else {
-            fprintf(stderr, "pathfind demo: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("demo", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         }
     }
+    if (cli_args_only) return 0;
     pf_diag diag;
     pf_map *map = NULL;
     if (!mapfile) {
@@ -52,22 +69,28 @@ int pf_cli_demo(int argc, char **argv)
     }
     double t0 = cli_now();
     if (pf_grid_load_movingai(mapfile, NULL, &map, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind demo: %s\n", diag.msg);
+        cli_error("demo", "%s", diag.msg);
         return 1;
     }
     double load_ms = (cli_now() - t0) * 1e3;
     uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
     pf_ctx *ctx;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
-        fprintf(stderr, "pathfind demo: out of memory\n");
+        cli_error("demo", "out of memory");
         pf_map_destroy(map);
         return 1;
     }
     uint32_t open = 0;
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) open += pf_grid_class(map, (int32_t)x, (int32_t)y) == 1;
+    if (open == 0) {
+        cli_error("demo", "%s has no open ground cell ('.', 'G' or 'S') to pick queries from", mapfile);
+        pf_ctx_destroy(ctx);
+        pf_map_destroy(map);
+        return 1;
+    }
     printf("pathfind %s demo\n", PF_VERSION_STRING);
-    printf("map      %s: %ux%u, %u open ground cells (%.1f%%), loaded in %.1f ms\n", mapfile, w, h, open,
+    cli_say("map      %s: %ux%u, %u open ground cells (%.1f%%), loaded in %.1f ms", mapfile, w, h, open,
            100.0 * open / ((double)w * h), load_ms);
     printf("context  %zu bytes per node, %.1f MiB\n", pf_ctx_bytes_per_node(ctx), pf_ctx_mem_size(ctx) / 1048576.0);
 
@@ -78,8 +101,8 @@ int pf_cli_demo(int argc, char **argv)
     cli_pathbuf pb = {0};
     for (long q = 0; q < nq; q++) {
         uint32_t s, g;
-        do s = rnd() % (w * h); while (pf_grid_class(map, (int32_t)(s % w), (int32_t)(s / w)) != 1);
-        do g = rnd() % (w * h); while (pf_grid_class(map, (int32_t)(g % w), (int32_t)(g / w)) != 1);
+        s = pick_ground(map, w, h, open);
+        g = pick_ground(map, w, h, open);
         pf_path path;
         pf_stats sa, sd;
         double t = cli_now();

@@ -48,7 +48,7 @@ int pf_cli_gen(int argc, char **argv)
         } else if (strcmp(a, "-o") == 0 && has) {
             out = argv[++i];
         } else {
-            fprintf(stderr, "pathfind gen: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("gen", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         }
     }
@@ -56,9 +56,13 @@ int pf_cli_gen(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
+    if (cli_args_only) return 0;
     rng_state = cli_rng_seed((uint64_t)seed, 1);
     char *g = malloc((size_t)w * (size_t)h);
-    if (!g) return 1;
+    if (!g) {
+        cli_error("gen", "out of memory for a %ldx%ld map", w, h);
+        return 1;
+    }
     memset(g, '.', (size_t)w * (size_t)h);
     /* rooms: walls every `cell` cells with two or three doors per wall segment */
     long cell = 32;
@@ -101,9 +105,9 @@ int pf_cli_gen(int argc, char **argv)
         long x = 1 + (long)rnd_below((uint32_t)(w - 2)), y = 1 + (long)rnd_below((uint32_t)(h - 2));
         if (g[y * w + x] == '.') g[y * w + x] = '@';
     }
-    FILE *f = fopen(out, "wb");
+    cli_out o;
+    FILE *f = cli_out_open(&o, "gen", out);
     if (!f) {
-        fprintf(stderr, "pathfind gen: cannot write '%s'\n", out);
         free(g);
         return 1;
     }
@@ -112,13 +116,8 @@ int pf_cli_gen(int argc, char **argv)
         fwrite(g + y * w, 1, (size_t)w, f);
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, "pathfind gen: write error on '%s'\n", out);
-        free(g);
-        return 1;
-    }
     free(g);
-    printf("wrote %s (%ldx%ld, seed %ld)\n", out, w, h, seed);
+    if (!cli_out_close(&o, "gen", 1)) return 1;
+    cli_say("wrote %s (%ldx%ld, seed %ld)", out, w, h, seed);
     return 0;
 }

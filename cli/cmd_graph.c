@@ -1,4 +1,6 @@
 /* cmd_graph.c - `pathfind graph GRAPH.gr PAIRS`: s-t queries on a DIMACS graph. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +14,19 @@ static const char *HELP =
     "A* uses the Euclidean heuristic scaled to stay consistent; without it A* equals Dijkstra.\n"
     "Parallel arcs are all kept; a search uses the cheapest. A PAIRS line may carry a third column,\n"
     "the expected cost: then a mismatch is a cost that differs from it by more than 1e-6 relative.\n"
+    "Lines hold at most 4094 bytes; a line starting with 'c' or '#' is a comment.\n"
     "\n"
     "  --csv FILE    one row per query: s,t,status,cost,expanded,path_len\n"
+    "  --weight W    weight for wastar (default 1.5); an error with the other algorithms\n"
     "\n"
     "example: pathfind graph rome99.gr pairs.txt --algo dijkstra\n";
 
-int pf_cli_graph(int argc, char **argv)
+typedef struct graph_args { const char *gr, *pairs, *co, *csv; pf_search_desc d; int weight_given; } graph_args;
+
+/* Returns -1 when the arguments are good, else the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, graph_args *g)
 {
-    const char *pos[2] = {0}, *co = NULL, *csv = NULL;
     int npos = 0;
-    pf_search_desc d = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -29,20 +34,21 @@ int pf_cli_graph(int argc, char **argv)
             fputs(HELP, stdout);
             return 0;
         } else if (strcmp(a, "--algo") == 0 && has) {
-            if (!cli_parse_algo("graph", argv[++i], &d.algo)) return 2;
+            if (!cli_parse_algo("graph", argv[++i], &g->d.algo)) return 2;
         } else if (strcmp(a, "--weight") == 0 && has) {
-            if (!cli_parse_double("graph", a, argv[++i], 1.0, &d.weight)) return 2;
+            if (!cli_parse_double("graph", a, argv[++i], 1.0, &g->d.weight)) return 2;
+            g->weight_given = 1;
         } else if (strcmp(a, "--co") == 0 && has) {
-            co = argv[++i];
+            g->co = argv[++i];
         } else if (strcmp(a, "--csv") == 0 && has) {
-            csv = argv[++i];
+            g->csv = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pathfind graph: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("graph", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         } else if (npos < 2) {
-            pos[npos++] = a;
+            *(npos++ ? &g->pairs : &g->gr) = a;
         } else {
-            fprintf(stderr, "pathfind graph: unexpected argument '%s'\n", a);
+            cli_error("graph", "unexpected argument '%s'", a);
             return 2;
         }
     }
@@ -50,83 +56,126 @@ int pf_cli_graph(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
-    if (d.algo == PF_ALGO_JPS || d.algo == PF_ALGO_JPS_PLUS) {
-        fprintf(stderr, "pathfind graph: %s works on grids only\n", pf_algo_name(d.algo));
+    if (g->d.algo == PF_ALGO_JPS || g->d.algo == PF_ALGO_JPS_PLUS) {
+        cli_error("graph", "%s works on grids only", pf_algo_name(g->d.algo));
         return 2;
     }
-    if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
+    if (!cli_check_weight("graph", g->d.algo, g->weight_given)) return 2;
+    if (g->d.algo == PF_ALGO_WASTAR && g->d.weight == 0) g->d.weight = 1.5;
+    return -1;
+}
+
+/* A whole token of digits (no sign, no blanks: strtoul would take "-18446744073709551615" as 1). */
+static int node_token(const char *t, size_t n, uint32_t max, unsigned long *out)
+{
+    if (n == 0 || n > 10) return 0; /* ten digits cannot overflow 64 bits */
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9') return 0;
+        v = v * 10 + (uint64_t)(t[i] - '0');
+    }
+    if (v < 1 || v > max) return 0;
+    *out = (unsigned long)v;
+    return 1;
+}
+
+/* "s t [expected]" -> 1; blank or comment -> 0; malformed -> -1 with a message. An expected cost
+ * must be a finite number >= 0: "nan" or "1e999" would compare unequal to nothing. */
+static int parse_pair(const char *file, unsigned lineno, char *line, uint32_t n, unsigned long *s,
+                      unsigned long *t, double *expect, int *has_expect)
+{
+    char *tok[4];
+    int k = 0;
+    for (char *save = NULL, *p = strtok_r(line, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save))
+        if (k < 4) tok[k++] = p;
+        else k = 5;
+    if (k == 0 || tok[0][0] == '#' || tok[0][0] == 'c') return 0;
+    if (k < 2 || k > 3 || !node_token(tok[0], strlen(tok[0]), n, s) || !node_token(tok[1], strlen(tok[1]), n, t)) {
+        cli_error("graph", "%s:%u: expected 's t' with node ids in 1..%u", file, lineno, n);
+        return -1;
+    }
+    *has_expect = k == 3;
+    if (k == 3) {
+        char *e;
+        errno = 0;
+        *expect = strtod(tok[2], &e);
+        if (!(tok[2][0] >= '0' && tok[2][0] <= '9') || *e || errno || !isfinite(*expect)) {
+            cli_error("graph", "%s:%u: expected cost '%s' is not a finite number >= 0", file, lineno, tok[2]);
+            return -1;
+        }
+    }
+    return 1;
+}
+
+int pf_cli_graph(int argc, char **argv)
+{
+    graph_args g = {0};
+    int prc = parse_args(argc, argv, &g);
+    if (prc >= 0) return prc;
+    if (cli_args_only) return 0;
     pf_diag diag;
     pf_map *map;
-    if (pf_graph_load_dimacs(pos[0], co, NULL, &map, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind graph: %s\n", diag.msg);
+    if (pf_graph_load_dimacs(g.gr, g.co, NULL, &map, &diag) != PF_OK) {
+        cli_error("graph", "%s", diag.msg);
         return 1;
     }
-    FILE *pf = fopen(pos[1], "r");
-    if (!pf) {
-        fprintf(stderr, "pathfind graph: cannot open '%s'\n", pos[1]);
-        pf_map_destroy(map);
-        return 1;
+    int rc = 1, complete = 0; /* complete: every PAIRS line read and answered */
+    pf_ctx *ctx = NULL;
+    cli_out out = {0};
+    FILE *pf = cli_open_read("graph", g.pairs), *csv = NULL;
+    if (!pf) goto done;
+    if (g.csv) {
+        if (!(csv = cli_out_open(&out, "graph", g.csv))) goto done;
+        fprintf(csv, "s,t,status,cost,expanded,path_len\n");
     }
-    FILE *out = csv ? fopen(csv, "w") : NULL;
-    if (csv && !out) {
-        fprintf(stderr, "pathfind graph: cannot write '%s'\n", csv);
-        fclose(pf);
-        pf_map_destroy(map);
-        return 1;
-    }
-    if (out) fprintf(out, "s,t,status,cost,expanded,path_len\n");
-    pf_ctx *ctx;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
-        fprintf(stderr, "pathfind graph: out of memory\n");
-        if (out) fclose(out);
-        fclose(pf);
-        pf_map_destroy(map);
-        return 1;
+        cli_error("graph", "out of memory");
+        goto done;
     }
-    pf_search_desc rd = pf_search_desc_resolve(map, &d);
-    char line[256];
-    uint32_t lineno = 0, n = 0, solved = 0, mismatches = 0;
+    pf_search_desc rd = pf_search_desc_resolve(map, &g.d);
+    char line[4096];
+    unsigned lineno = 0;
+    uint32_t n = 0, solved = 0, mismatches = 0, nodes = pf_map_node_count(map);
     uint64_t expanded = 0;
     double total = 0.0;
-    int rc = 0;
     cli_pathbuf pb = {0};
-    while (fgets(line, sizeof line, pf)) {
-        lineno++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t') p++;
-        if (*p == '\n' || *p == '\r' || *p == '\0' || *p == '#' || *p == 'c') continue;
-        char *e1, *e2, *e3;
-        unsigned long s = strtoul(p, &e1, 10), t = strtoul(e1, &e2, 10);
-        double expect = strtod(e2, &e3);
-        int has_expect = e3 != e2;
-        while (*e3 == ' ' || *e3 == '\t' || *e3 == '\r' || *e3 == '\n') e3++;
-        if (e1 == p || e2 == e1 || *e3 || s == 0 || t == 0 || s > pf_map_node_count(map) || t > pf_map_node_count(map)) {
-            fprintf(stderr, "pathfind graph: %s:%u: expected 's t' with node ids in 1..%u\n", pos[1], lineno,
-                    pf_map_node_count(map));
-            rc = 1;
-            break;
-        }
+    int got;
+    while ((got = cli_read_line("graph", pf, g.pairs, &lineno, line, sizeof line)) != 0) {
+        unsigned long s, t;
+        double expect = 0;
+        int has_expect = 0, kind = got < 0 ? -1 : parse_pair(g.pairs, lineno, line, nodes, &s, &t, &expect, &has_expect);
+        if (kind < 0) break;
+        if (kind == 0) continue;
         pf_path path;
         pf_stats st;
         double t0 = cli_now();
-        pf_status r = cli_search(ctx, (uint32_t)(s - 1), (uint32_t)(t - 1), &d, &pb, &path, &st);
+        pf_status r = cli_search(ctx, (uint32_t)(s - 1), (uint32_t)(t - 1), &g.d, &pb, &path, &st);
         total += cli_now() - t0;
         int ok = r == PF_OK;
         n++;
         solved += ok;
         expanded += st.expanded;
-        if (has_expect && cli_algo_optimal(rd.algo) && (!ok || fabs(st.cost - expect) > 1e-6 * (expect > 1 ? expect : 1)))
+        if (has_expect && cli_algo_optimal(rd.algo) &&
+            (!ok || !(fabs(st.cost - expect) <= 1e-6 * (expect > 1 ? expect : 1))))
             mismatches++;
-        if (out) fprintf(out, "%lu,%lu,%s,%.6f,%u,%u\n", s, t, cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
+        if (csv)
+            fprintf(csv, "%lu,%lu,%s,%.6f,%u,%u\n", s, t, cli_status_word(r), ok ? st.cost : -1.0, st.expanded,
+                    ok ? st.path_len : 0);
     }
-    printf("{\"graph\":\"%s\",\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"total_s\":%.6f,"
-           "\"us_per_query\":%.3f,\"expanded\":%llu,\"peak_rss_kb\":%ld}\n",
-           pos[0], pf_algo_name(rd.algo), n, solved, mismatches, total, n ? total * 1e6 / n : 0.0,
-           (unsigned long long)expanded, cli_peak_rss_kb());
     cli_pathbuf_free(&pb);
+    printf("{\"graph\":");
+    cli_json_str(stdout, g.gr);
+    printf(",\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"total_s\":%.6f,"
+           "\"us_per_query\":%.3f,\"expanded\":%llu,\"peak_rss_kb\":%ld}\n",
+           pf_algo_name(rd.algo), n, solved, mismatches, total, n ? total * 1e6 / n : 0.0,
+           (unsigned long long)expanded, cli_peak_rss_kb());
+    complete = got == 0;
+    rc = complete && !mismatches ? 0 : 1;
+done:
+    /* a CSV cut short by a bad PAIRS line is discarded; one with mismatches is the evidence */
+    if (csv && !cli_out_close(&out, "graph", complete)) rc = 1;
     pf_ctx_destroy(ctx);
-    if (out) fclose(out);
-    fclose(pf);
+    if (pf) fclose(pf);
     pf_map_destroy(map);
-    return rc ? rc : (mismatches ? 1 : 0);
+    return rc;
 }

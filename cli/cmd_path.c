@@ -6,6 +6,7 @@ static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
     "\n"
     "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
+    "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "\n"
     "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
 
@@ -15,6 +16,7 @@ int pf_cli_path(int argc, char **argv)
     int npos = 0, json = 0;
     pf_search_desc d = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
+    int weight_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -25,17 +27,18 @@ int pf_cli_path(int argc, char **argv)
             if (!cli_parse_algo("path", argv[++i], &d.algo)) return 2;
         } else if (strcmp(a, "--weight") == 0 && has) {
             if (!cli_parse_double("path", a, argv[++i], 1.0, &d.weight)) return 2;
+            weight_given = 1;
         } else if (strcmp(a, "--moves") == 0 && has) {
             if (!cli_parse_moves("path", argv[++i], &moves)) return 2;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-            fprintf(stderr, "pathfind path: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("path", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         } else if (npos < 5) {
             pos[npos++] = a;
         } else {
-            fprintf(stderr, "pathfind path: unexpected argument '%s'\n", a);
+            cli_error("path", "unexpected argument '%s'", a);
             return 2;
         }
     }
@@ -47,16 +50,18 @@ int pf_cli_path(int argc, char **argv)
     static const char *const names[4] = {"SX", "SY", "GX", "GY"};
     for (int k = 0; k < 4; k++)
         if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
+    if (!cli_check_weight("path", d.algo, weight_given)) return 2;
     if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
+    if (cli_args_only) return 0;
     pf_diag diag;
     pf_map *map;
     if (pf_grid_load_movingai(pos[0], &(pf_grid_load_desc){.moves = moves}, &map, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind path: %s\n", diag.msg);
+        cli_error("path", "%s", diag.msg);
         return 1;
     }
     pf_ctx *ctx;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
-        fprintf(stderr, "pathfind path: out of memory\n");
+        cli_error("path", "out of memory");
         pf_map_destroy(map);
         return 1;
     }

@@ -20,7 +20,7 @@ static const char *HELP =
     "  --ids LIST    0-based indices into the scenario file, as in the id column of\n"
     "                `pathfind scen --csv` (default: the query with the longest optimal length)\n"
     "  --algo LIST   comma-separated: astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
-    "  --weight W    weight for wastar (default 1.5)\n"
+    "  --weight W    weight for wastar (default 1.5), jps and jps+; an error when LIST has none\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex (drawn square)\n"
     "  --max-px N    longest side of one panel's map in pixels (default 1024). Small maps are\n"
     "                enlarged (up to 16 px per cell); large maps are reduced by averaging blocks of\n"
@@ -106,7 +106,7 @@ static int split_list(const char *s, char out[][16], int max)
     while (*p) {
         size_t len = strcspn(p, ",");
         if (len == 0 || len >= 16 || n == max) {
-            fprintf(stderr, "pathfind render: bad list '%s' (at most %d comma-separated items)\n", s, max);
+            cli_error("render", "bad list '%s' (at most %d comma-separated items)", s, max);
             return 0;
         }
         memcpy(out[n], p, len);
@@ -114,7 +114,7 @@ static int split_list(const char *s, char out[][16], int max)
         p += len;
         if (*p == ',') p++;
     }
-    if (n == 0) fprintf(stderr, "pathfind render: empty list\n");
+    if (n == 0) cli_error("render", "empty list");
     return n;
 }
 
@@ -266,225 +266,233 @@ static void fit_text(char *s, long max_px, int ts)
     if (strlen(s) > max) s[max] = '\0';
 }
 
-int pf_cli_render(int argc, char **argv)
+typedef struct render_args {
+    const char *map, *pos[4], *scen, *ids, *out, *algos;
+    int npos, json, weight_given;
+    long max_px;
+    double weight;
+    pf_moves moves;
+    char names[MAX_ALGOS][16];    /* --algo, split */
+    pf_search_desc descs[MAX_ALGOS];
+    int nalgo;
+} render_args;
+
+/* Returns -1 when the arguments are good, else the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, render_args *a)
 {
-    const char *pos[5] = {0}, *scen_path = NULL, *ids_arg = NULL, *out_path = NULL, *algo_arg = "astar";
-    int npos = 0, json = 0;
-    long max_px = 1024;
-    double weight = 0;
-    pf_moves moves = PF_MOVES_8_NO_CUT;
+    const char *pos[5] = {0};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *s = argv[i];
         int has = i + 1 < argc;
-        if (cli_is_help(a)) {
+        if (cli_is_help(s)) {
             fputs(HELP, stdout);
             return 0;
-        } else if (strcmp(a, "--scen") == 0 && has) {
-            scen_path = argv[++i];
-        } else if (strcmp(a, "--ids") == 0 && has) {
-            ids_arg = argv[++i];
-        } else if (strcmp(a, "--algo") == 0 && has) {
-            algo_arg = argv[++i];
-        } else if (strcmp(a, "--weight") == 0 && has) {
-            if (!cli_parse_double("render", a, argv[++i], 1.0, &weight)) return 2;
-        } else if (strcmp(a, "--moves") == 0 && has) {
-            if (!cli_parse_moves("render", argv[++i], &moves)) return 2;
-        } else if (strcmp(a, "--max-px") == 0 && has) {
-            if (!cli_parse_int("render", a, argv[++i], 16, 8192, &max_px)) return 2;
-        } else if (strcmp(a, "-o") == 0 && has) {
-            out_path = argv[++i];
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-            fprintf(stderr, "pathfind render: unknown or incomplete option '%s' (see --help)\n", a);
+        } else if (strcmp(s, "--scen") == 0 && has) {
+            a->scen = argv[++i];
+        } else if (strcmp(s, "--ids") == 0 && has) {
+            a->ids = argv[++i];
+        } else if (strcmp(s, "--algo") == 0 && has) {
+            a->algos = argv[++i];
+        } else if (strcmp(s, "--weight") == 0 && has) {
+            if (!cli_parse_double("render", s, argv[++i], 1.0, &a->weight)) return 2;
+            a->weight_given = 1;
+        } else if (strcmp(s, "--moves") == 0 && has) {
+            if (!cli_parse_moves("render", argv[++i], &a->moves)) return 2;
+        } else if (strcmp(s, "--max-px") == 0 && has) {
+            if (!cli_parse_int("render", s, argv[++i], 16, 8192, &a->max_px)) return 2;
+        } else if (strcmp(s, "-o") == 0 && has) {
+            a->out = argv[++i];
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = 1;
+        } else if (s[0] == '-' && s[1] && !(s[1] >= '0' && s[1] <= '9')) {
+            cli_error("render", "unknown or incomplete option '%s' (see --help)", s);
             return 2;
-        } else if (npos < 5) {
-            pos[npos++] = a;
+        } else if (a->npos < 5) {
+            pos[a->npos++] = s;
         } else {
-            fprintf(stderr, "pathfind render: unexpected argument '%s'\n", a);
+            cli_error("render", "unexpected argument '%s'", s);
             return 2;
         }
     }
-    if (npos == 0 || !out_path || (scen_path ? npos != 1 : npos != 5)) {
-        fprintf(stderr, "pathfind render: need MAP, then SX SY GX GY or --scen FILE, and -o OUT.png\n\n");
+    if (a->npos == 0 || !a->out || (a->scen ? a->npos != 1 : a->npos != 5)) {
+        cli_error("render", "need MAP, then SX SY GX GY or --scen FILE, and -o OUT.png");
+        fputc('\n', stderr);
         fputs(HELP, stderr);
         return 2;
     }
-    if (ids_arg && !scen_path) {
-        fprintf(stderr, "pathfind render: --ids needs --scen\n");
+    a->map = pos[0];
+    for (int k = 0; k < 4; k++) a->pos[k] = pos[k + 1];
+    if (a->ids && !a->scen) {
+        cli_error("render", "--ids needs --scen");
         return 2;
     }
-    char algo_names[MAX_ALGOS][16];
-    int nalgo = split_list(algo_arg, algo_names, MAX_ALGOS);
-    if (!nalgo) return 2;
-    pf_search_desc descs[MAX_ALGOS];
-    for (int i = 0; i < nalgo; i++) {
-        descs[i] = (pf_search_desc){0};
-        if (!cli_parse_algo("render", algo_names[i], &descs[i].algo)) return 2;
-        descs[i].weight = descs[i].algo == PF_ALGO_WASTAR ? (weight > 0 ? weight : 1.5) : 0;
+    if (!(a->nalgo = split_list(a->algos, a->names, MAX_ALGOS))) return 2;
+    int weighted = 0;
+    for (int i = 0; i < a->nalgo; i++) {
+        pf_algo al;
+        if (!cli_parse_algo("render", a->names[i], &al)) return 2;
+        int takes = al == PF_ALGO_WASTAR || al == PF_ALGO_JPS || al == PF_ALGO_JPS_PLUS;
+        weighted |= takes;
+        a->descs[i] = (pf_search_desc){.algo = al, .weight = takes && a->weight > 0 ? a->weight
+                                                                : al == PF_ALGO_WASTAR ? 1.5 : 0};
     }
-    query qs[MAX_QUERIES];
-    int nq = 0;
-    if (!scen_path) {
+    if (a->weight_given && !weighted) {
+        cli_error("render", "--weight applies to wastar, jps and jps+; none of '%s' reads it", a->algos);
+        return 2;
+    }
+    return -1;
+}
+
+/* The queries to draw: SX SY GX GY, or --ids of the scenario file (default: its longest query,
+ * where the searches differ most). Returns -1 when good, else the exit code (message printed). */
+static int collect_queries(const render_args *a, const pf_scen *sc, query *qs, int *nq)
+{
+    *nq = 0;
+    if (!sc) {
         static const char *const names[4] = {"SX", "SY", "GX", "GY"};
         long c[4];
         for (int k = 0; k < 4; k++)
-            if (!cli_parse_int("render", names[k], pos[k + 1], 0, PF_GRID_MAX_SIDE - 1, &c[k])) return 2;
-        qs[nq++] = (query){-1, (int32_t)c[0], (int32_t)c[1], (int32_t)c[2], (int32_t)c[3]};
+            if (!cli_parse_int("render", names[k], a->pos[k], 0, PF_GRID_MAX_SIDE - 1, &c[k])) return 2;
+        qs[(*nq)++] = (query){-1, (int32_t)c[0], (int32_t)c[1], (int32_t)c[2], (int32_t)c[3]};
+        return -1;
     }
-
-    pf_diag diag;
-    pf_map *map;
-    if (pf_grid_load_movingai(pos[0], &(pf_grid_load_desc){.moves = moves}, &map, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind render: %s\n", diag.msg);
+    uint32_t cnt = pf_scen_count(sc);
+    if (cnt == 0) {
+        cli_error("render", "%s: no queries in the file", a->scen);
         return 1;
     }
-    int rc = 1;
-    pf_scen *sc = NULL;
-    pf_ctx *ctx = NULL;
-    char *chars = NULL;
-    uint32_t *trace = NULL, *order = NULL, *pathbuf = NULL;
-    cli_canvas cv = {0};
-    if (scen_path) {
-        if (pf_scen_load(scen_path, NULL, &sc, &diag) != PF_OK) {
-            fprintf(stderr, "pathfind render: %s\n", diag.msg);
-            goto done;
+    char ids[MAX_QUERIES][16];
+    int nid = 0;
+    if (a->ids && !(nid = split_list(a->ids, ids, MAX_QUERIES))) return 2;
+    long longest = 0;
+    for (uint32_t i = 1; i < cnt; i++)
+        if (pf_scen_get(sc, i)->optimal > pf_scen_get(sc, (uint32_t)longest)->optimal) longest = i;
+    for (int k = 0; k < (a->ids ? nid : 1); k++) {
+        long id = longest;
+        if (a->ids && !cli_parse_int("render", "--ids", ids[k], 0, (long)cnt - 1, &id)) {
+            cli_error("render", "(%s has %u queries)", a->scen, cnt);
+            return 2;
         }
-        uint32_t cnt = pf_scen_count(sc);
-        if (cnt == 0) {
-            fprintf(stderr, "pathfind render: %s: no queries in the file\n", scen_path);
-            goto done;
-        }
-        char ids[MAX_QUERIES][16];
-        int nid = 0;
-        if (ids_arg) {
-            nid = split_list(ids_arg, ids, MAX_QUERIES);
-            if (!nid) {
-                rc = 2;
-                goto done;
-            }
-        }
-        long longest = 0; /* default query: the longest one, where the searches differ most */
-        for (uint32_t i = 1; i < cnt; i++)
-            if (pf_scen_get(sc, i)->optimal > pf_scen_get(sc, (uint32_t)longest)->optimal) longest = i;
-        for (int k = 0; k < (ids_arg ? nid : 1); k++) {
-            long id = longest;
-            if (ids_arg) {
-                char msg[64];
-                snprintf(msg, sizeof msg, "--ids (%s has %u queries)", scen_path, cnt);
-                if (!cli_parse_int("render", msg, ids[k], 0, (long)cnt - 1, &id)) {
-                    rc = 2;
-                    goto done;
-                }
-            }
-            const pf_scen_entry *e = pf_scen_get(sc, (uint32_t)id);
-            qs[nq++] = (query){id, e->sx, e->sy, e->gx, e->gy};
-        }
+        const pf_scen_entry *e = pf_scen_get(sc, (uint32_t)id);
+        qs[(*nq)++] = (query){id, e->sx, e->sy, e->gx, e->gy};
     }
-    layout L = {.w = pf_grid_width(map), .h = pf_grid_height(map), .cp = 1, .k = 1};
+    return -1;
+}
+
+/* Every start and goal inside the map and on an open cell; 0 with a message otherwise. */
+static int check_queries(const pf_map *map, const query *qs, int nq)
+{
+    uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
     for (int q = 0; q < nq; q++) {
         int32_t c[4] = {qs[q].sx, qs[q].sy, qs[q].gx, qs[q].gy};
         for (int k = 0; k < 4; k += 2) {
             const char *what = k ? "goal" : "start";
-            if (c[k] < 0 || c[k + 1] < 0 || (uint32_t)c[k] >= L.w || (uint32_t)c[k + 1] >= L.h) {
-                fprintf(stderr, "pathfind render: %s (%d,%d)%s is outside the %ux%u map\n", what, c[k], c[k + 1],
-                        qs[q].id >= 0 ? " of the scenario query" : "", L.w, L.h);
-                goto done;
+            if (c[k] < 0 || c[k + 1] < 0 || (uint32_t)c[k] >= w || (uint32_t)c[k + 1] >= h) {
+                cli_error("render", "%s (%d,%d)%s is outside the %ux%u map", what, c[k], c[k + 1],
+                          qs[q].id >= 0 ? " of the scenario query" : "", w, h);
+                return 0;
             }
             if (!pf_grid_class(map, c[k], c[k + 1])) {
-                fprintf(stderr, "pathfind render: %s (%d,%d) is a blocked cell\n", what, c[k], c[k + 1]);
-                goto done;
+                cli_error("render", "%s (%d,%d) is a blocked cell", what, c[k], c[k + 1]);
+                return 0;
             }
         }
     }
+    return 1;
+}
 
-    uint32_t longest = L.w > L.h ? L.w : L.h;
+/* Panel and picture sizes: cells enlarged up to 16 px, or reduced by k cells per pixel. Returns 0
+ * (message printed) when the picture would pass 16384 px a side. */
+static int plan_layout(layout *L, long max_px, int nalgo, int nq, uint64_t *W, uint64_t *H, uint64_t *legend_h,
+                       int *lts)
+{
+    uint32_t longest = L->w > L->h ? L->w : L->h;
     if (longest <= (uint32_t)max_px) {
-        L.cp = (uint32_t)max_px / longest;
-        if (L.cp > 16) L.cp = 16;
-        L.mw = L.w * L.cp;
-        L.mh = L.h * L.cp;
+        L->cp = (uint32_t)max_px / longest;
+        if (L->cp > 16) L->cp = 16;
+        L->mw = L->w * L->cp;
+        L->mh = L->h * L->cp;
     } else {
-        L.k = (longest + (uint32_t)max_px - 1) / (uint32_t)max_px;
-        L.mw = (L.w + L.k - 1) / L.k;
-        L.mh = (L.h + L.k - 1) / L.k;
+        L->k = (longest + (uint32_t)max_px - 1) / (uint32_t)max_px;
+        L->mw = (L->w + L->k - 1) / L->k;
+        L->mh = (L->h + L->k - 1) / L->k;
     }
-    L.ts = L.mw >= 400 ? 2 : 1;
-    L.pw = L.mw > 200 ? L.mw : 200;
-    L.header = 2 * 10 * (uint32_t)L.ts + 4;
-    uint64_t W = MARGIN + (uint64_t)nalgo * (L.pw + MARGIN);
-    int lts = W >= 900 ? 2 : 1;
-    uint64_t legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)W - 2 * MARGIN, lts, 0) + MARGIN;
-    uint64_t H = MARGIN + (uint64_t)nq * (L.header + L.mh + MARGIN) + legend_h;
-    if (W > 16384 || H > 16384) {
-        fprintf(stderr, "pathfind render: picture would be %llux%llu pixels; lower --max-px or draw fewer panels\n",
-                (unsigned long long)W, (unsigned long long)H);
-        goto done;
+    L->ts = L->mw >= 400 ? 2 : 1;
+    L->pw = L->mw > 200 ? L->mw : 200;
+    L->header = 2 * 10 * (uint32_t)L->ts + 4;
+    *W = MARGIN + (uint64_t)nalgo * (L->pw + MARGIN);
+    *lts = *W >= 900 ? 2 : 1;
+    *legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)*W - 2 * MARGIN, *lts, 0) + MARGIN;
+    *H = MARGIN + (uint64_t)nq * (L->header + L->mh + MARGIN) + *legend_h;
+    if (*W > 16384 || *H > 16384) {
+        cli_error("render", "picture would be %llux%llu pixels; lower --max-px or draw fewer panels",
+                  (unsigned long long)*W, (unsigned long long)*H);
+        return 0;
     }
+    return 1;
+}
 
+typedef struct panel_info { int a, q; pf_status r; pf_stats st; uint32_t len; long x, y; } panel_info;
+
+/* The buffers one search and its panel need, sized to the map once. */
+typedef struct render_bufs { uint32_t *trace, *order, *path; char *chars; pf_ctx *ctx; } render_bufs;
+
+/* Searches query q with algorithm i and draws its panel; 0 (message printed) on a failed search. */
+static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, render_bufs *b, const render_args *a,
+                       int i, int q, const query *qq, panel_info *info)
+{
     uint32_t nodes = pf_map_node_count(map);
-    chars = load_chars(pos[0], L.w, L.h);
-    trace = malloc((size_t)nodes * sizeof *trace);
-    order = malloc((size_t)nodes * sizeof *order);
-    pathbuf = malloc((size_t)nodes * sizeof *pathbuf);
-    if (!trace || !order || !pathbuf || !cli_canvas_init(&cv, (uint32_t)W, (uint32_t)H, C_BG) ||
-        pf_ctx_create(map, NULL, &ctx) != PF_OK) {
-        fprintf(stderr, "pathfind render: out of memory for a %ux%u map\n", L.w, L.h);
-        goto done;
+    uint32_t s = pf_grid_node(map, qq->sx, qq->sy), g = pf_grid_node(map, qq->gx, qq->gy);
+    pf_trace tr = {.nodes = b->trace, .capacity = nodes};
+    pf_search_desc d = a->descs[i];
+    d.trace = &tr;
+    pf_path path = {.nodes = b->path, .capacity = nodes};
+    pf_stats st;
+    pf_status r = pf_search(b->ctx, s, g, &d, &path, &st);
+    int ok = r == PF_OK || r == PF_FALLBACK;
+    if (pf_failed(r)) {
+        cli_error("render", "%s: %s", a->names[i], pf_status_str(r));
+        return 0;
     }
-    typedef struct panel_info { int a, q; pf_status r; pf_stats st; uint32_t len; long x, y; } panel_info;
-    panel_info info[MAX_ALGOS * MAX_QUERIES];
-    int ninfo = 0;
-    for (int q = 0; q < nq; q++)
-        for (int a = 0; a < nalgo; a++) {
-            uint32_t s = pf_grid_node(map, qs[q].sx, qs[q].sy), g = pf_grid_node(map, qs[q].gx, qs[q].gy);
-            pf_trace tr = {.nodes = trace, .capacity = nodes};
-            pf_search_desc d = descs[a];
-            d.trace = &tr;
-            pf_path path = {.nodes = pathbuf, .capacity = nodes};
-            pf_stats st;
-            pf_status r = pf_search(ctx, s, g, &d, &path, &st);
-            int ok = r == PF_OK || r == PF_FALLBACK;
-            if (pf_failed(r)) {
-                fprintf(stderr, "pathfind render: %s: %s\n", algo_names[a], pf_status_str(r));
-                goto done;
-            }
-            memset(order, 0, (size_t)nodes * sizeof *order);
-            for (uint32_t i = tr.len; i-- > 0;) order[trace[i]] = i + 1; /* first expansion wins */
-            long ox = MARGIN + (long)a * (L.pw + MARGIN);
-            long oy = MARGIN + (long)q * (L.header + L.mh + MARGIN);
-            char l1[96], l2[96];
-            const char *an = pf_algo_name(descs[a].algo);
-            if (qs[q].id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qs[q].id);
-            else snprintf(l1, sizeof l1, "%s", an);
-            if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
-            if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
-            else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
-            fit_text(l1, L.pw, L.ts);
-            fit_text(l2, L.pw, L.ts);
-            cli_canvas_text(&cv, ox, oy, l1, L.ts, C_TEXT);
-            cli_canvas_text(&cv, ox, oy + 10 * L.ts, l2, L.ts, C_TEXT);
-            long my = oy + (long)L.header;
-            draw_panel(&cv, &L, ox, my, map, chars, order, tr.len, pathbuf, ok ? path.len : 0, s, g);
-            info[ninfo++] = (panel_info){a, q, r, st, ok ? path.len : 0, ox, my};
-        }
-    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1);
-    char err[256];
-    if (!cli_png_write(out_path, &cv, err, sizeof err)) {
-        fprintf(stderr, "pathfind render: %s\n", err);
-        goto done;
+    memset(b->order, 0, (size_t)nodes * sizeof *b->order);
+    for (uint32_t k = tr.len; k-- > 0;) b->order[b->trace[k]] = k + 1; /* first expansion wins */
+    long ox = MARGIN + (long)i * (L->pw + MARGIN);
+    long oy = MARGIN + (long)q * (L->header + L->mh + MARGIN);
+    char l1[96], l2[96];
+    const char *an = pf_algo_name(a->descs[i].algo);
+    if (qq->id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qq->id);
+    else snprintf(l1, sizeof l1, "%s", an);
+    if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
+    if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
+    else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
+    fit_text(l1, L->pw, L->ts);
+    fit_text(l2, L->pw, L->ts);
+    cli_canvas_text(cv, ox, oy, l1, L->ts, C_TEXT);
+    cli_canvas_text(cv, ox, oy + 10 * L->ts, l2, L->ts, C_TEXT);
+    long my = oy + (long)L->header;
+    draw_panel(cv, L, ox, my, map, b->chars, b->order, tr.len, b->path, ok ? path.len : 0, s, g);
+    *info = (panel_info){i, q, r, st, ok ? path.len : 0, ox, my};
+    return 1;
+}
+
+/* One line per panel, or with --json one object for the picture. */
+static void print_report(const render_args *a, const layout *L, uint64_t W, uint64_t H, const query *qs,
+                         const panel_info *info, int ninfo)
+{
+    if (a->json) {
+        printf("{\"map\":");
+        cli_json_str(stdout, a->map);
+        printf(",\"output\":");
+        cli_json_str(stdout, a->out);
+        printf(",\"width\":%llu,\"height\":%llu,\"cell_px\":%u,\"cells_per_px\":%u,\"path_rgb\":[%d,%d,%d],\"panels\":[",
+               (unsigned long long)W, (unsigned long long)H, L->cp, L->k, C_PATH.r, C_PATH.g, C_PATH.b);
     }
-    if (json)
-        printf("{\"map\":\"%s\",\"output\":\"%s\",\"width\":%llu,\"height\":%llu,\"cell_px\":%u,\"cells_per_px\":%u,"
-               "\"path_rgb\":[%d,%d,%d],\"panels\":[",
-               pos[0], out_path, (unsigned long long)W, (unsigned long long)H, L.cp, L.k, C_PATH.r, C_PATH.g,
-               C_PATH.b);
     for (int i = 0; i < ninfo; i++) {
         const panel_info *p = &info[i];
         const query *qq = &qs[p->q];
-        const char *an = pf_algo_name(descs[p->a].algo);
+        const char *an = pf_algo_name(a->descs[p->a].algo);
         int ok = p->r == PF_OK || p->r == PF_FALLBACK;
-        if (json) {
+        if (a->json) {
             printf("%s{\"algo\":\"%s\",\"id\":%ld,\"sx\":%d,\"sy\":%d,\"gx\":%d,\"gy\":%d,\"status\":\"%s\","
                    "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld}",
                    i ? "," : "", an, qq->id, qq->sx, qq->sy, qq->gx, qq->gy, cli_status_word(p->r),
@@ -497,17 +505,78 @@ int pf_cli_render(int argc, char **argv)
         if (ok) printf("%s: cost %.4f, %u expanded, %u path nodes\n", name, p->st.cost, p->st.expanded, p->len);
         else printf("%s: %s (%u expanded)\n", name, pf_status_str(p->r), p->st.expanded);
     }
-    if (json) printf("]}\n");
-    else if (L.k > 1) printf("wrote %s (%llux%llu px, %u cells per px)\n", out_path, (unsigned long long)W, (unsigned long long)H, L.k);
-    else printf("wrote %s (%llux%llu px, %u px per cell)\n", out_path, (unsigned long long)W, (unsigned long long)H, L.cp);
+    if (a->json) printf("]}\n");
+    else if (L->k > 1) cli_say("wrote %s (%llux%llu px, %u cells per px)", a->out, (unsigned long long)W, (unsigned long long)H, L->k);
+    else cli_say("wrote %s (%llux%llu px, %u px per cell)", a->out, (unsigned long long)W, (unsigned long long)H, L->cp);
+}
+
+int pf_cli_render(int argc, char **argv)
+{
+    render_args a = {.max_px = 1024, .moves = PF_MOVES_8_NO_CUT, .algos = "astar"};
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0) return rc;
+    query qs[MAX_QUERIES];
+    int nq = 0;
+    if (!a.scen && (rc = collect_queries(&a, NULL, qs, &nq)) >= 0) return rc; /* coordinates: usage */
+    if (cli_args_only) return 0;
+    pf_diag diag;
+    pf_map *map;
+    if (pf_grid_load_movingai(a.map, &(pf_grid_load_desc){.moves = a.moves}, &map, &diag) != PF_OK) {
+        cli_error("render", "%s", diag.msg);
+        return 1;
+    }
+    rc = 1;
+    pf_scen *sc = NULL;
+    render_bufs b = {0};
+    cli_canvas cv = {0};
+    if (a.scen) {
+        if (pf_scen_load(a.scen, NULL, &sc, &diag) != PF_OK) {
+            cli_error("render", "%s", diag.msg);
+            goto done;
+        }
+        int qrc = collect_queries(&a, sc, qs, &nq);
+        if (qrc >= 0) {
+            rc = qrc;
+            goto done;
+        }
+    }
+    if (!check_queries(map, qs, nq)) goto done;
+    layout L = {.w = pf_grid_width(map), .h = pf_grid_height(map), .cp = 1, .k = 1};
+    uint64_t W, H, legend_h;
+    int lts;
+    if (!plan_layout(&L, a.max_px, a.nalgo, nq, &W, &H, &legend_h, &lts)) goto done;
+    uint32_t nodes = pf_map_node_count(map);
+    b.chars = load_chars(a.map, L.w, L.h);
+    b.trace = malloc((size_t)nodes * sizeof *b.trace);
+    b.order = malloc((size_t)nodes * sizeof *b.order);
+    b.path = malloc((size_t)nodes * sizeof *b.path);
+    if (!b.trace || !b.order || !b.path || !cli_canvas_init(&cv, (uint32_t)W, (uint32_t)H, C_BG) ||
+        pf_ctx_create(map, NULL, &b.ctx) != PF_OK) {
+        cli_error("render", "out of memory for a %ux%u map", L.w, L.h);
+        goto done;
+    }
+    panel_info info[MAX_ALGOS * MAX_QUERIES];
+    int ninfo = 0;
+    for (int q = 0; q < nq; q++)
+        for (int i = 0; i < a.nalgo; i++)
+            if (!draw_search(&cv, &L, map, &b, &a, i, q, &qs[q], &info[ninfo++])) goto done;
+    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1);
+    cli_out o;
+    FILE *f = cli_out_open(&o, "render", a.out);
+    if (!f) goto done;
+    char err[256] = "";
+    int wrote = cli_png_write(f, &cv, err, sizeof err);
+    if (!wrote) cli_error("render", "%s: %s", a.out, err);
+    if (!cli_out_close(&o, "render", wrote)) goto done;
+    print_report(&a, &L, W, H, qs, info, ninfo);
     rc = 0;
 done:
     cli_canvas_free(&cv);
-    free(trace);
-    free(order);
-    free(pathbuf);
-    free(chars);
-    pf_ctx_destroy(ctx);
+    free(b.trace);
+    free(b.order);
+    free(b.path);
+    free(b.chars);
+    pf_ctx_destroy(b.ctx);
     pf_scen_destroy(sc);
     pf_map_destroy(map);
     return rc;

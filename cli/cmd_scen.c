@@ -16,7 +16,7 @@ static const char *HELP =
     "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention).\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
-    "  --weight W    weight for wastar (default 1.5)\n"
+    "  --weight W    weight for wastar (default 1.5), jps and jps+; an error with the others\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
     "  --csv-us      add a last CSV column `us` (microseconds for that search; 0 with --threads)\n"
@@ -24,43 +24,47 @@ static const char *HELP =
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
-int pf_cli_scen(int argc, char **argv)
+typedef struct scen_args {
+    const char *map, *scen, *csv;
+    int csv_us;          /* the CSV contract is exactly ten columns; timings only on request */
+    int weight_given, batched;
+    long threads;
+    pf_search_desc d;
+    pf_moves moves;
+} scen_args;
+
+/* Returns -1 when the arguments are good, else the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, scen_args *a)
 {
-    const char *pos[2] = {0};
     int npos = 0;
-    const char *csv = NULL;
-    int csv_us = 0; /* the CSV contract is exactly ten columns; timings only on request */
-    pf_search_desc d = {0};
-    pf_moves moves = PF_MOVES_8_NO_CUT;
-    long threads = 1;
-    int batched = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
+        const char *s = argv[i];
+        if (cli_is_help(s)) {
             fputs(HELP, stdout);
             return 0;
         }
         int has = i + 1 < argc;
-        if (strcmp(a, "--algo") == 0 && has) {
-            if (!cli_parse_algo("scen", argv[++i], &d.algo)) return 2;
-        } else if (strcmp(a, "--weight") == 0 && has) {
-            if (!cli_parse_double("scen", a, argv[++i], 1.0, &d.weight)) return 2;
-        } else if (strcmp(a, "--moves") == 0 && has) {
-            if (!cli_parse_moves("scen", argv[++i], &moves)) return 2;
-        } else if (strcmp(a, "--csv") == 0 && has) {
-            csv = argv[++i];
-        } else if (strcmp(a, "--csv-us") == 0) {
-            csv_us = 1;
-        } else if (strcmp(a, "--threads") == 0 && has) {
-            if (!cli_parse_int("scen", a, argv[++i], 1, 1024, &threads)) return 2;
-            batched = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pathfind scen: unknown or incomplete option '%s' (see --help)\n", a);
+        if (strcmp(s, "--algo") == 0 && has) {
+            if (!cli_parse_algo("scen", argv[++i], &a->d.algo)) return 2;
+        } else if (strcmp(s, "--weight") == 0 && has) {
+            if (!cli_parse_double("scen", s, argv[++i], 1.0, &a->d.weight)) return 2;
+            a->weight_given = 1;
+        } else if (strcmp(s, "--moves") == 0 && has) {
+            if (!cli_parse_moves("scen", argv[++i], &a->moves)) return 2;
+        } else if (strcmp(s, "--csv") == 0 && has) {
+            a->csv = argv[++i];
+        } else if (strcmp(s, "--csv-us") == 0) {
+            a->csv_us = 1;
+        } else if (strcmp(s, "--threads") == 0 && has) {
+            if (!cli_parse_int("scen", s, argv[++i], 1, CLI_MAX_THREADS, &a->threads)) return 2;
+            a->batched = 1;
+        } else if (s[0] == '-' && s[1]) {
+            cli_error("scen", "unknown or incomplete option '%s' (see --help)", s);
             return 2;
         } else if (npos < 2) {
-            pos[npos++] = a;
+            *(npos++ ? &a->scen : &a->map) = s;
         } else {
-            fprintf(stderr, "pathfind scen: unexpected argument '%s'\n", a);
+            cli_error("scen", "unexpected argument '%s'", s);
             return 2;
         }
     }
@@ -68,143 +72,172 @@ int pf_cli_scen(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
-    if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
+    if (!cli_check_weight("scen", a->d.algo, a->weight_given)) return 2;
+    if (a->d.algo == PF_ALGO_WASTAR && a->d.weight == 0) a->d.weight = 1.5;
+    return -1;
+}
 
-    pf_diag diag;
+/* What one run holds: the map, its queries, a context, and the shared JPS tables. */
+typedef struct scen_run {
     pf_map *map;
-    pf_grid_load_desc ld = {.moves = moves};
-    if (pf_grid_load_movingai(pos[0], &ld, &map, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind scen: %s\n", diag.msg);
-        return 1;
-    }
     pf_scen *sc;
-    if (pf_scen_load(pos[1], NULL, &sc, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind scen: %s\n", diag.msg);
-        pf_map_destroy(map);
-        return 1;
-    }
-    FILE *out = NULL;
-    if (csv) {
-        out = fopen(csv, "w");
-        if (!out) {
-            fprintf(stderr, "pathfind scen: cannot write '%s'\n", csv);
-            pf_scen_destroy(sc);
-            pf_map_destroy(map);
-            return 1;
-        }
-        fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len%s\n", csv_us ? ",us" : "");
-    }
     pf_ctx *ctx;
-    if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
-        fprintf(stderr, "pathfind scen: out of memory creating a search context\n");
-        if (out) fclose(out);
-        pf_scen_destroy(sc);
-        pf_map_destroy(map);
-        return 1;
+    pf_jps_table *jt;
+    double prep_s;
+} scen_run;
+
+static void run_free(scen_run *r)
+{
+    pf_ctx_destroy(r->ctx);
+    pf_jps_table_destroy(r->jt);
+    pf_scen_destroy(r->sc);
+    pf_map_destroy(r->map);
+}
+
+static int run_load(scen_run *r, const scen_args *a)
+{
+    pf_diag diag;
+    if (pf_grid_load_movingai(a->map, &(pf_grid_load_desc){.moves = a->moves}, &r->map, &diag) != PF_OK ||
+        pf_scen_load(a->scen, NULL, &r->sc, &diag) != PF_OK) {
+        cli_error("scen", "%s", diag.msg);
+        return 0;
+    }
+    if (pf_ctx_create(r->map, NULL, &r->ctx) != PF_OK) {
+        cli_error("scen", "out of memory creating a search context");
+        return 0;
     }
     /* JPS: build the map's tables once, outside the timed queries (one table serves every
      * context); unsupported maps simply fall back to A* inside the search. */
-    pf_jps_table *jt = NULL;
-    double prep_s = 0.0;
-    if ((d.algo == PF_ALGO_JPS || d.algo == PF_ALGO_JPS_PLUS) && pf_jps_supported(map)) {
+    if ((a->d.algo == PF_ALGO_JPS || a->d.algo == PF_ALGO_JPS_PLUS) && pf_jps_supported(r->map)) {
         double t0 = cli_now();
-        pf_status js = pf_jps_table_create(map, &(pf_jps_desc){.bitmaps_only = d.algo == PF_ALGO_JPS}, &jt);
-        prep_s = cli_now() - t0;
-        if (js == PF_OK) pf_ctx_use_jps_table(ctx, jt);
+        pf_status js = pf_jps_table_create(r->map, &(pf_jps_desc){.bitmaps_only = a->d.algo == PF_ALGO_JPS}, &r->jt);
+        r->prep_s = cli_now() - t0;
+        if (js == PF_OK) pf_ctx_use_jps_table(r->ctx, r->jt);
     }
-    pf_search_desc rd = pf_search_desc_resolve(map, &d);
-    int check = moves == PF_MOVES_8_NO_CUT;
-    uint32_t n = pf_scen_count(sc), solved = 0, mismatches = 0, size_warn = 0;
+    return 1;
+}
+
+/* --threads: the whole file is one pf_batch run (groups off, so every row's expanded count is that
+ * query's own search and the CSV matches the serial one; identical queries still share a search
+ * and report its counts). Returns the batch (NULL with a message on failure), its ids in *ids and
+ * the run's wall time in *total. */
+static pf_batch *run_as_batch(const scen_run *r, const scen_args *a, pf_query_id **ids, double *total)
+{
+    uint32_t n = pf_scen_count(r->sc);
+    pf_batch *batch = NULL;
+    *ids = calloc(n ? n : 1, sizeof **ids);
+    pf_batch_desc bd = {.workers = (uint32_t)a->threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = r->jt};
+    pf_status s = *ids ? pf_batch_create(r->map, &bd, &batch) : PF_OUT_OF_MEMORY;
+    if (s != PF_OK) {
+        cli_error("scen", "creating the batch: %s", pf_status_str(s));
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const pf_scen_entry *e = pf_scen_get(r->sc, i);
+        pf_batch_query q = {.start = pf_grid_node(r->map, e->sx, e->sy), .goal = pf_grid_node(r->map, e->gx, e->gy),
+                            .search = a->d, .tag = i};
+        if ((s = pf_batch_submit(batch, &q, &(*ids)[i])) != PF_OK) {
+            cli_error("scen", "queueing query %u: %s", i, pf_status_str(s));
+            pf_batch_destroy(batch);
+            return NULL;
+        }
+    }
+    double t0 = cli_now();
+    pf_batch_run(batch, NULL);
+    *total = cli_now() - t0;
+    return batch;
+}
+
+/* Whether a result contradicts the listed optimal length (NaN-proof: the comparisons are written
+ * so that anything not a number counts as a mismatch). */
+static int is_mismatch(const pf_search_desc *rd, int ok, double cost, double optimal)
+{
+    if (!ok) return 1;
+    if (cli_algo_optimal(rd->algo)) return !(fabs(cost - optimal) <= PF_SCEN_TOLERANCE);
+    if (rd->algo == PF_ALGO_WASTAR) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
+    return !(cost >= optimal - PF_SCEN_TOLERANCE);
+}
+
+int pf_cli_scen(int argc, char **argv)
+{
+    scen_args a = {.threads = 1, .moves = PF_MOVES_8_NO_CUT};
+    int prc = parse_args(argc, argv, &a);
+    if (prc >= 0) return prc;
+    if (cli_args_only) return 0;
+    scen_run r = {0};
+    cli_out csv = {0};
+    FILE *out = NULL;
+    pf_batch *batch = NULL;
+    pf_query_id *ids = NULL;
+    int rc = 1;
+    if (!run_load(&r, &a)) goto done;
+    if (a.csv) {
+        if (!(out = cli_out_open(&csv, "scen", a.csv))) goto done;
+        fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len%s\n", a.csv_us ? ",us" : "");
+    }
+    pf_search_desc rd = pf_search_desc_resolve(r.map, &a.d);
+    int check = a.moves == PF_MOVES_8_NO_CUT;
+    uint32_t n = pf_scen_count(r.sc), solved = 0, mismatches = 0, size_warn = 0;
     uint64_t expanded = 0;
     double total = 0.0;
     cli_pathbuf pb = {0};
     cli_progress_state prog = {.label = "scen"};
-    /* --threads: the whole file is one pf_batch run (groups off, so every row's expanded count is
-     * that query's own search and the CSV matches the serial one; identical queries still share a
-     * search and report its counts). total_s is then the run's wall time. */
-    pf_batch *batch = NULL;
-    pf_query_id *ids = NULL;
-    if (batched) {
-        ids = calloc(n ? n : 1, sizeof *ids);
-        pf_batch_desc bd = {.workers = (uint32_t)threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = jt};
-        if (!ids || pf_batch_create(map, &bd, &batch) != PF_OK) {
-            fprintf(stderr, "pathfind scen: out of memory creating the batch\n");
-            free(ids);
-            if (out) fclose(out);
-            pf_ctx_destroy(ctx);
-            pf_scen_destroy(sc);
-            pf_map_destroy(map);
-            return 1;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            const pf_scen_entry *e = pf_scen_get(sc, i);
-            pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy), .goal = pf_grid_node(map, e->gx, e->gy),
-                                .search = d, .tag = i};
-            if (pf_batch_submit(batch, &q, &ids[i]) != PF_OK) {
-                fprintf(stderr, "pathfind scen: out of memory queueing queries\n");
-                break;
-            }
-        }
-        double t0 = cli_now();
-        pf_batch_run(batch, NULL);
-        total = cli_now() - t0;
-    }
+    if (a.batched && !(batch = run_as_batch(&r, &a, &ids, &total))) goto done;
     for (uint32_t i = 0; i < n; i++) {
-        const pf_scen_entry *e = pf_scen_get(sc, i);
-        if (e->map_width != pf_grid_width(map) || e->map_height != pf_grid_height(map)) size_warn++;
-        uint32_t s = pf_grid_node(map, e->sx, e->sy), g = pf_grid_node(map, e->gx, e->gy);
+        const pf_scen_entry *e = pf_scen_get(r.sc, i);
+        if (e->map_width != pf_grid_width(r.map) || e->map_height != pf_grid_height(r.map)) size_warn++;
         pf_path path;
         pf_stats st;
-        pf_status r;
+        pf_status s;
         double dt = 0.0; /* per-query time is only known for serial runs */
         if (batch) {
             pf_batch_result br;
             if (pf_batch_get(batch, ids[i], &br) != PF_OK) br = (pf_batch_result){.status = PF_OUT_OF_MEMORY};
-            r = br.status;
+            s = br.status;
             st = br.stats;
         } else {
+            uint32_t sn = pf_grid_node(r.map, e->sx, e->sy), gn = pf_grid_node(r.map, e->gx, e->gy);
             double t0 = cli_now();
-            r = cli_search(ctx, s, g, &d, &pb, &path, &st);
+            s = cli_search(r.ctx, sn, gn, &a.d, &pb, &path, &st);
             dt = cli_now() - t0;
             total += dt;
             cli_progress(&prog, i + 1, n);
         }
-        int ok = r == PF_OK || r == PF_FALLBACK;
+        int ok = s == PF_OK || s == PF_FALLBACK;
         solved += ok;
         expanded += st.expanded;
-        if (check) {
-            int bad;
-            if (!ok) bad = 1;
-            else if (cli_algo_optimal(rd.algo)) bad = fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE;
-            else if (rd.algo == PF_ALGO_WASTAR) bad = st.cost > rd.weight * e->optimal + PF_SCEN_TOLERANCE;
-            else bad = st.cost < e->optimal - PF_SCEN_TOLERANCE;
-            mismatches += bad;
-        }
+        if (check) mismatches += is_mismatch(&rd, ok, st.cost, e->optimal);
         if (out) {
             fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
-                    cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
-            if (csv_us) fprintf(out, ",%.3f", dt * 1e6);
+                    cli_status_word(s), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
+            if (a.csv_us) fprintf(out, ",%.3f", dt * 1e6);
             fputc('\n', out);
         }
     }
+    cli_pathbuf_free(&pb);
     if (size_warn)
-        fprintf(stderr, "pathfind scen: warning: %u scenario lines name a map size other than %ux%u\n", size_warn,
-                pf_grid_width(map), pf_grid_height(map));
-    if (out) fclose(out);
-    printf("{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
+        cli_error("scen", "warning: %u scenario lines name a map size other than %ux%u", size_warn,
+                  pf_grid_width(r.map), pf_grid_height(r.map));
+    if (out && !cli_out_close(&csv, "scen", 1)) {
+        out = NULL;
+        goto done;
+    }
+    out = NULL;
+    printf("{\"map\":");
+    cli_json_str(stdout, a.map);
+    printf(",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
            "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
            "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"peak_rss_kb\":%ld}\n",
-           pos[0], pf_algo_name(rd.algo), rd.weight, threads, n, solved, mismatches, check ? "true" : "false",
-           total, n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
-           (double)pf_ctx_bytes_per_node(ctx) * (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2) /
-               ((double)pf_grid_width(map) * pf_grid_height(map)),
-           prep_s, pf_jps_table_mem_size(jt), cli_peak_rss_kb());
-    cli_pathbuf_free(&pb);
+           pf_algo_name(rd.algo), rd.weight, a.threads, n, solved, mismatches, check ? "true" : "false", total,
+           n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
+           (double)pf_ctx_bytes_per_node(r.ctx) * (double)(pf_grid_width(r.map) + 2) * (pf_grid_height(r.map) + 2) /
+               ((double)pf_grid_width(r.map) * pf_grid_height(r.map)),
+           r.prep_s, pf_jps_table_mem_size(r.jt), cli_peak_rss_kb());
+    rc = mismatches ? 1 : 0;
+done:
+    if (out) cli_out_close(&csv, "scen", 0);
     pf_batch_destroy(batch);
     free(ids);
-    pf_ctx_destroy(ctx);
-    pf_jps_table_destroy(jt);
-    pf_scen_destroy(sc);
-    pf_map_destroy(map);
-    return mismatches ? 1 : 0;
+    run_free(&r);
+    return rc;
 }

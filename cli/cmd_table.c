@@ -1,5 +1,6 @@
 /* cmd_table.c - `pathfind table build|path|update`: baked first-move tables from the command line. */
 #define _POSIX_C_SOURCE 200809L /* isatty, fileno */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,41 +48,45 @@ static int load_map(const char *path, pf_map **map)
     pf_status s = ends_with(path, ".map") ? pf_grid_load_movingai(path, NULL, map, &diag)
                                           : pf_graph_load_dimacs(path, NULL, NULL, map, &diag);
     if (s != PF_OK) {
-        fprintf(stderr, "pathfind table: %s\n", diag.msg);
+        cli_error("table", "%s", diag.msg);
         return 0;
     }
     if (pf_map_node_count(*map) > PF_TABLE_MAX_NODES) {
-        fprintf(stderr, "pathfind table: %s has %u nodes; tables hold at most %u\n", path,
-                pf_map_node_count(*map), PF_TABLE_MAX_NODES);
+        cli_error("table", "%s has %u nodes; tables hold at most %u (PF_TABLE_MAX_NODES)", path,
+                  pf_map_node_count(*map), PF_TABLE_MAX_NODES);
         pf_map_destroy(*map);
         return 0;
     }
     return 1;
 }
 
-/* "17" (1-based graph id) or "X,Y" (grid cell) -> node id. */
+/* "17" (1-based graph id) or "X,Y" (grid cell) -> node id. Each number is range-checked as typed:
+ * a cast would take 4294967296,0 for 0,0. */
 static int parse_node(const pf_map *map, const char *what, const char *s, uint32_t *out)
 {
     if (pf_map_kind_of(map) == PF_MAP_GRID) {
+        uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
+        const char *comma = strchr(s, ',');
+        char xs[32];
         long x, y;
-        char *e;
-        x = strtol(s, &e, 10);
-        if (e == s || *e != ',') goto bad;
-        const char *q = e + 1;
-        y = strtol(q, &e, 10);
-        if (e == q || *e) goto bad;
+        if (!comma || (size_t)(comma - s) >= sizeof xs) {
+            cli_error("table", "bad %s '%s' (expected X,Y inside the %ux%u grid)", what, s, w, h);
+            return 0;
+        }
+        memcpy(xs, s, (size_t)(comma - s));
+        xs[comma - s] = '\0';
+        char nx[48], ny[48];
+        snprintf(nx, sizeof nx, "%s's X", what);
+        snprintf(ny, sizeof ny, "%s's Y", what);
+        if (!cli_parse_int("table", nx, xs, 0, (long)w - 1, &x) || !cli_parse_int("table", ny, comma + 1, 0, (long)h - 1, &y))
+            return 0;
         *out = pf_grid_node(map, (int32_t)x, (int32_t)y);
-        if (*out == PF_NODE_NONE) goto bad;
         return 1;
     }
     long v;
     if (!cli_parse_int("table", what, s, 1, (long)pf_map_node_count(map), &v)) return 0;
     *out = (uint32_t)(v - 1);
     return 1;
-bad:
-    fprintf(stderr, "pathfind table: bad %s '%s' (expected X,Y inside the %ux%u grid)\n", what, s,
-            pf_grid_width(map), pf_grid_height(map));
-    return 0;
 }
 
 static void print_node(const pf_map *map, uint32_t v)
@@ -119,20 +124,21 @@ static int cmd_build(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "-o") == 0 && has) out = argv[++i];
         else if (strcmp(a, "--threads") == 0 && has) {
-            if (!cli_parse_int("table build", a, argv[++i], 1, 1024, &threads)) return 2;
+            if (!cli_parse_int("table build", a, argv[++i], 1, CLI_MAX_THREADS, &threads)) return 2;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pathfind table build: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("table build", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         } else if (!in) in = a;
         else {
-            fprintf(stderr, "pathfind table build: unexpected argument '%s'\n", a);
+            cli_error("table build", "unexpected argument '%s'", a);
             return 2;
         }
     }
     if (!in || !out) {
-        fprintf(stderr, "pathfind table build: need MAP and -o FILE (see --help)\n");
+        cli_error("table build", "need MAP and -o FILE (see --help)");
         return 2;
     }
+    if (cli_args_only) return 0;
     pf_map *map;
     if (!load_map(in, &map)) return 1;
     bar b = {cli_now(), 0};
@@ -146,13 +152,13 @@ static int cmd_build(int argc, char **argv)
     pf_status s = pf_table_create(map, &d, &t);
     double secs = cli_now() - t0;
     if (s != PF_OK) {
-        fprintf(stderr, "pathfind table build: %s: %s\n", in, pf_status_str(s));
+        cli_error("table build", "%s: %s", in, pf_status_str(s));
         pf_map_destroy(map);
         return 1;
     }
     pf_diag diag;
     s = pf_table_save(t, out, &diag);
-    if (s != PF_OK) fprintf(stderr, "pathfind table build: %s\n", diag.msg);
+    if (s != PF_OK) cli_error("table build", "%s", diag.msg);
     else
         printf("{\"nodes\":%u,\"entry_bytes\":%u,\"file_bytes\":%zu,\"build_s\":%.3f,\"fingerprint\":\"%016llx\"}\n",
                pf_table_node_count(t), pf_table_entry_bytes(t), pf_table_file_size(t), secs,
@@ -173,18 +179,19 @@ static int cmd_path(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--json") == 0) json = 1;
         else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-            fprintf(stderr, "pathfind table path: unknown option '%s' (see --help)\n", a);
+            cli_error("table path", "unknown option '%s' (see --help)", a);
             return 2;
         } else if (npos < 4) pos[npos++] = a;
         else {
-            fprintf(stderr, "pathfind table path: unexpected argument '%s'\n", a);
+            cli_error("table path", "unexpected argument '%s'", a);
             return 2;
         }
     }
     if (npos != 4) {
-        fprintf(stderr, "pathfind table path: need FILE MAP S T (see --help)\n");
+        cli_error("table path", "need FILE MAP S T (see --help)");
         return 2;
     }
+    if (cli_args_only) return 0;
     pf_map *map;
     if (!load_map(pos[1], &map)) return 1;
     uint32_t s, g;
@@ -195,7 +202,7 @@ static int cmd_path(int argc, char **argv)
     pf_table *t;
     pf_diag diag;
     if (pf_table_load(pos[0], map, NULL, &t, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind table path: %s\n", diag.msg);
+        cli_error("table path", "%s", diag.msg);
         pf_map_destroy(map);
         return 1;
     }
@@ -240,10 +247,18 @@ typedef struct elist { pf_edge *e; uint32_t n, cap; } elist;
 
 static int elist_push(elist *l, pf_edge e)
 {
+    if (l->n == PF_GRAPH_MAX_ARCS) {
+        cli_error("table update", "the edited graph would have more than %u arcs (PF_GRAPH_MAX_ARCS)",
+                  PF_GRAPH_MAX_ARCS);
+        return 0;
+    }
     if (l->n == l->cap) {
         uint32_t cap = l->cap ? 2 * l->cap : 1024;
         pf_edge *ne = realloc(l->e, (size_t)cap * sizeof *ne);
-        if (!ne) return 0;
+        if (!ne) {
+            cli_error("table update", "out of memory");
+            return 0;
+        }
         l->e = ne;
         l->cap = cap;
     }
@@ -251,104 +266,107 @@ static int elist_push(elist *l, pf_edge e)
     return 1;
 }
 
-/* Reads a whole-token unsigned integer; returns 0 when the token is not one. */
+/* Reads a whole-token unsigned integer; returns 0 when the token is not one or overflows. */
 static int tok_u64(const char *t, unsigned long long *v)
 {
     char *e;
-    if (!t || !*t || *t == '-' || *t == '+') return 0;
+    if (!t || !(*t >= '0' && *t <= '9')) return 0;
+    errno = 0;
     *v = strtoull(t, &e, 10);
-    return *e == '\0';
+    return *e == '\0' && errno == 0;
+}
+
+/* One edit line (comment already cut): applies it to `l`. Returns 1, or 0 with a message. */
+static int apply_edit(const char *path, unsigned lineno, char *line, elist *l, uint32_t n)
+{
+    char *tok[5] = {0};
+    int nt = 0;
+    for (char *save = NULL, *p = strtok_r(line, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save))
+        if (nt < 5) tok[nt++] = p;
+        else nt = 6;
+    if (nt == 0) return 1;
+    int is_rm = strcmp(tok[0], "remove") == 0, is_add = strcmp(tok[0], "add") == 0, is_set = strcmp(tok[0], "set") == 0;
+    if (!is_rm && !is_add && !is_set) {
+        cli_error("table update", "%s:%u: unknown edit '%s' (remove, add, set)", path, lineno, tok[0]);
+        return 0;
+    }
+    int want = is_rm ? 3 : 4;
+    unsigned long long u, v, w = 0;
+    if (nt != want || !tok_u64(tok[1], &u) || !tok_u64(tok[2], &v) || (want == 4 && !tok_u64(tok[3], &w))) {
+        cli_error("table update", "%s:%u: expected '%s U V%s' with integers", path, lineno, tok[0], is_rm ? "" : " W");
+        return 0;
+    }
+    if (u < 1 || u > n || v < 1 || v > n) {
+        cli_error("table update", "%s:%u: node out of range 1..%u", path, lineno, n);
+        return 0;
+    }
+    /* the DIMACS loader's limit: the edited graph must load again (--graph-out) */
+    if (w > PF_DIMACS_MAX_WEIGHT) {
+        cli_error("table update", "%s:%u: weight %llu exceeds 2^53 (PF_DIMACS_MAX_WEIGHT)", path, lineno, w);
+        return 0;
+    }
+    uint32_t a = (uint32_t)(u - 1), b = (uint32_t)(v - 1), hit = 0;
+    if (is_add) return elist_push(l, (pf_edge){a, b, (double)w});
+    for (uint32_t i = 0; i < l->n;) {
+        if (l->e[i].from == a && l->e[i].to == b) {
+            hit++;
+            if (is_rm) {
+                l->e[i] = l->e[--l->n];
+                continue;
+            }
+            l->e[i].weight = (double)w;
+        }
+        i++;
+    }
+    if (!hit) cli_error("table update", "%s:%u: no arc %llu -> %llu to %s", path, lineno, u, v, tok[0]);
+    return hit != 0;
 }
 
 /* Applies the edit script at `path` to `l` (node ids 1..n in the file). Prints errors. */
 static int apply_edits(const char *path, elist *l, uint32_t n, uint32_t *count)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "pathfind table update: %s: cannot open\n", path);
-        return 0;
-    }
+    FILE *f = cli_open_read("table update", path);
+    if (!f) return 0;
     char line[512];
-    uint32_t lineno = 0;
+    unsigned lineno = 0;
     *count = 0;
-    int ok = 1;
-    while (ok && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            fprintf(stderr, "pathfind table update: %s:%u: line too long\n", path, lineno);
+    int got, ok = 1;
+    while (ok && (got = cli_read_line("table update", f, path, &lineno, line, sizeof line)) != 0) {
+        if (got < 0) {
             ok = 0;
             break;
         }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
-        char *tok[5] = {0};
-        int nt = 0;
-        for (char *p = strtok(line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n"))
-            if (nt < 5) tok[nt++] = p;
-            else nt = 6;
-        if (nt == 0) continue;
-        int is_rm = strcmp(tok[0], "remove") == 0, is_add = strcmp(tok[0], "add") == 0,
-            is_set = strcmp(tok[0], "set") == 0;
-        if (!is_rm && !is_add && !is_set) {
-            fprintf(stderr, "pathfind table update: %s:%u: unknown edit '%s' (remove, add, set)\n", path, lineno, tok[0]);
-            ok = 0;
-            break;
-        }
-        int want = is_rm ? 3 : 4;
-        unsigned long long u, v, w = 0;
-        if (nt != want || !tok_u64(tok[1], &u) || !tok_u64(tok[2], &v) || (want == 4 && !tok_u64(tok[3], &w))) {
-            fprintf(stderr, "pathfind table update: %s:%u: expected '%s U V%s' with integers\n", path, lineno, tok[0],
-                    is_rm ? "" : " W");
-            ok = 0;
-            break;
-        }
-        if (u < 1 || u > n || v < 1 || v > n) {
-            fprintf(stderr, "pathfind table update: %s:%u: node out of range 1..%u\n", path, lineno, n);
-            ok = 0;
-            break;
-        }
-        if (w > (1ull << 40)) {
-            fprintf(stderr, "pathfind table update: %s:%u: weight %llu too large\n", path, lineno, w);
-            ok = 0;
-            break;
-        }
-        uint32_t a = (uint32_t)(u - 1), b = (uint32_t)(v - 1), hit = 0;
-        if (is_add) {
-            if (!elist_push(l, (pf_edge){a, b, (double)w})) {
-                fprintf(stderr, "pathfind table update: out of memory\n");
-                ok = 0;
-            }
-        } else {
-            for (uint32_t i = 0; i < l->n;) {
-                if (l->e[i].from == a && l->e[i].to == b) {
-                    hit++;
-                    if (is_rm) {
-                        l->e[i] = l->e[--l->n];
-                        continue;
-                    }
-                    l->e[i].weight = (double)w;
-                }
-                i++;
-            }
-            if (!hit) {
-                fprintf(stderr, "pathfind table update: %s:%u: no arc %llu -> %llu to %s\n", path, lineno, u, v, tok[0]);
-                ok = 0;
-            }
-        }
-        if (ok) (*count)++;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        int blank = *p == '\0';
+        ok = apply_edit(path, lineno, line, l, n);
+        if (ok && !blank) (*count)++;
     }
     fclose(f);
     return ok;
 }
 
+/* Writes g as DIMACS. Every weight must be one the loader takes back (an integer up to 2^53,
+ * which "%.0f" prints exactly): a weight of INT64_MAX once came out as 9223372036854775808. */
 static int write_dimacs(const char *path, const pf_map *g)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "pathfind table update: %s: cannot create\n", path);
-        return 0;
-    }
     uint32_t n = pf_map_node_count(g);
+    for (uint32_t u = 0; u < n; u++) {
+        const uint32_t *to;
+        const double *w;
+        uint32_t k = pf_graph_arcs(g, u, 0, &to, &w);
+        for (uint32_t i = 0; i < k; i++)
+            if (!(w[i] >= 0 && w[i] <= (double)PF_DIMACS_MAX_WEIGHT && w[i] == floor(w[i]))) {
+                cli_error("table update", "%s: arc %u -> %u has weight %g, which DIMACS cannot hold", path, u + 1,
+                          to[i] + 1, w[i]);
+                return 0;
+            }
+    }
+    cli_out o;
+    FILE *f = cli_out_open(&o, "table update", path);
+    if (!f) return 0;
     fprintf(f, "c written by pathfind table update\np sp %u %u\n", n, pf_graph_edge_count(g));
     for (uint32_t u = 0; u < n; u++) {
         const uint32_t *to;
@@ -356,10 +374,7 @@ static int write_dimacs(const char *path, const pf_map *g)
         uint32_t k = pf_graph_arcs(g, u, 0, &to, &w);
         for (uint32_t i = 0; i < k; i++) fprintf(f, "a %u %u %.0f\n", u + 1, to[i] + 1, w[i]);
     }
-    int ok = !ferror(f);
-    if (fclose(f) != 0) ok = 0;
-    if (!ok) fprintf(stderr, "pathfind table update: %s: write failed\n", path);
-    return ok;
+    return cli_out_close(&o, "table update", 1);
 }
 
 static int cmd_update(int argc, char **argv)
@@ -377,33 +392,34 @@ static int cmd_update(int argc, char **argv)
         } else if (strcmp(a, "-o") == 0 && has) out = argv[++i];
         else if (strcmp(a, "--graph-out") == 0 && has) gout = argv[++i];
         else if (strcmp(a, "--threads") == 0 && has) {
-            if (!cli_parse_int("table update", a, argv[++i], 1, 1024, &threads)) return 2;
+            if (!cli_parse_int("table update", a, argv[++i], 1, CLI_MAX_THREADS, &threads)) return 2;
         } else if (strcmp(a, "--rule") == 0 && has) {
             const char *r = argv[++i];
             if (strcmp(r, "tight") == 0) ud.rule = PF_TABLE_RULE_TIGHT;
             else if (strcmp(r, "slides") == 0) ud.rule = PF_TABLE_RULE_SLIDES;
             else {
-                fprintf(stderr, "pathfind table update: bad value '%s' for --rule (tight or slides)\n", r);
+                cli_error("table update", "bad value '%s' for --rule (tight or slides)", r);
                 return 2;
             }
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pathfind table update: unknown or incomplete option '%s' (see --help)\n", a);
+            cli_error("table update", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
         } else if (npos < 3) pos[npos++] = a;
         else {
-            fprintf(stderr, "pathfind table update: unexpected argument '%s'\n", a);
+            cli_error("table update", "unexpected argument '%s'", a);
             return 2;
         }
     }
     if (npos != 3 || !out) {
-        fprintf(stderr, "pathfind table update: need FILE GRAPH.gr EDITS and -o NEWFILE (see --help)\n");
+        cli_error("table update", "need FILE GRAPH.gr EDITS and -o NEWFILE (see --help)");
         return 2;
     }
     ud.threads = (uint32_t)threads;
     if (ends_with(pos[1], ".map")) {
-        fprintf(stderr, "pathfind table update: grids cannot be edited; rebuild the table instead\n");
+        cli_error("table update", "grids cannot be edited; rebuild the table instead");
         return 2;
     }
+    if (cli_args_only) return 0;
     pf_map *old;
     if (!load_map(pos[1], &old)) return 1;
     int rc = 1;
@@ -412,7 +428,7 @@ static int cmd_update(int argc, char **argv)
     elist l = {0};
     pf_diag diag;
     if (pf_table_load(pos[0], old, NULL, &t, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind table update: %s\n", diag.msg);
+        cli_error("table update", "%s", diag.msg);
         goto done;
     }
     uint32_t n = pf_map_node_count(old);
@@ -421,16 +437,13 @@ static int cmd_update(int argc, char **argv)
         const double *w;
         uint32_t k = pf_graph_arcs(old, u, 0, &to, &w);
         for (uint32_t i = 0; i < k; i++)
-            if (!elist_push(&l, (pf_edge){u, to[i], w[i]})) {
-                fprintf(stderr, "pathfind table update: out of memory\n");
-                goto done;
-            }
+            if (!elist_push(&l, (pf_edge){u, to[i], w[i]})) goto done;
     }
     uint32_t nedits;
     if (!apply_edits(pos[2], &l, n, &nedits)) goto done;
     pf_status s = pf_graph_create(&(pf_graph_desc){.node_count = n, .edge_count = l.n, .edges = l.e}, &nm);
     if (s != PF_OK) {
-        fprintf(stderr, "pathfind table update: edited graph: %s\n", pf_status_str(s));
+        cli_error("table update", "edited graph: %s", pf_status_str(s));
         goto done;
     }
     pf_table_report rep;
@@ -438,14 +451,16 @@ static int cmd_update(int argc, char **argv)
     s = pf_table_update(t, nm, &ud, &rep);
     double secs = cli_now() - t0;
     if (s != PF_OK) {
-        fprintf(stderr, "pathfind table update: %s\n", pf_status_str(s));
+        cli_error("table update", "%s", pf_status_str(s));
         goto done;
     }
-    if (pf_table_save(t, out, &diag) != PF_OK) {
-        fprintf(stderr, "pathfind table update: %s\n", diag.msg);
-        goto done;
-    }
+    /* the graph first: the new table is of no use without it, and it is the output that can be
+     * refused (a weight DIMACS cannot hold) */
     if (gout && !write_dimacs(gout, nm)) goto done;
+    if (pf_table_save(t, out, &diag) != PF_OK) {
+        cli_error("table update", "%s", diag.msg);
+        goto done;
+    }
     printf("{\"edits\":%u,\"seeds\":%u,\"rows_examined\":%u,\"rows_changed\":%u,\"rows\":%u,\"searches\":%u,"
            "\"waves\":%u,\"update_s\":%.4f,\"fingerprint\":\"%016llx\"}\n",
            nedits, rep.seeds, rep.rows_examined, rep.rows_changed, n, rep.searches, rep.waves, secs,
@@ -468,6 +483,6 @@ int pf_cli_table(int argc, char **argv)
     if (strcmp(argv[1], "build") == 0) return cmd_build(argc - 2, argv + 2);
     if (strcmp(argv[1], "path") == 0) return cmd_path(argc - 2, argv + 2);
     if (strcmp(argv[1], "update") == 0) return cmd_update(argc - 2, argv + 2);
-    fprintf(stderr, "pathfind table: unknown subcommand '%s' (build, path, update; see --help)\n", argv[1]);
+    cli_error("table", "unknown subcommand '%s' (build, path, update; see --help)", argv[1]);
     return 2;
 }

@@ -1,12 +1,17 @@
 /* common.c - helpers shared by the subcommands. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, with POSIX 2008 */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
+
+int cli_args_only;
 
 cli_rng cli_rng_seed(uint64_t seed, uint64_t salt) { return (cli_rng){seed * 0x9E3779B97F4A7C15ull + salt}; }
 
@@ -34,14 +39,21 @@ long cli_peak_rss_kb(void)
 
 int cli_is_help(const char *a) { return a && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0); }
 
+/* strtol and strtod skip leading blanks and take "0x" and "inf": a number here starts with a digit
+ * (after an optional '-'), so what was typed is what is read. */
+static int starts_like_a_number(const char *s)
+{
+    if (*s == '-') s++;
+    return *s >= '0' && *s <= '9';
+}
+
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
 {
-    char *e;
+    char *e = NULL;
     errno = 0;
-    long v = s ? strtol(s, &e, 10) : 0;
-    if (!s || !*s || *e || errno || v < lo || v > hi) {
-        fprintf(stderr, "pathfind %s: bad value '%s' for %s (expected an integer in %ld..%ld)\n", cmd,
-                s ? s : "", opt, lo, hi);
+    long v = s && starts_like_a_number(s) ? strtol(s, &e, 10) : 0;
+    if (!e || *e || errno || v < lo || v > hi) {
+        cli_error(cmd, "bad value '%s' for %s (expected an integer in %ld..%ld)", s ? s : "", opt, lo, hi);
         return 0;
     }
     *out = v;
@@ -50,15 +62,23 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long
 
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out)
 {
-    char *e;
+    char *e = NULL;
     errno = 0;
-    double v = s ? strtod(s, &e) : 0;
-    if (!s || !*s || *e || errno || !isfinite(v) || v < lo) {
-        fprintf(stderr, "pathfind %s: bad value '%s' for %s (expected a number >= %g)\n", cmd, s ? s : "", opt, lo);
+    double v = s && starts_like_a_number(s) ? strtod(s, &e) : 0;
+    if (!e || *e || errno || !isfinite(v) || v < lo) {
+        cli_error(cmd, "bad value '%s' for %s (expected a number >= %g)", s ? s : "", opt, lo);
         return 0;
     }
     *out = v;
     return 1;
+}
+
+int cli_check_weight(const char *cmd, pf_algo algo, int weight_given)
+{
+    if (!weight_given || algo == PF_ALGO_WASTAR || algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS) return 1;
+    cli_error(cmd, "--weight applies to wastar, jps and jps+; %s ignores it (drop it or pick one of those)",
+              pf_algo_name(algo));
+    return 0;
 }
 
 int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
@@ -68,7 +88,7 @@ int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
     else if (s && strcmp(s, "8cut") == 0) *out = PF_MOVES_8_CUT;
     else if (s && strcmp(s, "hex") == 0) *out = PF_MOVES_HEX;
     else {
-        fprintf(stderr, "pathfind %s: bad value '%s' for --moves (expected 4, 8, 8cut or hex)\n", cmd, s ? s : "");
+        cli_error(cmd, "bad value '%s' for --moves (expected 4, 8, 8cut or hex)", s ? s : "");
         return 0;
     }
     return 1;
@@ -77,9 +97,14 @@ int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
 int cli_parse_algo(const char *cmd, const char *s, pf_algo *out)
 {
     pf_algo a = pf_algo_parse(s);
-    if (a == PF_ALGO_DEFAULT) {
-        fprintf(stderr, "pathfind %s: unknown algorithm '%s' (astar, wastar, dijkstra, bfs, greedy, jps, jps+)\n",
-                cmd, s ? s : "");
+    if (a == PF_ALGO_UNKNOWN) {
+        /* the list comes from the library, so it cannot fall behind a new algorithm */
+        char names[160] = "";
+        for (int k = PF_ALGO_ASTAR; k < PF_ALGO__COUNT; k++) {
+            size_t l = strlen(names);
+            snprintf(names + l, sizeof names - l, "%s%s", k > PF_ALGO_ASTAR ? ", " : "", pf_algo_name((pf_algo)k));
+        }
+        cli_error(cmd, "unknown algorithm '%s' (valid: %s)", s ? s : "", names);
         return 0;
     }
     *out = a;
@@ -94,6 +119,7 @@ const char *cli_status_word(pf_status s)
     case PF_LIMIT_REACHED: return "limit";
     case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
     case PF_OUT_OF_MEMORY: return "oom";
+    case PF_COST_OVERFLOW: return "overflow";
     default: return "error";
     }
 }
@@ -133,4 +159,191 @@ void cli_pathbuf_free(cli_pathbuf *pb)
     free(pb->nodes);
     pb->nodes = NULL;
     pb->cap = 0;
+}
+
+/* ---- messages ------------------------------------------------------------------------------- */
+
+/* Formats like vprintf and writes the result to f with control characters escaped, then a newline. */
+static void put_escaped(FILE *f, const char *fmt, va_list ap)
+{
+    char raw[8192];
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)raw[i];
+        /* C0 controls and DEL, and C1 controls as UTF-8 (0xC2 0x80..0x9F): a terminal acts on them */
+        int c1 = c == 0xc2 && i + 1 < len && (unsigned char)raw[i + 1] >= 0x80 && (unsigned char)raw[i + 1] <= 0x9f;
+        if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else if (c1) fprintf(f, "\\x%02x\\x%02x", c, (unsigned char)raw[++i]);
+        else fputc(c, f);
+    }
+    if (n >= 0 && (size_t)n >= sizeof raw) fputs("...", f);
+    fputc('\n', f);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    if (*cmd) fprintf(stderr, "pathfind %s: ", cmd);
+    else fputs("pathfind: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    put_escaped(stderr, fmt, ap);
+    va_end(ap);
+}
+
+void cli_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_escaped(stdout, fmt, ap);
+    va_end(ap);
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- files ---------------------------------------------------------------------------------- */
+
+FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
+{
+    *o = (cli_out){.path = path};
+    struct stat sb;
+    /* a link is followed: the file it names is replaced, the link stays a link */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) o->real = realpath(path, NULL);
+    const char *target = o->real ? o->real : path;
+    if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) cli_error(cmd, "cannot write '%s': it is a directory", path);
+        /* a device or a pipe: written in place; renaming over /dev/full would replace the node */
+        else if (!(o->f = fopen(path, "w"))) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        if (!o->f) cli_out_close(o, cmd, 0);
+        return o->f;
+    }
+    size_t n = strlen(target) + 16;
+    o->tmp = malloc(n);
+    if (!o->tmp) {
+        cli_error(cmd, "out of memory");
+        cli_out_close(o, cmd, 0);
+        return NULL;
+    }
+    snprintf(o->tmp, n, "%s.tmp-XXXXXX", target);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        cli_out_close(o, cmd, 0);
+        return NULL;
+    }
+    /* mkstemp makes the file private (0600); the output gets what a plain fopen would give it, or
+     * the mode of the file it replaces */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, stat(target, &sb) == 0 ? (sb.st_mode & 07777) : (0666 & ~mask)) != 0) {
+        /* harmless: the file stays private */
+    }
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        cli_out_close(o, cmd, 0);
+    }
+    return o->f;
+}
+
+int cli_out_close(cli_out *o, const char *cmd, int ok)
+{
+    if (!o) return 0;
+    if (!o->f) {
+        free(o->real);
+        o->real = NULL;
+        return 0;
+    }
+    errno = 0;
+    int err = 0;
+    if (fflush(o->f) != 0 || ferror(o->f)) err = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && !err) err = errno ? errno : EIO;
+    o->f = NULL;
+    int done = ok && !err;
+    if (err) cli_error(cmd, "error writing '%s': %s", o->path, strerror(err));
+    if (done && o->tmp && rename(o->tmp, o->real ? o->real : o->path) != 0) {
+        cli_error(cmd, "cannot replace '%s': %s", o->path, strerror(errno));
+        done = 0;
+    }
+    if (o->tmp) {
+        if (!done) unlink(o->tmp); /* ours, made by mkstemp; the target is never removed */
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    free(o->real);
+    o->real = NULL;
+    return done;
+}
+
+FILE *cli_open_read(const char *cmd, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        cli_error(cmd, "'%s' is a directory, not a file", path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+int cli_read_line(const char *cmd, FILE *f, const char *path, unsigned *lineno, char *buf, size_t cap)
+{
+    errno = 0;
+    if (!fgets(buf, (int)cap, f)) {
+        if (ferror(f)) {
+            cli_error(cmd, "%s:%u: read error: %s", path, *lineno + 1, strerror(errno ? errno : EIO));
+            return -1;
+        }
+        return 0;
+    }
+    ++*lineno;
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '\n') buf[--n] = '\0';
+    else {
+        int c = fgetc(f); /* no newline: the file's last line, or one longer than the buffer */
+        if (c != EOF) {
+            cli_error(cmd, "%s:%u: line longer than %zu bytes", path, *lineno, cap - 2);
+            return -1;
+        }
+    }
+    if (n && buf[n - 1] == '\r') buf[--n] = '\0';
+    if (strlen(buf) != n) {
+        cli_error(cmd, "%s:%u: NUL byte in a text line", path, *lineno);
+        return -1;
+    }
+    return 1;
+}
+
+int cli_close_stdout(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad) return rc;
+    fprintf(stderr, "pathfind: error writing standard output: %s\n", strerror(e ? e : EIO));
+    return rc ? rc : 1;
 }

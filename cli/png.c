@@ -101,26 +101,19 @@ long cli_canvas_text(cli_canvas *c, long x, long y, const char *text, int scale,
     return x - x0;
 }
 
-int cli_png_write(const char *path, const cli_canvas *c, char *err, size_t errlen)
+int cli_png_write(FILE *f, const cli_canvas *c, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(err, errlen, "cannot write '%s'", path);
-        return 0;
-    }
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_write_struct(&png, NULL);
-        fclose(f);
         snprintf(err, errlen, "out of memory starting libpng");
         return 0;
     }
     /* libpng reports errors by longjmp; everything it touches is released below */
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        fclose(f);
-        snprintf(err, errlen, "libpng failed writing '%s'", path);
+        snprintf(err, errlen, "libpng failed writing the image");
         return 0;
     }
     png_init_io(png, f);
@@ -131,9 +124,5 @@ int cli_png_write(const char *path, const cli_canvas *c, char *err, size_t errle
     for (uint32_t y = 0; y < c->h; y++) png_write_row(png, c->px + (size_t)y * c->w * 3);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "write error on '%s'", path);
-        return 0;
-    }
     return 1;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct cli_rgb { uint8_t r, g, b; } cli_rgb;
 
@@ -25,7 +26,8 @@ long cli_canvas_text(cli_canvas *c, long x, long y, const char *text, int scale,
 /* Width in pixels that cli_canvas_text would advance. */
 long cli_text_width(const char *text, int scale);
 
-/* Writes an 8-bit RGB PNG with libpng. On failure returns 0 and puts the reason in err. */
-int cli_png_write(const char *path, const cli_canvas *c, char *err, size_t errlen);
+/* Writes an 8-bit RGB PNG with libpng to f (the caller opens, checks and closes it: cli_out). On
+ * failure returns 0 and puts the reason in err. */
+int cli_png_write(FILE *f, const cli_canvas *c, char *err, size_t errlen);
 
 #endif

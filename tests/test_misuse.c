@@ -54,8 +54,8 @@ static void test_status_names(void **state)
     assert_true(pf_failed(PF_INVALID_ARGUMENT) && !pf_failed(PF_NO_PATH));
     assert_string_equal(pf_algo_name((pf_algo)99), "unknown");
     assert_string_equal(pf_algo_name((pf_algo)-1), "unknown");
-    assert_int_equal(pf_algo_parse(NULL), PF_ALGO_DEFAULT);
-    assert_int_equal(pf_algo_parse("no-such-algo"), PF_ALGO_DEFAULT);
+    assert_int_equal(pf_algo_parse(NULL), PF_ALGO_UNKNOWN);
+    assert_int_equal(pf_algo_parse("no-such-algo"), PF_ALGO_UNKNOWN);
 }
 
 static void test_null_map_accessors(void **state)

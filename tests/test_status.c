@@ -54,9 +54,12 @@ static void test_algo_names(void **state)
     assert_string_equal(pf_algo_name((pf_algo)99), "unknown");
     assert_int_equal(pf_algo_parse("ucs"), PF_ALGO_DIJKSTRA);
     assert_int_equal(pf_algo_parse("jpsplus"), PF_ALGO_JPS_PLUS);
-    assert_int_equal(pf_algo_parse("dijkstra2"), PF_ALGO_DEFAULT);
-    assert_int_equal(pf_algo_parse(""), PF_ALGO_DEFAULT);
-    assert_int_equal(pf_algo_parse(NULL), PF_ALGO_DEFAULT);
+    /* an unknown name is not A*: it is a value every search refuses */
+    assert_int_equal(pf_algo_parse("dijkstra2"), PF_ALGO_UNKNOWN);
+    assert_int_equal(pf_algo_parse(""), PF_ALGO_UNKNOWN);
+    assert_int_equal(pf_algo_parse(NULL), PF_ALGO_UNKNOWN);
+    assert_int_not_equal(pf_algo_parse("astra"), PF_ALGO_DEFAULT);
+    assert_int_not_equal(pf_algo_parse("astra"), PF_ALGO_ASTAR);
 }
 
 int main(void)

@@ -1,11 +1,16 @@
 /* arena.c - per-worker bump allocator for paths; rewound once per frame. */
+#include <stdint.h>
 #include <string.h>
 #include "batch_internal.h"
 
 #define HDR ((sizeof(pf__arena_block) + 63u) & ~(size_t)63u)
 
+/* Every size below may come from a caller (pf_batch_desc.arena_bytes, a path length): each sum and
+ * product is checked before it is formed, so a huge value fails the allocation instead of wrapping
+ * to a small block recorded as a big one. */
 static pf__arena_block *new_block(pf__arena *a, size_t bytes)
 {
+    if (bytes > SIZE_MAX - HDR) return NULL;
     pf__arena_block *blk = pf__alloc(&a->alloc, HDR + bytes, 64);
     if (!blk) return NULL;
     blk->prev = NULL;
@@ -25,17 +30,20 @@ int pf__arena_init(pf__arena *a, const pf_allocator *alloc, size_t bytes)
 void *pf__arena_alloc(pf__arena *a, size_t size, size_t align)
 {
     pf__arena_block *h = a->head;
+    PF_ASSERT(align && (align & (align - 1u)) == 0 && align <= 64u);
     size_t off = h ? (h->used + align - 1u) & ~(align - 1u) : 0;
-    if (!h || off + size > h->size) {
+    if (!h || off > h->size || size > h->size - off) {
         /* Grows by chaining (rare: only in the first frames, since reset keeps the size reached);
          * the old block stays valid because paths handed out this frame point into it. */
         size_t cur = h ? h->size : 4096u;
-        size_t want = cur * 2u > size + align ? cur * 2u : size + align;
+        if (size > SIZE_MAX - align) return NULL;
+        size_t twice = cur <= SIZE_MAX / 2u ? cur * 2u : SIZE_MAX;
+        size_t want = twice > size + align ? twice : size + align;
         pf__arena_block *nb = new_block(a, want);
         if (!nb) return NULL;
         nb->prev = h;
         a->head = h = nb;
-        a->total += want;
+        a->total = a->total <= SIZE_MAX - want ? a->total + want : SIZE_MAX;
         off = 0;
     }
     h->used = off + size;

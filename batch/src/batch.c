@@ -44,7 +44,11 @@ static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
     c->d = desc ? *desc : (pf_batch_desc){0};
-    if (c->d.workers > 1024 || c->d.max_queries > PF__BQ_SLOT_MASK - 1u) return PF_INVALID_ARGUMENT;
+    /* sizes are checked before anything is made: each worker and spare is a whole context */
+    if (c->d.workers > PF_BATCH_MAX_WORKERS || c->d.suspend_slots > PF_BATCH_MAX_WORKERS ||
+        c->d.arena_bytes > PF_BATCH_MAX_ARENA_BYTES)
+        return PF_TOO_LARGE;
+    if (c->d.max_queries > PF__BQ_SLOT_MASK - 1u) return PF_INVALID_ARGUMENT;
     c->nworkers = PF__DEF(c->d.workers, pf__default_workers());
     c->nspare = PF__DEF(c->d.suspend_slots, c->nworkers);
     c->group_min = PF__DEF(c->d.group_min, 4u);

@@ -35,6 +35,7 @@ void   pf__arena_init_static(pf__arena *a, void *mem, size_t bytes);
 
 #define PF__BQ_SLOT_BITS 20u
 #define PF__BQ_SLOT_MASK ((UINT32_C(1) << PF__BQ_SLOT_BITS) - 1u)
+_Static_assert(PF__BQ_SLOT_MASK == PF_BATCH_MAX_QUERIES, "pf_batch.h documents the slot range");
 
 enum { PF__Q_FREE = 0, PF__Q_NEW, PF__Q_QUEUED, PF__Q_DONE };
 enum { PF__J_WAITING = 0, PF__J_SUSPENDED, PF__J_DONE };

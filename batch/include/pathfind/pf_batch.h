@@ -77,6 +77,11 @@ enum {
     PF_BATCH_NO_GROUPS = 1u << 1  /* never solve same-goal queries as a group */
 };
 
+/** Limits of one batch; beyond them pf_batch_create or pf_batch_submit return PF_TOO_LARGE. */
+#define PF_BATCH_MAX_WORKERS 1024u                       /* workers, and suspend_slots */
+#define PF_BATCH_MAX_QUERIES ((UINT32_C(1) << 20) - 1u)  /* queries queued at once (20-bit slots) */
+#define PF_BATCH_MAX_ARENA_BYTES ((size_t)1 << 30)       /* arena_bytes (the arena still grows) */
+
 typedef struct pf_batch_desc {
     pf_allocator allocator;
     uint32_t     workers;        /* worker contexts; 0 = OpenMP's max threads (1 without OpenMP) */
@@ -84,7 +89,7 @@ typedef struct pf_batch_desc {
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     uint32_t     suspend_slots;  /* spare contexts for suspended queries; 0 = one per worker */
     size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset;
-                                  * static batches: fixed) */
+                                  * static batches: fixed); at most PF_BATCH_MAX_ARENA_BYTES */
     uint32_t     heap_capacity;  /* open-list entries per context, as pf_ctx_desc.heap_capacity */
     uint32_t     max_queries;    /* static batches: query slots (submitted, not yet expired by a
                                   * reset); 0 = 4096. pf_batch_create: unused, tables grow */
@@ -138,7 +143,9 @@ typedef struct pf_batch_stats {
 /**
  * Creates a batch for `map` with its workers (one pf_ctx and one arena each).
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (workers or suspend_slots above
+ *         PF_BATCH_MAX_WORKERS, arena_bytes above PF_BATCH_MAX_ARENA_BYTES), PF_OUT_OF_MEMORY,
+ *         PF_WRONG_MAP (desc->jps_table made for another map).
  */
 PF_API pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. A batch made by pf_batch_init_static frees

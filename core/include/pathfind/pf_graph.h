@@ -23,24 +23,41 @@
 extern "C" {
 #endif
 
+/** Largest node count of a graph (created or loaded): 2^25, above the 23.9 M nodes of the full USA
+ *  road graph of the 9th DIMACS challenge. More is PF_TOO_LARGE, decided before any allocation. */
+#define PF_GRAPH_MAX_NODES (UINT32_C(1) << 25)
+/** Largest arc count of a graph: 2^27 (the USA graph has 58.3 M). More is PF_TOO_LARGE. */
+#define PF_GRAPH_MAX_ARCS (UINT32_C(1) << 27)
+/** Largest DIMACS arc weight: 2^53, the largest integer every double holds exactly, so a weight
+ *  read is the weight written back (`pathfind table update --graph-out`). More is PF_TOO_LARGE. */
+#define PF_DIMACS_MAX_WEIGHT (UINT64_C(1) << 53)
+/** Largest .gr or .co file the loader reads: 64 bytes per arc at PF_GRAPH_MAX_ARCS (8 GiB; the
+ *  USA graph's .gr is 1.3 GiB). A larger file, or a stream that runs past it, is PF_TOO_LARGE. */
+#define PF_DIMACS_MAX_FILE_BYTES ((uint64_t)64 * PF_GRAPH_MAX_ARCS)
+
 typedef struct pf_edge { uint32_t from, to; double weight; } pf_edge;
 
 typedef struct pf_graph_desc {
-    uint32_t       node_count;   /* required, 1..PF_MAX_NODES */
-    uint32_t       edge_count;
+    uint32_t       node_count;   /* required, 1..PF_GRAPH_MAX_NODES */
+    uint32_t       edge_count;   /* 0..PF_GRAPH_MAX_ARCS */
     const pf_edge *edges;        /* [len: edge_count] weight >= 0 and finite */
     const double  *coords;       /* [opt][len: 2*node_count] x0 y0 x1 y1 ... */
     pf_allocator   allocator;
 } pf_graph_desc;
 
-/** @return PF_OK, PF_INVALID_ARGUMENT (ids out of range, negative/NaN weight), PF_TOO_LARGE, PF_OUT_OF_MEMORY. */
+/**
+ * @return PF_OK, PF_INVALID_ARGUMENT (ids out of range, negative/NaN weight), PF_TOO_LARGE (more
+ *         than PF_GRAPH_MAX_NODES nodes or PF_GRAPH_MAX_ARCS arcs), PF_OUT_OF_MEMORY. Weights may
+ *         be any finite value >= 0; a path whose weights sum to infinity is PF_COST_OVERFLOW.
+ */
 PF_API pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
 
 /**
  * Loads a DIMACS shortest-path graph: `gr_path` holds "p sp N M" then M lines "a U V W" (1-based
- * ids, integer W >= 0); `co_path` [opt] holds "p aux sp co N" then "v ID X Y". Comment lines start
- * with 'c'. Nodes are renumbered 0-based (file id - 1).
- * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (with line and reason in diag), PF_TOO_LARGE, PF_OUT_OF_MEMORY.
+ * ids, integer 0 <= W <= PF_DIMACS_MAX_WEIGHT); `co_path` [opt] holds "p aux sp co N" then
+ * "v ID X Y". Comment lines start with 'c'. Nodes are renumbered 0-based (file id - 1).
+ * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (with line and reason in diag), PF_TOO_LARGE (the
+ *         limits above: N, M, a weight or the file size), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path,
                                       const pf_allocator *alloc, pf_map **out, pf_diag *diag);

@@ -44,6 +44,9 @@ typedef enum pf_moves {
 
 /** Largest width or height (keeps x, y in int32 and cells within PF_MAX_NODES). */
 #define PF_GRID_MAX_SIDE 32768u
+/** Largest .map file pf_grid_load_movingai reads: PF_GRID_MAX_SIDE rows of PF_GRID_MAX_SIDE cells
+ *  and CR LF, plus 64 KiB of header. A larger file, or a stream that runs past it, is PF_TOO_LARGE. */
+#define PF_GRID_MAX_FILE_BYTES ((uint64_t)PF_GRID_MAX_SIDE * (PF_GRID_MAX_SIDE + 2u) + 65536u)
 
 typedef struct pf_grid_desc {
     uint32_t       width, height;   /* required, 1..PF_GRID_MAX_SIDE, width*height < PF_MAX_NODES */

@@ -203,7 +203,8 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * @param stats [opt] expansions, pushes, cost, path length (filled on every return).
  * @return PF_OK, PF_NO_PATH, PF_LIMIT_REACHED, PF_FALLBACK (JPS asked on an unsupported map: A* ran,
  *         result valid), or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
- *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP.
+ *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP, PF_COST_OVERFLOW (a path exists
+ *         but its cost sums to infinity: graph weights near DBL_MAX; no path or cost is returned).
  */
 PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
                            pf_path *path, pf_stats *stats);
@@ -237,7 +238,14 @@ PF_API int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
 
 /** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+". */
 PF_API const char *pf_algo_name(pf_algo a);
-/** Parses a name as above; returns PF_ALGO_DEFAULT when unknown. */
+/** What pf_algo_parse returns for an unknown name: not an algorithm (searches refuse it with
+ *  PF_INVALID_ARGUMENT), so a misspelt name can never run as A*. */
+#define PF_ALGO_UNKNOWN PF_ALGO__COUNT
+/**
+ * Parses a name as above (also "ucs" for Dijkstra, "jpsplus" for JPS+); returns PF_ALGO_UNKNOWN
+ * for NULL or an unknown name. (Before 0.2 it returned PF_ALGO_DEFAULT, that is A*; callers that
+ * compared with PF_ALGO_DEFAULT must compare with PF_ALGO_UNKNOWN.)
+ */
 PF_API pf_algo     pf_algo_parse(const char *name);
 
 #ifdef __cplusplus

@@ -5,6 +5,10 @@
  * zero and positive values are outcomes (PF_NO_PATH is an answer, not a failure). Parsers can also
  * fill a caller-owned pf_diag with the line and column of the problem.
  *
+ * PF_TOO_LARGE is every documented limit (map side, node and arc counts, file bytes, table nodes,
+ * batch sizes: the README's limits table). PF_COST_OVERFLOW is a path that exists but whose cost
+ * sums to infinity in double precision (graph weights near DBL_MAX): no cost is returned for it.
+ *
  *     pf_diag d;
  *     pf_status s = pf_grid_load_movingai("m.map", NULL, &map, &d);
  *     if (pf_failed(s)) fprintf(stderr, "%s\n", d.msg);   // "m.map:7:12: unknown terrain character 'X'"
@@ -34,10 +38,11 @@ extern "C" {
     X(IO_ERROR,         -5, "file could not be read")                              \
     X(INVALID_START,    -6, "start is outside the map or blocked")                 \
     X(INVALID_GOAL,     -7, "goal is outside the map or blocked")                  \
-    X(TOO_LARGE,        -8, "map exceeds the index range")                         \
+    X(TOO_LARGE,        -8, "input exceeds a documented size limit")               \
     X(WRONG_MAP,        -9, "object was made for a different map")                 \
     X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")        \
-    X(CAPACITY_EXCEEDED, -11, "fixed capacity exceeded (an object in caller memory cannot grow)")
+    X(CAPACITY_EXCEEDED, -11, "fixed capacity exceeded (an object in caller memory cannot grow)") \
+    X(COST_OVERFLOW,   -12, "path cost is not a finite number (weights too large)")
 
 typedef enum pf_status {
 #define PF__STATUS_ENUM(name, value, text) PF_##name = value,
@@ -53,11 +58,18 @@ PF_API const char *pf_status_name(pf_status s);
 /** Non-zero when `s` is an error (negative). Outcomes such as PF_NO_PATH are not failures. */
 static inline int pf_failed(pf_status s) { return (int)s < 0; }
 
-/** Caller-owned diagnostic filled by loaders: status, 1-based line and column (0 when unknown). */
+/** Size of pf_diag.msg: room for a file name of PATH_MAX (4096) bytes and the message. */
+#define PF_DIAG_MSG_SIZE 4352
+
+/**
+ * Caller-owned diagnostic filled by loaders: status, 1-based line and column (0 when unknown).
+ * Control characters of the input (and of the file name) are written escaped, as \xNN, so a
+ * message can be printed on a terminal as it is.
+ */
 typedef struct pf_diag {
     pf_status status;
     uint32_t  line, column;
-    char      msg[200];
+    char      msg[PF_DIAG_MSG_SIZE];
 } pf_diag;
 
 #ifdef __cplusplus

@@ -156,7 +156,7 @@ PF_API uint32_t  pf_table_next(const pf_table *table, uint32_t from, uint32_t to
  * @param path [opt] receives nodes from..to; `len` is set even on PF_BUFFER_TOO_SMALL.
  * @param cost [opt] sum of the arc costs walked (INFINITY when there is no route).
  * @return PF_OK, PF_NO_PATH, PF_INVALID_START, PF_INVALID_GOAL, PF_BUFFER_TOO_SMALL,
- *         PF_INVALID_ARGUMENT.
+ *         PF_INVALID_ARGUMENT, PF_COST_OVERFLOW (the arc costs sum to infinity).
  */
 PF_API pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_path *path,
                                double *cost);

@@ -90,8 +90,37 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
 #endif
     ;
 
-/* Reads a whole file through the allocator (NUL-terminated); *len excludes the NUL. */
-pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, size_t *len, pf_diag *diag);
+/* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
+ * and the two-byte UTF-8 forms of C1) written as \xNN, so input echoed in a message cannot drive a
+ * terminal; an escape that does not fit ends the copy with "...". Returns the length written. */
+size_t pf__escape(char *dst, size_t cap, const char *src, size_t n);
+
+/* Reads a whole text file through the allocator (NUL-terminated); *len excludes the NUL. `what`
+ * names the format in messages (".map"). Refuses, with a message naming the limit, more than
+ * max_bytes (PF_TOO_LARGE, before reading anything when the file is a regular one: the bound for a
+ * stream such as a pipe or /dev/zero is the same, checked as it is read), a directory (PF_IO_ERROR)
+ * and a NUL byte (PF_PARSE_ERROR, as soon as it is read: no text format contains one). */
+pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_bytes, const char *what,
+                        char **out, size_t *len, pf_diag *diag);
+
+/* An output file written beside its target and renamed over it once complete, so a failed write
+ * never leaves a truncated file and never removes the old one. A target that exists and is not a
+ * regular file (a device such as /dev/full, a pipe) is written in place and never removed. The
+ * temporary file, the only file ever removed, is one this process created. */
+typedef struct pf__outfile {
+    void        *f;        /* FILE * (kept opaque here so this header needs no <stdio.h>) */
+    const char  *path;     /* as the caller named it (messages) */
+    const char  *target;   /* the file replaced: path, or what the link at path points to */
+    char        *tmp;      /* [opt] temporary name beside the target; NULL when writing in place */
+    size_t       tmp_size;
+    pf_allocator alloc;
+    char         real[4096]; /* PATH_MAX: the resolved target when path is a symbolic link */
+} pf__outfile;
+pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag);
+/* Flushes and closes; with ok (the caller's writes all succeeded) and no stream error, renames the
+ * temporary file over the target. Otherwise removes the temporary file and returns PF_IO_ERROR
+ * ("write failed: REASON" in diag). */
+pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag);
 
 /* Line cursor over a memory buffer: handles LF, CRLF and a missing final newline. */
 typedef struct pf__lines {

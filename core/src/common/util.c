@@ -1,13 +1,24 @@
 /* util.c - allocation defaults, diagnostics, file reading and strict number parsing. */
-#define _DEFAULT_SOURCE /* madvise */
+#define _DEFAULT_SOURCE /* madvise, fileno, fstat */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common/pf_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+/* Where POSIX is at hand, files are stat'ed: directories and oversized regular files are refused
+ * before reading, and devices are written in place. Elsewhere only the stream bound applies. */
+#if defined(__unix__) || defined(__APPLE__)
+#define PF__POSIX_FILES 1
+#include <limits.h>
+#include <sys/stat.h>
+#else
+#define PF__POSIX_FILES 0
 #endif
 
 /* Blocks from this size up (node records of big maps) are aligned to 2 MiB and offered to the kernel
@@ -83,6 +94,48 @@ void pf__free(const pf_allocator *a, void *p, size_t size)
     r.free(p, size ? size : 1, r.user);
 }
 
+/* Bytes the escaped form of src[i] takes (0xC2 0x80..0x9F: a C1 control, 8 for the pair). */
+static size_t escaped_len(const char *src, size_t n, size_t i)
+{
+    unsigned char c = (unsigned char)src[i];
+    if (c < 0x20 || c == 0x7f) return 4;
+    if (c == 0xc2 && i + 1 < n && (unsigned char)src[i + 1] >= 0x80 && (unsigned char)src[i + 1] <= 0x9f) return 8;
+    return 1;
+}
+
+size_t pf__escape(char *dst, size_t cap, const char *src, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!cap) return 0;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i += escaped_len(src, n, i) == 8 ? 2 : 1) total += escaped_len(src, n, i);
+    /* when it cannot all fit, stop on a whole escape and leave room to say it was cut */
+    size_t room = total < cap ? cap - 1 : (cap > 4 ? cap - 4 : 0);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t need = escaped_len(src, n, i);
+        if (o + need > room) break;
+        if (need == 1) {
+            dst[o++] = src[i];
+            continue;
+        }
+        for (size_t k = 0; k < need / 4; k++) {
+            unsigned char b = (unsigned char)src[i + k];
+            dst[o++] = '\\';
+            dst[o++] = 'x';
+            dst[o++] = hex[b >> 4];
+            dst[o++] = hex[b & 15];
+        }
+        i += need / 4 - 1;
+    }
+    if (total >= cap && cap > 4) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
 pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,
                        const char *fmt, ...)
 {
@@ -90,39 +143,62 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
     diag->status = st;
     diag->line = line;
     diag->column = col;
-    char msg[160];
+    char msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* the whole message is escaped as one: file names and echoed input may hold control bytes */
+    char raw[PF_DIAG_MSG_SIZE + sizeof msg];
     const char *n = name ? name : "<input>";
-    if (line && col) snprintf(diag->msg, sizeof diag->msg, "%s:%u:%u: %s", n, line, col, msg);
-    else if (line) snprintf(diag->msg, sizeof diag->msg, "%s:%u: %s", n, line, msg);
-    else snprintf(diag->msg, sizeof diag->msg, "%s: %s", n, msg);
+    int len;
+    if (line && col) len = snprintf(raw, sizeof raw, "%s:%u:%u: %s", n, line, col, msg);
+    else if (line) len = snprintf(raw, sizeof raw, "%s:%u: %s", n, line, msg);
+    else len = snprintf(raw, sizeof raw, "%s: %s", n, msg);
+    size_t rl = len < 0 ? 0 : (size_t)len < sizeof raw ? (size_t)len : sizeof raw - 1;
+    pf__escape(diag->msg, sizeof diag->msg, raw, rl);
     return st;
 }
 
-pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, size_t *len, pf_diag *diag)
+/* ---- files ------------------------------------------------------------------------------------ */
+
+pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_bytes, const char *what,
+                        char **out, size_t *len, pf_diag *diag)
 {
     *out = NULL;
     *len = 0;
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
     FILE *f = fopen(path, "rb");
     if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+#if PF__POSIX_FILES
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            fclose(f);
+            return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory, not a %s file", what);
+        }
+        if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max_bytes) {
+            fclose(f);
+            return pf__diag_set(diag, PF_TOO_LARGE, path, 0, 0,
+                                "%llu bytes; the largest %s file the documented limits allow is %llu bytes",
+                                (unsigned long long)sb.st_size, what, (unsigned long long)max_bytes);
+        }
+    }
+#endif
     size_t cap = 1 << 16, n = 0;
     char *buf = pf__alloc(a, cap, 16);
     if (!buf) {
         fclose(f);
         return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory reading file");
     }
+    pf_status st = PF_OK;
     for (;;) {
         if (n + 1 >= cap) {
             size_t ncap = cap * 2;
             char *nb = pf__alloc(a, ncap, 16);
             if (!nb) {
-                pf__free(a, buf, cap);
-                fclose(f);
-                return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory reading file");
+                st = pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory reading file");
+                break;
             }
             memcpy(nb, buf, n);
             pf__free(a, buf, cap);
@@ -130,14 +206,29 @@ pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, siz
             cap = ncap;
         }
         size_t r = fread(buf + n, 1, cap - n - 1, f);
+        if (r == 0) {
+            if (ferror(f))
+                st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error: %s", strerror(errno));
+            break;
+        }
+        const char *z = memchr(buf + n, '\0', r);
+        if (z) {
+            st = pf__diag_set(diag, PF_PARSE_ERROR, path, 0, 0,
+                              "NUL byte at offset %zu: binary data, not a text %s file", (size_t)(z - buf), what);
+            break;
+        }
         n += r;
-        if (r == 0) break;
+        if ((uint64_t)n > max_bytes) {
+            st = pf__diag_set(diag, PF_TOO_LARGE, path, 0, 0,
+                              "more than %llu bytes, the largest %s file the documented limits allow",
+                              (unsigned long long)max_bytes, what);
+            break;
+        }
     }
-    int err = ferror(f);
     fclose(f);
-    if (err) {
+    if (st != PF_OK) {
         pf__free(a, buf, cap);
-        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error");
+        return st;
     }
     buf[n] = '\0';
     /* Callers free with the exact capacity: shrink-free by recording it in *len's neighbour is
@@ -152,6 +243,68 @@ pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, siz
     *out = exact;
     *len = n;
     return PF_OK;
+}
+
+pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
+{
+    *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
+    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+#if PF__POSIX_FILES
+    struct stat sb;
+    /* a link is followed: the file it names is replaced, the link stays a link */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && realpath(path, o->real)) o->target = o->real;
+    if (stat(o->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
+        /* a device or a pipe: written in place (renaming over /dev/full would replace the node) */
+        o->f = fopen(path, "wb");
+        if (!o->f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+        return PF_OK;
+    }
+#endif
+    size_t pl = strlen(o->target);
+    o->tmp_size = pl + 32;
+    o->tmp = pf__alloc(&o->alloc, o->tmp_size, 16);
+    if (!o->tmp) return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory");
+    /* "wbx" (C11) creates exclusively: an existing file of that name is never reused or removed */
+    static atomic_uint counter;
+    uint64_t seed = (uint64_t)(uintptr_t)o ^ ((uint64_t)time(NULL) << 20);
+    for (unsigned tries = 0; tries < 64 && !o->f; tries++) {
+        unsigned k = atomic_fetch_add(&counter, 1u) + 1u;
+        snprintf(o->tmp, o->tmp_size, "%s.tmp-%08x", o->target, pf__mix32(seed + k * 0x9E3779B97F4A7C15ull));
+        o->f = fopen(o->tmp, "wbx");
+        if (!o->f && errno != EEXIST) break;
+    }
+    if (!o->f) {
+        int e = errno;
+        pf__free(&o->alloc, o->tmp, o->tmp_size);
+        o->tmp = NULL;
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a file beside it: %s", strerror(e));
+    }
+    return PF_OK;
+}
+
+pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
+{
+    FILE *f = o->f;
+    int err = 0;
+    errno = 0;
+    if (f) {
+        if (fflush(f) != 0 || ferror(f)) err = errno ? errno : EIO;
+        if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
+    }
+    o->f = NULL;
+    pf_status st = PF_OK;
+    if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why */
+    else if (err || !ok)
+        st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "write failed: %s", strerror(err ? err : EIO));
+    else if (o->tmp && rename(o->tmp, o->target) != 0)
+        st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "cannot replace it: %s", strerror(errno));
+    if (o->tmp) {
+        if (st != PF_OK) remove(o->tmp); /* ours: made exclusively by pf__out_open */
+        pf__free(&o->alloc, o->tmp, o->tmp_size);
+        o->tmp = NULL;
+    }
+    return st;
 }
 
 int pf__next_line(pf__lines *ls, const char **s, size_t *n)

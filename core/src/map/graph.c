@@ -57,7 +57,7 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
     if (!desc || desc->node_count == 0 || (desc->edge_count && !desc->edges)) return PF_INVALID_ARGUMENT;
-    if (desc->node_count >= PF_MAX_NODES) return PF_TOO_LARGE;
+    if (desc->node_count > PF_GRAPH_MAX_NODES || desc->edge_count > PF_GRAPH_MAX_ARCS) return PF_TOO_LARGE;
     for (uint32_t i = 0; i < desc->edge_count; i++) {
         const pf_edge *e = &desc->edges[i];
         if (e->from >= desc->node_count || e->to >= desc->node_count) return PF_INVALID_ARGUMENT;

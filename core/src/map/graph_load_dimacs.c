@@ -39,9 +39,16 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
         !pf__parse_u64(t, tl, &M) || pf__next_token(&p, s + n, &t, &tl))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "expected 'p sp N M' with two counts");
     if (N == 0) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "graph has no nodes");
-    if (N >= PF_MAX_NODES || M > UINT32_MAX)
-        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0, "graph too large (%llu nodes, %llu arcs)",
-                            (unsigned long long)N, (unsigned long long)M);
+    /* the header alone can announce any size: the documented limits bound what it may make us
+     * allocate (node arrays, and every context made for the graph later) */
+    if (N > PF_GRAPH_MAX_NODES)
+        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
+                            "graph too large: %llu nodes, the limit is %u (PF_GRAPH_MAX_NODES)",
+                            (unsigned long long)N, PF_GRAPH_MAX_NODES);
+    if (M > PF_GRAPH_MAX_ARCS)
+        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
+                            "graph too large: %llu arcs, the limit is %u (PF_GRAPH_MAX_ARCS)",
+                            (unsigned long long)M, PF_GRAPH_MAX_ARCS);
     /* each arc line takes at least 8 bytes: reject impossible counts before allocating */
     if (M > (uint64_t)(ls.end - ls.p) / 8 + 1)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "file is truncated: %llu arcs announced",
@@ -71,6 +78,12 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
         else if (u == 0 || u > N) why = "source id out of range";
         else if (v == 0 || v > N) why = "target id out of range";
         else if (w < 0) why = "negative weight";
+        if (!why && (uint64_t)w > PF_DIMACS_MAX_WEIGHT) {
+            pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
+            return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
+                                "weight %lld exceeds 2^53 (PF_DIMACS_MAX_WEIGHT), the largest a double "
+                                "holds exactly", (long long)w);
+        }
         if (why) {
             pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
             return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "%s", why);
@@ -191,10 +204,10 @@ pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path, const p
     pf_allocator a = pf__alloc_resolve(alloc);
     char *g = NULL, *c = NULL;
     size_t gl = 0, cl = 0;
-    pf_status st = pf__read_file(gr_path, &a, &g, &gl, diag);
+    pf_status st = pf__read_text(gr_path, &a, PF_DIMACS_MAX_FILE_BYTES, ".gr", &g, &gl, diag);
     if (st != PF_OK) return st;
     if (co_path) {
-        st = pf__read_file(co_path, &a, &c, &cl, diag);
+        st = pf__read_text(co_path, &a, PF_DIMACS_MAX_FILE_BYTES, ".co", &c, &cl, diag);
         if (st != PF_OK) {
             pf__free(&a, g, gl + 1);
             return st;

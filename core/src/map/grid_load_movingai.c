@@ -153,7 +153,7 @@ pf_status pf_grid_load_movingai(const char *path, const pf_grid_load_desc *desc,
     pf_allocator a = pf__alloc_resolve(desc ? &desc->allocator : NULL);
     char *buf;
     size_t len;
-    pf_status st = pf__read_file(path, &a, &buf, &len, diag);
+    pf_status st = pf__read_text(path, &a, PF_GRID_MAX_FILE_BYTES, ".map", &buf, &len, diag);
     if (st != PF_OK) return st;
     st = pf_grid_parse_movingai(buf, len, path, desc, out, diag);
     pf__free(&a, buf, len + 1);

@@ -67,6 +67,10 @@ pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf
                                 (unsigned long long)v[1], (unsigned long long)v[2]);
         }
         if (sc->n == sc->cap) {
+            if (sc->cap > UINT32_MAX / 2) { /* only from memory: a file stops at PF_SCEN_MAX_FILE_BYTES */
+                pf_scen_destroy(sc);
+                return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0, "more than 2^31 queries");
+            }
             uint32_t ncap = sc->cap ? sc->cap * 2 : 256;
             pf_scen_entry *ne = pf__alloc(&a, (size_t)ncap * sizeof *ne, 16);
             if (!ne) {
@@ -97,7 +101,7 @@ pf_status pf_scen_load(const char *path, const pf_allocator *alloc, pf_scen **ou
     pf_allocator a = pf__alloc_resolve(alloc);
     char *buf;
     size_t len;
-    pf_status st = pf__read_file(path, &a, &buf, &len, diag);
+    pf_status st = pf__read_text(path, &a, PF_SCEN_MAX_FILE_BYTES, ".scen", &buf, &len, diag);
     if (st != PF_OK) return st;
     st = pf_scen_parse(buf, len, path, &a, out, diag);
     pf__free(&a, buf, len + 1);

@@ -4,6 +4,7 @@
  * hmul = 0, BFS uses unit steps and FIFO ties). The grid loop is instantiated per movement rule and
  * per weighting so the neighbour tests and step costs are compile-time constants.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "search/heap_internal.h"
@@ -551,6 +552,12 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
         }
         if (recost) cost = sum;
     }
+    if (st == PF_OK && !(cost <= DBL_MAX)) {
+        /* Weights near DBL_MAX (possible through pf_graph_create) sum to infinity: the path exists
+         * but has no cost to report, so it is an error rather than an answer with cost inf. */
+        st = s->status = PF_COST_OVERFLOW;
+        len = 0;
+    }
     if (stats) {
         *stats = s->st;
         stats->cost = st == PF_OK ? cost : INFINITY;
@@ -606,10 +613,10 @@ const char *pf_algo_name(pf_algo a) { return (unsigned)a < PF_ALGO__COUNT ? ALGO
 
 pf_algo pf_algo_parse(const char *name)
 {
-    if (!name) return PF_ALGO_DEFAULT;
+    if (!name) return PF_ALGO_UNKNOWN;
     for (int a = 1; a < PF_ALGO__COUNT; a++)
         if (strcmp(name, ALGO_NAMES[a]) == 0) return (pf_algo)a;
     if (strcmp(name, "ucs") == 0) return PF_ALGO_DIJKSTRA;
     if (strcmp(name, "jpsplus") == 0) return PF_ALGO_JPS_PLUS;
-    return PF_ALGO_DEFAULT;
+    return PF_ALGO_UNKNOWN;
 }

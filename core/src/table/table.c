@@ -31,6 +31,7 @@
  * so processing the open list in parallel waves gives the same rows and the same counts.
  * PF_TABLE_RULE_SLIDES adds "x's next hops changed => all predecessors": a superset, still complete.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +444,7 @@ pf_status pf_table_path(const pf_table *t, uint32_t from, uint32_t to, pf_path *
         sum += arc_cost(t->map, u, e);
         u = pf_table_next(t, u, to);
     }
+    if (!(sum <= DBL_MAX)) return PF_COST_OVERFLOW; /* weights near DBL_MAX: no finite cost */
     if (cost) *cost = sum;
     if (!path) return PF_OK;
     path->len = len;

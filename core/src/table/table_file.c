@@ -5,7 +5,12 @@
  * also checked one by one against the map (each must be a legal move of its row's node): a file
  * whose checksums were recomputed by hand still cannot make a query step outside the map.
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat: a regular file's size is checked before reading */
+#include <sys/stat.h>
+#endif
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #define XXH_STATIC_LINKING_ONLY
@@ -110,8 +115,12 @@ pf_status pf_table_save_mem(const pf_table *t, void *buf, size_t capacity, size_
 pf_status pf_table_save(const pf_table *t, const char *path, pf_diag *diag)
 {
     if (!t || !path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no table or file name");
-    FILE *f = fopen(path, "wb");
-    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create: %s", strerror(errno));
+    /* written beside `path` and renamed over it when complete: a failed write (a full disk,
+     * /dev/full) leaves the old file, or the device, as it was */
+    pf__outfile o;
+    pf_status st = pf__out_open(&o, path, &t->alloc, diag);
+    if (st != PF_OK) return st;
+    FILE *f = o.f;
     uint8_t h[HEADER_SIZE];
     header_encode(t, h);
     int ok = fwrite(h, 1, HEADER_SIZE, f) == HEADER_SIZE;
@@ -121,12 +130,7 @@ pf_status pf_table_save(const pf_table *t, const char *path, pf_diag *diag)
         payload_write(t, chunk, off, len);
         ok = fwrite(chunk, 1, len, f) == len;
     }
-    if (fclose(f) != 0) ok = 0;
-    if (!ok) {
-        remove(path);
-        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "write failed: %s", strerror(errno));
-    }
-    return PF_OK;
+    return pf__out_close(&o, ok, diag);
 }
 
 /* Checks that every entry of t names a legal move of its row (or is a sentinel in its place). */
@@ -157,16 +161,11 @@ static pf_status check_entries(const pf_table *t, const char *name, pf_diag *dia
     return PF_OK;
 }
 
-pf_status pf_table_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
-                            const pf_table_desc *desc, pf_table **out, pf_diag *diag)
+/* Every header field checked against the map before anything is allocated: the payload a header
+ * may announce is then exactly what a table of this map needs (n * n * width), never more. */
+static pf_status check_header(const uint8_t *b, const char *name, const pf_map *map, uint64_t *psize_out,
+                              pf_diag *diag)
 {
-    if (out) *out = NULL;
-    if (!out || !map || (!data && size))
-        return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "missing map, data or output");
-    const uint8_t *b = data;
-    if (size < HEADER_SIZE)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
-                            "truncated: %zu bytes, a table header alone is %u", size, HEADER_SIZE);
     if (memcmp(b, MAGIC, 8) != 0)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind table (bad magic)");
     uint32_t version = get32(b + 8);
@@ -195,10 +194,32 @@ pf_status pf_table_load_mem(const void *data, size_t size, const char *name, con
     if (width != pf__table_width_for(map))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "entry width %u, the map needs %u", width,
                             pf__table_width_for(map));
-    if (size - HEADER_SIZE != psize)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%s: payload is %zu bytes, header says %llu",
-                            size - HEADER_SIZE < psize ? "truncated" : "trailing bytes", size - HEADER_SIZE,
-                            (unsigned long long)psize);
+    *psize_out = psize;
+    return PF_OK;
+}
+
+static pf_status size_mismatch(const char *name, uint64_t payload, uint64_t psize, pf_diag *diag)
+{
+    return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%s: payload is %llu bytes, header says %llu",
+                        payload < psize ? "truncated" : "trailing bytes", (unsigned long long)payload,
+                        (unsigned long long)psize);
+}
+
+pf_status pf_table_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
+                            const pf_table_desc *desc, pf_table **out, pf_diag *diag)
+{
+    if (out) *out = NULL;
+    if (!out || !map || (!data && size))
+        return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "missing map, data or output");
+    const uint8_t *b = data;
+    if (size < HEADER_SIZE)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
+                            "truncated: %zu bytes, a table header alone is %u", size, HEADER_SIZE);
+    uint64_t psize;
+    pf_status hs = check_header(b, name, map, &psize, diag);
+    if (hs != PF_OK) return hs;
+    uint32_t width = get32(b + 32);
+    if (size - HEADER_SIZE != psize) return size_mismatch(name, size - HEADER_SIZE, psize, diag);
     if (XXH3_64bits(b + HEADER_SIZE, (size_t)psize) != get64(b + 48))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload checksum mismatch (corrupted)");
 
@@ -227,18 +248,33 @@ pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
     FILE *f = fopen(path, "rb");
     if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
-    /* Size from the header, so a short or long file is reported as such without reading it all
-     * into a guessed buffer: read the header, then exactly the payload it announces, plus one
-     * byte to detect trailing data. */
+    /* The header first, checked against the map; then the file's size against the payload that
+     * leaves (before allocating it); then exactly that payload, plus one byte to see trailing data. */
     uint8_t h[HEADER_SIZE];
     size_t got = fread(h, 1, HEADER_SIZE, f);
     pf_status st;
-    if (got < HEADER_SIZE || memcmp(h, MAGIC, 8) != 0 || get32(h + 8) != PF_TABLE_FILE_VERSION ||
-        get64(h + 56) != XXH3_64bits(h, 56) || get64(h + 40) > ((uint64_t)PF_TABLE_MAX_NODES * PF_TABLE_MAX_NODES * 4)) {
+    uint64_t psize = 0;
+    if (ferror(f)) st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error: %s", strerror(errno));
+    else if (got < HEADER_SIZE) st = pf_table_load_mem(h, got, path, map, desc, out, diag); /* "truncated" */
+    else st = check_header(h, path, map, &psize, diag);
+    if (st != PF_OK) {
         fclose(f);
-        return pf_table_load_mem(h, got, path, map, desc, out, diag); /* reports the header problem */
+        return st;
     }
-    size_t total = HEADER_SIZE + (size_t)get64(h + 40);
+#if defined(__unix__) || defined(__APPLE__)
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size != HEADER_SIZE + psize) {
+        fclose(f);
+        return size_mismatch(path, (uint64_t)sb.st_size < HEADER_SIZE ? 0 : (uint64_t)sb.st_size - HEADER_SIZE,
+                             psize, diag);
+    }
+#endif
+    if (psize > SIZE_MAX - HEADER_SIZE - 1) {
+        fclose(f);
+        return pf__diag_set(diag, PF_TOO_LARGE, path, 0, 0, "a %llu-byte table does not fit in memory here",
+                            (unsigned long long)psize);
+    }
+    size_t total = HEADER_SIZE + (size_t)psize;
     pf_allocator a = pf__alloc_resolve(desc ? &desc->allocator : NULL);
     uint8_t *buf = pf__alloc(&a, total + 1, 64);
     if (!buf) {

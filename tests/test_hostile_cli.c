@@ -1,0 +1,588 @@
+/* test_hostile_cli.c - hostile input through the `pathfind` binary (issue 14): each test names the
+ * defect it guards, runs the real executable (tests/test_cli.c's way), and checks the exit code, the
+ * message and that nothing was destroyed or run that should not have been.
+ *
+ * Runs that used to hang or grow without bound carry an alarm and an address-space limit, so on a
+ * build with the defect they fail instead of stalling the suite. Nothing here writes to /dev/full
+ * itself: outputs go to a link to it, so a build that removes its output removes only the link.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "pathfind.h"
+#include "cli.h"
+#include "plot.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PF_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PF_TEST_ASAN 1
+#endif
+#endif
+#ifndef PF_TEST_ASAN
+#define PF_TEST_ASAN 0
+#endif
+
+static char g_dir[64];
+static char g_out[1 << 16], g_err[1 << 16];
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* How a run is confined: stdout to a file (or a path such as /dev/full), a wall-clock alarm, an
+ * address-space limit and a file-size limit (0 = none). */
+typedef struct confine { const char *stdout_path; unsigned alarm_s; size_t as_bytes, fsize_bytes; } confine;
+
+static int run_in(const confine *c, const char *const *args)
+{
+    char o[128], e[128];
+    snprintf(o, sizeof o, "%s/stdout", g_dir);
+    snprintf(e, sizeof e, "%s/stderr", g_dir);
+    const char *argv[40] = {PF_CLI_PATH};
+    int n = 1;
+    for (; args[n - 1] && n < 39; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(c->stdout_path ? c->stdout_path : o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (chdir(g_dir) != 0) _exit(126);
+        /* ASan reserves terabytes of address space for its shadow: no limit there (the alarm
+         * still bounds the run) */
+        if (c->as_bytes && !PF_TEST_ASAN) setrlimit(RLIMIT_AS, &(struct rlimit){c->as_bytes, c->as_bytes});
+        if (c->fsize_bytes) {
+            signal(SIGXFSZ, SIG_IGN);
+            setrlimit(RLIMIT_FSIZE, &(struct rlimit){c->fsize_bytes, c->fsize_bytes});
+        }
+        alarm(c->alarm_s ? c->alarm_s : 60); /* kept across exec: a hang ends as a signal */
+        execv(PF_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    g_out[0] = '\0';
+    if (!c->stdout_path) slurp(o, g_out, sizeof g_out);
+    slurp(e, g_err, sizeof g_err);
+    if (!WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+#define RUN(...) run_in(&(confine){0}, (const char *const[]){__VA_ARGS__, NULL})
+#define RUN_IN(c, ...) run_in(&(c), (const char *const[]){__VA_ARGS__, NULL})
+#define HAS(buf, s)                                                                                          \
+    do {                                                                                                     \
+        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
+    } while (0)
+#define HASNT(buf, s)                                                                                        \
+    do {                                                                                                     \
+        if (strstr(buf, s)) fail_msg("did not expect '%s' in:\n%s", s, buf);                                 \
+    } while (0)
+
+/* Paths in rotating buffers: enough that no test outlives its own (each makes fewer than 128). */
+static const char *tmp(const char *name)
+{
+    static char bufs[128][256];
+    static int k;
+    char *b = bufs[k++ % 128];
+    snprintf(b, sizeof bufs[0], "%s/%s", g_dir, name);
+    return b;
+}
+
+static const char *write_tmp(const char *name, const char *text)
+{
+    const char *p = tmp(name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+static void no_raw_controls(const char *s)
+{
+    for (const char *p = s; *p; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f) fail_msg("raw control byte 0x%02x in:\n%s", *p, s);
+}
+
+/* A link to /dev/full: a write to it fails for want of space; removing it removes only the link. */
+static const char *full_link(const char *name)
+{
+    const char *p = tmp(name);
+    unlink(p);
+    assert_int_equal(symlink("/dev/full", p), 0);
+    return p;
+}
+
+static const char MAP[] = "type octile\nheight 5\nwidth 6\nmap\n"
+                          "......\n"
+                          ".@@@@.\n"
+                          "......\n"
+                          ".WW...\n"
+                          "......\n";
+static const char SCEN[] = "version 1\n"
+                           "0\ts.map\t6\t5\t0\t0\t5\t0\t5\n"
+                           "0\ts.map\t6\t5\t0\t0\t5\t2\t7\n";
+static const char GR[] = "p sp 3 3\na 1 2 5\na 2 3 5\na 1 3 20\n";
+
+/* ---- 1. plot: every value read is untrusted ----------------------------------------------------- */
+
+static void test_plot_values_untrusted(void **state)
+{
+    (void)state;
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    static const char *const jsons[] = {
+        "{\"algo\":\"a\",\"frame_ms\":[1,2,-5000,3]}\n",      /* the issue's: a negative bucket index */
+        "{\"algo\":\"a\",\"frame_ms\":[1,2,1e999]}\n",        /* inf */
+        "{\"algo\":\"a\",\"frame_us\":[-1]}\n",
+        "{\"algo\":\"a\",\"path_len\":-3,\"us\":1}\n",
+        "{\"algo\":\"a\",\"path_len\":3,\"us\":-1}\n",
+        "{\"algo\":\"a\",\"threads\":0,\"qps\":10}\n",
+        "{\"algo\":\"a\",\"threads\":2,\"qps\":-10}\n",
+        "{\"algo\":\"a\",\"threads\":2,\"us_per_query\":0}\n",
+        "{\"algo\":\"a\",\"frame_ms\":[-inf]}\n",             /* not JSON: strtod alone would take it */
+    };
+    for (size_t i = 0; i < sizeof jsons / sizeof jsons[0]; i++) {
+        const char *f = write_tmp("bad.json", jsons[i]);
+        int rc = RUN("plot", f, "--out", tmp("pl"));
+        if (rc != 1) fail_msg("input %zu: exit %d, stderr:\n%s", i, rc, g_err);
+        HAS(g_err, "bad.json:1:");
+    }
+    static const char *const csvs[] = {"frame_ms\n1\n-1e300\n", "path_len,us\n3,1\n4,-2\n", "path_len,us\n3,nan\n",
+                                       "threads,qps\n0,5\n", "frame_ms\n1\ninf\n"};
+    for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++) {
+        const char *f = write_tmp("bad.csv", csvs[i]);
+        int rc = RUN("plot", f, "--out", tmp("pl"));
+        if (rc != 1) fail_msg("csv %zu: exit %d, stderr:\n%s", i, rc, g_err);
+        HAS(g_err, "bad.csv:");
+    }
+    /* huge but valid values still plot (the histogram's index is clamped, not trusted) */
+    const char *f = write_tmp("huge.json", "{\"algo\":\"a\",\"frame_ms\":[0,1e-300,1.7e308,4.9e-324]}\n");
+    assert_int_equal(RUN("plot", f, "--out", tmp("pl")), 0);
+    unsetenv("PF_GNUPLOT");
+}
+
+/* ---- 12. plot: 200,000 array items are not grown one at a time -------------------------------- */
+
+static unsigned long g_reallocs;
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n)
+{
+    g_reallocs++;
+    return __real_realloc(p, n);
+}
+
+static void test_plot_large_array(void **state)
+{
+    (void)state;
+    const char *f = tmp("frames.json");
+    FILE *fp = fopen(f, "w");
+    assert_non_null(fp);
+    fputs("{\"algo\":\"a\",\"frame_ms\":[", fp);
+    for (int i = 0; i < 200000; i++) fprintf(fp, "%s%d", i ? "," : "", i % 50);
+    fputs("]}\n", fp);
+    fclose(fp);
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    char *argv[] = {"plot", (char *)f, "--out", (char *)tmp("big"), NULL};
+    int saved = dup(1), null = open("/dev/null", O_WRONLY);
+    fflush(stdout);
+    dup2(null, 1);
+    g_reallocs = 0;
+    int rc = pf_cli_plot(4, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(null);
+    unsetenv("PF_GNUPLOT");
+    assert_int_equal(rc, 0);
+    /* doubling: 33 in all (the array, the points, the strings); one per item was 200,019 */
+    if (g_reallocs > 1000) fail_msg("%lu reallocations for 200,000 items", g_reallocs);
+}
+
+/* ---- 7. plot --out: no user string reaches gnuplot's script text ------------------------------ */
+
+static void test_plot_out_injection(void **state)
+{
+    (void)state;
+    const char *f = write_tmp("f.json", "{\"algo\":\"it's\",\"frame_ms\":[1,2,3]}\n");
+    /* a fake gnuplot that runs the script's shell escapes the way gnuplot does (!cmd) */
+    const char *fake = write_tmp("fakeplot", "#!/bin/sh\nfor a; do last=$a; done\n"
+                                             "grep '^!' \"$last\" 2>/dev/null | sed 's/^!//' | sh\nexit 0\n");
+    chmod(fake, 0755);
+    setenv("PF_GNUPLOT", access("/usr/bin/gnuplot", X_OK) == 0 ? "/usr/bin/gnuplot" : fake, 1);
+    /* relative to the run's directory, so a build that splices it into the script makes DIR and
+     * gnuplot runs the line */
+    int rc = RUN("plot", f, "--out", "x\n!touch pwned\n");
+    assert_int_equal(rc, 2);
+    HAS(g_err, "control characters");
+    no_raw_controls(g_err);
+    assert_false(exists(tmp("pwned")));
+    /* quotes are no longer a problem, since the scripts never name the directory */
+    const char *quoted = tmp("it's plots");
+    assert_int_equal(RUN("plot", f, "--out", quoted), 0);
+    char gp[4096];
+    char path[300];
+    snprintf(path, sizeof path, "%s/frame_ms.gp", quoted);
+    slurp(path, gp, sizeof gp);
+    HASNT(gp, g_dir);
+    HAS(gp, "dat = 'frame_ms.dat'");
+    HASNT(gp, "it's"); /* the series name is sanitised too */
+    unsetenv("PF_GNUPLOT");
+}
+
+/* ---- 8. demo: a map without ground ends with a message, not a hang ----------------------------- */
+
+static void test_demo_no_ground(void **state)
+{
+    (void)state;
+    const char *w = write_tmp("water.map", "type octile\nheight 3\nwidth 4\nmap\nWWWW\nW@@W\nTTTT\n");
+    confine c = {.alarm_s = 20};
+    assert_int_equal(RUN_IN(c, "demo", "--map", w, "--queries", "5"), 1);
+    HAS(g_err, "no open ground cell");
+    /* one ground cell among thousands of blocked ones: found, not waited for */
+    char text[70000];
+    int n = snprintf(text, sizeof text, "type octile\nheight 200\nwidth 200\nmap\n");
+    for (int y = 0; y < 200; y++) {
+        for (int x = 0; x < 200; x++) text[n++] = x == 100 && y == 100 ? '.' : '@';
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    const char *one = write_tmp("one.map", text);
+    assert_int_equal(RUN_IN(c, "demo", "--map", one, "--queries", "3"), 0);
+    HAS(g_out, "3 solved");
+}
+
+/* ---- 9. unbounded input: /dev/zero is refused at once ------------------------------------------ */
+
+static void test_dev_zero(void **state)
+{
+    (void)state;
+    confine c = {.alarm_s = 20, .as_bytes = (size_t)2 << 30};
+    const char *map = write_tmp("s.map", MAP);
+    assert_int_equal(RUN_IN(c, "path", "/dev/zero", "0", "0", "1", "1"), 1);
+    HAS(g_err, "NUL byte");
+    assert_int_equal(RUN_IN(c, "scen", map, "/dev/zero"), 1);
+    HAS(g_err, "NUL byte");
+    assert_int_equal(RUN_IN(c, "graph", "/dev/zero", map), 1);
+    HAS(g_err, "NUL byte");
+    const char *gr = write_tmp("g.gr", GR);
+    assert_int_equal(RUN_IN(c, "graph", gr, "/dev/zero"), 1);
+    assert_int_equal(RUN_IN(c, "plot", "/dev/zero", "--out", tmp("z")), 1);
+    /* and a plot input over its limit is refused by its size */
+    const char *big = write_tmp("big.json", "[");
+    assert_int_equal(truncate(big, (off_t)CLI_PLOT_MAX_INPUT_BYTES + 1), 0);
+    assert_int_equal(RUN_IN(c, "plot", big, "--out", tmp("z")), 1);
+    HAS(g_err, "input limit");
+}
+
+/* ---- 6. write failures are errors -------------------------------------------------------------- */
+
+static void test_write_failures(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP), *sc = write_tmp("s.scen", SCEN);
+    const char *gr = write_tmp("g.gr", GR), *pairs = write_tmp("pairs.txt", "1 3\n");
+    assert_int_equal(RUN("scen", map, sc, "--csv", full_link("full1")), 1);
+    HAS(g_err, "error writing");
+    assert_true(exists(tmp("full1")));
+    assert_int_equal(RUN("graph", gr, pairs, "--csv", full_link("full2")), 1);
+    HAS(g_err, "error writing");
+    assert_int_equal(RUN("gen", "--width", "40", "--height", "30", "-o", full_link("full3")), 1);
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "-o", full_link("full4")), 1);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "0", "-o", full_link("full5")), 1);
+    assert_true(exists(tmp("full5")));
+    /* stdout on a full device: the summary is lost, so the run fails */
+    confine c = {.stdout_path = "/dev/full"};
+    assert_int_equal(RUN_IN(c, "scen", map, sc), 1);
+    HAS(g_err, "standard output");
+    assert_int_equal(RUN_IN(c, "path", map, "0", "0", "5", "2", "--json"), 1);
+    assert_int_equal(RUN_IN(c, "graph", gr, pairs), 1);
+    assert_int_equal(RUN_IN(c, "--help"), 1);
+}
+
+/* ---- 5. a failed write never removes or truncates the output ----------------------------------- */
+
+static void test_outputs_never_destroyed(void **state)
+{
+    (void)state;
+    const char *gr = write_tmp("g.gr", GR);
+    /* the issue's case: -o /dev/full deleted the device node (here, a link to it) */
+    const char *link = full_link("full.pft");
+    assert_int_equal(RUN("table", "build", gr, "-o", link), 1);
+    assert_true(exists(link));
+    struct stat sb;
+    assert_int_equal(stat("/dev/full", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));
+    /* a disk that fills up halfway: the old file stays whole (a file-size limit stands in) */
+    char text[20000];
+    int n = snprintf(text, sizeof text, "p sp 100 100\n");
+    for (int i = 1; i <= 100; i++) n += snprintf(text + n, sizeof text - (size_t)n, "a %d %d 1\n", i, i % 100 + 1);
+    const char *ring = write_tmp("ring.gr", text);
+    static const char *const outs[][2] = {{"table", "old.pft"}, {"gen", "old.map"}, {"scen", "old.csv"}};
+    const char *map = write_tmp("s.map", MAP), *sc = write_tmp("s.scen", SCEN);
+    char many[8192] = "version 1\n";
+    for (int i = 0; i < 100; i++) strcat(many, "0\ts.map\t6\t5\t0\t0\t5\t2\t7\n");
+    const char *msc = write_tmp("many.scen", many);
+    (void)sc;
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        const char *old = write_tmp(outs[i][1], "the old contents\n");
+        confine c = {.fsize_bytes = 2048};
+        int rc = i == 0   ? RUN_IN(c, "table", "build", ring, "-o", old)
+                 : i == 1 ? RUN_IN(c, "gen", "--width", "64", "--height", "64", "-o", old)
+                          : RUN_IN(c, "scen", map, msc, "--csv", old);
+        if (rc != 1) fail_msg("%s: exit %d\n%s", outs[i][0], rc, g_err);
+        char back[64];
+        slurp(old, back, sizeof back);
+        assert_string_equal(back, "the old contents\n");
+    }
+    /* a link to a file: the file gets the output, the link stays a link */
+    const char *real = write_tmp("real.map", "old\n"), *lnk = tmp("link.map");
+    assert_int_equal(symlink(real, lnk), 0);
+    assert_int_equal(RUN("gen", "--width", "16", "--height", "16", "-o", lnk), 0);
+    assert_int_equal(lstat(lnk, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    char head[16];
+    slurp(real, head, sizeof head);
+    HAS(head, "type octile");
+    /* no temporary file is left behind */
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c tmp- > '%s/count'", g_dir, g_dir);
+    assert_true(system(cmd) >= 0);
+    char count[16];
+    slurp(tmp("count"), count, sizeof count);
+    assert_string_equal(count, "0\n");
+}
+
+/* ---- 10. numbers are range-checked, never wrapped ---------------------------------------------- */
+
+static void test_numbers_not_wrapped(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP), *gr = write_tmp("g.gr", GR);
+    assert_int_equal(RUN("table", "build", map, "-o", tmp("m.pft")), 0);
+    /* the issue's: 4294967296,0 was taken as 0,0 */
+    assert_int_equal(RUN("table", "path", tmp("m.pft"), map, "4294967296,0", "5,0"), 2);
+    HAS(g_err, "4294967296");
+    assert_int_equal(RUN("table", "path", tmp("m.pft"), map, "0,0", "5,-4294967296"), 2);
+    assert_int_equal(RUN("table", "path", tmp("m.pft"), map, " 0,0", "5,0"), 2);
+    assert_int_equal(RUN("table", "path", tmp("m.pft"), map, "0,0", "5,0"), 0);
+    /* PAIRS: strtoul took "-18446744073709551615" as 1 */
+    const char *p = write_tmp("neg.txt", "-18446744073709551615 3\n");
+    assert_int_equal(RUN("graph", gr, p), 1);
+    HAS(g_err, "neg.txt:1");
+    p = write_tmp("big.txt", "1 4294967299\n");
+    assert_int_equal(RUN("graph", gr, p), 1);
+    /* command-line numbers */
+    assert_int_equal(RUN("scen", map, write_tmp("s.scen", SCEN), "--threads", "1025"), 2);
+    assert_int_equal(RUN("path", map, "0", "0", "5", "0x2"), 2);
+    assert_int_equal(RUN("demo", "--queries", " 5"), 2);
+    assert_int_equal(RUN("scen", map, tmp("s.scen"), "--algo", "wastar", "--weight", "inf"), 2);
+}
+
+/* ---- 11. what the tool writes, it reads back ---------------------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    /* the issue's: weight INT64_MAX came back as 9223372036854775808, which the loader refused */
+    const char *gr = write_tmp("w.gr", "p sp 3 2\na 1 2 9223372036854775807\na 2 3 1\n");
+    const char *edits = write_tmp("e.txt", "set 2 3 4\n");
+    int rc = RUN("table", "build", gr, "-o", tmp("w.pft"));
+    if (rc == 0) {
+        assert_int_equal(RUN("table", "update", tmp("w.pft"), gr, edits, "-o", tmp("w2.pft"), "--graph-out",
+                             tmp("w2.gr")),
+                         0);
+        assert_int_equal(RUN("table", "path", tmp("w2.pft"), tmp("w2.gr"), "1", "3"), 0); /* reads back */
+    } else {
+        assert_int_equal(rc, 1);
+        HAS(g_err, "PF_DIMACS_MAX_WEIGHT");
+    }
+    /* the largest weight allowed goes out and back exactly */
+    gr = write_tmp("w53.gr", "p sp 3 2\na 1 2 9007199254740992\na 2 3 1\n");
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("w53.pft")), 0);
+    assert_int_equal(RUN("table", "update", tmp("w53.pft"), gr, edits, "-o", tmp("w53b.pft"), "--graph-out",
+                         tmp("w53b.gr")),
+                     0);
+    char text[256];
+    slurp(tmp("w53b.gr"), text, sizeof text);
+    HAS(text, "a 1 2 9007199254740992\n");
+    HAS(text, "a 2 3 4\n");
+    assert_int_equal(RUN("table", "path", tmp("w53b.pft"), tmp("w53b.gr"), "1", "3"), 0);
+    HAS(g_out, "cost: 9007199254740996.000000");
+    /* an edit past the limit is refused, so the graph written can always be read */
+    const char *big = write_tmp("big.txt", "set 2 3 9007199254740993\n");
+    assert_int_equal(RUN("table", "update", tmp("w53.pft"), gr, big, "-o", tmp("x.pft"), "--graph-out", tmp("x.gr")), 1);
+    assert_false(exists(tmp("x.gr")));
+    /* bench JSON with awkward names is JSON that plot reads */
+    const char *map = write_tmp("q\"uo\\te.map", MAP);
+    const char *sc = write_tmp("s.scen", SCEN);
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "0", "--plot", tmp("bp")), 0);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_out, "query_us.dat");
+    assert_int_equal(RUN("scen", map, sc), 0);
+    HAS(g_out, "q\\\"uo\\\\te.map\",");
+}
+
+/* ---- 12. smaller ones ------------------------------------------------------------------------- */
+
+static void test_messages_escaped(void **state)
+{
+    (void)state;
+    const char *evil = write_tmp("evil.map", "type octile\n\x1b]0;owned\x07\x1b[2J\n");
+    assert_int_equal(RUN("path", evil, "0", "0", "1", "1"), 1);
+    no_raw_controls(g_err);
+    HAS(g_err, "\\x1b]0;owned\\x07");
+    /* arguments echoed in messages are escaped too */
+    assert_int_equal(RUN("path", evil, "0", "0", "1", "1", "--algo", "\x1b[2Jastar"), 2);
+    no_raw_controls(g_err);
+    HAS(g_err, "\\x1b[2J");
+    assert_int_equal(RUN("\x1b[31mscen"), 2);
+    no_raw_controls(g_err);
+    const char *pairs = write_tmp("pairs.txt", "1 \x1b[2J\n");
+    assert_int_equal(RUN("graph", write_tmp("g.gr", GR), pairs), 1);
+    no_raw_controls(g_err);
+}
+
+static void test_directory_inputs(void **state)
+{
+    (void)state;
+    const char *gr = write_tmp("g.gr", GR);
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g.pft")), 0);
+    assert_int_equal(RUN("graph", gr, g_dir), 1);
+    HAS(g_err, "directory");
+    assert_int_equal(RUN("table", "update", tmp("g.pft"), gr, g_dir, "-o", tmp("g2.pft")), 1);
+    HAS(g_err, "directory");
+    assert_int_equal(RUN("path", g_dir, "0", "0", "1", "1"), 1);
+    HAS(g_err, "directory");
+    assert_int_equal(RUN("plot", g_dir, "--out", tmp("pd")), 1);
+    HAS(g_err, "directory");
+}
+
+static void test_long_lines(void **state)
+{
+    (void)state;
+    const char *gr = write_tmp("g.gr", GR);
+    /* a 300-byte line was read as two, so the line after it was numbered 3 */
+    char text[8000];
+    memset(text, ' ', 300);
+    snprintf(text + 300, sizeof text - 300, "1 3\n1 x\n");
+    assert_int_equal(RUN("graph", gr, write_tmp("long.txt", text)), 1);
+    HAS(g_err, "long.txt:2:");
+    /* past the documented line length: an error naming the line, not a silent split */
+    memset(text, ' ', 5000);
+    snprintf(text + 5000, sizeof text - 5000, "1 3\n");
+    assert_int_equal(RUN("graph", gr, write_tmp("huge.txt", text)), 1);
+    HAS(g_err, "huge.txt:1: line longer than");
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g.pft")), 0);
+    memset(text, ' ', 600);
+    snprintf(text + 600, sizeof text - 600, "set 1 2 3\n");
+    assert_int_equal(RUN("table", "update", tmp("g.pft"), gr, write_tmp("e.txt", text), "-o", tmp("g2.pft")), 1);
+    HAS(g_err, "e.txt:1: line longer than");
+}
+
+static void test_expected_costs_finite(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP), *gr = write_tmp("g.gr", GR);
+    static const char *const lens[] = {"nan", "1e999", "inf", "-5"};
+    for (int i = 0; i < 4; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t%s\n", lens[i]);
+        assert_int_equal(RUN("scen", map, write_tmp("n.scen", text)), 1);
+        HAS(g_err, "n.scen:2:");
+        snprintf(text, sizeof text, "1 3 %s\n", lens[i]);
+        assert_int_equal(RUN("graph", gr, write_tmp("n.txt", text)), 1);
+        HAS(g_err, "n.txt:1:");
+    }
+}
+
+static void test_algo_and_weight(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP), *sc = write_tmp("s.scen", SCEN), *gr = write_tmp("g.gr", GR);
+    const char *pairs = write_tmp("p.txt", "1 3\n");
+    assert_int_equal(RUN("scen", map, sc, "--algo", "astra"), 2);
+    HAS(g_err, "unknown algorithm 'astra'");
+    HAS(g_err, "astar, wastar, dijkstra, bfs, greedy, jps, jps+");
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--algo", "astar,nope", "-o", tmp("r.png")), 2);
+    HAS(g_err, "unknown algorithm 'nope'");
+    /* --weight was silently ignored by algorithms that do not read it */
+    assert_int_equal(RUN("scen", map, sc, "--weight", "2"), 2);
+    HAS(g_err, "--weight applies to wastar");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "2", "--algo", "dijkstra", "--weight", "3"), 2);
+    assert_int_equal(RUN("graph", gr, pairs, "--weight", "2"), 2);
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--algo", "astar,bfs", "--weight", "2", "-o", tmp("r.png")),
+                     2);
+    assert_int_equal(RUN("scen", map, sc, "--algo", "wastar", "--weight", "2"), 0);
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--algo", "astar,wastar", "--weight", "2", "-o", tmp("r.png")),
+                     0);
+}
+
+static void test_long_paths_whole(void **state)
+{
+    (void)state;
+    char path[1200];
+    int n = snprintf(path, sizeof path, "%s/", g_dir);
+    while (n < 1000) n += snprintf(path + n, sizeof path - (size_t)n, "%s", "a-rather-long-directory-name/");
+    snprintf(path + n, sizeof path - (size_t)n, "missing.map");
+    assert_int_equal(RUN("path", path, "0", "0", "1", "1"), 1);
+    HAS(g_err, path);
+    assert_int_equal(RUN("scen", path, "x.scen"), 1);
+    HAS(g_err, path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/pf_hcli_XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plot_values_untrusted), cmocka_unit_test(test_plot_large_array),
+        cmocka_unit_test(test_plot_out_injection),    cmocka_unit_test(test_demo_no_ground),
+        cmocka_unit_test(test_dev_zero),              cmocka_unit_test(test_write_failures),
+        cmocka_unit_test(test_outputs_never_destroyed), cmocka_unit_test(test_numbers_not_wrapped),
+        cmocka_unit_test(test_round_trip),            cmocka_unit_test(test_messages_escaped),
+        cmocka_unit_test(test_directory_inputs),      cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_expected_costs_finite), cmocka_unit_test(test_algo_and_weight),
+        cmocka_unit_test(test_long_paths_whole),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
