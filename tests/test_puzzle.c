@@ -5,9 +5,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-#include "generic/puzzle_generic_internal.h"
+#include "domains/puzzle.h"
 #include "testutil.h"
 
 static int never(const void *s, void *u)
@@ -20,7 +21,7 @@ static int never(const void *s, void *u)
 static void test_whole_space(void **state)
 {
     (void)state;
-    puz_domain d = {3, 0};
+    puz_domain d = {3, PUZ_MANHATTAN};
     pf_gen_problem p = puz_problem(&d);
     p.is_goal = never;
     p.heuristic = NULL;
@@ -43,7 +44,7 @@ static void test_random_eights(void **state)
     uint64_t rs = 0x1234567;
     int unsolvable = 0;
     for (int r = 0; r < rounds; r++) {
-        puz_domain md = {3, 0}, lc = {3, 1};
+        puz_domain md = {3, PUZ_MANHATTAN}, lc = {3, PUZ_LINEAR};
         uint8_t s[10];
         for (int i = 0; i < 9; i++) s[i] = (uint8_t)i;
         for (int i = 8; i > 0; i--) {

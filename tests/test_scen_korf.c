@@ -6,9 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-#include "generic/puzzle_generic_internal.h"
+#include "domains/puzzle.h"
 #include "testutil.h"
 
 static void test_korf_cheap(void **state)
@@ -32,7 +33,7 @@ static void test_korf_cheap(void **state)
         for (int i = 0; i < n; i++)
             if (inst[i].id == cheap[k]) in = &inst[i];
         assert_non_null(in);
-        puz_domain d = {4, 1};
+        puz_domain d = {4, PUZ_LINEAR};
         assert_true(puz_solvable(&d, in->s));
         pf_gen_problem p = puz_problem(&d);
         uint32_t acts[128];
@@ -54,7 +55,7 @@ static void test_korf_cheap(void **state)
     const puz_instance *in = NULL;
     for (int i = 0; i < n; i++)
         if (inst[i].id == 12) in = &inst[i];
-    puz_domain md = {4, 0};
+    puz_domain md = {4, PUZ_MANHATTAN};
     pf_gen_problem p = puz_problem(&md);
     pf_gen_stats st;
     assert_int_equal(pf_gen_search(ctx, &p, in->s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR, .cycles = PF_GEN_CYCLES_PARENT},

@@ -1,53 +1,31 @@
-/* puzzle_generic_internal.h - the sliding-tile puzzle (8- and 15-puzzle) as a pf_gen domain, shared
- * by tests/, bench/ and examples/ (header-only, public API only; never installed).
- *
- * State: n*n bytes (tile at each position, row-major, 0 = blank) then one byte with the blank's
- * position, so successors need no scan. Goal: tile i at position i (blank top left, as in Korf's
- * instances). Actions: the direction the blank moves, 0 up, 1 left, 2 right, 3 down (Korf's order).
- *
- * Heuristics: Manhattan distance (pushed incrementally with pf_gen_push_h: a move changes one
- * tile's distance by exactly 1), or Manhattan plus linear conflicts (Hansson, Mayer & Yung 1992:
- * for each row, tiles in their goal row but in reversed order must leave the row; 2 moves for each
- * tile outside the longest increasing run, and the same for columns; admissible and consistent).
- */
-#ifndef PF_PUZZLE_GENERIC_INTERNAL_H
-#define PF_PUZZLE_GENERIC_INTERNAL_H
-
-#include <stdint.h>
+/* puzzle.c - the sliding-tile puzzle as a pf_gen domain (see puzzle.h). */
+#include "domains/puzzle.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pathfind/pf_generic.h"
 
-#define PUZ_MAX 16
+static int absdiff(int a, int b) { return a > b ? a - b : b - a; }
 
-typedef struct puz_domain {
-    uint32_t n;   /* side: 3 or 4 */
-    int      lc;  /* add linear conflicts */
-} puz_domain;
-
-typedef struct puz_instance {
-    uint32_t id, optimal;
-    uint8_t  s[PUZ_MAX + 1];
-} puz_instance;
-
-static inline uint32_t puz_state_size(const puz_domain *d) { return d->n * d->n + 1; }
-
-static inline int puz_absdiff(int a, int b) { return a > b ? a - b : b - a; }
-
-static inline int puz_manhattan(const puz_domain *d, const uint8_t *s)
+int puz_manhattan(const puz_domain *d, const uint8_t *s)
 {
     const int n = (int)d->n;
     int h = 0;
     for (int i = 0; i < n * n; i++) {
         int v = s[i];
-        if (v) h += puz_absdiff(i / n, v / n) + puz_absdiff(i % n, v % n);
+        if (v) h += absdiff(i / n, v / n) + absdiff(i % n, v % n);
     }
     return h;
 }
 
+int puz_misplaced(const puz_domain *d, const uint8_t *s)
+{
+    int h = 0;
+    for (uint32_t i = 0; i < d->n * d->n; i++) h += s[i] != 0 && s[i] != i;
+    return h;
+}
+
 /* 2 * (k - longest increasing subsequence) of a short sequence of goal coordinates. */
-static inline int puz_conflict_cost(const int *seq, int k)
+static int conflict_cost(const int *seq, int k)
 {
     int lis[PUZ_MAX], best = 0;
     for (int i = 0; i < k; i++) {
@@ -59,7 +37,7 @@ static inline int puz_conflict_cost(const int *seq, int k)
     return 2 * (k - best);
 }
 
-static inline int puz_linear_conflicts(const puz_domain *d, const uint8_t *s)
+int puz_linear_conflicts(const puz_domain *d, const uint8_t *s)
 {
     const int n = (int)d->n;
     int extra = 0, seq[PUZ_MAX];
@@ -69,7 +47,7 @@ static inline int puz_linear_conflicts(const puz_domain *d, const uint8_t *s)
             int v = s[r * n + c];
             if (v && v / n == r) seq[k++] = v % n;
         }
-        extra += puz_conflict_cost(seq, k);
+        extra += conflict_cost(seq, k);
     }
     for (int c = 0; c < n; c++) { /* column c: tiles whose goal column is c, by goal row */
         int k = 0;
@@ -77,21 +55,23 @@ static inline int puz_linear_conflicts(const puz_domain *d, const uint8_t *s)
             int v = s[r * n + c];
             if (v && v % n == c) seq[k++] = v / n;
         }
-        extra += puz_conflict_cost(seq, k);
+        extra += conflict_cost(seq, k);
     }
     return extra;
 }
 
-static inline double puz_h(const void *state, void *user)
+double puz_h(const void *state, void *user)
 {
     const puz_domain *d = user;
     const uint8_t *s = state;
-    int h = puz_manhattan(d, s);
-    if (d->lc) h += puz_linear_conflicts(d, s);
-    return (double)h;
+    switch (d->heur) {
+    case PUZ_MISPLACED: return (double)puz_misplaced(d, s);
+    case PUZ_LINEAR: return (double)(puz_manhattan(d, s) + puz_linear_conflicts(d, s));
+    default: return (double)puz_manhattan(d, s);
+    }
 }
 
-static inline int puz_is_goal(const void *state, void *user)
+int puz_is_goal(const void *state, void *user)
 {
     const puz_domain *d = user;
     const uint8_t *s = state;
@@ -100,13 +80,14 @@ static inline int puz_is_goal(const void *state, void *user)
     return 1;
 }
 
-static inline void puz_successors(const void *state, pf_gen_sink *out, void *user)
+static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
+
+void puz_successors(const void *state, pf_gen_sink *out, void *user)
 {
     const puz_domain *d = user;
     const int n = (int)d->n;
     const uint8_t *s = state;
     const int b = s[n * n], br = b / n, bc = b % n;
-    static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
     const double ph = pf_gen_sink_h(out);
     uint8_t t[PUZ_MAX + 1];
     for (int a = 0; a < 4; a++) {
@@ -117,25 +98,26 @@ static inline void puz_successors(const void *state, pf_gen_sink *out, void *use
         t[b] = (uint8_t)v;
         t[q] = 0;
         t[n * n] = (uint8_t)q;
-        if (d->lc) {
-            if (!pf_gen_push(out, t, 1.0, (uint32_t)a)) return;
-        } else {
+        int ok;
+        if (d->heur == PUZ_MANHATTAN) {
             /* the tile moves from q to b: its distance changes by exactly one */
-            int before = puz_absdiff(q / n, v / n) + puz_absdiff(q % n, v % n);
-            int after = puz_absdiff(br, v / n) + puz_absdiff(bc, v % n);
-            if (!pf_gen_push_h(out, t, 1.0, (uint32_t)a, ph + (double)(after - before))) return;
+            int before = absdiff(q / n, v / n) + absdiff(q % n, v % n);
+            int after = absdiff(br, v / n) + absdiff(bc, v % n);
+            ok = pf_gen_push_h(out, t, 1.0, (uint32_t)a, ph + (double)(after - before));
+        } else {
+            ok = pf_gen_push(out, t, 1.0, (uint32_t)a);
         }
+        if (!ok) return;
     }
 }
 
-static inline pf_gen_problem puz_problem(puz_domain *d)
+pf_gen_problem puz_problem(puz_domain *d)
 {
     pf_gen_problem p = {puz_state_size(d), puz_successors, puz_h, puz_is_goal, d};
     return p;
 }
 
-/* Sets the blank byte from the tiles; 0 when the tiles are not a permutation of 0..n*n-1. */
-static inline int puz_finish(const puz_domain *d, uint8_t *s)
+int puz_finish(const puz_domain *d, uint8_t *s)
 {
     uint32_t seen = 0, nn = d->n * d->n;
     for (uint32_t i = 0; i < nn; i++) {
@@ -146,9 +128,7 @@ static inline int puz_finish(const puz_domain *d, uint8_t *s)
     return 1;
 }
 
-/* Solvable with the blank-top-left goal: for odd n, even inversions; for even n, inversions plus
- * the blank's row must be even. */
-static inline int puz_solvable(const puz_domain *d, const uint8_t *s)
+int puz_solvable(const puz_domain *d, const uint8_t *s)
 {
     uint32_t nn = d->n * d->n, inv = 0;
     for (uint32_t i = 0; i < nn; i++)
@@ -158,10 +138,8 @@ static inline int puz_solvable(const puz_domain *d, const uint8_t *s)
     return ((inv + s[nn] / d->n) & 1u) == 0;
 }
 
-/* Applies an action (blank move) in place; 0 when it leaves the board. */
-static inline int puz_apply(const puz_domain *d, uint8_t *s, uint32_t a)
+int puz_apply(const puz_domain *d, uint8_t *s, uint32_t a)
 {
-    static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
     const int n = (int)d->n, b = s[n * n];
     if (a > 3) return 0;
     int r = b / n + DR[a], c = b % n + DC[a];
@@ -173,13 +151,11 @@ static inline int puz_apply(const puz_domain *d, uint8_t *s, uint32_t a)
     return 1;
 }
 
-/* Reads Korf's file ("id length t0..t15" per line); returns the count read (at most cap), -1 when
- * the file cannot be opened or a line is malformed. */
-static inline int puz_load_korf(const char *path, puz_instance *out, int cap)
+int puz_load_korf(const char *path, puz_instance *out, int cap)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
-    puz_domain d = {4, 0};
+    puz_domain d = {4, PUZ_MANHATTAN};
     int k = 0;
     char line[512];
     while (k < cap && fgets(line, sizeof line, f)) {
@@ -215,5 +191,3 @@ static inline int puz_load_korf(const char *path, puz_instance *out, int cap)
     fclose(f);
     return k;
 }
-
-#endif
