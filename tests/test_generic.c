@@ -360,6 +360,82 @@ static void test_limits_and_bounded_memory(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* The maximum of several admissible heuristics (desc.heuristics): every search that uses h takes
+ * the maximum, and pf_gen_sink_h still reports the domain's own heuristic (incremental domains
+ * depend on it). On an open grid the Manhattan distance is exact; the domain's own h is half of it. */
+static int sink_h_wrong;
+static double og_half(const void *s, void *u) { return 0.5 * og_h(s, u); }
+static double og_negative(const void *s, void *u)
+{
+    (void)s;
+    (void)u;
+    return -1.0;
+}
+static void og_succ_check(const void *s, pf_gen_sink *out, void *u)
+{
+    if (pf_gen_sink_h(out) != og_half(s, u)) sink_h_wrong++;
+    og_succ(s, out, u);
+}
+
+static void test_heuristic_max(void **state)
+{
+    (void)state;
+    open_grid o = {10, 6, 5, 0, 0}; /* small: IDA* and DFBnB re-expand the grid's transpositions */
+    pf_gen_problem p = {8, og_succ_check, og_half, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t start[2] = {1, 1};
+    const pf_gen_heuristic_fn more[] = {og_h, og_half};
+    static const pf_gen_algo algos[] = {PF_GEN_ASTAR, PF_GEN_WASTAR, PF_GEN_GREEDY, PF_GEN_IDASTAR,
+                                        PF_GEN_IDASTAR_TT, PF_GEN_DFBNB};
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+        pf_gen_stats alone, both;
+        pf_gen_desc d = {.algo = algos[a], .weight = 1.5, .max_depth = 12};
+        sink_h_wrong = 0;
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &alone), PF_OK);
+        d.heuristics = more;
+        d.heuristic_count = 2;
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &both), PF_OK);
+        assert_int_equal(sink_h_wrong, 0);
+        if (algos[a] != PF_GEN_GREEDY && algos[a] != PF_GEN_WASTAR) {
+            assert_true(alone.cost == 9.0 && both.cost == 9.0);
+        }
+        /* the exact heuristic leads straight to the goal; half of it explores (greedy orders by h
+         * alone, which halving does not change; DFBnB's first dive is already straight) */
+        if (algos[a] == PF_GEN_GREEDY || algos[a] == PF_GEN_DFBNB)
+            assert_true(both.expanded <= alone.expanded);
+        else
+            assert_true(both.expanded < alone.expanded);
+        if (algos[a] == PF_GEN_ASTAR) assert_int_equal(both.expanded, 9);
+    }
+    /* no own heuristic: the extra ones alone */
+    p.heuristic = NULL;
+    pf_gen_stats st;
+    pf_gen_desc d = {.heuristics = more, .heuristic_count = 1};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_OK);
+    assert_int_equal(st.expanded, 9);
+    d.algo = PF_GEN_IDASTAR;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_OK);
+    assert_int_equal(st.iterations, 1);
+    /* bad input: a NULL list, a NULL entry, a negative value */
+    d.heuristics = NULL;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_INVALID_ARGUMENT);
+    const pf_gen_heuristic_fn holes[] = {og_h, NULL};
+    d.heuristics = holes;
+    d.heuristic_count = 2;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_INVALID_ARGUMENT);
+    const pf_gen_heuristic_fn neg[] = {og_negative};
+    d.heuristics = neg;
+    d.heuristic_count = 1;
+    for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++) {
+        d.algo = (pf_gen_algo)a;
+        pf_status s = pf_gen_search(ctx, &p, start, &d, NULL, &st);
+        /* uniform-cost and BFS ignore heuristics */
+        assert_int_equal(s, a == PF_GEN_UNIFORM || a == PF_GEN_BFS ? PF_OK : PF_INVALID_ARGUMENT);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 /* DFBnB as an anytime search: a small budget gives some plan, a full run the optimal one. */
 static void test_dfbnb_anytime(void **state)
 {
@@ -480,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_prop_random_graphs),     cmocka_unit_test(test_ties),
         cmocka_unit_test(test_limits_and_bounded_memory), cmocka_unit_test(test_dfbnb_anytime),
         cmocka_unit_test(test_alloc_failure),          cmocka_unit_test(test_state_size_change),
+        cmocka_unit_test(test_heuristic_max),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,12 @@ static void test_whole_space(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* Manhattan distance for any puz_domain: an extra heuristic beside the domain's own one. */
+static double h_manhattan(const void *s, void *u)
+{
+    return (double)puz_manhattan(u, s);
+}
+
 static void test_random_eights(void **state)
 {
     (void)state;
@@ -43,6 +49,7 @@ static void test_random_eights(void **state)
     assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
     uint64_t rs = 0x1234567;
     int unsolvable = 0;
+    uint32_t mis_iters = 0, md_iters = 0;
     for (int r = 0; r < rounds; r++) {
         puz_domain md = {3, PUZ_MANHATTAN}, lc = {3, PUZ_LINEAR};
         uint8_t s[10];
@@ -78,11 +85,27 @@ static void test_random_eights(void **state)
                                        &plan, &tt),
                          PF_OK);
         assert_true(a.cost == bfs.cost && ida_md.cost == bfs.cost && ida_lc.cost == bfs.cost && tt.cost == bfs.cost);
+        /* misplaced tiles (the lecture's h1) is admissible and dominated by Manhattan (h2); the
+         * maximum of the two is Manhattan again, so IDA* takes as many iterations as with it */
+        puz_domain mp = {3, PUZ_MISPLACED};
+        pf_gen_problem pmis = puz_problem(&mp);
+        pf_gen_stats mis, mx;
+        assert_int_equal(pf_gen_search(ctx, &pmis, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR}, &plan, &mis), PF_OK);
+        const pf_gen_heuristic_fn more[] = {h_manhattan};
+        pf_gen_desc dmax = {.algo = PF_GEN_IDASTAR, .heuristics = more, .heuristic_count = 1};
+        assert_int_equal(pf_gen_search(ctx, &pmis, s, &dmax, &plan, &mx), PF_OK);
+        assert_true(mis.cost == bfs.cost && mx.cost == bfs.cost);
+        assert_true(puz_h(s, &mp) <= puz_h(s, &md));
+        assert_int_equal(mx.iterations, ida_md.iterations);
+        assert_true(mx.iterations <= mis.iterations);
+        mis_iters += mis.iterations;
+        md_iters += ida_md.iterations;
         /* linear conflicts dominate Manhattan: never more iterations, admissible (h <= optimal) */
         assert_true(ida_lc.iterations <= ida_md.iterations);
         assert_true(puz_h(s, &lc) <= bfs.cost && puz_h(s, &md) <= puz_h(s, &lc));
     }
     assert_true(unsolvable > 0 && unsolvable < rounds);
+    assert_true(md_iters < mis_iters); /* h2 dominates h1 */
     pf_gen_ctx_destroy(ctx);
 }
 

@@ -95,13 +95,22 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
 /**
  * Adds one successor: `state` (state_size bytes, copied now), step `cost` (finite, >= 0) and the
  * caller's `action` id, returned in the plan.
- * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY; the
- *         callback may stop early).
+ * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY) or
+ *         the cost is negative or not finite (PF_INVALID_ARGUMENT); the callback may stop early.
  */
 int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
- *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it. */
+ *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it.
+ *  `h` must be >= 0 and finite (else 0 and PF_INVALID_ARGUMENT), or NAN for "not given". */
 int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
+/**
+ * Zero-copy form of pf_gen_push_h: adds a successor and returns its state_size bytes for the
+ * callback to write the state into (uninitialised; valid until the next push). Saves a copy of
+ * every state, and lets a domain that copies its parent and edits a few bytes avoid reading them
+ * back at once (a store-forwarding stall). `h` is NAN when not given.
+ * @return the bytes, or NULL when the context could not grow (as pf_gen_push returning 0).
+ */
+void *pf_gen_push_slot(pf_gen_sink *out, double cost, uint32_t action, double h);
 /** The domain's heuristic value of the state being expanded (from the callback or pf_gen_push_h;
  *  never a bound the search learnt itself, so incremental heuristics stay exact). */
 double pf_gen_sink_h(const pf_gen_sink *out);
@@ -145,6 +154,13 @@ typedef struct pf_gen_desc {
     uint32_t      max_depth;      /* depth-first searches: 0 = unlimited */
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound) */
     pf_gen_cycles cycles;         /* depth-first searches */
+    /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every
+     * search that uses a heuristic takes the maximum of problem->heuristic and these (the
+     * lecture's "maximum of several admissible heuristics": admissible, consistent when each one
+     * is, and at least as informed as any one; the grid side's PF_HEUR_MAX). An h pushed with
+     * pf_gen_push_h stands for problem->heuristic alone: these are still called. */
+    const pf_gen_heuristic_fn *heuristics;
+    uint32_t      heuristic_count;
 } pf_gen_desc;
 
 /** Effective values of a desc (defaults filled in). NULL means all defaults. */
