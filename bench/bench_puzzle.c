@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         if (any && !want[inst[i].id]) continue;
         for (int lc = 0; lc < 2; lc++) {
             if ((lc && !strcmp(heur, "md")) || (!lc && !strcmp(heur, "lc"))) continue;
-            puz_domain d = {4, lc ? PUZ_LINEAR : PUZ_MANHATTAN};
+            puz_domain d = {4, lc ? PUZ_LINEAR : PUZ_MANHATTAN, NULL};
             pf_gen_problem p = puz_problem(&d);
             uint32_t acts[128];
             pf_gen_plan plan = {acts, NULL, 128, 0};

@@ -12,7 +12,7 @@
 
 int main(int argc, char **argv)
 {
-    puz_domain d = {4, PUZ_LINEAR};
+    puz_domain d = {4, PUZ_LINEAR, NULL};
     uint8_t s[17] = {14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15};
     if (argc == 17)
         for (int i = 0; i < 16; i++) s[i] = (uint8_t)atoi(argv[i + 1]);

@@ -21,7 +21,7 @@ static int never(const void *s, void *u)
 static void test_whole_space(void **state)
 {
     (void)state;
-    puz_domain d = {3, PUZ_MANHATTAN};
+    puz_domain d = {3, PUZ_MANHATTAN, NULL};
     pf_gen_problem p = puz_problem(&d);
     p.is_goal = never;
     p.heuristic = NULL;
@@ -51,7 +51,7 @@ static void test_random_eights(void **state)
     int unsolvable = 0;
     uint32_t mis_iters = 0, md_iters = 0;
     for (int r = 0; r < rounds; r++) {
-        puz_domain md = {3, PUZ_MANHATTAN}, lc = {3, PUZ_LINEAR};
+        puz_domain md = {3, PUZ_MANHATTAN, NULL}, lc = {3, PUZ_LINEAR, NULL};
         uint8_t s[10];
         for (int i = 0; i < 9; i++) s[i] = (uint8_t)i;
         for (int i = 8; i > 0; i--) {
@@ -87,7 +87,7 @@ static void test_random_eights(void **state)
         assert_true(a.cost == bfs.cost && ida_md.cost == bfs.cost && ida_lc.cost == bfs.cost && tt.cost == bfs.cost);
         /* misplaced tiles (the lecture's h1) is admissible and dominated by Manhattan (h2); the
          * maximum of the two is Manhattan again, so IDA* takes as many iterations as with it */
-        puz_domain mp = {3, PUZ_MISPLACED};
+        puz_domain mp = {3, PUZ_MISPLACED, NULL};
         pf_gen_problem pmis = puz_problem(&mp);
         pf_gen_stats mis, mx;
         assert_int_equal(pf_gen_search(ctx, &pmis, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR}, &plan, &mis), PF_OK);

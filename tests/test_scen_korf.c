@@ -33,7 +33,7 @@ static void test_korf_cheap(void **state)
         for (int i = 0; i < n; i++)
             if (inst[i].id == cheap[k]) in = &inst[i];
         assert_non_null(in);
-        puz_domain d = {4, PUZ_LINEAR};
+        puz_domain d = {4, PUZ_LINEAR, NULL};
         assert_true(puz_solvable(&d, in->s));
         pf_gen_problem p = puz_problem(&d);
         uint32_t acts[128];
@@ -55,7 +55,7 @@ static void test_korf_cheap(void **state)
     const puz_instance *in = NULL;
     for (int i = 0; i < n; i++)
         if (inst[i].id == 12) in = &inst[i];
-    puz_domain md = {4, PUZ_MANHATTAN};
+    puz_domain md = {4, PUZ_MANHATTAN, NULL};
     pf_gen_problem p = puz_problem(&md);
     pf_gen_stats st;
     assert_int_equal(pf_gen_search(ctx, &p, in->s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR, .cycles = PF_GEN_CYCLES_PARENT},

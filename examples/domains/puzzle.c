@@ -98,6 +98,7 @@ double puz_h(const void *state, void *user)
     switch (d->heur) {
     case PUZ_MISPLACED: return (double)puz_misplaced(d, s);
     case PUZ_LINEAR: return (double)(puz_manhattan(d, s) + puz_linear_conflicts(d, s));
+    case PUZ_PDB: return pf_pdb_value(d->pdb, s);
     default: return (double)puz_manhattan(d, s);
     }
 }
@@ -151,6 +152,26 @@ void puz_successors(const void *state, pf_gen_sink *out, void *user)
     }
 }
 
+void puz_moves(const void *state, pf_gen_sink *out, void *user)
+{
+    const puz_domain *d = user;
+    if (d->n == 4) successors_n(state, out, 4, 0);
+    else successors_n(state, out, 3, 0);
+}
+
+void puz_reflect(const void *state, void *out, void *user)
+{
+    const puz_domain *d = user;
+    const uint32_t n = d->n, nn = n * n;
+    const uint8_t *s = state;
+    uint8_t *t = out;
+    /* cell i = (r, c) goes to (c, r); a tile is named by its goal cell, so it maps the same way */
+    uint8_t tr[PUZ_MAX];
+    for (uint32_t i = 0; i < nn; i++) tr[i] = (uint8_t)(i % n * n + i / n);
+    for (uint32_t i = 0; i < nn; i++) t[tr[i]] = s[i] < nn ? tr[s[i]] : s[i];
+    t[nn] = tr[s[nn]];
+}
+
 pf_gen_problem puz_problem(puz_domain *d)
 {
     pf_gen_problem p = {puz_state_size(d), puz_successors, puz_h, puz_is_goal, d};
@@ -195,7 +216,7 @@ int puz_load_korf(const char *path, puz_instance *out, int cap)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
-    puz_domain d = {4, PUZ_MANHATTAN};
+    puz_domain d = {4, PUZ_MANHATTAN, NULL};
     int k = 0;
     char line[512];
     while (k < cap && fgets(line, sizeof line, f)) {
