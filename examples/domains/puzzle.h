@@ -94,6 +94,7 @@ pf_pdb_pattern puz_pattern_init(puz_pattern *pp, uint32_t n, const uint8_t *tile
 uint64_t puz_pattern_rank(const void *state, void *user);
 void     puz_pattern_unrank(uint64_t rank, void *state, void *user);
 uint32_t puz_pattern_manhattan(const void *state, void *user);
+uint32_t puz_pattern_neighbours(uint64_t rank, uint64_t *out, void *user);
 
 #define PUZ_MAX_PATTERNS 4
 

@@ -2,6 +2,8 @@
 #include "domains/puzzle.h"
 #include <string.h>
 
+static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
+
 /* Cells of the pattern's tiles and of the blank; returns 0 when a pattern tile is missing. Other
  * tiles write a spare slot rather than take a branch (which tile sits where is random: the
  * mispredicted test was half of a database build). */
@@ -30,7 +32,7 @@ pf_pdb_pattern puz_pattern_init(puz_pattern *pp, uint32_t n, const uint8_t *tile
     uint64_t size = 1;
     for (uint32_t i = 0; i <= k; i++) size *= nn - i; /* k tiles and the blank, all distinct cells */
     pf_pdb_pattern p = {.size = size, .group = nn - k, .rank = puz_pattern_rank, .unrank = puz_pattern_unrank,
-                        .base = puz_pattern_manhattan, .user = pp};
+                        .base = puz_pattern_manhattan, .neighbours = puz_pattern_neighbours, .user = pp};
     return p;
 }
 
@@ -107,9 +109,35 @@ static inline uint32_t nth_free(uint32_t used, uint32_t d)
 static _Thread_local struct {
     const puz_pattern *pp;
     uint64_t           entry;
-    uint32_t           used;
-    uint8_t            s[PUZ_MAX];
+    uint32_t           used;              /* cells of the pattern's tiles */
+    uint32_t           cell[PUZ_MAX];     /* cell of tile i */
+    uint8_t            s[PUZ_MAX];        /* the board: tiles, placeholders elsewhere */
+    uint8_t            at[PUZ_MAX];       /* cell -> tile index (valid where used) */
 } last;
+
+static void decode_entry(const puz_pattern *pp, uint64_t entry)
+{
+    if (last.pp == pp && last.entry == entry) return;
+    const uint32_t nn = pp->n * pp->n;
+    uint32_t digit[PUZ_MAX];
+    uint64_t e = entry;
+    for (uint32_t i = pp->k; i-- > 0;) {
+        digit[i] = (uint32_t)(e % (nn - i));
+        e /= nn - i;
+    }
+    memset(last.s, PUZ_PLACEHOLDER, nn);
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < pp->k; i++) {
+        uint32_t c = nth_free(used, digit[i]);
+        last.s[c] = pp->tiles[i];
+        last.cell[i] = c;
+        last.at[c] = (uint8_t)i;
+        used |= 1u << c;
+    }
+    last.pp = pp;
+    last.entry = entry;
+    last.used = used;
+}
 
 void puz_pattern_unrank(uint64_t r, void *state, void *user)
 {
@@ -117,28 +145,41 @@ void puz_pattern_unrank(uint64_t r, void *state, void *user)
     const uint32_t nn = pp->n * pp->n, group = nn - pp->k;
     uint8_t *s = state;
     const uint64_t entry = r / group;
-    if (last.pp != pp || last.entry != entry) {
-        uint32_t digit[PUZ_MAX];
-        uint64_t e = entry;
-        for (uint32_t i = pp->k; i-- > 0;) {
-            digit[i] = (uint32_t)(e % (nn - i));
-            e /= nn - i;
-        }
-        memset(last.s, PUZ_PLACEHOLDER, nn);
-        uint32_t used = 0;
-        for (uint32_t i = 0; i < pp->k; i++) {
-            uint32_t c = nth_free(used, digit[i]);
-            last.s[c] = pp->tiles[i];
-            used |= 1u << c;
-        }
-        last.pp = pp;
-        last.entry = entry;
-        last.used = used;
-    }
+    decode_entry(pp, entry);
     memcpy(s, last.s, nn);
     uint32_t b = nth_free(last.used, (uint32_t)(r - entry * group));
     s[b] = 0;
     s[nn] = (uint8_t)b;
+}
+
+/* The build's fast path (pf_pdb_pattern.neighbours): the ranks one move away, straight from the
+ * rank. A blank move into a cell no pattern tile holds keeps the entry and changes the blank's
+ * digit; a pattern tile moving into the blank changes one cell of the entry. About four times
+ * faster than unrank, the successor callback and rank, with the same results (tests compare). */
+uint32_t puz_pattern_neighbours(uint64_t r, uint64_t *out, void *user)
+{
+    const puz_pattern *pp = user;
+    const uint32_t n = pp->n, nn = n * n, group = nn - pp->k;
+    const uint64_t entry = r / group;
+    decode_entry(pp, entry);
+    const uint32_t used = last.used, b = nth_free(used, (uint32_t)(r - entry * group));
+    const int br = (int)(b / n), bc = (int)(b % n);
+    uint32_t count = 0;
+    for (int a = 0; a < 4; a++) {
+        int rr = br + DR[a], cc = bc + DC[a];
+        if (rr < 0 || rr >= (int)n || cc < 0 || cc >= (int)n) continue;
+        uint32_t q = (uint32_t)rr * n + (uint32_t)cc;
+        if (!(used >> q & 1u)) {
+            out[count++] = entry * group + (q - pop16(used & ((1u << q) - 1u)));
+        } else {
+            uint32_t cell[PUZ_MAX], nu;
+            memcpy(cell, last.cell, pp->k * sizeof cell[0]);
+            cell[last.at[q]] = b; /* the tile slides into the blank, the blank takes its cell */
+            uint64_t e2 = entry_of(nn, pp->k, cell, &nu);
+            out[count++] = e2 * group + (q - pop16(nu & ((1u << q) - 1u)));
+        }
+    }
+    return count;
 }
 
 /* The pattern tiles' Manhattan distance: a lower bound of the entry that depends on the tiles'
@@ -209,8 +250,6 @@ static const uint8_t DIST4[16][16] = {
 #undef ROW
 #undef D
 };
-
-static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
 
 static inline uint32_t transpose4(uint32_t c) { return (c & 3u) << 2 | c >> 2; }
 

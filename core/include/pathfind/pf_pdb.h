@@ -75,6 +75,11 @@ typedef uint64_t (*pf_pdb_rank_fn)(const void *state, void *user);
 typedef void (*pf_pdb_unrank_fn)(uint64_t rank, void *state, void *user);
 /** A lower bound, in moves, of an entry's value (called on unrank(entry * group)). */
 typedef uint32_t (*pf_pdb_base_fn)(const void *state, void *user);
+/** Most ranks a pf_pdb_neighbours_fn may write. */
+#define PF_PDB_MAX_NEIGHBOURS 64u
+/** Ranks of the abstract states one move away from `rank` (backwards: the states from which one
+ *  move reaches it, for a desc with predecessors); returns how many (<= PF_PDB_MAX_NEIGHBOURS). */
+typedef uint32_t (*pf_pdb_neighbours_fn)(uint64_t rank, uint64_t *out, void *user);
 /** Image of `state` under a symmetry of the domain that maps the goal to itself. */
 typedef void (*pf_pdb_map_fn)(const void *state, void *out, void *user);
 
@@ -84,7 +89,9 @@ typedef struct pf_pdb_pattern {
     pf_pdb_rank_fn   rank;   /* required */
     pf_pdb_unrank_fn unrank; /* required */
     pf_pdb_base_fn   base;   /* [opt] see STORAGE */
-    void            *user;   /* passed to rank, unrank and base; must outlive the database */
+    pf_pdb_neighbours_fn neighbours; /* [opt] the build's fast path: when given, it replaces unrank,
+                                        the successor callback and rank (which must agree with it) */
+    void            *user;   /* passed to rank, unrank, base and neighbours; must outlive the database */
 } pf_pdb_pattern;
 
 typedef struct pf_pdb_desc {
