@@ -109,8 +109,59 @@ static void test_random_eights(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* SMA* on 8-puzzles: optimal at every memory bound that holds an optimal path (more than d
+ * nodes for a d-move optimum), the tight ones that force forgetting and regenerating included;
+ * nothing fits below that (every plan has at least d moves). */
+static void test_smastar_eights(void **state)
+{
+    (void)state;
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    puz_domain md = {3, PUZ_MANHATTAN, NULL};
+    pf_gen_problem p = puz_problem(&md);
+    uint64_t rs = 0xC0FFEE;
+    int rounds = (int)(12 * env_scale()) + 1;
+    uint64_t forgot = 0, regenerated = 0;
+    for (int r = 0; r < rounds; r++) {
+        uint8_t s[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0};
+        int walk = 10 + (int)(xorshift_next(&rs) % 10);
+        for (int i = 0; i < walk; i++) puz_apply(&md, s, (uint32_t)(xorshift_next(&rs) % 4));
+        pf_gen_stats ref;
+        assert_int_equal(pf_gen_search(ctx, &p, s, &(pf_gen_desc){.algo = PF_GEN_IDASTAR}, NULL, &ref), PF_OK);
+        const uint32_t d = ref.plan_len;
+        const uint32_t bounds[] = {d - 1 + (d == 0), d, d + 1, d + 2, d + 3, d + 5, d + 8, 2 * d + 2, 4 * d + 4, 1000, 0};
+        for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+            uint32_t m = bounds[b], acts[64];
+            pf_gen_plan plan = {acts, NULL, 64, 0};
+            pf_gen_stats st;
+            pf_status res = pf_gen_search(ctx, &p, s, &(pf_gen_desc){.algo = PF_GEN_SMASTAR, .max_states = m}, &plan, &st);
+            if (m != 0) assert_true(st.stored <= m);
+            if (m != 0 && m <= d) {
+                assert_int_equal(res, PF_NO_PATH);
+                continue;
+            }
+            if (res != PF_OK || st.cost != ref.cost)
+                print_error("round %d, %u moves, bound %u: %s, cost %g\n", r, d, m, pf_status_name(res), st.cost);
+            assert_int_equal(res, PF_OK);
+            assert_true(st.cost == ref.cost);
+            uint8_t t[10];
+            memcpy(t, s, sizeof t);
+            for (uint32_t i = 0; i < plan.len; i++) assert_true(puz_apply(&md, t, acts[i]));
+            assert_true(puz_is_goal(t, &md));
+            if (m == d + 1) {
+                forgot += st.iterations;
+                regenerated += st.reopened;
+            }
+        }
+    }
+    /* the tightest bounds did forget and regenerate */
+    assert_true(forgot > 0 && regenerated > 0);
+    pf_gen_ctx_destroy(ctx);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_whole_space), cmocka_unit_test(test_random_eights)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_whole_space), cmocka_unit_test(test_random_eights),
+                                       cmocka_unit_test(test_smastar_eights)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,6 +239,11 @@ void pf_gen_ctx_destroy(pf_gen_ctx *c)
     pf__free(a, c->ptt, (size_t)c->pcap * sizeof *c->ptt);
     pf__free(a, c->bstates, c->bstates_cap);
     pf__free(a, c->bact, (size_t)c->bcap * sizeof *c->bact);
+    pf__free(a, c->sma_nodes, (size_t)c->sma_cap * c->sma_node_size);
+    pf__free(a, c->sma_open, (size_t)c->sma_cap * sizeof *c->sma_open);
+    pf__free(a, c->sma_leaf, (size_t)c->sma_cap * sizeof *c->sma_leaf);
+    pf__free(a, c->sma_states, c->sma_states_cap);
+    pf__free(a, c->sma_memo, (size_t)c->sma_memo_cap * c->sma_memo_size);
     pf_allocator keep = c->alloc;
     pf__free(&keep, c, sizeof *c);
 }
@@ -312,17 +317,18 @@ pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc)
     pf_gen_desc d = desc ? *desc : (pf_gen_desc){0};
     d.algo = PF__DEF(d.algo, PF_GEN_ASTAR);
     d.weight = d.weight == 0.0 ? 1.0 : d.weight;
-    d.tie = PF__DEF(d.tie, PF_TIE_DEEPER);
+    /* BFS: the textbook FIFO queue unless the caller sets a rule (any order among states of one
+     * depth still gives the fewest steps) */
+    d.tie = PF__DEF(d.tie, d.algo == PF_GEN_BFS ? PF_TIE_FIFO : PF_TIE_DEEPER);
     d.cycles = PF__DEF(d.cycles, PF_GEN_CYCLES_PATH);
-    if (d.algo == PF_GEN_IDASTAR_TT) d.max_states = PF__DEF(d.max_states, 1u << 16);
-    if (d.algo == PF_GEN_BFS) d.tie = PF_TIE_FIFO;
+    if (d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_SMASTAR) d.max_states = PF__DEF(d.max_states, 1u << 16);
     return d;
 }
 
 const char *pf_gen_algo_name(pf_gen_algo a)
 {
-    static const char *const names[PF_GEN__COUNT] = {"astar",   "astar", "wastar",     "greedy", "uniform",
-                                                     "bfs",     "idastar", "idastar-tt", "dfbnb"};
+    static const char *const names[PF_GEN__COUNT] = {"astar", "astar",   "wastar",     "greedy", "uniform",
+                                                     "bfs",   "idastar", "idastar-tt", "dfbnb",  "smastar"};
     return (unsigned)a < PF_GEN__COUNT ? names[a] : "unknown";
 }
 
@@ -557,14 +563,16 @@ pf_status pf_gen_search(pf_gen_ctx *c, const pf_gen_problem *p, const void *star
         c->ssize = p->state_size;
     }
     c->limit_bytes = d.max_bytes;
-    c->limit_states = d.algo == PF_GEN_IDASTAR_TT ? 0 : d.max_states;
+    c->limit_states = d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_SMASTAR ? 0 : d.max_states;
     c->limit_hit = 0;
     c->bad_push = 0;
     if (d.algo == PF_GEN_IDASTAR || d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_DFBNB)
         s = pf__gen_dfs(c, p, start, &d, plan, &st);
+    else if (d.algo == PF_GEN_SMASTAR)
+        s = pf__gen_sma(c, p, start, &d, plan, &st); /* sets stored: its nodes are not records */
     else
         s = best_first(c, p, start, &d, plan, &st);
-    st.stored = c->ncount;
+    if (d.algo != PF_GEN_SMASTAR) st.stored = c->ncount;
 done:
     if (c) st.peak_bytes = c->bytes;
     if (stats) *stats = st;

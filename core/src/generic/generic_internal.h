@@ -86,6 +86,17 @@ struct pf_gen_ctx {
     size_t    bstates_cap;
     uint8_t  *bstates;
     uint32_t *bact;
+
+    /* SMA* (sma.c): node pool and its two heaps [sma_cap], states [sma_cap * ssize] */
+    void     *sma_nodes;
+    size_t    sma_node_size;  /* set by sma.c; the pool's element size for the free in destroy */
+    uint32_t *sma_open, *sma_leaf;
+    uint32_t  sma_cap;
+    uint8_t  *sma_states;
+    size_t    sma_states_cap;
+    void     *sma_memo;       /* remembered f of forgotten successors [sma_memo_cap] */
+    size_t    sma_memo_size;
+    uint32_t  sma_memo_cap;
 };
 
 /* State copy and equality, inlined: the depth-first searches copy and compare small states (17
@@ -157,6 +168,9 @@ uint64_t pf__gen_hash(const void *state, uint32_t size);
 
 /* Depth-first searches (generic_dfs.c). `d` is resolved and validated. */
 pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *d,
+                      pf_gen_plan *plan, pf_gen_stats *st);
+/* SMA* (sma.c); sets st->stored. */
+pf_status pf__gen_sma(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *d,
                       pf_gen_plan *plan, pf_gen_stats *st);
 
 #endif
