@@ -564,32 +564,6 @@ static void test_dfbnb_anytime(void **state)
 
 /* ---- allocation failure: every allocation may fail; no crash, no leak, sizes given back ------- */
 
-typedef struct tracker {
-    long live;
-    size_t bytes;
-    int countdown; /* fail when it reaches 0; negative = never */
-} tracker;
-
-static void *t_alloc(size_t n, size_t align, void *u)
-{
-    tracker *t = u;
-    if (t->countdown == 0) return NULL;
-    if (t->countdown > 0) t->countdown--;
-    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (n + a - 1) / a * a);
-    if (p) {
-        t->live++;
-        t->bytes += n;
-    }
-    return p;
-}
-static void t_free(void *p, size_t n, void *u)
-{
-    tracker *t = u;
-    t->live--;
-    t->bytes -= n;
-    free(p);
-}
 
 static void test_alloc_failure(void **state)
 {
@@ -600,9 +574,9 @@ static void test_alloc_failure(void **state)
     for (int algo = PF_GEN_ASTAR; algo < PF_GEN__COUNT; algo++) {
         int ok_seen = 0;
         for (int n = 0; n < 400 && !ok_seen; n++) {
-            tracker t = {0, 0, n};
+            test_tracker t = {.countdown = n};
             pf_gen_ctx *ctx;
-            pf_status s = pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = {t_alloc, t_free, &t}, .initial_states = 8},
+            pf_status s = pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = {test_track_alloc, test_track_free, &t}, .initial_states = 8},
                                             &ctx);
             if (s == PF_OK) {
                 uint32_t acts[128];

@@ -318,33 +318,6 @@ static void rehash(uint8_t *b, uint32_t patterns)
     for (int i = 0; i < 8; i++) b[56 + i] = (uint8_t)(hh >> (8 * i));
 }
 
-typedef struct tracker {
-    long   live;
-    size_t bytes, largest;
-    int    countdown; /* fail when it reaches 0; negative = never */
-} tracker;
-
-static void *t_alloc(size_t n, size_t align, void *u)
-{
-    tracker *t = u;
-    if (t->countdown == 0) return NULL;
-    if (t->countdown > 0) t->countdown--;
-    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (n + a - 1) / a * a);
-    if (p) {
-        t->live++;
-        t->bytes += n;
-        if (n > t->largest) t->largest = n;
-    }
-    return p;
-}
-static void t_free(void *p, size_t n, void *u)
-{
-    tracker *t = u;
-    t->live--;
-    t->bytes -= n;
-    free(p);
-}
 
 static void test_files(void **state)
 {
@@ -403,9 +376,9 @@ static void test_files(void **state)
         if (cases[c].at != SIZE_MAX) b[cases[c].at] ^= cases[c].xor_;
         else if (cases[c].resize == 0) b[n - 5] ^= 0x40;
         if (cases[c].fix) rehash(b, 2);
-        tracker t = {0, 0, 0, -1};
+        test_tracker t = {.countdown = -1};
         pf_pdb_desc d = s.desc;
-        d.allocator = (pf_allocator){t_alloc, t_free, &t};
+        d.allocator = (pf_allocator){test_track_alloc, test_track_free, &t};
         pf_status st = pf_pdb_load_mem(b, len, "mem", &d, &back, &diag);
         print_message("%s: %s (%s)\n", cases[c].what, pf_status_name(st), diag.msg);
         assert_int_equal(st, cases[c].want);
@@ -432,9 +405,9 @@ static void test_files(void **state)
     assert_null(back);
     /* allocation failure while loading: no leak, the status says so */
     for (int k = 0; k < 8; k++) {
-        tracker t = {0, 0, 0, k};
+        test_tracker t = {.countdown = k};
         pf_pdb_desc d = s.desc;
-        d.allocator = (pf_allocator){t_alloc, t_free, &t};
+        d.allocator = (pf_allocator){test_track_alloc, test_track_free, &t};
         pf_status st = pf_pdb_load_mem(good, n, "mem", &d, &back, &diag);
         assert_true(st == PF_OK || st == PF_OUT_OF_MEMORY);
         pf_pdb_destroy(back);
@@ -451,10 +424,10 @@ static void test_alloc_failure(void **state)
     (void)state;
     int ok_seen = 0;
     for (int k = 0; k < 200 && !ok_seen; k++) {
-        tracker t = {0, 0, 0, k};
+        test_tracker t = {.countdown = k};
         puz_pdb_set s;
         assert_true(puz_pdb_set_init(&s, "4-4", 1, 1));
-        s.desc.allocator = (pf_allocator){t_alloc, t_free, &t};
+        s.desc.allocator = (pf_allocator){test_track_alloc, test_track_free, &t};
         pf_pdb *pdb;
         pf_status st = pf_pdb_build(&s.desc, &pdb);
         assert_true(st == PF_OK || st == PF_OUT_OF_MEMORY);

@@ -13,18 +13,25 @@
 #include "domains/puzzle.h"
 #include "testutil.h"
 
+/* Korf's instances, or a skip with a message when the shared data is absent. */
+static int load_or_skip(puz_instance *inst)
+{
+    int n = puz_load_korf(PF_SHARED_DATA "/korf/korf20.txt", inst, 100);
+    if (n <= 0) {
+        print_message("korf20.txt not found under %s: skipping\n", PF_SHARED_DATA);
+        skip();
+    }
+    return n;
+}
+
 /* nodes generated with linear conflicts, by instance id (0: not run), for the database test */
 static unsigned long long lc_generated[101];
 
 static void test_korf_cheap(void **state)
 {
     (void)state;
-    puz_instance inst[100];
-    int n = puz_load_korf(PF_SHARED_DATA "/korf/korf20.txt", inst, 100);
-    if (n <= 0) {
-        print_message("korf20.txt not found under %s: skipping\n", PF_SHARED_DATA);
-        skip();
-    }
+    static puz_instance inst[100];
+    int n = load_or_skip(inst);
     /* cheapest first, so a small PF_TEST_SCALE keeps the quick ones */
     static const uint32_t cheap[] = {12, 2, 6, 16, 19, 20, 13, 18, 9, 5, 8};
     int count = (int)(11 * env_scale() + 0.5);
@@ -76,12 +83,8 @@ static void test_korf_cheap(void **state)
 static void test_korf_pdb(void **state)
 {
     (void)state;
-    puz_instance inst[100];
-    int n = puz_load_korf(PF_SHARED_DATA "/korf/korf20.txt", inst, 100);
-    if (n <= 0) {
-        print_message("korf20.txt not found under %s: skipping\n", PF_SHARED_DATA);
-        skip();
-    }
+    static puz_instance inst[100];
+    int n = load_or_skip(inst);
     static puz_pdb_set set;
     assert_true(puz_pdb_set_init(&set, "5-5-5", 1, 0));
     pf_pdb *pdb;

@@ -341,6 +341,16 @@ PF__INLINE void expand_closure(bfs *b, worker *w, uint64_t r0, const int shared)
     }
 }
 
+/* The calling thread's worker (inside a parallel region). */
+static inline worker *my_worker(worker *ws)
+{
+#ifdef PF_WITH_OPENMP
+    return &ws[omp_get_thread_num()];
+#else
+    return &ws[0];
+#endif
+}
+
 static uint32_t resolve_threads(uint32_t want)
 {
 #ifdef PF_WITH_OPENMP
@@ -368,11 +378,7 @@ static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
 #pragma omp parallel for num_threads((int)nt) schedule(dynamic, 1)
 #endif
         for (uint64_t blk = 0; blk < (words + 255) / 256; blk++) {
-#ifdef PF_WITH_OPENMP
-            worker *w = &ws[omp_get_thread_num()];
-#else
-            worker *w = &ws[0];
-#endif
+            worker *w = my_worker(ws);
             uint64_t end = (blk + 1) * 256 < words ? (blk + 1) * 256 : words;
             for (uint64_t k = blk * 256; k < end; k++) {
                 uint64_t bits = __atomic_load_n(&b->cur[k], __ATOMIC_RELAXED);
@@ -424,11 +430,7 @@ static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker
 #pragma omp parallel num_threads((int)nt)
 #endif
     {
-#ifdef PF_WITH_OPENMP
-        worker *w = &ws[omp_get_thread_num()];
-#else
-        worker *w = &ws[0];
-#endif
+        worker *w = my_worker(ws);
         uint64_t u = 0, mx = 0, gr = 0, gb = 0, mb = 0;
         int ok = base_ok;
 #ifdef PF_WITH_OPENMP
@@ -493,11 +495,7 @@ static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker
 #pragma omp parallel num_threads((int)nt)
 #endif
     {
-#ifdef PF_WITH_OPENMP
-        worker *w = &ws[omp_get_thread_num()];
-#else
-        worker *w = &ws[0];
-#endif
+        worker *w = my_worker(ws);
 #ifdef PF_WITH_OPENMP
 #pragma omp for schedule(static)
 #endif
