@@ -171,7 +171,7 @@ typedef struct pf_gen_desc {
     uint64_t      max_expansions; /* 0 = unlimited; PF_LIMIT_REACHED */
     size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
     uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT, SMASTAR: 1 << 16); states stored at once */
-    uint32_t      max_depth;      /* depth-first searches: 0 = unlimited */
+    uint32_t      max_depth;      /* depth-first searches and SMA*: 0 = unlimited */
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound) */
     pf_gen_cycles cycles;         /* depth-first searches */
     /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every

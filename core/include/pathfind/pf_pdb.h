@@ -101,7 +101,7 @@ typedef struct pf_pdb_desc {
     const void           *goal;           /* required [len: state_size] */
     const pf_pdb_pattern *patterns;       /* required [len: pattern_count], 1..PF_PDB_MAX_PATTERNS */
     uint32_t              pattern_count;
-    const pf_pdb_map_fn  *symmetries;     /* [opt][len: symmetry_count] */
+    const pf_pdb_map_fn  *symmetries;     /* [opt][len: symmetry_count]; needs state_size <= 4096 */
     uint32_t              symmetry_count;
     double                unit_cost;      /* cost of one counted move; 0 = 1 */
     uint64_t              domain_id;      /* any number that changes whenever the domain, the ranking
