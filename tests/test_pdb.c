@@ -347,6 +347,13 @@ static void test_files(void **state)
 
     size_t n;
     uint8_t *good = read_all(path, &n), *b = malloc(n + 1);
+    /* the file is exactly the in-memory bake */
+    size_t need = 0;
+    assert_int_equal(pf_pdb_save_mem(pdb, NULL, 0, &need), PF_BUFFER_TOO_SMALL);
+    assert_int_equal(need, n);
+    assert_int_equal(pf_pdb_file_size(pdb), n);
+    assert_int_equal(pf_pdb_save_mem(pdb, b, n, &need), PF_OK);
+    assert_memory_equal(b, good, n);
     assert_int_equal(pf_pdb_load_mem(good, n, "mem", &s.desc, &back, &diag), PF_OK);
     pf_pdb_destroy(back);
     struct {

@@ -147,6 +147,14 @@ size_t    pf_pdb_mem_size(const pf_pdb *pdb);
 /** Seconds the build took (0 for a loaded database). */
 double    pf_pdb_build_seconds(const pf_pdb *pdb);
 
+/** Bytes of the baked form (pf_pdb_save_mem, pf_pdb_save); 0 for NULL. */
+size_t    pf_pdb_file_size(const pf_pdb *pdb);
+/**
+ * Bakes the database into caller memory.
+ * @param size [opt] receives the bytes needed, also on PF_BUFFER_TOO_SMALL.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL.
+ */
+pf_status pf_pdb_save_mem(const pf_pdb *pdb, void *buf, size_t capacity, size_t *size);
 /**
  * Bakes the database to `path` (see FILES).
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR (message in diag; `path` is left as it was).

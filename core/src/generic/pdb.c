@@ -659,6 +659,32 @@ static void encode_head(const pf_pdb *p, uint8_t *h, uint8_t *dir)
     put64(h + 56, XXH3_64bits(h, 56));
 }
 
+size_t pf_pdb_file_size(const pf_pdb *p)
+{
+    if (!p) return 0;
+    size_t n = HEADER_SIZE + (size_t)p->desc.pattern_count * DIR_ENTRY;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) n += p->tab[i].info.bytes;
+    return n;
+}
+
+pf_status pf_pdb_save_mem(const pf_pdb *p, void *buf, size_t capacity, size_t *size)
+{
+    if (!p) return PF_INVALID_ARGUMENT;
+    const size_t need = pf_pdb_file_size(p);
+    if (size) *size = need;
+    if (capacity < need) return PF_BUFFER_TOO_SMALL;
+    if (!buf) return PF_INVALID_ARGUMENT;
+    uint8_t *b = buf;
+    const size_t dlen = (size_t)p->desc.pattern_count * DIR_ENTRY;
+    encode_head(p, b, b + HEADER_SIZE);
+    b += HEADER_SIZE + dlen;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) {
+        memcpy(b, p->tab[i].data, p->tab[i].info.bytes);
+        b += p->tab[i].info.bytes;
+    }
+    return PF_OK;
+}
+
 pf_status pf_pdb_save(const pf_pdb *p, const char *path, pf_diag *diag)
 {
     if (!p || !path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no database or file name");
