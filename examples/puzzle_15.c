@@ -1,6 +1,6 @@
 /* puzzle_15.c - solve a 15-puzzle optimally with the generic IDA* and Manhattan distance plus
- * linear conflicts. The domain (state bytes, successors, heuristics) is in
- * core/src/generic/puzzle_generic_internal.h and uses only the public pf_generic.h API.
+ * linear conflicts. The domain (state bytes, successors, heuristics) is in examples/domains/puzzle.c
+ * and uses only the public pf_generic.h API.
  *
  *   example_puzzle_15                      Korf's instance #12
  *   example_puzzle_15 t0 t1 ... t15        any instance (0 = blank; goal 0 1 2 ... 15)
@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "pathfind.h"
-#include "../core/src/generic/puzzle_generic_internal.h"
+#include "domains/puzzle.h"
 
 int main(int argc, char **argv)
 {
-    puz_domain d = {4, 1};
+    puz_domain d = {4, PUZ_LINEAR, NULL};
     uint8_t s[17] = {14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15};
     if (argc == 17)
         for (int i = 0; i < 16; i++) s[i] = (uint8_t)atoi(argv[i + 1]);

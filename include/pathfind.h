@@ -15,4 +15,5 @@
 #include "pathfind/pf_table.h"
 #include "pathfind/pf_generic.h"
 #include "pathfind/pf_goap.h"
+#include "pathfind/pf_pdb.h"
 #endif

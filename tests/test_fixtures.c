@@ -177,7 +177,7 @@ static pf_map *ro_graph(void)
 
 typedef struct ro_run { pf_status st; double cost; uint32_t path[32], plen, trace[32], tlen; } ro_run;
 
-static ro_run ro_search(pf_algo algo, int with_h)
+static ro_run ro_search_tie(pf_algo algo, int with_h, pf_tie tie)
 {
     pf_map *g = ro_graph();
     pf_ctx *ctx;
@@ -186,12 +186,14 @@ static ro_run ro_search(pf_algo algo, int with_h)
     pf_trace tr = {.nodes = r.trace, .capacity = 32};
     pf_path path = {.nodes = r.path, .capacity = 32};
     pf_stats st;
-    pf_search_desc d = {.algo = algo, .trace = &tr};
+    pf_search_desc d = {.algo = algo, .trace = &tr, .tie = tie};
     if (with_h) {
         d.heuristic = PF_HEUR_CALLBACK;
         d.heuristic_fn = ro_h;
     }
     r.st = pf_search(ctx, ARAD, BUCHAREST, &d, &path, &st);
+    /* the trace ends with the goal, which is taken off the open list but not expanded */
+    if (r.st == PF_OK) assert_int_equal(tr.total, st.expanded + 1);
     r.cost = st.cost;
     r.plen = path.len;
     r.tlen = tr.len;
@@ -202,6 +204,8 @@ static ro_run ro_search(pf_algo algo, int with_h)
     pf_map_destroy(g);
     return r;
 }
+
+static ro_run ro_search(pf_algo algo, int with_h) { return ro_search_tie(algo, with_h, PF_TIE_DEFAULT); }
 
 static void test_romania_astar(void **state)
 {
@@ -269,6 +273,12 @@ static void test_romania_bfs(void **state)
     assert_int_equal(r.plen, 4);
     assert_memory_equal(r.path, want, sizeof want);
     assert_true(r.cost == 450.0);
+    /* a tie rule the caller sets is honoured: another expansion order, the same fewest roads */
+    ro_run l = ro_search_tie(PF_ALGO_BFS, 0, PF_TIE_LIFO);
+    assert_int_equal(l.st, PF_OK);
+    assert_int_equal(l.plen, 4);
+    assert_memory_equal(l.path, want, sizeof want);
+    assert_true(l.tlen != r.tlen || memcmp(l.trace, r.trace, r.tlen * sizeof r.trace[0]) != 0);
 }
 
 static void test_romania_tree_matches_oracle(void **state)

@@ -134,6 +134,92 @@ static void test_romania_all_algorithms(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* SMA* on the lecture's Romania. The optimal plan A S R P B has 4 roads: it needs 5 nodes in
+ * memory at once (the path and nothing else). So every bound from 5 up finds 418, the bounds that
+ * force forgetting included; 4 nodes hold at most 3 roads, and the best plan of 3 roads is A S F B
+ * (450: the "best path that fits"); 3 nodes hold 2 roads, and no 2-road plan exists.
+ *
+ * At 5 nodes, by the lecture's rules (expand the deepest least-f node one successor at a time,
+ * f = max(f(parent), g + h); a non-goal at depth 4 cannot be expanded, f = infinity; when memory
+ * is full forget the shallowest highest-f leaf, its parent remembering its f; back f up once a
+ * node's successors are all generated), worked by hand:
+ *   A gives Z 449, S 393, T 447 (A backs up to 393); S gives O 671, then F 415 (O forgotten), then
+ *   R 413 (Z forgotten; S 413, A 413); R gives C 526 (T forgotten), then P 417 (C forgotten; R 417,
+ *   S 415, A 415); F gives B 450 (P forgotten; F 450, S 417, A 417); R regenerates P at its
+ *   remembered 417 (B forgotten); P gives C (depth 4: infinity; F forgotten), then B 418 (C
+ *   forgotten); B is the best node: 418.
+ * That is 12 successors generated, 8 forgotten, 1 regenerated, and the successor callback asked in
+ * the order A S R F R P (the expansions, one successor list per run of selections). */
+static int sma_log[64], sma_logged;
+static void g_succ_logged(const void *s, pf_gen_sink *out, void *u)
+{
+    uint32_t v;
+    memcpy(&v, s, 4);
+    if (sma_logged < 64) sma_log[sma_logged++] = (int)v;
+    g_succ(s, out, u);
+}
+
+static void test_smastar_romania(void **state)
+{
+    (void)state;
+    graph g = romania();
+    pf_gen_problem p = g_problem(&g);
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t start = 0, acts[32], states[32];
+    static const uint32_t via[4] = {15, 14, 13, 1}, via3[3] = {15, 5, 1};
+    uint64_t forgot_at_5 = 0;
+    for (uint32_t m = 1; m <= 40; m++) {
+        pf_gen_plan plan = {acts, states, 32, 0};
+        pf_gen_stats st;
+        pf_status s = pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_SMASTAR, .max_states = m}, &plan, &st);
+        assert_true(st.stored <= m);
+        if (m <= 3) {
+            assert_int_equal(s, PF_NO_PATH);
+            continue;
+        }
+        assert_int_equal(s, PF_OK);
+        uint32_t end;
+        assert_true(fabs(g_plan_cost(&g, 0, acts, plan.len, &end) - st.cost) < 1e-9);
+        assert_int_equal(end, 1);
+        if (m == 4) {
+            assert_true(st.cost == 450.0);
+            assert_int_equal(plan.len, 3);
+            assert_memory_equal(states, via3, sizeof via3);
+            continue;
+        }
+        assert_true(st.cost == 418.0);
+        assert_int_equal(plan.len, 4);
+        assert_memory_equal(states, via, sizeof via);
+        if (m == 5) forgot_at_5 = st.iterations;
+        if (m >= 12) assert_true(st.iterations == 0 && st.reopened == 0); /* plain A*, one successor at a time */
+        else assert_true(st.iterations > 0);
+    }
+    assert_true(forgot_at_5 > 0);
+    /* the hand-worked run at 5 nodes */
+    p.successors = g_succ_logged;
+    sma_logged = 0;
+    pf_gen_stats st5;
+    pf_gen_plan plan5 = {acts, states, 32, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_SMASTAR, .max_states = 5}, &plan5, &st5),
+                     PF_OK);
+    static const int order[] = {0, 15, 14, 5, 14, 13}; /* A S R F R P */
+    assert_int_equal(sma_logged, 6);
+    assert_memory_equal(sma_log, order, sizeof order);
+    assert_int_equal(st5.generated, 12);
+    assert_int_equal(st5.iterations, 8);
+    assert_int_equal(st5.reopened, 1);
+    assert_true(st5.cost == 418.0);
+    p.successors = g_succ;
+    /* the default bound (1 << 16) is plenty: A*'s order, nothing forgotten */
+    pf_gen_stats st;
+    assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = PF_GEN_SMASTAR}, NULL, &st), PF_OK);
+    assert_true(st.cost == 418.0 && st.iterations == 0);
+    assert_string_equal(pf_gen_algo_name(PF_GEN_SMASTAR), "smastar");
+    assert_int_equal(pf_gen_desc_resolve(&(pf_gen_desc){.algo = PF_GEN_SMASTAR}).max_states, 1u << 16);
+    pf_gen_ctx_destroy(ctx);
+}
+
 static void test_buffer_and_bad_input(void **state)
 {
     (void)state;
@@ -205,14 +291,15 @@ static void test_prop_random_graphs(void **state)
         pf_gen_problem p = g_problem(&g);
         uint32_t start = (uint32_t)(xorshift_next(&rs) % g.n);
         double exact = g.w[start][7];
+        /* SMA* with 20 nodes: every simple path of these graphs (at most 17 states) fits */
         static const pf_gen_algo algos[] = {PF_GEN_ASTAR, PF_GEN_UNIFORM, PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT,
-                                            PF_GEN_IDASTAR_TT, PF_GEN_DFBNB, PF_GEN_BFS, PF_GEN_GREEDY,
-                                            PF_GEN_WASTAR};
+                                            PF_GEN_IDASTAR_TT, PF_GEN_DFBNB, PF_GEN_SMASTAR, PF_GEN_SMASTAR,
+                                            PF_GEN_BFS, PF_GEN_GREEDY, PF_GEN_WASTAR};
         for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
             uint32_t acts[GMAX];
             pf_gen_plan plan = {acts, NULL, GMAX, 0};
             pf_gen_stats st;
-            pf_gen_desc d = {.algo = algos[a], .weight = 1.5, .max_states = a == 3 ? 3 : 0};
+            pf_gen_desc d = {.algo = algos[a], .weight = 1.5, .max_states = a == 3 ? 3 : a == 7 ? 20 : 0};
             pf_status s = pf_gen_search(ctx, &p, &start, &d, &plan, &st);
             if (isinf(exact)) {
                 if (s != PF_NO_PATH) print_error("seed %llu algo %s: expected NO_PATH, got %s\n",
@@ -227,7 +314,7 @@ static void test_prop_random_graphs(void **state)
             double pc = g_plan_cost(&g, start, acts, plan.len, &end);
             assert_int_equal(end, g.goal);
             assert_true(fabs(pc - st.cost) < 1e-9);
-            int opt = a <= 5;
+            int opt = a <= 7;
             if (opt && fabs(st.cost - exact) > 1e-9)
                 print_error("seed %llu algo %s: cost %g, optimal %g\n", (unsigned long long)seed,
                             pf_gen_algo_name(algos[a]), st.cost, exact);
@@ -307,6 +394,16 @@ static void test_ties(void **state)
     assert_true(deep.cost == 12.0 && fifo.cost == 12.0 && lifo.cost == 12.0);
     assert_int_equal(deep.expanded, 12);
     assert_true(fifo.expanded > deep.expanded);
+    /* BFS: FIFO by default, a rule the caller sets otherwise; the fewest steps either way */
+    assert_int_equal(pf_gen_desc_resolve(&(pf_gen_desc){.algo = PF_GEN_BFS}).tie, PF_TIE_FIFO);
+    assert_int_equal(pf_gen_desc_resolve(&(pf_gen_desc){.algo = PF_GEN_BFS, .tie = PF_TIE_LIFO}).tie, PF_TIE_LIFO);
+    pf_gen_stats bf, bl;
+    pf_gen_plan pf_ = {a1, NULL, 64, 0}, pl = {a2, NULL, 64, 0};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.algo = PF_GEN_BFS}, &pf_, &bf), PF_OK);
+    assert_int_equal(pf_gen_search(ctx, &p, start, &(pf_gen_desc){.algo = PF_GEN_BFS, .tie = PF_TIE_LIFO}, &pl, &bl),
+                     PF_OK);
+    assert_true(bf.cost == 12.0 && bl.cost == 12.0);
+    assert_true(memcmp(a1, a2, 12 * sizeof a1[0]) != 0); /* another order: another plan of 12 */
     pf_gen_ctx_destroy(ctx);
 }
 
@@ -360,6 +457,82 @@ static void test_limits_and_bounded_memory(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* The maximum of several admissible heuristics (desc.heuristics): every search that uses h takes
+ * the maximum, and pf_gen_sink_h still reports the domain's own heuristic (incremental domains
+ * depend on it). On an open grid the Manhattan distance is exact; the domain's own h is half of it. */
+static int sink_h_wrong;
+static double og_half(const void *s, void *u) { return 0.5 * og_h(s, u); }
+static double og_negative(const void *s, void *u)
+{
+    (void)s;
+    (void)u;
+    return -1.0;
+}
+static void og_succ_check(const void *s, pf_gen_sink *out, void *u)
+{
+    if (pf_gen_sink_h(out) != og_half(s, u)) sink_h_wrong++;
+    og_succ(s, out, u);
+}
+
+static void test_heuristic_max(void **state)
+{
+    (void)state;
+    open_grid o = {10, 6, 5, 0, 0}; /* small: IDA* and DFBnB re-expand the grid's transpositions */
+    pf_gen_problem p = {8, og_succ_check, og_half, og_goal, &o};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t start[2] = {1, 1};
+    const pf_gen_heuristic_fn more[] = {og_h, og_half};
+    static const pf_gen_algo algos[] = {PF_GEN_ASTAR, PF_GEN_WASTAR, PF_GEN_GREEDY, PF_GEN_IDASTAR,
+                                        PF_GEN_IDASTAR_TT, PF_GEN_DFBNB};
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+        pf_gen_stats alone, both;
+        pf_gen_desc d = {.algo = algos[a], .weight = 1.5, .max_depth = 12};
+        sink_h_wrong = 0;
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &alone), PF_OK);
+        d.heuristics = more;
+        d.heuristic_count = 2;
+        assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &both), PF_OK);
+        assert_int_equal(sink_h_wrong, 0);
+        if (algos[a] != PF_GEN_GREEDY && algos[a] != PF_GEN_WASTAR) {
+            assert_true(alone.cost == 9.0 && both.cost == 9.0);
+        }
+        /* the exact heuristic leads straight to the goal; half of it explores (greedy orders by h
+         * alone, which halving does not change; DFBnB's first dive is already straight) */
+        if (algos[a] == PF_GEN_GREEDY || algos[a] == PF_GEN_DFBNB)
+            assert_true(both.expanded <= alone.expanded);
+        else
+            assert_true(both.expanded < alone.expanded);
+        if (algos[a] == PF_GEN_ASTAR) assert_int_equal(both.expanded, 9);
+    }
+    /* no own heuristic: the extra ones alone */
+    p.heuristic = NULL;
+    pf_gen_stats st;
+    pf_gen_desc d = {.heuristics = more, .heuristic_count = 1};
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_OK);
+    assert_int_equal(st.expanded, 9);
+    d.algo = PF_GEN_IDASTAR;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_OK);
+    assert_int_equal(st.iterations, 1);
+    /* bad input: a NULL list, a NULL entry, a negative value */
+    d.heuristics = NULL;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_INVALID_ARGUMENT);
+    const pf_gen_heuristic_fn holes[] = {og_h, NULL};
+    d.heuristics = holes;
+    d.heuristic_count = 2;
+    assert_int_equal(pf_gen_search(ctx, &p, start, &d, NULL, &st), PF_INVALID_ARGUMENT);
+    const pf_gen_heuristic_fn neg[] = {og_negative};
+    d.heuristics = neg;
+    d.heuristic_count = 1;
+    for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++) {
+        d.algo = (pf_gen_algo)a;
+        pf_status s = pf_gen_search(ctx, &p, start, &d, NULL, &st);
+        /* uniform-cost and BFS ignore heuristics */
+        assert_int_equal(s, a == PF_GEN_UNIFORM || a == PF_GEN_BFS ? PF_OK : PF_INVALID_ARGUMENT);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 /* DFBnB as an anytime search: a small budget gives some plan, a full run the optimal one. */
 static void test_dfbnb_anytime(void **state)
 {
@@ -391,32 +564,6 @@ static void test_dfbnb_anytime(void **state)
 
 /* ---- allocation failure: every allocation may fail; no crash, no leak, sizes given back ------- */
 
-typedef struct tracker {
-    long live;
-    size_t bytes;
-    int countdown; /* fail when it reaches 0; negative = never */
-} tracker;
-
-static void *t_alloc(size_t n, size_t align, void *u)
-{
-    tracker *t = u;
-    if (t->countdown == 0) return NULL;
-    if (t->countdown > 0) t->countdown--;
-    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (n + a - 1) / a * a);
-    if (p) {
-        t->live++;
-        t->bytes += n;
-    }
-    return p;
-}
-static void t_free(void *p, size_t n, void *u)
-{
-    tracker *t = u;
-    t->live--;
-    t->bytes -= n;
-    free(p);
-}
 
 static void test_alloc_failure(void **state)
 {
@@ -427,9 +574,9 @@ static void test_alloc_failure(void **state)
     for (int algo = PF_GEN_ASTAR; algo < PF_GEN__COUNT; algo++) {
         int ok_seen = 0;
         for (int n = 0; n < 400 && !ok_seen; n++) {
-            tracker t = {0, 0, n};
+            test_tracker t = {.countdown = n};
             pf_gen_ctx *ctx;
-            pf_status s = pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = {t_alloc, t_free, &t}, .initial_states = 8},
+            pf_status s = pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = {test_track_alloc, test_track_free, &t}, .initial_states = 8},
                                             &ctx);
             if (s == PF_OK) {
                 uint32_t acts[128];
@@ -480,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_prop_random_graphs),     cmocka_unit_test(test_ties),
         cmocka_unit_test(test_limits_and_bounded_memory), cmocka_unit_test(test_dfbnb_anytime),
         cmocka_unit_test(test_alloc_failure),          cmocka_unit_test(test_state_size_change),
+        cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -941,6 +941,8 @@ static void test_invalid_desc_and_resolve(void **state)
     r = pf_search_desc_resolve(m, &(pf_search_desc){.algo = PF_ALGO_BFS, .weight = 3});
     assert_int_equal(r.heuristic, PF_HEUR_ZERO);
     assert_int_equal(r.tie, PF_TIE_FIFO);
+    assert_int_equal(pf_search_desc_resolve(m, &(pf_search_desc){.algo = PF_ALGO_BFS, .tie = PF_TIE_LIFO}).tie,
+                     PF_TIE_LIFO); /* honoured, not forced to FIFO */
     assert_true(r.weight == 1.0); /* weight only means something for weighted A* */
     r = pf_search_desc_resolve(m, &(pf_search_desc){.algo = PF_ALGO_WASTAR, .weight = 3});
     assert_true(r.weight == 3.0);

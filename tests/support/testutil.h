@@ -48,6 +48,38 @@ static inline uint32_t open_cell(const pf_map *m, uint64_t *s)
 /* Costs compared to 1e-9 relative: sums of the same steps in another order may differ in the last bits. */
 static inline int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
 
+/* An allocator for pf_allocator hooks that counts live blocks and bytes, remembers the largest
+ * request, and fails when `countdown` reaches 0 (negative: never):
+ *     test_tracker t = {.countdown = -1};
+ *     pf_allocator a = {test_track_alloc, test_track_free, &t}; */
+typedef struct test_tracker {
+    long   live;
+    size_t bytes, largest;
+    int    countdown;
+} test_tracker;
+
+static inline void *test_track_alloc(size_t n, size_t align, void *u)
+{
+    test_tracker *t = u;
+    if (t->countdown == 0) return NULL;
+    if (t->countdown > 0) t->countdown--;
+    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (n + a - 1) / a * a);
+    if (p) {
+        t->live++;
+        t->bytes += n;
+        if (n > t->largest) t->largest = n;
+    }
+    return p;
+}
+static inline void test_track_free(void *p, size_t n, void *u)
+{
+    test_tracker *t = u;
+    t->live--;
+    t->bytes -= n;
+    free(p);
+}
+
 /* PF_TEST_SCALE (float, default 1) scales how much a test does: CI's sanitizer runs use 0.25. */
 static inline double env_scale(void)
 {

@@ -1,7 +1,7 @@
 /*
  * pf_generic.h - search over implicit state spaces: best-first (A*, weighted A*, greedy,
- * uniform-cost, BFS), IDA*, memory-bounded IDA* with a transposition table, and depth-first branch
- * and bound.
+ * uniform-cost, BFS), IDA*, memory-bounded IDA* with a transposition table, SMA*, and depth-first
+ * branch and bound. Pattern databases for any of them: pf_pdb.h.
  *
  * The caller describes a problem with a fixed state size in bytes and three callbacks: successors
  * (state -> states with step cost and action id), an optional heuristic and a goal test. States are
@@ -34,7 +34,9 @@
  *                    path appears (only inconsistent heuristics cause that).
  *   WASTAR           f = g + weight * h, no reopening: cost <= weight * optimal (admissible h).
  *   GREEDY           f = h: fast, any plan.
- *   BFS              fewest steps; the reported cost is the real cost of that plan.
+ *   BFS              fewest steps; the reported cost is the real cost of that plan. Ties among
+ *                    states of one depth go by `tie` when it is set, FIFO (the textbook queue)
+ *                    when it is left 0; any order gives the fewest steps.
  *   IDASTAR          Korf's iterative deepening A*: memory linear in the depth; optimal with an
  *                    admissible heuristic and step costs > 0.
  *   IDASTAR_TT       memory-bounded A*: IDA* with a transposition table of at most `max_states`
@@ -43,16 +45,33 @@
  *                    reached it (later arrivals at no smaller g are cut: they could only repeat that
  *                    search) and a backed-up lower bound h' >= h learnt from earlier iterations. Both
  *                    rules keep IDA*'s optimality whatever the budget; a bigger budget only removes
- *                    more re-expansions. We chose it over SMA* because it gives the same guarantee
- *                    (optimal within a fixed node budget, degrades gracefully to IDA*) with flat
- *                    arrays instead of SMA*'s doubly ordered open list and forgotten-f bookkeeping.
+ *                    more re-expansions.
+ *   SMASTAR          simplified memory-bounded A* (Russell 1992), as the lecture presents it: A*
+ *                    over the tree of paths with at most `max_states` nodes in memory. It expands
+ *                    the deepest least-f node one successor at a time (f = max(f(parent), g + h)),
+ *                    backs f up from the children once all are generated, and when memory is full
+ *                    forgets the shallowest highest-f leaf, whose parent remembers its f and
+ *                    regenerates it when every other branch looks worse. Optimal when an optimal
+ *                    plan fits (max_states > its number of steps); otherwise the cheapest plan that
+ *                    fits; PF_NO_PATH when none does. Cycles on the current path are cut (`cycles`).
+ *
+ * IDASTAR_TT OR SMASTAR? Both are optimal in a fixed memory budget. IDA* (plain or with its table)
+ * suits unit-cost domains with few distinct f values and cheap nodes, such as the sliding-tile
+ * puzzles: each iteration is a fast depth-first pass, memory is the path (plus the table), and it
+ * never fails for lack of memory. SMA* suits domains with many distinct costs (road maps, GOAP
+ * with varied action costs), where IDA* would need an iteration per distinct f: it keeps the best
+ * frontier it can afford and expands each node about once while memory suffices (exactly A*'s
+ * expansions when nothing has to be forgotten), and it answers "the best plan that fits" when the
+ * optimal one does not. Its cost is bookkeeping per node and, at tight bounds, regeneration
+ * (thrashing); it also does not merge transpositions (two paths to one state are two nodes).
  *   DFBNB            depth-first branch and bound, anytime: children are tried in order of f, and
  *                    branches with f >= the best plan so far are cut. When the expansion budget ends
  *                    it returns its best plan so far (PF_LIMIT_REACHED with a plan); when it runs to
  *                    completion the plan is optimal (PF_OK). Needs `max_depth` or `max_cost` on
  *                    infinite spaces; cycles along the current path are always cut.
  *
- * TIE-BREAKING (best-first only), as in pf_search.h: PF_TIE_DEEPER (default) expands the state with
+ * TIE-BREAKING (best-first, and SMA* among equal f and depth), as in pf_search.h: PF_TIE_DEEPER
+ * (default; BFS: FIFO) expands the state with
  * the smaller h among equal f, FIFO the earliest generated, LIFO the latest, RANDOM a pseudo-random
  * one that depends only on `tie_seed` and the state bytes (the same seed gives the same plan; the
  * GOAP write-up uses this so agents with equal options do not all pick the first). RANDOM also picks
@@ -60,7 +79,7 @@
  *
  * LIMITS. `max_expansions` ends a search with PF_LIMIT_REACHED. `max_bytes` (everything the context
  * holds) and `max_states` (states stored at once) end best-first searches with PF_OUT_OF_MEMORY;
- * `max_states` is the node budget of IDASTAR_TT (which never fails for it).
+ * `max_states` is the node budget of IDASTAR_TT and SMASTAR (which never fail for it).
  *
  * THREAD SAFETY: a pf_gen_ctx is used by one thread at a time; create one per worker. Callbacks are
  * called on the searching thread only; a problem may be shared by many contexts if its callbacks are.
@@ -95,14 +114,22 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
 /**
  * Adds one successor: `state` (state_size bytes, copied now), step `cost` (finite, >= 0) and the
  * caller's `action` id, returned in the plan.
- * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY; the
- *         callback may stop early).
+ * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY) or
+ *         the cost is negative or not finite (PF_INVALID_ARGUMENT); the callback may stop early.
  */
 PF_API int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
- *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it. */
-PF_API int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action,
-                         double h);
+ *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it.
+ *  `h` must be >= 0 and finite (else 0 and PF_INVALID_ARGUMENT), or NAN for "not given". */
+PF_API int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
+/**
+ * Zero-copy form of pf_gen_push_h: adds a successor and returns its state_size bytes for the
+ * callback to write the state into (uninitialised; valid until the next push). Saves a copy of
+ * every state, and lets a domain that copies its parent and edits a few bytes avoid reading them
+ * back at once (a store-forwarding stall). `h` is NAN when not given.
+ * @return the bytes, or NULL when the context could not grow (as pf_gen_push returning 0).
+ */
+PF_API void *pf_gen_push_slot(pf_gen_sink *out, double cost, uint32_t action, double h);
 /** The domain's heuristic value of the state being expanded (from the callback or pf_gen_push_h;
  *  never a bound the search learnt itself, so incremental heuristics stay exact). */
 PF_API double pf_gen_sink_h(const pf_gen_sink *out);
@@ -125,6 +152,7 @@ typedef enum pf_gen_algo {
     PF_GEN_IDASTAR,
     PF_GEN_IDASTAR_TT,  /* memory-bounded: node budget max_states (default 1 << 16) */
     PF_GEN_DFBNB,
+    PF_GEN_SMASTAR,     /* simplified memory-bounded A*: at most max_states nodes (default 1 << 16) */
     PF_GEN__COUNT
 } pf_gen_algo;
 
@@ -138,25 +166,35 @@ typedef enum pf_gen_cycles {
 typedef struct pf_gen_desc {
     pf_gen_algo   algo;           /* default PF_GEN_ASTAR */
     double        weight;         /* default 1; PF_GEN_WASTAR: >= 1 */
-    pf_tie        tie;            /* default PF_TIE_DEEPER (best-first only) */
+    pf_tie        tie;            /* default PF_TIE_DEEPER, BFS PF_TIE_FIFO (best-first and SMA*) */
     uint64_t      tie_seed;       /* PF_TIE_RANDOM */
     uint64_t      max_expansions; /* 0 = unlimited; PF_LIMIT_REACHED */
     size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
-    uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT: 1 << 16); states stored at once */
-    uint32_t      max_depth;      /* depth-first searches: 0 = unlimited */
+    uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT, SMASTAR: 1 << 16); states stored at once */
+    uint32_t      max_depth;      /* depth-first searches and SMA*: 0 = unlimited */
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound) */
     pf_gen_cycles cycles;         /* depth-first searches */
+    /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every
+     * search that uses a heuristic takes the maximum of problem->heuristic and these (the
+     * lecture's "maximum of several admissible heuristics": admissible, consistent when each one
+     * is, and at least as informed as any one; the grid side's PF_HEUR_MAX). An h pushed with
+     * pf_gen_push_h stands for problem->heuristic alone: these are still called. */
+    const pf_gen_heuristic_fn *heuristics;
+    uint32_t      heuristic_count;
 } pf_gen_desc;
 
 /** Effective values of a desc (defaults filled in). NULL means all defaults. */
 PF_API pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc);
 
 typedef struct pf_gen_stats {
-    uint64_t expanded;     /* states whose successors were generated */
+    uint64_t expanded;     /* states whose successors were generated (SMA*: successors generated
+                              one at a time, so the same as `generated`) */
     uint64_t generated;    /* successors produced (after parent/cycle cuts for depth-first searches) */
-    uint64_t reopened;     /* best-first: closed states reopened */
-    uint32_t stored;       /* best-first / IDASTAR_TT: distinct states stored at the end */
-    uint32_t iterations;   /* IDA*: thresholds tried; DFBNB: improving plans found */
+    uint64_t reopened;     /* best-first: closed states reopened; SMA*: forgotten nodes regenerated */
+    uint32_t stored;       /* best-first / IDASTAR_TT: distinct states stored at the end; SMA*: nodes
+                              in memory at the end (<= max_states) */
+    uint32_t iterations;   /* IDA*: thresholds tried; DFBNB: improving plans found; SMA*: nodes
+                              forgotten */
     uint32_t plan_len;     /* actions in the plan; 0 when none */
     size_t   peak_bytes;   /* bytes held by the context at the end of the search */
     double   cost;         /* plan cost; INFINITY when none */
@@ -193,7 +231,8 @@ PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
  * @param desc  [opt] NULL for defaults (A*, no limits).
  * @param plan  [opt] receives the actions (and states); `len` is set even on PF_BUFFER_TOO_SMALL.
  * @param stats [opt] filled on every return.
- * @return PF_OK (plan found; optimal for ASTAR, UNIFORM, IDASTAR, IDASTAR_TT and finished DFBNB),
+ * @return PF_OK (plan found; optimal for ASTAR, UNIFORM, IDASTAR, IDASTAR_TT, finished DFBNB, and
+ *         SMASTAR when an optimal plan fits in max_states nodes),
  *         PF_NO_PATH (no goal reachable within the limits of cost and depth), PF_LIMIT_REACHED
  *         (max_expansions; DFBNB then returns its best plan so far if it has one, stats->cost finite),
  *         or an error: PF_INVALID_ARGUMENT (bad problem or desc, or a callback gave a negative or
@@ -203,7 +242,7 @@ PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
 PF_API pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,
                                const pf_gen_desc *desc, pf_gen_plan *plan, pf_gen_stats *stats);
 
-/** Names: "astar", "wastar", "greedy", "uniform", "bfs", "idastar", "idastar-tt", "dfbnb". */
+/** Names: "astar", "wastar", "greedy", "uniform", "bfs", "idastar", "idastar-tt", "dfbnb", "smastar". */
 PF_API const char *pf_gen_algo_name(pf_gen_algo a);
 
 #ifdef __cplusplus

@@ -6,7 +6,12 @@
  *
  * With coordinates, the Euclidean heuristic is scaled by the largest factor k such that every arc
  * (u,v) has w >= k * |xy(u) - xy(v)|, computed at build: the heuristic is then consistent whatever
- * the coordinate units (degrees, metres) and the weight units (distance, travel time).
+ * the coordinate units (degrees, metres) and the weight units (distance, travel time). k is then
+ * lowered by a relative 1e-12, so rounding in the square roots can never make h exceed an arc's
+ * weight; a side effect is that f values which would tie exactly in exact arithmetic differ in the
+ * last bits, and the tie rule no longer decides between them (pf_search.h, TIE-BREAKING). The
+ * other geometric heuristics (Manhattan, octile, ...) are for grids: on a graph they return
+ * PF_INVALID_ARGUMENT, coordinates or not.
  *
  *     pf_edge e[] = { {0, 1, 2.0}, {1, 2, 1.5} };
  *     pf_map *g;

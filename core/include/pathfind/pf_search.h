@@ -22,6 +22,11 @@
  * PF_TIE_RANDOM a pseudo-random one that depends only on `tie_seed` and the node: the same seed always
  * gives the same path. Nodes still tied (equal f and equal h, say) go in order of their inner index,
  * so the expansion order is a function of the query alone, never of the open list's layout.
+ * BFS defaults to FIFO (the textbook queue) and honours a rule the caller sets. On a graph with
+ * coordinates, the Euclidean heuristic is scaled down by a relative 1e-12 (pf_graph.h), so two
+ * nodes whose f would tie exactly with the unscaled distance differ in the last bits: the one with
+ * the larger h (the shallower) comes first, whatever the tie rule. To reproduce a worked example's
+ * exact ties (the lecture's Romania walk), give its heuristic values through PF_HEUR_CALLBACK.
  *
  * COSTS. Dijkstra, A* (with an admissible heuristic) and their sliced forms return optimal costs.
  * Weighted A* returns a cost at most `weight` times optimal (closed nodes are not reopened). Greedy
@@ -56,10 +61,12 @@ typedef enum pf_algo {
 typedef enum pf_heur {
     PF_HEUR_DEFAULT = 0, /* grids: octile (8-conn), Manhattan (4-conn), hex; graphs: Euclidean with coords, else zero */
     PF_HEUR_ZERO,
-    PF_HEUR_MANHATTAN,   /* inadmissible on 8-connected grids (overestimates diagonals) */
+    PF_HEUR_MANHATTAN,   /* grids only; inadmissible on 8-connected grids (overestimates diagonals) */
     PF_HEUR_OCTILE,
     PF_HEUR_CHEBYSHEV,   /* max(dx, dy): diagonal distance with uniform step cost */
-    PF_HEUR_EUCLIDEAN,
+    PF_HEUR_EUCLIDEAN,   /* the only geometric heuristic on graphs (they need coordinates): Manhattan,
+                            octile, Chebyshev and hex on a graph, even with coordinates, and
+                            Euclidean on one without, return PF_INVALID_ARGUMENT */
     PF_HEUR_HEX,         /* hex distance in the odd-r layout */
     PF_HEUR_MAX,         /* maximum of the heuristics in heuristic_set */
     PF_HEUR_CALLBACK,    /* heuristic_fn */
@@ -82,12 +89,14 @@ typedef enum pf_tie {
  */
 typedef double (*pf_heuristic_fn)(const pf_map *map, uint32_t node, uint32_t goal, void *user);
 
-/** Expanded nodes in expansion order, for visualisation and tests. */
+/** Nodes taken off the open list, in order, for visualisation and tests. The trace ends with the
+ *  goal when one is found (it is taken off the open list), while pf_stats.expanded does not count
+ *  the goal (it is never expanded): after a successful search total == expanded + 1. */
 typedef struct pf_trace {
     uint32_t *nodes;     /* [len: capacity] */
     uint32_t  capacity;
     uint32_t  len;       /* number written (at most capacity) */
-    uint32_t  total;     /* expansions seen, even past capacity */
+    uint32_t  total;     /* nodes taken off the open list, even past capacity */
 } pf_trace;
 
 typedef struct pf_search_desc {
@@ -99,7 +108,7 @@ typedef struct pf_search_desc {
     double          weight;         /* default 1; PF_ALGO_WASTAR, JPS and JPS+ multiply h by it (>= 1) */
     uint32_t        max_expansions; /* 0 = unlimited */
     double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps) */
-    pf_tie          tie;            /* default PF_TIE_DEEPER */
+    pf_tie          tie;            /* default PF_TIE_DEEPER (BFS: PF_TIE_FIFO) */
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
     pf_trace       *trace;          /* [opt] */
@@ -109,7 +118,7 @@ typedef struct pf_search_desc {
 PF_API pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc);
 
 typedef struct pf_stats {
-    uint32_t expanded;   /* nodes taken off the open list and expanded */
+    uint32_t expanded;   /* nodes taken off the open list and expanded (the goal is not: see pf_trace) */
     uint32_t pushed;     /* insertions into the open list (decrease-key not counted) */
     uint32_t reopened;   /* closed nodes put back on the open list */
     uint32_t path_len;   /* nodes on the path, start and goal included; 0 when none */

@@ -224,6 +224,7 @@ void pf_gen_ctx_destroy(pf_gen_ctx *c)
     pf__free(a, c->sstates, c->sstates_cap);
     pf__free(a, c->scost, (size_t)c->scap * sizeof *c->scost);
     pf__free(a, c->sh, (size_t)c->scap * sizeof *c->sh);
+    pf__free(a, c->sh0, (size_t)c->scap * sizeof *c->sh0);
     pf__free(a, c->sact, (size_t)c->scap * sizeof *c->sact);
     pf__free(a, c->sord, (size_t)c->scap * sizeof *c->sord);
     pf__free(a, c->pstates, c->pstates_cap);
@@ -238,6 +239,11 @@ void pf_gen_ctx_destroy(pf_gen_ctx *c)
     pf__free(a, c->ptt, (size_t)c->pcap * sizeof *c->ptt);
     pf__free(a, c->bstates, c->bstates_cap);
     pf__free(a, c->bact, (size_t)c->bcap * sizeof *c->bact);
+    pf__free(a, c->sma_nodes, (size_t)c->sma_cap * c->sma_node_size);
+    pf__free(a, c->sma_open, (size_t)c->sma_cap * sizeof *c->sma_open);
+    pf__free(a, c->sma_leaf, (size_t)c->sma_cap * sizeof *c->sma_leaf);
+    pf__free(a, c->sma_states, c->sma_states_cap);
+    pf__free(a, c->sma_memo, (size_t)c->sma_memo_cap * c->sma_memo_size);
     pf_allocator keep = c->alloc;
     pf__free(&keep, c, sizeof *c);
 }
@@ -246,26 +252,49 @@ size_t pf_gen_ctx_mem_size(const pf_gen_ctx *c) { return c ? c->bytes : 0; }
 
 /* ---- successor sink ---------------------------------------------------------------------------- */
 
-static int sink_push(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h)
+static uint8_t *sink_slot(pf_gen_sink *out, double cost, uint32_t action, double h)
 {
-    if (!out || !state) return 0;
+    if (!out) return NULL;
     pf_gen_ctx *c = out->ctx;
-    if (c->limit_hit) return 0;
+    if (c->limit_hit) return NULL;
+    /* checked here, once per push, so the searches need no pass over the successors for it; an h
+     * the search does not use is dropped unchecked (a domain's incremental h is then meaningless) */
+    if (!c->take_h) h = NAN;
+    if (PF__UNLIKELY(pf__gen_bad_value(cost) || h < 0.0 || h == INFINITY)) {
+        c->bad_push = 1;
+        return NULL;
+    }
     uint32_t n = c->scount + 1;
-    if ((size_t)n * c->ssize > c->sstates_cap &&
+    if (PF__UNLIKELY((size_t)n * c->ssize > c->sstates_cap) &&
         !pf__gen_grow_bytes(c, &c->sstates, &c->sstates_cap, (size_t)n * c->ssize))
-        return 0;
-    if (n > c->scap) {
-        void **const ptrs[] = {(void **)&c->scost, (void **)&c->sh, (void **)&c->sact, (void **)&c->sord};
-        const size_t elems[] = {sizeof *c->scost, sizeof *c->sh, sizeof *c->sact, sizeof *c->sord};
-        if (!pf__gen_grow(c, ptrs, elems, 4, &c->scap, n)) return 0;
+        return NULL;
+    if (PF__UNLIKELY(n > c->scap)) {
+        void **const ptrs[] = {(void **)&c->scost, (void **)&c->sh, (void **)&c->sh0, (void **)&c->sact,
+                               (void **)&c->sord};
+        const size_t elems[] = {sizeof *c->scost, sizeof *c->sh, sizeof *c->sh0, sizeof *c->sact,
+                                sizeof *c->sord};
+        if (!pf__gen_grow(c, ptrs, elems, 5, &c->scap, n)) return NULL;
     }
     uint32_t k = c->scount++;
-    memcpy(c->sstates + (size_t)k * c->ssize, state, c->ssize);
+    c->snan += h != h;
     c->scost[k] = cost;
     c->sh[k] = h;
     c->sact[k] = action;
+    return c->sstates + (size_t)k * c->ssize;
+}
+
+static int sink_push(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h)
+{
+    if (!state) return 0;
+    uint8_t *slot = sink_slot(out, cost, action, h);
+    if (!slot) return 0;
+    pf__gen_copy(slot, state, out->ctx->ssize);
     return 1;
+}
+
+void *pf_gen_push_slot(pf_gen_sink *out, double cost, uint32_t action, double h)
+{
+    return sink_slot(out, cost, action, h);
 }
 
 int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action)
@@ -288,17 +317,18 @@ pf_gen_desc pf_gen_desc_resolve(const pf_gen_desc *desc)
     pf_gen_desc d = desc ? *desc : (pf_gen_desc){0};
     d.algo = PF__DEF(d.algo, PF_GEN_ASTAR);
     d.weight = d.weight == 0.0 ? 1.0 : d.weight;
-    d.tie = PF__DEF(d.tie, PF_TIE_DEEPER);
+    /* BFS: the textbook FIFO queue unless the caller sets a rule (any order among states of one
+     * depth still gives the fewest steps) */
+    d.tie = PF__DEF(d.tie, d.algo == PF_GEN_BFS ? PF_TIE_FIFO : PF_TIE_DEEPER);
     d.cycles = PF__DEF(d.cycles, PF_GEN_CYCLES_PATH);
-    if (d.algo == PF_GEN_IDASTAR_TT) d.max_states = PF__DEF(d.max_states, 1u << 16);
-    if (d.algo == PF_GEN_BFS) d.tie = PF_TIE_FIFO;
+    if (d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_SMASTAR) d.max_states = PF__DEF(d.max_states, 1u << 16);
     return d;
 }
 
 const char *pf_gen_algo_name(pf_gen_algo a)
 {
-    static const char *const names[PF_GEN__COUNT] = {"astar",   "astar", "wastar",     "greedy", "uniform",
-                                                     "bfs",     "idastar", "idastar-tt", "dfbnb"};
+    static const char *const names[PF_GEN__COUNT] = {"astar", "astar",   "wastar",     "greedy", "uniform",
+                                                     "bfs",   "idastar", "idastar-tt", "dfbnb",  "smastar"};
     return (unsigned)a < PF_GEN__COUNT ? names[a] : "unknown";
 }
 
@@ -399,13 +429,14 @@ static pf_status write_plan(pf_gen_ctx *c, uint32_t goal, pf_gen_plan *plan)
 
 /* ---- best-first loop -------------------------------------------------------------------------------- */
 
-static int bad_value(double v) { return !(v >= 0.0) || isinf(v); }
 
 static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *d,
                             pf_gen_plan *plan, pf_gen_stats *st)
 {
     const int greedy = d->algo == PF_GEN_GREEDY, bfs = d->algo == PF_GEN_BFS;
-    const int use_h = p->heuristic && d->algo != PF_GEN_UNIFORM && !bfs;
+    const int use_h = (p->heuristic || d->heuristic_count) && d->algo != PF_GEN_UNIFORM && !bfs;
+    const int more_h = use_h && d->heuristic_count > 0; /* c->h keeps the domain's own h (sink_h) */
+    c->take_h = use_h;
     const int reopen = d->algo == PF_GEN_ASTAR || d->algo == PF_GEN_UNIFORM;
     const double w = d->algo == PF_GEN_WASTAR ? d->weight : 1.0;
     const int rnd = d->tie == PF_TIE_RANDOM;
@@ -417,8 +448,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     if (!records_grow(c, c->initial) || !table_grow(c, c->initial)) return PF_OUT_OF_MEMORY;
 
     uint64_t hv = pf__gen_hash(start, ss);
-    double h0 = use_h ? p->heuristic(start, p->user) : 0.0;
-    if (bad_value(h0)) return PF_INVALID_ARGUMENT;
+    double h0 = use_h && p->heuristic ? p->heuristic(start, p->user) : 0.0;
+    if (pf__gen_bad_value(h0)) return PF_INVALID_ARGUMENT;
+    double hx0 = more_h ? pf__gen_hmax(p, d, start, h0) : h0;
+    if (pf__gen_bad_value(hx0)) return PF_INVALID_ARGUMENT;
     uint32_t s0 = pf__gen_insert(c, start, hv);
     if (s0 == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
     c->g[s0] = 0.0;
@@ -426,7 +459,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     c->parent[s0] = PF__GEN_NONE;
     c->action[s0] = 0;
     c->depth[s0] = 0;
-    if (!heap_push(c, s0, greedy ? h0 : w * h0, tie_key(c, d, hv, h0))) return PF_OUT_OF_MEMORY;
+    if (!heap_push(c, s0, greedy ? hx0 : w * hx0, tie_key(c, d, hv, hx0))) return PF_OUT_OF_MEMORY;
 
     while (c->hsize) {
         if (d->max_expansions && st->expanded >= d->max_expansions) return PF_LIMIT_REACHED;
@@ -442,23 +475,25 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
         c->sink.parent_h = c->h[cur];
         p->successors(cs, &c->sink, p->user);
         if (c->limit_hit) return PF_OUT_OF_MEMORY;
+        if (c->bad_push) return PF_INVALID_ARGUMENT;
         const double gc = c->g[cur];
         const uint32_t dc = c->depth[cur];
         for (uint32_t i = 0; i < c->scount; i++) {
-            double cost = c->scost[i];
-            if (bad_value(cost)) return PF_INVALID_ARGUMENT;
+            double cost = c->scost[i]; /* checked by the sink */
             st->generated++;
             const uint8_t *ns = c->sstates + (size_t)i * ss;
             double ng = gc + cost;
             uint64_t nh = pf__gen_hash(ns, ss);
             uint32_t k = pf__gen_find(c, ns, nh);
             if (k == PF__GEN_NONE) {
-                double h = 0.0;
+                double h = 0.0, hx = 0.0;
                 if (use_h) {
-                    h = isnan(c->sh[i]) ? p->heuristic(ns, p->user) : c->sh[i];
-                    if (bad_value(h)) return PF_INVALID_ARGUMENT;
+                    h = !isnan(c->sh[i]) ? c->sh[i] : p->heuristic ? p->heuristic(ns, p->user) : 0.0;
+                    if (pf__gen_bad_value(h)) return PF_INVALID_ARGUMENT;
+                    hx = more_h ? pf__gen_hmax(p, d, ns, h) : h;
+                    if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
                 }
-                if (d->max_cost > 0 && ng + h > d->max_cost) continue;
+                if (d->max_cost > 0 && ng + hx > d->max_cost) continue;
                 k = pf__gen_insert(c, ns, nh);
                 if (k == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
                 c->g[k] = ng;
@@ -467,8 +502,8 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 c->action[k] = c->sact[i];
                 c->depth[k] = dc + 1;
                 if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
-                double f = bfs ? (double)(dc + 1) : greedy ? h : ng + w * h;
-                if (!heap_push(c, k, f, tie_key(c, d, nh, h))) return PF_OUT_OF_MEMORY;
+                double f = bfs ? (double)(dc + 1) : greedy ? hx : ng + w * hx;
+                if (!heap_push(c, k, f, tie_key(c, d, nh, hx))) return PF_OUT_OF_MEMORY;
                 continue;
             }
             if (rnd && ng == c->g[k] && c->hpos[k] != PF__GEN_CLOSED && !bfs) {
@@ -484,7 +519,8 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             if (bfs || !(ng < c->g[k])) continue;
             uint32_t pos = c->hpos[k];
             if (pos == PF__GEN_CLOSED && !reopen) continue;
-            double h = c->h[k];
+            /* an extra heuristic is evaluated again here (rare: a cheaper path to a known state) */
+            double h = more_h ? pf__gen_hmax(p, d, c->states + (size_t)k * ss, c->h[k]) : c->h[k];
             c->g[k] = ng;
             c->parent[k] = cur;
             c->action[k] = c->sact[i];
@@ -514,8 +550,11 @@ pf_status pf_gen_search(pf_gen_ctx *c, const pf_gen_problem *p, const void *star
     if (!c || !p || !start || !p->successors || !p->is_goal || p->state_size == 0 ||
         p->state_size > PF_GEN_MAX_STATE_SIZE || (unsigned)d.algo >= PF_GEN__COUNT ||
         !(d.weight >= 1.0) || isinf(d.weight) || !(d.max_cost >= 0.0) || (unsigned)d.tie > PF_TIE_RANDOM ||
-        (unsigned)d.cycles > PF_GEN_CYCLES_PARENT || (plan && plan->capacity && !plan->actions && !plan->states))
+        (unsigned)d.cycles > PF_GEN_CYCLES_PARENT || (plan && plan->capacity && !plan->actions && !plan->states) ||
+        (d.heuristic_count && !d.heuristics))
         goto done;
+    for (uint32_t i = 0; i < d.heuristic_count; i++)
+        if (!d.heuristics[i]) goto done;
     if (c->ssize != p->state_size) {
         /* records of another state size: forget them; every byte pool is re-checked against
          * count * state_size when it is used, so capacities carry over safely */
@@ -524,13 +563,16 @@ pf_status pf_gen_search(pf_gen_ctx *c, const pf_gen_problem *p, const void *star
         c->ssize = p->state_size;
     }
     c->limit_bytes = d.max_bytes;
-    c->limit_states = d.algo == PF_GEN_IDASTAR_TT ? 0 : d.max_states;
+    c->limit_states = d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_SMASTAR ? 0 : d.max_states;
     c->limit_hit = 0;
+    c->bad_push = 0;
     if (d.algo == PF_GEN_IDASTAR || d.algo == PF_GEN_IDASTAR_TT || d.algo == PF_GEN_DFBNB)
         s = pf__gen_dfs(c, p, start, &d, plan, &st);
+    else if (d.algo == PF_GEN_SMASTAR)
+        s = pf__gen_sma(c, p, start, &d, plan, &st); /* sets stored: its nodes are not records */
     else
         s = best_first(c, p, start, &d, plan, &st);
-    st.stored = c->ncount;
+    if (d.algo != PF_GEN_SMASTAR) st.stored = c->ncount;
 done:
     if (c) st.peak_bytes = c->bytes;
     if (stats) *stats = st;

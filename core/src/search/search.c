@@ -329,7 +329,9 @@ pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *d
 {
     pf_search_desc d = desc ? *desc : (pf_search_desc){0};
     d.algo = PF__DEF(d.algo, PF_ALGO_ASTAR);
-    d.tie = PF__DEF(d.tie, PF_TIE_DEEPER);
+    /* BFS's default is the textbook queue; a tie rule the caller sets is honoured (any order
+     * among nodes of one depth still gives the fewest steps) */
+    d.tie = PF__DEF(d.tie, d.algo == PF_ALGO_BFS ? PF_TIE_FIFO : PF_TIE_DEEPER);
     if (d.weight == 0) d.weight = 1.0;
     if (d.heuristic == PF_HEUR_DEFAULT) {
         if (!map) d.heuristic = PF_HEUR_OCTILE;
@@ -340,7 +342,6 @@ pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *d
         else d.heuristic = PF_HEUR_OCTILE;
     }
     if (d.algo == PF_ALGO_DIJKSTRA || d.algo == PF_ALGO_BFS) d.heuristic = PF_HEUR_ZERO;
-    if (d.algo == PF_ALGO_BFS) d.tie = PF_TIE_FIFO;
     if (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_JPS && d.algo != PF_ALGO_JPS_PLUS) d.weight = 1.0;
     return d;
 }

@@ -1,0 +1,889 @@
+/* pdb.c - pattern databases (pf_pdb.h): a layered breadth-first search over a pattern's abstract
+ * states from the goal, then compact tables, lookups, and baked files.
+ *
+ * The search keeps three bit sets over the abstract states (visited, this layer, the next) rather
+ * than a queue: memory is 3 bits per abstract state whatever the shape of the layers (the 8-tile
+ * pattern of the 15-puzzle has 4.15e9 abstract states: 1.6 GB), and a layer is a scan that splits
+ * into independent word ranges for the threads. Moves inside a group cost nothing: each state of a
+ * layer is expanded with a small stack that follows such moves at once (0-1 breadth-first search),
+ * so a layer is complete, free moves included, before the next one starts. Moves that leave the
+ * group go to the next layer's set, from which the states visited meanwhile are removed when the
+ * layer ends. The layer that first reaches a group is its entry: the fewest counted moves. The
+ * result does not depend on the number of threads or their schedule.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <xxhash.h>
+#ifdef PF_WITH_OPENMP
+#include <omp.h>
+#endif
+#include "generic/generic_internal.h"
+#include "pathfind/pf_pdb.h"
+
+#define UNSET 0xFFu            /* entry not reached (in the byte array of the build) */
+#define MAX_MOVES 254u         /* a layer counter beyond this does not fit a byte */
+#define SYM_MAX_STATE 4096u    /* symmetric lookups map the state into a stack buffer this large */
+#define HEADER_SIZE 64u
+#define DIR_ENTRY 32u
+static const char MAGIC[8] = {'P', 'F', 'P', 'D', 'B', '\0', '\0', '\0'};
+
+typedef struct pdb_table {
+    uint8_t    *data;
+    pf_pdb_info info;
+} pdb_table;
+
+struct pf_pdb {
+    pf_allocator   alloc;
+    pf_pdb_desc    desc; /* patterns, symmetries and goal point at the copies below */
+    pf_pdb_pattern pat[PF_PDB_MAX_PATTERNS];
+    pf_pdb_map_fn *sym;
+    uint8_t       *goal;
+    pdb_table      tab[PF_PDB_MAX_PATTERNS];
+    size_t         bytes;
+    double         seconds;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- desc ---------------------------------------------------------------------------------------- */
+
+static uint32_t group_of(const pf_pdb_pattern *p) { return p->group ? p->group : 1u; }
+
+static pf_status check_desc(const pf_pdb_desc *d)
+{
+    if (!d || d->state_size == 0 || d->state_size > PF_GEN_MAX_STATE_SIZE || !d->successors || !d->goal ||
+        !d->patterns || d->pattern_count == 0 || d->pattern_count > PF_PDB_MAX_PATTERNS ||
+        (d->symmetry_count && !d->symmetries) || !(d->unit_cost >= 0.0) || !(d->unit_cost < INFINITY))
+        return PF_INVALID_ARGUMENT;
+    if (d->symmetry_count && d->state_size > SYM_MAX_STATE) return PF_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < d->symmetry_count; i++)
+        if (!d->symmetries[i]) return PF_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < d->pattern_count; i++) {
+        const pf_pdb_pattern *p = &d->patterns[i];
+        if (!p->rank || !p->unrank || p->size == 0 || p->size % group_of(p) != 0) return PF_INVALID_ARGUMENT;
+        /* the build's bit sets index states by 64-bit words and sizes in bytes */
+        if (p->size > (UINT64_C(1) << 48)) return PF_TOO_LARGE;
+    }
+    return PF_OK;
+}
+
+/* What a baked file must match: everything in the desc that shapes the tables. */
+static uint64_t fingerprint(const pf_pdb_desc *d)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint64_t words[6] = {d->domain_id, d->state_size, d->pattern_count, d->symmetry_count, 0, 0};
+    double uc = d->unit_cost == 0.0 ? 1.0 : d->unit_cost;
+    memcpy(&words[4], &uc, 8);
+    XXH3_64bits_update(&st, words, sizeof words);
+    XXH3_64bits_update(&st, d->goal, d->state_size);
+    for (uint32_t i = 0; i < d->pattern_count; i++) {
+        uint64_t w[3] = {d->patterns[i].size, group_of(&d->patterns[i]), d->patterns[i].base != NULL};
+        XXH3_64bits_update(&st, w, sizeof w);
+    }
+    return XXH3_64bits_digest(&st);
+}
+
+static size_t table_bytes(uint64_t entries, uint32_t bits)
+{
+    return bits == 4 ? (size_t)((entries + 1) / 2) : (size_t)entries;
+}
+
+/* A database with the desc copied and no tables yet. */
+static pf_status pdb_new(const pf_pdb_desc *d, pf_pdb **out)
+{
+    pf_allocator a = pf__alloc_resolve(&d->allocator);
+    pf_pdb *p = pf__calloc(&a, sizeof *p, 64);
+    if (!p) return PF_OUT_OF_MEMORY;
+    p->alloc = a;
+    p->bytes = sizeof *p;
+    p->desc = *d;
+    if (p->desc.unit_cost == 0.0) p->desc.unit_cost = 1.0;
+    memcpy(p->pat, d->patterns, (size_t)d->pattern_count * sizeof *p->pat);
+    p->desc.patterns = p->pat;
+    p->goal = pf__alloc(&a, d->state_size, 16);
+    if (!p->goal) {
+        pf_pdb_destroy(p);
+        return PF_OUT_OF_MEMORY;
+    }
+    p->bytes += d->state_size;
+    memcpy(p->goal, d->goal, d->state_size);
+    p->desc.goal = p->goal;
+    if (d->symmetry_count) {
+        p->sym = pf__alloc(&a, (size_t)d->symmetry_count * sizeof *p->sym, 16);
+        if (!p->sym) {
+            pf_pdb_destroy(p);
+            return PF_OUT_OF_MEMORY;
+        }
+        p->bytes += (size_t)d->symmetry_count * sizeof *p->sym;
+        memcpy(p->sym, d->symmetries, (size_t)d->symmetry_count * sizeof *p->sym);
+    }
+    p->desc.symmetries = p->sym;
+    *out = p;
+    return PF_OK;
+}
+
+void pf_pdb_destroy(pf_pdb *p)
+{
+    if (!p) return;
+    pf_allocator a = p->alloc;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) pf__free(&a, p->tab[i].data, p->tab[i].info.bytes);
+    pf__free(&a, p->goal, p->desc.state_size);
+    pf__free(&a, p->sym, (size_t)p->desc.symmetry_count * sizeof *p->sym);
+    pf__free(&a, p, sizeof *p);
+}
+
+/* ---- lookups ------------------------------------------------------------------------------------- */
+
+static inline uint32_t raw_at(const pdb_table *t, uint64_t e)
+{
+    if (t->info.bits == 8) return t->data[e];
+    uint8_t b = t->data[e >> 1];
+    return (e & 1) ? (uint32_t)(b >> 4) : (uint32_t)(b & 15u);
+}
+
+static inline uint32_t unreached_raw(uint32_t bits) { return (1u << bits) - 1u; }
+
+uint32_t pf_pdb_entry(const pf_pdb *p, uint32_t i, uint64_t e)
+{
+    if (!p || i >= p->desc.pattern_count || e >= p->tab[i].info.entries) return UINT32_MAX;
+    return raw_at(&p->tab[i], e);
+}
+
+/* Value in moves; INFINITY when unreached, NAN for a rank out of range (a broken ranking: the
+ * generic search reports NAN heuristics as PF_INVALID_ARGUMENT rather than using them). */
+static double moves_of(const pf_pdb *p, uint32_t i, const void *state)
+{
+    const pf_pdb_pattern *pat = &p->pat[i];
+    const pdb_table *t = &p->tab[i];
+    uint64_t r = pat->rank(state, pat->user);
+    if (r >= pat->size) return NAN;
+    uint32_t raw = raw_at(t, r / group_of(pat));
+    if (raw == unreached_raw(t->info.bits)) return INFINITY;
+    double v = (double)raw * t->info.scale;
+    if (t->info.uses_base) v += (double)pat->base(state, pat->user);
+    return v;
+}
+
+double pf_pdb_pattern_value(const pf_pdb *p, uint32_t i, const void *state)
+{
+    if (!p || !state || i >= p->desc.pattern_count) return NAN;
+    return p->desc.unit_cost * moves_of(p, i, state);
+}
+
+static double sum_of(const pf_pdb *p, const void *state)
+{
+    double s = 0.0;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) s += moves_of(p, i, state);
+    return s;
+}
+
+double pf_pdb_value(const pf_pdb *p, const void *state)
+{
+    if (!p || !state) return NAN;
+    double best = sum_of(p, state);
+    if (p->desc.symmetry_count) {
+        uint8_t buf[SYM_MAX_STATE];
+        for (uint32_t k = 0; k < p->desc.symmetry_count; k++) {
+            p->sym[k](state, buf, p->desc.user);
+            double v = sum_of(p, buf);
+            if (v > best || v != v) best = v;
+        }
+    }
+    return p->desc.unit_cost * best;
+}
+
+pf_status pf_pdb_pattern_info(const pf_pdb *p, uint32_t i, pf_pdb_info *out)
+{
+    if (!p || !out || i >= p->desc.pattern_count) return PF_INVALID_ARGUMENT;
+    *out = p->tab[i].info;
+    return PF_OK;
+}
+
+size_t pf_pdb_mem_size(const pf_pdb *p) { return p ? p->bytes : 0; }
+double pf_pdb_build_seconds(const pf_pdb *p) { return p ? p->seconds : 0.0; }
+
+/* ---- build: the layered search -------------------------------------------------------------------- */
+
+typedef struct worker {
+    pf_gen_ctx *ctx;     /* its successor sink and scratch */
+    uint8_t    *state;   /* [state_size] the state being expanded */
+    uint64_t   *stack;   /* ranks reached by free moves, still to expand */
+    uint32_t    stack_cap;
+    uint64_t   *ranks;   /* [ranks_cap >= PF_PDB_MAX_NEIGHBOURS] ranks of one state's successors */
+    uint32_t    ranks_cap;
+} worker;
+
+typedef struct bfs {
+    const pf_pdb         *pdb;
+    const pf_pdb_pattern *pat;
+    pf_gen_successors_fn  pred;
+    uint64_t  size, words;
+    uint32_t  group;
+    uint64_t *visited, *cur, *next;
+    uint8_t  *dist;      /* [size / group] layer that reached the entry, UNSET before */
+    uint8_t   layer;
+    int       error;     /* pf_status of the first failure, 0 while none */
+} bfs;
+
+static inline int bit_test(const uint64_t *set, uint64_t r)
+{
+    return (int)((__atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED) >> (r & 63)) & 1u);
+}
+/* Sets bit r; returns its previous value. One thread needs no locked instruction (a tenth of a
+ * single-threaded build went to them). */
+static inline int bit_set(uint64_t *set, uint64_t r, const int shared)
+{
+    uint64_t m = UINT64_C(1) << (r & 63), w = __atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED);
+    if (w & m) return 1;
+    if (!shared) {
+        set[r >> 6] = w | m;
+        return 0;
+    }
+    return (__atomic_fetch_or(&set[r >> 6], m, __ATOMIC_RELAXED) & m) != 0;
+}
+
+static void fail(bfs *b, pf_status st)
+{
+    int none = 0;
+    __atomic_compare_exchange_n(&b->error, &none, (int)st, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static int stack_push(bfs *b, worker *w, uint32_t *sp, uint64_t r)
+{
+    if (*sp == w->stack_cap) {
+        uint32_t ncap = w->stack_cap * 2;
+        uint64_t *ns = pf__alloc(&b->pdb->alloc, (size_t)ncap * sizeof *ns, 64);
+        if (!ns) {
+            fail(b, PF_OUT_OF_MEMORY);
+            return 0;
+        }
+        memcpy(ns, w->stack, (size_t)w->stack_cap * sizeof *ns);
+        pf__free(&b->pdb->alloc, w->stack, (size_t)w->stack_cap * sizeof *ns);
+        w->stack = ns;
+        w->stack_cap = ncap;
+    }
+    w->stack[(*sp)++] = r;
+    return 1;
+}
+
+static int ranks_reserve(bfs *b, worker *w, uint32_t need)
+{
+    uint32_t ncap = w->ranks_cap;
+    while (ncap < need) ncap *= 2;
+    uint64_t *nr = pf__alloc(&b->pdb->alloc, (size_t)ncap * sizeof *nr, 64);
+    if (!nr) {
+        fail(b, PF_OUT_OF_MEMORY);
+        return 0;
+    }
+    pf__free(&b->pdb->alloc, w->ranks, (size_t)w->ranks_cap * sizeof *nr);
+    w->ranks = nr;
+    w->ranks_cap = ncap;
+    return 1;
+}
+
+/* Expands abstract state r of the current layer and everything free moves reach from it. */
+PF__INLINE void expand_closure(bfs *b, worker *w, uint64_t r0, const int shared)
+{
+    const pf_pdb *p = b->pdb;
+    const pf_pdb_pattern *pat = b->pat;
+    void *user = p->desc.user;
+    pf_gen_ctx *c = w->ctx;
+    const uint32_t ss = p->desc.state_size;
+    uint32_t sp = 0;
+    if (!stack_push(b, w, &sp, r0)) return;
+    while (sp) {
+        uint64_t r = w->stack[--sp], e = r / b->group;
+        if (__atomic_load_n(&b->dist[e], __ATOMIC_RELAXED) == UNSET)
+            __atomic_store_n(&b->dist[e], b->layer, __ATOMIC_RELAXED); /* same value from any thread */
+        uint32_t count;
+        const uint64_t *ranks;
+        if (pat->neighbours) {
+            count = pat->neighbours(r, w->ranks, pat->user);
+            if (count > PF_PDB_MAX_NEIGHBOURS) {
+                fail(b, PF_INVALID_ARGUMENT);
+                return;
+            }
+            ranks = w->ranks;
+        } else {
+            pat->unrank(r, w->state, pat->user);
+            c->scount = 0;
+            b->pred(w->state, &c->sink, user);
+            if (c->limit_hit || c->bad_push) {
+                fail(b, c->bad_push ? PF_INVALID_ARGUMENT : PF_OUT_OF_MEMORY);
+                return;
+            }
+            count = c->scount;
+            if (count > w->ranks_cap && !ranks_reserve(b, w, count)) return;
+            for (uint32_t i = 0; i < count; i++) w->ranks[i] = pat->rank(c->sstates + (size_t)i * ss, pat->user);
+            ranks = w->ranks;
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            uint64_t t = ranks[i];
+            if (t >= b->size) {
+                fail(b, PF_INVALID_ARGUMENT);
+                return;
+            }
+            if (t / b->group == e) {
+                if (!bit_set(b->visited, t, shared) && !stack_push(b, w, &sp, t)) return;
+            } else if (!bit_test(b->visited, t)) {
+                bit_set(b->next, t, shared);
+            }
+        }
+    }
+}
+
+/* The calling thread's worker (inside a parallel region). */
+static inline worker *my_worker(worker *ws)
+{
+#ifdef PF_WITH_OPENMP
+    return &ws[omp_get_thread_num()];
+#else
+    return &ws[0];
+#endif
+}
+
+static uint32_t resolve_threads(uint32_t want)
+{
+#ifdef PF_WITH_OPENMP
+    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
+#else
+    uint32_t t = 1;
+    (void)want;
+#endif
+    return t ? t : 1;
+}
+
+/* One pattern's entries (bytes, UNSET = unreached) by the layered search. */
+static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
+{
+    const uint64_t words = b->words;
+    uint64_t g = b->pat->rank(b->pdb->goal, b->pat->user);
+    if (g >= b->size) return PF_INVALID_ARGUMENT;
+    b->cur[g >> 6] |= UINT64_C(1) << (g & 63);
+    b->visited[g >> 6] |= UINT64_C(1) << (g & 63);
+    for (uint32_t layer = 0;; layer++) {
+        if (layer > MAX_MOVES) return PF_TOO_LARGE;
+        b->layer = (uint8_t)layer;
+        /* expand the layer: word ranges are independent (bits are claimed atomically) */
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel for num_threads((int)nt) schedule(dynamic, 1)
+#endif
+        for (uint64_t blk = 0; blk < (words + 255) / 256; blk++) {
+            worker *w = my_worker(ws);
+            uint64_t end = (blk + 1) * 256 < words ? (blk + 1) * 256 : words;
+            for (uint64_t k = blk * 256; k < end; k++) {
+                uint64_t bits = __atomic_load_n(&b->cur[k], __ATOMIC_RELAXED);
+                while (bits && !__atomic_load_n(&b->error, __ATOMIC_RELAXED)) {
+                    uint64_t r = k * 64 + (uint64_t)__builtin_ctzll(bits);
+                    bits &= bits - 1;
+                    if (nt > 1) expand_closure(b, w, r, 1);
+                    else expand_closure(b, w, r, 0);
+                }
+            }
+        }
+        if (b->error) return (pf_status)b->error;
+        /* the next layer: what this one reached and nobody visited */
+        uint64_t any = 0;
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel for num_threads((int)nt) schedule(static) reduction(| : any)
+#endif
+        for (uint64_t k = 0; k < words; k++) {
+            uint64_t n = b->next[k] & ~b->visited[k];
+            b->visited[k] |= n;
+            b->cur[k] = n;
+            b->next[k] = 0;
+            any |= n;
+        }
+        if (!any) return PF_OK;
+    }
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Chooses the layout of a pattern's table from its entries and packs it. */
+static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker *ws, uint32_t nt)
+{
+    const pf_pdb_pattern *pat = &p->pat[i];
+    const uint64_t entries = pat->size / group_of(pat);
+    pdb_table *t = &p->tab[i];
+    uint64_t unreached = 0, maxd = 0, gcd_raw = 0, gcd_rel = 0, max_rel = 0;
+    int base_ok = pat->base != NULL;
+    /* one pass: reach counts, largest value, common factors with and without the base */
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel num_threads((int)nt)
+#endif
+    {
+        worker *w = my_worker(ws);
+        uint64_t u = 0, mx = 0, gr = 0, gb = 0, mb = 0;
+        int ok = base_ok;
+#ifdef PF_WITH_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (uint64_t e = 0; e < entries; e++) {
+            uint32_t d = dist[e];
+            if (d == UNSET) {
+                u++;
+                continue;
+            }
+            if (d > mx) mx = d;
+            gr = gcd64(gr, d);
+            if (ok) {
+                pat->unrank(e * group_of(pat), w->state, pat->user);
+                uint32_t bv = pat->base(w->state, pat->user);
+                if (bv > d) {
+                    ok = 0;
+                } else {
+                    gb = gcd64(gb, d - bv);
+                    if (d - bv > mb) mb = d - bv;
+                }
+            }
+        }
+#ifdef PF_WITH_OPENMP
+#pragma omp critical
+#endif
+        {
+            unreached += u;
+            if (mx > maxd) maxd = mx;
+            gcd_raw = gcd64(gcd_raw, gr);
+            if (!ok) base_ok = 0;
+            gcd_rel = gcd64(gcd_rel, gb);
+            if (mb > max_rel) max_rel = mb;
+        }
+    }
+    /* 4 bits hold 0..14 (15 = unreached): relative to the base if that fits, else raw values if
+     * they fit; otherwise one raw byte, where lookups need no base call */
+    uint32_t bits = 8, scale = 1;
+    int use_base = 0;
+    if (gcd_rel == 0) gcd_rel = 1;
+    if (gcd_raw == 0) gcd_raw = 1;
+    if (base_ok && max_rel / gcd_rel <= 14) {
+        bits = 4;
+        scale = (uint32_t)gcd_rel;
+        use_base = 1;
+    } else if (maxd / gcd_raw <= 14) {
+        bits = 4;
+        scale = (uint32_t)gcd_raw;
+    } else {
+        scale = (uint32_t)gcd_raw;
+    }
+    size_t bytes = table_bytes(entries, bits);
+    t->data = pf__alloc(&p->alloc, bytes, 64);
+    if (!t->data) return PF_OUT_OF_MEMORY;
+    p->bytes += bytes;
+    t->info = (pf_pdb_info){.entries = entries, .unreached = unreached, .bytes = bytes, .bits = bits,
+                            .scale = scale, .max_moves = (uint32_t)maxd, .uses_base = use_base};
+    const uint32_t none = unreached_raw(bits);
+    /* pairs of entries, so the 4-bit table is written a whole byte at a time by one thread */
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel num_threads((int)nt)
+#endif
+    {
+        worker *w = my_worker(ws);
+#ifdef PF_WITH_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (uint64_t e2 = 0; e2 < (entries + 1) / 2; e2++) {
+            uint32_t v[2] = {none, none};
+            for (uint64_t e = 2 * e2; e < 2 * e2 + 2 && e < entries; e++) {
+                uint32_t d = dist[e];
+                if (d == UNSET) continue;
+                if (use_base) {
+                    pat->unrank(e * group_of(pat), w->state, pat->user);
+                    d -= pat->base(w->state, pat->user);
+                }
+                v[e - 2 * e2] = d / scale;
+            }
+            if (bits == 4) {
+                t->data[e2] = (uint8_t)(v[0] | v[1] << 4);
+            } else {
+                t->data[2 * e2] = (uint8_t)v[0];
+                if (2 * e2 + 1 < entries) t->data[2 * e2 + 1] = (uint8_t)v[1];
+            }
+        }
+    }
+    return PF_OK;
+}
+
+static void workers_free(const pf_allocator *a, worker *ws, uint32_t nt, uint32_t ss)
+{
+    if (!ws) return;
+    for (uint32_t k = 0; k < nt; k++) {
+        pf_gen_ctx_destroy(ws[k].ctx);
+        pf__free(a, ws[k].state, ss);
+        pf__free(a, ws[k].stack, (size_t)ws[k].stack_cap * sizeof *ws[k].stack);
+        pf__free(a, ws[k].ranks, (size_t)ws[k].ranks_cap * sizeof *ws[k].ranks);
+    }
+    pf__free(a, ws, (size_t)nt * sizeof *ws);
+}
+
+static pf_status workers_new(const pf_pdb *p, uint32_t nt, worker **out)
+{
+    const pf_allocator *a = &p->alloc;
+    worker *ws = pf__calloc(a, (size_t)nt * sizeof *ws, 64);
+    *out = ws;
+    if (!ws) return PF_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < nt; k++) {
+        worker *w = &ws[k];
+        if (pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = *a}, &w->ctx) != PF_OK) return PF_OUT_OF_MEMORY;
+        w->ctx->ssize = p->desc.state_size;
+        w->ctx->take_h = 0; /* the build ignores heuristic values a domain pushes */
+        w->state = pf__alloc(a, p->desc.state_size, 16);
+        w->stack_cap = 64;
+        w->stack = pf__alloc(a, (size_t)w->stack_cap * sizeof *w->stack, 64);
+        w->ranks_cap = PF_PDB_MAX_NEIGHBOURS;
+        w->ranks = pf__alloc(a, (size_t)w->ranks_cap * sizeof *w->ranks, 64);
+        if (!w->state || !w->stack || !w->ranks) return PF_OUT_OF_MEMORY;
+        /* room for the usual branching up front: a worker thread grows it only for wide domains */
+        if (!pf__gen_grow_bytes(w->ctx, &w->ctx->sstates, &w->ctx->sstates_cap, (size_t)64 * p->desc.state_size))
+            return PF_OUT_OF_MEMORY;
+        void **const ptrs[] = {(void **)&w->ctx->scost, (void **)&w->ctx->sh, (void **)&w->ctx->sh0,
+                               (void **)&w->ctx->sact, (void **)&w->ctx->sord};
+        const size_t elems[] = {8, 8, 8, 4, 4};
+        if (!pf__gen_grow(w->ctx, ptrs, elems, 5, &w->ctx->scap, 64)) return PF_OUT_OF_MEMORY;
+    }
+    return PF_OK;
+}
+
+pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out)
+{
+    if (!out) return PF_INVALID_ARGUMENT;
+    *out = NULL;
+    pf_status st = check_desc(desc);
+    if (st != PF_OK) return st;
+    double t0 = now_seconds();
+    pf_pdb *p;
+    st = pdb_new(desc, &p);
+    if (st != PF_OK) return st;
+    const uint32_t nt = resolve_threads(desc->threads);
+    worker *ws = NULL;
+    st = workers_new(p, nt, &ws);
+    for (uint32_t i = 0; st == PF_OK && i < desc->pattern_count; i++) {
+        const pf_pdb_pattern *pat = &p->pat[i];
+        bfs b = {.pdb = p, .pat = pat, .pred = desc->predecessors ? desc->predecessors : desc->successors,
+                 .size = pat->size, .words = (pat->size + 63) / 64, .group = group_of(pat)};
+        const size_t set_bytes = (size_t)b.words * 8, entries = (size_t)(pat->size / b.group);
+        b.visited = pf__calloc(&p->alloc, set_bytes, 64);
+        b.cur = pf__calloc(&p->alloc, set_bytes, 64);
+        b.next = pf__calloc(&p->alloc, set_bytes, 64);
+        b.dist = pf__alloc(&p->alloc, entries, 64);
+        if (!b.visited || !b.cur || !b.next || !b.dist) st = PF_OUT_OF_MEMORY;
+        if (st == PF_OK) {
+            memset(b.dist, UNSET, entries);
+            st = search_pattern(&b, ws, nt);
+        }
+        pf__free(&p->alloc, b.visited, set_bytes);
+        pf__free(&p->alloc, b.cur, set_bytes);
+        pf__free(&p->alloc, b.next, set_bytes);
+        if (st == PF_OK) st = pack_pattern(p, i, b.dist, ws, nt);
+        pf__free(&p->alloc, b.dist, entries);
+    }
+    workers_free(&p->alloc, ws, nt, desc->state_size);
+    if (st != PF_OK) {
+        pf_pdb_destroy(p);
+        return st;
+    }
+    p->seconds = now_seconds() - t0;
+    *out = p;
+    return PF_OK;
+}
+
+/* ---- files ---------------------------------------------------------------------------------------- */
+
+static void put32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t get32(const uint8_t *b)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)b[i] << (8 * i);
+    return v;
+}
+static uint64_t get64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+
+/* Header and directory, as they go to the file; the payload hash is over the tables in order. */
+static void encode_head(const pf_pdb *p, uint8_t *h, uint8_t *dir)
+{
+    const uint32_t n = p->desc.pattern_count;
+    uint64_t payload = 0;
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    memset(dir, 0, (size_t)n * DIR_ENTRY);
+    for (uint32_t i = 0; i < n; i++) {
+        const pf_pdb_info *in = &p->tab[i].info;
+        uint8_t *e = dir + (size_t)i * DIR_ENTRY;
+        put64(e, in->entries);
+        put64(e + 8, in->unreached);
+        put32(e + 16, in->bits);
+        put32(e + 20, in->scale);
+        put32(e + 24, in->max_moves);
+        put32(e + 28, (uint32_t)in->uses_base);
+        payload += in->bytes;
+        XXH3_64bits_update(&st, p->tab[i].data, in->bytes);
+    }
+    memset(h, 0, HEADER_SIZE);
+    memcpy(h, MAGIC, 8);
+    put32(h + 8, PF_PDB_FILE_VERSION);
+    put32(h + 12, HEADER_SIZE);
+    put64(h + 16, fingerprint(&p->desc));
+    put32(h + 24, n);
+    put64(h + 32, payload);
+    put64(h + 40, XXH3_64bits_digest(&st));
+    put64(h + 48, XXH3_64bits(dir, (size_t)n * DIR_ENTRY));
+    put64(h + 56, XXH3_64bits(h, 56));
+}
+
+size_t pf_pdb_file_size(const pf_pdb *p)
+{
+    if (!p) return 0;
+    size_t n = HEADER_SIZE + (size_t)p->desc.pattern_count * DIR_ENTRY;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) n += p->tab[i].info.bytes;
+    return n;
+}
+
+pf_status pf_pdb_save_mem(const pf_pdb *p, void *buf, size_t capacity, size_t *size)
+{
+    if (!p) return PF_INVALID_ARGUMENT;
+    const size_t need = pf_pdb_file_size(p);
+    if (size) *size = need;
+    if (capacity < need) return PF_BUFFER_TOO_SMALL;
+    if (!buf) return PF_INVALID_ARGUMENT;
+    uint8_t *b = buf;
+    const size_t dlen = (size_t)p->desc.pattern_count * DIR_ENTRY;
+    encode_head(p, b, b + HEADER_SIZE);
+    b += HEADER_SIZE + dlen;
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) {
+        memcpy(b, p->tab[i].data, p->tab[i].info.bytes);
+        b += p->tab[i].info.bytes;
+    }
+    return PF_OK;
+}
+
+pf_status pf_pdb_save(const pf_pdb *p, const char *path, pf_diag *diag)
+{
+    if (!p || !path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no database or file name");
+    uint8_t h[HEADER_SIZE], dir[PF_PDB_MAX_PATTERNS * DIR_ENTRY];
+    encode_head(p, h, dir);
+    /* a temporary file beside the target, renamed over it only once complete: an interrupted or
+     * failed save never leaves a truncated database where a good one was */
+    char tmp[4096];
+    FILE *f = NULL;
+    for (int k = 0; k < 100 && !f; k++) {
+        int n = snprintf(tmp, sizeof tmp, "%s.tmp%d", path, k);
+        if (n < 0 || (size_t)n >= sizeof tmp)
+            return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "file name too long");
+        f = fopen(tmp, "wbx"); /* exclusive: never clobbers a file someone else is writing */
+        if (!f && errno != EEXIST) break;
+    }
+    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+    const size_t dlen = (size_t)p->desc.pattern_count * DIR_ENTRY;
+    int ok = fwrite(h, 1, HEADER_SIZE, f) == HEADER_SIZE && fwrite(dir, 1, dlen, f) == dlen;
+    for (uint32_t i = 0; ok && i < p->desc.pattern_count; i++)
+        ok = fwrite(p->tab[i].data, 1, p->tab[i].info.bytes, f) == p->tab[i].info.bytes;
+    int err = errno;
+    if (fflush(f) != 0) ok = 0, err = errno;
+    if (fclose(f) != 0) ok = 0, err = errno;
+    if (!ok) {
+        remove(tmp);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "write failed: %s", strerror(err));
+    }
+    if (rename(tmp, path) != 0) {
+        err = errno;
+        remove(tmp);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot replace the file: %s", strerror(err));
+    }
+    return PF_OK;
+}
+
+/* Checks a header against the desc; on success *payload is the exact size the desc implies. */
+static pf_status check_head(const uint8_t *h, const pf_pdb_desc *d, const char *name, pf_diag *diag)
+{
+    if (memcmp(h, MAGIC, 8) != 0)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind pattern database (bad magic)");
+    uint32_t version = get32(h + 8);
+    if (version != PF_PDB_FILE_VERSION)
+        return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0, "database file version %u, this build reads version %u",
+                            version, PF_PDB_FILE_VERSION);
+    if (get64(h + 56) != XXH3_64bits(h, 56))
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
+    if (get32(h + 12) != HEADER_SIZE || get32(h + 28) != 0)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "inconsistent header");
+    if (get32(h + 24) != d->pattern_count)
+        return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0, "the file has %u patterns, the desc %u", get32(h + 24),
+                            d->pattern_count);
+    if (get64(h + 16) != fingerprint(d))
+        return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0,
+                            "built for another domain, goal or pattern set (fingerprint %016llx, desc %016llx)",
+                            (unsigned long long)get64(h + 16), (unsigned long long)fingerprint(d));
+    return PF_OK;
+}
+
+/* Checks the directory and fills p's table infos (no allocation). */
+static pf_status check_dir(pf_pdb *p, const uint8_t *h, const uint8_t *dir, const char *name, pf_diag *diag)
+{
+    const uint32_t n = p->desc.pattern_count;
+    if (get64(h + 48) != XXH3_64bits(dir, (size_t)n * DIR_ENTRY))
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "directory checksum mismatch (corrupted)");
+    uint64_t payload = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *e = dir + (size_t)i * DIR_ENTRY;
+        pf_pdb_info in = {.entries = get64(e), .unreached = get64(e + 8), .bits = get32(e + 16),
+                          .scale = get32(e + 20), .max_moves = get32(e + 24), .uses_base = (int)get32(e + 28)};
+        const pf_pdb_pattern *pat = &p->pat[i];
+        uint64_t want = pat->size / group_of(pat);
+        if (in.entries != want)
+            return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0, "pattern %u has %llu entries, the desc %llu", i,
+                                (unsigned long long)in.entries, (unsigned long long)want);
+        if ((in.bits != 4 && in.bits != 8) || in.scale == 0 || in.max_moves > MAX_MOVES || in.unreached > in.entries ||
+            (in.uses_base != 0 && in.uses_base != 1) || (in.uses_base && !pat->base))
+            return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "pattern %u: inconsistent directory entry", i);
+        in.bytes = table_bytes(in.entries, in.bits);
+        payload += in.bytes;
+        p->tab[i].info = in;
+    }
+    if (get64(h + 32) != payload)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload size %llu, the directory implies %llu",
+                            (unsigned long long)get64(h + 32), (unsigned long long)payload);
+    return PF_OK;
+}
+
+/* Last check of a loaded database: the goal's entries are 0, as any ranking that matches the
+ * file's gives (catches a ranking changed without a new domain_id, in most cases). */
+static pf_status check_goal(const pf_pdb *p, const char *name, pf_diag *diag)
+{
+    for (uint32_t i = 0; i < p->desc.pattern_count; i++) {
+        const pf_pdb_pattern *pat = &p->pat[i];
+        uint64_t r = pat->rank(p->goal, pat->user);
+        if (r >= pat->size || raw_at(&p->tab[i], r / group_of(pat)) != 0)
+            return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0,
+                                "pattern %u: the goal's entry is not 0 (the ranking differs from the file's)", i);
+    }
+    return PF_OK;
+}
+
+/* Reader over memory or a file, so both loaders share one validation path. */
+typedef struct reader {
+    const uint8_t *mem;
+    size_t         size, pos;
+    FILE          *f;
+} reader;
+
+static int rd(reader *r, void *dst, size_t n)
+{
+    if (r->f) return fread(dst, 1, n, r->f) == n;
+    if (r->size - r->pos < n) return 0;
+    memcpy(dst, r->mem + r->pos, n);
+    r->pos += n;
+    return 1;
+}
+static int at_end(reader *r)
+{
+    if (r->f) {
+        uint8_t extra;
+        return fread(&extra, 1, 1, r->f) == 0 && !ferror(r->f);
+    }
+    return r->pos == r->size;
+}
+
+static pf_status load(reader *r, const char *name, const pf_pdb_desc *desc, pf_pdb **out, pf_diag *diag)
+{
+    *out = NULL;
+    pf_status st = check_desc(desc);
+    if (st != PF_OK) return pf__diag_set(diag, st, name, 0, 0, "invalid database desc");
+    uint8_t h[HEADER_SIZE], dir[PF_PDB_MAX_PATTERNS * DIR_ENTRY];
+    if (!rd(r, h, HEADER_SIZE))
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "truncated: no complete %u-byte header", HEADER_SIZE);
+    st = check_head(h, desc, name, diag);
+    if (st != PF_OK) return st;
+    if (!rd(r, dir, (size_t)desc->pattern_count * DIR_ENTRY))
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "truncated in the directory");
+    pf_pdb *p;
+    st = pdb_new(desc, &p);
+    if (st != PF_OK) return pf__diag_set(diag, st, name, 0, 0, "%s", pf_status_str(st));
+    st = check_dir(p, h, dir, name, diag);
+    XXH3_state_t hs;
+    XXH3_64bits_reset(&hs);
+    /* sizes come from the desc (check_dir refused any other): nothing the file alone announces
+     * is ever allocated */
+    for (uint32_t i = 0; st == PF_OK && i < desc->pattern_count; i++) {
+        pdb_table *t = &p->tab[i];
+        t->data = pf__alloc(&p->alloc, t->info.bytes, 64);
+        if (!t->data) {
+            t->info.bytes = 0;
+            st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "out of memory for pattern %u", i);
+            break;
+        }
+        p->bytes += t->info.bytes;
+        if (!rd(r, t->data, t->info.bytes)) {
+            st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "truncated in the tables of pattern %u", i);
+            break;
+        }
+        XXH3_64bits_update(&hs, t->data, t->info.bytes);
+    }
+    if (st == PF_OK && !at_end(r))
+        st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "trailing bytes after the tables");
+    if (st == PF_OK && XXH3_64bits_digest(&hs) != get64(h + 40))
+        st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "table checksum mismatch (corrupted)");
+    if (st == PF_OK) st = check_goal(p, name, diag);
+    if (st != PF_OK) {
+        pf_pdb_destroy(p);
+        return st;
+    }
+    if (diag) *diag = (pf_diag){.status = PF_OK};
+    *out = p;
+    return PF_OK;
+}
+
+pf_status pf_pdb_load_mem(const void *data, size_t size, const char *name, const pf_pdb_desc *desc, pf_pdb **out,
+                          pf_diag *diag)
+{
+    if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no output");
+    *out = NULL;
+    if (!data && size) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no data");
+    reader r = {.mem = data, .size = size};
+    return load(&r, name, desc, out, diag);
+}
+
+pf_status pf_pdb_load(const char *path, const pf_pdb_desc *desc, pf_pdb **out, pf_diag *diag)
+{
+    if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no output");
+    *out = NULL;
+    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    FILE *f = fopen(path, "rb");
+    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+    reader r = {.f = f};
+    pf_status st = load(&r, path, desc, out, diag);
+    if (st == PF_OK && ferror(f)) {
+        pf_pdb_destroy(*out);
+        *out = NULL;
+        st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error");
+    }
+    fclose(f);
+    return st;
+}
