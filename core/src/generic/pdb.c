@@ -425,6 +425,7 @@ static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker
     pdb_table *t = &p->tab[i];
     uint64_t unreached = 0, maxd = 0, gcd_raw = 0, gcd_rel = 0, max_rel = 0;
     int base_ok = pat->base != NULL;
+    (void)nt; /* serial builds run the pass on one thread */
     /* one pass: reach counts, largest value, common factors with and without the base */
 #ifdef PF_WITH_OPENMP
 #pragma omp parallel num_threads((int)nt)
