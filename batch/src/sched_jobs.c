@@ -133,20 +133,20 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
     if (j->state == PF__J_WAITING) {
         st = start(b, j, c);
     } else {
-        before = c->s.st.expanded;
+        before = pf__ctx_stats(c).expanded;
     }
     while (st == PF_IN_PROGRESS) {
-        uint32_t e0 = c->s.st.expanded;
+        uint32_t e0 = pf__ctx_stats(c).expanded;
         st = step(b, j, c, chunk);
         if (!b->budgeted) break;
-        uint32_t used = c->s.st.expanded - e0 + 1u;
+        uint32_t used = pf__ctx_stats(c).expanded - e0 + 1u;
         if (st != PF_IN_PROGRESS) {
             give_back(b, used < chunk ? chunk - used : 0);
             break;
         }
         if ((chunk = claim(b, held)) == 0) {
             /* Out of budget halfway: keep the search in its context if a spare can replace it. */
-            wk->expanded += c->s.st.expanded - before;
+            wk->expanded += pf__ctx_stats(c).expanded - before;
             if (c == wk->ctx) {
                 pf_ctx *spare = take_spare(b);
                 if (!spare) {
@@ -163,7 +163,7 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
             return PF_OK;
         }
     }
-    wk->expanded += c->s.st.expanded - before;
+    wk->expanded += pf__ctx_stats(c).expanded - before;
     wk->searches++;
     if (j->kind == PF__J_GROUP) {
         pf__group_results(b, j, c, st, &wk->arena);

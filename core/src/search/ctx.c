@@ -2,8 +2,19 @@
 #include <math.h>
 #include <string.h>
 #include "search/ctx_internal.h"
+#include "core_batch_internal.h"
 
 static size_t align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
+
+/* The open list doubles on demand (pf__open.grow). */
+static int ctx_open_grow(pf__open *o)
+{
+    pf_ctx *ctx = o->owner;
+    uint64_t ncap = (uint64_t)o->cap * 2u;
+    if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
+    if (ncap <= o->cap) return 0;
+    return pf__open_resize(o, &ctx->alloc, (uint32_t)ncap);
+}
 
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
 {
@@ -49,14 +60,14 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
      * 1024 entries) and double on demand. */
     uint32_t cap = d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024);
-    pf__hentry *hb = pf__alloc(&a, ((size_t)cap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
-    if (!hb) {
+    ctx->open.pos = ctx->hpos;
+    ctx->open.grow = ctx_open_grow;
+    ctx->open.owner = ctx;
+    if (!pf__open_resize(&ctx->open, &a, cap)) {
         pf__free(&a, b, ctx->block_size);
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
     }
-    ctx->heap = hb + PF__HEAP_PAD;
-    ctx->hcap = cap;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 #ifdef PF__DEBUG_HANDLES
@@ -77,7 +88,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
-    pf__free(&a, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+    pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
 }
@@ -93,7 +104,7 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry);
+    return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap);
 }
 
 void pf__ctx_next_gen(pf_ctx *ctx)
@@ -107,25 +118,13 @@ void pf__ctx_next_gen(pf_ctx *ctx)
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
 
-int pf__heap_grow(pf_ctx *ctx)
-{
-    uint64_t ncap = (uint64_t)ctx->hcap * 2u;
-    if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
-    if (ncap <= ctx->hcap) return 0;
-    pf__hentry *nh = pf__alloc(&ctx->alloc, ((size_t)ncap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
-    if (!nh) return 0;
-    memcpy(nh + PF__HEAP_PAD, ctx->heap, (size_t)ctx->hsize * sizeof(pf__hentry));
-    pf__free(&ctx->alloc, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
-    ctx->heap = nh + PF__HEAP_PAD;
-    ctx->hcap = (uint32_t)ncap;
-    return 1;
-}
-
 static int live(const pf_ctx *ctx, uint32_t idx) { return (ctx->stamp[idx] & PF__GEN_MASK) == ctx->gen; }
+
+pf_stats pf__ctx_stats(const pf_ctx *ctx) { return ctx->s.st; }
 
 double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return INFINITY;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;
     uint32_t idx = pf__map_inner(ctx->map, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx)) return INFINITY;
     return ctx->g[idx];
@@ -133,14 +132,14 @@ double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 
 int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return 0;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return 0;
     uint32_t idx = pf__map_inner(ctx->map, node);
     return idx != PF_NODE_NONE && live(ctx, idx) && (ctx->stamp[idx] & PF__CLOSED_BIT);
 }
 
 uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return PF_NODE_NONE;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
     uint32_t idx = pf__map_inner(m, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;

@@ -38,46 +38,17 @@
 #include <omp.h>
 #endif
 #include "table/table_internal.h"
+#include "map/grid_moves_internal.h"
 
-#define SQRT2 1.4142135623730951
-#define NOHOP UINT32_MAX
+#define PF__NOHOP UINT32_MAX
 
-/* Grid directions, as search.c: 0..7 = N E S W NE SE SW NW (reverse of d is d ^ 2), neighbours
- * through the map's padded offsets; hex 0..5 = W E NW NE SW SE with offsets by row parity. */
-static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
+/* Grid arcs are the moves of map/grid_moves_internal.h: arc k of a cell is direction k. Every rule
+ * is symmetric, so a cell's moves are also the cells that can step into it. */
 
-static int is_hex(const pf_map *m) { return m->moves == PF_MOVES_HEX; }
-
-/* Bit d set when the move from padded cell c in direction d is legal (search.c's rule; every
- * grid rule is symmetric, so this is also the set of cells that can step into c). */
-static uint32_t grid_moves(const pf_map *m, uint32_t c)
+/* Cost of the step from padded cell `from` in direction d, into padded cell nb. */
+static double grid_step(const pf_map *m, uint32_t d, uint32_t from, uint32_t nb)
 {
-    const uint8_t *cls = m->cls;
-    uint8_t k = cls[c];
-    if (!k) return 0;
-    const int32_t *off = m->nb_off[(c / m->pw) & 1u];
-    uint32_t open = 0;
-    if (is_hex(m)) {
-        for (uint32_t d = 0; d < 6; d++)
-            if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
-        return open;
-    }
-    for (uint32_t d = 0; d < 4; d++)
-        if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
-    if (m->moves == PF_MOVES_4) return open;
-    int cut = m->moves == PF_MOVES_8_CUT;
-    static const uint32_t sides[4] = {3u, 6u, 12u, 9u}; /* NE needs N+E, SE S+E, SW S+W, NW N+W */
-    for (uint32_t d = 4; d < 8; d++)
-        if (cls[(uint32_t)((int32_t)c + off[d])] == k && (cut || (open & sides[d - 4]) == sides[d - 4]))
-            open |= 1u << d;
-    return open;
-}
-
-/* Cost of a step in direction d into padded cell nb, computed as search.c computes it. */
-static inline double grid_step(const pf_map *m, uint32_t d, uint32_t nb)
-{
-    double base = (!is_hex(m) && d >= 4) ? SQRT2 : 1.0;
-    return m->cost ? base * (double)m->cost[nb] : base;
+    return pf__grid_step(pf__mv_of(m->moves), m->cost != NULL, 0, d, m->cost, from, nb);
 }
 
 uint32_t pf__table_width_for(const pf_map *m)
@@ -97,7 +68,7 @@ uint32_t pf__table_arc_target(const pf_map *m, uint32_t u, uint32_t k)
     }
     if (u >= m->width * m->height || k >= 8) return PF_NODE_NONE;
     uint32_t c = pf__grid_pad(m, u);
-    if (!(grid_moves(m, c) & (1u << k))) return PF_NODE_NONE;
+    if (!(pf__grid_moves_at(m, c) & (1u << k))) return PF_NODE_NONE;
     return pf__grid_unpad(m, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
 }
 
@@ -106,7 +77,7 @@ static double arc_cost(const pf_map *m, uint32_t u, uint32_t k)
 {
     if (m->kind == PF_MAP_GRAPH) return m->w[m->off[u] + k];
     uint32_t c = pf__grid_pad(m, u);
-    return grid_step(m, k, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
+    return grid_step(m, k, c, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
 }
 
 pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t width, pf_table **out)
@@ -148,8 +119,8 @@ typedef struct row_work {
     uint32_t *order;   /* [n] settle order of the last row (public ids) */
     uint32_t  len;
     double   *g;       /* [n] cost from the row's source; INFINITY when unreached */
-    uint32_t *hop;     /* [n] fewest arcs among cheapest paths; NOHOP when unreached */
-    uint32_t *first;   /* [n] entry (arc index); meaningful where hop != NOHOP */
+    uint32_t *hop;     /* [n] fewest arcs among cheapest paths; PF__NOHOP when unreached */
+    uint32_t *first;   /* [n] entry (arc index); meaningful where hop != PF__NOHOP */
 } row_work;
 
 static void work_free(row_work *w, const pf_allocator *a, uint32_t n)
@@ -178,7 +149,7 @@ static pf_status work_init(row_work *w, const pf_map *m, const pf_allocator *a)
     }
     for (uint32_t v = 0; v < n; v++) {
         w->g[v] = INFINITY;
-        w->hop[v] = NOHOP;
+        w->hop[v] = PF__NOHOP;
     }
     return PF_OK;
 }
@@ -199,7 +170,7 @@ static uint32_t graph_arc_index(const pf_map *m, uint32_t s, uint32_t t, double 
 {
     for (uint32_t e = m->off[s]; e < m->off[s + 1]; e++)
         if (m->dst[e] == t && m->w[e] == c) return e - m->off[s];
-    return NOHOP; /* unreachable: the in-arc exists */
+    return PF__NOHOP; /* unreachable: the in-arc exists */
 }
 
 /* Relaxes t from its tight predecessors. `same` = 0: preds with smaller g (sets *zero when a tight
@@ -217,28 +188,28 @@ static int relax_in(row_work *w, const pf_map *m, uint32_t s, uint32_t t, int sa
                 if (!same) *zero = 1;
                 continue;
             }
-            if (w->hop[x] == NOHOP) continue;
+            if (w->hop[x] == PF__NOHOP) continue;
             uint32_t f = x == s ? graph_arc_index(m, s, t, m->rw[e]) : w->first[x];
             better |= offer(w, t, w->hop[x] + 1, f);
         }
         return better;
     }
     uint32_t c = pf__grid_pad(m, t);
-    uint32_t open = grid_moves(m, c);
+    uint32_t open = pf__grid_moves_at(m, c);
     const int32_t *off = m->nb_off[(c / m->pw) & 1u];
     while (open) {
         uint32_t d = (uint32_t)__builtin_ctz(open);
         open &= open - 1u;
         uint32_t xc = (uint32_t)((int32_t)c + off[d]);
         uint32_t x = pf__grid_unpad(m, xc);
-        uint32_t back = is_hex(m) ? HEX_BACK[d] : d ^ 2u; /* direction of the move x -> t */
+        uint32_t back = pf__mv_back(pf__mv_of(m->moves), d); /* direction of the move x -> t */
         double gx = w->g[x];
-        if (gx + grid_step(m, back, c) != gt) continue;
+        if (gx + grid_step(m, back, xc, c) != gt) continue;
         if ((gx == gt) != same) {
             if (!same) *zero = 1;
             continue;
         }
-        if (w->hop[x] == NOHOP) continue;
+        if (w->hop[x] == PF__NOHOP) continue;
         better |= offer(w, t, w->hop[x] + 1, x == s ? back : w->first[x]);
     }
     return better;
@@ -249,7 +220,7 @@ static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
 {
     for (uint32_t i = 0; i < w->len; i++) { /* forget the previous row */
         w->g[w->order[i]] = INFINITY;
-        w->hop[w->order[i]] = NOHOP;
+        w->hop[w->order[i]] = PF__NOHOP;
     }
     w->len = 0;
     uint32_t n = pf_map_node_count(m);
@@ -261,7 +232,7 @@ static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
     for (uint32_t i = 0; i < w->len; i++) {
         uint32_t v = w->order[i];
         w->g[v] = pf_ctx_cost(w->ctx, v);
-        w->hop[v] = NOHOP;
+        w->hop[v] = PF__NOHOP;
         w->first[v] = PF_TABLE_NO_ROUTE;
     }
     w->hop[s] = 0;
@@ -290,7 +261,7 @@ static void row_emit(const row_work *w, uint8_t *row, uint32_t n, uint32_t width
     memset(row, 0xFF, (size_t)n * width); /* all ones = no route, in every width */
     for (uint32_t i = 0; i < w->len; i++) {
         uint32_t t = w->order[i];
-        if (t != s && w->hop[t] != NOHOP) pf__tab_store(row, width, t, w->first[t]);
+        if (t != s && w->hop[t] != PF__NOHOP) pf__tab_store(row, width, t, w->first[t]);
     }
     if (w->len) pf__tab_store(row, width, s, pf__tab_self(width));
 }
