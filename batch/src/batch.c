@@ -5,8 +5,6 @@
 #include <string.h>
 #include "batch_internal.h"
 
-uint32_t pf__default_workers(void); /* sched_omp.c */
-
 /* Grows the array whose pointer is at `arrp` (elements of `elem` bytes) to hold at least `need`;
  * 0 on out-of-memory (the old array stays). The pointer is read and written with memcpy so one
  * helper serves every element type without type-punned pointer-to-pointer casts. */

@@ -135,6 +135,8 @@ void      pf__group_results(pf_batch *b, pf__job *j, pf_ctx *ctx, pf_status st, 
 int       pf__batch_plan(pf_batch *b);
 
 double    pf__now(void);
+/* sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP). */
+uint32_t  pf__default_workers(void);
 int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
 #define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
 

@@ -71,8 +71,6 @@ static int label_components(pf_map *m)
     return 1;
 }
 
-pf_status pf__grid_build(pf_map *m, pf_map **out); /* shared with the Moving AI loader */
-
 pf_status pf__grid_build(pf_map *m, pf_map **out)
 {
     pf__grid_set_offsets(m);
@@ -93,9 +91,6 @@ static pf_status grid_check_size(uint32_t w, uint32_t h)
     if ((uint64_t)(w + 2) * (h + 2) >= PF_MAX_NODES) return PF_TOO_LARGE;
     return PF_OK;
 }
-
-pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
-                         pf_map **out);
 
 pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
                          pf_map **out)
@@ -125,9 +120,6 @@ pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_m
     *out = m;
     return PF_OK;
 }
-
-/* After costs are written: smallest multiplier of a passable cell; drops an all-ones cost array. */
-void pf__grid_finish_costs(pf_map *m);
 
 void pf__grid_finish_costs(pf_map *m)
 {
