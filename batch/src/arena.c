@@ -2,11 +2,11 @@
 #include <string.h>
 #include "batch_internal.h"
 
-#define HDR ((sizeof(pf__arena_block) + 63u) & ~(size_t)63u)
+#define PF__HDR ((sizeof(pf__arena_block) + 63u) & ~(size_t)63u)
 
 static pf__arena_block *new_block(pf__arena *a, size_t bytes)
 {
-    pf__arena_block *blk = pf__alloc(&a->alloc, HDR + bytes, 64);
+    pf__arena_block *blk = pf__alloc(&a->alloc, PF__HDR + bytes, 64);
     if (!blk) return NULL;
     blk->prev = NULL;
     blk->size = bytes;
@@ -39,7 +39,7 @@ void *pf__arena_alloc(pf__arena *a, size_t size, size_t align)
         off = 0;
     }
     h->used = off + size;
-    return (char *)h + HDR + off;
+    return (char *)h + PF__HDR + off;
 }
 
 void pf__arena_reset(pf__arena *a)
@@ -61,7 +61,7 @@ void pf__arena_free(pf__arena *a)
     pf__arena_block *h = a->head;
     while (h) {
         pf__arena_block *p = h->prev;
-        pf__free(&a->alloc, h, HDR + h->size);
+        pf__free(&a->alloc, h, PF__HDR + h->size);
         h = p;
     }
     a->head = NULL;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "generic/generic_internal.h"
 
-#define FRESH PF__GEN_NONE /* pbeg of a level that has not been expanded yet */
+#define PF__FRESH PF__GEN_NONE /* pbeg of a level that has not been expanded yet */
 
 static int path_reserve(pf_gen_ctx *c, uint32_t need)
 {
@@ -56,7 +56,7 @@ static pf_status write_plan(const uint32_t *acts, const uint8_t *states, uint32_
 }
 
 /* Outcome of one depth-first pass. */
-enum { RUN_DONE, RUN_FOUND, RUN_LIMIT, RUN_OOM, RUN_BAD };
+enum { PF__RUN_DONE, PF__RUN_FOUND, PF__RUN_LIMIT, PF__RUN_OOM, PF__RUN_BAD };
 
 typedef struct dfs {
     pf_gen_ctx          *c;
@@ -81,18 +81,18 @@ static int expand(dfs *x, uint32_t L)
     c->pbeg[L] = beg;
     c->sink.parent_h = c->ph[L];
     p->successors(c->pstates + (size_t)L * ss, &c->sink, p->user);
-    if (c->limit_hit) return RUN_OOM;
+    if (c->limit_hit) return PF__RUN_OOM;
     uint32_t end = c->scount;
     c->pend[L] = end;
     c->pnext[L] = beg;
     for (uint32_t i = beg; i < end; i++) {
-        if (bad_value(c->scost[i])) return RUN_BAD;
+        if (bad_value(c->scost[i])) return PF__RUN_BAD;
         if (!x->use_h) {
             c->sh[i] = 0.0;
         } else if (isnan(c->sh[i])) {
             c->sh[i] = p->heuristic(c->sstates + (size_t)i * ss, p->user);
         }
-        if (bad_value(c->sh[i])) return RUN_BAD;
+        if (bad_value(c->sh[i])) return PF__RUN_BAD;
         c->sord[i] = i;
     }
     if (x->bnb) {
@@ -111,7 +111,7 @@ static int expand(dfs *x, uint32_t L)
             c->sord[j] = v;
         }
     }
-    return RUN_DONE;
+    return PF__RUN_DONE;
 }
 
 /* Non-zero when the state at scratch index i repeats a state on the path (cycle rule). */
@@ -136,20 +136,20 @@ static int run(dfs *x)
     const uint32_t ss = c->ssize;
     uint32_t L = 0;
     c->scount = 0;
-    c->pbeg[0] = FRESH;
+    c->pbeg[0] = PF__FRESH;
     c->pmin[0] = INFINITY;
 
     for (;;) {
-        if (c->pbeg[L] == FRESH) {
+        if (c->pbeg[L] == PF__FRESH) {
             const uint8_t *s = c->pstates + (size_t)L * ss;
             int leaf = 0;
             if (p->is_goal(s, p->user)) {
                 if (!x->bnb) {
                     x->found_len = L;
-                    return RUN_FOUND;
+                    return PF__RUN_FOUND;
                 }
                 if (c->pg[L] < x->best) {
-                    if (!save_best(c, L)) return RUN_OOM;
+                    if (!save_best(c, L)) return PF__RUN_OOM;
                     x->best = c->pg[L];
                     st->iterations++;
                 }
@@ -157,14 +157,14 @@ static int run(dfs *x)
             } else if (d->max_depth && L >= d->max_depth) {
                 leaf = 1;
             } else if (d->max_expansions && st->expanded >= d->max_expansions) {
-                return RUN_LIMIT;
+                return PF__RUN_LIMIT;
             }
             if (leaf) {
                 c->pbeg[L] = c->pend[L] = c->pnext[L] = c->scount;
             } else {
                 st->expanded++;
                 int r = expand(x, L);
-                if (r != RUN_DONE) return r;
+                if (r != PF__RUN_DONE) return r;
             }
         }
 
@@ -196,7 +196,7 @@ static int run(dfs *x)
                     c->depth[k] = x->iter;
                 } else if (c->ncount < d->max_states) {
                     k = pf__gen_insert(c, cs, hv);
-                    if (k == PF__GEN_NONE) return RUN_OOM;
+                    if (k == PF__GEN_NONE) return PF__RUN_OOM;
                     c->g[k] = cg;
                     c->h[k] = ch;
                     c->depth[k] = x->iter;
@@ -215,7 +215,7 @@ static int run(dfs *x)
                     continue;
                 }
             }
-            if (!path_reserve(c, L + 2)) return RUN_OOM;
+            if (!path_reserve(c, L + 2)) return PF__RUN_OOM;
             L++;
             memcpy(c->pstates + (size_t)L * ss, c->sstates + (size_t)i * ss, ss);
             c->pg[L] = cg;
@@ -223,7 +223,7 @@ static int run(dfs *x)
             c->phash[L] = hv;
             c->pact[L] = c->sact[i];
             c->ptt[L] = k;
-            c->pbeg[L] = FRESH;
+            c->pbeg[L] = PF__FRESH;
             c->pmin[L] = INFINITY;
             pushed = 1;
             break;
@@ -236,7 +236,7 @@ static int run(dfs *x)
             if (hb > c->h[c->ptt[L]]) c->h[c->ptt[L]] = hb;
         }
         c->scount = c->pbeg[L];
-        if (L == 0) return RUN_DONE;
+        if (L == 0) return PF__RUN_DONE;
         if (c->pmin[L] < c->pmin[L - 1]) c->pmin[L - 1] = c->pmin[L];
         L--;
     }
@@ -295,23 +295,23 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         if (!x.bnb) st->iterations++;
         int r = run(&x);
         switch (r) {
-        case RUN_FOUND:
+        case PF__RUN_FOUND:
             st->cost = c->pg[x.found_len];
             st->plan_len = x.found_len;
             return write_plan(c->pact + 1, c->pstates + ss, x.found_len, ss, plan);
-        case RUN_OOM: return PF_OUT_OF_MEMORY;
-        case RUN_BAD: return PF_INVALID_ARGUMENT;
+        case PF__RUN_OOM: return PF_OUT_OF_MEMORY;
+        case PF__RUN_BAD: return PF_INVALID_ARGUMENT;
         default: break;
         }
         if (x.bnb) {
-            pf_status s = r == RUN_LIMIT ? PF_LIMIT_REACHED : PF_OK;
-            if (c->blen == 0 && !(x.best < INFINITY)) return r == RUN_LIMIT ? PF_LIMIT_REACHED : PF_NO_PATH;
+            pf_status s = r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_OK;
+            if (c->blen == 0 && !(x.best < INFINITY)) return r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_NO_PATH;
             st->cost = x.best;
             st->plan_len = c->blen;
             pf_status w = write_plan(c->bact, c->bstates, c->blen, ss, plan);
             return w == PF_OK ? s : w;
         }
-        if (r == RUN_LIMIT) return PF_LIMIT_REACHED;
+        if (r == PF__RUN_LIMIT) return PF_LIMIT_REACHED;
         if (!(x.next < INFINITY)) return PF_NO_PATH;
         x.thr = x.next;
     }
