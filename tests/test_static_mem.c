@@ -473,12 +473,40 @@ static void test_batch_fixed_arena(void **state)
     pf_map_destroy(m);
 }
 
+/* A group search on a worker whose open list is full reports PF_CAPACITY_EXCEEDED, as a single
+ * search does, and marks the query grouped (not PF_OUT_OF_MEMORY: nothing could have grown). */
+static void test_batch_group_capacity(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(200, 200, 0, 3);
+    pf_batch_desc d = {.workers = 1, .max_queries = 8, .heap_capacity = 16, .flags = PF_BATCH_NO_DEDUP};
+    size_t need = pf_batch_estimate(m, &d);
+    void *mem = malloc(need);
+    pf_batch *b;
+    assert_int_equal(pf_batch_init_static(mem, need, m, &d, &b), PF_OK);
+    pf_query_id id[6];
+    for (uint32_t i = 0; i < 6; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, i, 0),
+                                                               .goal = pf_grid_node(m, 190, 190)}, &id[i]), PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (uint32_t i = 0; i < 6; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_true(r.flags & PF_BATCH_RESULT_GROUPED);
+        assert_int_equal(r.status, PF_CAPACITY_EXCEEDED);
+    }
+    pf_batch_destroy(b);
+    free(mem);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ctx_estimate_and_refusal), cmocka_unit_test(test_ctx_same_answers_no_allocation),
         cmocka_unit_test(test_ctx_graph),                cmocka_unit_test(test_ctx_fixed_capacities),
         cmocka_unit_test(test_batch_static),             cmocka_unit_test(test_batch_fixed_arena),
+        cmocka_unit_test(test_batch_group_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,15 +3,15 @@
 #include <string.h>
 #include "batch_internal.h"
 
-#define HDR ((sizeof(pf__arena_block) + 63u) & ~(size_t)63u)
+#define PF__HDR ((sizeof(pf__arena_block) + 63u) & ~(size_t)63u)
 
 /* Every size below may come from a caller (pf_batch_desc.arena_bytes, a path length): each sum and
  * product is checked before it is formed, so a huge value fails the allocation instead of wrapping
  * to a small block recorded as a big one. */
 static pf__arena_block *new_block(pf__arena *a, size_t bytes)
 {
-    if (bytes > SIZE_MAX - HDR) return NULL;
-    pf__arena_block *blk = pf__alloc(&a->alloc, HDR + bytes, 64);
+    if (bytes > SIZE_MAX - PF__HDR) return NULL;
+    pf__arena_block *blk = pf__alloc(&a->alloc, PF__HDR + bytes, 64);
     if (!blk) return NULL;
     blk->prev = NULL;
     blk->size = bytes;
@@ -47,7 +47,7 @@ void *pf__arena_alloc(pf__arena *a, size_t size, size_t align)
         off = 0;
     }
     h->used = off + size;
-    return (char *)h + HDR + off;
+    return (char *)h + PF__HDR + off;
 }
 
 void pf__arena_reset(pf__arena *a)
@@ -69,14 +69,14 @@ void pf__arena_free(pf__arena *a)
     pf__arena_block *h = a->head;
     while (h) {
         pf__arena_block *p = h->prev;
-        pf__free(&a->alloc, h, HDR + h->size);
+        pf__free(&a->alloc, h, PF__HDR + h->size);
         h = p;
     }
     a->head = NULL;
     a->total = 0;
 }
 
-size_t pf__arena_static_size(size_t bytes) { return HDR + pf__align64(bytes); }
+size_t pf__arena_static_size(size_t bytes) { return PF__HDR + pf__align64(bytes); }
 
 void pf__arena_init_static(pf__arena *a, void *mem, size_t bytes)
 {

@@ -4,9 +4,6 @@
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
-#include "search/metric_internal.h"
-
-uint32_t pf__default_workers(void); /* sched_omp.c */
 
 /* Grows the array whose pointer is at `arrp` (elements of `elem` bytes) to hold at least `need`;
  * 0 on out-of-memory (the old array stays). The pointer is read and written with memcpy so one
@@ -41,7 +38,7 @@ typedef struct batch_cfg {
 static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
 {
     if (!map) return PF_INVALID_ARGUMENT;
-    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    PF__CHECK_MAP(map);
     if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
     c->d = desc ? *desc : (pf_batch_desc){0};
     /* sizes are checked before anything is made: each worker and spare is a whole context */
@@ -229,11 +226,11 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     uint32_t slot = b->free_head;
     if (slot == PF_NODE_NONE) {
         if (b->qlen > PF__BQ_SLOT_MASK - 1u) return PF_TOO_LARGE;
-        if (!GROW(b, b->q, b->qcap, b->qlen + 1u)) return b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+        if (!PF__GROW(b, b->q, b->qcap, b->qlen + 1u)) return b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
         slot = b->qlen;
         b->q[slot].gen = 1;
     }
-    if (!GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u)) return PF_OUT_OF_MEMORY;
+    if (!PF__GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u)) return PF_OUT_OF_MEMORY;
     if (slot == b->qlen) b->qlen++;
     else b->free_head = b->q[slot].next_free;
     pf__bquery *e = &b->q[slot];
@@ -256,7 +253,7 @@ static void make_spares(pf_batch *b)
      * not an error (queries restart instead of suspending) and is made up on a later run: a query
      * longer than the budget can only finish by suspending. */
     if (b->spare_made >= b->nspare_want) return;
-    if (!GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
+    if (!PF__GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
     while (b->spare_made < b->nspare_want) {
         pf_ctx *c;
         if (pf_ctx_create(b->map, &b->ctx_desc, &c) != PF_OK) break;
@@ -267,7 +264,7 @@ static void make_spares(pf_batch *b)
 
 static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
 {
-    return pf__grid_metric(PF_HEUR_OCTILE, ax - bx, ay - by);
+    return pf__grid_octile(ax - bx, ay - by);
 }
 
 static int by_est_desc(const void *pa, const void *pb)

@@ -4,7 +4,8 @@
 
 #include <stdatomic.h>
 #include "pathfind/pf_batch.h"
-#include "search/ctx_internal.h"
+#include "pathfind/pf_grid.h"
+#include "core_batch_internal.h" /* the one core header batch includes besides the public ones */
 
 /* ---- arena: bump allocator for paths, one per worker --------------------------------------- */
 
@@ -137,14 +138,14 @@ struct pf_batch {
 pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *ctx, uint32_t budget, int begin);
 /* Writes the members' results after the search ended with `st` (paths into `arena`). */
 void      pf__group_results(pf_batch *b, pf__job *j, pf_ctx *ctx, pf_status st, pf__arena *arena);
-/* Whether a query may join a group (optimal default options on a square grid). */
-int       pf__group_eligible(const pf_map *m, const pf_search_desc *rd);
 
 /* dedup.c: fills canon for the fresh queries; groups the rest; appends jobs. 0 on out-of-memory. */
 int       pf__batch_plan(pf_batch *b);
 
 double    pf__now(void);
+/* sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP). */
+uint32_t  pf__default_workers(void);
 int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
-#define GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
+#define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
 
 #endif

@@ -69,11 +69,7 @@ static void first_equal(pf_batch *b, const uint32_t *idx, uint32_t n, int with_s
 /* Whether a query can join a group: valid endpoints in one component of one terrain class. */
 static int groupable(const pf_map *m, const pf__bquery *e)
 {
-    if (!pf__group_eligible(m, &e->rd)) return 0;
-    uint32_t si = pf__map_inner(m, e->q.start), gi = pf__map_inner(m, e->q.goal);
-    if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
-    if (!m->cls[si] || m->cls[si] != m->cls[gi]) return 0;
-    return !m->comp || m->comp[si] == m->comp[gi];
+    return pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal);
 }
 
 /* Capacity was reserved by pf__batch_plan. */
@@ -89,19 +85,19 @@ int pf__batch_plan(pf_batch *b)
     uint32_t tcap = 64;
     while (tcap < 2u * n) tcap *= 2u;
     /* scratch: canon[n] | gid[n] | cnt[n] | order[n] */
-    if (!GROW(b, b->scratch, b->scratch_cap, 4u * n)) return 0;
+    if (!PF__GROW(b, b->scratch, b->scratch_cap, 4u * n)) return 0;
     if (b->table_cap < tcap) {
         pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
         b->table = NULL;
         b->table_cap = 0;
-        if (!GROW(b, b->table, b->table_cap, tcap)) return 0;
+        if (!PF__GROW(b, b->table, b->table_cap, tcap)) return 0;
     }
     uint32_t *canon = b->scratch, *gid = canon + n, *cnt = gid + n, *order = cnt + n;
     /* Worst case every fresh query is a duplicate or a group member: reserve now so nothing below
      * can fail halfway. */
-    if (!GROW(b, b->dups, b->dups_cap, b->ndups + n)) return 0;
-    if (!GROW(b, b->members, b->members_cap, b->nmembers + n)) return 0;
-    if (!GROW(b, b->jobs, b->jobs_cap, b->njobs + n)) return 0;
+    if (!PF__GROW(b, b->dups, b->dups_cap, b->ndups + n)) return 0;
+    if (!PF__GROW(b, b->members, b->members_cap, b->nmembers + n)) return 0;
+    if (!PF__GROW(b, b->jobs, b->jobs_cap, b->njobs + n)) return 0;
 
     /* 1. Bad options that the search would misuse (a shared trace buffer) fail right here. */
     uint32_t nvalid = 0;
@@ -132,7 +128,8 @@ int pf__batch_plan(pf_batch *b)
     }
     /* 3. Group same-goal queries (key without the start). */
     const pf_map *m = b->map;
-    int grouping = !(b->flags & PF_BATCH_NO_GROUPS) && m->kind == PF_MAP_GRID && m->moves != PF_MOVES_HEX;
+    int grouping = !(b->flags & PF_BATCH_NO_GROUPS) && pf_map_kind_of(m) == PF_MAP_GRID &&
+                   pf_grid_moves(m) != PF_MOVES_HEX;
     uint32_t *gl = cnt, k = 0; /* groupable canonical queries, in submission order */
     for (uint32_t t = 0; t < ncanon; t++) {
         uint32_t i = order[t];

@@ -14,7 +14,7 @@
 /* Budget handed out per claim: large enough that the shared counter is touched a few times per
  * long query, small enough that the last claims of a run overshoot a time budget by little
  * (about 20-50 us of grid expansions). */
-#define CHUNK 512u
+#define PF__CHUNK 512u
 
 double pf__now(void)
 {
@@ -23,7 +23,7 @@ double pf__now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Claims up to CHUNK expansions of the run's budget; 0 when it is spent. Searches that were not
+/* Claims up to PF__CHUNK expansions of the run's budget; 0 when it is spent. Searches that were not
  * suspended (`held` 0) may not dip into the suspended ones' reserve. */
 static uint32_t claim(pf_batch *b, int held)
 {
@@ -39,7 +39,7 @@ static uint32_t claim(pf_batch *b, int held)
     long long cur = atomic_load(&b->budget_left);
     for (;;) {
         if (cur <= floor) return 0;
-        long long take = cur - floor < (long long)CHUNK ? cur - floor : (long long)CHUNK;
+        long long take = cur - floor < (long long)PF__CHUNK ? cur - floor : (long long)PF__CHUNK;
         if (atomic_compare_exchange_weak(&b->budget_left, &cur, cur - take)) {
             if ((held || !b->any_suspended) && !atomic_load_explicit(&b->progressed, memory_order_relaxed))
                 atomic_store_explicit(&b->progressed, 1, memory_order_relaxed);
@@ -133,20 +133,20 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
     if (j->state == PF__J_WAITING) {
         st = start(b, j, c);
     } else {
-        before = c->s.st.expanded;
+        before = pf__ctx_stats(c).expanded;
     }
     while (st == PF_IN_PROGRESS) {
-        uint32_t e0 = c->s.st.expanded;
+        uint32_t e0 = pf__ctx_stats(c).expanded;
         st = step(b, j, c, chunk);
         if (!b->budgeted) break;
-        uint32_t used = c->s.st.expanded - e0 + 1u;
+        uint32_t used = pf__ctx_stats(c).expanded - e0 + 1u;
         if (st != PF_IN_PROGRESS) {
             give_back(b, used < chunk ? chunk - used : 0);
             break;
         }
         if ((chunk = claim(b, held)) == 0) {
             /* Out of budget halfway: keep the search in its context if a spare can replace it. */
-            wk->expanded += c->s.st.expanded - before;
+            wk->expanded += pf__ctx_stats(c).expanded - before;
             if (c == wk->ctx) {
                 pf_ctx *spare = take_spare(b);
                 if (!spare) {
@@ -163,7 +163,7 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
             return PF_OK;
         }
     }
-    wk->expanded += c->s.st.expanded - before;
+    wk->expanded += pf__ctx_stats(c).expanded - before;
     wk->searches++;
     if (j->kind == PF__J_GROUP) {
         pf__group_results(b, j, c, st, &wk->arena);

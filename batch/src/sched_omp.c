@@ -4,8 +4,6 @@
 #include <omp.h>
 #endif
 
-uint32_t pf__default_workers(void);
-
 uint32_t pf__default_workers(void)
 {
 #ifdef PF_WITH_OPENMP

@@ -8,49 +8,9 @@
 #include <string.h>
 #include "pathfind/pf_status.h"
 #include "pathfind/pf_alloc.h"
+#include "base_internal.h" /* PF__DEF, handle checks, allocation: shared with batch */
 
-#define PF__DEF(v, d) ((v) == 0 ? (d) : (v))
-
-/* n rounded up to a multiple of 64 (a cache line): arrays carved from one block start on a line. */
-static inline size_t pf__align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
-
-#ifndef PF_ASSERT
-#include <assert.h>
-#define PF_ASSERT(c) assert(c)
-#endif
-
-#if defined(__GNUC__)
-#define PF__LIKELY(x) __builtin_expect(!!(x), 1)
-#define PF__UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define PF__INLINE static inline __attribute__((always_inline))
-#else
-#define PF__LIKELY(x) (x)
-#define PF__UNLIKELY(x) (x)
-#define PF__INLINE static inline
-#endif
-
-/* Handle checks. Every map, context and batch carries a tag word, set at creation and overwritten
- * at destruction. Debug builds (NDEBUG not defined) check it on entry to the main calls and stop
- * with a message naming the call when a destroyed or foreign handle comes in, and refuse to destroy
- * a map while contexts made for it live. Release builds compile the checks out: there, as in any C
- * library, use after destroy is undefined (the asan preset reports it). */
-#define PF__TAG_MAP   0x50464d41u /* "PFMA" */
-#define PF__TAG_CTX   0x50464358u /* "PFCX" */
-#define PF__TAG_BATCH 0x50464241u /* "PFBA" */
-#define PF__TAG_DEAD  0xDEADDEADu
-#ifndef NDEBUG
-#define PF__DEBUG_HANDLES 1
-/* Prints "pathfind: FN: TYPE WHY" to stderr and aborts. */
-void pf__handle_fail(const char *fn, const char *type, const char *why);
-#define PF__CHECK_HANDLE(h, TAG, type)                                                              \
-    do {                                                                                           \
-        if ((h) && (h)->tag != (TAG))                                                              \
-            pf__handle_fail(__func__, type, (h)->tag == PF__TAG_DEAD ? "was used after it was destroyed" \
-                                                                     : "is not a live handle (destroyed, or not made by pathfind)"); \
-    } while (0)
-#else
-#define PF__CHECK_HANDLE(h, TAG, type) ((void)0)
-#endif
+#define PF__SQRT2 1.4142135623730951 /* a diagonal step */
 
 /* A 64-bit finaliser (splitmix/murmur3): seeded random tie-breaks hash a node with the seed. */
 PF__INLINE uint32_t pf__mix32(uint64_t x)
@@ -72,15 +32,6 @@ PF__INLINE uint32_t pf__tie_deeper(double h)
     memcpy(&u, &hf, sizeof u);
     return u ^ ((uint32_t)((int32_t)u >> 31) | UINT32_C(0x80000000));
 }
-
-/* Allocator with defaults resolved (zero hooks -> aligned malloc). */
-pf_allocator pf__alloc_resolve(const pf_allocator *a);
-/* The allocator of objects placed in caller memory: every allocation fails, frees do nothing. Code
- * that would grow such an object fails instead (and a destroy frees nothing). */
-pf_allocator pf__alloc_none(void);
-void *pf__alloc(const pf_allocator *a, size_t size, size_t align);
-void *pf__calloc(const pf_allocator *a, size_t size, size_t align);
-void  pf__free(const pf_allocator *a, void *p, size_t size);
 
 /* Fills diag (if any) with status and a formatted "name:line:col: msg"; returns status. */
 pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,

@@ -75,7 +75,7 @@ int pf__gen_grow_bytes(pf_gen_ctx *c, uint8_t **p, size_t *cap, size_t need)
 uint64_t pf__gen_hash(const void *state, uint32_t size) { return XXH3_64bits(state, size); }
 
 /* Bytes per record of the SoA block (hash, g, h, then five u32 arrays). */
-#define REC_BYTES (3 * sizeof(uint64_t) + 5 * sizeof(uint32_t))
+#define PF__REC_BYTES (3 * sizeof(uint64_t) + 5 * sizeof(uint32_t))
 
 /* Points the SoA arrays into one block of `cap` records (8-byte arrays first keep alignment). */
 static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
@@ -88,6 +88,7 @@ static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
     c->depth = c->action + cap;
     c->hpos = c->depth + cap;
     c->ptie = c->hpos + cap;
+    c->open.pos = c->hpos;
 }
 
 /* Grows the records (one block, all arrays together) to hold `need`, and the state pool to match.
@@ -99,9 +100,9 @@ static int records_grow(pf_gen_ctx *c, uint32_t need)
         while (n < need) n *= 2;
         if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
         if (n < need) return 0;
-        size_t old = (size_t)c->ncap * REC_BYTES;
+        size_t old = (size_t)c->ncap * PF__REC_BYTES;
         void *blk = NULL;
-        if (!grow_raw(c, &blk, 0, (size_t)n * REC_BYTES)) return 0;
+        if (!grow_raw(c, &blk, 0, (size_t)n * PF__REC_BYTES)) return 0;
         uint8_t *nb = blk;
         if (c->ncount) {
             uint32_t k = c->ncount;
@@ -195,6 +196,22 @@ uint32_t pf__gen_insert(pf_gen_ctx *c, const void *state, uint64_t hv)
     return k;
 }
 
+/* The open list grows by doubling, under the context's memory limit like every other pool. */
+static int open_grow(pf__open *o)
+{
+    pf_gen_ctx *c = o->owner;
+    uint64_t n = o->cap ? (uint64_t)o->cap * 2u : 16u;
+    if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
+    if (n <= o->cap) return 0;
+    size_t old = o->cap ? pf__open_bytes(o->cap) : 0, add = pf__open_bytes((uint32_t)n) - old;
+    if ((c->limit_bytes && c->bytes + add > c->limit_bytes) || !pf__open_resize(o, &c->alloc, (uint32_t)n)) {
+        c->limit_hit = 1;
+        return 0;
+    }
+    c->bytes += add;
+    return 1;
+}
+
 /* ---- context ----------------------------------------------------------------------------------- */
 
 pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out)
@@ -209,6 +226,8 @@ pf_status pf_gen_ctx_create(const pf_gen_ctx_desc *desc, pf_gen_ctx **out)
     c->bytes = sizeof *c;
     c->initial = PF__DEF(d.initial_states, 1024u);
     c->sink.ctx = c;
+    c->open.grow = open_grow;
+    c->open.owner = c;
     *out = c;
     return PF_OK;
 }
@@ -218,9 +237,9 @@ void pf_gen_ctx_destroy(pf_gen_ctx *c)
     if (!c) return;
     const pf_allocator *a = &c->alloc;
     pf__free(a, c->states, c->states_cap);
-    pf__free(a, c->hash, (size_t)c->ncap * REC_BYTES);
+    pf__free(a, c->hash, (size_t)c->ncap * PF__REC_BYTES);
     pf__free(a, c->table, (size_t)c->tcap * sizeof *c->table);
-    pf__free(a, c->heap, (size_t)c->hcap * sizeof *c->heap);
+    pf__open_free(&c->open, a);
     pf__free(a, c->sstates, c->sstates_cap);
     pf__free(a, c->scost, (size_t)c->scap * sizeof *c->scost);
     pf__free(a, c->sh, (size_t)c->scap * sizeof *c->sh);
@@ -332,76 +351,6 @@ const char *pf_gen_algo_name(pf_gen_algo a)
     return (unsigned)a < PF_GEN__COUNT ? names[a] : "unknown";
 }
 
-/* ---- open list: 4-ary min-heap on (f, tie) with decrease-key (as in search.c) ------------------ */
-
-static inline int hless(const pf__gen_hentry *a, const pf__gen_hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->tie < b->tie);
-}
-
-static void sift_up(pf_gen_ctx *c, uint32_t i, pf__gen_hentry e)
-{
-    pf__gen_hentry *h = c->heap;
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 2;
-        if (!hless(&e, &h[p])) break;
-        h[i] = h[p];
-        c->hpos[h[i].node] = i;
-        i = p;
-    }
-    h[i] = e;
-    c->hpos[e.node] = i;
-}
-
-static void sift_down(pf_gen_ctx *c, uint32_t i, pf__gen_hentry e)
-{
-    pf__gen_hentry *h = c->heap;
-    uint32_t n = c->hsize;
-    for (;;) {
-        uint32_t first = 4 * i + 1;
-        if (first >= n) break;
-        uint32_t best = first, last = first + 4 < n ? first + 4 : n;
-        for (uint32_t k = first + 1; k < last; k++)
-            if (hless(&h[k], &h[best])) best = k;
-        if (!hless(&h[best], &e)) break;
-        h[i] = h[best];
-        c->hpos[h[i].node] = i;
-        i = best;
-    }
-    h[i] = e;
-    c->hpos[e.node] = i;
-}
-
-static int heap_push(pf_gen_ctx *c, uint32_t node, double f, uint32_t tie)
-{
-    if (c->hsize == c->hcap) {
-        void **const ptrs[] = {(void **)&c->heap};
-        const size_t elems[] = {sizeof *c->heap};
-        if (!pf__gen_grow(c, ptrs, elems, 1, &c->hcap, c->hsize + 1)) return 0;
-    }
-    sift_up(c, c->hsize++, (pf__gen_hentry){f, tie, node});
-    return 1;
-}
-
-static uint32_t heap_pop(pf_gen_ctx *c)
-{
-    uint32_t top = c->heap[0].node;
-    pf__gen_hentry last = c->heap[--c->hsize];
-    if (c->hsize) sift_down(c, 0, last);
-    c->hpos[top] = PF__GEN_CLOSED;
-    return top;
-}
-
-static uint32_t tie_key(pf_gen_ctx *c, const pf_gen_desc *d, uint64_t hv, double h)
-{
-    switch (d->tie) {
-    case PF_TIE_FIFO: return c->fifo++;
-    case PF_TIE_LIFO: return ~c->fifo++;
-    case PF_TIE_RANDOM: return pf__mix32(d->tie_seed ^ (hv * UINT64_C(0x9E3779B97F4A7C15)));
-    default: return pf__tie_deeper(h);
-    }
-}
-
 /* PF_TIE_RANDOM also chooses among equally cheap parents of a state (two actions reaching the
  * same world state): the parent with the smaller key wins, so the choice depends only on the seed. */
 static uint32_t parent_key(const pf_gen_desc *d, uint64_t hv, uint32_t parent, uint32_t action)
@@ -443,8 +392,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     const uint32_t ss = p->state_size;
 
     pf__gen_records_clear(c);
-    c->hsize = 0;
-    c->fifo = 0;
+    pf__open_reset(&c->open, d->tie, d->tie_seed);
     if (!records_grow(c, c->initial) || !table_grow(c, c->initial)) return PF_OUT_OF_MEMORY;
 
     uint64_t hv = pf__gen_hash(start, ss);
@@ -459,11 +407,14 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     c->parent[s0] = PF__GEN_NONE;
     c->action[s0] = 0;
     c->depth[s0] = 0;
-    if (!heap_push(c, s0, greedy ? hx0 : w * hx0, tie_key(c, d, hv, hx0))) return PF_OUT_OF_MEMORY;
+    /* The open list is the library's (search/heap_internal.h), without a held entry: what the
+     * heap holds is charged to the memory limit at once. */
+    if (!pf__open_add(&c->open, NULL, s0, hv, greedy ? hx0 : w * hx0, hx0)) return PF_OUT_OF_MEMORY;
 
-    while (c->hsize) {
+    while (c->open.size) {
         if (d->max_expansions && st->expanded >= d->max_expansions) return PF_LIMIT_REACHED;
-        uint32_t cur = heap_pop(c);
+        uint32_t cur = pf__open_pop(&c->open);
+        c->hpos[cur] = PF__GEN_CLOSED;
         const uint8_t *cs = c->states + (size_t)cur * ss;
         if (p->is_goal(cs, p->user)) {
             st->cost = c->g[cur];
@@ -503,7 +454,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 c->depth[k] = dc + 1;
                 if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
                 double f = bfs ? (double)(dc + 1) : greedy ? hx : ng + w * hx;
-                if (!heap_push(c, k, f, tie_key(c, d, nh, hx))) return PF_OUT_OF_MEMORY;
+                if (!pf__open_add(&c->open, NULL, k, nh, f, hx)) return PF_OUT_OF_MEMORY;
                 continue;
             }
             if (rnd && ng == c->g[k] && c->hpos[k] != PF__GEN_CLOSED && !bfs) {
@@ -516,9 +467,8 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 }
                 continue;
             }
-            if (bfs || !(ng < c->g[k])) continue;
-            uint32_t pos = c->hpos[k];
-            if (pos == PF__GEN_CLOSED && !reopen) continue;
+            const uint32_t closed = c->hpos[k] == PF__GEN_CLOSED;
+            if (bfs || !pf__relax_improves(closed, reopen, ng, c->g[k])) continue;
             /* an extra heuristic is evaluated again here (rare: a cheaper path to a known state) */
             double h = more_h ? pf__gen_hmax(p, d, c->states + (size_t)k * ss, c->h[k]) : c->h[k];
             c->g[k] = ng;
@@ -527,12 +477,11 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             c->depth[k] = dc + 1;
             if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
             double f = greedy ? h : ng + w * h;
-            if (pos == PF__GEN_CLOSED) {
+            if (closed) {
                 st->reopened++;
-                if (!heap_push(c, k, f, tie_key(c, d, nh, h))) return PF_OUT_OF_MEMORY;
-            } else if (!greedy) {
-                pf__gen_hentry e = {f, c->heap[pos].tie, k};
-                sift_up(c, pos, e);
+                if (!pf__open_add(&c->open, NULL, k, nh, f, h)) return PF_OUT_OF_MEMORY;
+            } else if (!greedy) { /* greedy: f = h did not change */
+                pf__open_lower(&c->open, NULL, k, f);
             }
         }
     }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "generic/generic_internal.h"
 
-#define FRESH PF__GEN_NONE /* pbeg of a level that has not been expanded yet */
+#define PF__FRESH PF__GEN_NONE /* pbeg of a level that has not been expanded yet */
 
 static int path_reserve(pf_gen_ctx *c, uint32_t need)
 {
@@ -55,7 +55,7 @@ static pf_status write_plan(const uint32_t *acts, const uint8_t *states, uint32_
 }
 
 /* Outcome of one depth-first pass. */
-enum { RUN_DONE, RUN_FOUND, RUN_LIMIT, RUN_OOM, RUN_BAD };
+enum { PF__RUN_DONE, PF__RUN_FOUND, PF__RUN_LIMIT, PF__RUN_OOM, PF__RUN_BAD };
 
 typedef struct dfs {
     pf_gen_ctx          *c;
@@ -82,8 +82,8 @@ PF__INLINE int expand(dfs *x, uint32_t L, const int bnb)
     c->sink.parent_h = c->ph[L];
     c->snan = 0;
     p->successors(c->pstates + (size_t)L * ss, &c->sink, p->user);
-    if (c->limit_hit) return RUN_OOM;
-    if (c->bad_push) return RUN_BAD;
+    if (c->limit_hit) return PF__RUN_OOM;
+    if (c->bad_push) return PF__RUN_BAD;
     uint32_t end = c->scount;
     c->pend[L] = end;
     c->pnext[L] = beg;
@@ -95,11 +95,11 @@ PF__INLINE int expand(dfs *x, uint32_t L, const int bnb)
         } else if (isnan(c->sh[i])) {
             c->sh[i] = p->heuristic ? p->heuristic(c->sstates + (size_t)i * ss, p->user) : 0.0;
         }
-        if (pf__gen_bad_value(c->sh[i])) return RUN_BAD;
+        if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
         if (x->more_h) {
             c->sh0[i] = c->sh[i];
             c->sh[i] = pf__gen_hmax(p, x->d, c->sstates + (size_t)i * ss, c->sh[i]);
-            if (pf__gen_bad_value(c->sh[i])) return RUN_BAD;
+            if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
         }
     }
     if (bnb) {
@@ -119,7 +119,7 @@ PF__INLINE int expand(dfs *x, uint32_t L, const int bnb)
             c->sord[j] = v;
         }
     }
-    return RUN_DONE;
+    return PF__RUN_DONE;
 }
 
 /* Non-zero when the state repeats a state on the current path (hash hv). */
@@ -150,7 +150,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
     const uint64_t max_exp = d->max_expansions;
     uint64_t generated = st->generated, expanded = st->expanded;
     double next = x->next;
-    int ret = RUN_DONE;
+    int ret = PF__RUN_DONE;
     uint32_t L = 0;
 
     /* scratch (moves when a successor callback grows it) and path (moves when it grows) */
@@ -171,22 +171,22 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
     RELOAD_PATH();
 
     c->scount = 0;
-    pbeg[0] = FRESH;
+    pbeg[0] = PF__FRESH;
     pmin[0] = INFINITY;
 
     for (;;) {
-        if (pbeg[L] == FRESH) {
+        if (pbeg[L] == PF__FRESH) {
             const uint8_t *s = pstates + (size_t)L * ss;
             int leaf = 0;
             if (p->is_goal(s, p->user)) {
                 if (!bnb) {
                     x->found_len = L;
-                    ret = RUN_FOUND;
+                    ret = PF__RUN_FOUND;
                     goto out;
                 }
                 if (pg[L] < x->best) {
                     if (!save_best(c, L)) {
-                        ret = RUN_OOM;
+                        ret = PF__RUN_OOM;
                         goto out;
                     }
                     x->best = pg[L];
@@ -196,7 +196,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
             } else if (max_depth && L >= max_depth) {
                 leaf = 1;
             } else if (max_exp && expanded >= max_exp) {
-                ret = RUN_LIMIT;
+                ret = PF__RUN_LIMIT;
                 goto out;
             }
             if (leaf) {
@@ -205,7 +205,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 expanded++;
                 int r = expand(x, L, bnb);
                 RELOAD_SCRATCH();
-                if (r != RUN_DONE) {
+                if (r != PF__RUN_DONE) {
                     ret = r;
                     goto out;
                 }
@@ -247,7 +247,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 } else if (c->ncount < d->max_states) {
                     k = pf__gen_insert(c, cs, hv);
                     if (k == PF__GEN_NONE) {
-                        ret = RUN_OOM;
+                        ret = PF__RUN_OOM;
                         goto out;
                     }
                     c->g[k] = cg;
@@ -268,7 +268,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
             }
             if (PF__UNLIKELY(L + 2 > c->pcap)) {
                 if (!path_reserve(c, L + 2)) {
-                    ret = RUN_OOM;
+                    ret = PF__RUN_OOM;
                     goto out;
                 }
                 RELOAD_PATH();
@@ -280,7 +280,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
             if (need_hash) phash[L] = hv;
             pact[L] = sact[i];
             if (tt) ptt[L] = k;
-            pbeg[L] = FRESH;
+            pbeg[L] = PF__FRESH;
             if (tt) pmin[L] = INFINITY;
             pushed = 1;
             break;
@@ -371,23 +371,23 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         if (!x.bnb) st->iterations++;
         int r = run(&x);
         switch (r) {
-        case RUN_FOUND:
+        case PF__RUN_FOUND:
             st->cost = c->pg[x.found_len];
             st->plan_len = x.found_len;
             return write_plan(c->pact + 1, c->pstates + ss, x.found_len, ss, plan);
-        case RUN_OOM: return PF_OUT_OF_MEMORY;
-        case RUN_BAD: return PF_INVALID_ARGUMENT;
+        case PF__RUN_OOM: return PF_OUT_OF_MEMORY;
+        case PF__RUN_BAD: return PF_INVALID_ARGUMENT;
         default: break;
         }
         if (x.bnb) {
-            pf_status s = r == RUN_LIMIT ? PF_LIMIT_REACHED : PF_OK;
-            if (c->blen == 0 && !(x.best < INFINITY)) return r == RUN_LIMIT ? PF_LIMIT_REACHED : PF_NO_PATH;
+            pf_status s = r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_OK;
+            if (c->blen == 0 && !(x.best < INFINITY)) return r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_NO_PATH;
             st->cost = x.best;
             st->plan_len = c->blen;
             pf_status w = write_plan(c->bact, c->bstates, c->blen, ss, plan);
             return w == PF_OK ? s : w;
         }
-        if (r == RUN_LIMIT) return PF_LIMIT_REACHED;
+        if (r == PF__RUN_LIMIT) return PF_LIMIT_REACHED;
         if (!(x.next < INFINITY)) return PF_NO_PATH;
         x.thr = x.next;
     }

@@ -6,15 +6,10 @@
 #include <math.h>
 #include "pathfind/pf_generic.h"
 #include "common/pf_internal.h"
+#include "search/heap_internal.h"
 
 #define PF__GEN_NONE UINT32_MAX
 #define PF__GEN_CLOSED UINT32_MAX
-
-typedef struct pf__gen_hentry {
-    double   f;
-    uint32_t tie;   /* secondary key: smaller first */
-    uint32_t node;
-} pf__gen_hentry;
 
 struct pf_gen_sink {
     pf_gen_ctx *ctx;
@@ -33,7 +28,7 @@ struct pf_gen_sink {
  *   parent  [ncap] record of the parent, PF__GEN_NONE for the start
  *   action  [ncap] action from the parent
  *   depth   [ncap] steps from the start (TT: iteration that wrote g)
- *   hpos    [ncap] slot in the open list, PF__GEN_CLOSED once expanded
+ *   hpos    [ncap] slot in the open list (open.pos), PF__GEN_CLOSED once expanded
  *   ptie    [ncap] PF_TIE_RANDOM: key of the parent among equally cheap ones
  * Hash table [tcap], a power of two, load <= 1/2: record index or PF__GEN_NONE; linear probing.
  * Records are only appended, so the table's insertion order is the index order; that lets a
@@ -60,9 +55,7 @@ struct pf_gen_ctx {
     uint32_t *table;
     uint32_t  tcap;
 
-    pf__gen_hentry *heap;
-    uint32_t        hsize, hcap;
-    uint32_t        fifo;
+    pf__open  open;            /* the library's open list (search/heap_internal.h); pos = hpos */
 
     /* successor scratch, used as a stack by the depth-first searches [scap] */
     uint32_t  scount, scap;

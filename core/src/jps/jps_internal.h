@@ -5,7 +5,8 @@
 #include "search/ctx_internal.h"
 #include "pathfind/pf_jps.h"
 
-/* Directions as in search.c: 0..7 = N E S W NE SE SW NW; the reverse of d is d ^ 2. */
+/* Directions as every grid search numbers them (map/grid_moves_internal.h): 0..7 = N E S W NE SE
+ * SW NW; the reverse of d is d ^ 2. */
 #define PF__JPS_NONE 8u /* "no arrival direction": the start node, stored in the stamp's top bits */
 
 /*

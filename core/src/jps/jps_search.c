@@ -14,20 +14,13 @@
  */
 #include <math.h>
 #include <string.h>
-#include "search/heap_internal.h"
+#include "search/skeleton_internal.h"
 #include "search/metric_internal.h"
+#include "map/grid_moves_internal.h"
 #include "jps/jps_internal.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-
-static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-static const uint8_t DH[8] = {0, 0, 0, 0, 1, 1, 3, 3};
-static const uint8_t DV[8] = {0, 0, 0, 0, 0, 2, 2, 0};
-/* DIAG[a][b]: the diagonal between perpendicular straight directions a and b */
-static const uint8_t DIAG[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7, 0, 6, 0}};
 
 /* ---- per-context state ---------------------------------------------------------------------- */
 
@@ -99,7 +92,7 @@ pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
     if (!x) return PF_OUT_OF_MEMORY;
     if (table) pf__jps_table_release(&x->own); /* the shared copy replaces ours */
     x->shared = table;
-    ctx->s.active = 0; /* a search in flight may point into the released data */
+    ctx->s.active = PF__SEARCH_NONE; /* a search in flight may point into the released data */
     return PF_OK;
 }
 
@@ -110,10 +103,14 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
     return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
-/* ---- heuristic and tie key (the same rules as search.c) ------------------------------------- */
+/* ---- heuristic -------------------------------------------------------------------------------- */
 
-PF__INLINE double heur(int kind, int32_t dx, int32_t dy) { return pf__grid_metric((pf_heur)kind, dx, dy); }
-
+/* The heuristic of padded cell (tx, ty): the metric asked for, to the goal (search.c uses the same
+ * one, on unpadded coordinates: the offset is the same). */
+PF__INLINE double jps_h(const pf__jps_ext *x, uint32_t tx, uint32_t ty)
+{
+    return pf__grid_metric((pf_heur)x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+}
 
 /* ---- begin ---------------------------------------------------------------------------------- */
 
@@ -173,14 +170,9 @@ pf_status pf__jps_begin(pf_ctx *c)
     x->gx = (uint32_t)s->gx + 1u;
     x->gy = (uint32_t)s->gy + 1u;
 
-    c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
-    c->g[si] = 0.0;
     x->parent[si] = si;
-    s->st.pushed = 1;
     uint32_t sy = si / m->pw, sx = si - sy * m->pw;
-    double h = heur(x->hkind, (int32_t)sx - (int32_t)x->gx, (int32_t)sy - (int32_t)x->gy);
-    if (!pf__heap_push(c, si, s->hmul * h, pf__tie_key(s, si, h))) return PF_OUT_OF_MEMORY;
-    return PF_IN_PROGRESS;
+    return pf__bf_root(c, si, PF__JPS_NONE, jps_h(x, sx, sy)) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
 }
 
 /* ---- bit scans ------------------------------------------------------------------------------ */
@@ -268,7 +260,7 @@ PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw
     return d == 2 ? scan_fwd(C, C - cw, C + cw, py, gp, CUT) : scan_bwd(C, C - cw, C + cw, py, gp, CUT);
 }
 
-/* ---- search loop ---------------------------------------------------------------------------- */
+/* ---- pruning, open neighbours, paths ------------------------------------------------------- */
 
 /* Directions left after pruning, for a node entered moving in direction a (PF__JPS_NONE: all).
  * op: bit d set when the neighbour in direction d is open. Either meaning of "open" works for a
@@ -277,25 +269,26 @@ PF__INLINE uint32_t jump_straight(const pf__jps_ext *x, uint32_t rw, uint32_t cw
  * the one test below that reads a diagonal there has both sides open (the cell behind and p1). */
 PF__INLINE uint32_t succ_dirs(uint32_t op, uint32_t a, const int CUT)
 {
+    const uint8_t (*diag)[4] = pf__dir_diag;
     if (a == PF__JPS_NONE) return 0xFFu;
     if (a < 4) {
         uint32_t mask = 1u << a;
         uint32_t p1 = (a + 1u) & 3u, p2 = (a + 3u) & 3u;
         if (!CUT) {
             uint32_t r = a ^ 2u;
-            if ((op >> p1 & 1u) && !(op >> DIAG[r][p1] & 1u)) mask |= (1u << p1) | (1u << DIAG[a][p1]);
-            if ((op >> p2 & 1u) && !(op >> DIAG[r][p2] & 1u)) mask |= (1u << p2) | (1u << DIAG[a][p2]);
+            if ((op >> p1 & 1u) && !(op >> diag[r][p1] & 1u)) mask |= (1u << p1) | (1u << diag[a][p1]);
+            if ((op >> p2 & 1u) && !(op >> diag[r][p2] & 1u)) mask |= (1u << p2) | (1u << diag[a][p2]);
         } else {
-            if (!(op >> p1 & 1u) && (op >> DIAG[a][p1] & 1u)) mask |= 1u << DIAG[a][p1];
-            if (!(op >> p2 & 1u) && (op >> DIAG[a][p2] & 1u)) mask |= 1u << DIAG[a][p2];
+            if (!(op >> p1 & 1u) && (op >> diag[a][p1] & 1u)) mask |= 1u << diag[a][p1];
+            if (!(op >> p2 & 1u) && (op >> diag[a][p2] & 1u)) mask |= 1u << diag[a][p2];
         }
         return mask;
     }
-    uint32_t h = DH[a], v = DV[a];
+    uint32_t h = pf__dir_h[a], v = pf__dir_v[a];
     uint32_t mask = (1u << a) | (1u << h) | (1u << v);
     if (CUT) {
-        if (!(op >> (h ^ 2u) & 1u)) mask |= 1u << DIAG[h ^ 2u][v];
-        if (!(op >> (v ^ 2u) & 1u)) mask |= 1u << DIAG[h][v ^ 2u];
+        if (!(op >> (h ^ 2u) & 1u)) mask |= 1u << diag[h ^ 2u][v];
+        if (!(op >> (v ^ 2u) & 1u)) mask |= 1u << diag[h][v ^ 2u];
     }
     return mask;
 }
@@ -331,49 +324,6 @@ PF__INLINE uint32_t bit_at(const uint64_t *rows, uint32_t rw, uint32_t px, uint3
 {
     uint32_t b = px + 64u;
     return (uint32_t)(rows[(size_t)py * rw + (b >> 6)] >> (b & 63u)) & 1u;
-}
-
-/* A successor waiting to be relaxed (jps_run). */
-typedef struct pf__jpend {
-    uint32_t t, back, tx, ty;
-    double   ng;
-} pf__jpend;
-#define PF__JPS_PEND 32u
-
-/* A*'s relaxation for a jump from `from` to t; returns 0 on out-of-memory. */
-PF__INLINE int jrelax(pf_ctx *c, pf__jps_ext *x, pf__hold *hd, uint32_t t, double ng, uint32_t back,
-                      uint32_t from, uint32_t tx, uint32_t ty)
-{
-    pf__search *s = &c->s;
-    uint32_t st = c->stamp[t];
-    if ((st & PF__GEN_MASK) != c->gen) {
-        double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
-        if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
-            s->pruned = 1;
-            return 1;
-        }
-        c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
-        c->g[t] = ng;
-        x->parent[t] = from;
-        s->st.pushed++;
-        return pf__hold_push(c, hd, pf__hentry_make(ng + s->hmul * h, pf__tie_key(s, t, h), t));
-    }
-    /* The octile heuristic is consistent along jumps too (they are runs of grid moves), so a
-     * closed jump point is never improved: no reopening, as in Warthog. */
-    if (!(ng < c->g[t])) return 1;
-    if (st & PF__CLOSED_BIT) return 1;
-    double h = heur(x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
-    c->stamp[t] = c->gen | (back << PF__DIR_SHIFT);
-    c->g[t] = ng;
-    x->parent[t] = from;
-    /* one expansion can reach a jump point twice: the held one is improved where it is */
-    int held = hd->have && hd->e.node == t;
-    uint32_t pos = held ? 0 : c->hpos[t];
-    pf__hentry e = pf__hentry_make(ng + s->hmul * h, held ? hd->e.tie : c->heap[pos].tie, t);
-    if (s->d.tie == PF_TIE_DEEPER) e.tie = pf__tie_key(s, t, h);
-    if (held) hd->e = e;
-    else pf__sift_up(c, pos, e);
-    return 1;
 }
 
 /* Writes the path found into x->path, goal first, as public node ids. A jump from p to t is
@@ -440,59 +390,207 @@ PF__INLINE uint32_t plus_straight(const int16_t *D, uint32_t i, uint32_t px, uin
     return v > 0 ? (uint32_t)v : 0u;
 }
 
+/* ---- one expansion ---------------------------------------------------------------------------- */
+
+/*
+ * The successors of one expansion are relaxed together at its end, in the order found: the loads
+ * of their records (jump points lie far apart: each a likely cache miss) are started as each is
+ * found and overlap the scans that find the rest, where relaxing at once waited on each in turn.
+ * Every successor has the expanded node as parent, those found from a pruned diagonal jump point
+ * too (mark_path rebuilds the two-leg jump).
+ */
+#define PF__JPS_PEND 32u
+
+typedef struct jps_out {
+    pf_ctx      *c;
+    pf__jps_ext *x;
+    pf__hold    *hold;
+    const int32_t *off;              /* the map's neighbour offsets */
+    uint32_t     goal;
+    uint32_t     from;               /* the node expanded */
+    uint32_t     n;
+    struct {
+        uint32_t t, back, tx, ty;    /* node, direction back towards `from`, padded coordinates */
+        double   ng;
+    } pend[PF__JPS_PEND];
+} jps_out;
+
+/* Relaxes the waiting successors (the skeleton's relaxation, no reopening: the heuristics JPS runs
+ * with are consistent along jumps too, which are runs of grid moves, so a closed jump point is
+ * never improved, as in Warthog). Returns 0 when the open list cannot grow. */
+PF__INLINE int jps_flush(jps_out *o)
+{
+    for (uint32_t i = 0; i < o->n; i++) {
+        uint32_t t = o->pend[i].t;
+        double ng = o->pend[i].ng;
+        uint32_t was = pf__bf_admit(o->c, t, ng, 0);
+        if (was && !pf__bf_relax(o->c, o->hold, t, was, ng, jps_h(o->x, o->pend[i].tx, o->pend[i].ty),
+                                 o->pend[i].back, o->x->parent, o->from, 1))
+            return 0;
+    }
+    o->n = 0;
+    return 1;
+}
+
+/* Queues successor t at padded (tx, ty), reached at cost ng moving in direction back ^ 2. */
+PF__INLINE int jps_emit(jps_out *o, uint32_t t, double ng, uint32_t back, uint32_t tx, uint32_t ty)
+{
+    __builtin_prefetch(&o->c->stamp[t]);
+    __builtin_prefetch(&o->c->g[t]);
+    if (o->n == PF__JPS_PEND && !jps_flush(o)) return 0;
+    o->pend[o->n].t = t;
+    o->pend[o->n].back = back;
+    o->pend[o->n].tx = tx;
+    o->pend[o->n].ty = ty;
+    o->pend[o->n].ng = ng;
+    o->n++;
+    return 1;
+}
+
+/* The straight jump from cell y at padded (yx, yy), reached at cost gy, in direction d (0..3):
+ * queues the jump point or the goal it reaches. 0 when the open list cannot grow. */
+PF__INLINE int jps_straight(jps_out *o, uint32_t y, uint32_t yx, uint32_t yy, double gy, uint32_t d, const int CUT,
+                            const int PLUS)
+{
+    const pf__jps_ext *x = o->x;
+    uint32_t n = PLUS ? plus_straight(x->dist, y, yx, yy, d, x->gx, x->gy)
+                      : jump_straight(x, x->own.rw, x->own.cw, yx, yy, d, CUT);
+    if (!n) return 1;
+    return jps_emit(o, (uint32_t)((int32_t)y + (int32_t)n * o->off[d]), gy + (double)n, d ^ 2u,
+                    (uint32_t)((int32_t)yx + (int32_t)n * pf__dir_dx[d]),
+                    (uint32_t)((int32_t)yy + (int32_t)n * pf__dir_dy[d]));
+}
+
+/* Where a diagonal walk stands: a cell, its padded coordinates, the diagonal steps from the node
+ * expanded. */
+typedef struct jps_at {
+    uint32_t cell, x, y, steps;
+} jps_at;
+
+/* One move of a diagonal walk: it stopped (nothing beyond, or the goal queued), moved on to the
+ * next diagonal jump point, or ran out of memory. */
+enum { PF__DIAG_STOP, PF__DIAG_ON, PF__DIAG_OOM };
+
+/* JPS+: from p, the next diagonal jump point in direction d, read from p's distances; stops at the
+ * goal's row or column when the walk crosses it within reach (Rabin's target jump point). gc is the
+ * cost of the node expanded. */
+PF__INLINE int plus_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d)
+{
+    const pf__jps_ext *x = o->x;
+    const int16_t *D = x->dist;
+    const int32_t *off = o->off;
+    const int32_t dx = pf__dir_dx[d], dy = pf__dir_dy[d], od = off[d];
+    const uint32_t gx = x->gx, gy = x->gy;
+    int32_t dv = D[(size_t)p->cell * 8u + d];
+    uint32_t reach = (uint32_t)(dv < 0 ? -dv : dv);
+    if ((dx > 0 ? gx > p->x : gx < p->x) && (dy > 0 ? gy > p->y : gy < p->y)) {
+        uint32_t ax = gx > p->x ? gx - p->x : p->x - gx, ay = gy > p->y ? gy - p->y : p->y - gy;
+        uint32_t tt = ax < ay ? ax : ay;
+        if (tt <= reach) { /* expanded like a diagonal arrival */
+            p->steps += tt;
+            int ok = jps_emit(o, (uint32_t)((int32_t)p->cell + (int32_t)tt * od), gc + (double)p->steps * PF__SQRT2,
+                              d ^ 2u, (uint32_t)((int32_t)p->x + (int32_t)tt * dx),
+                              (uint32_t)((int32_t)p->y + (int32_t)tt * dy));
+            return ok ? PF__DIAG_STOP : PF__DIAG_OOM;
+        }
+    }
+    if (dv <= 0) return PF__DIAG_STOP;
+    p->cell = (uint32_t)((int32_t)p->cell + dv * od);
+    p->x = (uint32_t)((int32_t)p->x + dv * dx);
+    p->y = (uint32_t)((int32_t)p->y + dv * dy);
+    p->steps += (uint32_t)dv;
+    /* the new point's two straight jumps and next hop: start their misses now */
+    const int16_t *e = D + (size_t)p->cell * 8u;
+    const uint32_t h = pf__dir_h[d], v = pf__dir_v[d];
+    int32_t nh = e[h], nv = e[v], nd = e[d];
+    if (nh > 0) __builtin_prefetch(&o->c->stamp[(uint32_t)((int32_t)p->cell + nh * off[h])]);
+    if (nv > 0) __builtin_prefetch(&o->c->stamp[(uint32_t)((int32_t)p->cell + nv * off[v])]);
+    if (nd > 0) __builtin_prefetch(&D[(size_t)(uint32_t)((int32_t)p->cell + nd * od) * 8u]);
+    return PF__DIAG_ON;
+}
+
+/* JPS: from p, one diagonal step in direction d on the wall bitmaps (without corner cutting both
+ * sides must be open); the goal is queued when reached. */
+PF__INLINE int bits_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d, const int CUT)
+{
+    const uint64_t *R = o->x->rows;
+    const uint32_t rw = o->x->own.rw;
+    const uint32_t dx = (uint32_t)(int32_t)pf__dir_dx[d], dy = (uint32_t)(int32_t)pf__dir_dy[d];
+    if (!bit_at(R, rw, p->x + dx, p->y + dy)) return PF__DIAG_STOP;
+    if (!CUT && !(bit_at(R, rw, p->x + dx, p->y) & bit_at(R, rw, p->x, p->y + dy))) return PF__DIAG_STOP;
+    p->cell = (uint32_t)((int32_t)p->cell + o->off[d]);
+    p->x += dx;
+    p->y += dy;
+    p->steps++;
+    if (p->cell == o->goal)
+        return jps_emit(o, p->cell, gc + (double)p->steps * PF__SQRT2, d ^ 2u, p->x, p->y) ? PF__DIAG_STOP
+                                                                                         : PF__DIAG_OOM;
+    return PF__DIAG_ON;
+}
+
+/* With corner cutting, does a diagonal arrival in direction d at p have forced neighbours (a side
+ * blocked behind, open beyond)? */
+PF__INLINE int diag_forced(const jps_out *o, const jps_at *p, uint32_t d, const int PLUS)
+{
+    uint32_t op = PLUS ? open_moves(o->x->dist, p->cell) : open_bits(o->x->rows, o->x->own.rw, p->x, p->y);
+    uint32_t h = pf__dir_h[d], v = pf__dir_v[d], hb = h ^ 2u, vb = v ^ 2u;
+    return (!(op >> hb & 1u) && (op >> pf__dir_diag[hb][v] & 1u)) ||
+           (!(op >> vb & 1u) && (op >> pf__dir_diag[h][vb] & 1u));
+}
+
+/*
+ * The diagonal from cur (at padded (px, py), cost gc) in direction d (4..7), with jump point
+ * pruning (Harabor & Grastien 2014): a diagonal jump point y found only through its straight scans
+ * is not put on the open list; the jump points those scans reach are queued at once with cur as
+ * parent, and the diagonal goes on, which is what expanding y would have done. Only the goal and,
+ * with corner cutting, cells with forced neighbours become nodes. 0 when out of memory.
+ */
+PF__INLINE int jps_diagonal(jps_out *o, uint32_t cur, uint32_t px, uint32_t py, double gc, uint32_t d, const int CUT,
+                            const int PLUS)
+{
+    const uint32_t h = pf__dir_h[d], v = pf__dir_v[d];
+    jps_at p = {cur, px, py, 0};
+    for (;;) {
+        int r = PLUS ? plus_diag_move(o, &p, gc, d) : bits_diag_move(o, &p, gc, d, CUT);
+        if (r != PF__DIAG_ON) return r == PF__DIAG_STOP;
+        const double gy = gc + (double)p.steps * PF__SQRT2;
+        if (CUT && diag_forced(o, &p, d, PLUS)) return jps_emit(o, p.cell, gy, d ^ 2u, p.x, p.y);
+        if (!jps_straight(o, p.cell, p.x, p.y, gy, h, CUT, PLUS)) return 0;
+        if (!jps_straight(o, p.cell, p.x, p.y, gy, v, CUT, PLUS)) return 0;
+    }
+}
+
+/* ---- search loop ------------------------------------------------------------------------------ */
+
+/* The skeleton (skeleton_internal.h) over jump points: the successors of a node are the jumps in
+ * the directions its arrival leaves unpruned. Instantiated per corner rule and per table kind
+ * (PLUS: JPS+ distances; otherwise the wall bitmaps). */
 PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const int PLUS)
 {
-    const pf_map *m = c->map;
     pf__search *s = &c->s;
     pf__jps_ext *x = c->ext;
-    const int32_t *off = m->nb_off[0];
-    const uint32_t pw = m->pw, goal = s->goal;
-    const uint32_t rw = x->own.rw, cw = x->own.cw; /* same for any table of this map */
+    const int32_t *off = c->map->nb_off[0];
+    const uint32_t pw = c->map->pw, goal = s->goal;
     const int16_t *D = x->dist;
-    const uint32_t gx = x->gx, gy = x->gy;
-    /* The successors of one expansion are relaxed together at its end, in the order found: the
-     * loads of their records (jump points lie far apart: each a likely cache miss) are started as
-     * each is found and overlap the scans that find the rest, where relaxing at once waited on each
-     * in turn. */
-    pf__jpend pend[PF__JPS_PEND];
-    uint32_t npend = 0;
-#define PF__JFLUSH()                                                                               \
-    do {                                                                                           \
-        for (uint32_t i_ = 0; i_ < npend; i_++)                                                    \
-            if (!jrelax(c, x, &hold, pend[i_].t, pend[i_].ng, pend[i_].back, cur, pend[i_].tx, pend[i_].ty)) \
-                return PF_OUT_OF_MEMORY;                                                           \
-        npend = 0;                                                                                 \
-    } while (0)
-#define PF__JEMIT(T, NG, BACK, TX, TY)                                                             \
-    do {                                                                                           \
-        uint32_t t_ = (T);                                                                         \
-        __builtin_prefetch(&c->stamp[t_]);                                                         \
-        __builtin_prefetch(&c->g[t_]);                                                             \
-        if (npend == PF__JPS_PEND) PF__JFLUSH();                                                   \
-        pend[npend++] = (pf__jpend){t_, (BACK), (TX), (TY), (NG)};                                 \
-    } while (0)
-
-    pf__hold hold = {{0, 0, 0}, 0}; /* heap_internal.h */
+    pf__hold hold = PF__HOLD_EMPTY;
+    jps_out out;
+    out.c = c;
+    out.x = x;
+    out.hold = &hold;
+    out.off = off;
+    out.goal = goal;
+    out.n = 0;
+    pf_status ret;
     for (;;) {
-        if (!pf__hold_settle(c, &hold)) return PF_OUT_OF_MEMORY;
-        if (pf__hold_top(c, &hold) == PF_NODE_NONE) break;
-        if (budget-- == 0) return pf__hold_flush(c, &hold) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
-        /* as in search.c: the goal coming off the open list is not an expansion */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && pf__hold_top(c, &hold) != goal)
-            return pf__hold_flush(c, &hold) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
-        uint32_t cur = pf__hold_pop_close(c, &hold);
-        if (c->hsize) {
+        uint32_t cur = pf__bf_next(c, &hold, &budget, &ret);
+        if (cur == PF_NODE_NONE) return ret;
+        if (c->open.size) {
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
-            uint32_t nx = c->heap[0].node;
+            uint32_t nx = c->open.heap[0].node;
             __builtin_prefetch(&c->stamp[nx]);
             __builtin_prefetch(&c->g[nx]);
             if (PLUS) __builtin_prefetch(&D[(size_t)nx * 8u]);
-        }
-        if (s->d.trace) {
-            pf_trace *tr = s->d.trace;
-            if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(m, cur);
-            tr->total++;
         }
         if (cur == goal) {
             s->found = cur;
@@ -504,7 +602,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
         const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
         uint32_t dirs = 0xFFu;
         if (back != PF__JPS_NONE)
-            dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, rw, px, py), back ^ 2u, CUT);
+            dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, x->own.rw, px, py), back ^ 2u, CUT);
         if (PLUS) {
             /* Every first hop is in cur's entry: start all their misses now so they overlap, where
              * the loop below would meet them one after another (the distances, 16 bytes a cell,
@@ -519,94 +617,15 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                 else __builtin_prefetch(&D[(size_t)t * 8u]);
             }
         }
-        while (dirs) {
+        out.from = cur;
+        for (; dirs; dirs &= dirs - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(dirs);
-            dirs &= dirs - 1u;
-            if (d < 4) {
-                uint32_t n = PLUS ? plus_straight(D, cur, px, py, d, gx, gy) : jump_straight(x, rw, cw, px, py, d, CUT);
-                if (n)
-                    PF__JEMIT((uint32_t)((int32_t)cur + (int32_t)n * off[d]), gc + (double)n, d ^ 2u,
-                              (uint32_t)((int32_t)px + (int32_t)n * DX[d]), (uint32_t)((int32_t)py + (int32_t)n * DY[d]));
-                continue;
-            }
-            /*
-             * Diagonal, with jump point pruning (Harabor & Grastien 2014): a diagonal jump point y
-             * found only through its straight scans is not put on the open list; the jump points
-             * those scans reach are generated at once with cur as parent (the two-leg jump is
-             * rebuilt by mark_path), and the diagonal goes on, which is what expanding y would
-             * have done. Only the goal and, with corner cutting, cells with forced neighbours
-             * become nodes.
-             */
-            const uint32_t h = DH[d], v = DV[d];
-            const int32_t o = off[d], oh = off[h], ov = off[v], dx = DX[d], dy = DY[d];
-            uint32_t y = cur, yx = px, yy = py, kk = 0;
-            for (;;) {
-                if (PLUS) {
-                    int32_t dv = D[(size_t)y * 8u + d];
-                    uint32_t reach = (uint32_t)(dv < 0 ? -dv : dv);
-                    if ((dx > 0 ? gx > yx : gx < yx) && (dy > 0 ? gy > yy : gy < yy)) {
-                        /* the goal's row or column is crossed within reach: stop there (Rabin's
-                         * target jump point), expanded like a diagonal arrival */
-                        uint32_t ax = gx > yx ? gx - yx : yx - gx, ay = gy > yy ? gy - yy : yy - gy;
-                        uint32_t tt = ax < ay ? ax : ay;
-                        if (tt <= reach) {
-                            kk += tt;
-                            PF__JEMIT((uint32_t)((int32_t)y + (int32_t)tt * o), gc + (double)kk * PF__SQRT2, d ^ 2u,
-                                      (uint32_t)((int32_t)yx + (int32_t)tt * dx), (uint32_t)((int32_t)yy + (int32_t)tt * dy));
-                            break;
-                        }
-                    }
-                    if (dv <= 0) break;
-                    y = (uint32_t)((int32_t)y + dv * o);
-                    yx = (uint32_t)((int32_t)yx + dv * dx);
-                    yy = (uint32_t)((int32_t)yy + dv * dy);
-                    kk += (uint32_t)dv;
-                    {
-                        /* the same for this diagonal jump point: its two straight jumps, next hop */
-                        const int16_t *e = D + (size_t)y * 8u;
-                        int32_t nh = e[h], nv = e[v], nd = e[d];
-                        if (nh > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nh * oh)]);
-                        if (nv > 0) __builtin_prefetch(&c->stamp[(uint32_t)((int32_t)y + nv * ov)]);
-                        if (nd > 0) __builtin_prefetch(&D[(size_t)(uint32_t)((int32_t)y + nd * o) * 8u]);
-                    }
-                } else {
-                    const uint64_t *R = x->rows;
-                    if (!bit_at(R, rw, yx + (uint32_t)dx, yy + (uint32_t)dy)) break;
-                    if (!CUT && !(bit_at(R, rw, yx + (uint32_t)dx, yy) & bit_at(R, rw, yx, yy + (uint32_t)dy))) break;
-                    y = (uint32_t)((int32_t)y + o);
-                    yx = (uint32_t)((int32_t)yx + dx);
-                    yy = (uint32_t)((int32_t)yy + dy);
-                    kk++;
-                    if (y == goal) {
-                        PF__JEMIT(y, gc + (double)kk * PF__SQRT2, d ^ 2u, yx, yy);
-                        break;
-                    }
-                }
-                const double gy_ = gc + (double)kk * PF__SQRT2;
-                if (CUT) {
-                    /* forced neighbours of a diagonal arrival: a blocked side behind, open beyond */
-                    uint32_t op = PLUS ? open_moves(D, y) : open_bits(x->rows, rw, yx, yy);
-                    uint32_t hb = h ^ 2u, vb = v ^ 2u;
-                    if ((!(op >> hb & 1u) && (op >> DIAG[hb][v] & 1u)) || (!(op >> vb & 1u) && (op >> DIAG[h][vb] & 1u))) {
-                        PF__JEMIT(y, gy_, d ^ 2u, yx, yy);
-                        break;
-                    }
-                }
-                uint32_t nh = PLUS ? plus_straight(D, y, yx, yy, h, gx, gy) : jump_straight(x, rw, cw, yx, yy, h, CUT);
-                if (nh)
-                    PF__JEMIT((uint32_t)((int32_t)y + (int32_t)nh * oh), gy_ + (double)nh, h ^ 2u,
-                              (uint32_t)((int32_t)yx + (int32_t)nh * DX[h]), yy);
-                uint32_t nv = PLUS ? plus_straight(D, y, yx, yy, v, gx, gy) : jump_straight(x, rw, cw, yx, yy, v, CUT);
-                if (nv)
-                    PF__JEMIT((uint32_t)((int32_t)y + (int32_t)nv * ov), gy_ + (double)nv, v ^ 2u, yx,
-                              (uint32_t)((int32_t)yy + (int32_t)nv * DY[v]));
-            }
+            int ok = d < 4 ? jps_straight(&out, cur, px, py, gc, d, CUT, PLUS)
+                           : jps_diagonal(&out, cur, px, py, gc, d, CUT, PLUS);
+            if (!ok) return PF_OUT_OF_MEMORY;
         }
-        PF__JFLUSH();
+        if (!jps_flush(&out)) return PF_OUT_OF_MEMORY;
     }
-#undef PF__JEMIT
-#undef PF__JFLUSH
-    return s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH;
 }
 
 static pf_status run_nocut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 0, 0); }

@@ -7,6 +7,7 @@
 #endif
 #include <string.h>
 #include "jps/jps_internal.h"
+#include "map/grid_moves_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -34,8 +35,6 @@ void pf__jps_hugepages(void *p, size_t bytes)
 #define PF__OMP(x)
 #endif
 
-static const uint8_t DH[8] = {0, 0, 0, 0, 1, 1, 3, 3}; /* horizontal component of a diagonal */
-static const uint8_t DV[8] = {0, 0, 0, 0, 0, 2, 2, 0}; /* vertical component of a diagonal */
 
 int pf__jps_map_ok(const pf_map *m)
 {
@@ -132,7 +131,7 @@ static int forced_straight(const uint8_t *cls, const int32_t *off, uint32_t n, u
 /* Corner cutting only: forced neighbours of n entered diagonally in direction d. */
 static int forced_diag_cut(const uint8_t *cls, const int32_t *off, uint32_t n, uint32_t d, uint8_t k)
 {
-    int32_t oh = off[DH[d]], ov = off[DV[d]];
+    int32_t oh = off[pf__dir_h[d]], ov = off[pf__dir_v[d]];
     int32_t i = (int32_t)n;
     return (cls[i - oh] != k && cls[i - oh + ov] == k) || (cls[i - ov] != k && cls[i + oh - ov] == k);
 }
@@ -159,10 +158,10 @@ PF__INLINE void dist_diag(int16_t *D, const uint8_t *cls, const int32_t *off, ui
     if (!k) return;
     uint32_t n = (uint32_t)((int32_t)i + off[d]);
     int16_t v;
-    if (cls[n] != k || (!cut && (cls[(uint32_t)((int32_t)i + off[DH[d]])] != k ||
-                                 cls[(uint32_t)((int32_t)i + off[DV[d]])] != k)))
+    const pf__grid_view gv = {cls, NULL, off, 0};
+    if (!pf__grid_diag_ok(&gv, i, d, (pf__unit){k}, cut))
         v = 0;
-    else if (D[(size_t)n * 8u + DH[d]] > 0 || D[(size_t)n * 8u + DV[d]] > 0 ||
+    else if (D[(size_t)n * 8u + pf__dir_h[d]] > 0 || D[(size_t)n * 8u + pf__dir_v[d]] > 0 ||
              (cut && forced_diag_cut(cls, off, n, d, k)))
         v = 1;
     else v = extend(D[(size_t)n * 8u + d]);

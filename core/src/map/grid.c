@@ -1,30 +1,56 @@
 /* grid.c - grid maps: creation from arrays, neighbour tables, components, accessors. */
 #include <math.h>
 #include <string.h>
-#include "map/map_internal.h"
+#include "map/grid_moves_internal.h"
 
 void pf__grid_set_offsets(pf_map *m)
 {
     int32_t pw = (int32_t)m->pw;
     if (m->moves == PF_MOVES_HEX) {
-        /* directions W E NW NE SW SE; table [padded row & 1]: padded row py = y + 1, so odd py is
-         * an even (unshifted) row y of the odd-r layout */
-        const int32_t even_y[6] = {-1, 1, -pw - 1, -pw, pw - 1, pw};
-        const int32_t odd_y[6] = {-1, 1, -pw, -pw + 1, pw, pw + 1};
-        for (int d = 0; d < 6; d++) {
-            m->nb_off[1][d] = even_y[d];
-            m->nb_off[0][d] = odd_y[d];
-        }
+        /* [padded row & 1]: padded row py = y + 1, so odd py is an even (unshifted) row y of the
+         * odd-r layout */
+        for (int d = 0; d < 6; d++)
+            for (int par = 0; par < 2; par++)
+                m->nb_off[par][d] = pf__hex_dy[d] * pw + pf__hex_dx[par ^ 1][d];
         return;
     }
-    /* N E S W NE SE SW NW */
-    const int32_t o[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-    for (int d = 0; d < 8; d++) m->nb_off[0][d] = m->nb_off[1][d] = o[d];
+    for (int d = 0; d < 8; d++) m->nb_off[0][d] = m->nb_off[1][d] = pf__dir_dy[d] * pw + pf__dir_dx[d];
 }
 
 /* Labels connected components by flood fill over the move rule (symmetric for every grid rule), so
  * a query whose goal lies in another component returns PF_NO_PATH without exhausting the start's
- * component. Uses the map's allocator; returns 0 on allocation failure. */
+ * component. `stack` holds a cell index per cell. Instantiated per move rule, like the searches. */
+PF__INLINE void flood(pf_map *m, uint32_t *stack, const int MV)
+{
+    const uint8_t *cls = m->cls;
+    uint32_t *comp = m->comp;
+    const uint32_t pw = m->pw;
+    const size_t cells = (size_t)pw * m->ph;
+    int32_t nb_off[2][8]; /* a copy: the stores to comp could alias the map's (int32_t) offsets */
+    memcpy(nb_off, m->nb_off, sizeof nb_off);
+    const pf__grid_view v = {cls, NULL, nb_off[0], pw};
+    uint32_t label = 0;
+    for (uint32_t i = 0; i < cells; i++) {
+        if (!cls[i] || comp[i]) continue;
+        label++;
+        size_t top = 0;
+        stack[top++] = i;
+        comp[i] = label;
+        while (top) {
+            uint32_t c = stack[--top];
+            const int32_t *off = nb_off[MV == PF__MV_HEX ? (c / pw) & 1u : 0u];
+            for (uint32_t open = pf__grid_open_dirs(&v, off, c, (pf__unit){cls[c]}, MV); open;
+                 open &= open - 1u) {
+                uint32_t nb = (uint32_t)((int32_t)c + off[__builtin_ctz(open)]);
+                if (comp[nb]) continue;
+                comp[nb] = label;
+                stack[top++] = nb;
+            }
+        }
+    }
+}
+
+/* Uses the map's allocator; returns 0 on allocation failure. */
 static int label_components(pf_map *m)
 {
     size_t cells = (size_t)m->pw * m->ph;
@@ -34,38 +60,16 @@ static int label_components(pf_map *m)
         pf__free(&m->alloc, stack, cells * sizeof(uint32_t));
         return 0;
     }
-    int ndir = m->moves == PF_MOVES_4 ? 4 : m->moves == PF_MOVES_HEX ? 6 : 8;
-    uint32_t label = 0;
-    for (uint32_t i = 0; i < cells; i++) {
-        if (!m->cls[i] || m->comp[i]) continue;
-        label++;
-        size_t top = 0;
-        stack[top++] = i;
-        m->comp[i] = label;
-        while (top) {
-            uint32_t c = stack[--top];
-            uint8_t k = m->cls[c];
-            const int32_t *off = m->nb_off[(c / m->pw) & 1u];
-            for (int d = 0; d < ndir; d++) {
-                uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-                if (m->cls[nb] != k || m->comp[nb]) continue;
-                if (d >= 4 && m->moves == PF_MOVES_8_NO_CUT) {
-                    /* diagonal d = 4 + j uses sides (j, j+1 mod 4) */
-                    static const int side_a[4] = {0, 2, 2, 0}, side_b[4] = {1, 1, 3, 3};
-                    if (m->cls[(uint32_t)((int32_t)c + off[side_a[d - 4]])] != k ||
-                        m->cls[(uint32_t)((int32_t)c + off[side_b[d - 4]])] != k)
-                        continue;
-                }
-                m->comp[nb] = label;
-                stack[top++] = nb;
-            }
-        }
+    /* Without corner cutting a diagonal step needs both side cells open, so it connects nothing
+     * that two straight steps do not: the components are the 4-connected ones (half the tests). */
+    switch (pf__mv_of(m->moves)) {
+    case PF__MV_8CUT: flood(m, stack, PF__MV_8CUT); break;
+    case PF__MV_HEX: flood(m, stack, PF__MV_HEX); break;
+    default: flood(m, stack, PF__MV_4); break;
     }
     pf__free(&m->alloc, stack, cells * sizeof(uint32_t));
     return 1;
 }
-
-pf_status pf__grid_build(pf_map *m, pf_map **out); /* shared with the Moving AI loader */
 
 pf_status pf__grid_build(pf_map *m, pf_map **out)
 {
@@ -87,9 +91,6 @@ static pf_status grid_check_size(uint32_t w, uint32_t h)
     if ((uint64_t)(w + 2) * (h + 2) >= PF_MAX_NODES) return PF_TOO_LARGE;
     return PF_OK;
 }
-
-pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
-                         pf_map **out);
 
 pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
                          pf_map **out)
@@ -119,9 +120,6 @@ pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_m
     *out = m;
     return PF_OK;
 }
-
-/* After costs are written: smallest multiplier of a passable cell; drops an all-ones cost array. */
-void pf__grid_finish_costs(pf_map *m);
 
 void pf__grid_finish_costs(pf_map *m)
 {

@@ -2,11 +2,6 @@
 #include <string.h>
 #include "map/map_internal.h"
 
-pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
-                         pf_map **out);
-void pf__grid_finish_costs(pf_map *m);
-pf_status pf__grid_build(pf_map *m, pf_map **out);
-
 /* Terrain class of a Moving AI character; -1 when unknown. */
 static int terrain_class(char ch)
 {

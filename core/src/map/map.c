@@ -3,6 +3,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 #include "map/map_internal.h"
+#include "core_batch_internal.h"
 
 pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind)
 {
@@ -66,6 +67,16 @@ size_t pf_map_mem_size(const pf_map *m)
     }
     return s;
 }
+
+#ifdef PF__DEBUG_HANDLES
+void pf__map_check_handle(const pf_map *m, const char *fn)
+{
+    if (m && m->tag != PF__TAG_MAP)
+        pf__handle_fail(fn, "pf_map",
+                        m->tag == PF__TAG_DEAD ? "was used after it was destroyed"
+                                               : "is not a live handle (destroyed, or not made by pathfind)");
+}
+#endif
 
 void pf_map_destroy(pf_map *m)
 {

@@ -73,4 +73,14 @@ void pf__map_finish(pf_map *m);
 /* Sets neighbour offsets for the grid's move rule. */
 void pf__grid_set_offsets(pf_map *m);
 
+/* Grid construction, shared by pf_grid_create and the Moving AI loader (grid.c): allocates a
+ * blocked w x h grid (costs all 1 when `weighted`), ... */
+pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_moves moves, int weighted,
+                         pf_map **out);
+/* ... after the costs are written: the smallest multiplier of a passable cell; drops an all-ones
+ * cost array ... */
+void      pf__grid_finish_costs(pf_map *m);
+/* ... then the offsets and the components: *out = m, or m destroyed on failure. */
+pf_status pf__grid_build(pf_map *m, pf_map **out);
+
 #endif

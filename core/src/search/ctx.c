@@ -3,6 +3,7 @@
 #include <string.h>
 #include "search/ctx_internal.h"
 #include "jps/jps_internal.h" /* the JPS state of a static context */
+#include "core_batch_internal.h"
 
 /* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
  * for a static context its own struct first and the JPS state last. */
@@ -11,6 +12,18 @@ typedef struct ctx_layout {
     uint32_t hcap;                                     /* open-list entries */
     size_t   heap;                                     /* bytes of the open list, padding included */
 } ctx_layout;
+
+/* The open list doubles on demand (pf__open.grow); a static context's never grows, and its search
+ * reports PF_CAPACITY_EXCEEDED instead. */
+static int ctx_open_grow(pf__open *o)
+{
+    pf_ctx *ctx = o->owner;
+    if (ctx->fixed) return 0;
+    uint64_t ncap = (uint64_t)o->cap * 2u;
+    if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
+    if (ncap <= o->cap) return 0;
+    return pf__open_resize(o, &ctx->alloc, (uint32_t)ncap);
+}
 
 static ctx_layout layout(const pf_map *map, uint32_t hcap)
 {
@@ -22,7 +35,7 @@ static ctx_layout layout(const pf_map *map, uint32_t hcap)
     l.sz_parent = map->kind == PF_MAP_GRAPH ? pf__align64(n * sizeof(uint32_t)) : 0;
     l.block = l.sz_stamp + l.sz_g + l.sz_hpos + l.sz_parent;
     l.hcap = hcap;
-    l.heap = pf__align64(((size_t)hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+    l.heap = pf__align64(pf__open_bytes(hcap));
     return l;
 }
 
@@ -54,8 +67,12 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
      * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
     memset(b, 0, l->block);
     ctx->gen = 0;
-    ctx->heap = hb + PF__HEAP_PAD;
-    ctx->hcap = l->hcap;
+    ctx->open.heap = hb + PF__HEAP_PAD;
+    ctx->open.cap = l->hcap;
+    ctx->open.size = 0;
+    ctx->open.pos = ctx->hpos;
+    ctx->open.grow = ctx_open_grow;
+    ctx->open.owner = ctx;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 #ifdef PF__DEBUG_HANDLES
@@ -89,7 +106,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024));
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
     char *b = ctx ? pf__alloc(&a, l.block, 64) : NULL;
-    pf__hentry *hb = b ? pf__alloc(&a, ((size_t)l.hcap + PF__HEAP_PAD) * sizeof(pf__hentry), 64) : NULL;
+    pf__hentry *hb = b ? pf__alloc(&a, pf__open_bytes(l.hcap), 64) : NULL;
     if (!hb) {
         pf__free(&a, b, l.block);
         pf__free(&a, ctx, sizeof *ctx);
@@ -152,7 +169,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
-    pf__free(&a, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+    pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
 }
@@ -168,7 +185,7 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry);
+    return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap);
 }
 
 void pf__ctx_next_gen(pf_ctx *ctx)
@@ -182,26 +199,13 @@ void pf__ctx_next_gen(pf_ctx *ctx)
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
 
-int pf__heap_grow(pf_ctx *ctx)
-{
-    if (ctx->fixed) return 0; /* the search reports PF_CAPACITY_EXCEEDED */
-    uint64_t ncap = (uint64_t)ctx->hcap * 2u;
-    if (ncap > UINT32_MAX - 1u) ncap = UINT32_MAX - 1u;
-    if (ncap <= ctx->hcap) return 0;
-    pf__hentry *nh = pf__alloc(&ctx->alloc, ((size_t)ncap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
-    if (!nh) return 0;
-    memcpy(nh + PF__HEAP_PAD, ctx->heap, (size_t)ctx->hsize * sizeof(pf__hentry));
-    pf__free(&ctx->alloc, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
-    ctx->heap = nh + PF__HEAP_PAD;
-    ctx->hcap = (uint32_t)ncap;
-    return 1;
-}
-
 static int live(const pf_ctx *ctx, uint32_t idx) { return (ctx->stamp[idx] & PF__GEN_MASK) == ctx->gen; }
+
+pf_stats pf__ctx_stats(const pf_ctx *ctx) { return ctx->s.st; }
 
 double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return INFINITY;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;
     uint32_t idx = pf__map_inner(ctx->map, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx)) return INFINITY;
     return ctx->g[idx];
@@ -209,14 +213,14 @@ double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 
 int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return 0;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return 0;
     uint32_t idx = pf__map_inner(ctx->map, node);
     return idx != PF_NODE_NONE && live(ctx, idx) && (ctx->stamp[idx] & PF__CLOSED_BIT);
 }
 
 uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
 {
-    if (!ctx || !ctx->s.active) return PF_NODE_NONE;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
     uint32_t idx = pf__map_inner(m, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;

@@ -5,6 +5,7 @@
 
 #include "pathfind/pf_search.h"
 #include "map/map_internal.h"
+#include "search/heap_internal.h"
 
 /*
  * Node records, structure of arrays, one allocation aligned to 64 bytes:
@@ -27,35 +28,12 @@
 #define PF__CLOSED_BIT (UINT32_C(1) << PF__GEN_BITS)
 #define PF__DIR_SHIFT 28u
 
-/* An open-list entry, ordered by (f, tie, node): compared as one 128-bit unsigned integer built
- * from the fields (heap_internal.h). fkey is f mapped to an unsigned integer of the same order
- * (pf__fkey), so the comparison is integer arithmetic instead of floating-point tests with NaN
- * paths; node as the last key makes the order total, so the pop order never depends on the heap's
- * inner layout. */
-typedef struct pf__hentry {
-    uint32_t node;  /* inner index */
-    uint32_t tie;   /* secondary key: smaller first */
-    uint64_t fkey;  /* pf__fkey(f) */
-} pf__hentry;
-
-/* f as an unsigned integer of the same order: flip the sign bit of a non-negative value, every
- * bit of a negative one (a user heuristic may be negative). */
-static inline uint64_t pf__fkey(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, sizeof u);
-    return u ^ ((uint64_t)((int64_t)u >> 63) | UINT64_C(0x8000000000000000));
-}
-
-static inline pf__hentry pf__hentry_make(double f, uint32_t tie, uint32_t node)
-{
-    pf__hentry e = {node, tie, pf__fkey(f)};
-    return e;
-}
-
-/* The open list starts PF__HEAP_PAD entries into a 64-byte aligned block, so the four children of
- * every entry (4i+1..4i+4) share one cache line instead of straddling two. */
-#define PF__HEAP_PAD 3u
+/* What pf_search_path may read of a context's last search. */
+typedef enum pf__search_state {
+    PF__SEARCH_NONE = 0,   /* no search begun, or its data was released (pf_ctx_use_jps_table) */
+    PF__SEARCH_BEGUN,      /* begun with the algorithm asked for */
+    PF__SEARCH_FALLBACK    /* JPS asked for where it cannot run: A* runs instead (PF_FALLBACK) */
+} pf__search_state;
 
 typedef struct pf__search {
     pf_search_desc d;          /* resolved */
@@ -63,12 +41,17 @@ typedef struct pf__search {
     int32_t   gx, gy;          /* goal coordinates (grids, unpadded) */
     double    hmul;            /* multiplier on the heuristic in f (weight * scale) */
     double    hadm;            /* admissible multiplier (scale), for max_cost pruning */
-    int       greedy, unit, reopen, pruned, tree;
-    uint32_t  fifo;
+    int       greedy;          /* f = hmul * h, g left out (PF_ALGO_GREEDY) */
+    int       unit;            /* every step costs 1 (PF_ALGO_BFS): g counts steps, not cost */
+    int       reopen;          /* a closed node reached more cheaply goes back on the open list
+                                  (A* with a user heuristic, which may be inconsistent) */
+    int       pruned;          /* max_cost dropped a node: running dry means LIMIT_REACHED,
+                                  not NO_PATH */
+    int       tree;            /* no goal: settle everything reachable (pf_search_tree) */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;
-    int       active;          /* a search was begun on this context */
+    pf__search_state active;
 } pf__search;
 
 struct pf_ctx {
@@ -83,8 +66,7 @@ struct pf_ctx {
     uint32_t     *parent;      /* graphs only */
     void         *block;       /* the records' allocation */
     size_t        block_size;
-    pf__hentry   *heap;
-    uint32_t      hsize, hcap;
+    pf__open      open;        /* open list; open.pos is hpos */
     pf__search    s;
     void         *ext;         /* algorithm extensions (JPS+ tables...), owned */
     void        (*ext_free)(pf_ctx *ctx);
@@ -96,7 +78,5 @@ struct pf_ctx {
 void pf__ctx_next_gen(pf_ctx *ctx);
 /* Forces the generation counter, so tests can exercise the wrap. */
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
-/* Grows the open list; returns 0 on allocation failure. */
-int pf__heap_grow(pf_ctx *ctx);
 
 #endif

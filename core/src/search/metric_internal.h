@@ -1,13 +1,12 @@
 /* metric_internal.h - grid distance heuristics on a cell offset (never installed), shared by A*
- * (search.c), JPS (jps_search.c), batch group searches and the batch's job-size estimates. */
+ * (search.c), JPS (jps_search.c), group searches (group_search.c) and, through pf__grid_octile, the
+ * batch's job-size estimates. */
 #ifndef PF_METRIC_INTERNAL_H
 #define PF_METRIC_INTERNAL_H
 
 #include <math.h>
 #include "pathfind/pf_search.h"
 #include "common/pf_internal.h"
-
-#define PF__SQRT2 1.4142135623730951
 
 /* Octile, Manhattan, Chebyshev or Euclidean distance of the offset (dx, dy); 0 for any other kind.
  * Written with selects, not branches: in a search the signs and the larger axis are coin tosses. */

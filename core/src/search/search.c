@@ -7,8 +7,11 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include "search/heap_internal.h"
+#include "core_batch_internal.h"
+#include "search/skeleton_internal.h"
 #include "search/metric_internal.h"
+#include "map/grid_moves_internal.h"
+#include "jps/jps_internal.h"
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -28,6 +31,8 @@ PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int3
     default: return pf__grid_metric(k, dx, dy);
     }
 }
+
+double pf__grid_octile(int32_t dx, int32_t dy) { return pf__grid_metric(PF_HEUR_OCTILE, dx, dy); }
 
 /* The user's heuristic of an inner node; a NaN (a broken callback) is taken as no estimate, 0, which
  * A* stays optimal with: as an open-list key it would sort first (heap_internal.h). */
@@ -80,104 +85,26 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 }
 
 
-/* Relaxes the arc to nb with cost-so-far ng; h is computed only when needed (HEXPR). `back` is the
- * direction from nb to its parent (grids), `from` the parent (graphs). A new open entry goes to
- * PUSH(entry), which returns from the caller with PF_OUT_OF_MEMORY when the open list cannot grow. */
-#define PF__RELAX(c, nb, ng, back, from, graph, HEXPR, PUSH)                                        \
-    do {                                                                                           \
-        pf__search *s_ = &(c)->s;                                                                  \
-        uint32_t st_ = (c)->stamp[nb];                                                             \
-        int fresh_ = (st_ & PF__GEN_MASK) != (c)->gen;                                             \
-        if (!fresh_) { /* closed, or open and not improved: one test, not two */                  \
-            int shut_ = (int)((st_ >> PF__GEN_BITS) & 1u) & !s_->reopen;                           \
-            if (shut_ | !((ng) < (c)->g[nb])) break;                                               \
-        }                                                                                          \
-        double h_ = (HEXPR);                                                                       \
-        if (s_->d.max_cost > 0 && (ng) + s_->hadm * h_ > s_->d.max_cost) {                         \
-            s_->pruned = 1;                                                                        \
-            break;                                                                                 \
-        }                                                                                          \
-        (c)->stamp[nb] = (c)->gen | ((uint32_t)(back) << PF__DIR_SHIFT);                           \
-        (c)->g[nb] = (ng);                                                                         \
-        if (graph) (c)->parent[nb] = (from);                                                       \
-        double f_ = s_->greedy ? s_->hmul * h_ : (ng) + s_->hmul * h_;                             \
-        if (!fresh_ && !(st_ & PF__CLOSED_BIT)) { /* open: decrease-key */                         \
-            uint32_t pos_ = (c)->hpos[nb];                                                         \
-            pf__hentry e_ = pf__hentry_make(f_, (c)->heap[pos_].tie, (nb));                        \
-            pf__sift_up((c), pos_, e_);                                                            \
-            break;                                                                                 \
-        }                                                                                          \
-        if (!fresh_) s_->st.reopened++;                                                            \
-        s_->st.pushed++;                                                                           \
-        PUSH(pf__hentry_make(f_, pf__tie_key(s_, (nb), h_), (nb)));                               \
-    } while (0)
-
-#define PF__PUSH_HEAP(e)                                                                           \
-    do {                                                                                           \
-        if (!pf__heap_push_entry(c, (e))) return PF_OUT_OF_MEMORY;                                 \
-    } while (0)
-
-/* Pops the best open node and marks it closed; PF_NODE_NONE when the open list is empty. */
-PF__INLINE uint32_t pop_open(pf_ctx *c)
-{
-    return c->hsize ? pf__heap_pop_close(c) : PF_NODE_NONE;
-}
-
 /* ---- grid loop ------------------------------------------------------------------------------- */
 
-enum { MV4 = 0, MV8 = 1, MV8CUT = 2, MVHEX = 3 };
-
-/* Directions 0..7 = N E S W NE SE SW NW (dx, dy); the reverse of d is d ^ 2. Hex uses 0..5 =
- * W E NW NE SW SE with the row-parity offset tables built in grid.c. */
-static const int8_t DX8[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int8_t DY8[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-static const double STEP8[8] = {1.0, 1.0, 1.0, 1.0, PF__SQRT2, PF__SQRT2, PF__SQRT2, PF__SQRT2};
-static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
-static const int8_t HEX_DY[6] = {0, 0, -1, -1, 1, 1};
-static const int8_t HEX_DX[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
-
-/* HK: the heuristic as a compile-time constant (PF_HEUR__COUNT = decide at run time). */
+/* The skeleton (skeleton_internal.h) instantiated per move rule MV, weighting WEIGHTED and
+ * heuristic HK (PF_HEUR__COUNT = decided at run time), so the neighbour tests, step costs and the
+ * heuristic are compile-time constants. */
 PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED, const int HK)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
-    const uint8_t *cls = m->cls;
-    const float *cost = m->cost;
-    const uint32_t pw = m->pw;
-    const int32_t *off = m->nb_off[0];
+    const pf__grid_view gv = pf__grid_view_of(m);
+    const uint8_t *cls = gv.cls;
+    const uint32_t pw = gv.pw;
     const uint32_t goal = s->goal;
-    const int unit = s->unit;
+    const int unit = s->unit, reopen = s->reopen;
     const int32_t gx = s->gx, gy = s->gy;
-
-#define PF__HGRID(nx, ny)                                                                          \
-    (HK == PF_HEUR__COUNT ? h_any(c, nb, (nx), (ny))                                               \
-                          : h_grid_kind((pf_heur)HK, (nx) - gx, (ny) - gy, (nx), (ny), gx, gy))
-    pf__hold hold = {{0, 0, 0}, 0}; /* heap_internal.h */
-#define PF__PUSH_HOLD(e)                                                                           \
-    do {                                                                                           \
-        if (!pf__hold_push(c, &hold, (e))) return PF_OUT_OF_MEMORY;                                \
-    } while (0)
+    pf__hold hold = PF__HOLD_EMPTY;
+    pf_status ret;
     for (;;) {
-        if (!pf__hold_settle(c, &hold)) return PF_OUT_OF_MEMORY;
-        if (budget-- == 0) /* a sliced search resumes from the heap alone */
-            return pf__hold_flush(c, &hold) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
-        /* the goal coming off the open list is not an expansion: a search that needs exactly
-         * max_expansions expansions still succeeds */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
-            (pf__hold_top(c, &hold) != goal || goal == PF_NODE_NONE)) /* tree searches have no goal */
-            return pf__hold_flush(c, &hold) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
-        uint32_t cur = pf__hold_pop_close(c, &hold);
-        if (cur == PF_NODE_NONE) break;
-        if (s->d.trace) {
-            pf_trace *t = s->d.trace;
-            if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(m, cur);
-            t->total++;
-        }
-        if (cur == goal) {
-            s->found = cur;
-            return PF_OK;
-        }
-        s->st.expanded++;
+        uint32_t cur = pf__bf_next_expand(c, &hold, &budget, goal, &ret);
+        if (cur == PF_NODE_NONE) return ret;
         {
             /* A long search waits on memory: when the wave runs along a vertical corridor each new
              * row is a cache miss in every record array. Loading the rows three above and below
@@ -194,70 +121,42 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             __builtin_prefetch(&c->hpos[dn]);
         }
         const double gc = c->g[cur];
-        const uint8_t k = cls[cur];
         const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
         const int32_t x = px - 1, y = py - 1;
-
-        if (MV == MVHEX) {
-            const int32_t *ho = m->nb_off[(uint32_t)py & 1u];
-            for (uint32_t d = 0; d < 6; d++) {
-                uint32_t nb = (uint32_t)((int32_t)cur + ho[d]);
-                if (cls[nb] != k) continue;
-                int32_t ny = y + HEX_DY[d], nx = x + HEX_DX[y & 1][d];
-                double step = unit ? 1.0 : (WEIGHTED ? (double)cost[nb] : 1.0);
-                double ng = gc + step;
-                PF__RELAX(c, nb, ng, HEX_BACK[d], 0, 0, PF__HGRID(nx, ny), PF__PUSH_HOLD);
-            }
-            continue;
-        }
-
-        uint32_t open = 0; /* bit d set when direction d may be taken */
-        if (cls[cur - pw] == k) open |= 1u;
-        if (cls[cur + 1] == k) open |= 2u;
-        if (cls[cur + pw] == k) open |= 4u;
-        if (cls[cur - 1] == k) open |= 8u;
-        if (MV == MV8) {
-            if ((open & 3u) == 3u && cls[cur - pw + 1] == k) open |= 16u;
-            if ((open & 6u) == 6u && cls[cur + pw + 1] == k) open |= 32u;
-            if ((open & 12u) == 12u && cls[cur + pw - 1] == k) open |= 64u;
-            if ((open & 9u) == 9u && cls[cur - pw - 1] == k) open |= 128u;
-        } else if (MV == MV8CUT) {
-            if (cls[cur - pw + 1] == k) open |= 16u;
-            if (cls[cur + pw + 1] == k) open |= 32u;
-            if (cls[cur + pw - 1] == k) open |= 64u;
-            if (cls[cur - pw - 1] == k) open |= 128u;
-        }
-        while (open) {
+        const int32_t *hoff = m->nb_off[(uint32_t)py & 1u]; /* hex: offsets by row parity */
+        const pf__unit u = {cls[cur]};
+        for (uint32_t open = pf__grid_open_dirs(&gv, hoff, cur, u, MV); open; open &= open - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(open);
-            open &= open - 1u;
-            uint32_t nb = (uint32_t)((int32_t)cur + off[d]);
-            double base = STEP8[d]; /* a load: `d < 4 ? 1 : PF__SQRT2` compiled to a mispredicted branch */
-            double step = unit ? 1.0 : (WEIGHTED ? base * (double)cost[nb] : base);
-            double ng = gc + step;
-            PF__RELAX(c, nb, ng, d ^ 2u, 0, 0, PF__HGRID(x + DX8[d], y + DY8[d]), PF__PUSH_HOLD);
+            uint32_t nb = (uint32_t)((int32_t)cur + (MV == PF__MV_HEX ? hoff : gv.off)[d]);
+            double ng = gc + (unit ? 1.0 : pf__grid_step(MV, WEIGHTED, 0, d, gv.cost, cur, nb));
+            uint32_t was = pf__bf_admit(c, nb, ng, reopen);
+            if (!was) continue;
+            int32_t nx = x + (MV == PF__MV_HEX ? pf__hex_dx[y & 1][d] : pf__dir_dx[d]);
+            int32_t ny = y + (MV == PF__MV_HEX ? pf__hex_dy[d] : pf__dir_dy[d]);
+            double h = HK == PF_HEUR__COUNT ? h_any(c, nb, nx, ny)
+                                            : h_grid_kind((pf_heur)HK, nx - gx, ny - gy, nx, ny, gx, gy);
+            if (!pf__bf_relax(c, &hold, nb, was, ng, h, pf__mv_back(MV, d), NULL, 0, 0)) return PF_OUT_OF_MEMORY;
         }
     }
-#undef PF__HGRID
-#undef PF__PUSH_HOLD
-    return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
 }
 
 #define PF__RUNNER(name, MV, W, HK) \
     static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK); }
-PF__RUNNER(run_grid8_oct, MV8, 0, PF_HEUR_OCTILE)
-PF__RUNNER(run_grid8w_oct, MV8, 1, PF_HEUR_OCTILE)
-PF__RUNNER(run_grid8c_oct, MV8CUT, 0, PF_HEUR_OCTILE)
-PF__RUNNER(run_grid4_man, MV4, 0, PF_HEUR_MANHATTAN)
-PF__RUNNER(run_hex_hex, MVHEX, 0, PF_HEUR_HEX)
-PF__RUNNER(run_grid_zero8, MV8, 0, PF_HEUR_ZERO)
-PF__RUNNER(run_grid4, MV4, 0, PF_HEUR__COUNT)
-PF__RUNNER(run_grid4w, MV4, 1, PF_HEUR__COUNT)
-PF__RUNNER(run_grid8, MV8, 0, PF_HEUR__COUNT)
-PF__RUNNER(run_grid8w, MV8, 1, PF_HEUR__COUNT)
-PF__RUNNER(run_grid8c, MV8CUT, 0, PF_HEUR__COUNT)
-PF__RUNNER(run_grid8cw, MV8CUT, 1, PF_HEUR__COUNT)
-PF__RUNNER(run_hex, MVHEX, 0, PF_HEUR__COUNT)
-PF__RUNNER(run_hexw, MVHEX, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8_oct, PF__MV_8, 0, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid8w_oct, PF__MV_8, 1, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid8c_oct, PF__MV_8CUT, 0, PF_HEUR_OCTILE)
+PF__RUNNER(run_grid4_man, PF__MV_4, 0, PF_HEUR_MANHATTAN)
+PF__RUNNER(run_hex_hex, PF__MV_HEX, 0, PF_HEUR_HEX)
+PF__RUNNER(run_grid_zero8, PF__MV_8, 0, PF_HEUR_ZERO)
+PF__RUNNER(run_grid4, PF__MV_4, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid4w, PF__MV_4, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8, PF__MV_8, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8w, PF__MV_8, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8c, PF__MV_8CUT, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_grid8cw, PF__MV_8CUT, 1, PF_HEUR__COUNT)
+PF__RUNNER(run_hex, PF__MV_HEX, 0, PF_HEUR__COUNT)
+PF__RUNNER(run_hexw, PF__MV_HEX, 1, PF_HEUR__COUNT)
+#undef PF__RUNNER
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
 
@@ -269,33 +168,20 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
     const uint32_t *dst = s->d.reverse ? m->rdst : m->dst;
     const double *w = s->d.reverse ? m->rw : m->w;
     const uint32_t goal = s->goal;
+    pf__hold hold = PF__HOLD_EMPTY;
+    pf_status ret;
     for (;;) {
-        if (budget-- == 0) return PF_IN_PROGRESS;
-        /* the goal coming off the open list is not an expansion: a search that needs exactly
-         * max_expansions expansions still succeeds */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
-            !(c->hsize && c->heap[0].node == goal))
-            return PF_LIMIT_REACHED;
-        uint32_t cur = pop_open(c);
-        if (cur == PF_NODE_NONE) break;
-        if (s->d.trace) {
-            pf_trace *t = s->d.trace;
-            if (t->len < t->capacity) t->nodes[t->len++] = cur;
-            t->total++;
-        }
-        if (cur == goal) {
-            s->found = cur;
-            return PF_OK;
-        }
-        s->st.expanded++;
+        uint32_t cur = pf__bf_next_expand(c, &hold, &budget, goal, &ret);
+        if (cur == PF_NODE_NONE) return ret;
         double gc = c->g[cur];
         for (uint32_t e = off[cur]; e < off[cur + 1]; e++) {
             uint32_t nb = dst[e];
             double ng = gc + (s->unit ? 1.0 : w[e]);
-            PF__RELAX(c, nb, ng, 0, cur, 1, h_any(c, nb, 0, 0), PF__PUSH_HEAP);
+            uint32_t was = pf__bf_admit(c, nb, ng, s->reopen);
+            if (was && !pf__bf_relax(c, &hold, nb, was, ng, h_any(c, nb, 0, 0), 0, c->parent, cur, 1))
+                return PF_OUT_OF_MEMORY;
         }
     }
-    return s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
 }
 
 typedef pf_status (*run_fn)(pf_ctx *, uint32_t);
@@ -366,9 +252,6 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
 
 /* ---- begin / step / path --------------------------------------------------------------------- */
 
-pf_status pf__jps_begin(pf_ctx *c); /* jps_search.c: returns PF_UNSUPPORTED when it cannot run */
-pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
-
 static pf_status finish(pf_ctx *c, pf_status st)
 {
     pf__search *s = &c->s;
@@ -430,11 +313,10 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
     if (s->d.heuristic == PF_HEUR_CALLBACK) scale = 1.0;
     s->hadm = scale;
     s->hmul = scale * s->d.weight;
-    s->active = 1;
+    s->active = PF__SEARCH_BEGUN;
     if (s->d.trace) s->d.trace->len = s->d.trace->total = 0;
 
-    pf__ctx_next_gen(c);
-    c->hsize = 0;
+    pf__bf_reset(c);
 
     if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
         st = pf__jps_begin(c);
@@ -444,7 +326,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         s->d.weight = 1.0;
         s->hmul = s->hadm;
         s->st.reopened = 0;
-        s->active = 2;
+        s->active = PF__SEARCH_FALLBACK;
     }
 
     if (!tree && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
@@ -458,19 +340,14 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
-    c->stamp[si] = c->gen;
-    c->g[si] = 0.0;
     if (c->parent) c->parent[si] = PF_NODE_NONE;
-    s->st.pushed = 1;
     int32_t x = s->gx, y = s->gy;
     if (m->kind == PF_MAP_GRID) {
         pf_point sp = pf_grid_point(m, start);
         x = sp.x;
         y = sp.y;
     }
-    double h = h_any(c, si, x, y);
-    if (!pf__heap_push(c, si, s->hmul * h, pf__tie_key(s, si, h)))
-        return s->status = PF_OUT_OF_MEMORY;
+    if (!pf__bf_root(c, si, 0, h_any(c, si, x, y))) return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
 }
 
@@ -482,7 +359,7 @@ pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_s
 pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
 {
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
-    if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_INVALID_ARGUMENT;
     pf__search *s = &ctx->s;
     if (s->status != PF_IN_PROGRESS) return s->status;
     uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
@@ -501,12 +378,10 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
     return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
 }
 
-const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len); /* JPS: the path, goal first, public ids */
-
 pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
 {
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
-    if (!ctx || !ctx->s.active) return PF_INVALID_ARGUMENT;
+    if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_INVALID_ARGUMENT;
     pf__search *s = &ctx->s;
     const pf_map *m = ctx->map;
     pf_status st = s->status;
@@ -583,7 +458,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
             }
         }
     }
-    if (st == PF_OK && s->active == 2) return PF_FALLBACK;
+    if (st == PF_OK && s->active == PF__SEARCH_FALLBACK) return PF_FALLBACK;
     return st;
 }
 

@@ -39,46 +39,17 @@
 #include <omp.h>
 #endif
 #include "table/table_internal.h"
+#include "map/grid_moves_internal.h"
 
-#define SQRT2 1.4142135623730951
-#define NOHOP UINT32_MAX
+#define PF__NOHOP UINT32_MAX
 
-/* Grid directions, as search.c: 0..7 = N E S W NE SE SW NW (reverse of d is d ^ 2), neighbours
- * through the map's padded offsets; hex 0..5 = W E NW NE SW SE with offsets by row parity. */
-static const uint8_t HEX_BACK[6] = {1, 0, 5, 4, 3, 2};
+/* Grid arcs are the moves of map/grid_moves_internal.h: arc k of a cell is direction k. Every rule
+ * is symmetric, so a cell's moves are also the cells that can step into it. */
 
-static int is_hex(const pf_map *m) { return m->moves == PF_MOVES_HEX; }
-
-/* Bit d set when the move from padded cell c in direction d is legal (search.c's rule; every
- * grid rule is symmetric, so this is also the set of cells that can step into c). */
-static uint32_t grid_moves(const pf_map *m, uint32_t c)
+/* Cost of the step from padded cell `from` in direction d, into padded cell nb. */
+static double grid_step(const pf_map *m, uint32_t d, uint32_t from, uint32_t nb)
 {
-    const uint8_t *cls = m->cls;
-    uint8_t k = cls[c];
-    if (!k) return 0;
-    const int32_t *off = m->nb_off[(c / m->pw) & 1u];
-    uint32_t open = 0;
-    if (is_hex(m)) {
-        for (uint32_t d = 0; d < 6; d++)
-            if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
-        return open;
-    }
-    for (uint32_t d = 0; d < 4; d++)
-        if (cls[(uint32_t)((int32_t)c + off[d])] == k) open |= 1u << d;
-    if (m->moves == PF_MOVES_4) return open;
-    int cut = m->moves == PF_MOVES_8_CUT;
-    static const uint32_t sides[4] = {3u, 6u, 12u, 9u}; /* NE needs N+E, SE S+E, SW S+W, NW N+W */
-    for (uint32_t d = 4; d < 8; d++)
-        if (cls[(uint32_t)((int32_t)c + off[d])] == k && (cut || (open & sides[d - 4]) == sides[d - 4]))
-            open |= 1u << d;
-    return open;
-}
-
-/* Cost of a step in direction d into padded cell nb, computed as search.c computes it. */
-static inline double grid_step(const pf_map *m, uint32_t d, uint32_t nb)
-{
-    double base = (!is_hex(m) && d >= 4) ? SQRT2 : 1.0;
-    return m->cost ? base * (double)m->cost[nb] : base;
+    return pf__grid_step(pf__mv_of(m->moves), m->cost != NULL, 0, d, m->cost, from, nb);
 }
 
 uint32_t pf__table_width_for(const pf_map *m)
@@ -98,7 +69,7 @@ uint32_t pf__table_arc_target(const pf_map *m, uint32_t u, uint32_t k)
     }
     if (u >= m->width * m->height || k >= 8) return PF_NODE_NONE;
     uint32_t c = pf__grid_pad(m, u);
-    if (!(grid_moves(m, c) & (1u << k))) return PF_NODE_NONE;
+    if (!(pf__grid_moves_at(m, c) & (1u << k))) return PF_NODE_NONE;
     return pf__grid_unpad(m, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
 }
 
@@ -107,7 +78,7 @@ static double arc_cost(const pf_map *m, uint32_t u, uint32_t k)
 {
     if (m->kind == PF_MAP_GRAPH) return m->w[m->off[u] + k];
     uint32_t c = pf__grid_pad(m, u);
-    return grid_step(m, k, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
+    return grid_step(m, k, c, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
 }
 
 pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t width, pf_table **out)
@@ -149,8 +120,8 @@ typedef struct row_work {
     uint32_t *order;   /* [n] settle order of the last row (public ids) */
     uint32_t  len;
     double   *g;       /* [n] cost from the row's source; INFINITY when unreached */
-    uint32_t *hop;     /* [n] fewest arcs among cheapest paths; NOHOP when unreached */
-    uint32_t *first;   /* [n] entry (arc index); meaningful where hop != NOHOP */
+    uint32_t *hop;     /* [n] fewest arcs among cheapest paths; PF__NOHOP when unreached */
+    uint32_t *first;   /* [n] entry (arc index); meaningful where hop != PF__NOHOP */
 } row_work;
 
 static void work_free(row_work *w, const pf_allocator *a, uint32_t n)
@@ -179,7 +150,7 @@ static pf_status work_init(row_work *w, const pf_map *m, const pf_allocator *a)
     }
     for (uint32_t v = 0; v < n; v++) {
         w->g[v] = INFINITY;
-        w->hop[v] = NOHOP;
+        w->hop[v] = PF__NOHOP;
     }
     return PF_OK;
 }
@@ -200,7 +171,7 @@ static uint32_t graph_arc_index(const pf_map *m, uint32_t s, uint32_t t, double 
 {
     for (uint32_t e = m->off[s]; e < m->off[s + 1]; e++)
         if (m->dst[e] == t && m->w[e] == c) return e - m->off[s];
-    return NOHOP; /* unreachable: the in-arc exists */
+    return PF__NOHOP; /* unreachable: the in-arc exists */
 }
 
 /* Relaxes t from its tight predecessors. `same` = 0: preds with smaller g (sets *zero when a tight
@@ -218,28 +189,28 @@ static int relax_in(row_work *w, const pf_map *m, uint32_t s, uint32_t t, int sa
                 if (!same) *zero = 1;
                 continue;
             }
-            if (w->hop[x] == NOHOP) continue;
+            if (w->hop[x] == PF__NOHOP) continue;
             uint32_t f = x == s ? graph_arc_index(m, s, t, m->rw[e]) : w->first[x];
             better |= offer(w, t, w->hop[x] + 1, f);
         }
         return better;
     }
     uint32_t c = pf__grid_pad(m, t);
-    uint32_t open = grid_moves(m, c);
+    uint32_t open = pf__grid_moves_at(m, c);
     const int32_t *off = m->nb_off[(c / m->pw) & 1u];
     while (open) {
         uint32_t d = (uint32_t)__builtin_ctz(open);
         open &= open - 1u;
         uint32_t xc = (uint32_t)((int32_t)c + off[d]);
         uint32_t x = pf__grid_unpad(m, xc);
-        uint32_t back = is_hex(m) ? HEX_BACK[d] : d ^ 2u; /* direction of the move x -> t */
+        uint32_t back = pf__mv_back(pf__mv_of(m->moves), d); /* direction of the move x -> t */
         double gx = w->g[x];
-        if (gx + grid_step(m, back, c) != gt) continue;
+        if (gx + grid_step(m, back, xc, c) != gt) continue;
         if ((gx == gt) != same) {
             if (!same) *zero = 1;
             continue;
         }
-        if (w->hop[x] == NOHOP) continue;
+        if (w->hop[x] == PF__NOHOP) continue;
         better |= offer(w, t, w->hop[x] + 1, x == s ? back : w->first[x]);
     }
     return better;
@@ -250,7 +221,7 @@ static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
 {
     for (uint32_t i = 0; i < w->len; i++) { /* forget the previous row */
         w->g[w->order[i]] = INFINITY;
-        w->hop[w->order[i]] = NOHOP;
+        w->hop[w->order[i]] = PF__NOHOP;
     }
     w->len = 0;
     uint32_t n = pf_map_node_count(m);
@@ -262,7 +233,7 @@ static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
     for (uint32_t i = 0; i < w->len; i++) {
         uint32_t v = w->order[i];
         w->g[v] = pf_ctx_cost(w->ctx, v);
-        w->hop[v] = NOHOP;
+        w->hop[v] = PF__NOHOP;
         w->first[v] = PF_TABLE_NO_ROUTE;
     }
     w->hop[s] = 0;
@@ -291,7 +262,7 @@ static void row_emit(const row_work *w, uint8_t *row, uint32_t n, uint32_t width
     memset(row, 0xFF, (size_t)n * width); /* all ones = no route, in every width */
     for (uint32_t i = 0; i < w->len; i++) {
         uint32_t t = w->order[i];
-        if (t != s && w->hop[t] != NOHOP) pf__tab_store(row, width, t, w->first[t]);
+        if (t != s && w->hop[t] != PF__NOHOP) pf__tab_store(row, width, t, w->first[t]);
     }
     if (w->len) pf__tab_store(row, width, s, pf__tab_self(width));
 }
@@ -483,6 +454,206 @@ typedef struct upd_work {
     uint32_t *worse;    /* [n] */
 } upd_work;
 
+/* Where a node stands in the update. */
+enum { PF__UPD_UNTOUCHED = 0, PF__UPD_QUEUED, PF__UPD_EXAMINED };
+
+/* Everything an update uses, allocated before the table is touched: a failure leaves it as it was. */
+typedef struct upd_scratch {
+    uint32_t  n, width;   /* nodes; entry width for the new map */
+    uint8_t  *state;      /* [n] PF__UPD_* */
+    uint32_t *cur, *next; /* [n] rows of this wave, of the next one */
+    uint8_t  *changed;    /* [n] per row of the wave: its next hops changed */
+    uint8_t  *cand;       /* [mcand] per in-arc of the new map: enqueue its tail */
+    size_t    mcand;
+    uint8_t  *wide;       /* [n * n * width] the table re-encoded, when the width changes; else NULL */
+    upd_work *ws;         /* [nt] one per worker */
+    uint32_t  nt;
+} upd_scratch;
+
+static void upd_free(upd_scratch *u, const pf_allocator *a)
+{
+    const uint32_t n = u->n;
+    for (uint32_t i = 0; u->ws && i < u->nt; i++) {
+        work_free(&u->ws[i].old_row, a, n);
+        work_free(&u->ws[i].new_row, a, n);
+        pf__free(a, u->ws[i].entries, (size_t)n * u->width);
+        pf__free(a, u->ws[i].worse, (size_t)n * sizeof(uint32_t));
+    }
+    pf__free(a, u->ws, (size_t)u->nt * sizeof *u->ws);
+    pf__free(a, u->wide, (size_t)n * n * u->width);
+    pf__free(a, u->cand, u->mcand);
+    pf__free(a, u->changed, n);
+    pf__free(a, u->next, (size_t)n * sizeof(uint32_t));
+    pf__free(a, u->cur, (size_t)n * sizeof(uint32_t));
+    pf__free(a, u->state, n);
+}
+
+static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, const pf_map *nm, uint32_t threads)
+{
+    const pf_allocator *a = &t->alloc;
+    const uint32_t n = t->n;
+    memset(u, 0, sizeof *u);
+    u->n = n;
+    u->width = pf__table_width_for(nm);
+    u->mcand = nm->m ? nm->m : 1;
+    u->state = pf__calloc(a, n, 64);
+    u->cur = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    u->next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+    u->changed = pf__alloc(a, n, 64);
+    u->cand = pf__alloc(a, u->mcand, 64);
+    u->wide = u->width != t->width ? pf__alloc(a, (size_t)n * n * u->width, 64) : NULL;
+    u->nt = resolve_threads(threads, n);
+    u->ws = pf__calloc(a, (size_t)u->nt * sizeof *u->ws, 64);
+    pf_status st = (u->state && u->cur && u->next && u->changed && u->cand && u->ws &&
+                    (u->wide || u->width == t->width))
+                       ? PF_OK : PF_OUT_OF_MEMORY;
+    for (uint32_t i = 0; st == PF_OK && i < u->nt; i++) {
+        upd_work *w = &u->ws[i];
+        st = work_init(&w->old_row, om, a);
+        if (st == PF_OK) st = work_init(&w->new_row, nm, a);
+        w->entries = pf__alloc(a, (size_t)n * u->width, 64);
+        w->worse = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
+        if (st == PF_OK && (!w->entries || !w->worse)) st = PF_OUT_OF_MEMORY;
+    }
+    return st;
+}
+
+/* A full rebuild would pick the new map's entry width: the table is re-encoded into u->wide, which
+ * becomes its data. */
+static void reencode(pf_table *t, upd_scratch *u)
+{
+    const uint32_t n = t->n, width = u->width;
+    uint32_t onone = pf__tab_none(t->width), oself = pf__tab_self(t->width);
+    for (uint32_t v = 0; v < n; v++) {
+        const uint8_t *src = pf__tab_row(t, v);
+        uint8_t *dst = u->wide + (size_t)v * n * width;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t e = pf__tab_load(src, t->width, k);
+            e = e == onone ? pf__tab_none(width) : e == oself ? pf__tab_self(width) : e;
+            pf__tab_store(dst, width, k, e);
+        }
+    }
+    pf__free(&t->alloc, t->data, t->bytes);
+    t->data = u->wide;
+    t->width = width;
+    t->bytes = (size_t)n * n * width;
+    u->wide = NULL;
+}
+
+/* The seeds: nodes whose out-arcs differ between the maps, queued as the first wave. */
+static uint32_t queue_seeds(upd_scratch *u, const pf_map *om, const pf_map *nm)
+{
+    uint32_t ncur = 0;
+    for (uint32_t v = 0; v < u->n; v++)
+        if (!same_arcs(om, nm, v)) {
+            u->state[v] = PF__UPD_QUEUED;
+            u->cur[ncur++] = v;
+        }
+    return ncur;
+}
+
+/* Examines row x (the wave's i-th): recomputes it on both maps, writes the new entries, and marks
+ * in cand[] the in-arcs whose tails must be examined next (the rule of the header comment). Reads
+ * only rows of untouched nodes, which nobody writes during a wave, and writes only row x and the
+ * cand[] slots of x's in-arcs, so the rows of a wave can be examined in parallel. Returns 0 when a
+ * row search failed. */
+static int examine_row(pf_table *t, const pf_map *om, const pf_map *nm, upd_scratch *u, upd_work *w, uint32_t i,
+                       int slides)
+{
+    const uint32_t n = u->n, width = u->width, x = u->cur[i];
+    if (row_compute(&w->old_row, om, x) != PF_OK || row_compute(&w->new_row, nm, x) != PF_OK) return 0;
+    const row_work *o = &w->old_row, *nw = &w->new_row;
+    int improved = 0;
+    uint32_t nworse = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        int c = key_cmp(nw->g[v], nw->hop[v], o->g[v], o->hop[v]);
+        if (c < 0) improved = 1;
+        else if (c > 0) w->worse[nworse++] = v;
+    }
+    row_emit(nw, w->entries, n, width, x);
+    uint8_t *row = t->data + (size_t)x * n * width;
+    int diff = 0;
+    int seed = !same_arcs(om, nm, x);
+    if (seed || memcmp(row, w->entries, (size_t)n * width) != 0) {
+        /* compare next hops, not arc indices: a seed's arcs may have been renumbered */
+        for (uint32_t v = 0; v < n && !diff; v++) {
+            uint32_t eo = pf__tab_load(row, width, v), en = pf__tab_load(w->entries, width, v);
+            uint32_t ho = eo >= pf__tab_self(width) ? eo : pf__table_arc_target(om, x, eo);
+            uint32_t hn = en >= pf__tab_self(width) ? en : pf__table_arc_target(nm, x, en);
+            diff = ho != hn;
+        }
+        memcpy(row, w->entries, (size_t)n * width);
+    }
+    u->changed[i] = (uint8_t)diff;
+    for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
+        uint32_t v = nm->rdst[e];
+        uint8_t want = 0;
+        if (u->state[v] == PF__UPD_UNTOUCHED) {
+            if ((slides && diff) || improved) want = 1;
+            else {
+                /* v is untouched, so not a seed: its arcs and its row are the old ones */
+                const uint8_t *vrow = pf__tab_row(t, v);
+                for (uint32_t k = 0; k < nworse && !want; k++) {
+                    uint32_t ev = pf__tab_load(vrow, width, w->worse[k]);
+                    if (ev < pf__tab_self(width) && pf__table_arc_target(om, v, ev) == x) want = 1;
+                }
+            }
+        }
+        u->cand[e] = want;
+    }
+    return 1;
+}
+
+/* Examines the wave's ncur rows, in parallel; 0 when a row search failed. */
+static int examine_wave(pf_table *t, const pf_map *om, const pf_map *nm, upd_scratch *u, uint32_t ncur, int slides)
+{
+    for (uint32_t i = 0; i < ncur; i++) u->state[u->cur[i]] = PF__UPD_EXAMINED;
+    int failed = 0;
+#ifdef PF_WITH_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads((int)(u->nt < ncur ? u->nt : ncur))
+#endif
+    for (uint32_t i = 0; i < ncur; i++) {
+#ifdef PF_WITH_OPENMP
+        upd_work *w = &u->ws[omp_get_thread_num()];
+#else
+        upd_work *w = &u->ws[0];
+#endif
+        if (!examine_row(t, om, nm, u, w, i, slides)) {
+#ifdef PF_WITH_OPENMP
+#pragma omp atomic write
+#endif
+            failed = 1;
+        }
+    }
+    return !failed;
+}
+
+/* After a wave: reports its rows in wave order (deterministic) and queues the next wave into
+ * u->next; returns its length. */
+static uint32_t queue_next_wave(const pf_map *nm, upd_scratch *u, uint32_t ncur, const pf_table_update_desc *d,
+                                pf_table_report *rep)
+{
+    uint32_t nnext = 0;
+    for (uint32_t i = 0; i < ncur; i++) {
+        uint32_t x = u->cur[i];
+        uint32_t pos = rep->rows_examined + i;
+        if (pos < d->capacity && d->examined) d->examined[pos] = x;
+        if (pos < d->capacity && d->changed) d->changed[pos] = u->changed[i];
+        rep->rows_changed += u->changed[i];
+        for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
+            uint32_t v = nm->rdst[e];
+            if (u->cand[e] && u->state[v] == PF__UPD_UNTOUCHED) {
+                u->state[v] = PF__UPD_QUEUED;
+                u->next[nnext++] = v;
+            }
+        }
+    }
+    rep->rows_examined += ncur;
+    rep->searches += 2 * ncur;
+    rep->waves++;
+    return nnext;
+}
+
 pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_desc *desc,
                           pf_table_report *report)
 {
@@ -494,163 +665,25 @@ pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_d
     if (nm->n != om->n) return PF_INVALID_ARGUMENT;
     pf_table_update_desc d = desc ? *desc : (pf_table_update_desc){0};
     if ((unsigned)d.rule > PF_TABLE_RULE_SLIDES) return PF_INVALID_ARGUMENT;
-    const int slides = d.rule == PF_TABLE_RULE_SLIDES;
-    const pf_allocator *a = &t->alloc;
-    const uint32_t n = t->n;
-    const uint32_t width = pf__table_width_for(nm);
-    const size_t mcand = nm->m ? nm->m : 1;
 
-    /* Everything is allocated before the table is touched: a failure leaves it as it was. */
-    uint8_t *state = pf__calloc(a, n, 64); /* 0 untouched, 1 open, 2 examined */
-    uint32_t *cur = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
-    uint32_t *next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
-    uint8_t *changed = pf__alloc(a, n, 64);
-    uint8_t *cand = pf__alloc(a, mcand, 64); /* per in-arc of the new map: enqueue its tail */
-    uint8_t *wide = width != t->width ? pf__alloc(a, (size_t)n * n * width, 64) : NULL;
-    uint32_t nt = resolve_threads(d.threads, n);
-    upd_work *ws = pf__calloc(a, (size_t)nt * sizeof *ws, 64);
-    pf_status st = (state && cur && next && changed && cand && ws && (wide || width == t->width))
-                       ? PF_OK : PF_OUT_OF_MEMORY;
-    for (uint32_t i = 0; st == PF_OK && i < nt; i++) {
-        st = work_init(&ws[i].old_row, om, a);
-        if (st == PF_OK) st = work_init(&ws[i].new_row, nm, a);
-        ws[i].entries = pf__alloc(a, (size_t)n * width, 64);
-        ws[i].worse = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
-        if (st == PF_OK && (!ws[i].entries || !ws[i].worse)) st = PF_OUT_OF_MEMORY;
-    }
-
-    if (st == PF_OK && wide) { /* a full rebuild would pick the new width: re-encode */
-        uint32_t onone = pf__tab_none(t->width), oself = pf__tab_self(t->width);
-        for (uint32_t u = 0; u < n; u++) {
-            const uint8_t *src = pf__tab_row(t, u);
-            uint8_t *dst = wide + (size_t)u * n * width;
-            for (uint32_t v = 0; v < n; v++) {
-                uint32_t e = pf__tab_load(src, t->width, v);
-                e = e == onone ? pf__tab_none(width) : e == oself ? pf__tab_self(width) : e;
-                pf__tab_store(dst, width, v, e);
-            }
-        }
-        pf__free(a, t->data, t->bytes);
-        t->data = wide;
-        t->width = width;
-        t->bytes = (size_t)n * n * width;
-        wide = NULL;
-    }
-
+    upd_scratch u;
+    pf_status st = upd_alloc(&u, t, om, nm, d.threads);
+    if (st == PF_OK && u.wide) reencode(t, &u);
     uint32_t ncur = 0;
-    if (st == PF_OK) {
-        for (uint32_t u = 0; u < n; u++)
-            if (!same_arcs(om, nm, u)) {
-                state[u] = 1;
-                cur[ncur++] = u;
-            }
-        rep.seeds = ncur;
-    }
-    int failed = 0;
+    if (st == PF_OK) rep.seeds = ncur = queue_seeds(&u, om, nm);
     while (st == PF_OK && ncur) {
-        for (uint32_t i = 0; i < ncur; i++) state[cur[i]] = 2;
-        /* Rows of one wave in parallel: a worker writes only row x and the cand[] slots of x's
-         * in-arcs, and reads rows of nodes that are still untouched (state 0), which nobody
-         * writes during this wave. */
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads((int)(nt < ncur ? nt : ncur))
-#endif
-        for (uint32_t i = 0; i < ncur; i++) {
-#ifdef PF_WITH_OPENMP
-            upd_work *w = &ws[omp_get_thread_num()];
-#else
-            upd_work *w = &ws[0];
-#endif
-            const uint32_t x = cur[i];
-            if (row_compute(&w->old_row, om, x) != PF_OK || row_compute(&w->new_row, nm, x) != PF_OK) {
-#ifdef PF_WITH_OPENMP
-#pragma omp atomic write
-#endif
-                failed = 1;
-                continue;
-            }
-            const row_work *o = &w->old_row, *nw = &w->new_row;
-            int improved = 0;
-            uint32_t nworse = 0;
-            for (uint32_t v = 0; v < n; v++) {
-                int c = key_cmp(nw->g[v], nw->hop[v], o->g[v], o->hop[v]);
-                if (c < 0) improved = 1;
-                else if (c > 0) w->worse[nworse++] = v;
-            }
-            row_emit(nw, w->entries, n, width, x);
-            uint8_t *row = t->data + (size_t)x * n * width;
-            int diff = 0;
-            int seed = !same_arcs(om, nm, x);
-            if (seed || memcmp(row, w->entries, (size_t)n * width) != 0) {
-                /* compare next hops, not arc indices: a seed's arcs may have been renumbered */
-                for (uint32_t v = 0; v < n && !diff; v++) {
-                    uint32_t eo = pf__tab_load(row, width, v), en = pf__tab_load(w->entries, width, v);
-                    uint32_t ho = eo >= pf__tab_self(width) ? eo : pf__table_arc_target(om, x, eo);
-                    uint32_t hn = en >= pf__tab_self(width) ? en : pf__table_arc_target(nm, x, en);
-                    diff = ho != hn;
-                }
-                memcpy(row, w->entries, (size_t)n * width);
-            }
-            changed[i] = (uint8_t)diff;
-            for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
-                uint32_t v = nm->rdst[e];
-                uint8_t want = 0;
-                if (state[v] == 0) {
-                    if ((slides && diff) || improved) want = 1;
-                    else {
-                        /* v is untouched, so not a seed: its arcs and its row are the old ones */
-                        const uint8_t *vrow = pf__tab_row(t, v);
-                        for (uint32_t k = 0; k < nworse && !want; k++) {
-                            uint32_t ev = pf__tab_load(vrow, width, w->worse[k]);
-                            if (ev < pf__tab_self(width) && pf__table_arc_target(om, v, ev) == x) want = 1;
-                        }
-                    }
-                }
-                cand[e] = want;
-            }
-        }
-        if (failed) {
+        if (!examine_wave(t, om, nm, &u, ncur, d.rule == PF_TABLE_RULE_SLIDES)) {
             st = PF_OUT_OF_MEMORY; /* cannot happen: open lists are pre-sized */
             break;
         }
-        uint32_t nnext = 0;
-        for (uint32_t i = 0; i < ncur; i++) { /* in wave order: deterministic */
-            uint32_t x = cur[i];
-            uint32_t pos = rep.rows_examined + i;
-            if (pos < d.capacity && d.examined) d.examined[pos] = x;
-            if (pos < d.capacity && d.changed) d.changed[pos] = changed[i];
-            rep.rows_changed += changed[i];
-            for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
-                uint32_t v = nm->rdst[e];
-                if (cand[e] && state[v] == 0) {
-                    state[v] = 1;
-                    next[nnext++] = v;
-                }
-            }
-        }
-        rep.rows_examined += ncur;
-        rep.searches += 2 * ncur;
-        rep.waves++;
-        uint32_t *tmp = cur;
-        cur = next;
-        next = tmp;
+        uint32_t nnext = queue_next_wave(nm, &u, ncur, &d, &rep);
+        uint32_t *tmp = u.cur;
+        u.cur = u.next;
+        u.next = tmp;
         ncur = nnext;
     }
     if (st == PF_OK) t->map = nm;
     if (report) *report = rep;
-
-    for (uint32_t i = 0; ws && i < nt; i++) {
-        work_free(&ws[i].old_row, a, n);
-        work_free(&ws[i].new_row, a, n);
-        pf__free(a, ws[i].entries, (size_t)n * width);
-        pf__free(a, ws[i].worse, (size_t)n * sizeof(uint32_t));
-    }
-    pf__free(a, ws, (size_t)nt * sizeof *ws);
-    pf__free(a, wide, (size_t)n * n * width);
-    pf__free(a, cand, mcand);
-    pf__free(a, changed, n);
-    pf__free(a, next, (size_t)n * sizeof(uint32_t));
-    pf__free(a, cur, (size_t)n * sizeof(uint32_t));
-    pf__free(a, state, n);
+    upd_free(&u, &t->alloc);
     return st;
 }

@@ -17,7 +17,7 @@
 #include <xxhash.h>
 #include "table/table_internal.h"
 
-#define HEADER_SIZE 64u
+#define PF__HEADER_SIZE 64u
 static const char MAGIC[8] = {'P', 'F', 'T', 'A', 'B', 'L', 'E', '\0'};
 
 static void put32(uint8_t *p, uint32_t v)
@@ -70,12 +70,12 @@ static uint64_t payload_hash(const pf_table *t)
     return XXH3_64bits_digest(&st);
 }
 
-static void header_encode(const pf_table *t, uint8_t h[HEADER_SIZE])
+static void header_encode(const pf_table *t, uint8_t h[PF__HEADER_SIZE])
 {
-    memset(h, 0, HEADER_SIZE);
+    memset(h, 0, PF__HEADER_SIZE);
     memcpy(h, MAGIC, 8);
     put32(h + 8, PF_TABLE_FILE_VERSION);
-    put32(h + 12, HEADER_SIZE);
+    put32(h + 12, PF__HEADER_SIZE);
     put64(h + 16, pf_map_fingerprint(t->map));
     put32(h + 24, t->n);
     put32(h + 28, (uint32_t)pf_map_kind_of(t->map));
@@ -86,7 +86,7 @@ static void header_encode(const pf_table *t, uint8_t h[HEADER_SIZE])
     put64(h + 56, XXH3_64bits(h, 56));
 }
 
-size_t pf_table_file_size(const pf_table *t) { return t ? HEADER_SIZE + t->bytes : 0; }
+size_t pf_table_file_size(const pf_table *t) { return t ? PF__HEADER_SIZE + t->bytes : 0; }
 
 /* Copies the payload to `dst` in little-endian order. */
 static void payload_write(const pf_table *t, uint8_t *dst, size_t off, size_t len)
@@ -108,7 +108,7 @@ pf_status pf_table_save_mem(const pf_table *t, void *buf, size_t capacity, size_
     if (!buf) return PF_INVALID_ARGUMENT;
     uint8_t *b = buf;
     header_encode(t, b);
-    payload_write(t, b + HEADER_SIZE, 0, t->bytes);
+    payload_write(t, b + PF__HEADER_SIZE, 0, t->bytes);
     return PF_OK;
 }
 
@@ -121,9 +121,9 @@ pf_status pf_table_save(const pf_table *t, const char *path, pf_diag *diag)
     pf_status st = pf__out_open(&o, path, &t->alloc, diag);
     if (st != PF_OK) return st;
     FILE *f = o.f;
-    uint8_t h[HEADER_SIZE];
+    uint8_t h[PF__HEADER_SIZE];
     header_encode(t, h);
-    int ok = fwrite(h, 1, HEADER_SIZE, f) == HEADER_SIZE;
+    int ok = fwrite(h, 1, PF__HEADER_SIZE, f) == PF__HEADER_SIZE;
     uint8_t chunk[1 << 16];
     for (size_t off = 0; ok && off < t->bytes; off += sizeof chunk) {
         size_t len = t->bytes - off < sizeof chunk ? t->bytes - off : sizeof chunk;
@@ -177,7 +177,7 @@ static pf_status check_header(const uint8_t *b, const char *name, const pf_map *
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
     uint32_t hsize = get32(b + 12), n = get32(b + 24), kind = get32(b + 28), width = get32(b + 32);
     uint64_t fp = get64(b + 16), psize = get64(b + 40);
-    if (hsize != HEADER_SIZE || get32(b + 36) != 0 || (width != 1 && width != 2 && width != 4) ||
+    if (hsize != PF__HEADER_SIZE || get32(b + 36) != 0 || (width != 1 && width != 2 && width != 4) ||
         n == 0 || n > PF_TABLE_MAX_NODES || psize != (uint64_t)n * n * width)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
                             "inconsistent header (header %u bytes, %u nodes, width %u, payload %llu)",
@@ -212,25 +212,25 @@ pf_status pf_table_load_mem(const void *data, size_t size, const char *name, con
     if (!out || !map || (!data && size))
         return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "missing map, data or output");
     const uint8_t *b = data;
-    if (size < HEADER_SIZE)
+    if (size < PF__HEADER_SIZE)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
-                            "truncated: %zu bytes, a table header alone is %u", size, HEADER_SIZE);
+                            "truncated: %zu bytes, a table header alone is %u", size, PF__HEADER_SIZE);
     uint64_t psize;
     pf_status hs = check_header(b, name, map, &psize, diag);
     if (hs != PF_OK) return hs;
     uint32_t width = get32(b + 32);
-    if (size - HEADER_SIZE != psize) return size_mismatch(name, size - HEADER_SIZE, psize, diag);
-    if (XXH3_64bits(b + HEADER_SIZE, (size_t)psize) != get64(b + 48))
+    if (size - PF__HEADER_SIZE != psize) return size_mismatch(name, size - PF__HEADER_SIZE, psize, diag);
+    if (XXH3_64bits(b + PF__HEADER_SIZE, (size_t)psize) != get64(b + 48))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload checksum mismatch (corrupted)");
 
     pf_table_desc d = desc ? *desc : (pf_table_desc){0};
     pf_table *t;
     pf_status st = pf__table_alloc(map, &d.allocator, width, &t);
     if (st != PF_OK) return pf__diag_set(diag, st, name, 0, 0, "%s", pf_status_str(st));
-    if (host_is_le() || width == 1) memcpy(t->data, b + HEADER_SIZE, t->bytes);
+    if (host_is_le() || width == 1) memcpy(t->data, b + PF__HEADER_SIZE, t->bytes);
     else
         for (size_t i = 0; i < t->bytes; i += width)
-            for (uint32_t k = 0; k < width; k++) t->data[i + k] = b[HEADER_SIZE + i + width - 1 - k];
+            for (uint32_t k = 0; k < width; k++) t->data[i + k] = b[PF__HEADER_SIZE + i + width - 1 - k];
     st = check_entries(t, name, diag);
     if (st != PF_OK) {
         pf_table_destroy(t);
@@ -250,12 +250,12 @@ pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc
     if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
     /* The header first, checked against the map; then the file's size against the payload that
      * leaves (before allocating it); then exactly that payload, plus one byte to see trailing data. */
-    uint8_t h[HEADER_SIZE];
-    size_t got = fread(h, 1, HEADER_SIZE, f);
+    uint8_t h[PF__HEADER_SIZE];
+    size_t got = fread(h, 1, PF__HEADER_SIZE, f);
     pf_status st;
     uint64_t psize = 0;
     if (ferror(f)) st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error: %s", strerror(errno));
-    else if (got < HEADER_SIZE) st = pf_table_load_mem(h, got, path, map, desc, out, diag); /* "truncated" */
+    else if (got < PF__HEADER_SIZE) st = pf_table_load_mem(h, got, path, map, desc, out, diag); /* "truncated" */
     else st = check_header(h, path, map, &psize, diag);
     if (st != PF_OK) {
         fclose(f);
@@ -263,26 +263,26 @@ pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc
     }
 #if defined(__unix__) || defined(__APPLE__)
     struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size != HEADER_SIZE + psize) {
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size != PF__HEADER_SIZE + psize) {
         fclose(f);
-        return size_mismatch(path, (uint64_t)sb.st_size < HEADER_SIZE ? 0 : (uint64_t)sb.st_size - HEADER_SIZE,
+        return size_mismatch(path, (uint64_t)sb.st_size < PF__HEADER_SIZE ? 0 : (uint64_t)sb.st_size - PF__HEADER_SIZE,
                              psize, diag);
     }
 #endif
-    if (psize > SIZE_MAX - HEADER_SIZE - 1) {
+    if (psize > SIZE_MAX - PF__HEADER_SIZE - 1) {
         fclose(f);
         return pf__diag_set(diag, PF_TOO_LARGE, path, 0, 0, "a %llu-byte table does not fit in memory here",
                             (unsigned long long)psize);
     }
-    size_t total = HEADER_SIZE + (size_t)psize;
+    size_t total = PF__HEADER_SIZE + (size_t)psize;
     pf_allocator a = pf__alloc_resolve(desc ? &desc->allocator : NULL);
     uint8_t *buf = pf__alloc(&a, total + 1, 64);
     if (!buf) {
         fclose(f);
         return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory reading %zu bytes", total);
     }
-    memcpy(buf, h, HEADER_SIZE);
-    got = HEADER_SIZE + fread(buf + HEADER_SIZE, 1, total + 1 - HEADER_SIZE, f);
+    memcpy(buf, h, PF__HEADER_SIZE);
+    got = PF__HEADER_SIZE + fread(buf + PF__HEADER_SIZE, 1, total + 1 - PF__HEADER_SIZE, f);
     int err = ferror(f);
     fclose(f);
     if (err) st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "read error");

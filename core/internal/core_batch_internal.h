@@ -1,0 +1,71 @@
+/* core_batch_internal.h - what the batch module uses of core beyond the public headers (never
+ * installed).
+ *
+ * batch/ includes the public headers, its own batch_internal.h and this file, and nothing else of
+ * core: core/src is not on its include path, and nothing here shows the layout of a core object.
+ * A batch needs three things the public API does not give: the library's base (allocation through
+ * the user's hooks, handle checks: base_internal.h), the running statistics of a context's search
+ * (the scheduler charges expansions to a budget), and the group search, which answers many units
+ * sharing a goal with one backward search on a context (search/group_search.c).
+ */
+#ifndef PF_CORE_BATCH_INTERNAL_H
+#define PF_CORE_BATCH_INTERNAL_H
+
+#include "pathfind/pf_search.h"
+#include "base_internal.h"
+
+/* ---- handles ----------------------------------------------------------------------------------- */
+
+#ifdef PF__DEBUG_HANDLES
+/* PF__CHECK_HANDLE for a map, whose layout batch does not see. */
+void pf__map_check_handle(const pf_map *m, const char *fn);
+#define PF__CHECK_MAP(m) pf__map_check_handle((m), __func__)
+#else
+#define PF__CHECK_MAP(m) ((void)0)
+#endif
+
+/* ---- search contexts --------------------------------------------------------------------------- */
+
+/* The statistics of the context's last search (group searches included), as they stand: a
+ * running search's expansions so far. */
+pf_stats pf__ctx_stats(const pf_ctx *ctx);
+
+/* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
+double pf__grid_octile(int32_t dx, int32_t dy);
+
+/* ---- group searches ----------------------------------------------------------------------------- */
+
+/*
+ * A group: units whose starts lie in one box share a goal. One backward search from the goal
+ * settles every start (search/group_search.c explains why it is exact). The caller owns this and
+ * passes it to every call; the search state itself lives in the context, so a group search can be
+ * suspended and resumed like a sliced pf_search (pf__group_search_step with a budget).
+ */
+typedef struct pf__group {
+    uint32_t goal;                /* public node */
+    pf_heur  heuristic;           /* the map's metric, or PF_HEUR_ZERO (Dijkstra) */
+    int32_t  bx0, by0, bx1, by1;  /* bounding box of the starts, grid coordinates */
+    uint32_t count;               /* starts to settle, a start shared by k units counted k times */
+    uint32_t settled;             /* starts settled so far: written by the search */
+    /* How many of the group's starts are at public node `node` (asked for each node of the box as
+     * it is settled). */
+    uint32_t (*starts_at)(const void *user, uint32_t node);
+    const void *user;
+} pf__group;
+
+/* Whether a query (resolved desc `rd`, public start and goal) may join a group: optimal default
+ * options on a square grid, endpoints open and connected. */
+int       pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t start, uint32_t goal);
+/* Starts g's search on ctx: PF_IN_PROGRESS, or PF_OUT_OF_MEMORY. */
+pf_status pf__group_search_begin(pf_ctx *ctx, pf__group *g);
+/* Runs it for up to `budget` expansions (0 = unlimited): PF_IN_PROGRESS when the budget ran out,
+ * PF_OK once every start is settled, PF_NO_PATH when the search ran dry first, PF_OUT_OF_MEMORY. */
+pf_status pf__group_search_step(pf_ctx *ctx, pf__group *g, uint32_t budget);
+/* After PF_OK: the number of nodes on the path from `start` to the goal, 0 when start (a public
+ * node) was not settled. */
+uint32_t  pf__group_search_path_len(const pf_ctx *ctx, const pf__group *g, uint32_t start);
+/* Writes that path (len nodes, start first, public ids) and returns its cost, summed forward as a
+ * forward A* sums it, so a path the two searches share gets bit-identical costs. */
+double    pf__group_search_path(const pf_ctx *ctx, uint32_t start, uint32_t *nodes, uint32_t len);
+
+#endif

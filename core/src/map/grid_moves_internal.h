@@ -1,0 +1,146 @@
+/* grid_moves_internal.h - the grid move rule, written once (never installed): directions, which
+ * neighbours a cell may step to, and what a step costs. Used by every grid search (A*, group
+ * searches: search/), the first-move tables (table/), the component labels (map/grid.c) and JPS's
+ * direction algebra (jps/).
+ *
+ * DIRECTIONS. Square grids: 0..7 = N E S W NE SE SW NW; the reverse of d is d ^ 2, and diagonal
+ * d >= 4 is made of straight pf__dir_h[d] and pf__dir_v[d]. Hex grids (odd-r offset layout):
+ * 0..5 = W E NW NE SW SE, reverse pf__hex_back[d], with x offsets by row parity. The map's
+ * nb_off[parity][d] (pf__grid_set_offsets) is the padded index offset of direction d.
+ *
+ * THE RULE. A unit may step from cell c in direction d when the cell entered is open for it, and,
+ * on a diagonal without corner cutting (PF_MOVES_8_NO_CUT), both side cells are open too. Every
+ * rule is symmetric (c -> n is legal iff n -> c is), which backward searches and the tables rely on.
+ * "Open" is pf__cell_open: today the cell has the start's terrain class. Unit sizes plug in there
+ * and only there: a KxK unit would test a per-cell clearance byte (clear[i] >= K, carried in
+ * pf__unit), and the diagonal rule above then asks for both side footprints unchanged.
+ */
+#ifndef PF_GRID_MOVES_INTERNAL_H
+#define PF_GRID_MOVES_INTERNAL_H
+
+#include "map/map_internal.h"
+
+/* Move rules as compile-time constants: search loops are instantiated per rule. */
+enum { PF__MV_4 = 0, PF__MV_8 = 1, PF__MV_8CUT = 2, PF__MV_HEX = 3 };
+
+static const int8_t pf__dir_dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t pf__dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const uint8_t pf__dir_h[8] = {0, 0, 0, 0, 1, 1, 3, 3}; /* straight parts of a diagonal */
+static const uint8_t pf__dir_v[8] = {0, 0, 0, 0, 0, 2, 2, 0};
+/* The diagonal between perpendicular straight directions a and b: [a][b] (0 when not perpendicular). */
+static const uint8_t pf__dir_diag[4][4] = {{0, 4, 0, 7}, {4, 0, 5, 0}, {0, 5, 0, 6}, {7, 0, 6, 0}};
+/* Base cost of a step by direction on a square grid. A load: `d < 4 ? 1 : PF__SQRT2` compiled to
+ * a mispredicted branch in the search loop. */
+static const double pf__dir_step[8] = {1.0, 1.0, 1.0, 1.0, PF__SQRT2, PF__SQRT2, PF__SQRT2, PF__SQRT2};
+static const uint8_t pf__hex_back[6] = {1, 0, 5, 4, 3, 2};
+static const int8_t pf__hex_dy[6] = {0, 0, -1, -1, 1, 1};
+static const int8_t pf__hex_dx[2][6] = {{-1, 1, -1, 0, -1, 0}, {-1, 1, 0, 1, 0, 1}}; /* [y & 1] */
+
+/* The compile-time rule of a map's pf_moves. */
+PF__INLINE int pf__mv_of(pf_moves moves)
+{
+    return moves == PF_MOVES_4 ? PF__MV_4 : moves == PF_MOVES_8_CUT ? PF__MV_8CUT
+                                          : moves == PF_MOVES_HEX ? PF__MV_HEX : PF__MV_8;
+}
+
+/* Directions of a rule; the reverse of direction d. */
+PF__INLINE uint32_t pf__mv_dirs(const int MV) { return MV == PF__MV_4 ? 4u : MV == PF__MV_HEX ? 6u : 8u; }
+PF__INLINE uint32_t pf__mv_back(const int MV, uint32_t d) { return MV == PF__MV_HEX ? pf__hex_back[d] : d ^ 2u; }
+
+/* What a grid loop reads of the map, loaded once into locals: to the compiler a store to the
+ * search records may alias the map's fields, so read through the map they would be reloaded after
+ * every store. Unit sizes add the clearance array here. */
+typedef struct pf__grid_view {
+    const uint8_t *cls;   /* terrain class of each padded cell, 0 = blocked */
+    const float   *cost;  /* multiplier of each padded cell; NULL when uniform */
+    const int32_t *off;   /* square grids: padded offset of direction d (the map's nb_off[0]) */
+    uint32_t       pw;    /* padded width */
+} pf__grid_view;
+
+PF__INLINE pf__grid_view pf__grid_view_of(const pf_map *m)
+{
+    pf__grid_view v = {m->cls, m->cost, m->nb_off[0], m->pw};
+    return v;
+}
+
+/* Who is moving: what a cell must hold to be open to it. */
+typedef struct pf__unit {
+    uint8_t k;          /* terrain class of the start; 0 (blocked) never moves */
+    /* unit sizes: the unit's side goes here (see the header comment) */
+} pf__unit;
+
+PF__INLINE int pf__cell_open(const pf__grid_view *v, uint32_t i, pf__unit u) { return v->cls[i] == u.k; }
+
+/*
+ * Bit d set when the unit may step from padded cell `cur` in direction d under rule MV. Square
+ * rules address neighbours by the padded width (a register, where a table of offsets would be
+ * reloaded after every store to the records); hex rules by `hex_off`, the offsets of cur's row
+ * parity (unused otherwise).
+ */
+PF__INLINE uint32_t pf__grid_open_dirs(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
+                                       const int MV)
+{
+    const uint32_t pw = v->pw;
+    uint32_t open = 0;
+    if (MV == PF__MV_HEX) {
+        for (uint32_t d = 0; d < 6; d++)
+            open |= (uint32_t)pf__cell_open(v, (uint32_t)((int32_t)cur + hex_off[d]), u) << d;
+        return open;
+    }
+    if (pf__cell_open(v, cur - pw, u)) open |= 1u;
+    if (pf__cell_open(v, cur + 1, u)) open |= 2u;
+    if (pf__cell_open(v, cur + pw, u)) open |= 4u;
+    if (pf__cell_open(v, cur - 1, u)) open |= 8u;
+    if (MV == PF__MV_8) { /* a diagonal needs both sides: NE N+E, SE S+E, SW S+W, NW N+W */
+        if ((open & 3u) == 3u && pf__cell_open(v, cur - pw + 1, u)) open |= 16u;
+        if ((open & 6u) == 6u && pf__cell_open(v, cur + pw + 1, u)) open |= 32u;
+        if ((open & 12u) == 12u && pf__cell_open(v, cur + pw - 1, u)) open |= 64u;
+        if ((open & 9u) == 9u && pf__cell_open(v, cur - pw - 1, u)) open |= 128u;
+    } else if (MV == PF__MV_8CUT) {
+        if (pf__cell_open(v, cur - pw + 1, u)) open |= 16u;
+        if (pf__cell_open(v, cur + pw + 1, u)) open |= 32u;
+        if (pf__cell_open(v, cur + pw - 1, u)) open |= 64u;
+        if (pf__cell_open(v, cur - pw - 1, u)) open |= 128u;
+    }
+    return open;
+}
+
+/* The same rule for one diagonal d (4..7) of a square grid, for code that asks direction by
+ * direction (JPS+ distances). */
+PF__INLINE int pf__grid_diag_ok(const pf__grid_view *v, uint32_t cur, uint32_t d, pf__unit u, int cut)
+{
+    return pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[d]), u) &&
+           (cut || (pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_h[d]]), u) &&
+                    pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_v[d]]), u)));
+}
+
+/* The rule at run time, for code off the hot paths: the moves out of padded cell c of map m for a
+ * unit standing there (0 for a blocked cell). */
+PF__INLINE uint32_t pf__grid_moves_at(const pf_map *m, uint32_t c)
+{
+    const pf__grid_view v = pf__grid_view_of(m);
+    pf__unit u = {m->cls[c]};
+    if (!u.k) return 0;
+    switch (pf__mv_of(m->moves)) {
+    case PF__MV_4: return pf__grid_open_dirs(&v, NULL, c, u, PF__MV_4);
+    case PF__MV_8CUT: return pf__grid_open_dirs(&v, NULL, c, u, PF__MV_8CUT);
+    case PF__MV_HEX: return pf__grid_open_dirs(&v, m->nb_off[(c / m->pw) & 1u], c, u, PF__MV_HEX);
+    default: return pf__grid_open_dirs(&v, NULL, c, u, PF__MV_8);
+    }
+}
+
+/*
+ * Cost of a step in direction d from cell `from` to cell `to`: the base (1, or sqrt 2 for a square
+ * diagonal) times the multiplier of the cell entered. A backward search (BACKWARD = 1: it expands
+ * `from` = the cell a forward step would enter, and reaches `to` = where that step starts) charges
+ * `from`'s multiplier, so both directions sum the same costs. WEIGHTED = 0 when the map has no
+ * multipliers (cost may be NULL then); it may be a run-time value off the hot paths.
+ */
+PF__INLINE double pf__grid_step(const int MV, const int WEIGHTED, const int BACKWARD, uint32_t d, const float *cost,
+                                uint32_t from, uint32_t to)
+{
+    double base = MV == PF__MV_HEX ? 1.0 : pf__dir_step[d];
+    return WEIGHTED ? base * (double)cost[BACKWARD ? from : to] : base;
+}
+
+#endif

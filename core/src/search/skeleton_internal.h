@@ -1,0 +1,167 @@
+/* skeleton_internal.h - the best-first skeleton over a search context's records (never installed).
+ *
+ * Every search on a pf_ctx is this loop: grid A* (one instance per move rule, weighting and
+ * heuristic) and graph A* in search.c, JPS and JPS+ in jps_search.c, the backward group search in
+ * group_search.c. Each piece below exists once; a search is the loop head, its own goal test, and
+ * its own successor generator feeding the one relaxation:
+ *
+ *     pf__hold hold = PF__HOLD_EMPTY;                                     the open list's front
+ *     pf_status ret;
+ *     for (;;) {
+ *         uint32_t cur = pf__bf_next(c, &hold, &budget, &ret);            budget, limit, pop, trace
+ *         if (cur == PF_NODE_NONE) return ret;
+ *         if (cur == goal) { s->found = cur; return PF_OK; }              the variant's goal test
+ *         s->st.expanded++;                                               (A*'s: pf__bf_next_expand)
+ *         for each successor nb of cur:                                   the variant's generator
+ *             double ng = c->g[cur] + step;                               grids: pf__grid_step
+ *             uint32_t was = pf__bf_admit(c, nb, ng, REOPEN);             the relaxation, in two
+ *             if (was && !pf__bf_relax(c, &hold, nb, was, ng, h(nb), back, parent, cur, REPEATS))
+ *                 return PF_OUT_OF_MEMORY;
+ *     }
+ *
+ * The heuristic is an argument of the second half only, so it is computed for the successors that
+ * are kept. The hooks are compile-time constants of the instantiating loop:
+ *   the move rule and the step charging   map/grid_moves_internal.h: pf__grid_open_dirs, and
+ *                                         pf__grid_step's BACKWARD (a search from the goal)
+ *   REOPEN                                0, or the search's s->reopen (user heuristics)
+ *   parent                                NULL when the stamp's direction bits are the parent
+ *   REPEATS                               1 when one expansion may reach a node twice (JPS's
+ *                                         jumps, a graph's parallel arcs); grid moves never do
+ * The loop re-reads the map and the records through `c` at every step call and keeps nothing
+ * across calls, so a map swapped between searches (map edits: a new version pointer) needs only a
+ * new begin.
+ *
+ * WHERE THE NEXT VARIANTS PLUG IN
+ *   unit sizes      pf__unit / pf__cell_open in map/grid_moves_internal.h (clearance >= size); the
+ *                   grid loop passes the unit it searches for, nothing else changes.
+ *   Theta*, Lazy    the generator relaxes nb a second time from the parent's parent when the line
+ *   Theta*          of sight holds: pf__bf_admit/pf__bf_relax with from = that grandparent, its g
+ *                   plus the straight-line cost, and a parent array (any-angle parents are not one
+ *                   of the eight directions).
+ *   partial paths   the loop body records the node of least h it has expanded; on PF_NO_PATH or
+ *                   PF_LIMIT_REACHED the path is read back from it.
+ *   flow fields     a tree search (s->tree, no goal) rooted at the goal with BACKWARD = 1, as
+ *                   group_search.c does with a goal test on a set of starts.
+ *   accelerator     a graph-shaped generator over the overlay's arcs, as graph_run.
+ */
+#ifndef PF_SKELETON_INTERNAL_H
+#define PF_SKELETON_INTERNAL_H
+
+#include "search/ctx_internal.h"
+
+/* Starts a new search on c's records once c->s.d is resolved: a new generation (every record
+ * stale) and an empty open list ordered by the desc's tie rule. */
+PF__INLINE void pf__bf_reset(pf_ctx *c)
+{
+    pf__ctx_next_gen(c);
+    pf__open_reset(&c->open, c->s.d.tie, c->s.d.tie_seed);
+}
+
+/* Writes the root record (g = 0, `back` in the stamp's direction bits) and puts it on the open list
+ * with heuristic h; 0 when the open list cannot grow. The caller writes its parent, if it keeps
+ * parents. */
+PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
+{
+    c->stamp[node] = c->gen | (back << PF__DIR_SHIFT);
+    c->g[node] = 0.0;
+    c->s.st.pushed = 1;
+    return pf__open_push(&c->open, pf__hentry_make(c->s.hmul * h, pf__open_tie(&c->open, node, h), node));
+}
+
+/*
+ * The loop head. Returns the node to expand: taken off the open list, closed and traced. Returns
+ * PF_NODE_NONE when the search is to return *ret: PF_IN_PROGRESS when the step's budget is spent,
+ * PF_LIMIT_REACHED at max_expansions, or at the end of the open list PF_OK (a tree search),
+ * PF_LIMIT_REACHED (max_cost pruned a node) or PF_NO_PATH. A search that returns to be resumed
+ * leaves its held entry on the heap.
+ */
+PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret)
+{
+    pf__search *s = &c->s;
+    if (!pf__hold_settle(&c->open, hd)) {
+        *ret = PF_OUT_OF_MEMORY;
+        return PF_NODE_NONE;
+    }
+    if ((*budget)-- == 0) { /* a sliced search resumes from the heap alone */
+        *ret = pf__hold_park(&c->open, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+        return PF_NODE_NONE;
+    }
+    /* the goal coming off the open list is not an expansion: a search that needs exactly
+     * max_expansions expansions still succeeds (tree searches have no goal) */
+    if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
+        (pf__hold_top(&c->open, hd) != s->goal || s->goal == PF_NODE_NONE)) {
+        *ret = pf__hold_park(&c->open, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
+        return PF_NODE_NONE;
+    }
+    uint32_t n = pf__hold_pop(&c->open, hd);
+    if (n == PF_NODE_NONE) {
+        *ret = s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
+        return PF_NODE_NONE;
+    }
+    c->stamp[n] |= PF__CLOSED_BIT;
+    if (s->d.trace) {
+        pf_trace *t = s->d.trace;
+        if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, n);
+        t->total++;
+    }
+    return n;
+}
+
+/* The loop head with the goal test of A* and its kin: the goal (s->goal, passed in a register)
+ * coming off the open list ends the search (PF_OK, s->found); any other node is counted as
+ * expanded and returned. */
+PF__INLINE uint32_t pf__bf_next_expand(pf_ctx *c, pf__hold *hd, uint32_t *budget, uint32_t goal, pf_status *ret)
+{
+    uint32_t cur = pf__bf_next(c, hd, budget, ret);
+    if (cur == PF_NODE_NONE) return cur;
+    if (cur == goal) {
+        c->s.found = cur;
+        *ret = PF_OK;
+        return PF_NODE_NONE;
+    }
+    c->s.st.expanded++;
+    return cur;
+}
+
+/* What a record was before a relaxation writes it (pf__bf_admit); 0: it is left alone. */
+enum { PF__WAS_NEW = 1, PF__WAS_OPEN = 2, PF__WAS_CLOSED = 3 };
+
+/* The relaxation, first half: whether nb's record is to be written for cost ng. A stale record
+ * (another search's) always is; a live one by pf__relax_improves. REOPEN: 0, or s->reopen. */
+PF__INLINE uint32_t pf__bf_admit(const pf_ctx *c, uint32_t nb, double ng, int REOPEN)
+{
+    uint32_t st = c->stamp[nb];
+    if ((st & PF__GEN_MASK) != c->gen) return PF__WAS_NEW;
+    if (!pf__relax_improves((st >> PF__GEN_BITS) & 1u, REOPEN, ng, c->g[nb])) return 0u;
+    return PF__WAS_OPEN + ((st >> PF__GEN_BITS) & 1u);
+}
+
+/*
+ * The relaxation, second half, for a record admitted as `was`: drops it when max_cost prunes it,
+ * else writes g = ng, the direction back (`back`, grids) and the parent (`parent`: NULL, or an
+ * array that gets `from`), then puts it on the open list with f = ng + hmul * h (greedy: hmul * h)
+ * or lowers its key there (where it is held, with REPEATS). Returns 0 only when the open list
+ * cannot grow.
+ */
+PF__INLINE int pf__bf_relax(pf_ctx *c, pf__hold *hd, uint32_t nb, uint32_t was, double ng, double h, uint32_t back,
+                            uint32_t *parent, uint32_t from, const int REPEATS)
+{
+    pf__search *s = &c->s;
+    if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
+        s->pruned = 1;
+        return 1;
+    }
+    c->stamp[nb] = c->gen | (back << PF__DIR_SHIFT);
+    c->g[nb] = ng;
+    if (parent) parent[nb] = from;
+    double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
+    if (was == PF__WAS_OPEN) {
+        pf__open_lower(&c->open, REPEATS ? hd : NULL, nb, f);
+        return 1;
+    }
+    if (was == PF__WAS_CLOSED) s->st.reopened++;
+    s->st.pushed++;
+    return pf__open_add(&c->open, hd, nb, nb, f, h);
+}
+
+#endif
