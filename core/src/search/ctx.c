@@ -13,6 +13,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (map->count == 0) return PF_INVALID_ARGUMENT;
     pf_ctx_desc d = desc ? *desc : (pf_ctx_desc){0};
+    if ((unsigned)d.prefault > PF_PREFAULT_NONE) return PF_INVALID_ARGUMENT;
     pf_allocator a = pf__alloc_resolve(&d.allocator);
 
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
@@ -29,9 +30,9 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     size_t sz_parent = map->kind == PF_MAP_GRAPH ? align64(n * sizeof(uint32_t)) : 0;
     ctx->block_size = sz_stamp + sz_g + sz_hpos + sz_parent;
     /* Only the stamps must start at zero ("never written"); every other record is written before
-     * it is read, which is what makes the generation stamp a complete reset. The whole block is
-     * still written once here so its pages are faulted in at creation, not inside a frame: on a
-     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
+     * it is read, which is what makes the generation stamp a complete reset. By default the whole
+     * block is still written once here so its pages are faulted in at creation, not inside a frame:
+     * on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
     char *b = pf__alloc(&a, ctx->block_size, 64);
     if (!b) {
         pf__free(&a, ctx, sizeof *ctx);
@@ -43,7 +44,8 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     ctx->stamp = (uint32_t *)(void *)(b + sz_g);
     ctx->hpos = (uint32_t *)(void *)(b + sz_g + sz_stamp);
     ctx->parent = sz_parent ? (uint32_t *)(void *)(b + sz_g + sz_stamp + sz_hpos) : NULL;
-    memset(b, 0, ctx->block_size);
+    if (d.prefault == PF_PREFAULT_NONE) memset(ctx->stamp, 0, sz_stamp);
+    else memset(b, 0, ctx->block_size);
     ctx->gen = 0;
 
     /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
@@ -57,6 +59,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     }
     ctx->heap = hb + PF__HEAP_PAD;
     ctx->hcap = cap;
+    if (d.prefault == PF_PREFAULT_ALL) memset(hb, 0, ((size_t)cap + PF__HEAP_PAD) * sizeof(pf__hentry));
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 #ifdef PF__DEBUG_HANDLES
@@ -106,6 +109,23 @@ void pf__ctx_next_gen(pf_ctx *ctx)
 }
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
+
+int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
+{
+    if (cap > UINT32_MAX - 1u) return 0;
+    if (cap > ctx->hcap) {
+        pf__hentry *nh = pf__alloc(&ctx->alloc, ((size_t)cap + PF__HEAP_PAD) * sizeof(pf__hentry), 64);
+        if (!nh) return 0;
+        memcpy(nh + PF__HEAP_PAD, ctx->heap, (size_t)ctx->hsize * sizeof(pf__hentry));
+        pf__free(&ctx->alloc, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
+        ctx->heap = nh + PF__HEAP_PAD;
+        ctx->hcap = cap;
+    }
+    /* entries past the live ones only: a suspended search may sit in this context */
+    if (prefault)
+        memset(ctx->heap + ctx->hsize, 0, ((size_t)ctx->hcap - ctx->hsize) * sizeof(pf__hentry));
+    return 1;
+}
 
 int pf__heap_grow(pf_ctx *ctx)
 {

@@ -94,6 +94,9 @@ struct pf_ctx {
 void pf__ctx_next_gen(pf_ctx *ctx);
 /* Forces the generation counter, so tests can exercise the wrap. */
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
+/* Makes the open list hold at least `cap` entries (keeping its contents) and, with `prefault`,
+ * writes its unused part so its pages are mapped; 0 on allocation failure (nothing changed). */
+int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault);
 /* Grows the open list; returns 0 on allocation failure. */
 int pf__heap_grow(pf_ctx *ctx);
 
