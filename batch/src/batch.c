@@ -1,10 +1,9 @@
-/* batch.c - batch lifecycle: workers, query slots, prepare/finish around the jobs, results. */
+/* batch.c - batch lifecycle: workers, query slots, cancel, prepare/finish around the jobs, results. */
 #include <limits.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include "batch_internal.h"
-#include "search/metric_internal.h"
 
 uint32_t pf__default_workers(void); /* sched_omp.c */
 
@@ -30,6 +29,34 @@ int pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t
     return 1;
 }
 
+/* A context like the workers': the batch's allocator, open-list size, pre-faulting and JPS table. */
+static pf_status new_ctx(pf_batch *b, pf_ctx **out)
+{
+    pf_ctx_desc cd = {.allocator = b->alloc, .heap_capacity = b->open_cap, .prefault = b->prefault};
+    pf_status st = pf_ctx_create(b->map, &cd, out);
+    if (st != PF_OK) return st;
+    if (b->jps && (st = pf_ctx_use_jps_table(*out, b->jps)) != PF_OK) {
+        pf_ctx_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* Spares are made by pf_batch_reserve or on the first budgeted run: unbudgeted users never pay for
+ * them. A shortfall is not an error (searches restart instead of suspending) and is made up later. */
+static int make_spares(pf_batch *b)
+{
+    if (b->spare_made >= b->nspare_want) return 1;
+    if (!GROW(b, b->spares, b->spare_cap, b->nspare_want)) return 0;
+    while (b->spare_made < b->nspare_want) {
+        pf_ctx *c;
+        if (new_ctx(b, &c) != PF_OK) return 0;
+        b->spares[b->nspare++] = c;
+        b->spare_made++;
+    }
+    return 1;
+}
+
 pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -38,7 +65,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
     pf_batch_desc d = desc ? *desc : (pf_batch_desc){0};
-    if (d.workers > 1024) return PF_INVALID_ARGUMENT;
+    if (d.workers > 1024 || (unsigned)d.prefault > PF_PREFAULT_NONE) return PF_INVALID_ARGUMENT;
     pf_allocator a = pf__alloc_resolve(&d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
@@ -47,6 +74,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     b->jps = d.jps_table;
     b->alloc = a;
     b->flags = d.flags;
+    b->prefault = PF__DEF(d.prefault, PF_PREFAULT_ALL);
     b->group_min = PF__DEF(d.group_min, 4u);
     if (b->group_min < 2) b->group_min = 2;
     b->nworkers = PF__DEF(d.workers, pf__default_workers());
@@ -56,25 +84,21 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     atomic_init(&b->budget_left, LLONG_MAX);
     size_t arena = PF__DEF(d.arena_bytes, (size_t)256 * 1024);
 
+    pf_status st = PF_OUT_OF_MEMORY;
     b->workers = pf__calloc(&a, b->nworkers * sizeof *b->workers, 64);
-    if (!b->workers) goto oom;
-    pf_ctx_desc cd = {.allocator = a};
+    if (!b->workers) goto fail;
     for (uint32_t w = 0; w < b->nworkers; w++) {
-        if (pf_ctx_create(map, &cd, &b->workers[w].ctx) != PF_OK) goto oom;
-        if (!pf__arena_init(&b->workers[w].arena, &a, arena)) goto oom;
-        if (b->jps) {
-            pf_status js = pf_ctx_use_jps_table(b->workers[w].ctx, b->jps);
-            if (js != PF_OK) {
-                pf_batch_destroy(b);
-                return js;
-            }
-        }
+        if ((st = new_ctx(b, &b->workers[w].ctx)) != PF_OK) goto fail;
+        st = PF_OUT_OF_MEMORY;
+        if (!pf__arena_init(&b->workers[w].arena, &a, arena)) goto fail;
+        if (b->prefault == PF_PREFAULT_ALL && !pf__arena_reserve(&b->workers[w].arena, arena, 1)) goto fail;
     }
+    if ((st = pf_batch_reserve(b, &d.reserve)) != PF_OK) goto fail;
     *out = b;
     return PF_OK;
-oom:
+fail:
     pf_batch_destroy(b);
-    return PF_OUT_OF_MEMORY;
+    return st;
 }
 
 void pf_batch_destroy(pf_batch *b)
@@ -94,20 +118,118 @@ void pf_batch_destroy(pf_batch *b)
     for (uint32_t i = 0; i < b->njobs; i++) pf_ctx_destroy(b->jobs[i].held);
     pf__free(&a, b->spares, b->spare_cap * sizeof *b->spares);
     pf__free(&a, b->q, b->qcap * sizeof *b->q);
+    pf__free(&a, b->tag_keys, b->tag_cap * sizeof *b->tag_keys);
+    pf__free(&a, b->tag_vals, b->tag_cap * sizeof *b->tag_vals);
     pf__free(&a, b->fresh, b->fresh_cap * sizeof *b->fresh);
     pf__free(&a, b->jobs, b->jobs_cap * sizeof *b->jobs);
     pf__free(&a, b->members, b->members_cap * sizeof *b->members);
     pf__free(&a, b->dups, b->dups_cap * sizeof *b->dups);
     pf__free(&a, b->table, b->table_cap * sizeof *b->table);
     pf__free(&a, b->scratch, b->scratch_cap * sizeof *b->scratch);
+    pf__free(&a, b->run, b->run_cap * sizeof *b->run);
+    pf__free(&a, b->entries, b->entries_cap * sizeof *b->entries);
+    pf__free(&a, b->fen, b->fen_cap * sizeof *b->fen);
     pf__free(&a, b, sizeof *b);
+}
+
+/* Tables sized for `n` queries at once: planning never allocates below that. */
+static int reserve_queries(pf_batch *b, uint32_t n)
+{
+    uint32_t tcap = 64;
+    while (tcap < 2u * n) tcap *= 2u;
+    if (b->table_cap < tcap) {
+        pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
+        b->table = NULL;
+        b->table_cap = 0;
+        if (!GROW(b, b->table, b->table_cap, tcap)) return 0;
+    }
+    return GROW(b, b->q, b->qcap, n) && GROW(b, b->fresh, b->fresh_cap, n) && GROW(b, b->jobs, b->jobs_cap, n) &&
+           GROW(b, b->members, b->members_cap, n) && GROW(b, b->dups, b->dups_cap, n) &&
+           GROW(b, b->scratch, b->scratch_cap, 5u * n) && GROW(b, b->run, b->run_cap, n) &&
+           GROW(b, b->entries, b->entries_cap, 2u * n + 1u) && GROW(b, b->fen, b->fen_cap, 2u * n + 2u) &&
+           pf__tag_reserve(b, n);
+}
+
+pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
+{
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    if (!b || !r) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    if (r->queries > PF__BQ_SLOT_MASK) return PF_INVALID_ARGUMENT;
+    if (r->queries && !reserve_queries(b, r->queries)) return PF_OUT_OF_MEMORY;
+    int pre = b->prefault == PF_PREFAULT_ALL;
+    if (r->open_list > b->open_cap) b->open_cap = r->open_list;
+    if (r->open_list) {
+        for (uint32_t w = 0; w < b->nworkers; w++)
+            if (!pf__ctx_reserve_open(b->workers[w].ctx, b->open_cap, pre)) return PF_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < b->nspare; i++)
+            if (!pf__ctx_reserve_open(b->spares[i], b->open_cap, pre)) return PF_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < b->njobs; i++)
+            if (b->jobs[i].held && !pf__ctx_reserve_open(b->jobs[i].held, b->open_cap, pre)) return PF_OUT_OF_MEMORY;
+    }
+    if (r->arena_bytes)
+        for (uint32_t w = 0; w < b->nworkers; w++)
+            if (!pf__arena_reserve(&b->workers[w].arena, r->arena_bytes, pre)) return PF_OUT_OF_MEMORY;
+    if (r->spares && !make_spares(b)) return PF_OUT_OF_MEMORY;
+    return PF_OK;
+}
+
+/* ---- queries ---------------------------------------------------------------------------------- */
+
+/* Marks every query of a job cancelled at once as done, and the job as dropped. */
+static void drop_job(pf_batch *b, uint32_t ji)
+{
+    pf__job *j = &b->jobs[ji];
+    if (j->held) pf__put_spare(b, j->held); /* the suspended context is free again now */
+    j->held = NULL;
+    j->state = PF__J_CANCELLED;
+    b->jobs_dirty = 1;
+    if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
+    else
+        for (uint32_t k = 0; k < j->count; k++) pf__query_done(b, b->members[j->first + k]);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < b->ndups; i++) {
+        uint32_t s = b->dups[i];
+        if (b->q[b->q[s].canon].job == ji && b->q[b->q[s].canon].state == PF__Q_DONE) pf__query_done(b, s);
+        else b->dups[keep++] = s;
+    }
+    b->ndups = keep;
+}
+
+static void cancel_slot(pf_batch *b, uint32_t slot, pf_status why)
+{
+    pf__bquery *e = &b->q[slot];
+    e->cancel = why;
+    pf__tag_remove(b, slot);
+    b->pending--;
+    if (why == PF_SUPERSEDED) b->st.superseded++;
+    else b->st.cancelled++;
+    if (e->state == PF__Q_NEW) {
+        e->state = PF__Q_DONE; /* never planned: prepare skips it */
+        return;
+    }
+    /* Queued: the search goes on while another pending query needs it (this slot stays readable to
+     * it until then); otherwise it is dropped now. */
+    uint32_t ji = e->canon != slot ? b->q[e->canon].job : e->job;
+    if (--b->jobs[ji].live == 0) drop_job(b, ji);
+}
+
+static int lookup(const pf_batch *b, pf_query_id id, uint32_t *slot)
+{
+    uint32_t s = id.id & PF__BQ_SLOT_MASK, gen = id.id >> PF__BQ_SLOT_BITS;
+    if (id.id == 0 || s >= b->qlen) return 0;
+    const pf__bquery *e = &b->q[s];
+    if (e->state == PF__Q_FREE || e->gen != gen) return 0;
+    *slot = s;
+    return 1;
 }
 
 pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (id) id->id = 0;
-    if (!b || !q || b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b || !q || (unsigned)q->priority > PF_PRIORITY_BACKGROUND) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
     uint32_t slot = b->free_head;
     if (slot == PF_NODE_NONE) {
         if (b->qlen > PF__BQ_SLOT_MASK - 1u) return PF_TOO_LARGE;
@@ -115,7 +237,11 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
         slot = b->qlen;
         b->q[slot].gen = 1;
     }
-    if (!GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u)) return PF_OUT_OF_MEMORY;
+    /* everything that can fail comes before the first change */
+    if (!GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u) || !pf__tag_reserve(b, b->tag_len + 1u))
+        return PF_OUT_OF_MEMORY;
+    if (q->flags & PF_QUERY_SUPERSEDE)
+        for (uint32_t old; (old = pf__tag_newest(b, q->tag)) != PF__NONE;) cancel_slot(b, old, PF_SUPERSEDED);
     if (slot == b->qlen) b->qlen++;
     else b->free_head = b->q[slot].next_free;
     pf__bquery *e = &b->q[slot];
@@ -124,7 +250,10 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     e->seq = b->seq++;
     e->state = PF__Q_NEW;
     e->canon = slot;
+    e->job = PF__NONE;
+    e->cancel = PF_OK;
     e->res = (pf_batch_result){.status = PF_IN_PROGRESS, .tag = q->tag, .stats = {.cost = INFINITY}};
+    pf__tag_insert(b, slot); /* cannot fail: reserved above */
     b->fresh[b->nfresh++] = slot;
     b->pending++;
     b->st.submitted++;
@@ -132,84 +261,28 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     return PF_OK;
 }
 
-static void make_spares(pf_batch *b)
+pf_status pf_batch_cancel(pf_batch *b, pf_query_id id)
 {
-    /* Spares are made on budgeted runs only: unbudgeted users never pay for them. A shortfall is
-     * not an error (queries restart instead of suspending) and is made up on a later run: a query
-     * longer than the budget can only finish by suspending. */
-    if (b->spare_made >= b->nspare_want) return;
-    if (!GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
-    pf_ctx_desc cd = {.allocator = b->alloc};
-    while (b->spare_made < b->nspare_want) {
-        pf_ctx *c;
-        if (pf_ctx_create(b->map, &cd, &c) != PF_OK) break;
-        if (b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) {
-            pf_ctx_destroy(c);
-            break;
-        }
-        b->spares[b->nspare++] = c;
-        b->spare_made++;
-    }
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    uint32_t slot;
+    if (!lookup(b, id, &slot)) return PF_EXPIRED_ID;
+    const pf__bquery *e = &b->q[slot];
+    if (e->state != PF__Q_DONE && e->cancel == PF_OK) cancel_slot(b, slot, PF_CANCELLED);
+    return PF_OK;
 }
 
-static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
-{
-    return pf__grid_metric(PF_HEUR_OCTILE, ax - bx, ay - by);
-}
-
-static int by_est_desc(const void *pa, const void *pb)
-{
-    const pf__job *a = pa, *b = pb;
-    if (a->est != b->est) return a->est > b->est ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
- * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
- * order of work changes, never a result. Budgeted runs keep submission order instead, which is what
- * makes them starvation-free. */
-static void order_longest_first(pf_batch *b)
-{
-    if (pf_map_kind_of(b->map) != PF_MAP_GRID || b->njobs < 2) return;
-    for (uint32_t i = 0; i < b->njobs; i++) {
-        pf__job *j = &b->jobs[i];
-        if (j->kind == PF__J_GROUP) {
-            pf_point g = pf_grid_point(b->map, b->q[b->members[j->first]].q.goal);
-            double e0 = octile(g.x, g.y, j->bx0, j->by0), e1 = octile(g.x, g.y, j->bx1, j->by1);
-            double e2 = octile(g.x, g.y, j->bx0, j->by1), e3 = octile(g.x, g.y, j->bx1, j->by0);
-            j->est = fmax(fmax(e0, e1), fmax(e2, e3));
-        } else {
-            const pf_batch_query *q = &b->q[j->query].q;
-            pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
-            /* bad endpoints (negative coordinates) are answered at once: last */
-            j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
-        }
-    }
-    qsort(b->jobs, b->njobs, sizeof *b->jobs, by_est_desc);
-}
+/* ---- runs ------------------------------------------------------------------------------------- */
 
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || b->prepared) return PF_INVALID_ARGUMENT;
-    if (!pf__batch_plan(b)) return PF_OUT_OF_MEMORY;
-    b->run_jobs = b->njobs;
-    for (uint32_t i = 0; i < b->njobs; i++) atomic_store(&b->jobs[i].ran, 0);
-    b->budgeted = budget && (budget->max_expansions || budget->max_us);
-    if (!b->budgeted) order_longest_first(b);
-    long long left = LLONG_MAX;
-    if (budget && budget->max_expansions && budget->max_expansions < (uint64_t)LLONG_MAX)
-        left = (long long)budget->max_expansions;
-    atomic_store(&b->budget_left, left);
-    double now = budget && budget->max_us ? pf__now() : 0.0;
-    b->deadline = budget && budget->max_us ? now + (double)budget->max_us * 1e-6 : 0.0;
-    uint32_t suspended = 0;
-    for (uint32_t i = 0; i < b->njobs; i++) suspended += b->jobs[i].state == PF__J_SUSPENDED;
-    b->reserve = suspended && left != LLONG_MAX ? left / 2 : 0;
-    b->fresh_deadline = suspended && b->deadline > 0.0 ? now + (double)budget->max_us * 0.5e-6 : b->deadline;
-    b->any_suspended = suspended > 0;
-    atomic_store(&b->progressed, 0);
-    if (b->budgeted) make_spares(b);
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    if (b->jobs_dirty) pf__compact_jobs(b);
+    if (!pf__batch_plan(b) || !pf__plan_run(b, budget)) return PF_OUT_OF_MEMORY;
+    if (b->mode != PF__MODE_FREE) make_spares(b); /* a shortfall is absorbed (see make_spares) */
     b->prepared = 1;
     return PF_OK;
 }
@@ -217,40 +290,25 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 uint32_t pf_batch_job_count(const pf_batch *b) { return b && b->prepared ? b->run_jobs : 0; }
 uint32_t pf_batch_worker_count(const pf_batch *b) { return b ? b->nworkers : 0; }
 
-static void mark_done(pf_batch *b, uint32_t slot)
-{
-    b->q[slot].state = PF__Q_DONE;
-    b->pending--;
-    b->st.completed++;
-}
-
 pf_status pf_batch_finish(pf_batch *b)
 {
-    if (!b || !b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (!b->prepared) return PF_NOT_PREPARED;
+    /* A job the caller did not run would break the budget account: it runs here, serially. */
+    for (uint32_t i = 0; i < b->run_jobs; i++)
+        if (!atomic_load(&b->jobs[b->run[i]].ran)) pf_batch_run_job(b, i, 0);
     /* Workers wrote their own slots and counters; everything below is serial. */
-    uint32_t keep = 0, mkeep = 0;
-    for (uint32_t i = 0; i < b->njobs; i++) {
-        pf__job *j = &b->jobs[i];
-        if (j->state == PF__J_DONE) {
-            if (j->kind == PF__J_SINGLE) mark_done(b, j->query);
-            else
-                for (uint32_t k = 0; k < j->count; k++) {
-                    mark_done(b, b->members[j->first + k]);
-                    b->st.grouped++;
-                }
-            continue;
-        }
-        if (j->kind == PF__J_GROUP) {
-            /* members of live groups move down in order (ranges were appended in job order) */
-            memmove(&b->members[mkeep], &b->members[j->first], j->count * sizeof *b->members);
-            j->first = mkeep;
-            mkeep += j->count;
-        }
-        if (keep != i) memcpy(&b->jobs[keep], j, sizeof *j);
-        keep++;
+    pf__settle_run(b);
+    for (uint32_t i = 0; i < b->run_jobs; i++) {
+        pf__job *j = &b->jobs[b->run[i]];
+        if (j->state != PF__J_DONE) continue;
+        if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
+        else
+            for (uint32_t k = 0; k < j->count; k++) {
+                if (b->q[b->members[j->first + k]].cancel == PF_OK) b->st.grouped++;
+                pf__query_done(b, b->members[j->first + k]);
+            }
     }
-    b->njobs = keep;
-    b->nmembers = mkeep;
     uint32_t dkeep = 0;
     for (uint32_t i = 0; i < b->ndups; i++) {
         uint32_t s = b->dups[i];
@@ -260,23 +318,28 @@ pf_status pf_batch_finish(pf_batch *b)
             b->dups[dkeep++] = s;
             continue;
         }
-        uint64_t tag = e->res.tag;
-        e->res = c->res;
-        e->res.tag = tag;
-        e->res.flags |= PF_BATCH_RESULT_DEDUPED;
-        mark_done(b, s);
-        b->st.deduped++;
+        if (e->cancel == PF_OK) {
+            uint64_t tag = e->res.tag;
+            e->res = c->res;
+            e->res.tag = tag;
+            e->res.flags |= PF_BATCH_RESULT_DEDUPED;
+            b->st.deduped++;
+        }
+        pf__query_done(b, s);
     }
     b->ndups = dkeep;
+    pf__compact_jobs(b);
     for (uint32_t w = 0; w < b->nworkers; w++) {
         pf__worker *wk = &b->workers[w];
         b->st.expanded += wk->expanded;
+        b->st.redone += wk->redone;
         b->st.searches += wk->searches;
         b->st.suspended += wk->suspended;
         b->st.restarted += wk->restarted;
         b->st.groups += wk->groups;
-        wk->expanded = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
+        wk->expanded = wk->redone = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
     }
+    b->epoch++;
     b->prepared = 0;
     b->run_jobs = 0;
     return PF_OK;
@@ -285,25 +348,34 @@ pf_status pf_batch_finish(pf_batch *b)
 pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || !out || b->prepared) return PF_INVALID_ARGUMENT;
-    uint32_t slot = id.id & PF__BQ_SLOT_MASK, gen = id.id >> PF__BQ_SLOT_BITS;
-    if (id.id == 0 || slot >= b->qlen) return PF_INVALID_ARGUMENT;
+    if (!b || !out) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    uint32_t slot;
+    if (!lookup(b, id, &slot)) return PF_EXPIRED_ID;
     const pf__bquery *e = &b->q[slot];
-    if (e->state == PF__Q_FREE || e->gen != gen) return PF_INVALID_ARGUMENT;
-    *out = e->res;
+    if (e->cancel != PF_OK) *out = (pf_batch_result){.status = e->cancel, .tag = e->q.tag, .stats = {.cost = INFINITY}};
+    else *out = e->res;
     return PF_OK;
 }
 
 pf_status pf_batch_reset(pf_batch *b)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    /* queries cancelled before any run leave the fresh list before their slots can be reused */
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < b->nfresh; i++)
+        if (b->q[b->fresh[i]].state == PF__Q_NEW) b->fresh[keep++] = b->fresh[i];
+    b->nfresh = keep;
     for (uint32_t s = 0; s < b->qlen; s++) {
         pf__bquery *e = &b->q[s];
-        if (e->state != PF__Q_DONE) continue;
-        e->state = PF__Q_FREE;
+        int pinned = e->state == PF__Q_QUEUED && e->cancel != PF_OK; /* a live search still reads it */
+        if (e->state != PF__Q_DONE && !pinned) continue;
         e->gen = (e->gen + 1u) & 0xFFFu; /* 12 bits of generation catch stale ids */
         if (e->gen == 0) e->gen = 1;
+        if (pinned) continue; /* its id expires like the others; the slot is freed after the search */
+        e->state = PF__Q_FREE;
         e->next_free = b->free_head;
         b->free_head = s;
     }
@@ -328,6 +400,8 @@ size_t pf_batch_mem_size(const pf_batch *b)
     for (uint32_t i = 0; i < b->nspare; i++) n += pf_ctx_mem_size(b->spares[i]);
     for (uint32_t i = 0; i < b->njobs; i++) n += pf_ctx_mem_size(b->jobs[i].held);
     n += b->qcap * sizeof *b->q + b->fresh_cap * sizeof *b->fresh + b->jobs_cap * sizeof *b->jobs;
-    n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap) * sizeof(uint32_t);
+    n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap + b->run_cap) * sizeof(uint32_t);
+    n += b->tag_cap * (sizeof *b->tag_keys + sizeof *b->tag_vals) + b->entries_cap * sizeof *b->entries;
+    n += b->fen_cap * sizeof *b->fen;
     return n;
 }
