@@ -10,8 +10,8 @@
  * pf_batch_reserve, lag p50/p99/max per priority (frames from submission to result), queries/s,
  * CPU burnt between frames, RSS.
  *
- *     bench_rts [--frames F] [--budget-us U] [--workers 1,2] [--seed S] [--keep-omp-policy] [MAP...]
- *     defaults: 240 frames, 4000 us, workers 1 and 2, the three 2000x2000 maps of ../shared/data
+ *     bench_rts [--frames F] [--budget-us U] [--workers 1,2] [--seed S] [--hz H] [--keep-omp-policy] [MAP...]
+ *     defaults: 240 frames, 4000 us, workers 1 and 2, 60 Hz, the three 2000x2000 maps of ../shared/data
  *
  * Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (or --keep-omp-policy given), the benchmark
  * restarts itself once with OMP_WAIT_POLICY=passive (pf_batch.h, OPENMP WAIT POLICY); the JSON says
@@ -200,6 +200,8 @@ static pf_batch_reserve_desc reserve_for(void)
     return (pf_batch_reserve_desc){.queries = 4096, .open_list = 1u << 18, .arena_bytes = (size_t)8 << 20, .spares = 1};
 }
 
+static double g_hz = 60.0;
+
 static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint32_t workers, uint64_t budget_us)
 {
     /* the first frame without a reservation, for comparison: spares made inside it */
@@ -258,7 +260,7 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
         npend = keep;
         /* 60 frames a second: the game's share of the frame is slept, and the CPU burnt meanwhile
          * (idle worker threads spinning) is measured */
-        next += 1.0 / 60.0;
+        next += 1.0 / g_hz;
         double c1 = cpu_s(), wait = next - now();
         if (wait > 0) nanosleep(&(struct timespec){0, (long)(wait * 1e9)}, NULL);
         else next = now();
@@ -300,6 +302,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--budget-us") == 0 && i + 1 < argc) budget_us = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--hz") == 0 && i + 1 < argc) g_hz = strtod(argv[++i], NULL);
         else if (strcmp(argv[i], "--keep-omp-policy") == 0) keep_policy = 1;
         else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
             for (char *p = strtok(argv[++i], ","); p && nw < 8; p = strtok(NULL, ",")) wl[nw++] = (uint32_t)atoi(p);
@@ -321,11 +324,12 @@ int main(int argc, char **argv)
         maps[nmaps++] = PF_SHARED_DATA "/grids/maze-2000-w4.map";
     }
     const char *pol = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
-    printf("{\"bench\":\"rts\",\"units\":%d,\"frames\":%u,\"budget_us\":%llu,\"orders_per_frame\":\"100-300\","
+    if (!(g_hz > 0.0)) g_hz = 60.0;
+    printf("{\"bench\":\"rts\",\"hz\":%.1f,\"units\":%d,\"frames\":%u,\"budget_us\":%llu,\"orders_per_frame\":\"100-300\","
            "\"short_share\":0.7,\"short_steps\":%d,\"squad_size\":%d,\"squad_every\":%d,\"seed\":%llu,"
            "\"omp_wait_policy\":\"%s\",\"gomp_spincount\":\"%s\",\"cpus\":%ld,"
            "\"note\":\"2-core machine shared with other jobs: timings are noisy\",\"maps\":[",
-           UNITS, frames, (unsigned long long)budget_us, SHORT_STEPS, SQUAD, SQUAD_EVERY, (unsigned long long)seed,
+           g_hz, UNITS, frames, (unsigned long long)budget_us, SHORT_STEPS, SQUAD, SQUAD_EVERY, (unsigned long long)seed,
            pol ? pol : "default", spin ? spin : "default", sysconf(_SC_NPROCESSORS_ONLN));
     int first = 1;
     for (int k = 0; k < nmaps; k++) {
