@@ -397,7 +397,6 @@ static void test_no_starvation(void **state)
             break;
         }
         const pf__job *j = &b->jobs[b->q[bg.id & PF__BQ_SLOT_MASK].job];
-        if (getenv("DBG")) printf("run %u state %u role %u vprog %llu rprog %llu held %p jobs %u\n", run, j->state, j->role, (unsigned long long)j->vprog, (unsigned long long)j->rprog, (void*)j->held, b->njobs);
         if (j->state == PF__J_SUSPENDED) admitted = 1;
         if (admitted) {
             assert_true(j->state == PF__J_SUSPENDED); /* keeps its slot */
@@ -409,6 +408,38 @@ static void test_no_starvation(void **state)
     assert_true(admitted);
     pf_batch_stats st = pf_batch_get_stats(b);
     assert_true(st.pending > 50); /* the normal queue kept growing: the background one did not wait for it */
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* The same under a time budget (one slot, new normal crossings every run): the background crossing
+ * is admitted when the slot frees and gets its share of every run until it completes. */
+static void test_no_starvation_time(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 18);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 19;
+    pf_query_id bg;
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 4, 4, 3), .goal = open_near(m, &s, 195, 155, 3),
+                                                            .priority = PF_PRIORITY_BACKGROUND, .search = {.algo = PF_ALGO_DIJKSTRA}},
+                                     &bg), PF_OK);
+    for (uint32_t run = 0;; run++) {
+        assert_true(run < 5000);
+        for (uint32_t i = 0; i < 8; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s),
+                                                                    .search = {.algo = PF_ALGO_DIJKSTRA}}, NULL), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, bg, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) {
+            assert_int_equal(r.status, PF_OK);
+            break;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    assert_true(pf_batch_get_stats(b).pending > 20); /* normal work kept arriving faster than it finished */
     pf_batch_destroy(b);
     pf_map_destroy(m);
 }
@@ -623,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_urgent_never_waits),
         cmocka_unit_test(test_urgent_time_budget),
         cmocka_unit_test(test_no_starvation),
+        cmocka_unit_test(test_no_starvation_time),
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_reserve_then_no_allocation),
         cmocka_unit_test(test_time_from_worker_start),

@@ -202,7 +202,7 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
     double now = pf__now();
     if (wk->t0 == 0.0) wk->t0 = now;
     double deadline = wk->t0 + b->max_s;
-    double cap = j->role && b->fair_s > 0.0 ? now + b->fair_s : 0.0;
+    double cap = j->role && j->rank != PF__RANK_URGENT && b->fair_s > 0.0 ? now + b->fair_s : 0.0; /* fair round */
     pf_ctx *c = j->held ? j->held : wk->ctx;
     int started = j->held != NULL, done = 0;
     pf_status st = PF_IN_PROGRESS;
