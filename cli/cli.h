@@ -26,6 +26,7 @@ int pf_cli_render(int argc, char **argv);
 int pf_cli_plot(int argc, char **argv);
 int pf_cli_table(int argc, char **argv);
 int pf_cli_bench(int argc, char **argv);
+int pf_cli_replay(int argc, char **argv);
 
 /* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
 typedef struct cli_rng { uint64_t s; } cli_rng;

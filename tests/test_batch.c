@@ -315,7 +315,7 @@ static void budget_case(pf_batch_budget budget, uint32_t slots)
         assert_int_equal(pf_batch_reset(b), PF_OK); /* finished ids expire, pending ones stay */
     }
     pf_batch_result r;
-    assert_int_equal(pf_batch_get(b, idb[0], &r), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_batch_get(b, idb[0], &r), PF_EXPIRED_ID);
     pf_batch_stats st = pf_batch_get_stats(b);
     assert_int_equal(st.pending, 0);
     if (budget.max_expansions) {
@@ -352,23 +352,30 @@ static void test_lifecycle(void **state)
     assert_null(b);
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .arena_bytes = 16}, &b), PF_OK);
     assert_int_equal(pf_batch_job_count(b), 0);
-    assert_int_equal(pf_batch_run_job(b, 0, 0), PF_INVALID_ARGUMENT); /* not prepared */
-    assert_int_equal(pf_batch_finish(b), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_batch_run_job(b, 0, 0), PF_NOT_PREPARED);
+    assert_int_equal(pf_batch_finish(b), PF_NOT_PREPARED);
     pf_batch_result r;
-    assert_int_equal(pf_batch_get(b, (pf_query_id){0}, &r), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_batch_get(b, (pf_query_id){0}, &r), PF_EXPIRED_ID);
+    assert_int_equal(pf_batch_cancel(b, (pf_query_id){0}), PF_EXPIRED_ID);
     /* frames: a tiny arena grows in the first frame and keeps its size after the reset */
     for (int frame = 0; frame < 3; frame++) {
         pf_query_id id[20];
         for (uint32_t i = 0; i < 20; i++)
             assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = i, .goal = 899 - i}, &id[i]), PF_OK);
         assert_int_equal(pf_batch_prepare(b, NULL), PF_OK);
-        assert_int_equal(pf_batch_prepare(b, NULL), PF_INVALID_ARGUMENT);
-        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){0}, NULL), PF_INVALID_ARGUMENT);
+        /* each misuse has its own status */
+        assert_int_equal(pf_batch_prepare(b, NULL), PF_BATCH_BUSY);
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){0}, NULL), PF_BATCH_BUSY);
+        assert_int_equal(pf_batch_cancel(b, id[0]), PF_BATCH_BUSY);
+        assert_int_equal(pf_batch_get(b, id[0], &r), PF_BATCH_BUSY);
+        assert_int_equal(pf_batch_reset(b), PF_BATCH_BUSY);
+        assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.queries = 8}), PF_BATCH_BUSY);
         uint32_t nj = pf_batch_job_count(b);
         assert_int_equal(nj, 20);
+        assert_int_equal(pf_batch_run_job(b, nj, 0), PF_BAD_JOB);
         for (uint32_t j = nj; j-- > 0;) assert_int_equal(pf_batch_run_job(b, j, 0), PF_OK);
-        assert_int_equal(pf_batch_run_job(b, 0, 0), PF_INVALID_ARGUMENT); /* ran already */
-        assert_int_equal(pf_batch_run_job(b, 0, 1), PF_INVALID_ARGUMENT); /* no such worker */
+        assert_int_equal(pf_batch_run_job(b, 0, 0), PF_JOB_ALREADY_RUN);
+        assert_int_equal(pf_batch_run_job(b, 0, 1), PF_BAD_WORKER);
         assert_int_equal(pf_batch_finish(b), PF_OK);
         for (uint32_t i = 0; i < 20; i++) {
             assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
@@ -378,7 +385,8 @@ static void test_lifecycle(void **state)
         }
         size_t mem = pf_batch_mem_size(b);
         assert_int_equal(pf_batch_reset(b), PF_OK);
-        assert_int_equal(pf_batch_get(b, id[0], &r), PF_INVALID_ARGUMENT); /* expired */
+        assert_int_equal(pf_batch_get(b, id[0], &r), PF_EXPIRED_ID);
+        assert_int_equal(pf_batch_cancel(b, id[0]), PF_EXPIRED_ID);
         if (frame > 0) assert_true(pf_batch_mem_size(b) <= mem);
     }
     pf_batch_destroy(b);

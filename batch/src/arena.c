@@ -27,6 +27,26 @@ int pf__arena_init(pf__arena *a, const pf_allocator *alloc, size_t bytes)
     return a->head != NULL;
 }
 
+int pf__arena_reserve(pf__arena *a, size_t bytes, int prefault)
+{
+    pf__arena_block *h = a->head;
+    if (a->total < bytes) {
+        pf__arena_block *nb = new_block(a, bytes - (h && !h->used && !h->prev ? 0 : a->total));
+        if (!nb) return 0;
+        if (h && !h->used && !h->prev) {
+            /* empty: one block of the new size replaces it (the common case, before any frame) */
+            pf__free(&a->alloc, h, PF__HDR + h->size);
+            a->total = 0;
+            h = NULL;
+        }
+        nb->prev = h;
+        a->head = h = nb;
+        a->total += nb->size;
+    }
+    if (prefault && h) memset((char *)h + PF__HDR + h->used, 0, h->size - h->used);
+    return 1;
+}
+
 void *pf__arena_alloc(pf__arena *a, size_t size, size_t align)
 {
     pf__arena_block *h = a->head;

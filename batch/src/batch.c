@@ -1,4 +1,4 @@
-/* batch.c - batch lifecycle: workers, query slots, prepare/finish around the jobs, results. */
+/* batch.c - batch lifecycle: workers, query slots, cancel, prepare/finish around the jobs, results. */
 #include <limits.h>
 #include <stdlib.h>
 #include <math.h>
@@ -27,12 +27,36 @@ int pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t
     return 1;
 }
 
+/* A context like the workers': the batch's allocator, open-list size, pre-faulting and JPS table. */
+static pf_status new_ctx(pf_batch *b, pf_ctx **out)
+{
+    pf_ctx_desc cd = b->ctx_desc;
+    cd.heap_capacity = b->open_cap;
+    return pf_ctx_create(b->map, &cd, out);
+}
+
+/* Spares are made by pf_batch_reserve or on the first budgeted run: unbudgeted users never pay for
+ * them. A shortfall is not an error (searches restart instead of suspending) and is made up later. */
+static int make_spares(pf_batch *b)
+{
+    if (b->spare_made >= b->nspare_want) return 1;
+    if (!PF__GROW(b, b->spares, b->spare_cap, b->nspare_want)) return 0;
+    while (b->spare_made < b->nspare_want) {
+        pf_ctx *c;
+        if (new_ctx(b, &c) != PF_OK) return 0;
+        b->spares[b->nspare++] = c;
+        b->spare_made++;
+    }
+    return 1;
+}
+
 /* A desc with its defaults resolved: what create, estimate and init_static share. */
 typedef struct batch_cfg {
     pf_batch_desc d;
     uint32_t      nworkers, nspare, group_min;
     size_t        arena;
-    uint32_t      qcap, tcap;  /* static batches: query slots, hash table entries (dedup.c) */
+    uint32_t      qcap, tcap;  /* static batches: query slots, hash table and tag index entries */
+    pf_prefault   prefault;
 } batch_cfg;
 
 static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
@@ -45,16 +69,20 @@ static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg
     if (c->d.workers > PF_BATCH_MAX_WORKERS || c->d.suspend_slots > PF_BATCH_MAX_WORKERS ||
         c->d.arena_bytes > PF_BATCH_MAX_ARENA_BYTES)
         return PF_TOO_LARGE;
-    if (c->d.max_queries > PF__BQ_SLOT_MASK - 1u) return PF_INVALID_ARGUMENT;
+    if (c->d.max_queries > PF__BQ_SLOT_MASK - 1u || (unsigned)c->d.prefault > PF_PREFAULT_NONE ||
+        c->d.reserve.queries > PF__BQ_SLOT_MASK)
+        return PF_INVALID_ARGUMENT;
     c->nworkers = PF__DEF(c->d.workers, pf__default_workers());
-    c->nspare = PF__DEF(c->d.suspend_slots, c->nworkers);
+    /* never from the worker count: lockstep peers with different cores must suspend alike */
+    c->nspare = PF__DEF(c->d.suspend_slots, PF_BATCH_DEFAULT_SUSPEND_SLOTS);
     c->group_min = PF__DEF(c->d.group_min, 4u);
     if (c->group_min < 2) c->group_min = 2;
     c->arena = PF__DEF(c->d.arena_bytes, (size_t)256 * 1024);
     c->qcap = PF__DEF(c->d.max_queries, 4096u);
-    /* the table pf__batch_plan sizes for a run of qcap fresh queries */
+    /* the tables pf__batch_plan and the tag index size for qcap queries at once */
     c->tcap = 64;
     while (c->tcap < 2u * c->qcap) c->tcap *= 2u;
+    c->prefault = PF__DEF(c->d.prefault, PF_PREFAULT_ALL);
     return PF_OK;
 }
 
@@ -65,8 +93,10 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->map = map;
     b->jps = c->d.jps_table;
     b->alloc = a;
+    b->prefault = c->prefault;
+    b->open_cap = c->d.heap_capacity;
     b->ctx_desc = (pf_ctx_desc){.allocator = a, .heap_capacity = c->d.heap_capacity,
-                                .jps_table = c->d.jps_table};
+                                .jps_table = c->d.jps_table, .prefault = c->prefault};
     b->flags = c->d.flags;
     b->group_min = c->group_min;
     b->nworkers = c->nworkers;
@@ -87,13 +117,16 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
     batch_init(b, map, &c, a);
+    st = PF_OUT_OF_MEMORY;
     b->workers = pf__calloc(&a, b->nworkers * sizeof *b->workers, 64);
     if (!b->workers) goto fail;
-    st = PF_OUT_OF_MEMORY;
     for (uint32_t w = 0; w < b->nworkers; w++) {
-        if ((st = pf_ctx_create(map, &b->ctx_desc, &b->workers[w].ctx)) != PF_OK) goto fail;
+        if ((st = new_ctx(b, &b->workers[w].ctx)) != PF_OK) goto fail;
+        st = PF_OUT_OF_MEMORY;
         if (!pf__arena_init(&b->workers[w].arena, &a, c.arena)) goto fail;
+        if (b->prefault == PF_PREFAULT_ALL && !pf__arena_reserve(&b->workers[w].arena, c.arena, 1)) goto fail;
     }
+    if ((st = pf_batch_reserve(b, &c.d.reserve)) != PF_OK) goto fail;
     *out = b;
     return PF_OK;
 fail:
@@ -103,7 +136,8 @@ fail:
 
 /* A static batch, part by part in the order init_static carves them (each 64-byte aligned). */
 typedef struct batch_layout {
-    size_t head, workers, spares, q, fresh, jobs, members, dups, scratch, table; /* tables */
+    size_t head, workers, spares, q, fresh, jobs, members, dups, scratch, table, tag_keys, tag_vals, run,
+        entries, fen;                                                          /* tables */
     size_t ctx, arena;                                                          /* each */
     size_t total;
 } batch_layout;
@@ -120,13 +154,19 @@ static batch_layout static_layout(const pf_map *map, const batch_cfg *c)
     l.jobs = pf__align64(q * sizeof(pf__job));
     l.members = pf__align64(q * u32);
     l.dups = pf__align64(q * u32);
-    l.scratch = pf__align64(4u * q * u32); /* pf__batch_plan: four arrays of the fresh queries */
+    l.scratch = pf__align64(5u * q * u32); /* pf__batch_plan: five arrays of the fresh queries */
     l.table = pf__align64(c->tcap * u32);
+    l.tag_keys = pf__align64(c->tcap * sizeof(uint64_t)); /* the tag index, at most half full */
+    l.tag_vals = pf__align64(c->tcap * u32);
+    l.run = pf__align64(q * u32);                            /* pf__plan_run, for q jobs */
+    l.entries = pf__align64((2u * q + 1u) * sizeof(pf__entry));
+    l.fen = pf__align64((2u * q + 2u) * sizeof(atomic_llong));
     pf_ctx_desc cd = {.heap_capacity = c->d.heap_capacity, .jps_table = c->d.jps_table};
     l.ctx = pf__align64(pf_ctx_estimate(map, &cd));
     l.arena = pf__arena_static_size(c->arena);
     l.total = l.head + l.workers + l.spares + l.q + l.fresh + l.jobs + l.members + l.dups + l.scratch +
-              l.table + c->nworkers * (l.ctx + l.arena) + c->nspare * l.ctx;
+              l.table + l.tag_keys + l.tag_vals + l.run + l.entries + l.fen + c->nworkers * (l.ctx + l.arena) +
+              c->nspare * l.ctx;
     return l;
 }
 
@@ -160,7 +200,7 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     char *p = (char *)mem + skip;
     /* the tables start empty with their final capacities: zeroed like the calloc'd ones */
     memset(p, 0, l.head + l.workers + l.spares + l.q + l.fresh + l.jobs + l.members + l.dups + l.scratch +
-                     l.table);
+                     l.table + l.tag_keys + l.tag_vals + l.run + l.entries + l.fen);
     pf_batch *b = carve(&p, l.head);
     batch_init(b, map, &c, pf__alloc_none());
     b->fixed = 1;
@@ -174,9 +214,16 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     b->dups = carve(&p, l.dups);
     b->scratch = carve(&p, l.scratch);
     b->table = carve(&p, l.table);
-    b->qcap = b->fresh_cap = b->jobs_cap = b->members_cap = b->dups_cap = c.qcap;
-    b->scratch_cap = 4u * c.qcap;
-    b->table_cap = c.tcap;
+    b->tag_keys = carve(&p, l.tag_keys);
+    b->tag_vals = carve(&p, l.tag_vals);
+    b->run = carve(&p, l.run);
+    b->entries = carve(&p, l.entries);
+    b->fen = carve(&p, l.fen);
+    b->qcap = b->fresh_cap = b->jobs_cap = b->members_cap = b->dups_cap = b->run_cap = c.qcap;
+    b->scratch_cap = 5u * c.qcap;
+    b->table_cap = b->tag_cap = c.tcap;
+    b->entries_cap = 2u * c.qcap + 1u;
+    b->fen_cap = 2u * c.qcap + 2u;
     for (uint32_t w = 0; w < b->nworkers; w++) {
         /* Only the first can fail (PF_WRONG_MAP: the desc's JPS table), before any other part
          * exists; each part has its estimate. */
@@ -209,20 +256,122 @@ void pf_batch_destroy(pf_batch *b)
     for (uint32_t i = 0; i < b->njobs; i++) pf_ctx_destroy(b->jobs[i].held);
     pf__free(&a, b->spares, b->spare_cap * sizeof *b->spares);
     pf__free(&a, b->q, b->qcap * sizeof *b->q);
+    pf__free(&a, b->tag_keys, b->tag_cap * sizeof *b->tag_keys);
+    pf__free(&a, b->tag_vals, b->tag_cap * sizeof *b->tag_vals);
     pf__free(&a, b->fresh, b->fresh_cap * sizeof *b->fresh);
     pf__free(&a, b->jobs, b->jobs_cap * sizeof *b->jobs);
     pf__free(&a, b->members, b->members_cap * sizeof *b->members);
     pf__free(&a, b->dups, b->dups_cap * sizeof *b->dups);
     pf__free(&a, b->table, b->table_cap * sizeof *b->table);
     pf__free(&a, b->scratch, b->scratch_cap * sizeof *b->scratch);
+    pf__free(&a, b->run, b->run_cap * sizeof *b->run);
+    pf__free(&a, b->entries, b->entries_cap * sizeof *b->entries);
+    pf__free(&a, b->fen, b->fen_cap * sizeof *b->fen);
     pf__free(&a, b, sizeof *b);
+}
+
+/* Tables sized for `n` queries at once: planning never allocates below that. */
+static int reserve_queries(pf_batch *b, uint32_t n)
+{
+    uint32_t tcap = 64;
+    while (tcap < 2u * n) tcap *= 2u;
+    if (b->table_cap < tcap) {
+        pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
+        b->table = NULL;
+        b->table_cap = 0;
+        if (!PF__GROW(b, b->table, b->table_cap, tcap)) return 0;
+    }
+    return PF__GROW(b, b->q, b->qcap, n) && PF__GROW(b, b->fresh, b->fresh_cap, n) && PF__GROW(b, b->jobs, b->jobs_cap, n) &&
+           PF__GROW(b, b->members, b->members_cap, n) && PF__GROW(b, b->dups, b->dups_cap, n) &&
+           PF__GROW(b, b->scratch, b->scratch_cap, 5u * n) && PF__GROW(b, b->run, b->run_cap, n) &&
+           PF__GROW(b, b->entries, b->entries_cap, 2u * n + 1u) && PF__GROW(b, b->fen, b->fen_cap, 2u * n + 2u) &&
+           pf__tag_reserve(b, n);
+}
+
+pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
+{
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    if (!b || !r) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    if (r->queries > PF__BQ_SLOT_MASK) return PF_INVALID_ARGUMENT;
+    /* a batch in caller memory has every table at its final size: more is its capacity exceeded
+     * (checked first: reserve_queries replaces the hash table, which a static one cannot) */
+    const pf_status fail = b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    if (b->fixed && r->queries > b->qcap) return fail;
+    if (r->queries && !reserve_queries(b, r->queries)) return fail;
+    int pre = b->prefault == PF_PREFAULT_ALL;
+    if (r->open_list > b->open_cap) b->open_cap = r->open_list;
+    if (r->open_list) {
+        for (uint32_t w = 0; w < b->nworkers; w++)
+            if (!pf__ctx_reserve_open(b->workers[w].ctx, b->open_cap, pre)) return fail;
+        for (uint32_t i = 0; i < b->nspare; i++)
+            if (!pf__ctx_reserve_open(b->spares[i], b->open_cap, pre)) return fail;
+        for (uint32_t i = 0; i < b->njobs; i++)
+            if (b->jobs[i].held && !pf__ctx_reserve_open(b->jobs[i].held, b->open_cap, pre)) return fail;
+    }
+    if (r->arena_bytes)
+        for (uint32_t w = 0; w < b->nworkers; w++)
+            if (!pf__arena_reserve(&b->workers[w].arena, r->arena_bytes, pre)) return fail;
+    if (r->spares && !make_spares(b)) return fail;
+    return PF_OK;
+}
+
+/* ---- queries ---------------------------------------------------------------------------------- */
+
+/* Marks every query of a job cancelled at once as done, and the job as dropped. */
+static void drop_job(pf_batch *b, uint32_t ji)
+{
+    pf__job *j = &b->jobs[ji];
+    if (j->held) pf__put_spare(b, j->held); /* the suspended context is free again now */
+    j->held = NULL;
+    j->state = PF__J_CANCELLED;
+    b->jobs_dirty = 1;
+    if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
+    else
+        for (uint32_t k = 0; k < j->count; k++) pf__query_done(b, b->members[j->first + k]);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < b->ndups; i++) {
+        uint32_t s = b->dups[i];
+        if (b->q[b->q[s].canon].job == ji && b->q[b->q[s].canon].state == PF__Q_DONE) pf__query_done(b, s);
+        else b->dups[keep++] = s;
+    }
+    b->ndups = keep;
+}
+
+static void cancel_slot(pf_batch *b, uint32_t slot, pf_status why)
+{
+    pf__bquery *e = &b->q[slot];
+    e->cancel = why;
+    pf__tag_remove(b, slot);
+    b->pending--;
+    if (why == PF_SUPERSEDED) b->st.superseded++;
+    else b->st.cancelled++;
+    if (e->state == PF__Q_NEW) {
+        e->state = PF__Q_DONE; /* never planned: prepare skips it */
+        return;
+    }
+    /* Queued: the search goes on while another pending query needs it (this slot stays readable to
+     * it until then); otherwise it is dropped now. */
+    uint32_t ji = e->canon != slot ? b->q[e->canon].job : e->job;
+    if (--b->jobs[ji].live == 0) drop_job(b, ji);
+}
+
+static int lookup(const pf_batch *b, pf_query_id id, uint32_t *slot)
+{
+    uint32_t s = id.id & PF__BQ_SLOT_MASK, gen = id.id >> PF__BQ_SLOT_BITS;
+    if (id.id == 0 || s >= b->qlen) return 0;
+    const pf__bquery *e = &b->q[s];
+    if (e->state == PF__Q_FREE || e->gen != gen) return 0;
+    *slot = s;
+    return 1;
 }
 
 pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (id) id->id = 0;
-    if (!b || !q || b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b || !q || (unsigned)q->priority > PF_PRIORITY_BACKGROUND) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
     uint32_t slot = b->free_head;
     if (slot == PF_NODE_NONE) {
         if (b->qlen > PF__BQ_SLOT_MASK - 1u) return PF_TOO_LARGE;
@@ -230,7 +379,11 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
         slot = b->qlen;
         b->q[slot].gen = 1;
     }
-    if (!PF__GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u)) return PF_OUT_OF_MEMORY;
+    /* everything that can fail comes before the first change */
+    if (!PF__GROW(b, b->fresh, b->fresh_cap, b->nfresh + 1u) || !pf__tag_reserve(b, b->tag_len + 1u))
+        return b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    if (q->flags & PF_QUERY_SUPERSEDE)
+        for (uint32_t old; (old = pf__tag_newest(b, q->tag)) != PF__NONE;) cancel_slot(b, old, PF_SUPERSEDED);
     if (slot == b->qlen) b->qlen++;
     else b->free_head = b->q[slot].next_free;
     pf__bquery *e = &b->q[slot];
@@ -239,7 +392,10 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     e->seq = b->seq++;
     e->state = PF__Q_NEW;
     e->canon = slot;
+    e->job = PF__NONE;
+    e->cancel = PF_OK;
     e->res = (pf_batch_result){.status = PF_IN_PROGRESS, .tag = q->tag, .stats = {.cost = INFINITY}};
+    pf__tag_insert(b, slot); /* cannot fail: reserved above */
     b->fresh[b->nfresh++] = slot;
     b->pending++;
     b->st.submitted++;
@@ -247,111 +403,28 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     return PF_OK;
 }
 
-static void make_spares(pf_batch *b)
+pf_status pf_batch_cancel(pf_batch *b, pf_query_id id)
 {
-    /* Spares are made on budgeted runs only: unbudgeted users never pay for them. A shortfall is
-     * not an error (queries restart instead of suspending) and is made up on a later run: a query
-     * longer than the budget can only finish by suspending. */
-    if (b->spare_made >= b->nspare_want) return;
-    if (!PF__GROW(b, b->spares, b->spare_cap, b->nspare_want)) return;
-    while (b->spare_made < b->nspare_want) {
-        pf_ctx *c;
-        if (pf_ctx_create(b->map, &b->ctx_desc, &c) != PF_OK) break;
-        b->spares[b->nspare++] = c;
-        b->spare_made++;
-    }
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    uint32_t slot;
+    if (!lookup(b, id, &slot)) return PF_EXPIRED_ID;
+    const pf__bquery *e = &b->q[slot];
+    if (e->state != PF__Q_DONE && e->cancel == PF_OK) cancel_slot(b, slot, PF_CANCELLED);
+    return PF_OK;
 }
 
-static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
-{
-    return pf__grid_octile(ax - bx, ay - by);
-}
-
-static int by_est_desc(const void *pa, const void *pb)
-{
-    const pf__job *a = pa, *b = pb;
-    if (a->est != b->est) return a->est > b->est ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* Heapsort by by_est_desc, in place. Not qsort: glibc's mallocs a buffer for arrays over 1 KiB,
- * and a batch must not allocate per frame (one in caller memory not at all). The order is total
- * (seq is unique), so the result is the one any correct sort gives. */
-static void swap_jobs(pf__job *a, pf__job *b)
-{
-    pf__job t;
-    memcpy(&t, a, sizeof t);
-    memcpy(a, b, sizeof t);
-    memcpy(b, &t, sizeof t);
-}
-
-static void sift_jobs(pf__job *j, uint32_t i, uint32_t n)
-{
-    for (;;) {
-        uint32_t c = 2u * i + 1u;
-        if (c >= n) return;
-        if (c + 1u < n && by_est_desc(&j[c + 1u], &j[c]) > 0) c++;
-        if (by_est_desc(&j[c], &j[i]) <= 0) return;
-        swap_jobs(&j[i], &j[c]);
-        i = c;
-    }
-}
-
-static void sort_jobs(pf__job *j, uint32_t n)
-{
-    for (uint32_t i = n / 2u; i-- > 0;) sift_jobs(j, i, n);
-    for (uint32_t k = n; k-- > 1u;) {
-        swap_jobs(&j[0], &j[k]);
-        sift_jobs(j, 0, k);
-    }
-}
-
-/* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
- * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
- * order of work changes, never a result. Budgeted runs keep submission order instead, which is what
- * makes them starvation-free. */
-static void order_longest_first(pf_batch *b)
-{
-    if (pf_map_kind_of(b->map) != PF_MAP_GRID || b->njobs < 2) return;
-    for (uint32_t i = 0; i < b->njobs; i++) {
-        pf__job *j = &b->jobs[i];
-        if (j->kind == PF__J_GROUP) {
-            pf_point g = pf_grid_point(b->map, b->q[b->members[j->first]].q.goal);
-            double e0 = octile(g.x, g.y, j->bx0, j->by0), e1 = octile(g.x, g.y, j->bx1, j->by1);
-            double e2 = octile(g.x, g.y, j->bx0, j->by1), e3 = octile(g.x, g.y, j->bx1, j->by0);
-            j->est = fmax(fmax(e0, e1), fmax(e2, e3));
-        } else {
-            const pf_batch_query *q = &b->q[j->query].q;
-            pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
-            /* bad endpoints (negative coordinates) are answered at once: last */
-            j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
-        }
-    }
-    sort_jobs(b->jobs, b->njobs);
-}
+/* ---- runs ------------------------------------------------------------------------------------- */
 
 pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || b->prepared) return PF_INVALID_ARGUMENT;
-    if (!pf__batch_plan(b)) return PF_OUT_OF_MEMORY;
-    b->run_jobs = b->njobs;
-    for (uint32_t i = 0; i < b->njobs; i++) atomic_store(&b->jobs[i].ran, 0);
-    b->budgeted = budget && (budget->max_expansions || budget->max_us);
-    if (!b->budgeted) order_longest_first(b);
-    long long left = LLONG_MAX;
-    if (budget && budget->max_expansions && budget->max_expansions < (uint64_t)LLONG_MAX)
-        left = (long long)budget->max_expansions;
-    atomic_store(&b->budget_left, left);
-    double now = budget && budget->max_us ? pf__now() : 0.0;
-    b->deadline = budget && budget->max_us ? now + (double)budget->max_us * 1e-6 : 0.0;
-    uint32_t suspended = 0;
-    for (uint32_t i = 0; i < b->njobs; i++) suspended += b->jobs[i].state == PF__J_SUSPENDED;
-    b->reserve = suspended && left != LLONG_MAX ? left / 2 : 0;
-    b->fresh_deadline = suspended && b->deadline > 0.0 ? now + (double)budget->max_us * 0.5e-6 : b->deadline;
-    b->any_suspended = suspended > 0;
-    atomic_store(&b->progressed, 0);
-    if (b->budgeted) make_spares(b);
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    if (b->jobs_dirty) pf__compact_jobs(b);
+    if (!pf__batch_plan(b) || !pf__plan_run(b, budget)) return PF_OUT_OF_MEMORY;
+    if (b->mode != PF__MODE_FREE) make_spares(b); /* a shortfall is absorbed (see make_spares) */
     b->prepared = 1;
     return PF_OK;
 }
@@ -359,40 +432,25 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 uint32_t pf_batch_job_count(const pf_batch *b) { return b && b->prepared ? b->run_jobs : 0; }
 uint32_t pf_batch_worker_count(const pf_batch *b) { return b ? b->nworkers : 0; }
 
-static void mark_done(pf_batch *b, uint32_t slot)
-{
-    b->q[slot].state = PF__Q_DONE;
-    b->pending--;
-    b->st.completed++;
-}
-
 pf_status pf_batch_finish(pf_batch *b)
 {
-    if (!b || !b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (!b->prepared) return PF_NOT_PREPARED;
+    /* A job the caller did not run would break the budget account: it runs here, serially. */
+    for (uint32_t i = 0; i < b->run_jobs; i++)
+        if (!atomic_load(&b->jobs[b->run[i]].ran)) pf_batch_run_job(b, i, 0);
     /* Workers wrote their own slots and counters; everything below is serial. */
-    uint32_t keep = 0, mkeep = 0;
-    for (uint32_t i = 0; i < b->njobs; i++) {
-        pf__job *j = &b->jobs[i];
-        if (j->state == PF__J_DONE) {
-            if (j->kind == PF__J_SINGLE) mark_done(b, j->query);
-            else
-                for (uint32_t k = 0; k < j->count; k++) {
-                    mark_done(b, b->members[j->first + k]);
-                    b->st.grouped++;
-                }
-            continue;
-        }
-        if (j->kind == PF__J_GROUP) {
-            /* members of live groups move down in order (ranges were appended in job order) */
-            memmove(&b->members[mkeep], &b->members[j->first], j->count * sizeof *b->members);
-            j->first = mkeep;
-            mkeep += j->count;
-        }
-        if (keep != i) memcpy(&b->jobs[keep], j, sizeof *j);
-        keep++;
+    pf__settle_run(b);
+    for (uint32_t i = 0; i < b->run_jobs; i++) {
+        pf__job *j = &b->jobs[b->run[i]];
+        if (j->state != PF__J_DONE) continue;
+        if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
+        else
+            for (uint32_t k = 0; k < j->count; k++) {
+                if (b->q[b->members[j->first + k]].cancel == PF_OK) b->st.grouped++;
+                pf__query_done(b, b->members[j->first + k]);
+            }
     }
-    b->njobs = keep;
-    b->nmembers = mkeep;
     uint32_t dkeep = 0;
     for (uint32_t i = 0; i < b->ndups; i++) {
         uint32_t s = b->dups[i];
@@ -402,23 +460,28 @@ pf_status pf_batch_finish(pf_batch *b)
             b->dups[dkeep++] = s;
             continue;
         }
-        uint64_t tag = e->res.tag;
-        e->res = c->res;
-        e->res.tag = tag;
-        e->res.flags |= PF_BATCH_RESULT_DEDUPED;
-        mark_done(b, s);
-        b->st.deduped++;
+        if (e->cancel == PF_OK) {
+            uint64_t tag = e->res.tag;
+            e->res = c->res;
+            e->res.tag = tag;
+            e->res.flags |= PF_BATCH_RESULT_DEDUPED;
+            b->st.deduped++;
+        }
+        pf__query_done(b, s);
     }
     b->ndups = dkeep;
+    pf__compact_jobs(b);
     for (uint32_t w = 0; w < b->nworkers; w++) {
         pf__worker *wk = &b->workers[w];
         b->st.expanded += wk->expanded;
+        b->st.redone += wk->redone;
         b->st.searches += wk->searches;
         b->st.suspended += wk->suspended;
         b->st.restarted += wk->restarted;
         b->st.groups += wk->groups;
-        wk->expanded = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
+        wk->expanded = wk->redone = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
     }
+    b->epoch++;
     b->prepared = 0;
     b->run_jobs = 0;
     return PF_OK;
@@ -427,25 +490,34 @@ pf_status pf_batch_finish(pf_batch *b)
 pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || !out || b->prepared) return PF_INVALID_ARGUMENT;
-    uint32_t slot = id.id & PF__BQ_SLOT_MASK, gen = id.id >> PF__BQ_SLOT_BITS;
-    if (id.id == 0 || slot >= b->qlen) return PF_INVALID_ARGUMENT;
+    if (!b || !out) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    uint32_t slot;
+    if (!lookup(b, id, &slot)) return PF_EXPIRED_ID;
     const pf__bquery *e = &b->q[slot];
-    if (e->state == PF__Q_FREE || e->gen != gen) return PF_INVALID_ARGUMENT;
-    *out = e->res;
+    if (e->cancel != PF_OK) *out = (pf_batch_result){.status = e->cancel, .tag = e->q.tag, .stats = {.cost = INFINITY}};
+    else *out = e->res;
     return PF_OK;
 }
 
 pf_status pf_batch_reset(pf_batch *b)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
-    if (!b || b->prepared) return PF_INVALID_ARGUMENT;
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (b->prepared) return PF_BATCH_BUSY;
+    /* queries cancelled before any run leave the fresh list before their slots can be reused */
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < b->nfresh; i++)
+        if (b->q[b->fresh[i]].state == PF__Q_NEW) b->fresh[keep++] = b->fresh[i];
+    b->nfresh = keep;
     for (uint32_t s = 0; s < b->qlen; s++) {
         pf__bquery *e = &b->q[s];
-        if (e->state != PF__Q_DONE) continue;
-        e->state = PF__Q_FREE;
+        int pinned = e->state == PF__Q_QUEUED && e->cancel != PF_OK; /* a live search still reads it */
+        if (e->state != PF__Q_DONE && !pinned) continue;
         e->gen = (e->gen + 1u) & 0xFFFu; /* 12 bits of generation catch stale ids */
         if (e->gen == 0) e->gen = 1;
+        if (pinned) continue; /* its id expires like the others; the slot is freed after the search */
+        e->state = PF__Q_FREE;
         e->next_free = b->free_head;
         b->free_head = s;
     }
@@ -470,6 +542,8 @@ size_t pf_batch_mem_size(const pf_batch *b)
     for (uint32_t i = 0; i < b->nspare; i++) n += pf_ctx_mem_size(b->spares[i]);
     for (uint32_t i = 0; i < b->njobs; i++) n += pf_ctx_mem_size(b->jobs[i].held);
     n += b->qcap * sizeof *b->q + b->fresh_cap * sizeof *b->fresh + b->jobs_cap * sizeof *b->jobs;
-    n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap) * sizeof(uint32_t);
+    n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap + b->run_cap) * sizeof(uint32_t);
+    n += b->tag_cap * (sizeof *b->tag_keys + sizeof *b->tag_vals) + b->entries_cap * sizeof *b->entries;
+    n += b->fen_cap * sizeof *b->fen;
     return n;
 }

@@ -9,11 +9,14 @@
 #include <string.h>
 #include "batch_internal.h"
 
-/* Everything a result depends on, with padding zeroed so the bytes can be hashed and compared. */
+/* Everything a result depends on, with padding zeroed so the bytes can be hashed and compared.
+ * Group keys (no start) add the priority: a group is searched at one priority, so an urgent unit
+ * never waits for a normal squad's search, nor does a squad take the urgent budget. */
 typedef struct qkey {
     uint32_t  start, goal;
     uint32_t  algo, heuristic, heuristic_set, tie;
     uint32_t  max_expansions, reverse;
+    uint32_t  prio, pad;
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
@@ -24,6 +27,7 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k)
     memset(k, 0, sizeof *k);
     const pf_search_desc *d = &e->rd;
     k->start = with_start ? e->q.start : 0;
+    k->prio = with_start ? 0u : (uint32_t)e->q.priority;
     k->goal = e->q.goal;
     k->algo = (uint32_t)d->algo;
     k->heuristic = (uint32_t)d->heuristic;
@@ -72,10 +76,20 @@ static int groupable(const pf_map *m, const pf__bquery *e)
     return pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal);
 }
 
-/* Capacity was reserved by pf__batch_plan. */
+static uint64_t key_hash(const pf__bquery *e, int with_start)
+{
+    qkey k;
+    make_key(e, with_start, &k);
+    return XXH3_64bits(&k, sizeof k);
+}
+
+/* Capacity was reserved by pf__batch_plan. Fields the plan does not set start at zero. */
 static void append_job(pf_batch *b, const pf__job *j)
 {
-    memcpy(&b->jobs[b->njobs++], j, sizeof *j);
+    pf__job *d = &b->jobs[b->njobs++];
+    memcpy(d, j, sizeof *j);
+    d->ea = d->eb = PF__NONE;
+    atomic_init(&d->ran, 0);
 }
 
 int pf__batch_plan(pf_batch *b)
@@ -84,31 +98,32 @@ int pf__batch_plan(pf_batch *b)
     if (n == 0) return 1;
     uint32_t tcap = 64;
     while (tcap < 2u * n) tcap *= 2u;
-    /* scratch: canon[n] | gid[n] | cnt[n] | order[n] */
-    if (!PF__GROW(b, b->scratch, b->scratch_cap, 4u * n)) return 0;
+    /* scratch: canon[n] | gid[n] | cnt[n] | order[n] | ndup[n] */
+    if (!PF__GROW(b, b->scratch, b->scratch_cap, 5u * n)) return 0;
     if (b->table_cap < tcap) {
         pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
         b->table = NULL;
         b->table_cap = 0;
         if (!PF__GROW(b, b->table, b->table_cap, tcap)) return 0;
     }
-    uint32_t *canon = b->scratch, *gid = canon + n, *cnt = gid + n, *order = cnt + n;
+    uint32_t *canon = b->scratch, *gid = canon + n, *cnt = gid + n, *order = cnt + n, *ndup = order + n;
     /* Worst case every fresh query is a duplicate or a group member: reserve now so nothing below
      * can fail halfway. */
     if (!PF__GROW(b, b->dups, b->dups_cap, b->ndups + n)) return 0;
     if (!PF__GROW(b, b->members, b->members_cap, b->nmembers + n)) return 0;
     if (!PF__GROW(b, b->jobs, b->jobs_cap, b->njobs + n)) return 0;
 
-    /* 1. Bad options that the search would misuse (a shared trace buffer) fail right here. */
+    /* 1. Queries cancelled before any run are done already; bad options that the search would
+     * misuse (a shared trace buffer) fail right here. */
     uint32_t nvalid = 0;
     for (uint32_t i = 0; i < n; i++) {
         pf__bquery *e = &b->q[b->fresh[i]];
         canon[i] = i;
+        ndup[i] = 0;
+        if (e->state != PF__Q_NEW) continue;
         if (e->q.search.trace) {
             e->res.status = PF_INVALID_ARGUMENT;
-            e->state = PF__Q_DONE;
-            b->pending--;
-            b->st.completed++;
+            pf__query_done(b, b->fresh[i]);
             continue;
         }
         e->state = PF__Q_QUEUED;
@@ -122,6 +137,7 @@ int pf__batch_plan(pf_batch *b)
         if (canon[i] != i) {
             b->q[b->fresh[i]].canon = b->fresh[canon[i]];
             b->dups[b->ndups++] = b->fresh[i];
+            ndup[canon[i]]++;
         } else {
             order[ncanon++] = i;
         }
@@ -152,12 +168,17 @@ int pf__batch_plan(pf_batch *b)
         uint32_t i = order[t];
         uint32_t slot = b->fresh[i];
         if (gid[i] == PF_NODE_NONE) {
-            pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = b->q[slot].seq};
+            const pf__bquery *e = &b->q[slot];
+            pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = b->epoch,
+                         .live = 1u + ndup[i], .kgoal = e->q.goal, .kstart = e->q.start,
+                         .khash = key_hash(e, 1)};
+            b->q[slot].job = b->njobs;
             append_job(b, &j);
             continue;
         }
         if (gid[i] != i) continue;
-        pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = b->q[slot].seq, .first = b->nmembers};
+        pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = b->q[slot].seq, .first = b->nmembers,
+                     .epoch = b->epoch, .kgoal = b->q[slot].q.goal, .khash = key_hash(&b->q[slot], 0)};
         const pf_point p0 = pf_grid_point(m, b->q[slot].q.start);
         j.bx0 = j.bx1 = p0.x;
         j.by0 = j.by1 = p0.y;
@@ -165,6 +186,8 @@ int pf__batch_plan(pf_batch *b)
             uint32_t mi = order[u];
             if (gid[mi] != i) continue;
             uint32_t ms = b->fresh[mi];
+            j.live += 1u + ndup[mi];
+            b->q[ms].job = b->njobs;
             pf_point p = pf_grid_point(m, b->q[ms].q.start);
             if (p.x < j.bx0) j.bx0 = p.x;
             if (p.x > j.bx1) j.bx1 = p.x;
@@ -181,6 +204,8 @@ int pf__batch_plan(pf_batch *b)
             mem[pos] = ms;
         }
         b->nmembers += j.count;
+        j.kstart = b->q[b->members[j.first]].q.start; /* the smallest start */
+        j.khash ^= j.count;
         append_job(b, &j);
     }
     b->nfresh = 0;

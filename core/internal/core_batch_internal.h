@@ -30,6 +30,11 @@ void pf__map_check_handle(const pf_map *m, const char *fn);
  * running search's expansions so far. */
 pf_stats pf__ctx_stats(const pf_ctx *ctx);
 
+/* Makes the open list hold at least `cap` entries (keeping its contents) and, with `prefault`,
+ * writes its unused part so its pages are mapped; 0 on allocation failure or when a context in
+ * caller memory would have to grow (nothing changed). pf_batch_reserve's way to size contexts. */
+int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault);
+
 /* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
 double pf__grid_octile(int32_t dx, int32_t dy);
 

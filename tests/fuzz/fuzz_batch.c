@@ -83,11 +83,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (bs.pending == 0) break;
         FUZZ_CHECK(run < 9999);
         FUZZ_CHECK(pf_batch_prepare(batch, &budget) == PF_OK);
-        FUZZ_CHECK(pf_batch_prepare(batch, &budget) == PF_INVALID_ARGUMENT); /* already prepared */
+        FUZZ_CHECK(pf_batch_prepare(batch, &budget) == PF_BATCH_BUSY); /* already prepared */
         uint32_t jobs = pf_batch_job_count(batch);
         for (uint32_t j = 0; j < jobs; j++) FUZZ_CHECK(pf_batch_run_job(batch, j, j % workers) == PF_OK);
-        if (jobs) FUZZ_CHECK(pf_batch_run_job(batch, 0, 0) == PF_INVALID_ARGUMENT); /* twice */
-        FUZZ_CHECK(pf_batch_run_job(batch, jobs, 0) == PF_INVALID_ARGUMENT);
+        if (jobs) FUZZ_CHECK(pf_batch_run_job(batch, 0, 0) == PF_JOB_ALREADY_RUN); /* twice */
+        FUZZ_CHECK(pf_batch_run_job(batch, jobs, 0) == PF_BAD_JOB);
         FUZZ_CHECK(pf_batch_finish(batch) == PF_OK);
     }
 

@@ -3,13 +3,15 @@
  *
  * A pf_batch owns one worker per thread (a pf_ctx with the node records, and a path arena), created
  * once and reused frame after frame. Each frame the game submits queries (start, goal, a
- * pf_search_desc and a user tag), runs the batch and reads one result per query. Paths live in the
- * workers' arenas: they stay valid until pf_batch_reset (the next frame) or pf_batch_destroy.
+ * pf_search_desc, a priority and a user tag), runs the batch and reads one result per query. Paths
+ * live in the workers' arenas: they stay valid until pf_batch_reset (the next frame) or
+ * pf_batch_destroy.
  *
  *     pf_batch *b;
  *     pf_batch_create(map, &(pf_batch_desc){ .workers = 2 }, &b);
  *     pf_query_id id[2];
- *     pf_batch_submit(b, &(pf_batch_query){ .start = s0, .goal = g, .tag = 17 }, &id[0]);
+ *     pf_batch_submit(b, &(pf_batch_query){ .start = s0, .goal = g, .tag = 17,
+ *                                           .priority = PF_PRIORITY_URGENT }, &id[0]);
  *     pf_batch_submit(b, &(pf_batch_query){ .start = s1, .goal = g, .tag = 18 }, &id[1]);
  *     pf_batch_run(b, NULL);                         // NULL: no budget, every query finishes
  *     pf_batch_result r;
@@ -20,40 +22,97 @@
  *
  * DETERMINISM. A query's cost and path depend only on the query (and, for group moves, on the set of
  * same-goal queries submitted together before one run), never on the thread count, the scheduling or
- * the order of submission. Lockstep games rely on it and the tests compare every path.
+ * the order of submission. With an expansion-only budget (pf_batch_budget.max_expansions, max_us 0)
+ * in every run, the run in which each query completes is deterministic too (lockstep): it depends on
+ * what was submitted and cancelled before each run, the budgets and `suspend_slots`, never on the
+ * worker count, the order of submission within a run (except that a later query with
+ * PF_QUERY_SUPERSEDE replaces an earlier one), OpenMP or the job-system path. A time budget makes
+ * completion runs depend on the clock.
  *
  * DEDUPLICATION. Identical queries (same start, goal and effective options; keys hashed with XXH3)
  * submitted before one run are searched once; each submitter gets its own result (its own tag; the
- * path array is shared and read-only).
+ * path array is shared and read-only). The search runs at the highest priority among them.
  *
- * GROUP MOVES. On square grids, at least `group_min` queries (default 4) with the same goal and
- * optimal default options are solved by one backward A* from the goal, aimed at the bounding box of
- * the starts, that stops when every start is settled. Moves are symmetric on grids but a step costs
- * the multiplier of the cell *entered*, so the backward search charges the multiplier of the node it
- * expands (the cell a forward walker would enter), not of the neighbour it reaches. Every unit gets an
- * optimal path (its cost equals a separate A*'s; among equal-cost paths it may pick another one).
+ * GROUP MOVES. On square grids, at least `group_min` queries (default 4) with the same goal, the same
+ * priority and optimal default options are solved by one backward A* from the goal, aimed at the
+ * bounding box of the starts, that stops when every start is settled. Moves are symmetric on grids
+ * but a step costs the multiplier of the cell *entered*, so the backward search charges the
+ * multiplier of the node it expands (the cell a forward walker would enter), not of the neighbour it
+ * reaches. Every unit gets an optimal path (its cost equals a separate A*'s; among equal-cost paths
+ * it may pick another one).
  *
- * FRAME BUDGET. pf_batch_run can be given a budget in expansions and/or microseconds, shared by the
- * workers and handed out in chunks. Queries that get no budget stay queued for the next run, in
- * submission order (the oldest runs first, so nothing starves). A query that runs out of budget
- * halfway is suspended: it keeps the whole pf_ctx it was searching in (node records: 16 bytes per
- * grid cell, 20 per graph node, plus its open list) until a later run finishes it, and its worker
- * takes a spare context. There are `suspend_slots` spares (default one per worker, created by the
- * first budgeted run; any that could not be allocated are tried again on later runs); when none is
- * free the query is restarted from scratch on a later run. While
- * any query is suspended, the last half of each run's budget (expansions and time) is kept for the
- * suspended ones, so fresh queries that restart cannot starve them: every suspended query advances.
- * A time budget is checked whenever a worker claims a chunk (512 expansions), so a run overshoots it
- * by up to one chunk per worker; and a run whose time is spent before anything was claimed (a budget
- * shorter than waking the workers, a preempted thread) still grants one chunk, so a batch run with
- * any budget, however small, converges.
+ * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
+ * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
+ * bytes per grid cell, 20 per graph node, plus its open list: 64 MB on a 2000x2000 grid) until a
+ * later run finishes it. There are `suspend_slots` such contexts besides the workers' (default
+ * PF_BATCH_DEFAULT_SUSPEND_SLOTS, whatever the worker count); a search that cannot keep one
+ * restarts later. The budget is handed out in this order:
+ *   1. urgent searches, oldest first, each as much as it needs;
+ *   2. the fair round: every suspended normal or background search, and the oldest waiting normal or
+ *      background one (by run of submission, then priority) when fewer than `suspend_slots` searches
+ *      are suspended, each up to a quantum: with an expansion budget E shared by n such searches,
+ *      E / (2(n + 1)) expansions; with a time budget, the time of the run times workers / (n + 1);
+ *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs.
+ * Within one run of submission, "oldest" means an order of the queries' contents (kind, goal, start,
+ * options), so that it does not depend on the order of submission. Searches that get nothing wait.
+ * At the end of a run at most `suspend_slots` searches stay suspended: those suspended before the run
+ * first, then the one admitted by the fair round, then the others in the order above; the rest
+ * restart later. What this guarantees:
+ *   - Urgent never waits: every urgent query submitted before a run completes in that run if its
+ *     budget covers the urgent searches pending then (expansion budget: the sum over them of their
+ *     expansions plus one; time budget: their search time on the workers).
+ *   - No starvation: in every run whose budget urgent work leaves at least the fair round's quanta,
+ *     every suspended search advances by its quantum (or finishes), and the oldest waiting normal or
+ *     background search starts whenever a slot is free. A query waits only for queries submitted in
+ *     earlier runs (or of higher priority in the same run) to start, and for the finite urgent work of
+ *     each run; it never waits for queries submitted after it, of any priority but urgent.
+ * Urgent work may take the whole budget: with no budget left after it, nothing else advances.
+ *
+ * EXPANSION BUDGETS are accounted as if the searches ran one after another in the order above (a
+ * completed search costs its expansions plus one), so what completes in a run does not depend on
+ * which worker ran what when. Workers run searches in parallel and may search ahead of that account;
+ * work done ahead is kept in the search's context when a spare one is free, otherwise it is done
+ * again later (pf_batch_stats.redone counts it). A run's real expansions can therefore exceed its
+ * budget on several workers, and the result of a search that finished ahead is published in a later
+ * run, when the account reaches it.
+ *
+ * TIME BUDGETS are counted from the moment each worker starts its share of the run (its first
+ * pf_batch_run_job call), not from pf_batch_prepare, so a worker woken late keeps its share. A worker
+ * checks the clock whenever it takes a chunk of work (512 expansions), so a run overshoots by up to
+ * one chunk per worker; each worker's first chunk of a run is always granted, so a batch converges
+ * with any budget, however small.
+ *
+ * NO HITCHES. Everything a budgeted run may need can be made before the first frame: pf_batch_reserve
+ * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
+ * query tables; batches pre-fault their contexts (records and open lists) at creation by default
+ * (pf_batch_desc.prefault). Without a reservation the spare contexts are made by the first budgeted
+ * pf_batch_prepare (outside the time budget, inside that frame: about 20-60 ms each on 2000x2000), and
+ * open lists and arenas grow when a search or a frame outgrows them.
+ *
+ * CANCEL AND SUPERSEDE. pf_batch_cancel ends a pending query at once: its result has status
+ * PF_CANCELLED, and when no other pending query shares its search (duplicates, group members) the
+ * search is dropped and its suspended context goes back to the spares at once. A query submitted
+ * with PF_QUERY_SUPERSEDE cancels the pending queries with the same tag first (status PF_SUPERSEDED):
+ * the unit got a new order.
+ *
+ * OPENMP WAIT POLICY. pf_batch_run runs the jobs in an OpenMP parallel loop. After the loop, GCC's
+ * libgomp keeps its idle threads spinning for GOMP_SPINCOUNT iterations (300,000 by default, a few
+ * milliseconds) before they sleep: measured on this project's 2-core machine, 4.5 ms of CPU per
+ * idle worker after every frame of a 60 Hz loop. A game wants them asleep: start the process with
+ * OMP_WAIT_POLICY=passive (libgomp then sleeps at once; measured: 0.03 ms of CPU per frame gap, and
+ * waking the team costs 20-60 us per run) or GOMP_SPINCOUNT set low. libgomp reads these variables
+ * when it is loaded, before main, so a library cannot change them for its process; LLVM's libomp
+ * reads them at its first parallel region (KMP_BLOCKTIME=0 is its equivalent). An engine with its
+ * own job system calls the job API below instead, on threads it schedules itself, and never wakes
+ * an OpenMP team.
  *
  * THREAD SAFETY
  *   pf_map    immutable; shared by every worker.
  *   pf_batch  pf_batch_run_job() may run concurrently for distinct `worker` values, between
  *             pf_batch_prepare() and pf_batch_finish(); every other call is one thread at a time.
  *             The allocator hook may be called from worker threads (open lists and arenas grow on
- *             demand), and so may heuristic callbacks of the queries: both must be thread-safe.
+ *             demand beyond what was reserved), and so may heuristic callbacks of the queries: both
+ *             must be thread-safe.
  */
 #ifndef PATHFIND_PF_BATCH_H
 #define PATHFIND_PF_BATCH_H
@@ -81,13 +140,27 @@ enum {
 #define PF_BATCH_MAX_WORKERS 1024u                       /* workers, and suspend_slots */
 #define PF_BATCH_MAX_QUERIES ((UINT32_C(1) << 20) - 1u)  /* queries queued at once (20-bit slots) */
 #define PF_BATCH_MAX_ARENA_BYTES ((size_t)1 << 30)       /* arena_bytes (the arena still grows) */
+/** Spare contexts of a batch whose desc leaves suspend_slots at 0: a constant, never the worker
+ * count, so lockstep peers with different core counts suspend (and answer) alike. */
+#define PF_BATCH_DEFAULT_SUSPEND_SLOTS 2u
+
+/** What to make ahead of the first frame (pf_batch_reserve). Zero fields reserve nothing. */
+typedef struct pf_batch_reserve_desc {
+    uint32_t queries;      /* query slots and planning tables for this many queries at once */
+    uint32_t open_list;    /* open-list entries of every context (workers' and spares) */
+    size_t   arena_bytes;  /* path arena of every worker */
+    int      spares;       /* non-zero: make the `suspend_slots` spare contexts now */
+} pf_batch_reserve_desc;
 
 typedef struct pf_batch_desc {
     pf_allocator allocator;
     uint32_t     workers;        /* worker contexts; 0 = OpenMP's max threads (1 without OpenMP) */
     uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS; 0 = both on */
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
-    uint32_t     suspend_slots;  /* spare contexts for suspended queries; 0 = one per worker */
+    /* Spare contexts for suspended searches; 0 = PF_BATCH_DEFAULT_SUSPEND_SLOTS. Completion runs
+     * under an expansion budget depend on it (never on the worker count); at most
+     * PF_BATCH_MAX_WORKERS. Static batches make them all at init. */
+    uint32_t     suspend_slots;
     size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset;
                                   * static batches: fixed); at most PF_BATCH_MAX_ARENA_BYTES */
     uint32_t     heap_capacity;  /* open-list entries per context, as pf_ctx_desc.heap_capacity */
@@ -97,23 +170,40 @@ typedef struct pf_batch_desc {
      * `map` (else PF_WRONG_MAP) and outlive the batch. Without it each context builds its own copy
      * on its first JPS query (JPS+: 16 bytes per cell per context). */
     const pf_jps_table *jps_table;
+    pf_prefault  prefault;       /* contexts' pages written at creation; default PF_PREFAULT_ALL */
+    pf_batch_reserve_desc reserve; /* made at creation (see pf_batch_reserve); zero = nothing more */
 } pf_batch_desc;
+
+/** Priority of a query (see FRAME BUDGET AND PRIORITIES). 0 is normal. */
+typedef enum pf_priority {
+    PF_PRIORITY_NORMAL = 0,
+    PF_PRIORITY_URGENT,          /* served first; may take the whole budget */
+    PF_PRIORITY_BACKGROUND       /* served after normal, but never starved */
+} pf_priority;
+
+enum {
+    PF_QUERY_SUPERSEDE = 1u << 0 /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
+};
 
 /** One query. `search.trace` must be NULL (workers would write it concurrently). */
 typedef struct pf_batch_query {
     uint32_t       start, goal;  /* node ids (pf_grid_node on grids) */
     pf_search_desc search;       /* zero = defaults (A*) */
     uint64_t       tag;          /* user value, returned in the result (a unit id, say) */
+    pf_priority    priority;     /* default PF_PRIORITY_NORMAL */
+    uint32_t       flags;        /* PF_QUERY_SUPERSEDE */
 } pf_batch_query;
 
 enum {
     PF_BATCH_RESULT_DEDUPED = 1u << 0, /* answered by an identical query's search */
     PF_BATCH_RESULT_GROUPED = 1u << 1, /* answered by a group search; stats are the group's */
-    PF_BATCH_RESULT_SLICED = 1u << 2   /* suspended at least once by the budget */
+    PF_BATCH_RESULT_SLICED = 1u << 2   /* its search did not finish in the run it started in */
 };
 
 typedef struct pf_batch_result {
-    pf_status       status;    /* the search's status; PF_IN_PROGRESS while queued or suspended */
+    /* the search's status; PF_IN_PROGRESS while queued or suspended; PF_CANCELLED or PF_SUPERSEDED
+     * once cancelled (then no path and an infinite cost) */
+    pf_status       status;
     uint32_t        flags;     /* PF_BATCH_RESULT_* */
     uint64_t        tag;
     pf_stats        stats;     /* as pf_search fills them */
@@ -123,25 +213,29 @@ typedef struct pf_batch_result {
 
 /** Budget of one run; zero fields mean unlimited. */
 typedef struct pf_batch_budget {
-    uint64_t max_expansions;
-    uint64_t max_us;
+    uint64_t max_expansions;  /* alone: deterministic completion runs (see DETERMINISM) */
+    uint64_t max_us;          /* per worker, from its start */
 } pf_batch_budget;
 
 typedef struct pf_batch_stats {
     uint64_t submitted;     /* queries submitted since creation */
-    uint64_t completed;     /* queries answered since creation */
+    uint64_t completed;     /* queries answered since creation (cancelled ones not included) */
+    uint64_t cancelled;     /* queries cancelled by pf_batch_cancel */
+    uint64_t superseded;    /* queries replaced by a PF_QUERY_SUPERSEDE query */
     uint64_t searches;      /* searches run to completion (single or group) */
     uint64_t deduped;       /* queries answered by an identical query */
     uint64_t grouped;       /* queries answered by a group search */
     uint64_t groups;        /* group searches completed */
-    uint64_t expanded;      /* node expansions, all searches */
+    uint64_t expanded;      /* node expansions, all searches (work done ahead and again included) */
+    uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context */
     uint32_t pending;       /* queries not yet answered */
 } pf_batch_stats;
 
 /**
- * Creates a batch for `map` with its workers (one pf_ctx and one arena each).
+ * Creates a batch for `map` with its workers (one pf_ctx and one arena each), then reserves what
+ * desc->reserve asks for.
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (workers or suspend_slots above
  *         PF_BATCH_MAX_WORKERS, arena_bytes above PF_BATCH_MAX_ARENA_BYTES), PF_OUT_OF_MEMORY,
@@ -193,29 +287,52 @@ PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
                                       const pf_batch_desc *desc, pf_batch **out);
 
 /**
+ * Makes now what later frames would otherwise allocate (see NO HITCHES): the spare contexts, every
+ * context's open list, every worker's arena and the query tables, up to the sizes given. Sizes only
+ * grow; already-made parts are kept (pre-faulted as the batch's `prefault` says).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (during a run), PF_OUT_OF_MEMORY (what
+ *         was made stays; the batch works as before).
+ */
+PF_API pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r);
+
+/**
  * Queues a query for the next run. Bad input (start or goal outside the map or blocked, a bad
- * desc) is not an error here: the query's result carries the status.
- * @param id [opt] receives the handle used by pf_batch_get.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, or called during a run), PF_OUT_OF_MEMORY,
- *         PF_TOO_LARGE (2^20 queries pending), PF_CAPACITY_EXCEEDED (a static batch's max_queries).
+ * desc) is not an error here: the query's result carries the status. With PF_QUERY_SUPERSEDE in
+ * q->flags, pending queries with the same tag are cancelled first (status PF_SUPERSEDED).
+ * @param id [opt] receives the handle used by pf_batch_get and pf_batch_cancel.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, or a bad priority), PF_BATCH_BUSY (during
+ *         a run), PF_OUT_OF_MEMORY, PF_TOO_LARGE (2^20 queries pending), PF_CAPACITY_EXCEEDED (a
+ *         static batch's max_queries).
  */
 PF_API pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id);
+
+/**
+ * Cancels a pending query: its result becomes PF_CANCELLED at once, and its search (unless another
+ * pending query shares it) is dropped with its suspended context. A query that has its result
+ * already keeps it (the call changes nothing).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_EXPIRED_ID (unknown id, or finished before a
+ *         reset), PF_BATCH_BUSY (during a run).
+ */
+PF_API pf_status pf_batch_cancel(pf_batch *b, pf_query_id id);
 
 /**
  * Runs the queued queries: pf_batch_prepare, then pf_batch_run_job for every job on OpenMP threads
  * (dynamic scheduling; serial when built without OpenMP, with the same results), then
  * pf_batch_finish.
  * @param budget [opt] NULL = unlimited.
- * @return PF_OK (per-query outcomes are in the results), PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
+ * @return PF_OK (per-query outcomes are in the results), PF_INVALID_ARGUMENT, PF_BATCH_BUSY,
+ *         PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
 
 /**
  * Job-system entry, step 1: deduplicates and groups the new queries and lists this run's jobs:
  * without a budget, longest first by grid distance (so a long query does not start last and hold
- * up the frame; graphs keep submission order), with a budget in submission order. Run jobs in
- * index order for the best balance. Allocates (outside the per-query loop) when the batch grew.
- * @return PF_OK, PF_INVALID_ARGUMENT (already prepared), PF_OUT_OF_MEMORY.
+ * up the frame; graphs keep submission order), with a budget in the order of FRAME BUDGET AND
+ * PRIORITIES. Run jobs in index order for the best balance. Allocates (outside the per-query loop)
+ * when the batch grew beyond its reservation, and makes the spare contexts on the first budgeted
+ * run if pf_batch_reserve did not.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (already prepared), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget);
 /** Number of jobs of the prepared run (0 when not prepared). */
@@ -224,28 +341,31 @@ PF_API uint32_t  pf_batch_job_count(const pf_batch *b);
 PF_API uint32_t  pf_batch_worker_count(const pf_batch *b);
 /**
  * Job-system entry, step 2: runs job `job` on worker `worker`'s context and arena. Safe to call
- * concurrently for distinct workers; each job must be run exactly once per prepared run.
- * @return PF_OK, PF_INVALID_ARGUMENT (not prepared, index out of range, job already run).
+ * concurrently for distinct workers; each job must be run exactly once per prepared run, in any
+ * order (index order balances best). A worker's time budget starts at its first call of the run.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_NOT_PREPARED, PF_BAD_JOB (index out of range),
+ *         PF_BAD_WORKER, PF_JOB_ALREADY_RUN.
  */
 PF_API pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker);
 /**
- * Job-system entry, step 3: publishes the results (duplicates get their copies) and keeps the
- * unfinished queries queued for the next run.
- * @return PF_OK, PF_INVALID_ARGUMENT (not prepared).
+ * Job-system entry, step 3: settles the run's budget account, publishes the results (duplicates get
+ * their copies) and keeps the unfinished queries queued for the next run.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_NOT_PREPARED.
  */
 PF_API pf_status pf_batch_finish(pf_batch *b);
 
 /**
  * Reads the result of a query.
- * @return PF_OK, or PF_INVALID_ARGUMENT for an unknown or expired id (finished before a reset).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_EXPIRED_ID (unknown id, or finished before a
+ *         reset), PF_BATCH_BUSY (during a run: results are written by then-running workers).
  */
 PF_API pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out);
 
 /**
- * Starts a new frame: finished queries expire (their ids and paths become invalid) and the arenas
- * are rewound (an arena that had to grow is replaced by one block of the size it reached, so steady
- * state allocates nothing). Queued and suspended queries stay, in order.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or during a run).
+ * Starts a new frame: finished and cancelled queries expire (their ids and paths become invalid) and
+ * the arenas are rewound (an arena that had to grow is replaced by one block of the size it reached,
+ * so steady state allocates nothing). Queued and suspended queries stay.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (during a run).
  */
 PF_API pf_status pf_batch_reset(pf_batch *b);
 

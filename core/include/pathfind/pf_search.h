@@ -137,6 +137,19 @@ typedef struct pf_path {
     uint32_t  len;
 } pf_path;
 
+/**
+ * What a context writes once at creation so that its pages are mapped then, not by the page faults
+ * of its first searches (on a 2000x2000 map a first 50-cell query otherwise takes about 100 faults,
+ * three times its search time). Only the generation stamps must start at zero; the rest is written
+ * for the faults alone.
+ */
+typedef enum pf_prefault {
+    PF_PREFAULT_DEFAULT = 0, /* contexts: PF_PREFAULT_RECORDS; batches: PF_PREFAULT_ALL */
+    PF_PREFAULT_RECORDS,     /* the node records (stamps, g, open-list positions, parents) */
+    PF_PREFAULT_ALL,         /* the records and the open list's initial capacity */
+    PF_PREFAULT_NONE         /* the stamps only: quicker to create, slower first searches */
+} pf_prefault;
+
 typedef struct pf_jps_table pf_jps_table; /* pf_jps.h */
 
 typedef struct pf_ctx_desc {
@@ -149,6 +162,9 @@ typedef struct pf_ctx_desc {
     /* [opt] JPS / JPS+ data for `map` (pf_jps.h), attached as pf_ctx_use_jps_table does. A static
      * context runs JPS only with it (the estimate then includes the JPS search state). */
     const pf_jps_table *jps_table;
+    /* What creation writes so first searches take no page faults; default PF_PREFAULT_RECORDS
+     * (pf_ctx_init_static: the caller's memory is written as it is carved, whatever this says). */
+    pf_prefault  prefault;
 } pf_ctx_desc;
 
 /**

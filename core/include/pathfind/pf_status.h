@@ -25,24 +25,32 @@
 extern "C" {
 #endif
 
-#define PF_STATUS_LIST(X)                                                          \
-    X(OK,                0, "success")                                             \
-    X(NO_PATH,           1, "goal is unreachable from start")                      \
-    X(LIMIT_REACHED,     2, "expansion or cost limit reached")                     \
-    X(IN_PROGRESS,       3, "sliced search not finished")                          \
-    X(FALLBACK,          4, "algorithm unsupported on this map; ran A* instead")   \
-    X(INVALID_ARGUMENT, -1, "invalid argument")                                    \
-    X(OUT_OF_MEMORY,    -2, "allocation failed")                                   \
-    X(BUFFER_TOO_SMALL, -3, "output buffer too small")                             \
-    X(PARSE_ERROR,      -4, "malformed input")                                     \
-    X(IO_ERROR,         -5, "file could not be read")                              \
-    X(INVALID_START,    -6, "start is outside the map or blocked")                 \
-    X(INVALID_GOAL,     -7, "goal is outside the map or blocked")                  \
-    X(TOO_LARGE,        -8, "input exceeds a documented size limit")               \
-    X(WRONG_MAP,        -9, "object was made for a different map")                 \
-    X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")        \
-    X(CAPACITY_EXCEEDED, -11, "fixed capacity exceeded (an object in caller memory cannot grow)") \
-    X(COST_OVERFLOW,   -12, "path cost is not a finite number (weights too large)")
+#define PF_STATUS_LIST(X)                                                                          \
+    X(OK,                 0, "success")                                                             \
+    X(NO_PATH,            1, "goal is unreachable from start")                                      \
+    X(LIMIT_REACHED,      2, "expansion or cost limit reached")                                     \
+    X(IN_PROGRESS,        3, "sliced search not finished")                                          \
+    X(FALLBACK,           4, "algorithm unsupported on this map; ran A* instead")                   \
+    X(CANCELLED,          5, "query was cancelled")                                                 \
+    X(SUPERSEDED,         6, "query was replaced by a newer one with the same tag")                 \
+    X(INVALID_ARGUMENT,  -1, "invalid argument")                                                    \
+    X(OUT_OF_MEMORY,     -2, "allocation failed")                                                   \
+    X(BUFFER_TOO_SMALL,  -3, "output buffer too small")                                             \
+    X(PARSE_ERROR,       -4, "malformed input")                                                     \
+    X(IO_ERROR,          -5, "file could not be read")                                              \
+    X(INVALID_START,     -6, "start is outside the map or blocked")                                 \
+    X(INVALID_GOAL,      -7, "goal is outside the map or blocked")                                  \
+    X(TOO_LARGE,         -8, "input exceeds a documented size limit")                               \
+    X(WRONG_MAP,         -9, "object was made for a different map")                                 \
+    X(UNSUPPORTED,      -10, "operation unsupported for this map or algorithm")                     \
+    X(CAPACITY_EXCEEDED, -11, "fixed capacity exceeded (an object in caller memory cannot grow)")   \
+    X(COST_OVERFLOW,    -12, "path cost is not a finite number (weights too large)")                \
+    X(EXPIRED_ID,       -13, "query id unknown or expired (finished before a reset)")               \
+    X(BATCH_BUSY,       -14, "batch is running (between prepare and finish)")                       \
+    X(NOT_PREPARED,     -15, "batch has no prepared run")                                           \
+    X(JOB_ALREADY_RUN,  -16, "job already run in this prepared run")                                \
+    X(BAD_JOB,          -17, "job index out of range for the prepared run")                         \
+    X(BAD_WORKER,       -18, "worker index out of range")
 
 typedef enum pf_status {
 #define PF__STATUS_ENUM(name, value, text) PF_##name = value,

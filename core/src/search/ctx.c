@@ -48,7 +48,7 @@ static uint32_t static_hcap(const pf_map *map, const pf_ctx_desc *d)
 
 /* Fills the header of a context whose records block `b` and open list `hb` are placed already. */
 static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, const ctx_layout *l,
-                     pf__hentry *hb)
+                     pf__hentry *hb, pf_prefault prefault)
 {
     ctx->tag = PF__TAG_CTX;
     ctx->map = map;
@@ -62,11 +62,13 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->hpos = (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp);
     ctx->parent = l->sz_parent ? (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp + l->sz_hpos) : NULL;
     /* Only the stamps must start at zero ("never written"); every other record is written before
-     * it is read, which is what makes the generation stamp a complete reset. The whole block is
-     * still written once here so its pages are faulted in at creation, not inside a frame: on a
-     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
-    memset(b, 0, l->block);
+     * it is read, which is what makes the generation stamp a complete reset. By default the whole
+     * block is still written once here so its pages are faulted in at creation, not inside a frame:
+     * on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
+    if (prefault == PF_PREFAULT_NONE) memset(ctx->stamp, 0, l->sz_stamp);
+    else memset(b, 0, l->block);
     ctx->gen = 0;
+    if (prefault == PF_PREFAULT_ALL) memset(hb, 0, pf__open_bytes(l->hcap));
     ctx->open.heap = hb + PF__HEAP_PAD;
     ctx->open.cap = l->hcap;
     ctx->open.size = 0;
@@ -86,6 +88,7 @@ static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
     if (!map) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (map->count == 0) return PF_INVALID_ARGUMENT;
+    if (d && (unsigned)d->prefault > PF_PREFAULT_NONE) return PF_INVALID_ARGUMENT;
     if (d && d->jps_table && (d->jps_table->map != map || d->jps_table->fingerprint != map->fingerprint))
         return PF_WRONG_MAP;
     return PF_OK;
@@ -112,7 +115,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
     }
-    ctx_init(ctx, map, a, b, &l, hb);
+    ctx_init(ctx, map, a, b, &l, hb, d.prefault);
     if (d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) {
         pf_ctx_destroy(ctx);
         return st;
@@ -152,7 +155,7 @@ pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map, const pf
     p += pf__align64(sizeof *ctx);
     char *b = p;
     pf__hentry *hb = (pf__hentry *)(void *)(p + l.block);
-    ctx_init(ctx, map, pf__alloc_none(), b, &l, hb);
+    ctx_init(ctx, map, pf__alloc_none(), b, &l, hb, PF_PREFAULT_RECORDS);
     ctx->fixed = 1;
     if (desc && desc->jps_table) pf__jps_static_init(ctx, p + l.block + l.heap, desc->jps_table);
     *out = ctx;
@@ -198,6 +201,16 @@ void pf__ctx_next_gen(pf_ctx *ctx)
 }
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
+
+int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
+{
+    if (cap > UINT32_MAX - 1u) return 0;
+    if (cap > ctx->open.cap && (ctx->fixed || !pf__open_resize(&ctx->open, &ctx->alloc, cap))) return 0;
+    /* entries past the live ones only: a suspended search may sit in this context */
+    if (prefault)
+        memset(ctx->open.heap + ctx->open.size, 0, ((size_t)ctx->open.cap - ctx->open.size) * sizeof(pf__hentry));
+    return 1;
+}
 
 static int live(const pf_ctx *ctx, uint32_t idx) { return (ctx->stamp[idx] & PF__GEN_MASK) == ctx->gen; }
 

@@ -1,0 +1,503 @@
+/* cmd_replay.c - `pathfind replay MAP ORDERS`: an order log played frame by frame through a batch,
+ * as an engine would (submit the frame's orders, run once with the budget, collect what finished).
+ *
+ * The order log is parsed whole before the replay, into records of one kind each. A line is a frame
+ * number and then either a tag (a unit: an order or a cancel) or a word naming another kind of
+ * record; new kinds (map edits) get a word and a parser in parse_word_line and a case in the frame
+ * loop, new options a row in OPTS. Nothing the file announces is allocated ahead: arrays grow with
+ * the lines actually read.
+ */
+#define _POSIX_C_SOURCE 200809L /* getline */
+#define XXH_INLINE_ALL          /* the path hash; no symbols exported */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include "cli.h"
+
+static const char *HELP =
+    "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
+    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex]\n"
+    "\n"
+    "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
+    "file order, runs the batch once with the budget and collects what completed, until every order\n"
+    "has completed or been cancelled. A new order for a unit supersedes its pending one.\n"
+    "\n"
+    "ORDERS is text. The first line is `orders 1`; then one record a line (blank lines and lines\n"
+    "starting with # are skipped), FRAME non-decreasing from 0:\n"
+    "  FRAME TAG SX SY GX GY PRIORITY   an order for unit TAG; PRIORITY urgent, normal or background\n"
+    "  FRAME TAG cancel                 cancels unit TAG's pending order (no effect if none)\n"
+    "\n"
+    "The CSV has one row per order line (cancel lines excluded), in file order, with the header\n"
+    "  order,tag,submitted,arrived,status,cost,path_len,path_hash\n"
+    "order counts order lines from 0; arrived is the frame of completion (or of the cancel); status is\n"
+    "ok, no_path, invalid, cancelled or superseded; cost is printed with %.6f and path_hash is the\n"
+    "lowercase hex XXH3-64 of the path's node ids as little-endian uint32 (both - without a path).\n"
+    "With an expansion budget (and no time budget) the CSV is the same for any --workers.\n"
+    "\n"
+    "The last line of stdout is one JSON object: frames, orders, completed, cancelled, superseded,\n"
+    "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
+    "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
+    "frames, over completed orders), peak_rss_kb.\n"
+    "\n"
+    "  --workers N     worker threads (default 1)\n"
+    "  --budget-exp E  expansions per frame (0 = unlimited)\n"
+    "  --budget-us U   microseconds per frame and worker (0 = unlimited; completion frames then depend\n"
+    "                  on the clock)\n"
+    "  --algo NAME     astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --csv FILE      write the CSV (replaced only once complete)\n"
+    "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it)\n"
+    "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
+    "\n"
+    "Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the replay restarts itself once with\n"
+    "OMP_WAIT_POLICY=passive, so idle worker threads sleep between frames instead of spinning.\n"
+    "\n"
+    "example: pathfind replay maps/demo-512.map orders.txt --workers 2 --budget-exp 20000 --csv out.csv\n";
+
+typedef struct replay_opts {
+    const char *map, *orders, *csv;
+    long        workers, slots;
+    double      budget_exp, budget_us;
+    pf_algo     algo;
+    pf_moves    moves;
+} replay_opts;
+
+typedef int (*opt_fn)(replay_opts *o, const char *arg);
+
+static int opt_workers(replay_opts *o, const char *a) { return cli_parse_int("replay", "--workers", a, 1, 1024, &o->workers); }
+static int opt_slots(replay_opts *o, const char *a) { return cli_parse_int("replay", "--slots", a, 1, 1024, &o->slots); }
+static int opt_exp(replay_opts *o, const char *a) { return cli_parse_double("replay", "--budget-exp", a, 0.0, &o->budget_exp); }
+static int opt_us(replay_opts *o, const char *a) { return cli_parse_double("replay", "--budget-us", a, 0.0, &o->budget_us); }
+static int opt_algo(replay_opts *o, const char *a) { return cli_parse_algo("replay", a, &o->algo); }
+static int opt_moves(replay_opts *o, const char *a) { return cli_parse_moves("replay", a, &o->moves); }
+static int opt_csv(replay_opts *o, const char *a)
+{
+    o->csv = a;
+    return 1;
+}
+
+static const struct { const char *name; opt_fn fn; } OPTS[] = {
+    {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
+    {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},
+};
+
+/* ---- the order log --------------------------------------------------------------------------- */
+
+enum { REC_ORDER, REC_CANCEL };
+
+typedef struct rec {
+    uint32_t    kind, line, frame;
+    uint64_t    tag;
+    int32_t     sx, sy, gx, gy;
+    pf_priority prio;
+    uint32_t    row;    /* order: its CSV row; cancel: the row of the unit's latest order before it,
+                           or UINT32_MAX when it has none */
+} rec;
+
+typedef struct log_t {
+    rec     *r;
+    uint32_t n, cap, orders;
+} log_t;
+
+static int log_push(log_t *lg, const rec *r)
+{
+    if (lg->n == lg->cap) {
+        uint32_t nc = lg->cap ? lg->cap * 2u : 1024u;
+        rec *nr = realloc(lg->r, (size_t)nc * sizeof *nr);
+        if (!nr) return 0;
+        lg->r = nr;
+        lg->cap = nc;
+    }
+    lg->r[lg->n++] = *r;
+    return 1;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9') return 0;
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (*e || errno || v > max) return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_i32(const char *s, int32_t *out)
+{
+    if (!s || !*s) return 0;
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (*e || errno || v < -2147483647L || v > 2147483647L) return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+static int bad(const char *path, uint32_t line, const char *msg, const char *what)
+{
+    cli_error("replay", "%s:%u: %s%s%s%s", path, line, msg, what ? " '" : "", what ? what : "",
+            what ? "'" : "");
+    return 0;
+}
+
+/* A record whose second token is a word rather than a tag. None is defined in version 1; map edits
+ * (`FRAME rect X Y W H C`) will be parsed here. */
+static int parse_word_line(const char *path, uint32_t line, char **tok, int ntok, rec *r)
+{
+    (void)ntok;
+    (void)r;
+    return bad(path, line, "unknown record kind", tok[1]);
+}
+
+static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uint32_t last_frame, rec *r)
+{
+    uint64_t v;
+    *r = (rec){.line = line, .row = UINT32_MAX};
+    if (!parse_u64(tok[0], UINT32_MAX - 1u, &v)) return bad(path, line, "bad frame number", tok[0]);
+    r->frame = (uint32_t)v;
+    if (r->frame < last_frame) return bad(path, line, "frame goes backwards", tok[0]);
+    if (ntok < 2) return bad(path, line, "expected TAG SX SY GX GY PRIORITY or TAG cancel after the frame", NULL);
+    if (tok[1][0] < '0' || tok[1][0] > '9') return parse_word_line(path, line, tok, ntok, r);
+    if (!parse_u64(tok[1], UINT64_MAX, &r->tag)) return bad(path, line, "bad tag", tok[1]);
+    if (ntok >= 3 && strcmp(tok[2], "cancel") == 0) {
+        if (ntok != 3) return bad(path, line, "unexpected text after cancel", tok[3]);
+        r->kind = REC_CANCEL;
+        return 1;
+    }
+    if (ntok != 7) return bad(path, line, "expected FRAME TAG SX SY GX GY PRIORITY or FRAME TAG cancel", NULL);
+    int32_t *c[4] = {&r->sx, &r->sy, &r->gx, &r->gy};
+    for (int k = 0; k < 4; k++)
+        if (!parse_i32(tok[2 + k], c[k])) return bad(path, line, "bad coordinate", tok[2 + k]);
+    if (strcmp(tok[6], "urgent") == 0) r->prio = PF_PRIORITY_URGENT;
+    else if (strcmp(tok[6], "normal") == 0) r->prio = PF_PRIORITY_NORMAL;
+    else if (strcmp(tok[6], "background") == 0) r->prio = PF_PRIORITY_BACKGROUND;
+    else return bad(path, line, "priority must be urgent, normal or background, not", tok[6]);
+    r->kind = REC_ORDER;
+    return 1;
+}
+
+static int load_log(const char *path, log_t *lg)
+{
+    FILE *f = cli_open_read("replay", path); /* refuses a directory */
+    if (!f) return 0;
+    char *buf = NULL;
+    size_t bcap = 0;
+    ssize_t len;
+    uint32_t line = 0, last = 0;
+    int ok = 1;
+    while (ok && (len = getline(&buf, &bcap, f)) >= 0) {
+        line++;
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
+        if ((size_t)len != strlen(buf)) {
+            ok = bad(path, line, "NUL byte in the line", NULL);
+            break;
+        }
+        char *tok[8];
+        int ntok = 0;
+        for (char *p = strtok(buf, " \t"); p; p = strtok(NULL, " \t")) {
+            if (ntok == 8) {
+                ok = bad(path, line, "too many fields", NULL);
+                break;
+            }
+            tok[ntok++] = p;
+        }
+        if (!ok) break;
+        if (line == 1) {
+            if (ntok != 2 || strcmp(tok[0], "orders") != 0 || strcmp(tok[1], "1") != 0)
+                ok = bad(path, line, "expected the header 'orders 1'", NULL);
+            continue;
+        }
+        if (ntok == 0 || tok[0][0] == '#') continue;
+        rec r;
+        if (!(ok = parse_line(path, line, tok, ntok, last, &r))) break;
+        last = r.frame;
+        if (r.kind == REC_ORDER) r.row = lg->orders++;
+        if (!(ok = log_push(lg, &r))) cli_error("replay", "out of memory at %s:%u", path, line);
+    }
+    if (ok && ferror(f)) ok = bad(path, line, "read error:", strerror(errno));
+    if (ok && line == 0) ok = bad(path, 1, "empty file: expected the header 'orders 1'", NULL);
+    free(buf);
+    fclose(f);
+    return ok;
+}
+
+/* Links each cancel to its unit's latest earlier order: units sorted by tag, lines kept in order. */
+static int by_tag_then_line(const void *pa, const void *pb)
+{
+    const rec *a = *(const rec *const *)pa, *b = *(const rec *const *)pb;
+    if (a->tag != b->tag) return a->tag < b->tag ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+static int link_cancels(log_t *lg)
+{
+    rec **p = malloc((size_t)(lg->n ? lg->n : 1) * sizeof *p);
+    if (!p) return 0;
+    for (uint32_t i = 0; i < lg->n; i++) p[i] = &lg->r[i];
+    qsort(p, lg->n, sizeof *p, by_tag_then_line);
+    for (uint32_t i = 0, last = UINT32_MAX; i < lg->n; i++) {
+        if (i == 0 || p[i]->tag != p[i - 1]->tag) last = UINT32_MAX;
+        if (p[i]->kind == REC_ORDER) last = p[i]->row;
+        else if (p[i]->kind == REC_CANCEL) p[i]->row = last;
+    }
+    free(p);
+    return 1;
+}
+
+/* ---- the replay ------------------------------------------------------------------------------ */
+
+typedef struct row {
+    uint64_t    tag;
+    pf_query_id id;
+    uint32_t    submitted;
+    int64_t     arrived;  /* -1 while pending */
+    pf_priority prio;
+    pf_status   status;
+    double      cost;
+    uint32_t    len;
+    uint64_t    hash;
+} row;
+
+static const char *status_word(pf_status s)
+{
+    if (s == PF_CANCELLED) return "cancelled";
+    if (s == PF_SUPERSEDED) return "superseded";
+    return cli_status_word(s);
+}
+
+static uint64_t hash_path(const uint32_t *p, uint32_t n, uint8_t **buf, size_t *cap)
+{
+    if ((size_t)n * 4u > *cap) {
+        size_t nc = (size_t)n * 4u;
+        uint8_t *nb = realloc(*buf, nc);
+        if (!nb) return 0;
+        *buf = nb;
+        *cap = nc;
+    }
+    for (uint32_t i = 0; i < n; i++) /* little-endian whatever the host */
+        for (int k = 0; k < 4; k++) (*buf)[4u * i + (uint32_t)k] = (uint8_t)(p[i] >> (8 * k));
+    return XXH3_64bits(*buf, (size_t)n * 4u);
+}
+
+/* Reads the results of the pending rows; keeps the rest pending (compacted in place). */
+static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, uint32_t frame, uint8_t **hb,
+                        size_t *hcap)
+{
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < npend; k++) {
+        row *w = &rows[pend[k]];
+        pf_batch_result r;
+        if (pf_batch_get(b, w->id, &r) != PF_OK || r.status == PF_IN_PROGRESS) {
+            pend[keep++] = pend[k];
+            continue;
+        }
+        w->arrived = frame;
+        w->status = r.status;
+        w->cost = r.stats.cost;
+        w->len = r.path ? r.path_len : 0;
+        w->hash = w->len ? hash_path(r.path, r.path_len, hb, hcap) : 0;
+    }
+    return keep;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double pct(double *v, uint32_t n, double p)
+{
+    if (n == 0) return 0.0;
+    qsort(v, n, sizeof *v, cmp_double);
+    uint32_t i = (uint32_t)(p * (n - 1) + 0.5);
+    return v[i < n ? i : n - 1];
+}
+
+static int write_csv(const char *path, const row *rows, uint32_t n)
+{
+    cli_out out;
+    FILE *f = cli_out_open(&out, "replay", path);
+    if (!f) return 0;
+    int ok = fputs("order,tag,submitted,arrived,status,cost,path_len,path_hash\n", f) >= 0;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const row *w = &rows[i];
+        ok = fprintf(f, "%u,%llu,%u,%lld,%s,", i, (unsigned long long)w->tag, w->submitted, (long long)w->arrived,
+                     status_word(w->status)) > 0;
+        if (ok && w->len) ok = fprintf(f, "%.6f,%u,%016llx\n", w->cost, w->len, (unsigned long long)w->hash) > 0;
+        else if (ok) ok = fputs("-,0,-\n", f) >= 0;
+    }
+    return cli_out_close(&out, "replay", ok);
+}
+
+/* libgomp spins its idle threads for a few milliseconds after each parallel run (pf_batch.h, OPENMP
+ * WAIT POLICY): between frames that burns CPU, and on a busy machine a spinning team wakes slowly
+ * (measured here with other jobs running: 2-worker frame p50 24-28 ms spinning, 0.09 ms passive).
+ * libgomp reads the policy only when it is loaded, so a replay that was not given one restarts
+ * itself once with OMP_WAIT_POLICY=passive; a policy set by the user is kept. */
+static void prefer_passive_wait(int argc, char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
+    char **nargv = malloc(((size_t)argc + 2u) * sizeof *nargv);
+    if (!nargv || setenv("OMP_WAIT_POLICY", "passive", 1) != 0) {
+        free(nargv);
+        return;
+    }
+    nargv[0] = (char *)"pathfind";
+    for (int i = 0; i < argc; i++) nargv[i + 1] = argv[i];
+    nargv[argc + 1] = NULL;
+    fflush(NULL);
+    execv("/proc/self/exe", nargv); /* returns only on failure: go on with the inherited policy */
+    unsetenv("OMP_WAIT_POLICY");
+    free(nargv);
+}
+
+int pf_cli_replay(int argc, char **argv)
+{
+    replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT};
+    const char *pos[2] = {0};
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(HELP, stdout);
+            return 0;
+        }
+        size_t k = 0;
+        while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(a, OPTS[k].name) != 0) k++;
+        if (k < sizeof OPTS / sizeof OPTS[0] && i + 1 < argc) {
+            if (!OPTS[k].fn(&o, argv[++i])) return 2;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error("replay", "unknown or incomplete option '%s' (see --help)", a);
+            return 2;
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            cli_error("replay", "unexpected argument '%s'", a);
+            return 2;
+        }
+    }
+    if (npos != 2) {
+        fputs(HELP, stderr);
+        return 2;
+    }
+    if (cli_args_only) return 0;
+    prefer_passive_wait(argc, argv);
+    o.map = pos[0];
+    o.orders = pos[1];
+    log_t lg = {0};
+    if (!load_log(o.orders, &lg) || !link_cancels(&lg)) {
+        free(lg.r);
+        return 1;
+    }
+    pf_diag diag;
+    pf_map *map;
+    if (pf_grid_load_movingai(o.map, &(pf_grid_load_desc){.moves = o.moves}, &map, &diag) != PF_OK) {
+        cli_error("replay", "%s", diag.msg);
+        free(lg.r);
+        return 1;
+    }
+    int rc = 1;
+    pf_batch *b = NULL;
+    row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
+    uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
+    double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
+    uint8_t *hb = NULL;
+    size_t hcap = 0;
+    uint32_t nft = 0, ftcap = 0;
+    if (!rows || !pend || !lag) goto oom;
+    pf_status st = pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots,
+                                                         .reserve = {.spares = 1}},
+                                   &b);
+    if (st != PF_OK) {
+        cli_error("replay", "%s", pf_status_str(st));
+        goto done;
+    }
+    pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
+    pf_search_desc sd = {.algo = o.algo};
+    uint32_t npend = 0, i = 0, frame = lg.n ? lg.r[0].frame : 0;
+    double busy = 0.0;
+    uint64_t completed = 0, cancelled = 0, superseded = 0;
+    while (i < lg.n || npend) {
+        if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
+        pf_batch_reset(b);
+        double t0 = cli_now();
+        for (; i < lg.n && lg.r[i].frame == frame; i++) {
+            const rec *r = &lg.r[i];
+            if (r->kind == REC_CANCEL) {
+                if (r->row != UINT32_MAX && rows[r->row].arrived < 0) pf_batch_cancel(b, rows[r->row].id);
+                continue;
+            }
+            row *w = &rows[r->row];
+            *w = (row){.tag = r->tag, .submitted = frame, .arrived = -1, .prio = r->prio};
+            pf_batch_query q = {.start = pf_grid_node(map, r->sx, r->sy), .goal = pf_grid_node(map, r->gx, r->gy),
+                                .search = sd, .tag = r->tag, .priority = r->prio, .flags = PF_QUERY_SUPERSEDE};
+            if ((st = pf_batch_submit(b, &q, &w->id)) != PF_OK) {
+                cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
+                goto done;
+            }
+            pend[npend++] = r->row;
+        }
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap); /* cancelled and superseded */
+        if ((st = pf_batch_run(b, &bud)) != PF_OK) {
+            cli_error("replay", "frame %u: %s", frame, pf_status_str(st));
+            goto done;
+        }
+        double dt = cli_now() - t0;
+        busy += dt;
+        if (nft == ftcap) {
+            ftcap = ftcap ? ftcap * 2u : 1024u;
+            double *n = realloc(ft, ftcap * sizeof *ft);
+            if (!n) goto oom;
+            ft = n;
+        }
+        ft[nft++] = dt * 1e3;
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        frame++;
+    }
+    for (uint32_t k = 0; k < lg.orders; k++) {
+        completed += rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED;
+        cancelled += rows[k].status == PF_CANCELLED;
+        superseded += rows[k].status == PF_SUPERSEDED;
+    }
+    if (o.csv && !write_csv(o.csv, rows, lg.orders)) goto done;
+    double lagp[3], lagmax = 0.0;
+    for (int p = 0; p < 3; p++) {
+        pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < lg.orders; k++)
+            if (rows[k].prio == want && rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED) {
+                lag[n++] = (double)(rows[k].arrived - rows[k].submitted);
+                if (p == 0 && lag[n - 1] > lagmax) lagmax = lag[n - 1];
+            }
+        lagp[p] = pct(lag, n, 0.99);
+    }
+    double fmax = 0.0;
+    for (uint32_t k = 0; k < nft; k++) fmax = ft[k] > fmax ? ft[k] : fmax;
+    double p50 = pct(ft, nft, 0.5), p99 = pct(ft, nft, 0.99);
+    printf("{\"frames\":%u,\"orders\":%u,\"completed\":%llu,\"cancelled\":%llu,\"superseded\":%llu,"
+           "\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"queries_per_s\":%.1f,"
+           "\"urgent_lag_p99\":%.0f,\"urgent_lag_max\":%.0f,\"normal_lag_p99\":%.0f,\"background_lag_p99\":%.0f,"
+           "\"workers\":%ld,\"budget_exp\":%.0f,\"budget_us\":%.0f,\"expanded\":%llu,\"peak_rss_kb\":%ld}\n",
+           nft, lg.orders, (unsigned long long)completed, (unsigned long long)cancelled,
+           (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
+           lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us,
+           (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
+    rc = 0;
+    goto done;
+oom:
+    cli_error("replay", "out of memory");
+done:
+    pf_batch_destroy(b);
+    pf_map_destroy(map);
+    free(rows);
+    free(pend);
+    free(ft);
+    free(lag);
+    free(hb);
+    free(lg.r);
+    return rc;
+}

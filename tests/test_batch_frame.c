@@ -1,0 +1,676 @@
+/* test_batch_frame.c - the RTS frame: priorities, cancel and supersede, lockstep determinism of
+ * completion runs under an expansion budget (worker counts, submission orders, OpenMP, engine
+ * threads, jobs run in reverse or forgotten), no starvation, no allocation after a reservation, a
+ * time budget counted from each worker's start, and every cost equal to a separate A*. */
+#define PF_EXAMPLE_NO_MAIN
+#include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+#include "batch_internal.h" /* a few checks read the plan's account (vprog) and the spare stack */
+#include "testutil.h"
+
+static pf_map *make_map(uint32_t w, uint32_t h, uint64_t seed)
+{
+    uint8_t *cls = malloc((size_t)w * h);
+    float *cost = malloc((size_t)w * h * sizeof *cost);
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        cls[i] = rng_below(&seed, 100) < 22 ? 0 : 1;
+        cost[i] = 1.0f + (float)rng_below(&seed, 3) * 0.5f;
+    }
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls, .costs = cost}, &m), PF_OK);
+    free(cls);
+    free(cost);
+    return m;
+}
+
+static uint32_t open_near(const pf_map *m, uint64_t *s, int32_t cx, int32_t cy, int32_t r)
+{
+    int32_t w = (int32_t)pf_grid_width(m), h = (int32_t)pf_grid_height(m);
+    for (;;) {
+        int32_t x = cx - r + (int32_t)rng_below(s, (uint32_t)(2 * r + 1)), y = cy - r + (int32_t)rng_below(s, (uint32_t)(2 * r + 1));
+        if (x >= 0 && y >= 0 && x < w && y < h && pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+}
+
+static uint32_t open_any(const pf_map *m, uint64_t *s)
+{
+    int32_t w = (int32_t)pf_grid_width(m), h = (int32_t)pf_grid_height(m);
+    return open_near(m, s, w / 2, h / 2, w > h ? w : h);
+}
+
+static uint64_t path_hash(const pf_batch_result *r)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < r->path_len; i++) h = (h ^ r->path[i]) * 1099511628211ull;
+    return h;
+}
+
+/* ---- a scripted order stream ----------------------------------------------------------------- */
+
+typedef struct op {
+    uint32_t frame;
+    int      cancel;        /* cancels op `target` */
+    uint32_t target;
+    pf_batch_query q;
+} op;
+
+typedef struct outcome {
+    int32_t   arrived;      /* run in which the result appeared; -1 never */
+    pf_status status;
+    double    cost;
+    uint32_t  len;
+    uint64_t  hash;
+} outcome;
+
+/* `frames` frames of orders for 48 units: short urgent moves, long normal and background moves, a squad
+ * of 6 to one goal every 8 frames, duplicates, cancels, and new orders that supersede old ones. */
+static op *make_stream(const pf_map *m, uint32_t frames, uint32_t *nops, uint64_t seed)
+{
+    enum { UNITS = 48 };
+    op *ops = calloc(4096, sizeof *ops);
+    uint32_t n = 0;
+    uint32_t pos[UNITS];
+    for (uint32_t u = 0; u < UNITS; u++) pos[u] = open_any(m, &seed);
+    for (uint32_t f = 0; f < frames; f++) {
+        int used[UNITS] = {0}; /* one order per unit and frame: any submission order is equivalent */
+        uint32_t k = 4 + rng_below(&seed, 6);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t u = rng_below(&seed, UNITS);
+            if (used[u]) continue;
+            used[u] = 1;
+            op o = {.frame = f, .q = {.start = pos[u], .tag = u, .flags = PF_QUERY_SUPERSEDE}};
+            uint32_t kind = rng_below(&seed, 20);
+            pf_point p = pf_grid_point(m, pos[u]);
+            if (kind < 10) {
+                o.q.goal = open_near(m, &seed, p.x, p.y, 6);
+                o.q.priority = PF_PRIORITY_URGENT;
+            } else {
+                o.q.goal = open_any(m, &seed);
+                o.q.priority = kind < 17 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND;
+            }
+            pos[u] = o.q.goal;
+            ops[n++] = o;
+            if (kind == 9 || kind == 16) { /* a second unit given the very same order: deduplicated */
+                uint32_t v = (u + 1) % UNITS;
+                if (!used[v]) {
+                    used[v] = 1;
+                    o.q.tag = v;
+                    ops[n++] = o;
+                }
+            }
+        }
+        if (f % 8 == 3) { /* a squad: same goal, same priority, searched as one group */
+            uint32_t goal = open_any(m, &seed), u0 = rng_below(&seed, UNITS);
+            for (uint32_t s = 0; s < 6; s++) {
+                uint32_t u = (u0 + s * 7) % UNITS;
+                if (used[u]) continue;
+                used[u] = 1;
+                ops[n++] = (op){.frame = f, .q = {.start = pos[u], .goal = goal, .tag = u, .flags = PF_QUERY_SUPERSEDE}};
+                pos[u] = goal;
+            }
+        }
+        if (f > 2 && rng_below(&seed, 2) == 0) { /* cancel a recent order of an earlier frame */
+            uint32_t t = n - 1u - rng_below(&seed, n < 30 ? n : 30);
+            if (ops[t].frame < f && !ops[t].cancel) ops[n++] = (op){.frame = f, .cancel = 1, .target = t};
+        }
+    }
+    *nops = n;
+    return ops;
+}
+
+enum { DRV_OMP, DRV_PTHREADS, DRV_REVERSE, DRV_FORGET };
+
+typedef struct config {
+    uint32_t workers;
+    int      driver;
+    int      shuffle;      /* permute each frame's submissions */
+    uint32_t slots;
+    int      fixed;        /* a batch in caller memory (pf_batch_init_static) */
+} config;
+
+static void run_once(pf_batch *b, const config *c, const pf_batch_budget *bud)
+{
+    if (c->driver == DRV_OMP) {
+        assert_int_equal(pf_batch_run(b, bud), PF_OK);
+    } else if (c->driver == DRV_PTHREADS) {
+        assert_int_equal(example_run_pthreads(b, c->workers, bud), PF_OK);
+    } else {
+        /* jobs in reverse index order (later jobs first see nothing of the account published), or
+         * only every other job (finish runs the forgotten ones) */
+        assert_int_equal(pf_batch_prepare(b, bud), PF_OK);
+        uint32_t n = pf_batch_job_count(b);
+        for (uint32_t i = n; i-- > 0;)
+            if (c->driver == DRV_REVERSE || i % 2 == 0)
+                assert_int_equal(pf_batch_run_job(b, i, i % c->workers), PF_OK);
+        assert_int_equal(pf_batch_finish(b), PF_OK);
+    }
+}
+
+static void collect(pf_batch *b, const op *ops, const pf_query_id *ids, outcome *out, uint32_t n, int32_t frame)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (ops[i].cancel || out[i].arrived >= 0 || ids[i].id == 0) continue;
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, ids[i], &r), PF_OK);
+        if (r.status == PF_IN_PROGRESS) continue;
+        out[i] = (outcome){.arrived = frame, .status = r.status, .cost = r.stats.cost, .len = r.path_len, .hash = path_hash(&r)};
+    }
+}
+
+/* Plays the stream; returns the number of runs. */
+static uint32_t play(const pf_map *m, const op *ops, uint32_t n, const config *c, const pf_batch_budget *bud, outcome *out)
+{
+    pf_batch *b;
+    pf_batch_desc d = {.workers = c->workers, .suspend_slots = c->slots, .max_queries = n};
+    void *mem = NULL;
+    if (c->fixed) {
+        size_t need = pf_batch_estimate(m, &d);
+        mem = malloc(need);
+        assert_int_equal(pf_batch_init_static(mem, need, m, &d, &b), PF_OK);
+    } else {
+        assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    }
+    pf_query_id *ids = calloc(n, sizeof *ids);
+    uint32_t *perm = malloc(n * sizeof *perm);
+    for (uint32_t i = 0; i < n; i++) out[i].arrived = -1;
+    uint32_t i = 0, frame = 0;
+    uint64_t shuffle = 77;
+    for (;; frame++) {
+        assert_true(frame < 5000);
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        uint32_t first = i;
+        while (i < n && ops[i].frame == frame) i++;
+        for (uint32_t k = first; k < i; k++) perm[k - first] = k;
+        if (c->shuffle)
+            for (uint32_t k = i - first; k > 1; k--) {
+                uint32_t t = rng_below(&shuffle, k), x = perm[k - 1];
+                perm[k - 1] = perm[t];
+                perm[t] = x;
+            }
+        for (uint32_t k = first; k < i; k++) /* cancels first: they name orders of earlier frames */
+            if (ops[k].cancel) {
+                pf_status st = pf_batch_cancel(b, ids[ops[k].target]);
+                assert_int_equal(st, out[ops[k].target].arrived >= 0 ? PF_EXPIRED_ID : PF_OK);
+            }
+        for (uint32_t k = 0; k < i - first; k++)
+            if (!ops[perm[k]].cancel) assert_int_equal(pf_batch_submit(b, &ops[perm[k]].q, &ids[perm[k]]), PF_OK);
+        collect(b, ops, ids, out, i, (int32_t)frame); /* cancelled and superseded answer at once */
+        run_once(b, c, bud);
+        collect(b, ops, ids, out, i, (int32_t)frame);
+        if (i == n && pf_batch_get_stats(b).pending == 0) break;
+    }
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_true(st.cancelled > 0);
+    assert_true(st.superseded > 0);
+    assert_true(st.grouped > 0);
+    assert_true(st.deduped > 0);
+    pf_batch_destroy(b);
+    free(mem);
+    free(ids);
+    free(perm);
+    return frame + 1;
+}
+
+/* Lockstep: the run of completion, status, cost and path of every order are the same for 1, 2 and
+ * 3 workers, OpenMP or engine threads, shuffled submissions, jobs run backwards or left to finish;
+ * and every completed cost equals a separate A* on the same pair. */
+static void lockstep_case(uint32_t slots, uint64_t budget, uint64_t seed)
+{
+    pf_map *m = make_map(160, 120, seed);
+    uint32_t n;
+    uint32_t frames = (uint32_t)(40 * env_scale());
+    op *ops = make_stream(m, frames < 16 ? 16 : frames, &n, seed * 3 + 1);
+    pf_batch_budget bud = {.max_expansions = budget};
+    const config cfg[] = {
+        {1, DRV_OMP, 0, slots, 0},     {2, DRV_OMP, 0, slots, 0},     {3, DRV_PTHREADS, 0, slots, 0},
+        {2, DRV_PTHREADS, 1, slots, 0}, {3, DRV_REVERSE, 1, slots, 0}, {2, DRV_FORGET, 0, slots, 0},
+        {2, DRV_OMP, 1, slots, 1}, /* in caller memory: priorities, cancels and supersedes too */
+    };
+    enum { NC = sizeof cfg / sizeof cfg[0] };
+    outcome *res[NC];
+    uint32_t runs[NC];
+    for (uint32_t c = 0; c < NC; c++) {
+        res[c] = calloc(n, sizeof *res[c]);
+        runs[c] = play(m, ops, n, &cfg[c], &bud, res[c]);
+    }
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    uint32_t late = 0, ok = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ops[i].cancel) continue;
+        for (uint32_t c = 1; c < NC; c++) {
+            if (res[c][i].arrived != res[0][i].arrived || res[c][i].status != res[0][i].status ||
+                res[c][i].len != res[0][i].len || res[c][i].hash != res[0][i].hash ||
+                memcmp(&res[c][i].cost, &res[0][i].cost, sizeof(double)) != 0)
+                fail_msg("seed %llu slots %u: order %u differs in config %u: run %d/%d status %d/%d",
+                         (unsigned long long)seed, slots, i, c, res[c][i].arrived, res[0][i].arrived,
+                         res[c][i].status, res[0][i].status);
+        }
+        assert_true(res[0][i].arrived >= (int32_t)ops[i].frame);
+        if (res[0][i].status != PF_OK) continue;
+        ok++;
+        late += res[0][i].arrived > (int32_t)ops[i].frame;
+        pf_stats st;
+        assert_int_equal(pf_search(ctx, ops[i].q.start, ops[i].q.goal, NULL, NULL, &st), PF_OK);
+        assert_true(close_to(res[0][i].cost, st.cost));
+        if (ops[i].q.priority == PF_PRIORITY_URGENT) assert_int_equal(res[0][i].arrived, (int32_t)ops[i].frame);
+    }
+    for (uint32_t c = 1; c < NC; c++) assert_int_equal(runs[c], runs[0]);
+    assert_true(ok > n / 3);
+    assert_true(late > 0); /* the budget really bound: some orders took several runs */
+    for (uint32_t c = 0; c < NC; c++) free(res[c]);
+    pf_ctx_destroy(ctx);
+    free(ops);
+    pf_map_destroy(m);
+}
+
+static void test_lockstep(void **state)
+{
+    (void)state;
+    lockstep_case(2, 3000, 1);
+    lockstep_case(1, 1200, 2); /* one slot: searches restart for want of a context */
+    lockstep_case(4, 700, 3);
+    lockstep_case(0, 1500, 4); /* the default slots: a constant, so any worker count answers alike */
+}
+
+/* ---- urgent queries never wait ------------------------------------------------------------- */
+
+/* Units an urgent search costs in the account: its expansions plus one. */
+static uint64_t units_of(pf_ctx *ctx, const pf_batch_query *q)
+{
+    pf_stats st;
+    pf_search(ctx, q->start, q->goal, &q->search, NULL, &st);
+    return (uint64_t)st.expanded + 1u;
+}
+
+/* With an expansion budget equal to the urgent searches' needs, every urgent query completes in the
+ * run after its submission, whatever else is pending (suspended long searches, a queue of normal
+ * ones); one expansion less and one does not: the bound is exact. */
+static void urgent_case(uint32_t workers, int minus_one)
+{
+    pf_map *m = make_map(200, 160, 11);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 2}, &b), PF_OK);
+    uint64_t s = 5;
+    for (uint32_t i = 0; i < 12; i++) /* long normal and background work, some of it suspended */
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s),
+                                                                .priority = i % 3 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND},
+                                          NULL), PF_OK);
+    for (int f = 0; f < 3; f++) assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = 900}), PF_OK);
+    for (int frame = 0; frame < 6; frame++) {
+        pf_query_id id[10];
+        uint64_t need = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            uint32_t a = open_any(m, &s);
+            pf_point p = pf_grid_point(m, a);
+            pf_batch_query q = {.start = a, .goal = open_near(m, &s, p.x, p.y, 8), .priority = PF_PRIORITY_URGENT, .tag = i};
+            need += units_of(ctx, &q);
+            assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
+            /* normal work submitted alongside */
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s)}, NULL), PF_OK);
+        }
+        pf_batch_budget bud = {.max_expansions = need - (minus_one ? 1u : 0u)};
+        assert_int_equal(example_run_pthreads(b, workers, &bud), PF_OK);
+        uint32_t done = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            done += r.status != PF_IN_PROGRESS;
+        }
+        if (minus_one) assert_int_equal(done, 9);
+        else assert_int_equal(done, 10);
+        /* the urgent ones left over finish next run, ahead of the new frame's normal work */
+        if (minus_one) assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = need}), PF_OK);
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+static void test_urgent_never_waits(void **state)
+{
+    (void)state;
+    urgent_case(1, 0);
+    urgent_case(2, 0);
+    urgent_case(3, 1);
+}
+
+/* A time budget: urgent queries go first, so a budget larger than their work completes them all in
+ * the run, while a heavy normal load is pending. */
+static void test_urgent_time_budget(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 12);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    uint64_t s = 9;
+    for (int frame = 0; frame < 5; frame++) {
+        for (uint32_t i = 0; i < 40; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s)}, NULL), PF_OK);
+        pf_query_id id[20];
+        for (uint32_t i = 0; i < 20; i++) {
+            uint32_t a = open_any(m, &s);
+            pf_point p = pf_grid_point(m, a);
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = open_near(m, &s, p.x, p.y, 5),
+                                                                    .priority = PF_PRIORITY_URGENT}, &id[i]), PF_OK);
+        }
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 200000}), PF_OK);
+        for (uint32_t i = 0; i < 20; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            assert_int_not_equal(r.status, PF_IN_PROGRESS);
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* ---- no starvation --------------------------------------------------------------------------- */
+
+/* A background crossing while new normal crossings arrive every run and urgent moves take part of
+ * the budget: it advances by its quantum in every run once admitted, and completes. */
+static void test_no_starvation(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 13);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 17;
+    const uint64_t E = 2000;
+    pf_query_id bg;
+    pf_batch_query bq = {.start = open_near(m, &s, 4, 4, 3), .goal = open_near(m, &s, 195, 155, 3),
+                         .priority = PF_PRIORITY_BACKGROUND};
+    assert_int_equal(pf_batch_submit(b, &bq, &bg), PF_OK);
+    uint64_t last = 0;
+    int admitted = 0;
+    uint32_t run = 0;
+    for (;; run++) {
+        assert_true(run < 400);
+        for (uint32_t i = 0; i < 3; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s)}, NULL), PF_OK);
+        uint32_t a = open_any(m, &s);
+        pf_point p = pf_grid_point(m, a);
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = open_near(m, &s, p.x, p.y, 4),
+                                                                .priority = PF_PRIORITY_URGENT}, NULL), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = E}), PF_OK);
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, bg, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) {
+            assert_int_equal(r.status, PF_OK);
+            break;
+        }
+        const pf__job *j = &b->jobs[b->q[bg.id & PF__BQ_SLOT_MASK].job];
+        if (j->state == PF__J_SUSPENDED) admitted = 1;
+        if (admitted) {
+            assert_true(j->state == PF__J_SUSPENDED); /* keeps its slot */
+            assert_true(j->vprog > last);             /* and advances every run */
+            last = j->vprog;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    assert_true(admitted);
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_true(st.pending > 50); /* the normal queue kept growing: the background one did not wait for it */
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* The same under a time budget (one slot, new normal crossings every run): the background crossing
+ * is admitted when the slot frees and gets its share of every run until it completes. */
+static void test_no_starvation_time(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 18);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 19;
+    pf_query_id bg;
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 4, 4, 3), .goal = open_near(m, &s, 195, 155, 3),
+                                                            .priority = PF_PRIORITY_BACKGROUND, .search = {.algo = PF_ALGO_DIJKSTRA}},
+                                     &bg), PF_OK);
+    for (uint32_t run = 0;; run++) {
+        assert_true(run < 5000);
+        for (uint32_t i = 0; i < 8; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s),
+                                                                    .search = {.algo = PF_ALGO_DIJKSTRA}}, NULL), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, bg, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) {
+            assert_int_equal(r.status, PF_OK);
+            break;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    assert_true(pf_batch_get_stats(b).pending > 20); /* normal work kept arriving faster than it finished */
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* ---- cancel and supersede -------------------------------------------------------------------- */
+
+static void test_cancel_and_supersede(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 14);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 2,
+                                                           .reserve = {.spares = 1}}, &b), PF_OK);
+    uint64_t s = 23;
+    pf_batch_result r;
+    /* before any run */
+    pf_query_id a, a2, dup, grp[5], lone;
+    pf_batch_query qa = {.start = open_any(m, &s), .goal = open_any(m, &s), .tag = 1};
+    assert_int_equal(pf_batch_submit(b, &qa, &a), PF_OK);
+    assert_int_equal(pf_batch_cancel(b, a), PF_OK);
+    assert_int_equal(pf_batch_cancel(b, a), PF_OK); /* twice: no change */
+    assert_int_equal(pf_batch_get(b, a, &r), PF_OK);
+    assert_int_equal(r.status, PF_CANCELLED);
+    assert_int_equal(r.tag, 1);
+    assert_null(r.path);
+    assert_int_equal(pf_batch_get_stats(b).pending, 0);
+    /* supersede: the unit's new order replaces the pending one */
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qa.start, .goal = qa.goal, .tag = 7}, &a), PF_OK);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qa.goal, .goal = qa.start, .tag = 7,
+                                                            .flags = PF_QUERY_SUPERSEDE}, &a2), PF_OK);
+    assert_int_equal(pf_batch_get(b, a, &r), PF_OK);
+    assert_int_equal(r.status, PF_SUPERSEDED);
+    /* a duplicate whose twin is cancelled still gets its answer */
+    pf_batch_query qd = {.start = open_any(m, &s), .goal = open_any(m, &s), .tag = 8};
+    pf_query_id d0;
+    assert_int_equal(pf_batch_submit(b, &qd, &d0), PF_OK);
+    qd.tag = 9;
+    assert_int_equal(pf_batch_submit(b, &qd, &dup), PF_OK);
+    /* a group of five with one cancelled, and a lone long query cancelled while suspended */
+    uint32_t goal = open_any(m, &s);
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 20, 20, 10), .goal = goal, .tag = 100 + i},
+                                         &grp[i]), PF_OK);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 1, 1), .goal = open_near(m, &s, 190, 150, 8), .tag = 50},
+                                     &lone), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 40}), PF_OK); /* plans them, little more */
+    assert_int_equal(pf_batch_cancel(b, d0), PF_OK);
+    assert_int_equal(pf_batch_cancel(b, grp[2]), PF_OK);
+    /* the lone one holds a spare context once suspended; cancelling gives it back at once */
+    for (int k = 0; k < 50; k++) {
+        pf_batch_result lr;
+        assert_int_equal(pf_batch_get(b, lone, &lr), PF_OK);
+        if (b->jobs[b->q[lone.id & PF__BQ_SLOT_MASK].job].held) break;
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 60}), PF_OK);
+    }
+    const pf__job *lj = &b->jobs[b->q[lone.id & PF__BQ_SLOT_MASK].job];
+    assert_non_null(lj->held);
+    uint32_t spares = b->nspare;
+    assert_int_equal(pf_batch_cancel(b, lone), PF_OK);
+    assert_int_equal(b->nspare, spares + 1);
+    assert_int_equal(pf_batch_get(b, lone, &r), PF_OK);
+    assert_int_equal(r.status, PF_CANCELLED);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    assert_int_equal(pf_batch_get_stats(b).pending, 0);
+    assert_int_equal(pf_batch_get(b, dup, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    assert_true(r.flags & PF_BATCH_RESULT_DEDUPED);
+    pf_stats st;
+    assert_int_equal(pf_search(ctx, qd.start, qd.goal, NULL, NULL, &st), PF_OK);
+    assert_true(close_to(r.stats.cost, st.cost));
+    assert_int_equal(pf_batch_get(b, d0, &r), PF_OK);
+    assert_int_equal(r.status, PF_CANCELLED);
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_int_equal(pf_batch_get(b, grp[i], &r), PF_OK);
+        assert_int_equal(r.status, i == 2 ? PF_CANCELLED : PF_OK);
+    }
+    assert_int_equal(pf_batch_get(b, a2, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    /* a finished query keeps its result */
+    assert_int_equal(pf_batch_cancel(b, a2), PF_OK);
+    assert_int_equal(pf_batch_get(b, a2, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    pf_batch_stats bs = pf_batch_get_stats(b);
+    assert_int_equal(bs.cancelled, 4);
+    assert_int_equal(bs.superseded, 1);
+    /* a whole group cancelled drops its search; a bad priority is refused */
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 20, 20, 10), .goal = goal}, &grp[i]), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 5}), PF_OK);
+    for (uint32_t i = 0; i < 5; i++) assert_int_equal(pf_batch_cancel(b, grp[i]), PF_OK);
+    assert_int_equal(pf_batch_get_stats(b).pending, 0);
+    assert_int_equal(b->njobs, 1); /* dropped, removed at the next prepare */
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    assert_int_equal(b->njobs, 0);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.priority = (pf_priority)7}, NULL), PF_INVALID_ARGUMENT);
+    /* ids of cancelled queries expire with the frame */
+    assert_int_equal(pf_batch_reset(b), PF_OK);
+    assert_int_equal(pf_batch_get(b, d0, &r), PF_EXPIRED_ID);
+    assert_int_equal(pf_batch_cancel(b, lone), PF_EXPIRED_ID);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+/* ---- no hitches ------------------------------------------------------------------------------ */
+
+typedef struct counter { atomic_ulong allocs; } counter;
+
+static void *count_alloc(size_t size, size_t align, void *user)
+{
+    atomic_fetch_add(&((counter *)user)->allocs, 1);
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void count_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+/* After pf_batch_reserve nothing allocates: frames with budgets (time and expansions), suspended
+ * searches, groups, duplicates, cancels and supersedes. */
+static void test_reserve_then_no_allocation(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(160, 120, 15);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    pf_batch *b;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 2,
+                       .suspend_slots = 2,
+                       .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    unsigned long made = atomic_load(&cnt.allocs);
+    uint32_t n;
+    op *ops = make_stream(m, 40, &n, 99);
+    pf_query_id *ids = calloc(n, sizeof *ids);
+    for (uint32_t i = 0, frame = 0; frame < 60; frame++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        for (; i < n && ops[i].frame == frame; i++) {
+            if (ops[i].cancel) pf_batch_cancel(b, ids[ops[i].target]);
+            else assert_int_equal(pf_batch_submit(b, &ops[i].q, &ids[i]), PF_OK);
+        }
+        pf_batch_budget bud = frame % 2 ? (pf_batch_budget){.max_expansions = 1500} : (pf_batch_budget){.max_us = 300};
+        assert_int_equal(example_run_pthreads(b, 2, &bud), PF_OK);
+    }
+    assert_true(pf_batch_get_stats(b).suspended > 0);
+    assert_int_equal(atomic_load(&cnt.allocs), made);
+    free(ids);
+    free(ops);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* ---- fair time ------------------------------------------------------------------------------- */
+
+/* A worker that starts late still gets its whole time budget: prepared, then 250 ms before the job
+ * runs, with a 200 ms budget (long enough for thousands of expansions under a sanitizer on a busy
+ * machine). Counted from prepare it would have had one chunk (512 expansions). */
+static void test_time_from_worker_start(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(400, 400, 16);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &b), PF_OK);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 0, 0), .goal = pf_grid_node(m, 399, 399),
+                                                            .search = {.algo = PF_ALGO_DIJKSTRA}}, NULL), PF_OK);
+    assert_int_equal(pf_batch_prepare(b, &(pf_batch_budget){.max_us = 200000}), PF_OK);
+    nanosleep(&(struct timespec){0, 250000000}, NULL);
+    assert_int_equal(pf_batch_run_job(b, 0, 0), PF_OK);
+    assert_int_equal(pf_batch_finish(b), PF_OK);
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_true(st.expanded > 4 * 512);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* Contexts made without pre-faulting search the same; a bad value is refused. */
+static void test_prefault_options(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(64, 64, 17);
+    pf_ctx *c[3];
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = (pf_prefault)(k + 1)}, &c[k]), PF_OK);
+    pf_ctx *bad;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = (pf_prefault)9}, &bad), PF_INVALID_ARGUMENT);
+    uint64_t s = 3;
+    for (int i = 0; i < 50; i++) {
+        uint32_t a = open_any(m, &s), g = open_any(m, &s);
+        pf_stats st[3];
+        pf_status r[3];
+        for (int k = 0; k < 3; k++) r[k] = pf_search(c[k], a, g, NULL, NULL, &st[k]);
+        for (int k = 1; k < 3; k++) {
+            assert_int_equal(r[k], r[0]);
+            assert_memory_equal(&st[k].cost, &st[0].cost, sizeof st[0].cost);
+        }
+    }
+    for (int k = 0; k < 3; k++) pf_ctx_destroy(c[k]);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.prefault = (pf_prefault)9}, &b), PF_INVALID_ARGUMENT);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lockstep),
+        cmocka_unit_test(test_urgent_never_waits),
+        cmocka_unit_test(test_urgent_time_budget),
+        cmocka_unit_test(test_no_starvation),
+        cmocka_unit_test(test_no_starvation_time),
+        cmocka_unit_test(test_cancel_and_supersede),
+        cmocka_unit_test(test_reserve_then_no_allocation),
+        cmocka_unit_test(test_time_from_worker_start),
+        cmocka_unit_test(test_prefault_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

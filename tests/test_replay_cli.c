@@ -1,0 +1,284 @@
+/* test_replay_cli.c - `pathfind replay` through the real binary: CSVs identical for 1, 2 and 3
+ * workers under an expansion budget on an order log with long orders, squads, cancels and
+ * supersedes; the CSV contract (header, statuses, hashes); every completed cost equal to a separate
+ * A*; errors in ORDERS named by line. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "pathfind.h"
+#include "testutil.h"
+
+static char g_dir[64];
+static char g_out[1 << 14], g_err[1 << 14];
+
+static const char *tmp(const char *name)
+{
+    static char bufs[8][160];
+    static int k;
+    char *b = bufs[k++ % 8];
+    snprintf(b, 160, "%s/%s", g_dir, name);
+    return b;
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* Runs `pathfind replay ARGS`; returns the exit code, output in g_out and g_err. */
+static int replay(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' replay %s >'%s' 2>'%s'", PF_CLI_PATH, args, tmp("out"), tmp("err"));
+    int st = system(cmd);
+    slurp(tmp("out"), g_out, sizeof g_out);
+    slurp(tmp("err"), g_err, sizeof g_err);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#define HAS(buf, s)                                                                                          \
+    do {                                                                                                     \
+        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
+    } while (0)
+
+enum { W = 120, H = 100, UNITS = 40 };
+static char g_grid[H][W];
+
+static void cell(uint64_t *s, int *x, int *y)
+{
+    do {
+        *x = (int)rng_below(s, W);
+        *y = (int)rng_below(s, H);
+    } while (g_grid[*y][*x] != '.');
+}
+
+/* A map with 20% walls and an order log: short urgent moves, long normal and background moves, a
+ * squad of six every 8 frames, cancels and (every unit's later orders) supersedes. */
+static void write_inputs(void)
+{
+    uint64_t s = 2025;
+    FILE *f = fopen(tmp("m.map"), "w");
+    assert_non_null(f);
+    fprintf(f, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) g_grid[y][x] = rng_below(&s, 100) < 20 ? '@' : '.';
+        fprintf(f, "%.*s\n", W, g_grid[y]);
+    }
+    fclose(f);
+    f = fopen(tmp("o.txt"), "w");
+    assert_non_null(f);
+    fprintf(f, "orders 1\n# frame tag sx sy gx gy priority\n");
+    int px[UNITS], py[UNITS];
+    for (int u = 0; u < UNITS; u++) cell(&s, &px[u], &py[u]);
+    for (int fr = 0; fr < 30; fr++) {
+        int used[UNITS] = {0};
+        for (uint32_t k = 3 + rng_below(&s, 6); k > 0; k--) {
+            int u = (int)rng_below(&s, UNITS), gx, gy;
+            if (used[u]) continue;
+            used[u] = 1;
+            const char *prio = "urgent";
+            if (rng_below(&s, 2)) {
+                do {
+                    gx = px[u] - 5 + (int)rng_below(&s, 11);
+                    gy = py[u] - 5 + (int)rng_below(&s, 11);
+                } while (gx < 0 || gy < 0 || gx >= W || gy >= H || g_grid[gy][gx] != '.');
+            } else {
+                cell(&s, &gx, &gy);
+                prio = rng_below(&s, 3) ? "normal" : "background";
+            }
+            fprintf(f, "%d %d %d %d %d %d %s\n", fr, u, px[u], py[u], gx, gy, prio);
+            px[u] = gx;
+            py[u] = gy;
+        }
+        if (fr % 8 == 3) {
+            int gx, gy;
+            cell(&s, &gx, &gy);
+            for (int k = 0; k < 6; k++) {
+                int u = (int)rng_below(&s, UNITS);
+                if (used[u]) continue;
+                used[u] = 1;
+                fprintf(f, "%d %d %d %d %d %d normal\n", fr, u, px[u], py[u], gx, gy);
+                px[u] = gx;
+                py[u] = gy;
+            }
+        }
+        if (fr > 2 && rng_below(&s, 2)) fprintf(f, "%d %u cancel\n", fr, rng_below(&s, UNITS));
+    }
+    fprintf(f, "31 9999 1 1 2 2 urgent\n31 9999 cancel\n"); /* cancelled in the frame it was given */
+    fclose(f);
+}
+
+static void test_workers_agree(void **state)
+{
+    (void)state;
+    write_inputs();
+    static char csv[3][1 << 16];
+    for (int w = 1; w <= 3; w++) {
+        char args[512];
+        snprintf(args, sizeof args, "'%s' '%s' --workers %d --budget-exp 700 --csv '%s'", tmp("m.map"), tmp("o.txt"), w,
+                 tmp("c.csv"));
+        assert_int_equal(replay(args), 0);
+        slurp(tmp("c.csv"), csv[w - 1], sizeof csv[0]);
+        const char *last = strrchr(g_out, '{');
+        assert_non_null(last);
+        static const char *const keys[] = {"\"frames\":", "\"orders\":", "\"completed\":", "\"cancelled\":",
+                                           "\"superseded\":", "\"frame_ms_p50\":", "\"frame_ms_p99\":",
+                                           "\"frame_ms_max\":", "\"queries_per_s\":", "\"urgent_lag_p99\":0,",
+                                           "\"normal_lag_p99\":", "\"peak_rss_kb\":"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) HAS(last, keys[k]);
+    }
+    assert_string_equal(csv[0], csv[1]);
+    assert_string_equal(csv[0], csv[2]);
+    /* the contract, row by row; costs against a separate A* */
+    pf_map *m;
+    pf_diag d;
+    assert_int_equal(pf_grid_load_movingai(tmp("m.map"), NULL, &m, &d), PF_OK);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    FILE *of = fopen(tmp("o.txt"), "r");
+    char line[256], *save = NULL;
+    fgets(line, sizeof line, of);
+    fgets(line, sizeof line, of);
+    char *row = strtok_r(csv[0], "\n", &save);
+    assert_string_equal(row, "order,tag,submitted,arrived,status,cost,path_len,path_hash");
+    uint32_t n = 0, late = 0, counts[5] = {0};
+    static const char *const words[5] = {"ok", "no_path", "invalid", "cancelled", "superseded"};
+    static uint32_t path[W * H];
+    while (fgets(line, sizeof line, of)) {
+        int fr, sx, sy, gx, gy;
+        unsigned long long tag;
+        char prio[16];
+        if (sscanf(line, "%d %llu %d %d %d %d %15s", &fr, &tag, &sx, &sy, &gx, &gy, prio) != 7) continue;
+        row = strtok_r(NULL, "\n", &save);
+        assert_non_null(row);
+        unsigned order, sub, len;
+        unsigned long long t2;
+        int arr;
+        char status[16], cost[32], hash[32];
+        assert_int_equal(sscanf(row, "%u,%llu,%u,%d,%15[^,],%31[^,],%u,%31s", &order, &t2, &sub, &arr, status, cost, &len, hash), 8);
+        assert_int_equal(order, n);
+        assert_int_equal(t2, tag);
+        assert_int_equal(sub, (unsigned)fr);
+        assert_true(arr >= fr);
+        late += arr > fr;
+        int w = 0;
+        while (w < 5 && strcmp(status, words[w]) != 0) w++;
+        assert_true(w < 5);
+        counts[w]++;
+        if (strcmp(prio, "urgent") == 0 && w < 3) assert_int_equal(arr, fr); /* urgent: lag 0 */
+        if (w == 0) {
+            pf_path p = {.nodes = path, .capacity = W * H};
+            pf_stats st;
+            assert_int_equal(pf_search(ctx, pf_grid_node(m, sx, sy), pf_grid_node(m, gx, gy), NULL, &p, &st), PF_OK);
+            if (fabs(strtod(cost, NULL) - st.cost) > 1e-6) fail_msg("row %s: A* %.6f", row, st.cost); /* %.6f */
+            assert_int_equal(len, p.len); /* group members may take another path, of the same cost and length */
+        } else {
+            assert_string_equal(cost, "-");
+            assert_string_equal(hash, "-");
+        }
+        n++;
+    }
+    fclose(of);
+    assert_null(strtok_r(NULL, "\n", &save));
+    assert_true(counts[0] > 50);
+    assert_true(counts[3] > 0);
+    assert_true(counts[4] > 0);
+    assert_true(late > 0);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+/* A lone order's hash is the XXH3-64 of its path's node ids as little-endian uint32. */
+static void test_path_hash(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("s.map"), "w");
+    fprintf(f, "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n");
+    fclose(f);
+    f = fopen(tmp("s.txt"), "w");
+    fprintf(f, "orders 1\n0 1 0 0 3 0 normal\n0 2 0 0 1 1 normal\n");
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "'%s' '%s' --csv '%s'", tmp("s.map"), tmp("s.txt"), tmp("s.csv"));
+    assert_int_equal(replay(args), 0);
+    static char csv[4096];
+    slurp(tmp("s.csv"), csv, sizeof csv);
+    uint8_t bytes[16] = {0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}; /* nodes 0,1,2,3: the top row */
+    char want[128];
+    snprintf(want, sizeof want, "0,1,0,0,ok,3.000000,4,%016llx\n", (unsigned long long)XXH3_64bits(bytes, 16));
+    HAS(csv, want);
+    HAS(csv, "1,2,0,0,invalid,-,0,-\n"); /* (1,1) is a wall */
+}
+
+static void test_bad_orders(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *msg; } cases[] = {
+        {"order 1\n0 1 0 0 1 1 urgent\n", "o.txt:1: expected the header 'orders 1'"},
+        {"orders 1\n0 1 0 0 1 1 hasty\n", "o.txt:2: priority must be urgent, normal or background, not 'hasty'"},
+        {"orders 1\n3 1 0 0 1 1 urgent\n\n2 1 0 0 1 1 urgent\n", "o.txt:4: frame goes backwards '2'"},
+        {"orders 1\n0 1 0 x 1 1 urgent\n", "o.txt:2: bad coordinate 'x'"},
+        {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2: unknown record kind 'rect'"},
+        {"orders 1\n0 1 cancel now\n", "o.txt:2: unexpected text after cancel 'now'"},
+        {"orders 1\n-1 1 0 0 1 1 urgent\n", "o.txt:2: bad frame number '-1'"},
+        {"orders 1\n0 1 0 0 1 urgent\n", "o.txt:2: expected FRAME TAG SX SY GX GY PRIORITY"},
+        {"", "o.txt:1: empty file"},
+    };
+    FILE *f = fopen(tmp("t.map"), "w");
+    fprintf(f, "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n");
+    fclose(f);
+    char args[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f = fopen(tmp("o.txt"), "w");
+        fputs(cases[i].text, f);
+        fclose(f);
+        snprintf(args, sizeof args, "'%s' '%s' --csv '%s'", tmp("t.map"), tmp("o.txt"), tmp("never.csv"));
+        assert_int_equal(replay(args), 1);
+        HAS(g_err, cases[i].msg);
+        assert_int_not_equal(access(tmp("never.csv"), F_OK), 0);
+    }
+    snprintf(args, sizeof args, "'%s' '%s' --workers 0", tmp("t.map"), tmp("o.txt"));
+    assert_int_equal(replay(args), 2);
+    assert_int_equal(replay("--help"), 0);
+    HAS(g_out, "order,tag,submitted,arrived,status,cost,path_len,path_hash");
+    snprintf(args, sizeof args, "'%s' '%s'", tmp("t.map"), tmp("missing.txt"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "missing.txt");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/pf_replay_XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workers_agree),
+        cmocka_unit_test(test_path_hash),
+        cmocka_unit_test(test_bad_orders),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
