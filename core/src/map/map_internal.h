@@ -72,5 +72,7 @@ pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind);
 void pf__map_finish(pf_map *m);
 /* Sets neighbour offsets for the grid's move rule. */
 void pf__grid_set_offsets(pf_map *m);
+/* Labels the connected components into m->comp (components.c); 0 on allocation failure. */
+int pf__grid_label_components(pf_map *m);
 
 #endif
