@@ -32,7 +32,10 @@ pf_status pf__grid_build(pf_map *m, pf_map **out)
         return PF_OUT_OF_MEMORY;
     }
     m->count = m->pw * m->ph;
-    pf__map_finish(m);
+    if (!pf__map_finish(m)) {
+        pf_map_destroy(m);
+        return PF_OUT_OF_MEMORY;
+    }
     *out = m;
     return PF_OK;
 }
@@ -82,21 +85,28 @@ void pf__grid_finish_costs(pf_map *m);
 
 void pf__grid_finish_costs(pf_map *m)
 {
+    m->cost_min_n = m->cost_not1 = 0;
     if (!m->cost) return;
     size_t cells = (size_t)m->pw * m->ph;
     double mn = INFINITY;
-    int all_one = 1;
+    uint32_t n_min = 0, not1 = 0; /* kept so edits can follow min_cost without a rescan */
     for (size_t i = 0; i < cells; i++) {
         if (!m->cls[i]) continue;
-        if (m->cost[i] < mn) mn = m->cost[i];
-        if (m->cost[i] != 1.0f) all_one = 0;
+        if (m->cost[i] < mn) {
+            mn = m->cost[i];
+            n_min = 0;
+        }
+        n_min += m->cost[i] == mn;
+        not1 += m->cost[i] != 1.0f;
     }
-    if (all_one) {
+    if (!not1) {
         pf__free(&m->alloc, m->cost, cells * sizeof(float));
         m->cost = NULL;
         mn = 1.0;
     }
     m->min_cost = isfinite(mn) ? mn : 1.0;
+    m->cost_min_n = not1 ? n_min : 0;
+    m->cost_not1 = not1;
 }
 
 pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out)

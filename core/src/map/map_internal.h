@@ -9,6 +9,60 @@
 #include "common/pf_internal.h"
 
 /*
+ * Something that follows a map through its edits (map.c, edit.c): a context, a batch, a JPS or
+ * first-move table, or a public listener. While `busy` is set the map must not change: contexts set
+ * it for the length of a search call, batches from pf_batch_prepare to pf_batch_finish. An edit
+ * sets the map's `editing` flag and then reads every user's `busy`, and a search sets `busy` and
+ * then reads `editing` (both sequentially consistent), so at most one of the two goes ahead.
+ * `before` runs before any cell changes (a batch finishes suspended queries there when told to),
+ * `after` once the cells and components are updated; `after` returns 0 when the user could not
+ * follow (out of memory) and has marked itself stale.
+ */
+typedef struct pf__map_user pf__map_user;
+typedef struct pf__edit_view {
+    const pf_rect *rects;      /* changed cells, unpadded coordinates, one box per edit */
+    uint32_t       count;
+    uint64_t       version;    /* the new version */
+    uint32_t       jps_updated; /* JPS+ entries recomputed by the users so far (report) */
+} pf__edit_view;
+struct pf__map_user {
+    pf__map_user *prev, *next;
+    atomic_int    busy;
+    void        (*before)(pf__map_user *u, const pf_map *m);
+    int         (*after)(pf__map_user *u, const pf_map *m, pf__edit_view *e);
+    /* public listeners */
+    pf_map_edit_fn fn;
+    void         *user;
+};
+
+/* Log of edited rectangles (edit.c), a ring of the last PF__LOG_CAP, for pf_grid_path_changed. */
+#define PF__LOG_CAP 4096u
+typedef struct pf__log_entry {
+    uint64_t version;
+    pf_rect  r;
+} pf__log_entry;
+
+/* Fingerprint tiles: 64x64 cells (map.c). Block versions for the path check: 16x16 cells. */
+#define PF__FP_TILE 64u
+#define PF__BLOCK_SHIFT 4u
+
+/* Component bookkeeping (components.c): label sizes and scratch, grown on demand. */
+typedef struct pf__comp_state {
+    uint32_t *size;      /* [cap] cells per label; 0 = free */
+    uint32_t *mark;      /* [cap] per-label stamp for "already listed" */
+    uint32_t  cap, end;  /* labels 1..end-1 have been used */
+    uint32_t *freed;     /* [freed_cap] labels free for reuse */
+    uint32_t  nfreed, freed_cap;
+    uint32_t  count;     /* live components */
+    uint32_t  stamp;
+    uint32_t *queue;     /* [queue_cap] flood scratch: every cell visited by one flood, in order */
+    uint32_t  queue_cap;
+    uint32_t *fr;        /* [fr_cap * 4] fronts of a split check: label, parent, pending, final */
+    uint32_t  fr_cap;
+    uint32_t  visited;   /* cells visited by the last update (report) */
+} pf__comp_state;
+
+/*
  * Grids are stored with a one-cell blocked border: the padded cell (x+1, y+1) holds the public node
  * y * width + x. The border lets the search read all neighbours without bounds checks, and costs
  * 2*(w+h)+4 bytes per array.
@@ -20,6 +74,25 @@ struct pf_map {
     pf_allocator alloc;
     uint32_t     count;        /* node records a context needs: padded cells or graph nodes */
     uint64_t     fingerprint;
+
+    /* living maps (grids) */
+    uint64_t      version;     /* +1 per edit that changed a cell */
+    atomic_int    editing;     /* an edit is in progress (see pf__map_user) */
+    atomic_flag   follow_lock;  /* guards the user list: contexts attach from any thread */
+    pf__map_user *followers;   /* contexts, batches, tables and listeners following the map */
+    uint64_t     *tile_hash;   /* [tiles_x * tiles_y] XXH3 of each 64x64 tile's classes (and costs) */
+    uint64_t     *row_hash;    /* [tiles_y] XXH3 of each row of tile hashes */
+    uint32_t      tiles_x, tiles_y;
+    uint32_t      cost_min_n;  /* passable cells whose multiplier equals min_cost */
+    uint32_t      cost_not1;   /* passable cells whose multiplier is not 1 */
+    pf__comp_state cs;
+    pf__log_entry *log;        /* [PF__LOG_CAP] ring, allocated by the first edit */
+    uint32_t      log_head, log_len;
+    uint64_t      log_floor;   /* versions <= log_floor may have left the ring */
+    uint64_t     *block_ver;   /* [blocks] last version that changed a cell of each 16x16 block */
+    uint32_t      blocks_x, blocks_y;
+    uint8_t      *scratch;     /* old classes of the rectangle being edited */
+    size_t        scratch_cap;
 
     /* grid */
     uint32_t     width, height;
@@ -68,11 +141,32 @@ static inline uint32_t pf__map_outer(const pf_map *m, uint32_t idx)
 
 /* Allocates a zeroed pf_map through `alloc`. */
 pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind);
-/* Computes and stores the fingerprint once the map is complete. */
-void pf__map_finish(pf_map *m);
+/* Computes and stores the fingerprint once the map is complete; 0 on allocation failure. */
+int pf__map_finish(pf_map *m);
 /* Sets neighbour offsets for the grid's move rule. */
 void pf__grid_set_offsets(pf_map *m);
 /* Labels the connected components into m->comp (components.c); 0 on allocation failure. */
 int pf__grid_label_components(pf_map *m);
+/* Brings m->comp up to date after the cells of `r` (padded coordinates) changed class; `old` holds
+ * their classes before, row-major. 0 on allocation failure (m->comp is then dropped). */
+int pf__grid_components_edit(pf_map *m, pf_rect r, const uint8_t *old);
+void pf__grid_components_free(pf_map *m);
+/* Fingerprint of a grid from its tile hashes; `all` rehashes every tile, else those under `r`. */
+void pf__grid_fingerprint(pf_map *m, const pf_rect *r, uint32_t nr, int all);
+
+/* Map users (edit.c). Attach and detach may be called from any thread. */
+void pf__map_attach(const pf_map *m, pf__map_user *u);
+void pf__map_detach(const pf_map *m, pf__map_user *u);
+/* A search call enters and leaves the map: 0 (and nothing held) when an edit is in progress. */
+static inline int pf__map_enter(const pf_map *m, pf__map_user *u)
+{
+    atomic_store(&u->busy, 1);
+    if (PF__UNLIKELY(atomic_load(&m->editing))) {
+        atomic_store(&u->busy, 0);
+        return 0;
+    }
+    return 1;
+}
+static inline void pf__map_leave(pf__map_user *u) { atomic_store_explicit(&u->busy, 0, memory_order_release); }
 
 #endif

@@ -1,9 +1,19 @@
 /* ctx.c - search context lifecycle: node records sized once, reset by generation stamp. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include "search/ctx_internal.h"
 
 static size_t align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
+
+/* After an edit: the records need nothing (same cell count, reset by generation; a sliced search
+ * in progress restarts at its next step, search.c), the JPS data this context built follows. */
+static int ctx_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
+{
+    pf_ctx *ctx = (pf_ctx *)(void *)((char *)u - offsetof(pf_ctx, user));
+    (void)m;
+    return ctx->ext_edit ? ctx->ext_edit(ctx, e) : 1;
+}
 
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
 {
@@ -60,9 +70,12 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 #ifdef PF__DEBUG_HANDLES
-    /* maps are immutable for searches; this debug-only counter is the one field a context changes */
+    /* maps are immutable for searches; this debug-only counter and the user list are the fields a
+     * context changes */
     atomic_fetch_add(&((pf_map *)map)->users, 1u);
 #endif
+    ctx->user.after = ctx_after_edit;
+    pf__map_attach(map, &ctx->user);
     *out = ctx;
     return PF_OK;
 }
@@ -75,6 +88,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     atomic_fetch_sub(&((pf_map *)ctx->map)->users, 1u);
 #endif
     ctx->tag = PF__TAG_DEAD;
+    pf__map_detach(ctx->map, &ctx->user);
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
     pf__free(&a, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
