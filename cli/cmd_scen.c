@@ -6,14 +6,14 @@
 
 static const char *HELP =
     "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                     [--csv FILE [--csv-us]] [--threads N]\n"
+    "                     [--csv FILE [--csv-us]] [--threads N] [--edits EDITS]\n"
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
     "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables, built once before\n"
     "the timed queries), jps_table_bytes, peak_rss_kb.\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
-    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention).\n"
+    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention) and without --edits.\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
     "  --weight W    weight for wastar (default 1.5)\n"
@@ -21,6 +21,9 @@ static const char *HELP =
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
     "  --csv-us      add a last CSV column `us` (microseconds for that search; 0 with --threads)\n"
     "  --threads N   solve the file as one batch on N worker threads (results do not depend on N)\n"
+    "  --edits FILE  apply the edits (pathfind edit --help) to the loaded map first, JPS tables\n"
+    "                built before and following them; adds edits and edit_us (mean microseconds\n"
+    "                per edit line, derived data included) to the JSON\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
@@ -28,7 +31,7 @@ int pf_cli_scen(int argc, char **argv)
 {
     const char *pos[2] = {0};
     int npos = 0;
-    const char *csv = NULL;
+    const char *csv = NULL, *edits = NULL;
     int csv_us = 0; /* the CSV contract is exactly ten columns; timings only on request */
     pf_search_desc d = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
@@ -49,6 +52,8 @@ int pf_cli_scen(int argc, char **argv)
             if (!cli_parse_moves("scen", argv[++i], &moves)) return 2;
         } else if (strcmp(a, "--csv") == 0 && has) {
             csv = argv[++i];
+        } else if (strcmp(a, "--edits") == 0 && has) {
+            edits = argv[++i];
         } else if (strcmp(a, "--csv-us") == 0) {
             csv_us = 1;
         } else if (strcmp(a, "--threads") == 0 && has) {
@@ -112,8 +117,18 @@ int pf_cli_scen(int argc, char **argv)
         prep_s = cli_now() - t0;
         if (js == PF_OK) pf_ctx_use_jps_table(ctx, jt);
     }
+    /* --edits: the map changes in place; the context and the JPS table follow each edit */
+    cli_edit_stats es = {0};
+    if (edits && !cli_apply_edits("scen", map, edits, NULL, NULL, &es)) {
+        if (out) fclose(out);
+        pf_ctx_destroy(ctx);
+        pf_jps_table_destroy(jt);
+        pf_scen_destroy(sc);
+        pf_map_destroy(map);
+        return 1;
+    }
     pf_search_desc rd = pf_search_desc_resolve(map, &d);
-    int check = moves == PF_MOVES_8_NO_CUT;
+    int check = moves == PF_MOVES_8_NO_CUT && !edits; /* the listed lengths are the unedited map's */
     uint32_t n = pf_scen_count(sc), solved = 0, mismatches = 0, size_warn = 0;
     uint64_t expanded = 0;
     double total = 0.0;
@@ -193,12 +208,14 @@ int pf_cli_scen(int argc, char **argv)
     if (out) fclose(out);
     printf("{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
            "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
-           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"peak_rss_kb\":%ld}\n",
+           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"peak_rss_kb\":%ld",
            pos[0], pf_algo_name(rd.algo), rd.weight, threads, n, solved, mismatches, check ? "true" : "false",
            total, n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
            (double)pf_ctx_bytes_per_node(ctx) * (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2) /
                ((double)pf_grid_width(map) * pf_grid_height(map)),
            prep_s, pf_jps_table_mem_size(jt), cli_peak_rss_kb());
+    if (edits) printf(",\"edits\":%u,\"edit_us\":%.3f", es.edits, es.edits ? es.seconds * 1e6 / es.edits : 0.0);
+    printf("}\n");
     cli_pathbuf_free(&pb);
     pf_batch_destroy(batch);
     free(ids);
