@@ -73,7 +73,7 @@ static int groupable(const pf_map *m, const pf__bquery *e)
     uint32_t si = pf__map_inner(m, e->q.start), gi = pf__map_inner(m, e->q.goal);
     if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
     if (!m->cls[si] || m->cls[si] != m->cls[gi]) return 0;
-    return !m->comp || m->comp[si] == m->comp[gi];
+    return !m->comp || pf__grid_comp(m, si) == pf__grid_comp(m, gi);
 }
 
 /* Capacity was reserved by pf__batch_plan. */

@@ -107,7 +107,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         hk != PF_HEUR_EUCLIDEAN)
         return PF_UNSUPPORTED;
     uint32_t si = s->start, gi = s->goal;
-    if (m->cls[si] != m->cls[gi] || (m->comp && m->comp[si] != m->comp[gi])) {
+    if (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi))) {
         /* different classes or components never connect: answer without searching */
         c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
         c->g[si] = 0.0;

@@ -309,9 +309,8 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
     }
 
     pf_status result = PF_OK;
-    uint32_t changed = 0, nbox = 0;
+    uint32_t changed = 0, nbox = 0, visited = 0;
     int rescan = 0;
-    m->cs.visited = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (edits[i].rect.w == 0 || edits[i].rect.h == 0) continue;
         pf_rect box;
@@ -327,7 +326,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
                 memmove(m->scratch + (size_t)y * box.w, old + (size_t)y * edits[i].rect.w, box.w);
             old = m->scratch;
         }
-        if (!pf__grid_components_edit(m, pr, old)) result = PF_OUT_OF_MEMORY;
+        if (!pf__grid_components_edit(m, pr, old, &visited)) result = PF_OUT_OF_MEMORY;
     }
     if (m->cost && m->cost_not1 == 0) {
         /* every passable multiplier is 1 again: unweighted, as a fresh map of these cells */
@@ -352,7 +351,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
     if (report) {
         report->version = m->version;
         report->changed = changed;
-        report->comp_visited = m->cs.visited;
+        report->comp_visited = visited;
     }
     if (boxes != boxes_buf) pf__free(&m->alloc, boxes, (size_t)count * sizeof *boxes);
     atomic_store(&m->editing, 0);

@@ -115,10 +115,8 @@ size_t pf_map_mem_size(const pf_map *m)
     if (m->kind == PF_MAP_GRID) {
         s += grid_cells(m);
         if (m->cost) s += grid_cells(m) * sizeof(float);
-        if (m->comp) s += grid_cells(m) * sizeof(uint32_t);
+        s += pf__grid_components_mem(m);
         s += ((size_t)m->tiles_x * m->tiles_y + m->tiles_y) * sizeof(uint64_t);
-        s += (size_t)m->cs.cap * 2 * sizeof(uint32_t) + (size_t)m->cs.freed_cap * sizeof(uint32_t);
-        s += (size_t)m->cs.queue_cap * sizeof(uint32_t) + (size_t)m->cs.fr_cap * 4 * sizeof(uint32_t);
         if (m->log) s += PF__LOG_CAP * sizeof *m->log;
         if (m->block_ver) s += (size_t)m->blocks_x * m->blocks_y * sizeof(uint64_t);
         s += m->scratch_cap;

@@ -46,22 +46,6 @@ typedef struct pf__log_entry {
 #define PF__FP_TILE 64u
 #define PF__BLOCK_SHIFT 4u
 
-/* Component bookkeeping (components.c): label sizes and scratch, grown on demand. */
-typedef struct pf__comp_state {
-    uint32_t *size;      /* [cap] cells per label; 0 = free */
-    uint32_t *mark;      /* [cap] per-label stamp for "already listed" */
-    uint32_t  cap, end;  /* labels 1..end-1 have been used */
-    uint32_t *freed;     /* [freed_cap] labels free for reuse */
-    uint32_t  nfreed, freed_cap;
-    uint32_t  count;     /* live components */
-    uint32_t  stamp;
-    uint32_t *queue;     /* [queue_cap] flood scratch: every cell visited by one flood, in order */
-    uint32_t  queue_cap;
-    uint32_t *fr;        /* [fr_cap * 4] fronts of a split check: label, parent, pending, final */
-    uint32_t  fr_cap;
-    uint32_t  visited;   /* cells visited by the last update (report) */
-} pf__comp_state;
-
 /*
  * Grids are stored with a one-cell blocked border: the padded cell (x+1, y+1) holds the public node
  * y * width + x. The border lets the search read all neighbours without bounds checks, and costs
@@ -85,7 +69,7 @@ struct pf_map {
     uint32_t      tiles_x, tiles_y;
     uint32_t      cost_min_n;  /* passable cells whose multiplier equals min_cost */
     uint32_t      cost_not1;   /* passable cells whose multiplier is not 1 */
-    pf__comp_state cs;
+    struct pf__comps *cc;      /* component bookkeeping for edits (components.c) */
     pf__log_entry *log;        /* [PF__LOG_CAP] ring, allocated by the first edit */
     uint32_t      log_head, log_len;
     uint64_t      log_floor;   /* versions <= log_floor may have left the ring */
@@ -101,8 +85,10 @@ struct pf_map {
     uint8_t     *cls;          /* [pw*ph] terrain class, 0 = blocked (border included) */
     float       *cost;         /* [pw*ph] multiplier, NULL when uniform */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
-    uint32_t    *comp;         /* [pw*ph] connected component of each cell (0 = blocked): unreachable
-                                  goals are answered without searching the whole component */
+    uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
+                                  its 32x32 tile (components.c) */
+    uint32_t    *comp_root;    /* [nodes] component of each node: unreachable goals are answered
+                                  without searching the whole component (pf__grid_comp) */
     int32_t      nb_off[2][8]; /* padded index offsets of neighbours; [row parity] for hex */
 
     /* graph (CSR) */
@@ -145,12 +131,19 @@ pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind);
 int pf__map_finish(pf_map *m);
 /* Sets neighbour offsets for the grid's move rule. */
 void pf__grid_set_offsets(pf_map *m);
-/* Labels the connected components into m->comp (components.c); 0 on allocation failure. */
+/* Component of padded cell idx (0 = blocked); equal non-zero values are connected. Needs m->comp. */
+static inline uint32_t pf__grid_comp(const pf_map *m, uint32_t idx) { return m->comp_root[m->comp[idx]]; }
+/* Labels the connected components (components.c); 0 on allocation failure. */
 int pf__grid_label_components(pf_map *m);
-/* Brings m->comp up to date after the cells of `r` (padded coordinates) changed class; `old` holds
- * their classes before, row-major. 0 on allocation failure (m->comp is then dropped). */
-int pf__grid_components_edit(pf_map *m, pf_rect r, const uint8_t *old);
+/* Brings the components up to date after the cells of `r` (padded coordinates) changed class;
+ * `old` holds their classes before, row-major. 0 on allocation failure (components are then
+ * dropped: m->comp NULL, rebuilt by the next edit). Cells visited, nodes visited: e->stats. */
+int pf__grid_components_edit(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited);
 void pf__grid_components_free(pf_map *m);
+size_t pf__grid_components_mem(const pf_map *m);
+uint32_t pf__grid_components_count(const pf_map *m);
+/* Checks the bookkeeping against the cells (tests): 0 and a message in `why` when inconsistent. */
+int pf__grid_components_check(const pf_map *m, char *why, size_t len);
 /* Fingerprint of a grid from its tile hashes; `all` rehashes every tile, else those under `r`. */
 void pf__grid_fingerprint(pf_map *m, const pf_rect *r, uint32_t nr, int all);
 

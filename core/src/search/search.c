@@ -454,7 +454,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
-    if (!tree && m->kind == PF_MAP_GRID && m->comp && m->comp[si] != m->comp[gi]) {
+    if (!tree && m->kind == PF_MAP_GRID && m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)) {
         c->stamp[si] = c->gen;
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
