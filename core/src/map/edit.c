@@ -25,6 +25,7 @@ void pf__map_attach(const pf_map *cm, pf__map_user *u)
 {
     pf_map *m = (pf_map *)(uintptr_t)cm;
     atomic_init(&u->busy, 0);
+    u->internal = 0;
     follow_lock(m);
     /* appended: users follow an edit in the order they attached (tables before the contexts and
      * batches that read them, listeners in registration order) */

@@ -28,6 +28,7 @@ typedef struct pf__edit_view {
 struct pf__map_user {
     pf__map_user *prev, *next;
     atomic_int    busy;
+    int           internal;    /* the library's own searches inside an edit's `after` (tables) */
     void        (*before)(pf__map_user *u, const pf_map *m);
     int         (*after)(pf__map_user *u, const pf_map *m, pf__edit_view *e);
     /* public listeners */
@@ -154,7 +155,7 @@ void pf__map_detach(const pf_map *m, pf__map_user *u);
 static inline int pf__map_enter(const pf_map *m, pf__map_user *u)
 {
     atomic_store(&u->busy, 1);
-    if (PF__UNLIKELY(atomic_load(&m->editing))) {
+    if (PF__UNLIKELY(atomic_load(&m->editing)) && !u->internal) {
         atomic_store(&u->busy, 0);
         return 0;
     }
