@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pathfind.h"
+#include "pathfind/pf_batch.h"
 
 /* An open 32x16 grid with a wall at x = 16 that has a door at y = 8. */
 static pf_map *walled(pf_moves mv)
@@ -381,6 +382,94 @@ static void test_parse(void **state)
     pf_map_destroy(m);
 }
 
+
+/* ---- batches follow -------------------------------------------------------------------------------- */
+
+static void batch_follow(uint32_t flags)
+{
+    pf_map *m = walled(PF_MOVES_8_NO_CUT);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .flags = flags}, &b), PF_OK);
+    uint32_t a = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 30, 14);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    pf_stats before, after;
+    assert_int_equal(pf_search(c, a, g, NULL, NULL, &before), PF_OK);
+    pf_query_id id;
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = g}, &id), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 20}), PF_OK);
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+    assert_int_equal(r.status, PF_IN_PROGRESS); /* suspended */
+    /* an edit between prepare and finish is refused */
+    pf_grid_edit e = {.rect = {18, 4, 1, 11}, .cls = 0};
+    assert_int_equal(pf_batch_prepare(b, &(pf_batch_budget){.max_expansions = 1}), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_MAP_BUSY);
+    for (uint32_t j = 0; j < pf_batch_job_count(b); j++) assert_int_equal(pf_batch_run_job(b, j, 0), PF_OK);
+    assert_int_equal(pf_batch_finish(b), PF_OK);
+    /* a wall across the way to the goal, from a version 1 on */
+    assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+    assert_int_equal(pf_search(c, a, g, NULL, NULL, &after), PF_OK);
+    assert_true(after.cost > before.cost);
+    assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+    if (flags & PF_BATCH_FINISH_ON_EDIT) {
+        /* finished inside the edit, on the version it started on */
+        assert_int_equal(r.status, PF_OK);
+        assert_int_equal(r.map_version, 0);
+        assert_true(r.stats.cost == before.cost);
+        assert_int_equal(pf_batch_get_stats(b).restarted, 0);
+    } else {
+        assert_int_equal(r.status, PF_IN_PROGRESS);
+        assert_int_equal(pf_batch_get_stats(b).restarted, 1);
+        assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+        assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+        assert_int_equal(r.map_version, 1);
+        assert_true(r.stats.cost == after.cost);
+    }
+    /* the path's version tells whether a later edit broke it */
+    assert_int_equal(pf_grid_path_changed(m, r.map_version, r.path, r.path_len),
+                     r.map_version == 0 ? pf_grid_path_changed(m, 0, r.path, r.path_len) : PF_NODE_NONE);
+    assert_int_equal(pf_batch_get_stats(b).pending, 0);
+    pf_ctx_destroy(c);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+static void test_batch_restart(void **state)
+{
+    (void)state;
+    batch_follow(0);
+}
+
+static void test_batch_finish_on_edit(void **state)
+{
+    (void)state;
+    batch_follow(PF_BATCH_FINISH_ON_EDIT);
+}
+
+/* A table on a small grid: every edit runs its incremental update. */
+static void test_table_follows(void **state)
+{
+    (void)state;
+    pf_map *m = walled(PF_MOVES_8_NO_CUT);
+    pf_table *t;
+    assert_int_equal(pf_table_create(m, NULL, &t), PF_OK);
+    uint32_t a = pf_grid_node(m, 2, 2), b = pf_grid_node(m, 28, 2);
+    double c0, c1;
+    assert_int_equal(pf_table_path(t, a, b, NULL, &c0), PF_OK);
+    pf_grid_edit door = {.rect = {16, 8, 1, 1}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &door, 1, NULL), PF_OK);
+    assert_int_equal(pf_table_path(t, a, b, NULL, &c1), PF_NO_PATH);
+    door.cls = 1;
+    assert_int_equal(pf_grid_apply_edits(m, &door, 1, NULL), PF_OK);
+    assert_int_equal(pf_table_path(t, a, b, NULL, &c1), PF_OK);
+    assert_true(c0 == c1);
+    assert_int_equal(pf_table_update(t, m, NULL, NULL), PF_OK);
+    pf_table_destroy(t);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,7 +477,8 @@ int main(void)
         cmocka_unit_test(test_components), cmocka_unit_test(test_busy),
         cmocka_unit_test(test_listener),   cmocka_unit_test(test_sliced_restart),
         cmocka_unit_test(test_jps_follows), cmocka_unit_test(test_path_changed),
-        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_parse),      cmocka_unit_test(test_batch_restart),
+        cmocka_unit_test(test_batch_finish_on_edit), cmocka_unit_test(test_table_follows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

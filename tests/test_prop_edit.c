@@ -2,7 +2,9 @@
  * every terrain, placed and then removed again), every answer on the edited map equals the answer
  * on a map freshly created from the same cells, bit for bit: fingerprint, weightedness and smallest
  * multiplier, connected components (as a partition), JPS bitmaps and JPS+ distances (shared and
- * per-context copies), and A*, JPS, JPS+ searches (status, cost, path, expansions). Every move rule,
+ * per-context copies), A*, JPS, JPS+ searches (status, cost, path, expansions), first-move tables
+ * (every entry), and batches (single, deduplicated and group queries, some suspended by a budget
+ * when the map changes: restarted, or finished on their version by option). Every move rule,
  * unweighted and weighted grids. Seeds are printed on failure (PF_TEST_SEED replays one);
  * PF_TEST_SCALE scales the number of maps. */
 #include <setjmp.h>
@@ -15,7 +17,10 @@
 #include <string.h>
 #include "pathfind.h"
 #include "jps/jps_internal.h"
+#include "table/table_internal.h"
+#include "batch_internal.h"
 #include "testutil.h"
+#include "oracle.h"
 
 static uint64_t g_seed;
 static char g_where[200];
@@ -290,6 +295,172 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
     pf_map_destroy(wd.map);
 }
 
+
+/* ---- first-move tables ------------------------------------------------------------------------- */
+
+static void run_table_world(uint64_t seed, pf_moves mv, int weighted)
+{
+    g_seed = seed;
+    uint64_t rs = seed;
+    uint32_t w = 6 + rng_below(&rs, 14), h = 6 + rng_below(&rs, 14);
+    pf_map *m = random_map(&rs, w, h, mv, weighted);
+    pf_table *t;
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.threads = 1 + (uint32_t)(seed & 1)}, &t), PF_OK);
+    for (uint32_t e = 0; e < 16; e++) {
+        uint32_t rw = 1 + rng_below(&rs, 4), rh = 1 + rng_below(&rs, 4);
+        pf_rect r = {(int32_t)rng_below(&rs, w - rw + 1), (int32_t)rng_below(&rs, h - rh + 1), rw, rh};
+        char c = TERRAIN[rng_below(&rs, 7)];
+        pf_grid_edit ed = {.rect = r, .cls = (uint8_t)pf_grid_terrain_class(c), .cost = char_cost(c),
+                           .what = PF_EDIT_CLASS | (weighted ? PF_EDIT_COST : 0u)};
+        /* the same update between two separate maps (pf_table_update of grids) */
+        pf_map *prev = fresh_copy(m);
+        pf_table *pt;
+        assert_int_equal(pf_table_create(prev, NULL, &pt), PF_OK);
+        assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+        snprintf(g_where, sizeof g_where, "table, edit %u: rect %d %d %u %u %c", e, r.x, r.y, r.w, r.h, c);
+        pf_map *f = fresh_copy(m);
+        pf_table *ft;
+        assert_int_equal(pf_table_create(f, NULL, &ft), PF_OK);
+        PCHECK(pf_table_map(t) == m);
+        PCHECK(t->version == pf_map_version(m));
+        PCHECK(t->width == ft->width && t->bytes == ft->bytes);
+        PCHECK(memcmp(t->data, ft->data, t->bytes) == 0);
+        PCHECK(pf_table_update(pt, f, NULL, NULL) == PF_OK);
+        PCHECK(memcmp(pt->data, ft->data, t->bytes) == 0);
+        pf_table_destroy(pt);
+        pf_map_destroy(prev);
+        uint32_t a = random_open(m, &rs), b = random_open(m, &rs);
+        if (a != PF_NODE_NONE && b != PF_NODE_NONE) {
+            double ca, cb;
+            PCHECK(pf_table_path(t, a, b, NULL, &ca) == pf_table_path(ft, a, b, NULL, &cb));
+            PCHECK(memcmp(&ca, &cb, sizeof ca) == 0);
+        }
+        pf_table_destroy(ft);
+        pf_map_destroy(f);
+    }
+    pf_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+static void test_tables(void **state)
+{
+    (void)state;
+    static const pf_moves rules[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4, PF_MOVES_HEX};
+    uint32_t n = (uint32_t)(8 * env_scale()) + 1;
+    for (uint32_t i = 0; i < n; i++) run_table_world(5000u + i, rules[i % 4], (int)(i / 4) & 1);
+}
+
+/* ---- batches ------------------------------------------------------------------------------------- */
+
+/* A batch made before the edits keeps its queries across them: every answer must be the answer
+ * of a fresh search on a fresh copy of the version it was found on (exactly, without groups and
+ * deduplication; the same cost and a legal path of that cost otherwise). */
+static void run_batch_world(uint64_t seed, uint32_t flags)
+{
+    g_seed = seed;
+    uint64_t rs = seed;
+    uint32_t w = 40 + rng_below(&rs, 40), h = 40 + rng_below(&rs, 40);
+    pf_map *m = random_map(&rs, w, h, PF_MOVES_8_NO_CUT, 0);
+    pf_map *snap[64] = {0}; /* snap[v]: a fresh copy of version v */
+    snap[0] = fresh_copy(m);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .flags = flags, .group_min = 3}, &b), PF_OK);
+    enum { NQ = 80 };
+    pf_query_id ids[NQ];
+    uint32_t qs[NQ], qg[NQ];
+    uint32_t goal = random_open(m, &rs);
+    for (uint32_t i = 0; i < NQ; i++) {
+        qs[i] = random_open(m, &rs);
+        qg[i] = i % 3 ? goal : random_open(m, &rs); /* two in three share a goal: groups */
+        if (i % 11 == 10) { /* duplicates */
+            qs[i] = qs[i - 1];
+            qg[i] = qg[i - 1];
+        }
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qs[i], .goal = qg[i], .tag = i}, &ids[i]), PF_OK);
+    }
+    /* budgeted runs, with edits between them, until every query is answered */
+    uint32_t version = 0;
+    for (int round = 0; round < 200 && pf_batch_get_stats(b).pending; round++) {
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 150 + rng_below(&rs, 400)}), PF_OK);
+        if (version < 60 && rng_below(&rs, 2)) {
+            uint32_t rw = 1 + rng_below(&rs, 6), rh = 1 + rng_below(&rs, 6), kind = rng_below(&rs, 10);
+            pf_rect r = {(int32_t)rng_below(&rs, w - rw + 1), (int32_t)rng_below(&rs, h - rh + 1), rw, rh};
+            pf_point gp = pf_grid_point(m, goal);
+            if (kind < 3) { /* on the shared goal: walls it in, or opens it again */
+                r = (pf_rect){gp.x > 0 ? gp.x - 1 : 0, gp.y > 0 ? gp.y - 1 : 0, 3, 3};
+                if ((uint32_t)r.x + 3 > w || (uint32_t)r.y + 3 > h) r.w = r.h = 1;
+            } else if (kind < 6) { /* near it, where the group searches run */
+                int32_t x = gp.x - 8 + (int32_t)rng_below(&rs, 17), y = gp.y - 8 + (int32_t)rng_below(&rs, 17);
+                x = x < 0 ? 0 : x + (int32_t)rw > (int32_t)w ? (int32_t)(w - rw) : x;
+                y = y < 0 ? 0 : y + (int32_t)rh > (int32_t)h ? (int32_t)(h - rh) : y;
+                r.x = x;
+                r.y = y;
+            }
+            char c = rng_below(&rs, 2) ? '@' : '.';
+            pf_grid_edit ed = {.rect = r, .cls = (uint8_t)pf_grid_terrain_class(c)};
+            /* a run in progress refuses the edit (a small budget: searches stay suspended) */
+            assert_int_equal(pf_batch_prepare(b, &(pf_batch_budget){.max_expansions = 64}), PF_OK);
+            assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_MAP_BUSY);
+            for (uint32_t j = 0; j < pf_batch_job_count(b); j++) assert_int_equal(pf_batch_run_job(b, j, j & 1), PF_OK);
+            assert_int_equal(pf_batch_finish(b), PF_OK);
+            /* with a search suspended at the edit, it restarts (or, by option, finishes first) */
+            uint64_t restarted0 = pf_batch_get_stats(b).restarted, suspended_now = 0;
+            for (uint32_t k = 0; k < b->njobs; k++) suspended_now += b->jobs[k].state == PF__J_SUSPENDED;
+            pf_edit_report rep;
+            assert_int_equal(pf_grid_apply_edits(m, &ed, 1, &rep), PF_OK);
+            if (rep.changed) {
+                version++;
+                snap[version] = fresh_copy(m);
+                uint64_t restarted = pf_batch_get_stats(b).restarted - restarted0;
+                PCHECK(restarted == (flags & PF_BATCH_FINISH_ON_EDIT ? 0u : suspended_now));
+                for (uint32_t k = 0; k < b->njobs; k++) PCHECK(b->jobs[k].state != PF__J_SUSPENDED);
+            }
+        }
+    }
+    PCHECK(pf_batch_get_stats(b).pending == 0);
+    pf_ctx *fc[64] = {0};
+    static uint32_t pa[1 << 14];
+    for (uint32_t i = 0; i < NQ; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, ids[i], &r), PF_OK);
+        snprintf(g_where, sizeof g_where, "batch query %u (%u -> %u) on version %llu", i, qs[i], qg[i],
+                 (unsigned long long)r.map_version);
+        PCHECK(r.map_version <= version && snap[r.map_version]);
+        pf_map *f = snap[r.map_version];
+        if (!fc[r.map_version]) assert_int_equal(pf_ctx_create(f, NULL, &fc[r.map_version]), PF_OK);
+        pf_path p = {.nodes = pa, .capacity = 1 << 14};
+        pf_stats st;
+        pf_status want = pf_search(fc[r.map_version], qs[i], qg[i], NULL, &p, &st);
+        PCHECK(r.status == want);
+        if (want != PF_OK) continue;
+        PCHECK(close_to(r.stats.cost, st.cost));
+        PCHECK(close_to(oracle_path_cost(f, r.path, r.path_len), st.cost));
+        if (flags & PF_BATCH_NO_GROUPS && flags & PF_BATCH_NO_DEDUP) {
+            PCHECK(memcmp(&r.stats.cost, &st.cost, sizeof st.cost) == 0);
+            PCHECK(r.path_len == p.len && memcmp(r.path, pa, (size_t)p.len * sizeof(uint32_t)) == 0);
+            PCHECK(r.stats.expanded == st.expanded);
+        }
+    }
+    for (uint32_t v = 0; v < 64; v++) {
+        pf_ctx_destroy(fc[v]);
+        pf_map_destroy(snap[v]);
+    }
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+static void test_batches(void **state)
+{
+    (void)state;
+    uint32_t n = (uint32_t)(6 * env_scale()) + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        run_batch_world(7000u + i, 0);
+        run_batch_world(7100u + i, PF_BATCH_FINISH_ON_EDIT);
+        run_batch_world(7200u + i, PF_BATCH_NO_GROUPS | PF_BATCH_NO_DEDUP);
+        run_batch_world(7300u + i, PF_BATCH_NO_GROUPS | PF_BATCH_NO_DEDUP | PF_BATCH_FINISH_ON_EDIT);
+    }
+}
+
 static uint64_t base_seed(void)
 {
     const char *e = getenv("PF_TEST_SEED");
@@ -319,6 +490,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_8_no_cut), cmocka_unit_test(test_8_cut),      cmocka_unit_test(test_4),
         cmocka_unit_test(test_hex),      cmocka_unit_test(test_8_weighted), cmocka_unit_test(test_4_weighted),
+        cmocka_unit_test(test_tables),   cmocka_unit_test(test_batches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

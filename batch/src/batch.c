@@ -44,6 +44,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     if (!b) return PF_OUT_OF_MEMORY;
     b->tag = PF__TAG_BATCH;
     b->map = map;
+    pf__batch_follow(b);
     b->jps = d.jps_table;
     b->alloc = a;
     b->flags = d.flags;
@@ -82,6 +83,7 @@ void pf_batch_destroy(pf_batch *b)
     if (!b) return;
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     b->tag = PF__TAG_DEAD;
+    pf__batch_unfollow(b);
     pf_allocator a = b->alloc;
     if (b->workers) {
         for (uint32_t w = 0; w < b->nworkers; w++) {
@@ -192,7 +194,12 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 {
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b || b->prepared) return PF_INVALID_ARGUMENT;
-    if (!pf__batch_plan(b)) return PF_OUT_OF_MEMORY;
+    /* from here to pf_batch_finish the map must not change (pf_grid_apply_edits checks it) */
+    if (!pf__map_enter(b->map, &b->user)) return PF_MAP_BUSY;
+    if (!pf__batch_plan(b)) {
+        pf__map_leave(&b->user);
+        return PF_OUT_OF_MEMORY;
+    }
     b->run_jobs = b->njobs;
     for (uint32_t i = 0; i < b->njobs; i++) atomic_store(&b->jobs[i].ran, 0);
     b->budgeted = budget && (budget->max_expansions || budget->max_us);
@@ -220,6 +227,7 @@ uint32_t pf_batch_worker_count(const pf_batch *b) { return b ? b->nworkers : 0; 
 static void mark_done(pf_batch *b, uint32_t slot)
 {
     b->q[slot].state = PF__Q_DONE;
+    b->q[slot].res.map_version = pf_map_version(b->map); /* runs never overlap an edit */
     b->pending--;
     b->st.completed++;
 }
@@ -279,6 +287,7 @@ pf_status pf_batch_finish(pf_batch *b)
     }
     b->prepared = 0;
     b->run_jobs = 0;
+    pf__map_leave(&b->user);
     return PF_OK;
 }
 

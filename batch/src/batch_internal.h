@@ -70,6 +70,7 @@ typedef struct pf__worker {
 struct pf_batch {
     uint32_t      tag;         /* PF__TAG_BATCH while alive */
     const pf_map *map;
+    pf__map_user  user;        /* busy from prepare to finish; follows the map's edits (follow.c) */
     const pf_jps_table *jps;   /* attached to every context made, when given */
     pf_allocator  alloc;
     uint32_t      flags, group_min, nspare_want;
@@ -134,6 +135,16 @@ int       pf__group_eligible(const pf_map *m, const pf_search_desc *rd);
 
 /* dedup.c: fills canon for the fresh queries; groups the rest; appends jobs. 0 on out-of-memory. */
 int       pf__batch_plan(pf_batch *b);
+
+/* sched_jobs.c, shared with follow.c */
+void      pf__batch_put_spare(pf_batch *b, pf_ctx *c);
+void      pf__batch_single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena);
+/* Advances a started job's search (budget 0 = unlimited): PF_IN_PROGRESS or its final status. */
+pf_status pf__batch_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget);
+
+/* follow.c: the batch follows its map's edits (attach at create, detach at destroy). */
+void      pf__batch_follow(pf_batch *b);
+void      pf__batch_unfollow(pf_batch *b);
 
 double    pf__now(void);
 int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);

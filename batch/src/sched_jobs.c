@@ -69,7 +69,7 @@ static pf_ctx *take_spare(pf_batch *b)
     return c;
 }
 
-static void put_spare(pf_batch *b, pf_ctx *c)
+void pf__batch_put_spare(pf_batch *b, pf_ctx *c)
 {
     spin_lock(b);
     b->spares[b->nspare++] = c; /* contexts are conserved: the stack never exceeds spare_cap */
@@ -77,7 +77,7 @@ static void put_spare(pf_batch *b, pf_ctx *c)
 }
 
 /* Copies a finished single search into the query's result, path into the worker's arena. */
-static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena)
+void pf__batch_single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena)
 {
     pf_batch_result *r = &b->q[j->query].res;
     r->flags |= j->sliced ? PF_BATCH_RESULT_SLICED : 0u;
@@ -111,7 +111,7 @@ static pf_status start(pf_batch *b, pf__job *j, pf_ctx *c)
     return pf_search_begin(c, e->q.start, e->q.goal, &e->q.search);
 }
 
-static pf_status step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget)
+pf_status pf__batch_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget)
 {
     if (j->kind == PF__J_GROUP) return pf__group_step(b, j, c, budget, 0);
     return pf_search_step(c, budget);
@@ -137,7 +137,7 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
     }
     while (st == PF_IN_PROGRESS) {
         uint32_t e0 = c->s.st.expanded;
-        st = step(b, j, c, chunk);
+        st = pf__batch_step(b, j, c, chunk);
         if (!b->budgeted) break;
         uint32_t used = c->s.st.expanded - e0 + 1u;
         if (st != PF_IN_PROGRESS) {
@@ -169,10 +169,10 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
         pf__group_results(b, j, c, st, &wk->arena);
         wk->groups++;
     } else {
-        single_result(b, j, c, st, &wk->arena);
+        pf__batch_single_result(b, j, c, st, &wk->arena);
     }
     if (c != wk->ctx) {
-        put_spare(b, c);
+        pf__batch_put_spare(b, c);
         j->held = NULL;
     }
     j->state = PF__J_DONE;
