@@ -28,6 +28,9 @@ typedef struct cli_edit_stats {
     double   seconds;        /* in pf_grid_apply_edits, derived data included */
 } cli_edit_stats;
 int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb cb, void *user, cli_edit_stats *out);
+/* A cli_edit_cb that writes each edit's character into a map's rows of characters. */
+typedef struct cli_paint { char *rows; uint32_t w; } cli_paint;
+void cli_paint_edit(const pf_grid_edit *e, char ch, void *user);
 
 /* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
 typedef struct cli_rng { uint64_t s; } cli_rng;

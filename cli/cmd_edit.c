@@ -131,11 +131,9 @@ static char *map_rows(const char *text, size_t len, uint32_t w, uint32_t h)
     return rows;
 }
 
-typedef struct paint { char *rows; uint32_t w; } paint;
-
-static void paint_edit(const pf_grid_edit *e, char ch, void *user)
+void cli_paint_edit(const pf_grid_edit *e, char ch, void *user)
 {
-    paint *pt = user;
+    cli_paint *pt = user;
     for (uint32_t y = 0; y < e->rect.h; y++)
         memset(pt->rows + ((size_t)((uint32_t)e->rect.y + y) * pt->w + (uint32_t)e->rect.x), ch, e->rect.w);
 }
@@ -218,7 +216,7 @@ int pf_cli_edit(int argc, char **argv)
     size_t len;
     char *text = slurp("edit", pos[0], &len);
     uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
-    paint pt = {text ? map_rows(text, len, w, h) : NULL, w};
+    cli_paint pt = {text ? map_rows(text, len, w, h) : NULL, w};
     free(text);
     if (!pt.rows) {
         if (text) fprintf(stderr, "pathfind edit: cannot read the rows of '%s'\n", pos[0]);
@@ -226,7 +224,7 @@ int pf_cli_edit(int argc, char **argv)
         return 1;
     }
     cli_edit_stats es;
-    int ok = cli_apply_edits("edit", map, pos[1], paint_edit, &pt, &es);
+    int ok = cli_apply_edits("edit", map, pos[1], cli_paint_edit, &pt, &es);
     /* the characters written mean the cells the library holds (a cheap end-to-end check) */
     for (uint32_t y = 0; ok && y < h; y++)
         for (uint32_t x = 0; ok && x < w; x++)

@@ -8,7 +8,7 @@
 static const char *HELP =
     "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
     "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                       [--max-px N] [--json]\n"
+    "                       [--max-px N] [--json] [--edits EDITS]\n"
     "\n"
     "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
     "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
@@ -27,11 +27,16 @@ static const char *HELP =
     "                cells, and paths, starts and goals are drawn with priority so they stay visible\n"
     "  --json        print one JSON object: image size, scale, and per panel the query, status,\n"
     "                cost, expansions, path length and the pixel origin of its map\n"
+    "  --edits FILE  before and after: each algorithm gets a second column drawn after the edits\n"
+    "                (pathfind edit --help) with the edited rectangles outlined in orange, the path found before\n"
+    "                in dark orange when an edit broke it (it crosses a changed cell, or a corner a\n"
+    "                diagonal step needs) and the new path in magenta\n"
     "  -o FILE       output PNG (written with libpng)\n"
     "\n"
     "examples:\n"
     "  pathfind render maps/demo-512.map 20 20 490 300 --algo astar,dijkstra,jps -o cmp.png\n"
-    "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n";
+    "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n"
+    "  pathfind render arena.map 1 11 40 30 --edits walls.txt -o before-after.png\n";
 
 #define MAX_ALGOS 8
 #define MAX_QUERIES 16
@@ -42,6 +47,7 @@ static const cli_rgb C_GROUND = {236, 232, 220}, C_SWAMP = {158, 150, 100}, C_WA
                      C_TREES = {52, 128, 64}, C_BLOCKED = {44, 44, 50};
 static const cli_rgb C_PATH = {255, 0, 255}, C_START = {0, 200, 0}, C_GOAL = {0, 70, 255},
                      C_OUTLINE = {0, 0, 0};
+static const cli_rgb C_EDITED = {255, 160, 0}, C_OLD_PATH = {200, 80, 0};
 /* Expansion order, first to last: light enough at the start that the terrain stays readable. */
 static const cli_rgb GRAD[4] = {{255, 244, 160}, {253, 174, 97}, {228, 88, 60}, {150, 24, 70}};
 
@@ -161,9 +167,34 @@ static void draw_line(cli_canvas *c, long x0, long y0, long x1, long y1, long b,
 }
 
 /* Map, expansions (order[] = 1-based expansion rank, 0 = not expanded), path and end markers. */
+/* The edited cells and the path found before the edits, drawn under the new path (after panels). */
+typedef struct overlay {
+    const pf_rect  *rects;
+    uint32_t        nrects;
+    const uint32_t *old;   /* [opt] the earlier path, drawn when broken */
+    uint32_t        old_len;
+} overlay;
+
+static void draw_path(cli_canvas *c, const layout *L, long ox, long oy, const uint32_t *path, uint32_t plen, long b,
+                      cli_rgb col)
+{
+    uint32_t w = L->w;
+    for (uint32_t i = 0; i + 1 < plen; i++) {
+        long x0, y0, x1, y1;
+        cell_center(L, ox, oy, path[i] % w, path[i] / w, &x0, &y0);
+        cell_center(L, ox, oy, path[i + 1] % w, path[i + 1] / w, &x1, &y1);
+        draw_line(c, x0, y0, x1, y1, b, col);
+    }
+    if (plen == 1) {
+        long x0, y0;
+        cell_center(L, ox, oy, path[0] % w, path[0] / w, &x0, &y0);
+        brush(c, x0, y0, b, col);
+    }
+}
+
 static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const pf_map *map, const char *chars,
                        const uint32_t *order, uint32_t nexp, const uint32_t *path, uint32_t plen, uint32_t s,
-                       uint32_t g)
+                       uint32_t g, const overlay *ov)
 {
     double inv = nexp > 1 ? 1.0 / (nexp - 1) : 0.0;
     if (L->k == 1) {
@@ -205,17 +236,30 @@ static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const p
     }
     uint32_t w = L->w;
     long b = L->k > 1 ? 3 : L->cp >= 3 ? (long)(L->cp / 3 > 1 ? L->cp / 3 : 1) : 3;
-    for (uint32_t i = 0; i + 1 < plen; i++) {
-        long x0, y0, x1, y1;
-        cell_center(L, ox, oy, path[i] % w, path[i] / w, &x0, &y0);
-        cell_center(L, ox, oy, path[i + 1] % w, path[i + 1] / w, &x1, &y1);
-        draw_line(c, x0, y0, x1, y1, b, C_PATH);
+    if (ov) {
+        /* edited rectangles outlined (their cells keep the new terrain's colour) */
+        for (uint32_t r = 0; r < ov->nrects; r++) {
+            const pf_rect *q = &ov->rects[r];
+            if (L->k > 1) {
+                long x0, y0, x1, y1;
+                cell_center(L, ox, oy, (uint32_t)q->x, (uint32_t)q->y, &x0, &y0);
+                cell_center(L, ox, oy, (uint32_t)q->x + q->w - 1u, (uint32_t)q->y + q->h - 1u, &x1, &y1);
+                cli_canvas_rect(c, x0 - 1, y0 - 1, x1 - x0 + 3, 1, C_EDITED);
+                cli_canvas_rect(c, x0 - 1, y1 + 1, x1 - x0 + 3, 1, C_EDITED);
+                cli_canvas_rect(c, x0 - 1, y0 - 1, 1, y1 - y0 + 3, C_EDITED);
+                cli_canvas_rect(c, x1 + 1, y0 - 1, 1, y1 - y0 + 3, C_EDITED);
+            } else {
+                long t = L->cp >= 8 ? 2 : 1, x0 = ox + (long)((uint32_t)q->x * L->cp), y0 = oy + (long)((uint32_t)q->y * L->cp);
+                long wpx = (long)(q->w * L->cp), hpx = (long)(q->h * L->cp);
+                cli_canvas_rect(c, x0, y0, wpx, t, C_EDITED);
+                cli_canvas_rect(c, x0, y0 + hpx - t, wpx, t, C_EDITED);
+                cli_canvas_rect(c, x0, y0, t, hpx, C_EDITED);
+                cli_canvas_rect(c, x0 + wpx - t, y0, t, hpx, C_EDITED);
+            }
+        }
+        if (ov->old) draw_path(c, L, ox, oy, ov->old, ov->old_len, b, C_OLD_PATH);
     }
-    if (plen == 1) {
-        long x0, y0;
-        cell_center(L, ox, oy, path[0] % w, path[0] / w, &x0, &y0);
-        brush(c, x0, y0, b, C_PATH);
-    }
+    draw_path(c, L, ox, oy, path, plen, b, C_PATH);
     /* markers: exactly the cell when cells are big, else a 7 px square with an outline */
     for (int k = 0; k < 2; k++) {
         uint32_t n = k ? g : s;
@@ -233,23 +277,25 @@ static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const p
 }
 
 /* The legend flows left to right and wraps; with draw = 0 it only measures the height. */
-static long legend(cli_canvas *c, long x0, long y0, long width, int ts, int draw)
+static long legend(cli_canvas *c, long x0, long y0, long width, int ts, int draw, int edits)
 {
-    static const char *names[] = {"ground", "swamp", "water", "trees", "blocked", "path", "start", "goal"};
-    const cli_rgb cols[] = {C_GROUND, C_SWAMP, C_WATER, C_TREES, C_BLOCKED, C_PATH, C_START, C_GOAL};
+    static const char *names[] = {"ground", "swamp", "water", "trees", "blocked", "path", "start", "goal",
+                                  "edited", "path before, broken"};
+    const cli_rgb cols[] = {C_GROUND, C_SWAMP, C_WATER, C_TREES, C_BLOCKED, C_PATH, C_START, C_GOAL, C_EDITED, C_OLD_PATH};
     long sw = 8 * ts, lh = 12 * ts, x = x0, y = y0;
-    for (int i = 0; i <= 8; i++) {
-        const char *label = i < 8 ? names[i] : "expanded, first -> last";
-        long bar = i < 8 ? sw : 48 * ts;
+    for (int i = 0; i <= 8 + 2 * !!edits; i++) {
+        int ni = i < 8 ? i : i - 1; /* the gradient comes ninth */
+        const char *label = i == 8 ? "expanded, first -> last" : names[ni];
+        long bar = i != 8 ? sw : 48 * ts;
         long item = bar + 4 * ts + cli_text_width(label, ts) + 10 * ts;
         if (x > x0 && x + item > x0 + width) {
             x = x0;
             y += lh;
         }
         if (draw) {
-            if (i < 8) {
+            if (i != 8) {
                 cli_canvas_rect(c, x, y, sw, sw, C_OUTLINE);
-                cli_canvas_rect(c, x + 1, y + 1, sw - 2, sw - 2, cols[i]);
+                cli_canvas_rect(c, x + 1, y + 1, sw - 2, sw - 2, cols[ni]);
             } else {
                 for (long k = 0; k < bar; k++) cli_canvas_rect(c, x + k, y, 1, sw, grad((double)k / (bar - 1)));
             }
@@ -269,6 +315,7 @@ static void fit_text(char *s, long max_px, int ts)
 int pf_cli_render(int argc, char **argv)
 {
     const char *pos[5] = {0}, *scen_path = NULL, *ids_arg = NULL, *out_path = NULL, *algo_arg = "astar";
+    const char *edits_path = NULL;
     int npos = 0, json = 0;
     long max_px = 1024;
     double weight = 0;
@@ -293,6 +340,8 @@ int pf_cli_render(int argc, char **argv)
             if (!cli_parse_int("render", a, argv[++i], 16, 8192, &max_px)) return 2;
         } else if (strcmp(a, "-o") == 0 && has) {
             out_path = argv[++i];
+        } else if (strcmp(a, "--edits") == 0 && has) {
+            edits_path = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
@@ -345,6 +394,10 @@ int pf_cli_render(int argc, char **argv)
     char *chars = NULL;
     uint32_t *trace = NULL, *order = NULL, *pathbuf = NULL;
     cli_canvas cv = {0};
+    /* with --edits: the paths found before, to draw them after and tell which broke */
+    uint32_t *before[MAX_ALGOS * MAX_QUERIES] = {0}, before_len[MAX_ALGOS * MAX_QUERIES] = {0};
+    pf_rect *edited = NULL;
+    uint32_t nedited = 0;
     if (scen_path) {
         if (pf_scen_load(scen_path, NULL, &sc, &diag) != PF_OK) {
             fprintf(stderr, "pathfind render: %s\n", diag.msg);
@@ -412,9 +465,10 @@ int pf_cli_render(int argc, char **argv)
     L.ts = L.mw >= 400 ? 2 : 1;
     L.pw = L.mw > 200 ? L.mw : 200;
     L.header = 2 * 10 * (uint32_t)L.ts + 4;
-    uint64_t W = MARGIN + (uint64_t)nalgo * (L.pw + MARGIN);
+    const int ncol = edits_path ? 2 * nalgo : nalgo; /* with edits: before and after, side by side */
+    uint64_t W = MARGIN + (uint64_t)ncol * (L.pw + MARGIN);
     int lts = W >= 900 ? 2 : 1;
-    uint64_t legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)W - 2 * MARGIN, lts, 0) + MARGIN;
+    uint64_t legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)W - 2 * MARGIN, lts, 0, edits_path != NULL) + MARGIN;
     uint64_t H = MARGIN + (uint64_t)nq * (L.header + L.mh + MARGIN) + legend_h;
     if (W > 16384 || H > 16384) {
         fprintf(stderr, "pathfind render: picture would be %llux%llu pixels; lower --max-px or draw fewer panels\n",
@@ -432,43 +486,81 @@ int pf_cli_render(int argc, char **argv)
         fprintf(stderr, "pathfind render: out of memory for a %ux%u map\n", L.w, L.h);
         goto done;
     }
-    typedef struct panel_info { int a, q; pf_status r; pf_stats st; uint32_t len; long x, y; } panel_info;
-    panel_info info[MAX_ALGOS * MAX_QUERIES];
+    typedef struct panel_info {
+        int a, q, after, broke;
+        pf_status r;
+        pf_stats st;
+        uint32_t len;
+        long x, y;
+    } panel_info;
+    panel_info info[2 * MAX_ALGOS * MAX_QUERIES];
     int ninfo = 0;
-    for (int q = 0; q < nq; q++)
-        for (int a = 0; a < nalgo; a++) {
-            uint32_t s = pf_grid_node(map, qs[q].sx, qs[q].sy), g = pf_grid_node(map, qs[q].gx, qs[q].gy);
-            pf_trace tr = {.nodes = trace, .capacity = nodes};
-            pf_search_desc d = descs[a];
-            d.trace = &tr;
-            pf_path path = {.nodes = pathbuf, .capacity = nodes};
-            pf_stats st;
-            pf_status r = pf_search(ctx, s, g, &d, &path, &st);
-            int ok = r == PF_OK || r == PF_FALLBACK;
-            if (pf_failed(r)) {
-                fprintf(stderr, "pathfind render: %s: %s\n", algo_names[a], pf_status_str(r));
+    for (int pass = 0; pass < (edits_path ? 2 : 1); pass++) {
+        if (pass == 1) {
+            cli_paint pt = {chars, L.w};
+            cli_edit_stats es;
+            if (!cli_apply_edits("render", map, edits_path, chars ? cli_paint_edit : NULL, &pt, &es)) goto done;
+            pf_grid_changes_since(map, 0, NULL, 0, &nedited);
+            edited = malloc(((size_t)nedited + 1) * sizeof *edited);
+            if (!edited || pf_grid_changes_since(map, 0, edited, nedited, &nedited) != PF_OK) {
+                fprintf(stderr, "pathfind render: cannot list the edited cells (out of memory, or more than the log holds)\n");
                 goto done;
             }
-            memset(order, 0, (size_t)nodes * sizeof *order);
-            for (uint32_t i = tr.len; i-- > 0;) order[trace[i]] = i + 1; /* first expansion wins */
-            long ox = MARGIN + (long)a * (L.pw + MARGIN);
-            long oy = MARGIN + (long)q * (L.header + L.mh + MARGIN);
-            char l1[96], l2[96];
-            const char *an = pf_algo_name(descs[a].algo);
-            if (qs[q].id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qs[q].id);
-            else snprintf(l1, sizeof l1, "%s", an);
-            if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
-            if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
-            else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
-            fit_text(l1, L.pw, L.ts);
-            fit_text(l2, L.pw, L.ts);
-            cli_canvas_text(&cv, ox, oy, l1, L.ts, C_TEXT);
-            cli_canvas_text(&cv, ox, oy + 10 * L.ts, l2, L.ts, C_TEXT);
-            long my = oy + (long)L.header;
-            draw_panel(&cv, &L, ox, my, map, chars, order, tr.len, pathbuf, ok ? path.len : 0, s, g);
-            info[ninfo++] = (panel_info){a, q, r, st, ok ? path.len : 0, ox, my};
         }
-    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1);
+        for (int q = 0; q < nq; q++)
+            for (int a = 0; a < nalgo; a++) {
+                uint32_t s = pf_grid_node(map, qs[q].sx, qs[q].sy), g = pf_grid_node(map, qs[q].gx, qs[q].gy);
+                pf_trace tr = {.nodes = trace, .capacity = nodes};
+                pf_search_desc d = descs[a];
+                d.trace = &tr;
+                pf_path path = {.nodes = pathbuf, .capacity = nodes};
+                pf_stats st;
+                pf_status r = pf_search(ctx, s, g, &d, &path, &st);
+                int ok = r == PF_OK || r == PF_FALLBACK;
+                /* after edits a start or goal may be walled in: that is an answer to draw */
+                if (pf_failed(r) && !(pass && (r == PF_INVALID_START || r == PF_INVALID_GOAL))) {
+                    fprintf(stderr, "pathfind render: %s: %s\n", algo_names[a], pf_status_str(r));
+                    goto done;
+                }
+                if (pf_failed(r)) tr.len = 0;
+                int k = q * nalgo + a, broke = 0;
+                if (edits_path && pass == 0) {
+                    before_len[k] = ok ? path.len : 0;
+                    before[k] = malloc(((size_t)before_len[k] + 1) * sizeof(uint32_t));
+                    if (!before[k]) {
+                        fprintf(stderr, "pathfind render: out of memory\n");
+                        goto done;
+                    }
+                    memcpy(before[k], pathbuf, (size_t)before_len[k] * sizeof(uint32_t));
+                }
+                if (pass == 1) broke = pf_grid_path_changed(map, 0, before[k], before_len[k]) != PF_NODE_NONE;
+                memset(order, 0, (size_t)nodes * sizeof *order);
+                for (uint32_t i = tr.len; i-- > 0;) order[trace[i]] = i + 1; /* first expansion wins */
+                int col = edits_path ? 2 * a + pass : a;
+                long ox = MARGIN + (long)col * (L.pw + MARGIN);
+                long oy = MARGIN + (long)q * (L.header + L.mh + MARGIN);
+                char l1[96], l2[96];
+                const char *an = pf_algo_name(descs[a].algo);
+                if (qs[q].id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qs[q].id);
+                else snprintf(l1, sizeof l1, "%s", an);
+                if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
+                if (edits_path)
+                    strncat(l1, !pass ? "  before" : broke ? "  after: path broke" : "  after: path kept",
+                            sizeof l1 - strlen(l1) - 1);
+                if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
+                else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
+                fit_text(l1, L.pw, L.ts);
+                fit_text(l2, L.pw, L.ts);
+                cli_canvas_text(&cv, ox, oy, l1, L.ts, C_TEXT);
+                cli_canvas_text(&cv, ox, oy + 10 * L.ts, l2, L.ts, C_TEXT);
+                long my = oy + (long)L.header;
+                overlay ov = {edited, nedited, broke ? before[k] : NULL, before_len[k]};
+                draw_panel(&cv, &L, ox, my, map, chars, order, tr.len, pathbuf, ok ? path.len : 0, s, g,
+                           pass ? &ov : NULL);
+                info[ninfo++] = (panel_info){a, q, pass, broke, r, st, ok ? path.len : 0, ox, my};
+            }
+    }
+    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1, edits_path != NULL);
     char err[256];
     if (!cli_png_write(out_path, &cv, err, sizeof err)) {
         fprintf(stderr, "pathfind render: %s\n", err);
@@ -486,14 +578,19 @@ int pf_cli_render(int argc, char **argv)
         int ok = p->r == PF_OK || p->r == PF_FALLBACK;
         if (json) {
             printf("%s{\"algo\":\"%s\",\"id\":%ld,\"sx\":%d,\"sy\":%d,\"gx\":%d,\"gy\":%d,\"status\":\"%s\","
-                   "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld}",
+                   "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld",
                    i ? "," : "", an, qq->id, qq->sx, qq->sy, qq->gx, qq->gy, cli_status_word(p->r),
                    ok ? p->st.cost : -1.0, p->st.expanded, p->len, p->x, p->y);
+            if (edits_path) printf(",\"after_edits\":%s,\"path_broke\":%s", p->after ? "true" : "false",
+                                   p->broke ? "true" : "false");
+            printf("}");
             continue;
         }
-        char name[48];
+        char name[80];
         if (qq->id >= 0) snprintf(name, sizeof name, "%s #%ld", an, qq->id);
         else snprintf(name, sizeof name, "%s (%d,%d)->(%d,%d)", an, qq->sx, qq->sy, qq->gx, qq->gy);
+        if (edits_path) strncat(name, !p->after ? " before" : p->broke ? " after (path broke)" : " after",
+                                sizeof name - strlen(name) - 1);
         if (ok) printf("%s: cost %.4f, %u expanded, %u path nodes\n", name, p->st.cost, p->st.expanded, p->len);
         else printf("%s: %s (%u expanded)\n", name, pf_status_str(p->r), p->st.expanded);
     }
@@ -502,6 +599,8 @@ int pf_cli_render(int argc, char **argv)
     else printf("wrote %s (%llux%llu px, %u px per cell)\n", out_path, (unsigned long long)W, (unsigned long long)H, L.cp);
     rc = 0;
 done:
+    for (int k = 0; k < MAX_ALGOS * MAX_QUERIES; k++) free(before[k]);
+    free(edited);
     cli_canvas_free(&cv);
     free(trace);
     free(order);

@@ -212,12 +212,42 @@ static void test_scen_equivalence(void **state)
     }
 }
 
+
+/* render --edits: before and after panels, the broken path named */
+static void test_render_edits(void **state)
+{
+    (void)state;
+    char out[8192];
+    write_file("r.map", "type octile\nheight 8\nwidth 12\nmap\n............\n............\n............\n"
+                        "............\n............\n............\n............\n............\n");
+    write_file("wall.txt", "rect 5 0 1 7 @\n");
+    assert_int_equal(run("render r.map 0 3 11 3 --algo astar,jps --edits wall.txt -o ba.png --json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"after_edits\":false"));
+    assert_non_null(strstr(out, "\"after_edits\":true,\"path_broke\":true"));
+    size_t n;
+    char *png = read_file("ba.png", &n);
+    assert_non_null(png);
+    assert_true(n > 8 && memcmp(png, "\x89PNG", 4) == 0);
+    free(png);
+    /* an edit far from the path keeps it */
+    write_file("far.txt", "rect 0 7 2 1 @\n");
+    assert_int_equal(run("render r.map 0 3 11 3 --edits far.txt -o ba2.png --json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"after_edits\":true,\"path_broke\":false"));
+    /* a goal walled in after the edit is drawn, not an error */
+    write_file("goal.txt", "rect 11 3 1 1 @\n");
+    assert_int_equal(run("render r.map 0 3 11 3 --edits goal.txt -o ba3.png --json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"status\":\"invalid\""));
+    write_file("bad.txt", "rect 11 3 2 1 @\n");
+    assert_int_equal(run("render r.map 0 3 11 3 --edits bad.txt -o ba4.png", out, sizeof out), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edit_small),
         cmocka_unit_test(test_edit_errors),
         cmocka_unit_test(test_scen_equivalence),
+        cmocka_unit_test(test_render_edits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
