@@ -239,8 +239,8 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
     uint64_t rs = seed;
     world wd = {0};
     int maze = !weighted && seed % 3 == 0;
-    wd.w = maze ? 70 + rng_below(&rs, 100) : 20 + rng_below(&rs, 60);
-    wd.h = maze ? 70 + rng_below(&rs, 100) : 20 + rng_below(&rs, 60);
+    wd.w = maze ? 90 + rng_below(&rs, 150) : 20 + rng_below(&rs, 60);
+    wd.h = maze ? 90 + rng_below(&rs, 150) : 20 + rng_below(&rs, 60);
     wd.moves = mv;
     wd.weighted = weighted;
     wd.map = maze ? maze_map(&rs, wd.w, wd.h, mv, 1 + rng_below(&rs, 4)) : random_map(&rs, wd.w, wd.h, mv, weighted);

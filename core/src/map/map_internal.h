@@ -87,7 +87,7 @@ struct pf_map {
     float       *cost;         /* [pw*ph] multiplier, NULL when uniform */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
-                                  its 32x32 tile (components.c) */
+                                  its 64x64 tile (components.c) */
     uint32_t    *comp_root;    /* [nodes] component of each node: unreachable goals are answered
                                   without searching the whole component (pf__grid_comp) */
     int32_t      nb_off[2][8]; /* padded index offsets of neighbours; [row parity] for hex */
