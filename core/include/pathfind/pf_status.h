@@ -36,8 +36,8 @@ extern "C" {
     X(TOO_LARGE,        -8, "map exceeds the index range")                         \
     X(WRONG_MAP,        -9, "object was made for a different map")                 \
     X(UNSUPPORTED,     -10, "operation unsupported for this map or algorithm")    \
-    X(MAP_BUSY,        -11, "map is being searched or edited (edits belong between runs)") \
-    X(MAP_CHANGED,     -12, "map was edited since this search ran")
+    X(MAP_BUSY,        -13, "map is being searched or edited (edits belong between runs)") \
+    X(MAP_CHANGED,     -14, "map was edited since this search ran")
 
 typedef enum pf_status {
 #define PF__STATUS_ENUM(name, value, text) PF_##name = value,
