@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pathfind.h"
 #include "pathfind/pf_batch.h"
@@ -105,6 +106,16 @@ static void test_versions_and_read_back(void **state)
     assert_true(pf_grid_weighted(m));
     assert_true(pf_grid_cost(m, 1, 0) == 4.0f);
     assert_false(pf_jps_supported(m));
+    {
+        /* weighted now: every tile's hash changed, not only the edited one's */
+        uint8_t cells[32 * 16];
+        float costs[32 * 16];
+        assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, 32, 16}, cells, costs), PF_OK);
+        pf_map *f;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 32, .height = 16, .cells = cells, .costs = costs}, &f), PF_OK);
+        assert_true(pf_map_fingerprint(m) == pf_map_fingerprint(f));
+        pf_map_destroy(f);
+    }
     swamp.cost = 1.0f;
     assert_int_equal(pf_grid_apply_edits(m, &swamp, 1, NULL), PF_OK);
     assert_false(pf_grid_weighted(m));
@@ -470,6 +481,98 @@ static void test_table_follows(void **state)
     pf_map_destroy(m);
 }
 
+
+/* ---- allocation failures inside an edit ------------------------------------------------------------ */
+
+typedef struct fail_alloc {
+    long countdown; /* fail the allocation when it reaches 0; negative: never */
+    long live;
+    long fails;
+} fail_alloc;
+
+static void *fa_alloc(size_t size, size_t align, void *user)
+{
+    fail_alloc *f = user;
+    if (f->countdown >= 0 && f->countdown-- == 0) {
+        f->fails++;
+        return NULL;
+    }
+    void *p = aligned_alloc(align < sizeof(void *) ? sizeof(void *) : align, (size + align - 1) / align * align);
+    if (p) f->live++;
+    return p;
+}
+
+static void fa_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    fail_alloc *f = user;
+    f->live--;
+    free(p);
+}
+
+/* Every allocation an edit makes fails in turn: the edit reports PF_OUT_OF_MEMORY or succeeds,
+ * nothing leaks, and once memory is back the map and what follows it agree with a fresh map. */
+static void test_edit_out_of_memory(void **state)
+{
+    (void)state;
+    int reached_ok = 0;
+    for (long n = 0; n < 400 && !reached_ok; n++) {
+        fail_alloc f = {.countdown = -1};
+        pf_allocator al = {fa_alloc, fa_free, &f};
+        uint8_t cells[96 * 80];
+        for (int i = 0; i < 96 * 80; i++) cells[i] = (i % 96 == 40 && i / 96 != 30) ? 0 : 1;
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 96, .height = 80, .cells = cells, .allocator = al}, &m),
+                         PF_OK);
+        pf_jps_table *t;
+        assert_int_equal(pf_jps_table_create(m, &(pf_jps_desc){.allocator = al, .threads = 1}, &t), PF_OK);
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.allocator = al}, &c), PF_OK);
+        assert_int_equal(pf_ctx_use_jps_table(c, t), PF_OK);
+        /* close the door (a cut), grow a forest over the wall (new class, new bitmaps), weight */
+        pf_grid_edit e[3] = {{.rect = {40, 28, 1, 5}, .cls = 0},
+                             {.rect = {35, 10, 12, 12}, .cls = 3},
+                             {.rect = {60, 60, 4, 4}, .what = PF_EDIT_COST, .cost = 2.0f}};
+        f.countdown = n;
+        pf_status st = pf_grid_apply_edits(m, e, 3, NULL);
+        f.countdown = -1;
+        assert_true(st == PF_OK || st == PF_OUT_OF_MEMORY);
+        reached_ok = st == PF_OK && f.fails == 0;
+        /* memory is back: one more edit (it rebuilds dropped components), then compare */
+        pf_grid_edit more = {.rect = {10, 10, 2, 2}, .cls = 0};
+        assert_int_equal(pf_grid_apply_edits(m, &more, 1, NULL), PF_OK);
+        uint8_t cls[96 * 80];
+        float cost[96 * 80];
+        assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, 96, 80}, cls, cost), PF_OK);
+        pf_map *fresh;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 96, .height = 80, .cells = cls,
+                                                        .costs = pf_grid_weighted(m) ? cost : NULL},
+                                        &fresh),
+                         PF_OK);
+        assert_true(pf_map_fingerprint(m) == pf_map_fingerprint(fresh));
+        assert_int_equal(pf_grid_component_count(m), pf_grid_component_count(fresh));
+        pf_ctx *fc;
+        assert_int_equal(pf_ctx_create(fresh, NULL, &fc), PF_OK);
+        uint32_t a = pf_grid_node(m, 2, 2), b = pf_grid_node(m, 90, 70);
+        pf_stats s1, s2;
+        pf_status r1 = pf_search(c, a, b, NULL, NULL, &s1), r2 = pf_search(fc, a, b, NULL, NULL, &s2);
+        assert_int_equal(r1, r2);
+        assert_true(s1.cost == s2.cost || (isinf(s1.cost) && isinf(s2.cost)));
+        assert_int_equal(s1.expanded, s2.expanded); /* the early unreachable answer is back too */
+        /* the shared table followed, or says it could not */
+        pf_status jr = pf_search(c, a, b, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &s1);
+        if (st == PF_OK) assert_int_equal(jr, r2 == PF_OK && pf_jps_supported(m) ? PF_OK : jr);
+        else assert_true(jr == r2 || jr == PF_WRONG_MAP || jr == PF_FALLBACK);
+        pf_ctx_destroy(fc);
+        pf_map_destroy(fresh);
+        pf_ctx_destroy(c);
+        pf_jps_table_destroy(t);
+        pf_map_destroy(m);
+        assert_int_equal(f.live, 0);
+    }
+    assert_true(reached_ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_jps_follows), cmocka_unit_test(test_path_changed),
         cmocka_unit_test(test_parse),      cmocka_unit_test(test_batch_restart),
         cmocka_unit_test(test_batch_finish_on_edit), cmocka_unit_test(test_table_follows),
+        cmocka_unit_test(test_edit_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

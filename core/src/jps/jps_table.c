@@ -370,7 +370,7 @@ int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
         /* it missed an edit (an earlier failure): only a rebuild helps. A shared table stays
          * stale (searches report PF_WRONG_MAP); a context's own data is rebuilt on demand. */
         pf__jps_table_release(t);
-        if (t->all_classes) return 0;
+        if (t->all_classes) return 1; /* stale already (reported by the edit that failed it) */
         t->version = e->version;
         t->fingerprint = m->fingerprint;
         return 1;

@@ -285,6 +285,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         if (!begin_edit(m)) return PF_MAP_BUSY;
     }
 
+    const int was_weighted = m->cost != NULL;
     /* every allocation that can fail before a cell changes */
     pf_rect boxes_buf[16];
     pf_rect *boxes = count <= 16 ? boxes_buf : pf__alloc(&m->alloc, (size_t)count * sizeof *boxes, 64);
@@ -329,7 +330,13 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         }
         if (!pf__grid_components_edit(m, pr, old, &visited)) result = PF_OUT_OF_MEMORY;
     }
-    if (m->cost && m->cost_not1 == 0) {
+    if (m->cost && m->cost_not1 == 0 && !was_weighted) {
+        /* made for this edit, and no multiplier other than 1 stayed: as if never made */
+        pf__free(&m->alloc, m->cost, grid_cells(m) * sizeof(float));
+        m->cost = NULL;
+        m->min_cost = 1.0;
+        m->cost_min_n = 0;
+    } else if (m->cost && m->cost_not1 == 0) {
         /* every passable multiplier is 1 again: unweighted, as a fresh map of these cells */
         pf__free(&m->alloc, m->cost, grid_cells(m) * sizeof(float));
         m->cost = NULL;
@@ -339,7 +346,9 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         cost_rescan(m);
     }
     if (nbox) {
-        pf__grid_fingerprint(m, boxes, nbox, 0);
+        /* a tile's hash covers its multipliers only on weighted grids: when the edit made the grid
+         * weighted or unweighted, every tile is hashed again (once, at that change) */
+        pf__grid_fingerprint(m, boxes, nbox, (m->cost != NULL) != was_weighted);
         m->version++;
         for (uint32_t i = 0; i < nbox; i++) log_rect(m, boxes[i], m->version);
         pf__edit_view view = {boxes, nbox, m->version, 0};

@@ -736,8 +736,8 @@ static void table_before_edit(pf__map_user *u, const pf_map *m)
 static int table_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
 {
     pf_table *t = (pf_table *)(void *)((char *)u - offsetof(pf_table, user));
-    (void)e;
-    if (!t->old) return pf__table_stale(t) ? 0 : 1; /* stale, or no copy: stays behind */
+    /* no copy: stale before this edit (already reported), or the copy failed now (report it) */
+    if (!t->old) return t->version + 1u != e->version;
     pf_status st = update_rows(t, t->old, m, NULL, NULL);
     pf_map_destroy(t->old);
     t->old = NULL;
