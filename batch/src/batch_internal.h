@@ -138,7 +138,9 @@ int       pf__batch_plan(pf_batch *b);
 
 /* sched_jobs.c, shared with follow.c */
 void      pf__batch_put_spare(pf_batch *b, pf_ctx *c);
-void      pf__batch_single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena);
+/* A job's search ended with `st` on `c`: results into `wk`'s arena, counters, a held context back
+ * to the spares, the job done. */
+void      pf__batch_job_done(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk);
 /* Advances a started job's search (budget 0 = unlimited): PF_IN_PROGRESS or its final status. */
 pf_status pf__batch_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget);
 

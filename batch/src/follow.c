@@ -35,16 +35,7 @@ static void before_edit(pf__map_user *u, const pf_map *m)
         do st = pf__batch_step(b, j, c, 0);
         while (st == PF_IN_PROGRESS);
         wk->expanded += c->s.st.expanded - e0;
-        wk->searches++;
-        if (j->kind == PF__J_GROUP) {
-            pf__group_results(b, j, c, st, &wk->arena);
-            wk->groups++;
-        } else {
-            pf__batch_single_result(b, j, c, st, &wk->arena);
-        }
-        pf__batch_put_spare(b, c);
-        j->held = NULL;
-        j->state = PF__J_DONE;
+        pf__batch_job_done(b, j, c, st, wk); /* a held context is never the worker's own */
         any = 1;
     }
     if (any) {
@@ -65,12 +56,21 @@ static int by_seq(const void *pa, const void *pb)
     return a->seq < c->seq ? -1 : a->seq > c->seq;
 }
 
-static void requeue(pf_batch *b, uint32_t slot)
+/* Back to the fresh list; or, without room for it (`ok` 0), answered PF_OUT_OF_MEMORY: its old
+ * plan may not hold on the new cells. */
+static void requeue(pf_batch *b, uint32_t slot, int ok)
 {
     pf__bquery *e = &b->q[slot];
-    e->state = PF__Q_NEW;
-    e->canon = slot;
-    b->fresh[b->nfresh++] = slot;
+    if (ok) {
+        e->state = PF__Q_NEW;
+        e->canon = slot;
+        b->fresh[b->nfresh++] = slot;
+        return;
+    }
+    e->res = (pf_batch_result){.status = PF_OUT_OF_MEMORY, .tag = e->res.tag, .stats = {.cost = INFINITY}};
+    e->state = PF__Q_DONE;
+    b->pending--;
+    b->st.completed++;
 }
 
 /* Every unfinished query back to the fresh list, oldest first. */
@@ -89,32 +89,9 @@ static int after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *ev)
             b->st.restarted++;
         }
         uint32_t n = j->kind == PF__J_GROUP ? j->count : 1u;
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t slot = j->kind == PF__J_GROUP ? b->members[j->first + k] : j->query;
-            if (ok) {
-                requeue(b, slot);
-            } else {
-                /* no room to plan it again, and its old plan may not hold on the new cells */
-                pf__bquery *e = &b->q[slot];
-                e->res = (pf_batch_result){.status = PF_OUT_OF_MEMORY, .tag = e->res.tag, .stats = {.cost = INFINITY}};
-                e->state = PF__Q_DONE;
-                b->pending--;
-                b->st.completed++;
-            }
-        }
+        for (uint32_t k = 0; k < n; k++) requeue(b, j->kind == PF__J_GROUP ? b->members[j->first + k] : j->query, ok);
     }
-    for (uint32_t i = 0; i < b->ndups; i++) {
-        uint32_t slot = b->dups[i];
-        if (ok) {
-            requeue(b, slot);
-        } else {
-            pf__bquery *e = &b->q[slot];
-            e->res = (pf_batch_result){.status = PF_OUT_OF_MEMORY, .tag = e->res.tag, .stats = {.cost = INFINITY}};
-            e->state = PF__Q_DONE;
-            b->pending--;
-            b->st.completed++;
-        }
-    }
+    for (uint32_t i = 0; i < b->ndups; i++) requeue(b, b->dups[i], ok);
     b->njobs = b->nmembers = b->ndups = 0;
     /* submission order again (it decides who waits under a budget, never an answer) */
     seq_slot *ord = ok ? pf__alloc(&b->alloc, (size_t)b->nfresh * sizeof *ord, 64) : NULL;

@@ -77,7 +77,7 @@ void pf__batch_put_spare(pf_batch *b, pf_ctx *c)
 }
 
 /* Copies a finished single search into the query's result, path into the worker's arena. */
-void pf__batch_single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena)
+static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena)
 {
     pf_batch_result *r = &b->q[j->query].res;
     r->flags |= j->sliced ? PF_BATCH_RESULT_SLICED : 0u;
@@ -164,17 +164,22 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
         }
     }
     wk->expanded += c->s.st.expanded - before;
+    pf__batch_job_done(b, j, c, st, wk);
+    return PF_OK;
+}
+
+void pf__batch_job_done(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk)
+{
     wk->searches++;
     if (j->kind == PF__J_GROUP) {
         pf__group_results(b, j, c, st, &wk->arena);
         wk->groups++;
     } else {
-        pf__batch_single_result(b, j, c, st, &wk->arena);
+        single_result(b, j, c, st, &wk->arena);
     }
     if (c != wk->ctx) {
         pf__batch_put_spare(b, c);
         j->held = NULL;
     }
     j->state = PF__J_DONE;
-    return PF_OK;
 }

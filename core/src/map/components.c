@@ -453,12 +453,12 @@ static void tile_unindex(struct pf__comps *cc, uint32_t t)
         }                                                                                              \
     } while (0)
 
-/* Gives every node reachable from s among nodes of component `from` the component `to`. */
-static int relabel(pf_map *m, uint32_t s, uint32_t from, uint32_t to, uint32_t *visited)
+/* Gives node s, and every node of component `from` it reaches, the component `to` (from 0: nodes
+ * without one). The queue must hold them all. Returns how many. */
+static uint32_t flood(pf_map *m, uint32_t s, uint32_t from, uint32_t to)
 {
     struct pf__comps *cc = m->cc;
     uint32_t *root = m->comp_root;
-    if (!grow(&cc->alloc, &cc->q, &cc->qcap, (uint64_t)cc->csize[from] + 1u, 1)) return 0;
     uint32_t head = 0, tail = 0;
     cc->q[tail++] = s;
     root[s] = to;
@@ -471,10 +471,28 @@ static int relabel(pf_map *m, uint32_t s, uint32_t from, uint32_t to, uint32_t *
             }
         });
     }
-    *visited += tail;
-    cc->csize[to] += tail;
-    cc->csize[from] -= tail;
+    return tail;
+}
+
+/* Component `from` (seeded at s) joins `to`. */
+static int relabel(pf_map *m, uint32_t s, uint32_t from, uint32_t to, uint32_t *visited)
+{
+    struct pf__comps *cc = m->cc;
+    if (!grow(&cc->alloc, &cc->q, &cc->qcap, (uint64_t)cc->csize[from] + 1u, 1)) return 0;
+    uint32_t n = flood(m, s, from, to);
+    *visited += n;
+    cc->csize[to] += n;
+    cc->csize[from] -= n;
     return cc->csize[from] ? 1 : comp_free(cc, from);
+}
+
+/* A new component for node s and the nodes without one it reaches; the queue must hold them all.
+ * Returns how many, 0 on allocation failure. */
+static uint32_t claim(pf_map *m, uint32_t s)
+{
+    uint32_t l = comp_new(m->cc);
+    if (!l) return 0;
+    return m->cc->csize[l] = flood(m, s, 0, l);
 }
 
 /* ---- labelling from scratch ---------------------------------------------------------------------- */
@@ -497,24 +515,8 @@ static int build(pf_map *m)
     /* components: a search over the nodes */
     uint32_t *root = m->comp_root;
     if (!grow(&cc->alloc, &cc->q, &cc->qcap, cc->nend, 1)) return 0;
-    for (uint32_t s = 1; s < cc->nend; s++) {
-        if (root[s]) continue;
-        uint32_t l = comp_new(cc);
-        if (!l) return 0;
-        uint32_t head = 0, tail = 0;
-        cc->q[tail++] = s;
-        root[s] = l;
-        while (head < tail) {
-            uint32_t u = cc->q[head++];
-            FOR_EDGES(cc, u, v, {
-                if (!root[v]) {
-                    root[v] = l;
-                    cc->q[tail++] = v;
-                }
-            });
-        }
-        cc->csize[l] = tail;
-    }
+    for (uint32_t s = 1; s < cc->nend; s++)
+        if (!root[s] && !claim(m, s)) return 0;
     return 1;
 }
 
@@ -859,25 +861,13 @@ static int update(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited)
     for (uint32_t i = first_new; i < nv && ok; i++) {
         uint32_t s = cc->v[i];
         if (root[s]) continue;
-        uint32_t l = comp_new(cc);
-        if (!l || !grow(&cc->alloc, &cc->q, &cc->qcap, (uint64_t)(nv - first_new) + 1u, 1)) {
+        /* only new nodes lack a component here: the queue needs room for them all */
+        uint32_t took = grow(&cc->alloc, &cc->q, &cc->qcap, (uint64_t)(nv - first_new) + 1u, 1) ? claim(m, s) : 0;
+        if (!took) {
             ok = 0;
             break;
         }
-        uint32_t head = 0, tail = 0;
-        cc->q[tail++] = s;
-        root[s] = l;
-        while (head < tail) {
-            uint32_t u = cc->q[head++];
-            FOR_EDGES(cc, u, v, {
-                if (!root[v]) {
-                    root[v] = l;
-                    cc->q[tail++] = v;
-                }
-            });
-        }
-        cc->csize[l] = tail;
-        *visited += tail;
+        *visited += took;
     }
     for (uint32_t i = first_new; i < nv && ok; i++) {
         uint32_t u = cc->v[i];

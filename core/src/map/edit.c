@@ -181,25 +181,6 @@ static void cost_in(pf_map *m, uint8_t k, float c)
     }
 }
 
-/* The scan that a fresh map does (pf__grid_finish_costs): only when the last cell at the smallest
- * multiplier left, which one building in a weighted map rarely is. */
-static void cost_rescan(pf_map *m)
-{
-    size_t cells = grid_cells(m);
-    double mn = INFINITY;
-    uint32_t n = 0;
-    for (size_t i = 0; i < cells; i++) {
-        if (!m->cls[i]) continue;
-        if (m->cost[i] < mn) {
-            mn = m->cost[i];
-            n = 0;
-        }
-        n += m->cost[i] == mn;
-    }
-    m->min_cost = isfinite(mn) ? mn : 1.0;
-    m->cost_min_n = n;
-}
-
 /* Writes one edit; sets *box to the cells that changed (w 0 when none) and *cls_box to those whose
  * class changed. Old classes of the rectangle are left in m->scratch for the component update. */
 static void write_cells(pf_map *m, const pf_grid_edit *e, pf_rect *box, uint32_t *changed, int *rescan)
@@ -343,7 +324,8 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         m->min_cost = 1.0;
         m->cost_min_n = 0;
     } else if (m->cost && rescan) {
-        cost_rescan(m);
+        /* the last cell at the smallest multiplier left: the scan a fresh map does (rare) */
+        pf__grid_cost_scan(m);
     }
     if (nbox) {
         /* a tile's hash covers its multipliers only on weighted grids: when the edit made the grid

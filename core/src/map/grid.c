@@ -83,10 +83,8 @@ pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_m
 /* After costs are written: smallest multiplier of a passable cell; drops an all-ones cost array. */
 void pf__grid_finish_costs(pf_map *m);
 
-void pf__grid_finish_costs(pf_map *m)
+void pf__grid_cost_scan(pf_map *m)
 {
-    m->cost_min_n = m->cost_not1 = 0;
-    if (!m->cost) return;
     size_t cells = (size_t)m->pw * m->ph;
     double mn = INFINITY;
     uint32_t n_min = 0, not1 = 0; /* kept so edits can follow min_cost without a rescan */
@@ -99,14 +97,22 @@ void pf__grid_finish_costs(pf_map *m)
         n_min += m->cost[i] == mn;
         not1 += m->cost[i] != 1.0f;
     }
-    if (!not1) {
-        pf__free(&m->alloc, m->cost, cells * sizeof(float));
-        m->cost = NULL;
-        mn = 1.0;
-    }
     m->min_cost = isfinite(mn) ? mn : 1.0;
-    m->cost_min_n = not1 ? n_min : 0;
+    m->cost_min_n = n_min;
     m->cost_not1 = not1;
+}
+
+void pf__grid_finish_costs(pf_map *m)
+{
+    m->cost_min_n = m->cost_not1 = 0;
+    if (!m->cost) return;
+    pf__grid_cost_scan(m);
+    if (!m->cost_not1) {
+        pf__free(&m->alloc, m->cost, (size_t)m->pw * m->ph * sizeof(float));
+        m->cost = NULL;
+        m->min_cost = 1.0;
+        m->cost_min_n = 0;
+    }
 }
 
 pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out)

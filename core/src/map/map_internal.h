@@ -145,6 +145,8 @@ size_t pf__grid_components_mem(const pf_map *m);
 uint32_t pf__grid_components_count(const pf_map *m);
 /* Checks the bookkeeping against the cells (tests): 0 and a message in `why` when inconsistent. */
 int pf__grid_components_check(const pf_map *m, char *why, size_t len);
+/* min_cost, cost_min_n and cost_not1 from a scan of the multipliers (grid.c; m->cost set). */
+void pf__grid_cost_scan(pf_map *m);
 /* Fingerprint of a grid from its tile hashes; `all` rehashes every tile, else those under `r`. */
 void pf__grid_fingerprint(pf_map *m, const pf_rect *r, uint32_t nr, int all);
 
