@@ -59,11 +59,31 @@ static void test_arguments(void **state)
     assert_int_equal(pf_grid_apply_edits(m, &none, 1, NULL), PF_OK);
     assert_int_equal(pf_grid_apply_edits(m, NULL, 0, NULL), PF_OK);
     assert_int_equal(pf_map_version(m), 0);
+    /* NULL and foreign arguments are answered, never dereferenced */
+    assert_int_equal(pf_map_version(NULL), 0);
+    assert_int_equal(pf_grid_read(NULL, (pf_rect){0, 0, 1, 1}, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_grid_component(NULL, 0, 0), 0);
+    assert_int_equal(pf_grid_component(m, -1, 0), 0);
+    assert_int_equal(pf_grid_same_component(NULL, 0, 0), 0);
+    assert_int_equal(pf_grid_component_count(NULL), 0);
+    assert_int_equal(pf_grid_path_changed(NULL, 0, NULL, 0), PF_NODE_NONE);
+    assert_int_equal(pf_grid_path_changed(m, 0, NULL, 3), PF_NODE_NONE);
+    uint32_t cnt = 7;
+    assert_int_equal(pf_grid_changes_since(NULL, 0, NULL, 0, &cnt), PF_INVALID_ARGUMENT);
+    assert_int_equal(cnt, 0);
+    assert_int_equal(pf_grid_changes_since(m, 0, NULL, 0, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_map_listen(m, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_grid_parse_edit(NULL, "rect 0 0 1 1 .", 14, NULL, 1, NULL, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_grid_terrain_class('X'), -1);
+    assert_int_equal(pf_grid_terrain_class('T'), 3);
     /* graphs cannot be edited */
     pf_map *g;
     pf_edge ed[1] = {{0, 1, 1.0}};
     assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 2, .edge_count = 1, .edges = ed}, &g), PF_OK);
     assert_int_equal(pf_grid_apply_edits(g, &e, 0, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_grid_read(g, (pf_rect){0, 0, 1, 1}, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_grid_component_count(g), 0);
+    assert_int_equal(pf_grid_changes_since(g, 0, NULL, 0, &cnt), PF_INVALID_ARGUMENT);
     pf_map_destroy(g);
     pf_map_destroy(m);
 }
