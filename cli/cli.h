@@ -27,6 +27,21 @@ int pf_cli_plot(int argc, char **argv);
 int pf_cli_table(int argc, char **argv);
 int pf_cli_bench(int argc, char **argv);
 int pf_cli_replay(int argc, char **argv);
+int pf_cli_edit(int argc, char **argv);
+
+/* EDITS files (cmd_edit.c): applies each `rect X Y W H C` line to `map` as one edit (its own map
+ * version), timing the library calls; `cb` [opt] sees each applied edit and its character. Returns
+ * 0 after a message naming the file and line at the first bad line (edits before it stay applied). */
+typedef void (*cli_edit_cb)(const pf_grid_edit *e, char terrain, void *user);
+typedef struct cli_edit_stats {
+    uint32_t edits;          /* rect lines applied */
+    uint64_t cells_changed;
+    double   seconds;        /* in pf_grid_apply_edits, derived data included */
+} cli_edit_stats;
+int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb cb, void *user, cli_edit_stats *out);
+/* A cli_edit_cb that writes each edit's character into a map's rows of characters. */
+typedef struct cli_paint { char *rows; uint32_t w; } cli_paint;
+void cli_paint_edit(const pf_grid_edit *e, char ch, void *user);
 
 /* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
 typedef struct cli_rng { uint64_t s; } cli_rng;

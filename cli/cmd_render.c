@@ -8,7 +8,7 @@
 static const char *HELP =
     "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
     "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                       [--max-px N] [--json]\n"
+    "                       [--max-px N] [--json] [--edits EDITS]\n"
     "\n"
     "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
     "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
@@ -27,11 +27,16 @@ static const char *HELP =
     "                cells, and paths, starts and goals are drawn with priority so they stay visible\n"
     "  --json        print one JSON object: image size, scale, and per panel the query, status,\n"
     "                cost, expansions, path length and the pixel origin of its map\n"
+    "  --edits FILE  before and after: each algorithm gets a second column drawn after the edits\n"
+    "                (pathfind edit --help) with the edited rectangles outlined in orange, the path found before\n"
+    "                in dark orange when an edit broke it (it crosses a changed cell, or a corner a\n"
+    "                diagonal step needs) and the new path in magenta\n"
     "  -o FILE       output PNG (written with libpng)\n"
     "\n"
     "examples:\n"
     "  pathfind render maps/demo-512.map 20 20 490 300 --algo astar,dijkstra,jps -o cmp.png\n"
-    "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n";
+    "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n"
+    "  pathfind render arena.map 1 11 40 30 --edits walls.txt -o before-after.png\n";
 
 #define MAX_ALGOS 8
 #define MAX_QUERIES 16
@@ -42,6 +47,7 @@ static const cli_rgb C_GROUND = {236, 232, 220}, C_SWAMP = {158, 150, 100}, C_WA
                      C_TREES = {52, 128, 64}, C_BLOCKED = {44, 44, 50};
 static const cli_rgb C_PATH = {255, 0, 255}, C_START = {0, 200, 0}, C_GOAL = {0, 70, 255},
                      C_OUTLINE = {0, 0, 0};
+static const cli_rgb C_EDITED = {255, 160, 0}, C_OLD_PATH = {200, 80, 0};
 /* Expansion order, first to last: light enough at the start that the terrain stays readable. */
 static const cli_rgb GRAD[4] = {{255, 244, 160}, {253, 174, 97}, {228, 88, 60}, {150, 24, 70}};
 
@@ -161,9 +167,34 @@ static void draw_line(cli_canvas *c, long x0, long y0, long x1, long y1, long b,
 }
 
 /* Map, expansions (order[] = 1-based expansion rank, 0 = not expanded), path and end markers. */
+/* The edited cells and the path found before the edits, drawn under the new path (after panels). */
+typedef struct overlay {
+    const pf_rect  *rects;
+    uint32_t        nrects;
+    const uint32_t *old;   /* [opt] the earlier path, drawn when broken */
+    uint32_t        old_len;
+} overlay;
+
+static void draw_path(cli_canvas *c, const layout *L, long ox, long oy, const uint32_t *path, uint32_t plen, long b,
+                      cli_rgb col)
+{
+    uint32_t w = L->w;
+    for (uint32_t i = 0; i + 1 < plen; i++) {
+        long x0, y0, x1, y1;
+        cell_center(L, ox, oy, path[i] % w, path[i] / w, &x0, &y0);
+        cell_center(L, ox, oy, path[i + 1] % w, path[i + 1] / w, &x1, &y1);
+        draw_line(c, x0, y0, x1, y1, b, col);
+    }
+    if (plen == 1) {
+        long x0, y0;
+        cell_center(L, ox, oy, path[0] % w, path[0] / w, &x0, &y0);
+        brush(c, x0, y0, b, col);
+    }
+}
+
 static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const pf_map *map, const char *chars,
                        const uint32_t *order, uint32_t nexp, const uint32_t *path, uint32_t plen, uint32_t s,
-                       uint32_t g)
+                       uint32_t g, const overlay *ov)
 {
     double inv = nexp > 1 ? 1.0 / (nexp - 1) : 0.0;
     if (L->k == 1) {
@@ -205,17 +236,30 @@ static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const p
     }
     uint32_t w = L->w;
     long b = L->k > 1 ? 3 : L->cp >= 3 ? (long)(L->cp / 3 > 1 ? L->cp / 3 : 1) : 3;
-    for (uint32_t i = 0; i + 1 < plen; i++) {
-        long x0, y0, x1, y1;
-        cell_center(L, ox, oy, path[i] % w, path[i] / w, &x0, &y0);
-        cell_center(L, ox, oy, path[i + 1] % w, path[i + 1] / w, &x1, &y1);
-        draw_line(c, x0, y0, x1, y1, b, C_PATH);
+    if (ov) {
+        /* edited rectangles outlined (their cells keep the new terrain's colour) */
+        for (uint32_t r = 0; r < ov->nrects; r++) {
+            const pf_rect *q = &ov->rects[r];
+            if (L->k > 1) {
+                long x0, y0, x1, y1;
+                cell_center(L, ox, oy, (uint32_t)q->x, (uint32_t)q->y, &x0, &y0);
+                cell_center(L, ox, oy, (uint32_t)q->x + q->w - 1u, (uint32_t)q->y + q->h - 1u, &x1, &y1);
+                cli_canvas_rect(c, x0 - 1, y0 - 1, x1 - x0 + 3, 1, C_EDITED);
+                cli_canvas_rect(c, x0 - 1, y1 + 1, x1 - x0 + 3, 1, C_EDITED);
+                cli_canvas_rect(c, x0 - 1, y0 - 1, 1, y1 - y0 + 3, C_EDITED);
+                cli_canvas_rect(c, x1 + 1, y0 - 1, 1, y1 - y0 + 3, C_EDITED);
+            } else {
+                long t = L->cp >= 8 ? 2 : 1, x0 = ox + (long)((uint32_t)q->x * L->cp), y0 = oy + (long)((uint32_t)q->y * L->cp);
+                long wpx = (long)(q->w * L->cp), hpx = (long)(q->h * L->cp);
+                cli_canvas_rect(c, x0, y0, wpx, t, C_EDITED);
+                cli_canvas_rect(c, x0, y0 + hpx - t, wpx, t, C_EDITED);
+                cli_canvas_rect(c, x0, y0, t, hpx, C_EDITED);
+                cli_canvas_rect(c, x0 + wpx - t, y0, t, hpx, C_EDITED);
+            }
+        }
+        if (ov->old) draw_path(c, L, ox, oy, ov->old, ov->old_len, b, C_OLD_PATH);
     }
-    if (plen == 1) {
-        long x0, y0;
-        cell_center(L, ox, oy, path[0] % w, path[0] / w, &x0, &y0);
-        brush(c, x0, y0, b, C_PATH);
-    }
+    draw_path(c, L, ox, oy, path, plen, b, C_PATH);
     /* markers: exactly the cell when cells are big, else a 7 px square with an outline */
     for (int k = 0; k < 2; k++) {
         uint32_t n = k ? g : s;
@@ -233,23 +277,25 @@ static void draw_panel(cli_canvas *c, const layout *L, long ox, long oy, const p
 }
 
 /* The legend flows left to right and wraps; with draw = 0 it only measures the height. */
-static long legend(cli_canvas *c, long x0, long y0, long width, int ts, int draw)
+static long legend(cli_canvas *c, long x0, long y0, long width, int ts, int draw, int edits)
 {
-    static const char *names[] = {"ground", "swamp", "water", "trees", "blocked", "path", "start", "goal"};
-    const cli_rgb cols[] = {C_GROUND, C_SWAMP, C_WATER, C_TREES, C_BLOCKED, C_PATH, C_START, C_GOAL};
+    static const char *names[] = {"ground", "swamp", "water", "trees", "blocked", "path", "start", "goal",
+                                  "edited", "path before, broken"};
+    const cli_rgb cols[] = {C_GROUND, C_SWAMP, C_WATER, C_TREES, C_BLOCKED, C_PATH, C_START, C_GOAL, C_EDITED, C_OLD_PATH};
     long sw = 8 * ts, lh = 12 * ts, x = x0, y = y0;
-    for (int i = 0; i <= 8; i++) {
-        const char *label = i < 8 ? names[i] : "expanded, first -> last";
-        long bar = i < 8 ? sw : 48 * ts;
+    for (int i = 0; i <= 8 + 2 * !!edits; i++) {
+        int ni = i < 8 ? i : i - 1; /* the gradient comes ninth */
+        const char *label = i == 8 ? "expanded, first -> last" : names[ni];
+        long bar = i != 8 ? sw : 48 * ts;
         long item = bar + 4 * ts + cli_text_width(label, ts) + 10 * ts;
         if (x > x0 && x + item > x0 + width) {
             x = x0;
             y += lh;
         }
         if (draw) {
-            if (i < 8) {
+            if (i != 8) {
                 cli_canvas_rect(c, x, y, sw, sw, C_OUTLINE);
-                cli_canvas_rect(c, x + 1, y + 1, sw - 2, sw - 2, cols[i]);
+                cli_canvas_rect(c, x + 1, y + 1, sw - 2, sw - 2, cols[ni]);
             } else {
                 for (long k = 0; k < bar; k++) cli_canvas_rect(c, x + k, y, 1, sw, grad((double)k / (bar - 1)));
             }
@@ -267,7 +313,7 @@ static void fit_text(char *s, long max_px, int ts)
 }
 
 typedef struct render_args {
-    const char *map, *pos[4], *scen, *ids, *out, *algos;
+    const char *map, *pos[4], *scen, *ids, *out, *algos, *edits;
     int npos, json, weight_given;
     long max_px;
     double weight;
@@ -302,6 +348,8 @@ static int parse_args(int argc, char **argv, render_args *a)
             if (!cli_parse_int("render", s, argv[++i], 16, 8192, &a->max_px)) return 2;
         } else if (strcmp(s, "-o") == 0 && has) {
             a->out = argv[++i];
+        } else if (strcmp(s, "--edits") == 0 && has) {
+            a->edits = argv[++i];
         } else if (strcmp(s, "--json") == 0) {
             a->json = 1;
         } else if (s[0] == '-' && s[1] && !(s[1] >= '0' && s[1] <= '9')) {
@@ -403,8 +451,8 @@ static int check_queries(const pf_map *map, const query *qs, int nq)
 
 /* Panel and picture sizes: cells enlarged up to 16 px, or reduced by k cells per pixel. Returns 0
  * (message printed) when the picture would pass 16384 px a side. */
-static int plan_layout(layout *L, long max_px, int nalgo, int nq, uint64_t *W, uint64_t *H, uint64_t *legend_h,
-                       int *lts)
+static int plan_layout(layout *L, long max_px, int nalgo, int nq, int edits, uint64_t *W, uint64_t *H,
+                       uint64_t *legend_h, int *lts)
 {
     uint32_t longest = L->w > L->h ? L->w : L->h;
     if (longest <= (uint32_t)max_px) {
@@ -420,9 +468,10 @@ static int plan_layout(layout *L, long max_px, int nalgo, int nq, uint64_t *W, u
     L->ts = L->mw >= 400 ? 2 : 1;
     L->pw = L->mw > 200 ? L->mw : 200;
     L->header = 2 * 10 * (uint32_t)L->ts + 4;
-    *W = MARGIN + (uint64_t)nalgo * (L->pw + MARGIN);
+    const int ncol = edits ? 2 * nalgo : nalgo; /* with edits: before and after, side by side */
+    *W = MARGIN + (uint64_t)ncol * (L->pw + MARGIN);
     *lts = *W >= 900 ? 2 : 1;
-    *legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)*W - 2 * MARGIN, *lts, 0) + MARGIN;
+    *legend_h = (uint64_t)legend(NULL, MARGIN, 0, (long)*W - 2 * MARGIN, *lts, 0, edits) + MARGIN;
     *H = MARGIN + (uint64_t)nq * (L->header + L->mh + MARGIN) + *legend_h;
     if (*W > 16384 || *H > 16384) {
         cli_error("render", "picture would be %llux%llu pixels; lower --max-px or draw fewer panels",
@@ -432,14 +481,29 @@ static int plan_layout(layout *L, long max_px, int nalgo, int nq, uint64_t *W, u
     return 1;
 }
 
-typedef struct panel_info { int a, q; pf_status r; pf_stats st; uint32_t len; long x, y; } panel_info;
+typedef struct panel_info {
+    int a, q, after, broke; /* after: drawn after the edits; broke: an edit broke the earlier path */
+    pf_status r;
+    pf_stats st;
+    uint32_t len;
+    long x, y;
+} panel_info;
 
-/* The buffers one search and its panel need, sized to the map once. */
-typedef struct render_bufs { uint32_t *trace, *order, *path; char *chars; pf_ctx *ctx; } render_bufs;
+/* The buffers one search and its panel need, sized to the map once; with --edits, the paths found
+ * before the edits (to draw them after and tell which broke) and the edited rectangles. */
+typedef struct render_bufs {
+    uint32_t *trace, *order, *path;
+    char *chars;
+    pf_ctx *ctx;
+    uint32_t *before[MAX_ALGOS * MAX_QUERIES], before_len[MAX_ALGOS * MAX_QUERIES];
+    pf_rect *edited;
+    uint32_t nedited;
+} render_bufs;
 
-/* Searches query q with algorithm i and draws its panel; 0 (message printed) on a failed search. */
+/* Searches query q with algorithm i and draws its panel (pass 1: after the edits, in the column
+ * beside pass 0's); 0 (message printed) on a failed search. */
 static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, render_bufs *b, const render_args *a,
-                       int i, int q, const query *qq, panel_info *info)
+                       int i, int q, int pass, const query *qq, panel_info *info)
 {
     uint32_t nodes = pf_map_node_count(map);
     uint32_t s = pf_grid_node(map, qq->sx, qq->sy), g = pf_grid_node(map, qq->gx, qq->gy);
@@ -450,19 +514,35 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     pf_stats st;
     pf_status r = pf_search(b->ctx, s, g, &d, &path, &st);
     int ok = r == PF_OK || r == PF_FALLBACK;
-    if (pf_failed(r)) {
+    /* after edits a start or goal may be walled in: that is an answer to draw */
+    if (pf_failed(r) && !(pass && (r == PF_INVALID_START || r == PF_INVALID_GOAL))) {
         cli_error("render", "%s: %s", a->names[i], pf_status_str(r));
         return 0;
     }
+    if (pf_failed(r)) tr.len = 0;
+    int k = q * a->nalgo + i, broke = 0;
+    if (a->edits && pass == 0) {
+        b->before_len[k] = ok ? path.len : 0;
+        b->before[k] = malloc(((size_t)b->before_len[k] + 1) * sizeof(uint32_t));
+        if (!b->before[k]) {
+            cli_error("render", "out of memory");
+            return 0;
+        }
+        memcpy(b->before[k], b->path, (size_t)b->before_len[k] * sizeof(uint32_t));
+    }
+    if (pass == 1) broke = pf_grid_path_changed(map, 0, b->before[k], b->before_len[k]) != PF_NODE_NONE;
     memset(b->order, 0, (size_t)nodes * sizeof *b->order);
-    for (uint32_t k = tr.len; k-- > 0;) b->order[b->trace[k]] = k + 1; /* first expansion wins */
-    long ox = MARGIN + (long)i * (L->pw + MARGIN);
+    for (uint32_t e = tr.len; e-- > 0;) b->order[b->trace[e]] = e + 1; /* first expansion wins */
+    int col = a->edits ? 2 * i + pass : i;
+    long ox = MARGIN + (long)col * (L->pw + MARGIN);
     long oy = MARGIN + (long)q * (L->header + L->mh + MARGIN);
     char l1[96], l2[96];
     const char *an = pf_algo_name(a->descs[i].algo);
     if (qq->id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qq->id);
     else snprintf(l1, sizeof l1, "%s", an);
     if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
+    if (a->edits)
+        strncat(l1, !pass ? "  before" : broke ? "  after: path broke" : "  after: path kept", sizeof l1 - strlen(l1) - 1);
     if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
     else snprintf(l2, sizeof l2, "%s  exp %u", cli_status_word(r), st.expanded);
     fit_text(l1, L->pw, L->ts);
@@ -470,8 +550,9 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     cli_canvas_text(cv, ox, oy, l1, L->ts, C_TEXT);
     cli_canvas_text(cv, ox, oy + 10 * L->ts, l2, L->ts, C_TEXT);
     long my = oy + (long)L->header;
-    draw_panel(cv, L, ox, my, map, b->chars, b->order, tr.len, b->path, ok ? path.len : 0, s, g);
-    *info = (panel_info){i, q, r, st, ok ? path.len : 0, ox, my};
+    overlay ov = {b->edited, b->nedited, broke ? b->before[k] : NULL, b->before_len[k]};
+    draw_panel(cv, L, ox, my, map, b->chars, b->order, tr.len, b->path, ok ? path.len : 0, s, g, pass ? &ov : NULL);
+    *info = (panel_info){i, q, pass, broke, r, st, ok ? path.len : 0, ox, my};
     return 1;
 }
 
@@ -494,14 +575,19 @@ static void print_report(const render_args *a, const layout *L, uint64_t W, uint
         int ok = p->r == PF_OK || p->r == PF_FALLBACK;
         if (a->json) {
             printf("%s{\"algo\":\"%s\",\"id\":%ld,\"sx\":%d,\"sy\":%d,\"gx\":%d,\"gy\":%d,\"status\":\"%s\","
-                   "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld}",
+                   "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld",
                    i ? "," : "", an, qq->id, qq->sx, qq->sy, qq->gx, qq->gy, cli_status_word(p->r),
                    ok ? p->st.cost : -1.0, p->st.expanded, p->len, p->x, p->y);
+            if (a->edits) printf(",\"after_edits\":%s,\"path_broke\":%s", p->after ? "true" : "false",
+                                   p->broke ? "true" : "false");
+            printf("}");
             continue;
         }
-        char name[48];
+        char name[80];
         if (qq->id >= 0) snprintf(name, sizeof name, "%s #%ld", an, qq->id);
         else snprintf(name, sizeof name, "%s (%d,%d)->(%d,%d)", an, qq->sx, qq->sy, qq->gx, qq->gy);
+        if (a->edits) strncat(name, !p->after ? " before" : p->broke ? " after (path broke)" : " after",
+                                sizeof name - strlen(name) - 1);
         if (ok) printf("%s: cost %.4f, %u expanded, %u path nodes\n", name, p->st.cost, p->st.expanded, p->len);
         else printf("%s: %s (%u expanded)\n", name, pf_status_str(p->r), p->st.expanded);
     }
@@ -544,7 +630,7 @@ int pf_cli_render(int argc, char **argv)
     layout L = {.w = pf_grid_width(map), .h = pf_grid_height(map), .cp = 1, .k = 1};
     uint64_t W, H, legend_h;
     int lts;
-    if (!plan_layout(&L, a.max_px, a.nalgo, nq, &W, &H, &legend_h, &lts)) goto done;
+    if (!plan_layout(&L, a.max_px, a.nalgo, nq, a.edits != NULL, &W, &H, &legend_h, &lts)) goto done;
     uint32_t nodes = pf_map_node_count(map);
     b.chars = load_chars(a.map, L.w, L.h);
     b.trace = malloc((size_t)nodes * sizeof *b.trace);
@@ -555,12 +641,26 @@ int pf_cli_render(int argc, char **argv)
         cli_error("render", "out of memory for a %ux%u map", L.w, L.h);
         goto done;
     }
-    panel_info info[MAX_ALGOS * MAX_QUERIES];
+    panel_info info[2 * MAX_ALGOS * MAX_QUERIES];
     int ninfo = 0;
-    for (int q = 0; q < nq; q++)
-        for (int i = 0; i < a.nalgo; i++)
-            if (!draw_search(&cv, &L, map, &b, &a, i, q, &qs[q], &info[ninfo++])) goto done;
-    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1);
+    for (int pass = 0; pass < (a.edits ? 2 : 1); pass++) {
+        if (pass == 1) {
+            /* the map changes in place (the context follows); the character rows get the edits too */
+            cli_paint pt = {b.chars, L.w};
+            cli_edit_stats es;
+            if (!cli_apply_edits("render", map, a.edits, b.chars ? cli_paint_edit : NULL, &pt, &es)) goto done;
+            pf_grid_changes_since(map, 0, NULL, 0, &b.nedited);
+            b.edited = malloc(((size_t)b.nedited + 1) * sizeof *b.edited);
+            if (!b.edited || pf_grid_changes_since(map, 0, b.edited, b.nedited, &b.nedited) != PF_OK) {
+                cli_error("render", "cannot list the edited cells (out of memory, or more than the log holds)");
+                goto done;
+            }
+        }
+        for (int q = 0; q < nq; q++)
+            for (int i = 0; i < a.nalgo; i++)
+                if (!draw_search(&cv, &L, map, &b, &a, i, q, pass, &qs[q], &info[ninfo++])) goto done;
+    }
+    legend(&cv, MARGIN, (long)(H - legend_h), (long)W - 2 * MARGIN, lts, 1, a.edits != NULL);
     cli_out o;
     FILE *f = cli_out_open(&o, "render", a.out);
     if (!f) goto done;
@@ -571,6 +671,8 @@ int pf_cli_render(int argc, char **argv)
     print_report(&a, &L, W, H, qs, info, ninfo);
     rc = 0;
 done:
+    for (int k = 0; k < MAX_ALGOS * MAX_QUERIES; k++) free(b.before[k]);
+    free(b.edited);
     cli_canvas_free(&cv);
     free(b.trace);
     free(b.order);

@@ -14,6 +14,7 @@ static const cmd CMDS[] = {
     {"bench", pf_cli_bench, "time algorithms and thread counts on a scenario file (JSON, --plot)"},
     {"plot", pf_cli_plot, "plot benchmark results (JSON/CSV) as PNGs with gnuplot"},
     {"table", pf_cli_table, "build, query and incrementally update baked first-move tables"},
+    {"edit", pf_cli_edit, "apply rectangle edits (buildings, walls) to a map and write it"},
     {"replay", pf_cli_replay, "replay an RTS order log frame by frame through a batch (CSV, JSON)"},
 };
 

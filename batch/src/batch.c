@@ -104,6 +104,7 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->free_head = PF_NODE_NONE;
     atomic_flag_clear(&b->spare_lock);
     atomic_init(&b->budget_left, LLONG_MAX);
+    pf__batch_follow(b);
 }
 
 pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out)
@@ -244,6 +245,7 @@ void pf_batch_destroy(pf_batch *b)
     if (!b) return;
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     b->tag = PF__TAG_DEAD;
+    pf__batch_unfollow(b);
     pf_allocator a = b->alloc;
     if (b->workers) {
         for (uint32_t w = 0; w < b->nworkers; w++) {
@@ -422,8 +424,13 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b) return PF_INVALID_ARGUMENT;
     if (b->prepared) return PF_BATCH_BUSY;
+    /* from here to pf_batch_finish the map must not change (pf_grid_apply_edits checks it) */
+    if (!pf__map_enter_call(b->map, &b->user)) return PF_MAP_BUSY;
     if (b->jobs_dirty) pf__compact_jobs(b);
-    if (!pf__batch_plan(b) || !pf__plan_run(b, budget)) return PF_OUT_OF_MEMORY;
+    if (!pf__batch_plan(b) || !pf__plan_run(b, budget)) {
+        pf__map_leave(&b->user);
+        return PF_OUT_OF_MEMORY;
+    }
     if (b->mode != PF__MODE_FREE) make_spares(b); /* a shortfall is absorbed (see make_spares) */
     b->prepared = 1;
     return PF_OK;
@@ -432,25 +439,23 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
 uint32_t pf_batch_job_count(const pf_batch *b) { return b && b->prepared ? b->run_jobs : 0; }
 uint32_t pf_batch_worker_count(const pf_batch *b) { return b ? b->nworkers : 0; }
 
-pf_status pf_batch_finish(pf_batch *b)
+/* A finished job's queries are answered. */
+static void job_answered(pf_batch *b, const pf__job *j)
 {
-    if (!b) return PF_INVALID_ARGUMENT;
-    if (!b->prepared) return PF_NOT_PREPARED;
-    /* A job the caller did not run would break the budget account: it runs here, serially. */
-    for (uint32_t i = 0; i < b->run_jobs; i++)
-        if (!atomic_load(&b->jobs[b->run[i]].ran)) pf_batch_run_job(b, i, 0);
-    /* Workers wrote their own slots and counters; everything below is serial. */
-    pf__settle_run(b);
-    for (uint32_t i = 0; i < b->run_jobs; i++) {
-        pf__job *j = &b->jobs[b->run[i]];
-        if (j->state != PF__J_DONE) continue;
-        if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
-        else
-            for (uint32_t k = 0; k < j->count; k++) {
-                if (b->q[b->members[j->first + k]].cancel == PF_OK) b->st.grouped++;
-                pf__query_done(b, b->members[j->first + k]);
-            }
+    if (j->kind == PF__J_SINGLE) {
+        pf__query_done(b, j->query);
+        return;
     }
+    for (uint32_t k = 0; k < j->count; k++) {
+        if (b->q[b->members[j->first + k]].cancel == PF_OK) b->st.grouped++;
+        pf__query_done(b, b->members[j->first + k]);
+    }
+}
+
+/* What ends a run, serially: duplicates of answered queries take their results, finished and
+ * cancelled jobs leave, the workers' counters join the batch's. */
+static void publish(pf_batch *b)
+{
     uint32_t dkeep = 0;
     for (uint32_t i = 0; i < b->ndups; i++) {
         uint32_t s = b->dups[i];
@@ -481,10 +486,39 @@ pf_status pf_batch_finish(pf_batch *b)
         b->st.groups += wk->groups;
         wk->expanded = wk->redone = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
     }
+}
+
+pf_status pf_batch_finish(pf_batch *b)
+{
+    if (!b) return PF_INVALID_ARGUMENT;
+    if (!b->prepared) return PF_NOT_PREPARED;
+    /* A job the caller did not run would break the budget account: it runs here, serially. */
+    for (uint32_t i = 0; i < b->run_jobs; i++)
+        if (!atomic_load(&b->jobs[b->run[i]].ran)) pf_batch_run_job(b, i, 0);
+    /* Workers wrote their own slots and counters; everything below is serial. */
+    pf__settle_run(b);
+    for (uint32_t i = 0; i < b->run_jobs; i++)
+        if (b->jobs[b->run[i]].state == PF__J_DONE) job_answered(b, &b->jobs[b->run[i]]);
+    publish(b);
     b->epoch++;
     b->prepared = 0;
     b->run_jobs = 0;
+    pf__map_leave(&b->user);
     return PF_OK;
+}
+
+void pf__finish_suspended(pf_batch *b)
+{
+    int any = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) {
+        pf__job *j = &b->jobs[i];
+        if (j->state != PF__J_SUSPENDED) continue;
+        /* in its held context, or redone from the start on a worker's when it kept none */
+        pf__run_to_end(b, j, &b->workers[0]);
+        job_answered(b, j);
+        any = 1;
+    }
+    if (any) publish(b);
 }
 
 pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result *out)

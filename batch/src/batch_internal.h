@@ -119,6 +119,7 @@ typedef struct pf__entry {
 struct pf_batch {
     uint32_t      tag;         /* PF__TAG_BATCH while alive */
     const pf_map *map;
+    pf__map_user  user;        /* busy from prepare to finish; follows the map's edits (follow.c) */
     const pf_jps_table *jps;   /* attached to every context made, when given */
     pf_allocator  alloc;
     pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
@@ -207,10 +208,20 @@ void      pf__query_done(pf_batch *b, uint32_t slot);
 /* Whether job j may take a free slot for its search (see wait_epoch). */
 int       pf__may_take_slot(const pf_batch *b, const pf__job *j);
 
-/* sched_jobs.c */
-double    pf__now(void);
+/* follow.c: the batch follows its map's edits (attach at create, detach at destroy). */
+void      pf__batch_follow(pf_batch *b);
+void      pf__batch_unfollow(pf_batch *b);
+/* PF_BATCH_FINISH_ON_EDIT, before an edit: every suspended search runs to its end and its queries
+ * are answered as at the end of a run (batch.c). */
+void      pf__finish_suspended(pf_batch *b);
+
 /* sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP). */
 uint32_t  pf__default_workers(void);
+
+/* sched_jobs.c */
+double    pf__now(void);
+/* Runs job j to its end on `wk` (a suspended one in its held context) and writes its results. */
+void      pf__run_to_end(pf_batch *b, pf__job *j, pf__worker *wk);
 pf_ctx   *pf__take_spare(pf_batch *b);
 void      pf__put_spare(pf_batch *b, pf_ctx *c);
 /* Units a search in `c` has done: its expansions, plus one once it has finished. The one place

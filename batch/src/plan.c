@@ -28,6 +28,7 @@ void pf__query_done(pf_batch *b, uint32_t slot)
     pf__bquery *e = &b->q[slot];
     if (e->state == PF__Q_DONE) return;
     e->state = PF__Q_DONE;
+    e->res.map_version = pf_map_version(b->map); /* runs never overlap an edit */
     if (e->cancel != PF_OK) return; /* already counted and unlinked when it was cancelled */
     pf__tag_remove(b, slot);
     b->pending--;

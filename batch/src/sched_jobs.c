@@ -174,6 +174,8 @@ static void run_free(pf_batch *b, pf__job *j, pf__worker *wk)
     j->state = PF__J_DONE;
 }
 
+void pf__run_to_end(pf_batch *b, pf__job *j, pf__worker *wk) { run_free(b, j, wk); }
+
 /* A time budget (with or without an expansion budget, shared through one counter). */
 static uint32_t claim(pf_batch *b, uint32_t want)
 {

@@ -13,6 +13,7 @@
 
 #include "pathfind/pf_search.h"
 #include "base_internal.h"
+#include "map_user_internal.h" /* a batch follows its map's edits (batch/src/follow.c) */
 
 /* ---- handles ----------------------------------------------------------------------------------- */
 

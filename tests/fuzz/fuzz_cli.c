@@ -7,8 +7,9 @@
  *   1  a full run, in a scratch directory of small fixtures (m.map, m.scen, g.gr, g.co, p.txt,
  *      e.txt, g.pft, m.pft, f.json, f.csv): '/' in an argument becomes '_' and ".." becomes "_.",
  *      so every path the tool opens or writes stays in that directory, which is restored after each
- *      run. demo and bench (minutes of work by design) and runs with a number above 256 anywhere
- *      in their arguments are only parsed: the range checks are what the arguments-only mode is for.
+ *      run. demo and bench (minutes of work by design), replay (it re-executes itself to set
+ *      OpenMP's wait policy) and runs with a number above 256 anywhere in their arguments are only
+ *      parsed: the range checks are what the arguments-only mode is for.
  * Checks: no crash, no sanitizer report, no leak (LeakSanitizer), and an exit code of 0, 1 or 2.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -178,7 +179,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (char *p = buf; argc <= MAX_ARGS && p < buf + size - 1; p += strlen(p) + 1) argv[argc++] = p;
     argv[argc] = NULL;
 
-    int heavy = argc > 1 && (strcmp(argv[1], "demo") == 0 || strcmp(argv[1], "bench") == 0);
+    /* replay re-executes itself (OMP_WAIT_POLICY, cmd_replay.c): in a fuzzer that is the fuzzer */
+    int heavy = argc > 1 && (strcmp(argv[1], "demo") == 0 || strcmp(argv[1], "bench") == 0 ||
+                             strcmp(argv[1], "replay") == 0);
     for (int i = 1; full && i < argc; i++) {
         for (char *c = argv[i]; *c; c++)
             if (*c == '/') *c = '_';

@@ -106,8 +106,19 @@
  * own job system calls the job API below instead, on threads it schedules itself, and never wakes
  * an OpenMP team.
  *
+ * LIVING MAPS. The map may be edited between runs (pf_grid_apply_edits; not between
+ * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
+ * ever sees two versions. Queued queries are planned again on the new version (duplicates and
+ * groups are found anew: an edit may wall a start off its group's goal). A query suspended by the
+ * budget is restarted on the new version, from scratch (counted in `restarted`); with
+ * PF_BATCH_FINISH_ON_EDIT it is instead finished on the version it started on, inside the edit
+ * call, before any cell changes: nothing of the old version is kept, so the price is the rest of
+ * its search, paid in pf_grid_apply_edits (the run budget does not bound it). Its result is then
+ * available at once. pf_batch_result.map_version says which version a result was found on, and
+ * pf_grid_path_changed whether a later edit broke its path.
+ *
  * THREAD SAFETY
- *   pf_map    immutable; shared by every worker.
+ *   pf_map    immutable during a run; shared by every worker.
  *   pf_batch  pf_batch_run_job() may run concurrently for distinct `worker` values, between
  *             pf_batch_prepare() and pf_batch_finish(); every other call is one thread at a time.
  *             The allocator hook may be called from worker threads (open lists and arenas grow on
@@ -132,8 +143,9 @@ typedef struct pf_batch pf_batch;
 typedef struct pf_query_id { uint32_t id; } pf_query_id;
 
 enum {
-    PF_BATCH_NO_DEDUP = 1u << 0,  /* search every query, even identical ones */
-    PF_BATCH_NO_GROUPS = 1u << 1  /* never solve same-goal queries as a group */
+    PF_BATCH_NO_DEDUP = 1u << 0,       /* search every query, even identical ones */
+    PF_BATCH_NO_GROUPS = 1u << 1,      /* never solve same-goal queries as a group */
+    PF_BATCH_FINISH_ON_EDIT = 1u << 2  /* an edit finishes suspended queries on their version first */
 };
 
 /** Limits of one batch; beyond them pf_batch_create or pf_batch_submit return PF_TOO_LARGE. */
@@ -155,7 +167,8 @@ typedef struct pf_batch_reserve_desc {
 typedef struct pf_batch_desc {
     pf_allocator allocator;
     uint32_t     workers;        /* worker contexts; 0 = OpenMP's max threads (1 without OpenMP) */
-    uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS; 0 = both on */
+    uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS | PF_BATCH_FINISH_ON_EDIT;
+                                    0 = dedup and groups on, suspended queries restart on edits */
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     /* Spare contexts for suspended searches; 0 = PF_BATCH_DEFAULT_SUSPEND_SLOTS. Completion runs
      * under an expansion budget depend on it (never on the worker count); at most
@@ -209,6 +222,7 @@ typedef struct pf_batch_result {
     pf_stats        stats;     /* as pf_search fills them */
     const uint32_t *path;      /* [len: path_len] nodes start..goal; NULL when none; owned by the batch */
     uint32_t        path_len;
+    uint64_t        map_version; /* pf_map_version of the map the answer was found on */
 } pf_batch_result;
 
 /** Budget of one run; zero fields mean unlimited. */
@@ -229,7 +243,7 @@ typedef struct pf_batch_stats {
     uint64_t expanded;      /* node expansions, all searches (work done ahead and again included) */
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
-    uint64_t restarted;     /* times a search was dropped for lack of a spare context */
+    uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
     uint32_t pending;       /* queries not yet answered */
 } pf_batch_stats;
 
@@ -321,7 +335,7 @@ PF_API pf_status pf_batch_cancel(pf_batch *b, pf_query_id id);
  * pf_batch_finish.
  * @param budget [opt] NULL = unlimited.
  * @return PF_OK (per-query outcomes are in the results), PF_INVALID_ARGUMENT, PF_BATCH_BUSY,
- *         PF_OUT_OF_MEMORY.
+ *         PF_OUT_OF_MEMORY, PF_MAP_BUSY (the map is being edited).
  */
 PF_API pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
 
@@ -332,7 +346,8 @@ PF_API pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
  * PRIORITIES. Run jobs in index order for the best balance. Allocates (outside the per-query loop)
  * when the batch grew beyond its reservation, and makes the spare contexts on the first budgeted
  * run if pf_batch_reserve did not.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (already prepared), PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (already prepared), PF_OUT_OF_MEMORY,
+ *         PF_MAP_BUSY (the map is being edited).
  */
 PF_API pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget);
 /** Number of jobs of the prepared run (0 when not prepared). */

@@ -23,7 +23,21 @@
  *     if (pf_grid_load_movingai("arena.map", NULL, &map, &diag) != PF_OK) puts(diag.msg);
  *     uint32_t a = pf_grid_node(map, 1, 11), b = pf_grid_node(map, 1, 12);
  *
- * THREAD SAFETY: see pf_map.h (immutable after creation).
+ * EDITS. Between runs (pf_map.h, LIVING MAPS) cells can be given a new class and/or cost:
+ *
+ *     pf_grid_edit house = { .rect = {120, 80, 4, 4}, .cls = 0 };         // a 4x4 building
+ *     pf_edit_report rep;
+ *     if (pf_grid_apply_edits(map, &house, 1, &rep) == PF_OK)            // between frames
+ *         printf("version %llu, %u cells changed\n", (unsigned long long)rep.version, rep.changed);
+ *     if (pf_grid_path_changed(map, path_version, path, path_len) != PF_NODE_NONE) replan();
+ *
+ * The edited map answers every query exactly as a map freshly created from the same cells would
+ * (same costs, same paths, same fingerprint); only component labels (pf_grid_component) may be
+ * numbered differently. Edit cost grows with what changes: the cells themselves, their 64x64 tiles'
+ * hashes, the components that were cut or joined (a search over the smaller side), and the JPS+
+ * jump distances along the rows, columns and diagonals the change reaches.
+ *
+ * THREAD SAFETY: see pf_map.h (immutable between edits; edits at sync points).
  */
 #ifndef PATHFIND_PF_GRID_H
 #define PATHFIND_PF_GRID_H
@@ -102,6 +116,103 @@ PF_API pf_point pf_grid_point(const pf_map *map, uint32_t node);
 PF_API uint8_t  pf_grid_class(const pf_map *map, int32_t x, int32_t y);
 /** Cost multiplier of (x, y); 0 when outside. */
 PF_API float    pf_grid_cost(const pf_map *map, int32_t x, int32_t y);
+/**
+ * Reads the cells of rectangle `r` back, row-major.
+ * @param classes [opt][len: w*h] terrain classes.
+ * @param costs   [opt][len: w*h] multipliers (1 on unweighted grids).
+ * @return PF_OK, PF_INVALID_ARGUMENT (not a grid, or `r` not inside it).
+ */
+PF_API pf_status pf_grid_read(const pf_map *map, pf_rect r, uint8_t *classes, float *costs);
+/** Terrain class of a Moving AI character ('.' 'G' 'S' 1, 'W' 2, 'T' 3, '@' 'O' 0); -1 when unknown. */
+PF_API int      pf_grid_terrain_class(char ch);
+
+/* ---- connected components ------------------------------------------------------------------- */
+
+/**
+ * Component of (x, y): cells with the same non-zero id are connected under the move rule (and then
+ * of the same class); 0 for blocked or outside cells. Ids are arbitrary: an edit may renumber
+ * them, and an edited map may number them differently from a fresh one. O(1).
+ */
+PF_API uint32_t pf_grid_component(const pf_map *map, int32_t x, int32_t y);
+/** Non-zero when nodes `a` and `b` are passable and connected (a path exists). O(1). */
+PF_API int      pf_grid_same_component(const pf_map *map, uint32_t a, uint32_t b);
+/** Number of connected components of passable cells. */
+PF_API uint32_t pf_grid_component_count(const pf_map *map);
+
+/* ---- edits ---------------------------------------------------------------------------------- */
+
+enum {
+    PF_EDIT_CLASS = 1u << 0, /* set the terrain class (`cls` or `classes`) */
+    PF_EDIT_COST = 1u << 1   /* set the cost multiplier (`cost` or `costs`) */
+};
+
+/** One edit: a rectangle of cells set to a class and/or cost (one value, or one per cell). */
+typedef struct pf_grid_edit {
+    pf_rect        rect;     /* inside the grid; w or h 0 = nothing to do */
+    uint32_t       what;     /* PF_EDIT_CLASS | PF_EDIT_COST; 0 = PF_EDIT_CLASS */
+    uint8_t        cls;      /* new class, 0 = blocked (unless `classes`) */
+    float          cost;     /* new multiplier, > 0 and finite (unless `costs`) */
+    const uint8_t *classes;  /* [opt][len: w*h] one class per cell, row-major (a footprint) */
+    const float   *costs;    /* [opt][len: w*h] one multiplier per cell, row-major */
+} pf_grid_edit;
+
+typedef struct pf_edit_report {
+    uint64_t version;        /* pf_map_version after the call */
+    uint32_t changed;        /* cells whose class or cost changed */
+    uint32_t comp_visited;   /* cells the component update visited (cut and joined pieces) */
+    uint32_t jps_updated;    /* JPS+ jump distances recomputed, over every table that follows the map */
+} pf_edit_report;
+
+/**
+ * Applies `edits` in order, in place, as one new map version. Call it at a sync point: no search,
+ * batch run (pf_batch_prepare .. pf_batch_finish) or table build may be in progress on the map.
+ * Everything the library keeps for the map follows before the call returns: components, the
+ * fingerprint, JPS tables (shared and per context), first-move tables, contexts (a sliced search
+ * in progress restarts on the new version at its next step), batches (pf_batch.h), listeners.
+ * Setting a cost other than 1 on an unweighted grid makes it weighted (one pass over the map to
+ * create the cost array); setting every cost back to 1 makes it unweighted again, as a fresh map.
+ * An edit that changes nothing makes no new version.
+ *
+ * @param report [opt] what changed and what it cost.
+ * @return PF_OK; PF_INVALID_ARGUMENT (not a grid, a rectangle not inside it, an unknown `what` bit,
+ *         a cost not > 0 or not finite: nothing is changed); PF_MAP_BUSY (a search, run or edit is in
+ *         progress on the map: nothing is changed); PF_OUT_OF_MEMORY (before any cell changed,
+ *         nothing is changed; if derived data could not follow, the cells are edited and that data is
+ *         dropped: components are then rebuilt by the next edit, and a JPS or first-move table
+ *         reports PF_WRONG_MAP until rebuilt).
+ */
+PF_API pf_status pf_grid_apply_edits(pf_map *map, const pf_grid_edit *edits, uint32_t count, pf_edit_report *report);
+
+/**
+ * Which paths broke: the index of the first node of `nodes` (a path found on map version `since`)
+ * whose cell changed after that version, or whose step to the next node needs a changed cell (the
+ * side cells of a diagonal step under PF_MOVES_8_NO_CUT); PF_NODE_NONE when the path is untouched.
+ * Exact while the map's edit log reaches back to `since` (the last 4096 edited rectangles); older
+ * versions are answered by 16x16 blocks (a changed block counts as changed). O(len).
+ */
+PF_API uint32_t pf_grid_path_changed(const pf_map *map, uint64_t since, const uint32_t *nodes, uint32_t len);
+/**
+ * The rectangles changed after version `since`, oldest first (from the edit log).
+ * @param rects [opt][len: capacity]
+ * @param count receives the number of rectangles, even on PF_BUFFER_TOO_SMALL.
+ * @return PF_OK, PF_BUFFER_TOO_SMALL, PF_LIMIT_REACHED (the log no longer reaches back to `since`),
+ *         PF_INVALID_ARGUMENT.
+ */
+PF_API pf_status pf_grid_changes_since(const pf_map *map, uint64_t since, pf_rect *rects, uint32_t capacity,
+                                uint32_t *count);
+
+/**
+ * Parses one line of the EDITS text format: `rect X Y W H C` sets the W x H cells from (X, Y) to
+ * the class of Moving AI terrain character C ('.' 'G' 'S' 'W' 'T' '@' 'O'). Blank lines and lines
+ * starting with '#' give an empty edit (rect 0x0: nothing to do). `line` numbers messages.
+ *
+ * @param map     [opt] when given, the rectangle must lie inside it.
+ * @param terrain [opt] receives C (0 for an empty edit).
+ * @param diag [opt] "NAME:LINE:COL: message", e.g. "rectangle 1990 5 20 4 is partly outside the 2000x2000 map".
+ * @return PF_OK, PF_PARSE_ERROR, PF_INVALID_ARGUMENT (outside the map).
+ */
+PF_API pf_status pf_grid_parse_edit(const pf_map *map, const char *text, size_t len, const char *name, uint32_t line,
+                             pf_grid_edit *out, char *terrain, pf_diag *diag);
 
 #ifdef __cplusplus
 }

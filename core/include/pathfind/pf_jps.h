@@ -33,9 +33,14 @@
  *     pf_ctx_destroy(ctx);                                     // contexts first,
  *     pf_jps_table_destroy(t);                                 // then the table
  *
- * THREAD SAFETY: a pf_jps_table is immutable after creation; any number of threads' contexts may
- * use it at once. It must outlive every context it is attached to. pf_ctx_use_jps_table follows the
- * context's rule (one thread at a time).
+ * EDITS. A table follows its map's edits (pf_grid_apply_edits): the bitmaps of the edited cells
+ * and the JPS+ distances along the lines an edit reaches are updated in place, bit for bit what a
+ * fresh build gives. If an update runs out of memory the table is stale and searches using it
+ * return PF_WRONG_MAP until it is built again; data a context built itself is rebuilt on demand.
+ *
+ * THREAD SAFETY: a pf_jps_table is immutable between edits; any number of threads' contexts may
+ * use it at once. It must outlive every context it is attached to, and be destroyed before its
+ * map. pf_ctx_use_jps_table follows the context's rule (one thread at a time).
  */
 #ifndef PATHFIND_PF_JPS_H
 #define PATHFIND_PF_JPS_H
@@ -64,7 +69,7 @@ PF_API int pf_jps_supported(const pf_map *map);
  *
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (map not supported, see pf_jps_supported),
- *         PF_OUT_OF_MEMORY.
+ *         PF_OUT_OF_MEMORY, PF_MAP_BUSY (the map is being edited).
  */
 PF_API pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc,
                                      pf_jps_table **out);
@@ -76,7 +81,7 @@ PF_API size_t    pf_jps_table_mem_size(const pf_jps_table *table);
 /**
  * Makes `ctx` read its JPS data from `table` instead of building its own (data it built before
  * is freed). NULL detaches.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map, or is stale).
  */
 PF_API pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table);
 /** Bytes of JPS data owned by `ctx` (search state and tables it built; not an attached table). */

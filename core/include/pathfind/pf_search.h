@@ -33,7 +33,8 @@
  * returns some path. BFS minimises the number of steps and reports the real cost of that path.
  *
  * THREAD SAFETY: a pf_ctx is used by one thread at a time; create one per worker and reuse it.
- * Many contexts may search one map concurrently.
+ * Many contexts may search one map concurrently. A context follows its map's edits (pf_grid.h):
+ * made once, it stays valid across versions.
  */
 #ifndef PATHFIND_PF_SEARCH_H
 #define PATHFIND_PF_SEARCH_H
@@ -228,8 +229,10 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * @param stats [opt] expansions, pushes, cost, path length (filled on every return).
  * @return PF_OK, PF_NO_PATH, PF_LIMIT_REACHED, PF_FALLBACK (JPS asked on an unsupported map: A* ran,
  *         result valid), or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
- *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP, PF_COST_OVERFLOW (a path exists
- *         but its cost sums to infinity: graph weights near DBL_MAX; no path or cost is returned).
+ *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP (a JPS table that could not follow an
+ *         edit), PF_COST_OVERFLOW (a path exists but its cost sums to infinity: graph weights near
+ *         DBL_MAX; no path or cost is returned), PF_MAP_BUSY (the map is being edited:
+ *         pf_grid_apply_edits).
  */
 PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
                            pf_path *path, pf_stats *stats);
@@ -237,14 +240,20 @@ PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_
 /**
  * Sliced search (Detour's recipe): begin, then step with an expansion budget until the status is no
  * longer PF_IN_PROGRESS, then read the path. The context holds the search between calls; starting
- * another search on the same context abandons it.
+ * another search on the same context abandons it. If the map was edited between two steps
+ * (pf_grid_apply_edits), the next step starts the search again on the new version, from scratch:
+ * a search never mixes two versions.
  * @return begin: PF_IN_PROGRESS or an error; step: PF_IN_PROGRESS, PF_OK, PF_NO_PATH, PF_LIMIT_REACHED,
- *         PF_OUT_OF_MEMORY.
+ *         PF_OUT_OF_MEMORY, PF_MAP_BUSY, and after an edit the errors of begin (PF_INVALID_START
+ *         when the start is now blocked, say).
  */
-PF_API pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal,
-                                 const pf_search_desc *desc);
+PF_API pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc);
 PF_API pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
-/** Writes the path and stats of the last finished search. @return its final status, or PF_BUFFER_TOO_SMALL. */
+/**
+ * Writes the path and stats of the last finished search.
+ * @return its final status, PF_BUFFER_TOO_SMALL, or PF_MAP_CHANGED when the map was edited since the
+ *         search ran (read the path before editing).
+ */
 PF_API pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
 
 /**

@@ -50,7 +50,9 @@ extern "C" {
     X(NOT_PREPARED,     -15, "batch has no prepared run")                                           \
     X(JOB_ALREADY_RUN,  -16, "job already run in this prepared run")                                \
     X(BAD_JOB,          -17, "job index out of range for the prepared run")                         \
-    X(BAD_WORKER,       -18, "worker index out of range")
+    X(BAD_WORKER,       -18, "worker index out of range")                                           \
+    X(MAP_BUSY,         -19, "map is being searched or edited (edits belong between runs)")         \
+    X(MAP_CHANGED,      -20, "map was edited since this search ran")
 
 typedef enum pf_status {
 #define PF__STATUS_ENUM(name, value, text) PF_##name = value,

@@ -29,16 +29,23 @@
  * one row and column per cell, blocked cells included (their rows hold "no route"): a 64x64 grid is
  * 4096 nodes = 16 MiB, the 49x49 Moving AI arena 5.6 MiB. Build time is n full Dijkstra searches.
  *
- * INCREMENTAL UPDATE (graphs). pf_map is immutable, so an edit produces a new map with the same
- * nodes; pf_table_update(table, new_map, ...) diffs the old map (the table's) against the new one,
- * seeds the open list with every node whose out-arcs differ, and then, like the slides: take a node
- * from the open list, rebuild its row on the new map (and its row of costs on the old map, to see
- * what changed), and enqueue predecessors that may change. A predecessor v of a rebuilt node x is
- * enqueued when, for some target t, the cost-and-hops of x to t improved, or got worse and v's old
- * entry for t is an arc to x (PF_TABLE_RULE_TIGHT); PF_TABLE_RULE_SLIDES also enqueues every
- * predecessor when x's row of next hops changed, which reproduces the slides' example step by
- * step. Both are proven complete in table.c; rows never examined are copied unchanged, and the
- * result equals pf_table_create on the new map bit for bit.
+ * INCREMENTAL UPDATE. pf_table_update(table, new_map, ...) brings a table from the map it
+ * describes to another map with the same nodes (graphs: the same node count; grids: the same size
+ * and move rule): it diffs the old map against the new one, seeds the open list with every node
+ * whose out-arcs differ, and then, like the slides: take a node from the open list, rebuild its row
+ * on the new map (and its row of costs on the old map, to see what changed), and enqueue
+ * predecessors that may change. A predecessor v of a rebuilt node x is enqueued when, for some
+ * target t, the cost-and-hops of x to t improved, or got worse and v's old entry for t is an arc to
+ * x (PF_TABLE_RULE_TIGHT); PF_TABLE_RULE_SLIDES also enqueues every predecessor when x's row of next
+ * hops changed, which reproduces the slides' example step by step. Both are proven complete in
+ * table.c; rows never examined are copied unchanged, and the result equals pf_table_create on the
+ * new map bit for bit.
+ *
+ * LIVING GRIDS. A grid table follows the edits of its map (pf_grid_apply_edits): the edit copies
+ * the grid before its cells change (at most 65536 cells) and runs the update above from the copy
+ * to the edited grid, so the edit takes as long as the rows it rebuilds (two Dijkstra searches a
+ * row). If that update fails (out of memory) the table is stale: pf_table_path and pf_table_save
+ * report PF_WRONG_MAP and pf_table_entry PF_TABLE_NO_ROUTE until it is built again.
  *
  * BAKED FILES (pf_table_save / pf_table_load), little-endian:
  *     offset size field
@@ -67,7 +74,7 @@
  *     pf_table_destroy(t);
  *
  * OWNERSHIP: the table borrows its map (as a pf_ctx does): keep the map alive while the table uses
- * it; after pf_table_update it borrows the new map instead.
+ * it; after pf_table_update it borrows the new map instead. Destroy grid tables before their map.
  * THREAD SAFETY: const functions (queries, save) may run concurrently; create, update and load use
  * OpenMP threads internally (one pf_ctx each) and must not race with anything on the same table.
  */
@@ -87,8 +94,10 @@ typedef struct pf_table pf_table;
 
 /** Largest map a table accepts (n*n entries must stay addressable and sane). */
 #define PF_TABLE_MAX_NODES 65536u
-/** Version written by pf_table_save and the only one pf_table_load accepts. */
-#define PF_TABLE_FILE_VERSION 1u
+/** Version written by pf_table_save and the only one pf_table_load accepts. 2: a grid's fingerprint
+ * is a hash of its 64x64 tiles' hashes (so an edit rehashes only its tiles); a version 1 file is
+ * refused by its version, with a message, instead of as a table for another map. */
+#define PF_TABLE_FILE_VERSION 2u
 /** pf_table_entry: no route from u to t (unreachable, blocked cell, or out of range). */
 #define PF_TABLE_NO_ROUTE UINT32_MAX
 /** pf_table_entry: u == t. */
@@ -162,12 +171,13 @@ PF_API pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to
                                double *cost);
 
 /**
- * Brings the table from its current map to `new_map` (same node count; graphs only), rebuilding
- * only rows that can change. On failure the table is unchanged and still belongs to its old map.
+ * Brings the table from its current map to `new_map` (same node count; grids: same size and move
+ * rule), rebuilding only rows that can change. On failure the table is unchanged and still belongs
+ * to its old map. A grid table follows its own map's edits by itself: `new_map` == its map is PF_OK.
  * @param desc   [opt] NULL for defaults.
  * @param report [opt] counts of the work done.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or node counts differ), PF_UNSUPPORTED (grids),
- *         PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or the maps differ in nodes, size or rule),
+ *         PF_WRONG_MAP (the table is stale), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_table_update(pf_table *table, const pf_map *new_map,
                                  const pf_table_update_desc *desc, pf_table_report *report);

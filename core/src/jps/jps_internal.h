@@ -22,6 +22,9 @@
 struct pf_jps_table {
     const pf_map *map;
     uint64_t      fingerprint;
+    uint64_t      version;     /* map version the data describes; behind the map when an update failed */
+    int           all_classes; /* a shared table: bitmaps for every class on the map, new ones too */
+    pf__map_user  user;        /* shared tables follow the map's edits */
     pf_allocator  alloc;
     uint32_t      rw, cw;      /* words per row line, per column line */
     uint64_t     *rows[256];
@@ -55,6 +58,10 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads);
 /* Builds the JPS+ distances if absent (needs no bitmaps). */
 pf_status pf__jps_table_dist(pf_jps_table *t, int threads);
 void      pf__jps_table_release(pf_jps_table *t);
+/* Brings the built parts of `t` to the map's new version after the edits in `e` (bitmaps of the
+ * edited cells, JPS+ distances along the lines they reach); 0 on allocation failure, with `t` left
+ * stale (t->version behind). Adds the distances recomputed to e->jps_updated. */
+int       pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e);
 int       pf__jps_map_ok(const pf_map *m);
 
 /* Static contexts (pf_ctx_init_static): bytes of the JPS state carved from the caller's memory (the

@@ -39,6 +39,14 @@ static void ext_free(pf_ctx *c)
     pf__free(&c->alloc, x, sizeof *x);
     c->ext = NULL;
     c->ext_free = NULL;
+    c->ext_edit = NULL;
+}
+
+/* The map changed: the data this context built follows (an attached table follows on its own). */
+static int ext_edit(pf_ctx *c, pf__edit_view *e)
+{
+    pf__jps_ext *x = c->ext;
+    return pf__jps_table_edit(&x->own, e);
 }
 
 static pf__jps_ext *ext_get(pf_ctx *c)
@@ -49,6 +57,7 @@ static pf__jps_ext *ext_get(pf_ctx *c)
     pf__jps_table_init(&x->own, c->map, &c->alloc);
     c->ext = x;
     c->ext_free = ext_free;
+    c->ext_edit = ext_edit;
     return x;
 }
 
@@ -84,7 +93,9 @@ static int static_ready(const pf_ctx *c, uint8_t k)
 pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
 {
     if (!ctx) return PF_INVALID_ARGUMENT;
-    if (table && (table->map != ctx->map || table->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    if (table && (table->map != ctx->map || table->fingerprint != ctx->map->fingerprint ||
+                  table->version != ctx->map->version))
+        return PF_WRONG_MAP;
     /* a static context has room for the JPS state only when it was created with a table */
     if (ctx->fixed && !ctx->ext) return table ? PF_CAPACITY_EXCEEDED : PF_OK;
     if (!table && !ctx->ext) return PF_OK;
@@ -124,7 +135,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         hk != PF_HEUR_EUCLIDEAN)
         return PF_UNSUPPORTED;
     uint32_t si = s->start, gi = s->goal;
-    if (m->cls[si] != m->cls[gi] || (m->comp && m->comp[si] != m->comp[gi])) {
+    if (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi))) {
         /* different classes or components never connect: answer without searching */
         c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
         c->g[si] = 0.0;
@@ -144,6 +155,11 @@ pf_status pf__jps_begin(pf_ctx *c)
     x->path_len = 0;
     uint8_t k = m->cls[si];
     const pf_jps_table *t = x->shared;
+    if (t && t->version != m->version) return PF_WRONG_MAP; /* it could not follow an edit */
+    if (x->own.version != m->version) {
+        pf__jps_table_release(&x->own); /* nor could ours: built again below */
+        x->own.version = m->version;
+    }
     if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */

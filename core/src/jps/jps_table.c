@@ -5,6 +5,8 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise */
 #endif
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "jps/jps_internal.h"
 #include "map/grid_moves_internal.h"
@@ -51,6 +53,7 @@ void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
     memset(t, 0, sizeof *t);
     t->map = m;
     t->fingerprint = m->fingerprint;
+    t->version = m->version;
     t->alloc = pf__alloc_resolve(a);
     t->rw = line_words(m->pw);
     t->cw = line_words(m->ph);
@@ -242,6 +245,171 @@ pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
     return PF_OK;
 }
 
+/* ---- following edits ----------------------------------------------------------------------------
+ *
+ * Bitmaps: the edited cells' bits, per class. Distances: D[i][d] is a function of a few cells
+ * within two steps of i and of D[i + step(d)][d] (diagonals also of the sign of the two straight
+ * distances of i + step(d)). So after an edit:
+ *   - seeds are the cells within two steps of an edited cell, in all eight directions;
+ *   - a direction's seeds are recomputed in the order its dependencies run (the cell its step leads
+ *     to first), and from each seed whose value changed the walk goes on backwards along the line
+ *     while values keep changing: a wall put in a corridor rewrites the distances up to the
+ *     previous wall or jump point, and no further;
+ *   - straight directions come first; a straight distance whose sign changed (a jump point now
+ *     seen, or no longer) seeds the two diagonals that test it, at the cell one diagonal step back.
+ * The result equals a fresh build bit for bit (the tests compare them). */
+
+typedef struct seedvec {
+    uint64_t *v;
+    size_t    n, cap;
+} seedvec;
+
+static int seed_push(seedvec *s, const pf_allocator *a, uint64_t x)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 1024;
+        uint64_t *nv = pf__alloc(a, nc * sizeof *nv, 64);
+        if (!nv) return 0;
+        if (s->n) memcpy(nv, s->v, s->n * sizeof *nv);
+        pf__free(a, s->v, s->cap * sizeof *s->v);
+        s->v = nv;
+        s->cap = nc;
+    }
+    s->v[s->n++] = x;
+    return 1;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static const int8_t SX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t SY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+/* Sort key: cells further along direction d first (their value is an input of the cells behind). */
+static uint64_t seed_key(const pf_map *m, uint32_t i, uint32_t d)
+{
+    int64_t x = i % m->pw, y = i / m->pw;
+    int64_t k = (int64_t)m->pw + m->ph - (SX[d] * x + SY[d] * y);
+    return ((uint64_t)k << 32) | i;
+}
+
+/* Recomputes D[i][d]; returns 1 when it changed. Blocked cells hold 0 (a fresh build's memset). */
+static int redo(int16_t *D, const pf_map *m, uint32_t i, uint32_t d, int cut, int16_t *old)
+{
+    int16_t *p = &D[(size_t)i * 8u + d];
+    *old = *p;
+    if (!m->cls[i]) *p = 0;
+    else if (d < 4) dist_straight(D, m->cls, m->nb_off[0], i, d, cut);
+    else dist_diag(D, m->cls, m->nb_off[0], i, d, cut);
+    return *p != *old;
+}
+
+static int interior(const pf_map *m, uint32_t i)
+{
+    uint32_t x = i % m->pw, y = i / m->pw;
+    return x >= 1 && y >= 1 && x + 1 < m->pw && y + 1 < m->ph;
+}
+
+static int edit_dist(pf_jps_table *t, const pf__edit_view *e, uint32_t *updated)
+{
+    const pf_map *m = t->map;
+    const int cut = m->moves == PF_MOVES_8_CUT;
+    const int32_t *off = m->nb_off[0];
+    int16_t *D = t->dist;
+    seedvec sv[8] = {{0}};
+    int ok = 1;
+    for (uint32_t r = 0; r < e->count && ok; r++) {
+        /* padded box grown by two, inside the border */
+        int64_t x0 = (int64_t)e->rects[r].x + 1 - 2, y0 = (int64_t)e->rects[r].y + 1 - 2;
+        int64_t x1 = (int64_t)e->rects[r].x + e->rects[r].w + 2, y1 = (int64_t)e->rects[r].y + e->rects[r].h + 2;
+        if (x0 < 1) x0 = 1;
+        if (y0 < 1) y0 = 1;
+        if (x1 > (int64_t)m->pw - 2) x1 = (int64_t)m->pw - 2;
+        if (y1 > (int64_t)m->ph - 2) y1 = (int64_t)m->ph - 2;
+        for (int64_t y = y0; y <= y1 && ok; y++)
+            for (int64_t x = x0; x <= x1 && ok; x++)
+                for (uint32_t d = 0; d < 8 && ok; d++)
+                    ok = seed_push(&sv[d], &t->alloc, seed_key(m, (uint32_t)(y * m->pw + x), d));
+    }
+    for (uint32_t d = 0; d < 8 && ok; d++) {
+        qsort(sv[d].v, sv[d].n, sizeof *sv[d].v, cmp_u64);
+        for (size_t k = 0; k < sv[d].n && ok; k++) {
+            uint32_t i = (uint32_t)sv[d].v[k];
+            if (k && (uint32_t)sv[d].v[k - 1] == i) continue;
+            int16_t was;
+            while (redo(D, m, i, d, cut, &was)) {
+                (*updated)++;
+                int16_t now = D[(size_t)i * 8u + d];
+                if (d < 4 && (was > 0) != (now > 0)) {
+                    /* the diagonals that test this straight distance, one step back from i */
+                    for (uint32_t g = 4; g < 8 && ok; g++) {
+                        if (pf__dir_h[g] != d && pf__dir_v[g] != d) continue;
+                        uint32_t j = (uint32_t)((int32_t)i - off[g]);
+                        if (interior(m, j)) ok = seed_push(&sv[g], &t->alloc, seed_key(m, j, g));
+                    }
+                }
+                i = (uint32_t)((int32_t)i - off[d]);
+                if (!interior(m, i)) break;
+            }
+            (*updated)++;
+        }
+    }
+    for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, sv[d].v, sv[d].cap * sizeof *sv[d].v);
+    return ok;
+}
+
+int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
+{
+    const pf_map *m = t->map;
+    if (!m) return 1;
+    if (t->version + 1u != e->version) {
+        /* it missed an edit (an earlier failure): only a rebuild helps. A shared table stays
+         * stale (searches report PF_WRONG_MAP); a context's own data is rebuilt on demand. */
+        pf__jps_table_release(t);
+        if (t->all_classes) return 1; /* stale already (reported by the edit that failed it) */
+        t->version = e->version;
+        t->fingerprint = m->fingerprint;
+        return 1;
+    }
+    for (uint32_t r = 0; r < e->count; r++) {
+        const pf_rect *q = &e->rects[r];
+        for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
+            for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
+                uint8_t k = m->cls[(size_t)y * m->pw + x];
+                if (k && !t->rows[k] && t->all_classes && pf__jps_table_class(t, k, 0) != PF_OK) return 0;
+            }
+    }
+    for (int k = 1; k < 256; k++) {
+        uint64_t *rows = t->rows[k], *cols = t->cols[k];
+        if (!rows) continue;
+        for (uint32_t r = 0; r < e->count; r++) {
+            const pf_rect *q = &e->rects[r];
+            for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
+                for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
+                    uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
+                    uint64_t *wr = &rows[(size_t)y * t->rw + ((x + 64u) >> 6)];
+                    uint64_t *wc = &cols[(size_t)x * t->cw + ((y + 64u) >> 6)];
+                    if (m->cls[(size_t)y * m->pw + x] == (uint8_t)k) {
+                        *wr |= bx;
+                        *wc |= by;
+                    } else {
+                        *wr &= ~bx;
+                        *wc &= ~by;
+                    }
+                }
+        }
+    }
+    uint32_t updated = 0;
+    if (t->dist && !edit_dist(t, e, &updated)) return 0;
+    e->jps_updated += updated;
+    t->version = e->version;
+    t->fingerprint = m->fingerprint;
+    return 1;
+}
+
 void pf__jps_table_release(pf_jps_table *t)
 {
     const pf_map *m = t->map;
@@ -257,6 +425,13 @@ void pf__jps_table_release(pf_jps_table *t)
     t->bytes = 0;
 }
 
+static int table_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
+{
+    pf_jps_table *t = (pf_jps_table *)(void *)((char *)u - offsetof(pf_jps_table, user));
+    (void)m;
+    return pf__jps_table_edit(t, e);
+}
+
 pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps_table **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -269,6 +444,14 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     pf_jps_table *t = pf__alloc(&a, sizeof *t, 64);
     if (!t) return PF_OUT_OF_MEMORY;
     pf__jps_table_init(t, map, &a);
+    t->all_classes = 1;
+    /* the table follows the map's edits; while it builds, the map must not change */
+    t->user.after = table_after_edit;
+    pf__map_attach(map, &t->user);
+    if (!pf__map_enter(map, &t->user)) {
+        pf_jps_table_destroy(t);
+        return PF_MAP_BUSY;
+    }
     int present[256] = {0};
     size_t cells = (size_t)map->pw * map->ph;
     for (size_t i = 0; i < cells; i++) present[map->cls[i]] = 1;
@@ -276,6 +459,7 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     for (int k = 1; k < 256 && st == PF_OK; k++)
         if (present[k]) st = pf__jps_table_class(t, (uint8_t)k, d.threads);
     if (st == PF_OK && !d.bitmaps_only) st = pf__jps_table_dist(t, d.threads);
+    pf__map_leave(&t->user);
     if (st != PF_OK) {
         pf_jps_table_destroy(t);
         return st;
@@ -288,6 +472,7 @@ void pf_jps_table_destroy(pf_jps_table *t)
 {
     if (!t) return;
     pf_allocator a = t->alloc;
+    pf__map_detach(t->map, &t->user);
     pf__jps_table_release(t);
     pf__free(&a, t, sizeof *t);
 }

@@ -1,4 +1,4 @@
-/* grid.c - grid maps: creation from arrays, neighbour tables, components, accessors. */
+/* grid.c - grid maps: creation from arrays, neighbour tables, accessors. */
 #include <math.h>
 #include <string.h>
 #include "map/grid_moves_internal.h"
@@ -17,69 +17,19 @@ void pf__grid_set_offsets(pf_map *m)
     for (int d = 0; d < 8; d++) m->nb_off[0][d] = m->nb_off[1][d] = pf__dir_dy[d] * pw + pf__dir_dx[d];
 }
 
-/* Labels connected components by flood fill over the move rule (symmetric for every grid rule), so
- * a query whose goal lies in another component returns PF_NO_PATH without exhausting the start's
- * component. `stack` holds a cell index per cell. Instantiated per move rule, like the searches. */
-PF__INLINE void flood(pf_map *m, uint32_t *stack, const int MV)
-{
-    const uint8_t *cls = m->cls;
-    uint32_t *comp = m->comp;
-    const uint32_t pw = m->pw;
-    const size_t cells = (size_t)pw * m->ph;
-    int32_t nb_off[2][8]; /* a copy: the stores to comp could alias the map's (int32_t) offsets */
-    memcpy(nb_off, m->nb_off, sizeof nb_off);
-    const pf__grid_view v = {cls, NULL, nb_off[0], pw};
-    uint32_t label = 0;
-    for (uint32_t i = 0; i < cells; i++) {
-        if (!cls[i] || comp[i]) continue;
-        label++;
-        size_t top = 0;
-        stack[top++] = i;
-        comp[i] = label;
-        while (top) {
-            uint32_t c = stack[--top];
-            const int32_t *off = nb_off[MV == PF__MV_HEX ? (c / pw) & 1u : 0u];
-            for (uint32_t open = pf__grid_open_dirs(&v, off, c, (pf__unit){cls[c]}, MV); open;
-                 open &= open - 1u) {
-                uint32_t nb = (uint32_t)((int32_t)c + off[__builtin_ctz(open)]);
-                if (comp[nb]) continue;
-                comp[nb] = label;
-                stack[top++] = nb;
-            }
-        }
-    }
-}
-
-/* Uses the map's allocator; returns 0 on allocation failure. */
-static int label_components(pf_map *m)
-{
-    size_t cells = (size_t)m->pw * m->ph;
-    m->comp = pf__calloc(&m->alloc, cells * sizeof(uint32_t), 64);
-    uint32_t *stack = pf__alloc(&m->alloc, cells * sizeof(uint32_t), 64);
-    if (!m->comp || !stack) {
-        pf__free(&m->alloc, stack, cells * sizeof(uint32_t));
-        return 0;
-    }
-    /* Without corner cutting a diagonal step needs both side cells open, so it connects nothing
-     * that two straight steps do not: the components are the 4-connected ones (half the tests). */
-    switch (pf__mv_of(m->moves)) {
-    case PF__MV_8CUT: flood(m, stack, PF__MV_8CUT); break;
-    case PF__MV_HEX: flood(m, stack, PF__MV_HEX); break;
-    default: flood(m, stack, PF__MV_4); break;
-    }
-    pf__free(&m->alloc, stack, cells * sizeof(uint32_t));
-    return 1;
-}
 
 pf_status pf__grid_build(pf_map *m, pf_map **out)
 {
     pf__grid_set_offsets(m);
-    if (!label_components(m)) {
+    if (!pf__grid_label_components(m)) {
         pf_map_destroy(m);
         return PF_OUT_OF_MEMORY;
     }
     m->count = m->pw * m->ph;
-    pf__map_finish(m);
+    if (!pf__map_finish(m)) {
+        pf_map_destroy(m);
+        return PF_OUT_OF_MEMORY;
+    }
     *out = m;
     return PF_OK;
 }
@@ -121,23 +71,36 @@ pf_status pf__grid_alloc(const pf_allocator *alloc, uint32_t w, uint32_t h, pf_m
     return PF_OK;
 }
 
-void pf__grid_finish_costs(pf_map *m)
+void pf__grid_cost_scan(pf_map *m)
 {
-    if (!m->cost) return;
     size_t cells = (size_t)m->pw * m->ph;
     double mn = INFINITY;
-    int all_one = 1;
+    uint32_t n_min = 0, not1 = 0; /* kept so edits can follow min_cost without a rescan */
     for (size_t i = 0; i < cells; i++) {
         if (!m->cls[i]) continue;
-        if (m->cost[i] < mn) mn = m->cost[i];
-        if (m->cost[i] != 1.0f) all_one = 0;
-    }
-    if (all_one) {
-        pf__free(&m->alloc, m->cost, cells * sizeof(float));
-        m->cost = NULL;
-        mn = 1.0;
+        if (m->cost[i] < mn) {
+            mn = m->cost[i];
+            n_min = 0;
+        }
+        n_min += m->cost[i] == mn;
+        not1 += m->cost[i] != 1.0f;
     }
     m->min_cost = isfinite(mn) ? mn : 1.0;
+    m->cost_min_n = n_min;
+    m->cost_not1 = not1;
+}
+
+void pf__grid_finish_costs(pf_map *m)
+{
+    m->cost_min_n = m->cost_not1 = 0;
+    if (!m->cost) return;
+    pf__grid_cost_scan(m);
+    if (!m->cost_not1) {
+        pf__free(&m->alloc, m->cost, (size_t)m->pw * m->ph * sizeof(float));
+        m->cost = NULL;
+        m->min_cost = 1.0;
+        m->cost_min_n = 0;
+    }
 }
 
 pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out)

@@ -2,8 +2,8 @@
 #include <string.h>
 #include "map/map_internal.h"
 
-/* Terrain class of a Moving AI character; -1 when unknown. */
-static int terrain_class(char ch)
+/* Terrain class of a Moving AI character; -1 when unknown (public: the EDITS format uses it too). */
+int pf_grid_terrain_class(char ch)
 {
     switch (ch) {
     case '.': case 'G': case 'S': return 1; /* ground (swamp is ordinary ground) */
@@ -114,7 +114,7 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
         float *crow = m->cost ? m->cost + (size_t)(y + 1) * m->pw + 1 : NULL;
         for (uint32_t x = 0; x < wid; x++) {
             unsigned char ch = (unsigned char)s[x];
-            int k = ch < 128 ? terrain_class((char)ch) : -1;
+            int k = ch < 128 ? pf_grid_terrain_class((char)ch) : -1;
             if (k < 0) {
                 pf_map_destroy(m);
                 if (ch >= 32 && ch < 127)

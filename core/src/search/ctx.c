@@ -1,5 +1,6 @@
 /* ctx.c - search context lifecycle: node records sized once, reset by generation stamp. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include "search/ctx_internal.h"
 #include "jps/jps_internal.h" /* the JPS state of a static context */
@@ -12,6 +13,15 @@ typedef struct ctx_layout {
     uint32_t hcap;                                     /* open-list entries */
     size_t   heap;                                     /* bytes of the open list, padding included */
 } ctx_layout;
+
+/* After an edit: the records need nothing (same cell count, reset by generation; a sliced search
+ * in progress restarts at its next step, search.c), the JPS data this context built follows. */
+static int ctx_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
+{
+    pf_ctx *ctx = (pf_ctx *)(void *)((char *)u - offsetof(pf_ctx, user));
+    (void)m;
+    return ctx->ext_edit ? ctx->ext_edit(ctx, e) : 1;
+}
 
 /* The open list doubles on demand (pf__open.grow); a static context's never grows, and its search
  * reports PF_CAPACITY_EXCEEDED instead. */
@@ -77,8 +87,11 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->open.owner = ctx;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
+    ctx->user.after = ctx_after_edit;
+    pf__map_attach(map, &ctx->user);
 #ifdef PF__DEBUG_HANDLES
-    /* maps are immutable for searches; this debug-only counter is the one field a context changes */
+    /* maps are immutable for searches; this debug-only counter and the user list are the fields a
+     * context changes */
     atomic_fetch_add(&((pf_map *)map)->users, 1u);
 #endif
 }
@@ -170,6 +183,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     atomic_fetch_sub(&((pf_map *)ctx->map)->users, 1u);
 #endif
     ctx->tag = PF__TAG_DEAD;
+    pf__map_detach(ctx->map, &ctx->user);
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
     pf__open_free(&ctx->open, &a);

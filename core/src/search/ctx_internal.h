@@ -52,6 +52,11 @@ typedef struct pf__search {
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;
     pf__search_state active;
+    /* living maps: the version searched, and the request, to restart it on a newer version */
+    uint64_t  version;
+    uint32_t  req_start, req_goal;
+    int       req_tree, req_has_desc;
+    pf_search_desc req_desc;
 } pf__search;
 
 struct pf_ctx {
@@ -72,6 +77,10 @@ struct pf_ctx {
     void        (*ext_free)(pf_ctx *ctx);
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
                                 * and what would grow fails with PF_CAPACITY_EXCEEDED */
+    /* follows the extension's derived data (JPS tables built by this context) through an edit;
+     * 0 when it could not (the data is then dropped and rebuilt on demand) */
+    int         (*ext_edit)(pf_ctx *ctx, pf__edit_view *e);
+    pf__map_user  user;        /* busy during a search call; follows the map's edits */
 };
 
 /* Starts a new generation (clears stamps only on wrap-around). */

@@ -35,7 +35,7 @@ int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t
     uint32_t si = pf__map_inner(m, start), gi = pf__map_inner(m, goal);
     if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
     if (!m->cls[si] || m->cls[si] != m->cls[gi]) return 0;
-    return !m->comp || m->comp[si] == m->comp[gi];
+    return !m->comp || pf__grid_comp(m, si) == pf__grid_comp(m, gi);
 }
 
 /* The metric from grid cell (x, y) to the box of the starts. */

@@ -264,13 +264,18 @@ static pf_status finish(pf_ctx *c, pf_status st)
     return st;
 }
 
-static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
+static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
 {
-    if (!c) return PF_INVALID_ARGUMENT;
-    PF__CHECK_HANDLE(c, PF__TAG_CTX, "pf_ctx");
     const pf_map *m = c->map;
     pf__search *s = &c->s;
     memset(s, 0, sizeof *s);
+    /* what was asked, on which version: a later step restarts it if the map changed meanwhile */
+    s->version = m->version;
+    s->req_start = start;
+    s->req_goal = goal;
+    s->req_tree = tree;
+    s->req_has_desc = desc != NULL;
+    if (desc) s->req_desc = *desc;
     s->found = PF_NODE_NONE;
     s->st.cost = INFINITY;
     s->status = PF_INVALID_ARGUMENT;
@@ -335,7 +340,7 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
-    if (!tree && m->kind == PF_MAP_GRID && m->comp && m->comp[si] != m->comp[gi]) {
+    if (!tree && m->kind == PF_MAP_GRID && m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)) {
         c->stamp[si] = c->gen;
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
@@ -351,6 +356,17 @@ static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search
     return s->status = PF_IN_PROGRESS;
 }
 
+/* Search calls hold the map (pf__map_enter): an edit cannot start under them, nor they under an edit. */
+static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
+{
+    if (!c) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(c, PF__TAG_CTX, "pf_ctx");
+    if (!pf__map_enter(c->map, &c->user)) return PF_MAP_BUSY;
+    pf_status st = begin_on(c, start, goal, desc, tree);
+    pf__map_leave(&c->user);
+    return st;
+}
+
 pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc)
 {
     return begin(ctx, start, goal, desc, 0);
@@ -362,11 +378,22 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_INVALID_ARGUMENT;
     pf__search *s = &ctx->s;
     if (s->status != PF_IN_PROGRESS) return s->status;
-    uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
-    pf_status st;
-    if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
-    else st = pick_runner(ctx)(ctx, budget);
-    return finish(ctx, st);
+    if (!pf__map_enter(ctx->map, &ctx->user)) return PF_MAP_BUSY;
+    pf_status st = PF_IN_PROGRESS;
+    if (PF__UNLIKELY(s->version != ctx->map->version)) {
+        /* the map was edited while this search was suspended: never a mix of two versions, the
+         * search starts again on the new one (its endpoints may now be blocked) */
+        pf__search q = *s;
+        st = begin_on(ctx, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
+    }
+    if (st == PF_IN_PROGRESS) {
+        uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
+        if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
+        else st = pick_runner(ctx)(ctx, budget);
+        st = finish(ctx, st);
+    }
+    pf__map_leave(&ctx->user);
+    return st;
 }
 
 /* Walks parents from `idx` back to the start; returns the inner index of the parent. */
@@ -386,6 +413,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     const pf_map *m = ctx->map;
     pf_status st = s->status;
     if (st == PF_IN_PROGRESS) return PF_IN_PROGRESS;
+    if (s->version != m->version) return PF_MAP_CHANGED; /* its cells and costs are gone */
     int jps = s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS;
     uint32_t len = 0;
     double cost = s->st.cost;

@@ -33,6 +33,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef PF_WITH_OPENMP
@@ -40,6 +41,7 @@
 #endif
 #include "table/table_internal.h"
 #include "map/grid_moves_internal.h"
+#include "search/ctx_internal.h"
 
 #define PF__NOHOP UINT32_MAX
 
@@ -108,6 +110,8 @@ void pf_table_destroy(pf_table *t)
 {
     if (!t) return;
     pf_allocator a = t->alloc;
+    if (t->user.after) pf__map_detach(t->map, &t->user);
+    pf_map_destroy(t->old);
     pf__free(&a, t->data, t->bytes);
     pf__free(&a, t, sizeof *t);
 }
@@ -140,6 +144,7 @@ static pf_status work_init(row_work *w, const pf_map *m, const pf_allocator *a)
     memset(w, 0, sizeof *w);
     /* An open list as large as the node count never has to grow: a row cannot fail half-way. */
     pf_status st = pf_ctx_create(m, &(pf_ctx_desc){.allocator = *a, .heap_capacity = n + 1}, &w->ctx);
+    if (st == PF_OK) w->ctx->user.internal = 1; /* rows may be built inside an edit (pf__table_follow) */
     w->order = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
     w->g = pf__alloc(a, (size_t)n * sizeof(double), 64);
     w->hop = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
@@ -363,6 +368,7 @@ pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table
         return PF_OUT_OF_MEMORY;
     }
     if (d.progress) d.progress(n, n, d.progress_user);
+    pf__table_follow(t);
     *out = t;
     return PF_OK;
 }
@@ -376,7 +382,7 @@ size_t pf_table_mem_size(const pf_table *t) { return t ? sizeof *t + t->bytes : 
 
 uint32_t pf_table_entry(const pf_table *t, uint32_t from, uint32_t to)
 {
-    if (!t || from >= t->n || to >= t->n) return PF_TABLE_NO_ROUTE;
+    if (!t || from >= t->n || to >= t->n || pf__table_stale(t)) return PF_TABLE_NO_ROUTE;
     uint32_t e = pf__tab_load(pf__tab_row(t, from), t->width, to);
     if (e == pf__tab_none(t->width)) return PF_TABLE_NO_ROUTE;
     if (e == pf__tab_self(t->width)) return PF_TABLE_AT_GOAL;
@@ -399,6 +405,7 @@ pf_status pf_table_path(const pf_table *t, uint32_t from, uint32_t to, pf_path *
     if (path) path->len = 0;
     if (!t || (path && path->capacity && !path->nodes && !path->points)) return PF_INVALID_ARGUMENT;
     if (path && path->points && t->map->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
+    if (pf__table_stale(t)) return PF_WRONG_MAP;
     if (from >= t->n) return PF_INVALID_START;
     if (to >= t->n) return PF_INVALID_GOAL;
     uint32_t e0 = pf_table_entry(t, from, from);
@@ -441,11 +448,44 @@ static inline int key_cmp(double g1, uint32_t h1, double g2, uint32_t h2)
 
 static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
 {
+    if (a->kind == PF_MAP_GRID) {
+        /* a cell's out-arcs: its legal moves and their costs (the multiplier of the cell entered) */
+        uint32_t c = pf__grid_pad(a, u), ma = pf__grid_moves_at(a, c);
+        /* a passable cell with no moves still has a row (it reaches itself); a blocked one has none */
+        if (ma != pf__grid_moves_at(b, c) || !a->cls[c] != !b->cls[c]) return 0;
+        const int32_t *off = a->nb_off[(c / a->pw) & 1u];
+        for (uint32_t open = ma; open; open &= open - 1u) {
+            uint32_t d = (uint32_t)__builtin_ctz(open), nb = (uint32_t)((int32_t)c + off[d]);
+            if (grid_step(a, d, c, nb) != grid_step(b, d, c, nb)) return 0;
+        }
+        return 1;
+    }
     uint32_t da = a->off[u + 1] - a->off[u], db = b->off[u + 1] - b->off[u];
     if (da != db) return 0;
     return memcmp(a->dst + a->off[u], b->dst + b->off[u], (size_t)da * sizeof(uint32_t)) == 0 &&
            memcmp(a->w + a->off[u], b->w + b->off[u], (size_t)da * sizeof(double)) == 0;
 }
+
+/* The in-arcs of x on map m, each with a slot of its own for the update's cand[]: a graph's
+ * reverse arcs (slot = arc), or on a grid the cells that can step into x, which are x's own moves
+ * since every grid rule is symmetric (slot = 8x + direction). Calls the body with (slot, tail). */
+#define FOR_IN_ARCS(m, x, slot, v, ...)                                                               \
+    do {                                                                                               \
+        if ((m)->kind == PF_MAP_GRAPH) {                                                               \
+            for (uint32_t slot = (m)->roff[x]; slot < (m)->roff[(x) + 1]; slot++) {                    \
+                uint32_t v = (m)->rdst[slot];                                                          \
+                __VA_ARGS__                                                                            \
+            }                                                                                          \
+        } else {                                                                                       \
+            uint32_t c_ = pf__grid_pad(m, x);                                                          \
+            const int32_t *off_ = (m)->nb_off[(c_ / (m)->pw) & 1u];                                    \
+            for (uint32_t open_ = pf__grid_moves_at(m, c_); open_; open_ &= open_ - 1u) {                     \
+                uint32_t d_ = (uint32_t)__builtin_ctz(open_), slot = (x) * 8u + d_;                    \
+                uint32_t v = pf__grid_unpad(m, (uint32_t)((int32_t)c_ + off_[d_]));                    \
+                __VA_ARGS__                                                                            \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
 
 /* Per-worker scratch of the update: rows on both maps, the new row's entries, worsened targets. */
 typedef struct upd_work {
@@ -495,7 +535,7 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
     memset(u, 0, sizeof *u);
     u->n = n;
     u->width = pf__table_width_for(nm);
-    u->mcand = nm->m ? nm->m : 1;
+    u->mcand = nm->kind == PF_MAP_GRID ? (size_t)n * 8u : nm->m ? nm->m : 1;
     u->state = pf__calloc(a, n, 64);
     u->cur = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
     u->next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
@@ -585,8 +625,7 @@ static int examine_row(pf_table *t, const pf_map *om, const pf_map *nm, upd_scra
         memcpy(row, w->entries, (size_t)n * width);
     }
     u->changed[i] = (uint8_t)diff;
-    for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
-        uint32_t v = nm->rdst[e];
+    FOR_IN_ARCS(nm, x, e, v, {
         uint8_t want = 0;
         if (u->state[v] == PF__UPD_UNTOUCHED) {
             if ((slides && diff) || improved) want = 1;
@@ -600,7 +639,7 @@ static int examine_row(pf_table *t, const pf_map *om, const pf_map *nm, upd_scra
             }
         }
         u->cand[e] = want;
-    }
+    });
     return 1;
 }
 
@@ -640,13 +679,12 @@ static uint32_t queue_next_wave(const pf_map *nm, upd_scratch *u, uint32_t ncur,
         if (pos < d->capacity && d->examined) d->examined[pos] = x;
         if (pos < d->capacity && d->changed) d->changed[pos] = u->changed[i];
         rep->rows_changed += u->changed[i];
-        for (uint32_t e = nm->roff[x]; e < nm->roff[x + 1]; e++) {
-            uint32_t v = nm->rdst[e];
+        FOR_IN_ARCS(nm, x, e, v, {
             if (u->cand[e] && u->state[v] == PF__UPD_UNTOUCHED) {
                 u->state[v] = PF__UPD_QUEUED;
                 u->next[nnext++] = v;
             }
-        }
+        });
     }
     rep->rows_examined += ncur;
     rep->searches += 2 * ncur;
@@ -654,15 +692,14 @@ static uint32_t queue_next_wave(const pf_map *nm, upd_scratch *u, uint32_t ncur,
     return nnext;
 }
 
-pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_desc *desc,
-                          pf_table_report *report)
+/* The update from `om` (the map the rows describe) to `nm`. */
+static pf_status update_rows(pf_table *t, const pf_map *om, const pf_map *nm, const pf_table_update_desc *desc,
+                             pf_table_report *report)
 {
     pf_table_report rep = {0};
     if (report) *report = rep;
-    if (!t || !nm) return PF_INVALID_ARGUMENT;
-    const pf_map *om = t->map;
-    if (om->kind != PF_MAP_GRAPH || nm->kind != PF_MAP_GRAPH) return PF_UNSUPPORTED;
-    if (nm->n != om->n) return PF_INVALID_ARGUMENT;
+    if (om->kind != nm->kind || pf_map_node_count(om) != pf_map_node_count(nm)) return PF_INVALID_ARGUMENT;
+    if (om->kind == PF_MAP_GRID && (om->width != nm->width || om->moves != nm->moves)) return PF_INVALID_ARGUMENT;
     pf_table_update_desc d = desc ? *desc : (pf_table_update_desc){0};
     if ((unsigned)d.rule > PF_TABLE_RULE_SLIDES) return PF_INVALID_ARGUMENT;
 
@@ -682,8 +719,71 @@ pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_d
         u.next = tmp;
         ncur = nnext;
     }
-    if (st == PF_OK) t->map = nm;
+    if (st == PF_OK) {
+        t->map = nm;
+        t->version = nm->version;
+    }
     if (report) *report = rep;
     upd_free(&u, &t->alloc);
     return st;
+}
+
+pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_desc *desc,
+                          pf_table_report *report)
+{
+    if (report) *report = (pf_table_report){0};
+    if (!t || !nm || (desc && (unsigned)desc->rule > PF_TABLE_RULE_SLIDES)) return PF_INVALID_ARGUMENT;
+    const pf_map *om = t->map;
+    if (nm == om) return pf__table_stale(t) ? PF_WRONG_MAP : PF_OK; /* follows its edits already */
+    if (pf__table_stale(t)) return PF_WRONG_MAP; /* the old rows are not om's */
+    pf_status st = update_rows(t, om, nm, desc, report);
+    if (st == PF_OK && t->user.after) {
+        /* a grid table follows the map it now describes */
+        pf__map_detach(om, &t->user);
+        pf__map_attach(nm, &t->user);
+    }
+    return st;
+}
+
+/* ---- following a grid's edits ------------------------------------------------------------------ */
+
+/* Before the cells change: a copy of the grid as the rows describe it (the update compares rows on
+ * both). Tables stop at 65536 cells, so the copy is at most 65536 cells. */
+static void table_before_edit(pf__map_user *u, const pf_map *m)
+{
+    pf_table *t = (pf_table *)(void *)((char *)u - offsetof(pf_table, user));
+    if (pf__table_stale(t)) return;
+    if (t->old && t->old->fingerprint == m->fingerprint) return; /* an edit that changed nothing */
+    pf_map_destroy(t->old);
+    t->old = NULL;
+    uint32_t w = m->width, h = m->height;
+    uint8_t *cls = pf__alloc(&t->alloc, (size_t)w * h, 64);
+    float *cost = m->cost ? pf__alloc(&t->alloc, (size_t)w * h * sizeof(float), 64) : NULL;
+    if (cls && (cost || !m->cost) && pf_grid_read(m, (pf_rect){0, 0, w, h}, cls, cost) == PF_OK)
+        (void)pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = m->moves, .cells = cls, .costs = cost,
+                                             .allocator = t->alloc},
+                             &t->old);
+    pf__free(&t->alloc, cls, (size_t)w * h);
+    pf__free(&t->alloc, cost, (size_t)w * h * sizeof(float));
+}
+
+/* After: the incremental update from the copy to the map (rows that can change, pf_table.h). */
+static int table_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
+{
+    pf_table *t = (pf_table *)(void *)((char *)u - offsetof(pf_table, user));
+    /* no copy: stale before this edit (already reported), or the copy failed now (report it) */
+    if (!t->old) return t->version + 1u != e->version;
+    pf_status st = update_rows(t, t->old, m, NULL, NULL);
+    pf_map_destroy(t->old);
+    t->old = NULL;
+    return st == PF_OK;
+}
+
+void pf__table_follow(pf_table *t)
+{
+    if (t->map->kind != PF_MAP_GRID) return;
+    t->version = t->map->version;
+    t->user.before = table_before_edit;
+    t->user.after = table_after_edit;
+    pf__map_attach(t->map, &t->user);
 }

@@ -102,6 +102,7 @@ static void payload_write(const pf_table *t, uint8_t *dst, size_t off, size_t le
 pf_status pf_table_save_mem(const pf_table *t, void *buf, size_t capacity, size_t *size)
 {
     if (!t) return PF_INVALID_ARGUMENT;
+    if (pf__table_stale(t)) return PF_WRONG_MAP; /* its rows are not its map's */
     size_t need = pf_table_file_size(t);
     if (size) *size = need;
     if (capacity < need) return PF_BUFFER_TOO_SMALL;
@@ -237,6 +238,7 @@ pf_status pf_table_load_mem(const void *data, size_t size, const char *name, con
         return st;
     }
     if (diag) *diag = (pf_diag){.status = PF_OK}; /* as the other loaders: diag always matches the status */
+    pf__table_follow(t);
     *out = t;
     return PF_OK;
 }

@@ -13,6 +13,9 @@
 struct pf_table {
     pf_allocator  alloc;
     const pf_map *map;      /* borrowed */
+    uint64_t      version;  /* grids: the map version the rows describe (behind after a failed update) */
+    pf__map_user  user;     /* grids: follows the map's edits (table.c) */
+    pf_map       *old;      /* grids, during an edit: a copy of the cells before it */
     uint32_t      n;        /* nodes: rows and columns */
     uint32_t      width;    /* bytes per entry: 1, 2 or 4 */
     uint8_t      *data;     /* [n * n * width] */
@@ -54,6 +57,10 @@ static inline const uint8_t *pf__tab_row(const pf_table *t, uint32_t u)
 uint32_t pf__table_width_for(const pf_map *map);
 /* Allocates an empty table (entries uninitialised) for `map` with `width`. */
 pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t width, pf_table **out);
+/* Grid tables follow their map's edits (pf_grid_apply_edits runs the incremental update). */
+void pf__table_follow(pf_table *t);
+/* The table is out of date (a grid edit it could not follow). */
+static inline int pf__table_stale(const pf_table *t) { return t->map->kind == PF_MAP_GRID && t->version != t->map->version; }
 /* Node reached from `u` by out-arc `k`, or PF_NODE_NONE when k is not a legal move of u. */
 uint32_t pf__table_arc_target(const pf_map *map, uint32_t u, uint32_t k);
 

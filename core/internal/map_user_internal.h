@@ -1,0 +1,36 @@
+/* map_user_internal.h - what follows a map's edits (never installed): contexts, JPS and first-move
+ * tables, batches and public listeners attach a pf__map_user to the map; pf_grid_apply_edits calls
+ * each one's `before` and `after` (map/edit.c). Shared by core and batch: a batch follows its map
+ * without seeing the map's layout. */
+#ifndef PF_MAP_USER_INTERNAL_H
+#define PF_MAP_USER_INTERNAL_H
+
+#include <stdatomic.h>
+#include "pathfind/pf_map.h"
+
+typedef struct pf__map_user pf__map_user;
+typedef struct pf__edit_view {
+    const pf_rect *rects;      /* changed cells, unpadded coordinates, one box per edit */
+    uint32_t       count;
+    uint64_t       version;    /* the new version */
+    uint32_t       jps_updated; /* JPS+ entries recomputed by the users so far (report) */
+} pf__edit_view;
+struct pf__map_user {
+    pf__map_user *prev, *next;
+    atomic_int    busy;
+    int           internal;    /* the library's own searches inside an edit's `after` (tables) */
+    void        (*before)(pf__map_user *u, const pf_map *m);
+    int         (*after)(pf__map_user *u, const pf_map *m, pf__edit_view *e);
+    /* public listeners */
+    pf_map_edit_fn fn;
+    void         *user;
+};
+
+/* Attach and detach may be called from any thread. */
+void pf__map_attach(const pf_map *m, pf__map_user *u);
+void pf__map_detach(const pf_map *m, pf__map_user *u);
+/* A search call or a batch run enters the map: 0 (and nothing held) when an edit is in progress. */
+int  pf__map_enter_call(const pf_map *m, pf__map_user *u);
+static inline void pf__map_leave(pf__map_user *u) { atomic_store_explicit(&u->busy, 0, memory_order_release); }
+
+#endif
