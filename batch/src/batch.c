@@ -104,6 +104,7 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->free_head = PF_NODE_NONE;
     atomic_flag_clear(&b->spare_lock);
     atomic_init(&b->budget_left, LLONG_MAX);
+    atomic_init(&b->run_start_ns, 0);
     pf__batch_follow(b);
 }
 

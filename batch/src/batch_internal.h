@@ -183,6 +183,7 @@ struct pf_batch {
     double        max_s;       /* time budget per worker in seconds (0: none) */
     double        fair_s;      /* fair-round cap per job in seconds (0: none) */
     atomic_llong  budget_left; /* time mode with an expansion budget too: shared counter */
+    atomic_llong  run_start_ns; /* time mode: when the run's first worker started (0 until then) */
 
     pf_batch_stats st;
 };

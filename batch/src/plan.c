@@ -186,6 +186,7 @@ int pf__plan_run(pf_batch *b, const pf_batch_budget *budget)
     b->budget = exp && budget->max_expansions < (uint64_t)LLONG_MAX ? (long long)budget->max_expansions : LLONG_MAX;
     atomic_store(&b->budget_left, b->budget);
     b->max_s = us ? (double)budget->max_us * 1e-6 : 0.0;
+    atomic_store(&b->run_start_ns, 0);
     b->fair_s = 0.0;
     b->quantum = 0;
     b->nentries = 0;

@@ -202,7 +202,14 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
         return;
     }
     double now = pf__now();
-    if (wk->t0 == 0.0) wk->t0 = now;
+    if (wk->t0 == 0.0) {
+        /* The budget runs from the run's first start, not this worker's: a worker woken late
+         * (an idle core can take milliseconds to come back) shares the frame's deadline instead
+         * of pushing the frame's end out by its lateness. */
+        long long first = 0, mine = (long long)(now * 1e9);
+        if (!atomic_compare_exchange_strong(&b->run_start_ns, &first, mine)) mine = first;
+        wk->t0 = (double)mine * 1e-9;
+    }
     double deadline = wk->t0 + b->max_s;
     double cap = j->role && j->rank != PF__RANK_URGENT && b->fair_s > 0.0 ? now + b->fair_s : 0.0; /* fair round */
     pf_ctx *c = j->held ? j->held : wk->ctx;
