@@ -87,6 +87,22 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
 /* Reads a whole file through the allocator (NUL-terminated); *len excludes the NUL. */
 pf_status pf__read_file(const char *path, const pf_allocator *a, char **out, size_t *len, pf_diag *diag);
 
+/* An output file written beside its target and renamed over it once complete, so a failed write
+ * never leaves a truncated file and never removes the old one; the temporary file, the only file
+ * ever removed, is one this call created (exclusively). */
+typedef struct pf__outfile {
+    void        *f;        /* FILE * (kept opaque here so this header needs no <stdio.h>) */
+    const char  *path;     /* the target */
+    char        *tmp;      /* temporary name beside it */
+    size_t       tmp_size;
+    pf_allocator alloc;
+} pf__outfile;
+pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag);
+/* Flushes and closes; with ok (the caller's writes all succeeded) and no stream error, renames the
+ * temporary file over the target. Otherwise removes the temporary file and returns PF_IO_ERROR
+ * ("write failed: REASON" in diag). */
+pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag);
+
 /* Line cursor over a memory buffer: handles LF, CRLF and a missing final newline. */
 typedef struct pf__lines {
     const char *p, *end;

@@ -221,3 +221,47 @@ void pf__handle_fail(const char *fn, const char *type, const char *why)
     abort();
 }
 #endif
+
+pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
+{
+    *o = (pf__outfile){.path = path, .alloc = pf__alloc_resolve(a)};
+    if (!path || !*path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no file name given");
+    size_t n = strlen(path);
+    o->tmp_size = n + 16;
+    o->tmp = pf__alloc(&o->alloc, o->tmp_size, 16);
+    if (!o->tmp) return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory");
+    /* "x": created by this call or not at all, so a name already taken (a file of someone else's)
+     * is never opened, and never removed */
+    for (unsigned i = 0; i < 100 && !o->f; i++) {
+        snprintf(o->tmp, o->tmp_size, "%s.tmp%u", path, i);
+        o->f = fopen(o->tmp, "wbx");
+        if (!o->f && errno != EEXIST) break;
+    }
+    if (!o->f) {
+        pf_status st = pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a file beside it: %s", strerror(errno));
+        pf__free(&o->alloc, o->tmp, o->tmp_size);
+        o->tmp = NULL;
+        return st;
+    }
+    return PF_OK;
+}
+
+pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
+{
+    FILE *f = o->f;
+    pf_status st = PF_OK;
+    if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why */
+    else {
+        if (fflush(f) != 0 || ferror(f)) ok = 0;
+        int err = errno;
+        if (fclose(f) != 0) ok = 0, err = errno;
+        if (ok && rename(o->tmp, o->path) != 0) ok = 0, err = errno;
+        if (!ok) {
+            remove(o->tmp); /* ours: made exclusively by pf__out_open */
+            st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "write failed: %s", strerror(err ? err : EIO));
+        }
+    }
+    if (o->tmp) pf__free(&o->alloc, o->tmp, o->tmp_size);
+    *o = (pf__outfile){0};
+    return st;
+}
