@@ -77,6 +77,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
+    if (ctx->accel_free) ctx->accel_free(ctx);
     pf__free(&a, ctx->heap - PF__HEAP_PAD, ((size_t)ctx->hcap + PF__HEAP_PAD) * sizeof(pf__hentry));
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);

@@ -88,6 +88,8 @@ struct pf_ctx {
     pf__search    s;
     void         *ext;         /* algorithm extensions (JPS+ tables...), owned */
     void        (*ext_free)(pf_ctx *ctx);
+    void         *accel;       /* the accelerator's query state (accel/), owned */
+    void        (*accel_free)(pf_ctx *ctx);
 };
 
 /* Starts a new generation (clears stamps only on wrap-around). */
