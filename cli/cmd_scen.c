@@ -6,21 +6,23 @@
 
 static const char *HELP =
     "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                     [--csv FILE [--csv-us]] [--threads N]\n"
+    "                     [--csv FILE [--csv-us]] [--threads N] [--prep FILE]\n"
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
-    "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables, built once before\n"
-    "the timed queries), jps_table_bytes, peak_rss_kb.\n"
+    "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables or the accelerator,\n"
+    "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb.\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
     "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention).\n"
     "\n"
-    "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
+    "                long queries, A* for short ones; JPS+ on maps it does not support)\n"
     "  --weight W    weight for wastar (default 1.5)\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
     "  --csv-us      add a last CSV column `us` (microseconds for that search; 0 with --threads)\n"
     "  --threads N   solve the file as one batch on N worker threads (results do not depend on N)\n"
+    "  --prep FILE   with --algo auto: the accelerator baked by `pathfind prep` instead of building it\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
@@ -28,7 +30,7 @@ int pf_cli_scen(int argc, char **argv)
 {
     const char *pos[2] = {0};
     int npos = 0;
-    const char *csv = NULL;
+    const char *csv = NULL, *prep_file = NULL;
     int csv_us = 0; /* the CSV contract is exactly ten columns; timings only on request */
     pf_search_desc d = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
@@ -49,6 +51,8 @@ int pf_cli_scen(int argc, char **argv)
             if (!cli_parse_moves("scen", argv[++i], &moves)) return 2;
         } else if (strcmp(a, "--csv") == 0 && has) {
             csv = argv[++i];
+        } else if (strcmp(a, "--prep") == 0 && has) {
+            prep_file = argv[++i];
         } else if (strcmp(a, "--csv-us") == 0) {
             csv_us = 1;
         } else if (strcmp(a, "--threads") == 0 && has) {
@@ -102,16 +106,19 @@ int pf_cli_scen(int argc, char **argv)
         pf_map_destroy(map);
         return 1;
     }
-    /* JPS: build the map's tables once, outside the timed queries (one table serves every
-     * context); unsupported maps simply fall back to A* inside the search. */
-    pf_jps_table *jt = NULL;
-    double prep_s = 0.0;
-    if ((d.algo == PF_ALGO_JPS || d.algo == PF_ALGO_JPS_PLUS) && pf_jps_supported(map)) {
-        double t0 = cli_now();
-        pf_status js = pf_jps_table_create(map, &(pf_jps_desc){.bitmaps_only = d.algo == PF_ALGO_JPS}, &jt);
-        prep_s = cli_now() - t0;
-        if (js == PF_OK) pf_ctx_use_jps_table(ctx, jt);
+    /* JPS tables or the accelerator once, outside the timed queries (one serves every context);
+     * unsupported maps simply fall back inside the search. */
+    cli_prep prep;
+    if (!cli_prep_make("scen", map, d.algo, prep_file, &prep)) {
+        if (out) fclose(out);
+        pf_ctx_destroy(ctx);
+        pf_scen_destroy(sc);
+        pf_map_destroy(map);
+        return 1;
     }
+    cli_prep_attach(&prep, ctx);
+    pf_jps_table *jt = prep.jps;
+    double prep_s = prep.prep_s;
     pf_search_desc rd = pf_search_desc_resolve(map, &d);
     int check = moves == PF_MOVES_8_NO_CUT;
     uint32_t n = pf_scen_count(sc), solved = 0, mismatches = 0, size_warn = 0;
@@ -126,12 +133,14 @@ int pf_cli_scen(int argc, char **argv)
     pf_query_id *ids = NULL;
     if (batched) {
         ids = calloc(n ? n : 1, sizeof *ids);
-        pf_batch_desc bd = {.workers = (uint32_t)threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = jt};
+        pf_batch_desc bd = {.workers = (uint32_t)threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = jt,
+                            .accel = prep.accel};
         if (!ids || pf_batch_create(map, &bd, &batch) != PF_OK) {
             fprintf(stderr, "pathfind scen: out of memory creating the batch\n");
             free(ids);
             if (out) fclose(out);
             pf_ctx_destroy(ctx);
+            cli_prep_free(&prep);
             pf_scen_destroy(sc);
             pf_map_destroy(map);
             return 1;
@@ -193,17 +202,17 @@ int pf_cli_scen(int argc, char **argv)
     if (out) fclose(out);
     printf("{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
            "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
-           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"peak_rss_kb\":%ld}\n",
+           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"accel_bytes\":%zu,\"peak_rss_kb\":%ld}\n",
            pos[0], pf_algo_name(rd.algo), rd.weight, threads, n, solved, mismatches, check ? "true" : "false",
            total, n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
            (double)pf_ctx_bytes_per_node(ctx) * (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2) /
                ((double)pf_grid_width(map) * pf_grid_height(map)),
-           prep_s, pf_jps_table_mem_size(jt), cli_peak_rss_kb());
+           prep_s, pf_jps_table_mem_size(jt), pf_accel_mem_size(prep.accel), cli_peak_rss_kb());
     cli_pathbuf_free(&pb);
     pf_batch_destroy(batch);
     free(ids);
     pf_ctx_destroy(ctx);
-    pf_jps_table_destroy(jt);
+    cli_prep_free(&prep);
     pf_scen_destroy(sc);
     pf_map_destroy(map);
     return mismatches ? 1 : 0;

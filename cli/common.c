@@ -78,7 +78,7 @@ int cli_parse_algo(const char *cmd, const char *s, pf_algo *out)
 {
     pf_algo a = pf_algo_parse(s);
     if (a == PF_ALGO_DEFAULT) {
-        fprintf(stderr, "pathfind %s: unknown algorithm '%s' (astar, wastar, dijkstra, bfs, greedy, jps, jps+)\n",
+        fprintf(stderr, "pathfind %s: unknown algorithm '%s' (astar, wastar, dijkstra, bfs, greedy, jps, jps+, auto)\n",
                 cmd, s ? s : "");
         return 0;
     }
@@ -100,7 +100,7 @@ const char *cli_status_word(pf_status s)
 
 int cli_algo_optimal(pf_algo a)
 {
-    return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS ||
+    return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS || a == PF_ALGO_AUTO ||
            a == PF_ALGO_DEFAULT;
 }
 

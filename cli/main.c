@@ -14,6 +14,7 @@ static const cmd CMDS[] = {
     {"bench", pf_cli_bench, "time algorithms and thread counts on a scenario file (JSON, --plot)"},
     {"plot", pf_cli_plot, "plot benchmark results (JSON/CSV) as PNGs with gnuplot"},
     {"table", pf_cli_table, "build, query and incrementally update baked first-move tables"},
+    {"prep", pf_cli_prep, "bake the long-query accelerator of a map (for --algo auto --prep FILE)"},
 };
 
 static void usage(FILE *f)

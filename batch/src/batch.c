@@ -45,6 +45,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     b->tag = PF__TAG_BATCH;
     b->map = map;
     b->jps = d.jps_table;
+    b->accel = d.accel;
     b->alloc = a;
     b->flags = d.flags;
     b->group_min = PF__DEF(d.group_min, 4u);
@@ -67,6 +68,13 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
             if (js != PF_OK) {
                 pf_batch_destroy(b);
                 return js;
+            }
+        }
+        if (b->accel) {
+            pf_status as = pf_ctx_use_accel(b->workers[w].ctx, b->accel);
+            if (as != PF_OK) {
+                pf_batch_destroy(b);
+                return as;
             }
         }
     }
@@ -143,7 +151,8 @@ static void make_spares(pf_batch *b)
     while (b->spare_made < b->nspare_want) {
         pf_ctx *c;
         if (pf_ctx_create(b->map, &cd, &c) != PF_OK) break;
-        if (b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) {
+        if ((b->jps && pf_ctx_use_jps_table(c, b->jps) != PF_OK) ||
+            (b->accel && pf_ctx_use_accel(c, b->accel) != PF_OK)) {
             pf_ctx_destroy(c);
             break;
         }

@@ -71,6 +71,7 @@ struct pf_batch {
     uint32_t      tag;         /* PF__TAG_BATCH while alive */
     const pf_map *map;
     const pf_jps_table *jps;   /* attached to every context made, when given */
+    const pf_accel *accel;     /* likewise */
     pf_allocator  alloc;
     uint32_t      flags, group_min, nspare_want;
 
