@@ -1,5 +1,5 @@
-/* bench_jps.c - µs per long query for A*, JPS and JPS+ on the 2000x2000 grids and every Moving AI
- * map. Prints one JSON object.
+/* bench_jps.c - µs per long query for A*, JPS, JPS+ and the accelerator (PF_ALGO_AUTO, pf_accel.h)
+ * on the 2000x2000 grids and every Moving AI map. Prints one JSON object.
  *
  * usage: bench_jps [--reps R] [--astar-queries N] [--queries N] [MAP.map ...]
  *   default maps: ../shared/data/grids/{random-2000-20,rooms-2000,maze-2000-w4}.map and every
@@ -8,8 +8,13 @@
  *                      2000x2000 file, the sample size of peers.md for Moving AI)
  *   --astar-queries N  A* runs N of those, evenly strided (default 20; A* costs 60+ ms a query at 2000²)
  *   --reps R           JPS and JPS+ repeat the set R times, the best time is kept (default 3)
+ *   --prep FILE        read the accelerator of the (one) map from FILE (`pathfind prep`) instead
+ *                      of building it; build_ms is then the time to read it
  * JPS+ uses a shared pf_jps_table built beforehand (its build time and size are reported);
- * JPS uses the table's bitmaps. Each algorithm's costs are checked against the listed optima.
+ * JPS uses the table's bitmaps. "auto" runs on a second context with only the accelerator
+ * attached (built beforehand, in parallel: its build time, size and bytes per cell are reported),
+ * so its short queries run A* and nothing else of JPS is in reach. Each algorithm's costs are
+ * checked against the listed optima.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dirent.h>
@@ -61,6 +66,8 @@ static run time_set(pf_ctx *c, const pf_map *m, const pf_scen *sc, const uint32_
     return best;
 }
 
+static const char *g_prep; /* --prep FILE */
+
 static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, int first)
 {
     char scen_path[1100];
@@ -95,6 +102,15 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
         return 0;
     }
     pf_ctx_use_jps_table(c, t);
+    /* the accelerator on a context of its own, built before any query is timed */
+    double a0 = now();
+    pf_accel *acc = NULL;
+    pf_diag ad;
+    pf_status as = g_prep ? pf_accel_load(g_prep, m, NULL, &acc, &ad) : pf_accel_create(m, NULL, &acc);
+    if (g_prep && as != PF_OK) fprintf(stderr, "bench_jps: %s\n", ad.msg);
+    double accel_ms = (now() - a0) * 1e3;
+    pf_ctx *ca = NULL;
+    if (as == PF_OK && pf_ctx_create(m, NULL, &ca) == PF_OK) pf_ctx_use_accel(ca, acc);
     uint32_t cap = pf_map_node_count(m);
     uint32_t *cells = malloc((size_t)cap * sizeof *cells);
     run a = time_set(c, m, sc, aidx, nas, PF_ALGO_ASTAR, 1, cells, cap);
@@ -102,21 +118,31 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
     run p = time_set(c, m, sc, idx, n, PF_ALGO_JPS_PLUS, reps, cells, cap);
     /* JPS on the same subset A* ran, for an apples-to-apples speed-up */
     run js = time_set(c, m, sc, aidx, nas, PF_ALGO_JPS, reps, cells, cap);
+    run au = ca ? time_set(ca, m, sc, idx, n, PF_ALGO_AUTO, reps, cells, cap) : (run){0, 0, 0, n, n};
+    pf_accel_info ai = pf_accel_get_info(acc);
     const char *name = strrchr(map_path, '/') ? strrchr(map_path, '/') + 1 : map_path;
     printf("%s\n    {\"map\":\"%s\",\"width\":%u,\"height\":%u,\"queries\":%u,\"astar_queries\":%u,"
            "\"astar_us\":%.1f,\"jps_us\":%.2f,\"jpsplus_us\":%.2f,\"jps_us_on_astar_set\":%.2f,"
            "\"speedup_jps_vs_astar\":%.1f,\"wall_us\":{\"astar\":%.1f,\"jps\":%.2f,\"jpsplus\":%.2f},\"expanded_per_query\":{\"astar\":%.0f,\"jps\":%.1f,\"jpsplus\":%.1f},"
            "\"mismatches\":{\"astar\":%u,\"jps\":%u,\"jpsplus\":%u},\"table_build_ms\":%.1f,\"table_bytes\":%zu,"
-           "\"ctx_jps_bytes\":%zu}",
+           "\"ctx_jps_bytes\":%zu,\"auto_us\":%.2f,\"auto_wall_us\":%.2f,\"auto_expanded_per_query\":%.1f,"
+           "\"auto_mismatches\":%u,\"speedup_auto_vs_jps\":%.2f,\"speedup_auto_vs_jpsplus\":%.2f,"
+           "\"accel\":{\"build_ms\":%.1f,\"bytes\":%zu,\"bytes_per_cell\":%.2f,\"file_bytes\":%zu,"
+           "\"subgoals\":%u,\"graph_arcs\":%u,\"shortcuts\":%u,\"core\":%u,\"arcs\":%u,\"ctx_bytes\":%zu}}",
            first ? "" : ",", name, pf_grid_width(m), pf_grid_height(m), n, a.n, a.us, j.us, p.us, js.us,
            js.us > 0 ? a.us / js.us : 0.0, a.wall_us, j.wall_us, p.wall_us, a.n ? (double)a.expanded / a.n : 0.0, n ? (double)j.expanded / n : 0.0,
            n ? (double)p.expanded / n : 0.0, a.mismatches, j.mismatches, p.mismatches, table_ms,
-           pf_jps_table_mem_size(t), pf_ctx_jps_mem_size(c));
+           pf_jps_table_mem_size(t), pf_ctx_jps_mem_size(c), au.us, au.wall_us, n ? (double)au.expanded / n : 0.0,
+           au.mismatches, au.us > 0 ? j.us / au.us : 0.0, au.us > 0 ? p.us / au.us : 0.0, accel_ms, ai.bytes,
+           ai.bytes_per_cell, pf_accel_file_size(acc), ai.subgoals, ai.graph_arcs, ai.shortcuts, ai.core, ai.arcs,
+           pf_ctx_accel_mem_size(ca));
     fflush(stdout);
     free(cells);
     free(idx);
     free(aidx);
     pf_ctx_destroy(c);
+    pf_ctx_destroy(ca);
+    pf_accel_destroy(acc);
     pf_jps_table_destroy(t);
     pf_scen_destroy(sc);
     pf_map_destroy(m);
@@ -135,6 +161,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) nq = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--astar-queries") == 0 && i + 1 < argc) na = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--prep") == 0 && i + 1 < argc) g_prep = argv[++i];
         else if (nm < 256) maps[nm++] = argv[i];
     }
     if (reps < 1) reps = 1;

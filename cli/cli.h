@@ -42,6 +42,7 @@ int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb 
 /* A cli_edit_cb that writes each edit's character into a map's rows of characters. */
 typedef struct cli_paint { char *rows; uint32_t w; } cli_paint;
 void cli_paint_edit(const pf_grid_edit *e, char ch, void *user);
+int pf_cli_prep(int argc, char **argv);
 
 /* Deterministic xorshift64 generator shared by demo and gen (same seed, same map and queries). */
 typedef struct cli_rng { uint64_t s; } cli_rng;
@@ -109,5 +110,14 @@ void     cli_pathbuf_free(cli_pathbuf *pb);
  * the work has run for half a second; erased when done == total. Zero-initialise the state. */
 typedef struct cli_progress_state { const char *label; int enabled, drawn; double start, last; } cli_progress_state;
 void     cli_progress(cli_progress_state *p, uint64_t done, uint64_t total);
+
+/* What a search command prepares before its timed queries (cmd_prep.c): for --algo auto the
+ * accelerator, read from `file` [opt] (--prep FILE) or built when the map supports one, else JPS
+ * tables for jps, jps+ and auto. prep_s: seconds spent. Returns 0 after printing why when the file
+ * cannot be used (another map, corrupted, ...) or --prep was given with another algorithm. */
+typedef struct cli_prep { pf_accel *accel; pf_jps_table *jps; double prep_s; } cli_prep;
+int      cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p);
+void     cli_prep_attach(const cli_prep *p, pf_ctx *ctx);
+void     cli_prep_free(cli_prep *p);
 
 #endif

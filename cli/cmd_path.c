@@ -4,9 +4,13 @@
 
 static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
+    "                     [--prep FILE] [--waypoints]\n"
     "\n"
     "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
+    "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
+    "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
+    "the goal.\n"
     "\n"
     "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
 
@@ -14,6 +18,7 @@ int pf_cli_path(int argc, char **argv)
 {
     const char *pos[5] = {0};
     int npos = 0, json = 0;
+    const char *prep_file = NULL;
     pf_search_desc d = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
     int weight_given = 0;
@@ -32,6 +37,10 @@ int pf_cli_path(int argc, char **argv)
             if (!cli_parse_moves("path", argv[++i], &moves)) return 2;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--prep") == 0 && has) {
+            prep_file = argv[++i];
+        } else if (strcmp(a, "--waypoints") == 0) {
+            d.waypoints = 1;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
             cli_error("path", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
@@ -65,6 +74,13 @@ int pf_cli_path(int argc, char **argv)
         pf_map_destroy(map);
         return 1;
     }
+    cli_prep prep;
+    if (!cli_prep_make("path", map, d.algo, prep_file, &prep)) {
+        pf_ctx_destroy(ctx);
+        pf_map_destroy(map);
+        return 1;
+    }
+    cli_prep_attach(&prep, ctx);
     uint32_t s = pf_grid_node(map, (int32_t)c[0], (int32_t)c[1]), g = pf_grid_node(map, (int32_t)c[2], (int32_t)c[3]);
     cli_pathbuf pb = {0};
     pf_path path;
@@ -74,8 +90,8 @@ int pf_cli_path(int argc, char **argv)
     double us = (cli_now() - t0) * 1e6;
     int ok = r == PF_OK || r == PF_FALLBACK;
     if (json) {
-        printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"path\":[", cli_status_word(r),
-               ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us);
+        printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"prep_s\":%.6f,\"path\":[",
+               cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us, prep.prep_s);
         for (uint32_t i = 0; ok && i < path.len; i++) {
             pf_point p = pf_grid_point(map, pb.nodes[i]);
             printf("%s[%d,%d]", i ? "," : "", p.x, p.y);
@@ -84,7 +100,8 @@ int pf_cli_path(int argc, char **argv)
     } else {
         printf("status: %s (%s)\n", cli_status_word(r), pf_status_str(r));
         if (ok) {
-            printf("cost: %.6f\nexpanded: %u\ncells: %u\ntime_us: %.1f\npath:", st.cost, st.expanded, st.path_len, us);
+            printf("cost: %.6f\nexpanded: %u\ncells: %u\ntime_us: %.1f\nprep_s: %.6f\npath:", st.cost, st.expanded,
+                   st.path_len, us, prep.prep_s);
             for (uint32_t i = 0; i < path.len; i++) {
                 pf_point p = pf_grid_point(map, pb.nodes[i]);
                 printf(" %d,%d", p.x, p.y);
@@ -94,6 +111,7 @@ int pf_cli_path(int argc, char **argv)
     }
     cli_pathbuf_free(&pb);
     pf_ctx_destroy(ctx);
+    cli_prep_free(&prep);
     pf_map_destroy(map);
     return ok || r == PF_NO_PATH ? 0 : 1;
 }

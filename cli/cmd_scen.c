@@ -6,16 +6,17 @@
 
 static const char *HELP =
     "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                     [--csv FILE [--csv-us]] [--threads N] [--edits EDITS]\n"
+    "                     [--csv FILE [--csv-us]] [--threads N] [--edits EDITS] [--prep FILE]\n"
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
-    "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables, built once before\n"
-    "the timed queries), jps_table_bytes, peak_rss_kb.\n"
+    "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables or the accelerator,\n"
+    "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb.\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
     "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention) and without --edits.\n"
     "\n"
-    "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
+    "                long queries, A* for short ones; JPS+ on maps it does not support)\n"
     "  --weight W    weight for wastar (default 1.5), jps and jps+; an error with the others\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
@@ -24,11 +25,12 @@ static const char *HELP =
     "  --edits FILE  apply the edits (pathfind edit --help) to the loaded map first, JPS tables\n"
     "                built before and following them; adds edits and edit_us (mean microseconds\n"
     "                per edit line, derived data included) to the JSON\n"
+    "  --prep FILE   with --algo auto: the accelerator baked by `pathfind prep` instead of building it\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
 typedef struct scen_args {
-    const char *map, *scen, *csv, *edits;
+    const char *map, *scen, *csv, *edits, *prep;
     int csv_us;          /* the CSV contract is exactly ten columns; timings only on request */
     int weight_given, batched;
     long threads;
@@ -58,6 +60,8 @@ static int parse_args(int argc, char **argv, scen_args *a)
             a->csv = argv[++i];
         } else if (strcmp(s, "--edits") == 0 && has) {
             a->edits = argv[++i];
+        } else if (strcmp(s, "--prep") == 0 && has) {
+            a->prep = argv[++i];
         } else if (strcmp(s, "--csv-us") == 0) {
             a->csv_us = 1;
         } else if (strcmp(s, "--threads") == 0 && has) {
@@ -87,14 +91,13 @@ typedef struct scen_run {
     pf_map *map;
     pf_scen *sc;
     pf_ctx *ctx;
-    pf_jps_table *jt;
-    double prep_s;
+    cli_prep prep; /* JPS tables or the accelerator, and the time they took */
 } scen_run;
 
 static void run_free(scen_run *r)
 {
     pf_ctx_destroy(r->ctx);
-    pf_jps_table_destroy(r->jt);
+    cli_prep_free(&r->prep);
     pf_scen_destroy(r->sc);
     pf_map_destroy(r->map);
 }
@@ -111,14 +114,10 @@ static int run_load(scen_run *r, const scen_args *a)
         cli_error("scen", "out of memory creating a search context");
         return 0;
     }
-    /* JPS: build the map's tables once, outside the timed queries (one table serves every
-     * context); unsupported maps simply fall back to A* inside the search. */
-    if ((a->d.algo == PF_ALGO_JPS || a->d.algo == PF_ALGO_JPS_PLUS) && pf_jps_supported(r->map)) {
-        double t0 = cli_now();
-        pf_status js = pf_jps_table_create(r->map, &(pf_jps_desc){.bitmaps_only = a->d.algo == PF_ALGO_JPS}, &r->jt);
-        r->prep_s = cli_now() - t0;
-        if (js == PF_OK) pf_ctx_use_jps_table(r->ctx, r->jt);
-    }
+    /* JPS tables or the accelerator once, outside the timed queries (one serves every context);
+     * unsupported maps simply fall back inside the search. */
+    if (!cli_prep_make("scen", r->map, a->d.algo, a->prep, &r->prep)) return 0;
+    cli_prep_attach(&r->prep, r->ctx);
     return 1;
 }
 
@@ -131,7 +130,8 @@ static pf_batch *run_as_batch(const scen_run *r, const scen_args *a, pf_query_id
     uint32_t n = pf_scen_count(r->sc);
     pf_batch *batch = NULL;
     *ids = calloc(n ? n : 1, sizeof **ids);
-    pf_batch_desc bd = {.workers = (uint32_t)a->threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = r->jt};
+    pf_batch_desc bd = {.workers = (uint32_t)a->threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = r->prep.jps,
+                        .accel = r->prep.accel};
     pf_status s = *ids ? pf_batch_create(r->map, &bd, &batch) : PF_OUT_OF_MEMORY;
     if (s != PF_OK) {
         cli_error("scen", "creating the batch: %s", pf_status_str(s));
@@ -235,12 +235,12 @@ int pf_cli_scen(int argc, char **argv)
     cli_json_str(stdout, a.map);
     printf(",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
            "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
-           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"peak_rss_kb\":%ld",
+           "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"accel_bytes\":%zu,\"peak_rss_kb\":%ld",
            pf_algo_name(rd.algo), rd.weight, a.threads, n, solved, mismatches, check ? "true" : "false", total,
            n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
            (double)pf_ctx_bytes_per_node(r.ctx) * (double)(pf_grid_width(r.map) + 2) * (pf_grid_height(r.map) + 2) /
                ((double)pf_grid_width(r.map) * pf_grid_height(r.map)),
-           r.prep_s, pf_jps_table_mem_size(r.jt), cli_peak_rss_kb());
+           r.prep.prep_s, pf_jps_table_mem_size(r.prep.jps), pf_accel_mem_size(r.prep.accel), cli_peak_rss_kb());
     if (a.edits) printf(",\"edits\":%u,\"edit_us\":%.3f", es.edits, es.edits ? es.seconds * 1e6 / es.edits : 0.0);
     printf("}\n");
     rc = mismatches ? 1 : 0;

@@ -126,7 +126,7 @@ const char *cli_status_word(pf_status s)
 
 int cli_algo_optimal(pf_algo a)
 {
-    return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS ||
+    return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS || a == PF_ALGO_AUTO ||
            a == PF_ALGO_DEFAULT;
 }
 

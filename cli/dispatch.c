@@ -15,6 +15,7 @@ static const cmd CMDS[] = {
     {"plot", pf_cli_plot, "plot benchmark results (JSON/CSV) as PNGs with gnuplot"},
     {"table", pf_cli_table, "build, query and incrementally update baked first-move tables"},
     {"edit", pf_cli_edit, "apply rectangle edits (buildings, walls) to a map and write it"},
+    {"prep", pf_cli_prep, "bake the long-query accelerator of a map (for --algo auto --prep FILE)"},
     {"replay", pf_cli_replay, "replay an RTS order log frame by frame through a batch (CSV, JSON)"},
 };
 

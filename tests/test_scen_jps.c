@@ -1,6 +1,7 @@
-/* test_scen_jps.c - JPS and JPS+ on every Moving AI scenario file in ../shared/data/movingai and
- * the 2000x2000 files in ../shared/data/grids: zero cost mismatches (PF_SCEN_TOLERANCE), every
- * path a legal full-cell path of the reported cost.
+/* test_scen_jps.c - JPS and JPS+ (and with PF_SCEN_AUTO=1 PF_ALGO_AUTO through the accelerator)
+ * on every Moving AI scenario file in ../shared/data/movingai and the 2000x2000 files in
+ * ../shared/data/grids: zero cost mismatches (PF_SCEN_TOLERANCE), every path a legal full-cell path
+ * of the reported cost.
  *
  * Sampling: every PF_SCEN_STRIDE-th query (default: enough to keep about 400 queries per Moving AI
  * file and 20 per 2000x2000 file); PF_SCEN_STRIDE=1 runs them all. */
@@ -46,31 +47,43 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     pf_ctx *c;
     assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
     assert_int_equal(pf_ctx_use_jps_table(c, t), PF_OK);
+    /* PF_SCEN_AUTO=1 (CI's every-line run): PF_ALGO_AUTO too, through the accelerator built here
+     * (seconds on a 2000x2000 map in a Release build, so not in the sampled and sanitizer runs) */
+    const char *ae = getenv("PF_SCEN_AUTO");
+    pf_accel *acc = NULL;
+    int nalgo = 2;
+    if (ae && atoi(ae) > 0 && pf_accel_supported(m)) {
+        assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);
+        assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+        nalgo = 3;
+    }
+    static const pf_algo algos[3] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
     uint32_t cap = pf_map_node_count(m);
     uint32_t *cells = malloc((size_t)cap * sizeof *cells);
     uint32_t n = pf_scen_count(sc), stride = stride_for(n, want), bad = 0;
     for (uint32_t i = 0; i < n; i += stride) {
         const pf_scen_entry *e = pf_scen_get(sc, i);
         uint32_t s = pf_grid_node(m, e->sx, e->sy), g = pf_grid_node(m, e->gx, e->gy);
-        for (int a = 0; a < 2; a++) {
+        for (int a = 0; a < nalgo; a++) {
             pf_path p = {.nodes = cells, .capacity = cap};
             pf_stats st;
-            pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = a ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS}, &p, &st);
+            pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = algos[a]}, &p, &st);
             (*checked)++;
             int ok = r == PF_OK && fabs(st.cost - e->optimal) <= PF_SCEN_TOLERANCE &&
                      fabs(oracle_path_cost(m, cells, p.len) - st.cost) < 1e-6 && cells[0] == s && cells[p.len - 1] == g;
             if (!ok) {
                 if (bad < 5)
                     printf("%s line %u %s: (%d,%d)->(%d,%d) status %s cost %.6f, listed %.6f\n", scen_path, i + 2,
-                           a ? "jps+" : "jps", e->sx, e->sy, e->gx, e->gy, pf_status_name(r), st.cost, e->optimal);
+                           pf_algo_name(algos[a]), e->sx, e->sy, e->gx, e->gy, pf_status_name(r), st.cost, e->optimal);
                 bad++;
             }
         }
     }
-    printf("%-60s %5u queries (stride %u), %u mismatches, table %zu bytes\n", scen_path, (n + stride - 1) / stride,
-           stride, bad, pf_jps_table_mem_size(t));
+    printf("%-60s %5u queries (stride %u), %u mismatches, table %zu bytes%s\n", scen_path, (n + stride - 1) / stride,
+           stride, bad, pf_jps_table_mem_size(t), acc ? ", auto too" : "");
     free(cells);
     pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
     pf_jps_table_destroy(t);
     pf_scen_destroy(sc);
     pf_map_destroy(m);

@@ -45,7 +45,7 @@ static void test_names_and_messages(void **state)
 static void test_algo_names(void **state)
 {
     (void)state;
-    static const char *const names[] = {"astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+"};
+    static const char *const names[] = {"astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto"};
     for (int a = PF_ALGO_ASTAR; a < PF_ALGO__COUNT; a++) {
         assert_string_equal(pf_algo_name((pf_algo)a), names[a - 1]);
         assert_int_equal(pf_algo_parse(names[a - 1]), a);

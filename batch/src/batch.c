@@ -32,7 +32,12 @@ static pf_status new_ctx(pf_batch *b, pf_ctx **out)
 {
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
-    return pf_ctx_create(b->map, &cd, out);
+    pf_status st = pf_ctx_create(b->map, &cd, out);
+    if (st == PF_OK && b->accel && (st = pf_ctx_use_accel(*out, b->accel)) != PF_OK) {
+        pf_ctx_destroy(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 /* Spares are made by pf_batch_reserve or on the first budgeted run: unbudgeted users never pay for
@@ -92,6 +97,7 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->tag = PF__TAG_BATCH;
     b->map = map;
     b->jps = c->d.jps_table;
+    b->accel = c->d.accel;
     b->alloc = a;
     b->prefault = c->prefault;
     b->open_cap = c->d.heap_capacity;
@@ -196,6 +202,7 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     pf_status st = resolve(map, desc, &c);
     if (st != PF_OK) return st;
     if (!mem) return PF_INVALID_ARGUMENT;
+    if (c.d.accel) return PF_UNSUPPORTED; /* its query state is allocated on first use */
     batch_layout l = static_layout(map, &c);
     size_t skip = (size_t)(-(uintptr_t)mem & 63u);
     if (size < skip || size - skip < l.total) return PF_BUFFER_TOO_SMALL;

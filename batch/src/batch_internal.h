@@ -121,6 +121,7 @@ struct pf_batch {
     const pf_map *map;
     pf__map_user  user;        /* busy from prepare to finish; follows the map's edits (follow.c) */
     const pf_jps_table *jps;   /* attached to every context made, when given */
+    const pf_accel *accel;     /* likewise */
     pf_allocator  alloc;
     pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
     uint32_t      flags, group_min, nspare_want;

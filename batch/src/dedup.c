@@ -16,7 +16,7 @@ typedef struct qkey {
     uint32_t  start, goal;
     uint32_t  algo, heuristic, heuristic_set, tie;
     uint32_t  max_expansions, reverse;
-    uint32_t  prio, pad;
+    uint32_t  prio, waypoints;
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
@@ -35,6 +35,7 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k)
     k->tie = (uint32_t)d->tie;
     k->max_expansions = d->max_expansions;
     k->reverse = d->reverse != 0;
+    k->waypoints = d->waypoints != 0;
     k->weight = d->weight;
     k->max_cost = d->max_cost;
     k->tie_seed = d->tie_seed;

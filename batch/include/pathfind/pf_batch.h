@@ -134,6 +134,7 @@
 #include <stdint.h>
 #include <pathfind/pf_search.h> /* core headers: same directory once installed */
 #include <pathfind/pf_jps.h>
+#include <pathfind/pf_accel.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -185,6 +186,9 @@ typedef struct pf_batch_desc {
      * `map` (else PF_WRONG_MAP) and outlive the batch. Without it each context builds its own copy
      * on its first JPS query (JPS+: 16 bytes per cell per context). */
     const pf_jps_table *jps_table;
+    /* [opt] the long-query accelerator (pf_accel.h) for PF_ALGO_AUTO queries, attached to every
+     * context; made for `map` (else PF_WRONG_MAP) and outliving the batch */
+    const pf_accel     *accel;
     pf_prefault  prefault;       /* contexts' pages written at creation; default PF_PREFAULT_ALL */
     pf_batch_reserve_desc reserve; /* made at creation (see pf_batch_reserve); zero = nothing more */
 } pf_batch_desc;
@@ -255,7 +259,7 @@ typedef struct pf_batch_stats {
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (workers or suspend_slots above
  *         PF_BATCH_MAX_WORKERS, arena_bytes above PF_BATCH_MAX_ARENA_BYTES), PF_OUT_OF_MEMORY,
- *         PF_WRONG_MAP (desc->jps_table made for another map).
+ *         PF_WRONG_MAP (desc->jps_table or desc->accel made for another map).
  */
 PF_API pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. A batch made by pf_batch_init_static frees

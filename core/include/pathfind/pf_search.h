@@ -56,6 +56,8 @@ typedef enum pf_algo {
     PF_ALGO_GREEDY,
     PF_ALGO_JPS,         /* jump point search, uniform-cost 8-connected grids */
     PF_ALGO_JPS_PLUS,    /* JPS with precomputed jump distances */
+    PF_ALGO_AUTO,        /* the fastest exact method available: the accelerator (pf_accel.h) for long
+                            queries on a context that has one, else JPS+, JPS or A* */
     PF_ALGO__COUNT
 } pf_algo;
 
@@ -113,6 +115,8 @@ typedef struct pf_search_desc {
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
     pf_trace       *trace;          /* [opt] */
+    int             waypoints;      /* grids: the path holds only the start, the cells where it turns
+                                       and the goal (path_len in pf_stats counts them) */
 } pf_search_desc;
 
 /** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
@@ -270,7 +274,7 @@ PF_API uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
 /** Non-zero when `node` was expanded (settled) by the last search. */
 PF_API int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
 
-/** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+". */
+/** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto". */
 PF_API const char *pf_algo_name(pf_algo a);
 /** What pf_algo_parse returns for an unknown name: not an algorithm (searches refuse it with
  *  PF_INVALID_ARGUMENT), so a misspelt name can never run as A*. */

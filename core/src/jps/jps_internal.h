@@ -74,5 +74,7 @@ pf_status pf__jps_begin(pf_ctx *c);
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 /* The last path found, goal first, as public node ids (len 0 when none). */
 const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len);
+/* Whether JPS+ on c reads a table already made (attached or built by an earlier query). */
+int pf__jps_has_plus(const pf_ctx *c);
 
 #endif

@@ -663,3 +663,9 @@ const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
     *len = x ? x->path_len : 0;
     return x ? x->path : NULL;
 }
+
+int pf__jps_has_plus(const pf_ctx *c)
+{
+    const pf__jps_ext *x = c->ext;
+    return x && ((x->shared && x->shared->dist) || x->own.dist);
+}

@@ -81,6 +81,8 @@ struct pf_ctx {
      * 0 when it could not (the data is then dropped and rebuilt on demand) */
     int         (*ext_edit)(pf_ctx *ctx, pf__edit_view *e);
     pf__map_user  user;        /* busy during a search call; follows the map's edits */
+    void         *accel;       /* the accelerator's query state (accel/), owned */
+    void        (*accel_free)(pf_ctx *ctx);
 };
 
 /* Starts a new generation (clears stamps only on wrap-around). */

@@ -12,6 +12,7 @@
 #include "search/metric_internal.h"
 #include "map/grid_moves_internal.h"
 #include "jps/jps_internal.h"
+#include "accel/accel_internal.h"
 
 /* ---- heuristics ------------------------------------------------------------------------------ */
 
@@ -228,7 +229,7 @@ pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *d
         else d.heuristic = PF_HEUR_OCTILE;
     }
     if (d.algo == PF_ALGO_DIJKSTRA || d.algo == PF_ALGO_BFS) d.heuristic = PF_HEUR_ZERO;
-    if (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_JPS && d.algo != PF_ALGO_JPS_PLUS) d.weight = 1.0;
+    if (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_JPS && d.algo != PF_ALGO_JPS_PLUS) d.weight = 1.0; /* AUTO is exact */
     return d;
 }
 
@@ -297,6 +298,8 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         gi = pf__map_inner(m, goal);
         if (gi == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !m->cls[gi])) return s->status = PF_INVALID_GOAL;
     }
+    /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
+    if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi);
     s->start = si;
     s->goal = gi;
     s->tree = tree;
@@ -345,6 +348,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
+    if (s->d.algo == PF_ALGO_AUTO) return s->status = pf__accel_begin(c); /* the accelerator picked */
     if (c->parent) c->parent[si] = PF_NODE_NONE;
     int32_t x = s->gx, y = s->gy;
     if (m->kind == PF_MAP_GRID) {
@@ -389,6 +393,7 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
     if (st == PF_IN_PROGRESS) {
         uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
         if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
+        else if (s->d.algo == PF_ALGO_AUTO) st = pf__accel_step(ctx); /* not sliced: one call */
         else st = pick_runner(ctx)(ctx, budget);
         st = finish(ctx, st);
     }
@@ -405,6 +410,43 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
     return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
 }
 
+/* Walks the path found goal first (the written path jp, or the parents) and keeps every node, or
+ * with `way` the goal, each cell where the direction changes and the start; writes them into
+ * path [opt] start first (n_out kept, counted before) and returns how many it keeps. */
+static uint32_t walk_path(const pf_ctx *c, const uint32_t *jp, uint32_t len, int way, pf_path *path, uint32_t n_out)
+{
+    const pf_map *m = c->map;
+    uint32_t i = c->s.found, n = 0, last = 0;
+    int lastdir = -1;
+#define PF__KEEP(o)                                                                                \
+    do {                                                                                           \
+        if (path) {                                                                                \
+            uint32_t k_ = n_out - 1u - n;                                                          \
+            if (path->nodes) path->nodes[k_] = (o);                                                \
+            if (path->points) path->points[k_] = pf_grid_point(m, (o));                            \
+        }                                                                                          \
+        n++;                                                                                       \
+    } while (0)
+    for (uint32_t k = 0; k < len; k++) {
+        uint32_t o = jp ? jp[k] : pf__map_outer(m, i);
+        if (!jp && k + 1u < len) i = parent_of(c, i);
+        if (!way || k == 0) {
+            PF__KEEP(o);
+        } else {
+            /* `last` turns when the step into it and the step out of it differ */
+            int32_t dx = (int32_t)(o % m->width) - (int32_t)(last % m->width);
+            int32_t dy = (int32_t)(o / m->width) - (int32_t)(last / m->width);
+            int dir = (dx + 1) * 3 + (dy + 1);
+            if (k >= 2 && dir != lastdir) PF__KEEP(last);
+            lastdir = dir;
+            if (k + 1u == len) PF__KEEP(o);
+        }
+        last = o;
+    }
+#undef PF__KEEP
+    return n;
+}
+
 pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
 {
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
@@ -415,15 +457,16 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     if (st == PF_IN_PROGRESS) return PF_IN_PROGRESS;
     if (s->version != m->version) return PF_MAP_CHANGED; /* its cells and costs are gone */
     int jps = s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS;
+    int accel = s->d.algo == PF_ALGO_AUTO; /* still AUTO after begin: the accelerator answered */
     uint32_t len = 0;
     double cost = s->st.cost;
     /* BFS orders by steps, so g is not the cost. After a reopening (inconsistent heuristic) a node's
      * g can be older than its parent's improved g, so g at the goal can exceed the cost of the path
      * the parents now describe (found by fuzz_search). Both report the cost of the path returned. */
     int recost = s->unit || s->st.reopened;
-    const uint32_t *jp = NULL; /* JPS wrote its path out already: no walk by cell */
-    if (jps && st == PF_OK && s->found != PF_NODE_NONE) {
-        jp = pf__jps_path(ctx, &len);
+    const uint32_t *jp = NULL; /* JPS and the accelerator wrote their path out already: no walk by cell */
+    if ((jps || accel) && st == PF_OK && s->found != PF_NODE_NONE) {
+        jp = accel ? pf__accel_path(ctx, &len) : pf__jps_path(ctx, &len);
         if (recost) {
             double sum = 0.0;
             for (uint32_t k = 0; k + 1 < len; k++) {
@@ -462,29 +505,18 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
         st = s->status = PF_COST_OVERFLOW;
         len = 0;
     }
+    /* with waypoints, only the cells where the path turns (and its ends) are written */
+    int way = s->d.waypoints && m->kind == PF_MAP_GRID && len > 2;
+    uint32_t n_out = way ? walk_path(ctx, jp, len, 1, NULL, 0) : len;
     if (stats) {
         *stats = s->st;
         stats->cost = st == PF_OK ? cost : INFINITY;
-        stats->path_len = len;
+        stats->path_len = n_out;
     }
     if (path) {
-        path->len = len;
-        if (len > path->capacity && (path->nodes || path->points)) return PF_BUFFER_TOO_SMALL;
-        if (jp) {
-            for (uint32_t k = 0; k < len; k++) {
-                uint32_t o = jp[len - 1u - k];
-                if (path->nodes) path->nodes[k] = o;
-                if (path->points) path->points[k] = pf_grid_point(m, o);
-            }
-        } else if (len && (path->nodes || path->points)) {
-            uint32_t i = s->found;
-            for (uint32_t k = len; k-- > 0;) {
-                uint32_t o = pf__map_outer(m, i);
-                if (path->nodes) path->nodes[k] = o;
-                if (path->points) path->points[k] = pf_grid_point(m, o);
-                if (k) i = parent_of(ctx, i);
-            }
-        }
+        path->len = n_out;
+        if (n_out > path->capacity && (path->nodes || path->points)) return PF_BUFFER_TOO_SMALL;
+        if (n_out && (path->nodes || path->points)) walk_path(ctx, jp, len, way, path, n_out);
     }
     if (st == PF_OK && s->active == PF__SEARCH_FALLBACK) return PF_FALLBACK;
     return st;
@@ -511,7 +543,7 @@ pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *des
 }
 
 static const char *const ALGO_NAMES[PF_ALGO__COUNT] = {"astar", "astar", "wastar", "dijkstra",
-                                                      "bfs", "greedy", "jps", "jps+"};
+                                                      "bfs", "greedy", "jps", "jps+", "auto"};
 
 const char *pf_algo_name(pf_algo a) { return (unsigned)a < PF_ALGO__COUNT ? ALGO_NAMES[a] : "unknown"; }
 

@@ -16,43 +16,15 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include "table/table_internal.h"
+#include "common/bytes_internal.h"
 
 #define PF__HEADER_SIZE 64u
 static const char MAGIC[8] = {'P', 'F', 'T', 'A', 'B', 'L', 'E', '\0'};
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static int host_is_le(void)
-{
-    const uint16_t one = 1;
-    uint8_t b;
-    memcpy(&b, &one, 1);
-    return b == 1;
-}
-
 /* Hash of the payload in its little-endian file form, computed without a copy on LE hosts. */
 static uint64_t payload_hash(const pf_table *t)
 {
-    if (host_is_le() || t->width == 1) return XXH3_64bits(t->data, t->bytes);
+    if (pf__host_is_le() || t->width == 1) return XXH3_64bits(t->data, t->bytes);
     XXH3_state_t st;
     XXH3_64bits_reset(&st);
     uint8_t buf[4096];
@@ -74,16 +46,16 @@ static void header_encode(const pf_table *t, uint8_t h[PF__HEADER_SIZE])
 {
     memset(h, 0, PF__HEADER_SIZE);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, PF_TABLE_FILE_VERSION);
-    put32(h + 12, PF__HEADER_SIZE);
-    put64(h + 16, pf_map_fingerprint(t->map));
-    put32(h + 24, t->n);
-    put32(h + 28, (uint32_t)pf_map_kind_of(t->map));
-    put32(h + 32, t->width);
-    put32(h + 36, 0);
-    put64(h + 40, (uint64_t)t->bytes);
-    put64(h + 48, payload_hash(t));
-    put64(h + 56, XXH3_64bits(h, 56));
+    pf__put32(h + 8, PF_TABLE_FILE_VERSION);
+    pf__put32(h + 12, PF__HEADER_SIZE);
+    pf__put64(h + 16, pf_map_fingerprint(t->map));
+    pf__put32(h + 24, t->n);
+    pf__put32(h + 28, (uint32_t)pf_map_kind_of(t->map));
+    pf__put32(h + 32, t->width);
+    pf__put32(h + 36, 0);
+    pf__put64(h + 40, (uint64_t)t->bytes);
+    pf__put64(h + 48, payload_hash(t));
+    pf__put64(h + 56, XXH3_64bits(h, 56));
 }
 
 size_t pf_table_file_size(const pf_table *t) { return t ? PF__HEADER_SIZE + t->bytes : 0; }
@@ -91,7 +63,7 @@ size_t pf_table_file_size(const pf_table *t) { return t ? PF__HEADER_SIZE + t->b
 /* Copies the payload to `dst` in little-endian order. */
 static void payload_write(const pf_table *t, uint8_t *dst, size_t off, size_t len)
 {
-    if (host_is_le() || t->width == 1) {
+    if (pf__host_is_le() || t->width == 1) {
         memcpy(dst, t->data + off, len);
         return;
     }
@@ -169,16 +141,16 @@ static pf_status check_header(const uint8_t *b, const char *name, const pf_map *
 {
     if (memcmp(b, MAGIC, 8) != 0)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind table (bad magic)");
-    uint32_t version = get32(b + 8);
+    uint32_t version = pf__get32(b + 8);
     if (version != PF_TABLE_FILE_VERSION)
         return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0,
                             "table file version %u, this build reads version %u", version,
                             PF_TABLE_FILE_VERSION);
-    if (get64(b + 56) != XXH3_64bits(b, 56))
+    if (pf__get64(b + 56) != XXH3_64bits(b, 56))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
-    uint32_t hsize = get32(b + 12), n = get32(b + 24), kind = get32(b + 28), width = get32(b + 32);
-    uint64_t fp = get64(b + 16), psize = get64(b + 40);
-    if (hsize != PF__HEADER_SIZE || get32(b + 36) != 0 || (width != 1 && width != 2 && width != 4) ||
+    uint32_t hsize = pf__get32(b + 12), n = pf__get32(b + 24), kind = pf__get32(b + 28), width = pf__get32(b + 32);
+    uint64_t fp = pf__get64(b + 16), psize = pf__get64(b + 40);
+    if (hsize != PF__HEADER_SIZE || pf__get32(b + 36) != 0 || (width != 1 && width != 2 && width != 4) ||
         n == 0 || n > PF_TABLE_MAX_NODES || psize != (uint64_t)n * n * width)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
                             "inconsistent header (header %u bytes, %u nodes, width %u, payload %llu)",
@@ -219,16 +191,16 @@ pf_status pf_table_load_mem(const void *data, size_t size, const char *name, con
     uint64_t psize;
     pf_status hs = check_header(b, name, map, &psize, diag);
     if (hs != PF_OK) return hs;
-    uint32_t width = get32(b + 32);
+    uint32_t width = pf__get32(b + 32);
     if (size - PF__HEADER_SIZE != psize) return size_mismatch(name, size - PF__HEADER_SIZE, psize, diag);
-    if (XXH3_64bits(b + PF__HEADER_SIZE, (size_t)psize) != get64(b + 48))
+    if (XXH3_64bits(b + PF__HEADER_SIZE, (size_t)psize) != pf__get64(b + 48))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload checksum mismatch (corrupted)");
 
     pf_table_desc d = desc ? *desc : (pf_table_desc){0};
     pf_table *t;
     pf_status st = pf__table_alloc(map, &d.allocator, width, &t);
     if (st != PF_OK) return pf__diag_set(diag, st, name, 0, 0, "%s", pf_status_str(st));
-    if (host_is_le() || width == 1) memcpy(t->data, b + PF__HEADER_SIZE, t->bytes);
+    if (pf__host_is_le() || width == 1) memcpy(t->data, b + PF__HEADER_SIZE, t->bytes);
     else
         for (size_t i = 0; i < t->bytes; i += width)
             for (uint32_t k = 0; k < width; k++) t->data[i + k] = b[PF__HEADER_SIZE + i + width - 1 - k];

@@ -1,0 +1,179 @@
+/*
+ * pf_accel.h - the long-query accelerator: exact shortest paths on 8-connected grids from a
+ * contraction hierarchy over the map's subgoal graph, and PF_ALGO_AUTO.
+ *
+ * WHAT IT IS. A subgoal is a walkable cell diagonal to the corner of an obstacle, with both cells
+ * between them walkable (the convex corners paths bend around). A canonical path takes its
+ * diagonal steps first, then its straight ones; when every step of it is legal it is a shortest
+ * path (its cost is the octile distance). Jump point search without corner cutting proves that
+ * every shortest path can be rebuilt from such canonical paths, each ending at a subgoal (its
+ * straight jump points are subgoals; its other turns are the canonical path's own bend). So the
+ * subgoals, joined where a canonical path links two of them without passing a third, form a graph
+ * that holds every grid distance (Uras, Koenig & Hernandez's subgoal graphs, with the reachability
+ * JPS gives). A contraction hierarchy (Geisberger et al.) is built on it: nodes are removed one by
+ * one, least important first, adding a shortcut wherever a removal would lengthen a distance. A
+ * query scans from the start to the subgoals its canonical paths reach first, likewise into the
+ * goal, searches up the hierarchy from both sides (a few hundred nodes on a 2000x2000 map), and
+ * unpacks shortcuts and canonical paths into grid cells. Uras & Koenig (IJCAI 2018) measured this
+ * pairing to dominate both of its parts on game maps.
+ *
+ * WHY THIS ONE. Estimated and measured on the three 2000x2000 maps against the alternatives:
+ *   - the subgoal graph is small where maps have structure: rooms-2000 has 21,410 subgoals
+ *     (0.6% of its cells), maze-2000-w4 111,273 (3.5%); random-2000-20, with an obstacle corner
+ *     everywhere, 1,310,703 (41%). A hierarchy on the grid itself has 3.2-3.8 million nodes, and
+ *     its queries settle 5-10x more nodes (a prototype on den520d: 606 against 239).
+ *   - compressed path databases answer faster but need one Dijkstra per cell: 3.2 million
+ *     searches, days on two cores. Landmarks (ALT, 16 of them, 64 bytes a cell) cut A*'s
+ *     expansions on random-2000-20 only 3.4x: the detours of a random map are too local.
+ *   - a hierarchy builds in parallel from local searches and stores about 16 bytes per arc.
+ * Its weak case is the random map, whose subgoal graph is nearly as large as the grid and has no
+ * hierarchy to find: see the README for the figures reached there.
+ *
+ * SUPPORTED MAPS. Grids with PF_MOVES_8_NO_CUT and no cost multipliers, any terrain classes (a
+ * step stays within one class, as everywhere). Others are PF_UNSUPPORTED here, and PF_ALGO_AUTO
+ * runs JPS or A* on them: corner cutting and 4-connected moves have other canonical paths, and a
+ * cost multiplier breaks "canonical paths are shortest".
+ *
+ * QUERIES. Attach the accelerator to a context (any number of contexts, like a pf_jps_table) and
+ * search with PF_ALGO_AUTO: long queries use it, short ones A* (below PF_ACCEL_SHORT_QUERY octile
+ * steps by default, where A* touches fewer cells than the scans), and without an accelerator AUTO runs JPS+
+ * when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the
+ * rounding of a double), the path the full cell sequence, or its turning points when
+ * pf_search_desc.waypoints is set; among paths of equal cost it may differ from A*'s. The query
+ * is not sliced: pf_search_step finishes it in one call. Stats count settled nodes of both sides
+ * as expansions.
+ *
+ * MAP EDITS. pf_map is immutable; an edited map is a new map with a new fingerprint, and an
+ * accelerator of the old map is refused for it (PF_WRONG_MAP), so queries on the new map run JPS
+ * or A* until an accelerator is built for it (in the background, with pf_accel_create on any
+ * thread). The hierarchy is not updated in place: one wall can change which nodes are subgoals
+ * and which arcs exist far from it, and a contraction hierarchy has no local repair that keeps it
+ * exact short of re-contracting. Answers stay exact either way.
+ *
+ * MEMORY. 1 byte per cell (subgoal flags), 4 per cell (arc offsets) and 16 per arc; each context
+ * that runs accelerated queries adds 4 bytes per cell (parents) and a few small buffers.
+ *
+ * FILES (pf_accel_save / pf_accel_load), little-endian:
+ *     offset size field
+ *          0    8 magic "PFACCEL\0"
+ *          8    4 version (PF_ACCEL_FILE_VERSION)
+ *         12    4 header size in bytes (64)
+ *         16    8 XXH3-64 fingerprint of the map (pf_map_fingerprint)
+ *         24    4 padded cells (width + 2) * (height + 2)
+ *         28    4 subgoals
+ *         32    4 arcs
+ *         36    4 core nodes
+ *         40    8 payload size in bytes ((cells + 1) * 4 + arcs * 16 + core * 4)
+ *         48    8 XXH3-64 of the payload
+ *         56    8 XXH3-64 of bytes 0..55 (the header itself)
+ *         64    - payload: arc offsets u32[cells + 1], arcs {to, mid, a, b} u32 each, then the
+ *                 core's cells u32[core] ascending
+ * Loading checks every header field against the map and the file's size before allocating,
+ * both checksums, and then every arc (an existing subgoal of the same class, a legal canonical
+ * path or two sub-arcs whose costs add up), so even a file whose checksums were recomputed by
+ * hand cannot make a query read outside its arrays or step off the map.
+ *
+ *     pf_accel *acc;
+ *     if (pf_accel_create(map, NULL, &acc) == PF_OK) {       // in parallel with OpenMP
+ *         pf_ctx_use_accel(ctx, acc);                        // one call per context
+ *         pf_search(ctx, a, b, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &path, &st);
+ *         pf_accel_save(acc, "map.pfa", NULL);
+ *     }
+ *     pf_ctx_destroy(ctx);                                   // contexts first,
+ *     pf_accel_destroy(acc);                                 // then the accelerator
+ *
+ * THREAD SAFETY: a pf_accel is immutable after creation; any number of threads' contexts may use
+ * it at once. It borrows its map and must outlive every context it is attached to.
+ * pf_ctx_use_accel follows the context's rule (one thread at a time).
+ */
+#ifndef PATHFIND_PF_ACCEL_H
+#define PATHFIND_PF_ACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "pf_search.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pf_accel pf_accel;
+
+/** Version of the baked file layout above. */
+#define PF_ACCEL_FILE_VERSION 1u
+/** By default PF_ALGO_AUTO runs A* for queries shorter than this many octile steps. */
+#define PF_ACCEL_SHORT_QUERY 32
+
+typedef struct pf_accel_desc {
+    pf_allocator allocator;   /* all zero = malloc */
+    int          threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
+    uint32_t     short_query; /* PF_ALGO_AUTO runs A* below this octile distance; 0 = PF_ACCEL_SHORT_QUERY,
+                                 1 = the accelerator for every query (not stored in files) */
+} pf_accel_desc;
+
+/** What an accelerator holds (for reports). */
+typedef struct pf_accel_info {
+    uint32_t subgoals;       /* nodes of the hierarchy */
+    uint32_t graph_arcs;     /* arcs stored that are subgoal-graph arcs */
+    uint32_t shortcuts;      /* arcs stored that are shortcuts */
+    uint32_t core;           /* subgoals left uncontracted (searched goal-directed) */
+    uint32_t arcs;           /* arcs stored (each once, at its lower end) */
+    size_t   bytes;          /* pf_accel_mem_size */
+    double   bytes_per_cell; /* bytes / (width * height) */
+} pf_accel_info;
+
+/** Non-zero when pf_accel_create supports `map` (see SUPPORTED MAPS). */
+PF_API int pf_accel_supported(const pf_map *map);
+
+/**
+ * Builds the accelerator of `map` in parallel. The result is the same for any thread count.
+ * @param desc [opt] NULL for defaults.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (see pf_accel_supported), PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel **out);
+/** NULL-safe. Destroy (or detach) the contexts that use it first. */
+PF_API void      pf_accel_destroy(pf_accel *acc);
+/** Bytes held by the accelerator. */
+PF_API size_t    pf_accel_mem_size(const pf_accel *acc);
+/** Counts and sizes (all zero for NULL). */
+PF_API pf_accel_info pf_accel_get_info(const pf_accel *acc);
+
+/** Bytes pf_accel_save writes. */
+PF_API size_t    pf_accel_file_size(const pf_accel *acc);
+/**
+ * Bakes the accelerator to `path` (written beside it and renamed over it once complete, so a
+ * failed save leaves any old file as it was).
+ * @param diag [opt] receives the reason on failure.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR.
+ */
+PF_API pf_status pf_accel_save(const pf_accel *acc, const char *path, pf_diag *diag);
+/**
+ * The same into caller memory. When `capacity` is too small nothing is written and
+ * PF_BUFFER_TOO_SMALL is returned; *size [opt] always receives the bytes needed.
+ */
+PF_API pf_status pf_accel_save_mem(const pf_accel *acc, void *buf, size_t capacity, size_t *size);
+/**
+ * Loads a baked accelerator for `map`: refused with a message when the file is for another map
+ * (fingerprint), of another version, truncated, corrupted or inconsistent.
+ * @param desc [opt] allocator and short_query (threads unused).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR, PF_PARSE_ERROR, PF_UNSUPPORTED (version, map),
+ *         PF_WRONG_MAP, PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_load(const char *path, const pf_map *map, const pf_accel_desc *desc, pf_accel **out,
+                        pf_diag *diag);
+/** The same from memory; `name` [opt] prefixes messages. */
+PF_API pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
+                            const pf_accel_desc *desc, pf_accel **out, pf_diag *diag);
+
+/**
+ * Makes PF_ALGO_AUTO searches on `ctx` use `acc` (NULL detaches).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (made for another map).
+ */
+PF_API pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc);
+/** Bytes of accelerator query state owned by `ctx` (not the attached accelerator). */
+PF_API size_t    pf_ctx_accel_mem_size(const pf_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

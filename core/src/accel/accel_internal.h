@@ -1,0 +1,127 @@
+/* accel_internal.h - the long-query accelerator's layout, its canonical-path scans and its
+ * per-context state (never installed). The design and its reasons are in pf_accel.h. */
+#ifndef PF_ACCEL_INTERNAL_H
+#define PF_ACCEL_INTERNAL_H
+
+#include "pathfind/pf_accel.h"
+#include "search/ctx_internal.h"
+#include "map/grid_moves_internal.h"
+
+#define PF__ACCEL_SQRT2 1.4142135623730951
+
+/*
+ * An arc of the hierarchy, stored in the list of its lower-ranked end. Costs are exact: a straight
+ * and b diagonal steps (a + b * sqrt(2)); two different (a, b) never have the same cost, so the
+ * build decides "witness at most as long" exactly, and a baked file holds integers only.
+ *   mid  the middle node (padded cell) of a shortcut: the arcs mid->from and mid->to are both in
+ *        mid's own list; or, for an arc of the subgoal graph itself, PF__ACCEL_FROM_SRC (the
+ *        canonical path from the list's owner to `to` is legal) or PF__ACCEL_FROM_DST (the one from
+ *        `to` to the owner is).
+ */
+typedef struct pf__accel_arc {
+    uint32_t to;
+    uint32_t mid;
+    uint32_t a, b;
+} pf__accel_arc;
+#define PF__ACCEL_FROM_SRC 0xFFFFFFFFu
+#define PF__ACCEL_FROM_DST 0xFFFFFFFEu
+
+PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (double)b * PF__ACCEL_SQRT2; }
+
+/*
+ * The accelerator of one map. Nodes are the map's subgoals, named by their padded cell index, so
+ * a query runs on a context's own records (indexed the same way).
+ *   sub   [cells] 1 where the cell is a subgoal (scans stop at the first one they meet), 2 where
+ *         it is a subgoal of the core
+ *   first [cells + 1] arcs of cell c (the arcs up to higher-ranked nodes): arcs[first[c]..first[c+1])
+ *   arcs  [narcs]
+ */
+struct pf_accel {
+    const pf_map  *map;
+    uint64_t       fingerprint;
+    pf_allocator   alloc;
+    uint32_t       cells;      /* pw * ph */
+    uint32_t       nodes;      /* subgoals */
+    uint32_t       narcs;
+    uint32_t       graph_arcs; /* undirected arcs of the subgoal graph before contraction */
+    uint32_t       shortcuts;  /* arcs added by the contraction (in arcs) */
+    uint32_t       core;       /* nodes left uncontracted (sub == 2): their lists hold all their arcs */
+    uint32_t       short_query; /* AUTO runs A* below this octile distance */
+    uint8_t       *sub;
+    uint32_t      *first;
+    pf__accel_arc *arcs;
+};
+
+/* ---- the open list ---------------------------------------------------------------------------- */
+
+/* The witness and query searches run on the library's open list (search/heap_internal.h) over a
+ * context's records, with tie key 0 (their keys are exact: a + b * sqrt(2)). */
+PF__INLINE int pf__accel_push(pf_ctx *c, uint32_t v, double f) { return pf__open_push(&c->open, pf__hentry_make(f, 0, v)); }
+/* Takes the best node off the open list and marks it closed. */
+PF__INLINE uint32_t pf__accel_pop_close(pf_ctx *c)
+{
+    uint32_t v = pf__open_pop(&c->open);
+    c->stamp[v] |= PF__CLOSED_BIT;
+    return v;
+}
+/* Lowers open node v's key to f. */
+PF__INLINE void pf__accel_lower(pf_ctx *c, uint32_t v, double f)
+{
+    pf__open_sift_up(&c->open, c->open.pos[v], pf__hentry_make(f, 0, v));
+}
+
+/* ---- canonical paths ------------------------------------------------------------------------ */
+
+/* Directions are the move rule's (map/grid_moves_internal.h): 0..7 = N E S W NE SE SW NW, and a
+ * diagonal d is straight pf__dir_h[d] plus straight pf__dir_v[d]. */
+
+/* Whether the step from padded cell c in direction d is a legal move of an 8-connected grid
+ * without corner cutting for c's terrain class. */
+PF__INLINE int pf__accel_step_ok(const uint8_t *cls, const int32_t *off, uint32_t c, uint32_t d)
+{
+    uint8_t k = cls[c];
+    if (cls[(uint32_t)((int32_t)c + off[d])] != k) return 0;
+    return d < 4 || (cls[(uint32_t)((int32_t)c + off[pf__dir_h[d]])] == k &&
+                     cls[(uint32_t)((int32_t)c + off[pf__dir_v[d]])] == k);
+}
+
+/* A subgoal reached by a canonical path: its padded cell and the path's a straight, b diagonal steps. */
+typedef struct pf__accel_seed {
+    uint32_t cell, a, b;
+} pf__accel_seed;
+
+/* The subgoals v with a legal canonical path c -> v (diagonal steps first) that passes no other
+ * subgoal: up to cap are written; returns how many there are (call again with more room when that
+ * exceeds cap). */
+uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
+/* The subgoals v with a legal canonical path v -> c that passes no other subgoal (c's backward
+ * seeds); as pf__accel_scan_fwd. */
+uint32_t pf__accel_scan_bwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
+/* Whether the canonical path from -> to is legal; its steps when it is. */
+int pf__accel_cp_legal(const pf_map *m, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
+/* Writes the cells of the canonical path from -> to after `from` (to included) as public node ids
+ * into out[0 .. n), in order when `rev` is 0, else reversed into out[n-1 .. 0]; returns n. */
+uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev);
+
+/* ---- build, query ----------------------------------------------------------------------------- */
+
+/* Marks the subgoals of m into sub[cells] (in parallel); returns how many there are. */
+uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads);
+/* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
+pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
+/* Threads for a parallel pass over `cells` cells (1 on small maps, where waking a team costs more). */
+int pf__accel_threads(int threads, size_t cells);
+
+/* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
+ * context's accelerator answers it, else the search that will (A*, JPS or JPS+). */
+pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi);
+/* The accelerated query of c->s, begun by search.c once PF_ALGO_AUTO picked the accelerator and
+ * the start and goal were found in one component: begin prepares, step runs it whole. */
+pf_status pf__accel_begin(pf_ctx *c);
+pf_status pf__accel_step(pf_ctx *c);
+/* The last path found, goal first, as public node ids (len 0 when none). */
+const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len);
+/* Whether c's attached accelerator serves queries on its map. */
+int pf__accel_attached(const pf_ctx *c);
+
+#endif

@@ -1,0 +1,537 @@
+/* accel_query.c - PF_ALGO_AUTO: the accelerated query, its per-context state, and the fallback.
+ *
+ * A query is two searches up the hierarchy on the context's own records, one after the other:
+ * first from the goal's seeds (the subgoals whose canonical paths reach the goal), kept whole as
+ * labels; then from the start's seeds, which stops once its smallest key reaches the best meeting
+ * found. Both stall on demand (a node reached more cheaply through a higher neighbour is not
+ * expanded). Running them in turn lets them share the context's records and open list; the goal's
+ * side is not cut short, which costs little: an upward search space is small.
+ *
+ * ONE SKELETON: upward() is this module's best-first loop, written on the shared open list
+ * (heap_internal.h) and the context's records until the shared skeleton in search/ can take a
+ * graph-shaped successor generator with a second record set; it then moves onto it.
+ */
+#include <math.h>
+#include <string.h>
+#include "accel/accel_internal.h"
+#include "search/heap_internal.h"
+#include "search/metric_internal.h"
+#include "jps/jps_internal.h"
+
+/* Per-context state, hung on pf_ctx.accel. */
+typedef struct pf__accel_ext {
+    const pf_accel *acc;
+    uint32_t       *parent;  /* [count] parent of each node reached by the running search */
+    pf__accel_seed *seeds;   /* [seeds_cap] the start's or the goal's seeds */
+    uint32_t        seeds_cap;
+    /* the goal side's labels: open addressing on the cell, PF_NODE_NONE = empty */
+    uint32_t       *lkey, *lpar;
+    double         *lg;
+    uint32_t        lcap, lcount;
+    /* the last path, goal first, as public ids; the unpacking stack */
+    uint32_t       *path;
+    uint32_t        path_cap, path_len;
+    uint32_t       *stk, *chain;
+    uint32_t        stk_cap, chain_cap;
+    /* the query between begin and step */
+    uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
+} pf__accel_ext;
+
+/* ---- per-context state ---------------------------------------------------------------------- */
+
+static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
+{
+    pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+    pf__free(&c->alloc, x->seeds, (size_t)x->seeds_cap * sizeof(pf__accel_seed));
+    pf__free(&c->alloc, x->lkey, (size_t)x->lcap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->lpar, (size_t)x->lcap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->lg, (size_t)x->lcap * sizeof(double));
+    pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->stk, (size_t)x->stk_cap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->chain, (size_t)x->chain_cap * sizeof(uint32_t));
+    const pf_accel *acc = x->acc;
+    memset(x, 0, sizeof *x);
+    x->acc = acc;
+}
+
+static void ext_free(pf_ctx *c)
+{
+    pf__accel_ext *x = c->accel;
+    if (!x) return;
+    ext_release_query(c, x);
+    pf__free(&c->alloc, x, sizeof *x);
+    c->accel = NULL;
+    c->accel_free = NULL;
+}
+
+pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
+{
+    if (!ctx) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
+    if (acc && (acc->map != ctx->map || acc->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    if (!acc) {
+        ext_free(ctx);
+        return PF_OK;
+    }
+    pf__accel_ext *x = ctx->accel;
+    if (!x) {
+        x = pf__calloc(&ctx->alloc, sizeof *x, 64);
+        if (!x) return PF_OUT_OF_MEMORY;
+        ctx->accel = x;
+        ctx->accel_free = ext_free;
+    }
+    x->acc = acc;
+    x->path_len = 0;
+    return PF_OK;
+}
+
+size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
+{
+    if (!ctx || !ctx->accel) return 0;
+    const pf__accel_ext *x = ctx->accel;
+    return sizeof *x + (x->parent ? (size_t)ctx->count * sizeof(uint32_t) : 0) +
+           (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
+           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t);
+}
+
+int pf__accel_attached(const pf_ctx *c)
+{
+    const pf__accel_ext *x = c->accel;
+    return x && x->acc && x->acc->map == c->map;
+}
+
+/* Grows a u32 array to at least `need` entries (contents kept); 0 on allocation failure. */
+static int grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64_t need)
+{
+    if (need <= *cap) return 1;
+    if (need > UINT32_MAX) return 0;
+    uint64_t nc = *cap ? *cap : 256u;
+    while (nc < need) nc *= 2u;
+    if (nc > UINT32_MAX) nc = UINT32_MAX;
+    uint32_t *q = pf__alloc(&c->alloc, (size_t)nc * sizeof(uint32_t), 64);
+    if (!q) return 0;
+    if (*cap) memcpy(q, *p, (size_t)*cap * sizeof(uint32_t));
+    pf__free(&c->alloc, *p, (size_t)*cap * sizeof(uint32_t));
+    *p = q;
+    *cap = (uint32_t)nc;
+    return 1;
+}
+
+/* Writes the seeds of `cell` (the start's when fwd, else the goal's) into x->seeds from index
+ * `at`; returns their number, UINT32_MAX on allocation failure. */
+static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t cell, int fwd)
+{
+    const pf_map *m = c->map;
+    const uint8_t *sub = x->acc->sub;
+    if (sub[cell]) { /* a subgoal is its own only seed */
+        if (at + 1u > x->seeds_cap) {
+            uint32_t cap = x->seeds_cap;
+            pf__accel_seed *q = pf__alloc(&c->alloc, (size_t)(at + 64u) * sizeof *q, 64);
+            if (!q) return UINT32_MAX;
+            if (at) memcpy(q, x->seeds, (size_t)at * sizeof *q);
+            pf__free(&c->alloc, x->seeds, (size_t)cap * sizeof *q);
+            x->seeds = q;
+            x->seeds_cap = at + 64u;
+        }
+        x->seeds[at] = (pf__accel_seed){cell, 0, 0};
+        return 1;
+    }
+    for (;;) {
+        uint32_t room = x->seeds_cap - at;
+        uint32_t n = fwd ? pf__accel_scan_fwd(m, sub, cell, x->seeds + at, room)
+                         : pf__accel_scan_bwd(m, sub, cell, x->seeds + at, room);
+        if (n <= room) return n;
+        uint64_t cap = (uint64_t)at + n + 64u;
+        if (cap > UINT32_MAX) return UINT32_MAX;
+        pf__accel_seed *q = pf__alloc(&c->alloc, (size_t)cap * sizeof *q, 64);
+        if (!q) return UINT32_MAX;
+        if (at) memcpy(q, x->seeds, (size_t)at * sizeof *q);
+        pf__free(&c->alloc, x->seeds, (size_t)x->seeds_cap * sizeof *q);
+        x->seeds = q;
+        x->seeds_cap = (uint32_t)cap;
+    }
+}
+
+/* ---- the goal side's labels ------------------------------------------------------------------ */
+
+PF__INLINE uint32_t label_slot(uint32_t cell, uint32_t mask) { return (uint32_t)(((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask; }
+
+static int labels_reset(pf_ctx *c, pf__accel_ext *x, uint32_t cap)
+{
+    if (cap > x->lcap) {
+        pf__free(&c->alloc, x->lkey, (size_t)x->lcap * sizeof(uint32_t));
+        pf__free(&c->alloc, x->lpar, (size_t)x->lcap * sizeof(uint32_t));
+        pf__free(&c->alloc, x->lg, (size_t)x->lcap * sizeof(double));
+        x->lkey = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
+        x->lpar = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
+        x->lg = pf__alloc(&c->alloc, (size_t)cap * sizeof(double), 64);
+        x->lcap = cap;
+        if (!x->lkey || !x->lpar || !x->lg) {
+            pf__free(&c->alloc, x->lkey, (size_t)cap * sizeof(uint32_t));
+            pf__free(&c->alloc, x->lpar, (size_t)cap * sizeof(uint32_t));
+            pf__free(&c->alloc, x->lg, (size_t)cap * sizeof(double));
+            x->lkey = x->lpar = NULL;
+            x->lg = NULL;
+            x->lcap = 0;
+            return 0;
+        }
+    }
+    memset(x->lkey, 0xFF, (size_t)x->lcap * sizeof(uint32_t));
+    x->lcount = 0;
+    return 1;
+}
+
+static int label_put(pf_ctx *c, pf__accel_ext *x, uint32_t cell, double g, uint32_t par)
+{
+    if (2u * (x->lcount + 1u) > x->lcap) { /* keep the table at most half full */
+        uint32_t ocap = x->lcap, *okey = x->lkey, *opar = x->lpar;
+        double *og = x->lg;
+        x->lkey = x->lpar = NULL;
+        x->lg = NULL;
+        x->lcap = 0;
+        int ok = labels_reset(c, x, ocap ? ocap * 2u : 1024u);
+        for (uint32_t i = 0; ok && i < ocap; i++)
+            if (okey[i] != PF_NODE_NONE) ok = label_put(c, x, okey[i], og[i], opar[i]);
+        pf__free(&c->alloc, okey, (size_t)ocap * sizeof(uint32_t));
+        pf__free(&c->alloc, opar, (size_t)ocap * sizeof(uint32_t));
+        pf__free(&c->alloc, og, (size_t)ocap * sizeof(double));
+        if (!ok) return 0;
+    }
+    uint32_t mask = x->lcap - 1u, i = label_slot(cell, mask);
+    while (x->lkey[i] != PF_NODE_NONE) i = (i + 1u) & mask;
+    x->lkey[i] = cell;
+    x->lg[i] = g;
+    x->lpar[i] = par;
+    x->lcount++;
+    return 1;
+}
+
+/* Slot of cell's label, or UINT32_MAX. */
+PF__INLINE uint32_t label_find(const pf__accel_ext *x, uint32_t cell)
+{
+    uint32_t mask = x->lcap - 1u, i = label_slot(cell, mask);
+    for (;;) {
+        uint32_t k = x->lkey[i];
+        if (k == cell) return i;
+        if (k == PF_NODE_NONE) return UINT32_MAX;
+        i = (i + 1u) & mask;
+    }
+}
+
+/* ---- the searches ---------------------------------------------------------------------------- */
+
+typedef struct meet {
+    double   best;
+    uint32_t node; /* PF_NODE_NONE until the sides meet */
+} meet;
+
+/*
+ * One side's search up the hierarchy from seeds[0..n). The goal's side (fwd = 0) runs until its
+ * open list is empty and labels every node it expands; the start's side stops when its smallest
+ * key reaches mt->best, meeting the labels as it expands. Returns PF_OK, PF_LIMIT_REACHED
+ * (max_expansions) or PF_OUT_OF_MEMORY.
+ */
+static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, int fwd, meet *mt)
+{
+    const pf_accel *acc = x->acc;
+    const uint8_t *sub = acc->sub;
+    const uint32_t pw = c->map->pw;
+    const int32_t tx = (int32_t)(c->s.goal % pw), ty = (int32_t)(c->s.goal / pw);
+    /* the start's side is an A* towards the goal: no path from v to the goal is shorter than the
+     * octile distance, so it stays exact, and it keeps the search in the core pointed at the goal */
+#define PF__ACCEL_H(v) (fwd ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)((v) % pw) - tx, (int32_t)((v) / pw) - ty) : 0.0)
+    const uint32_t *first = acc->first;
+    const pf__accel_arc *arcs = acc->arcs;
+    pf__search *s = &c->s;
+    uint32_t *par = x->parent;
+    pf__ctx_next_gen(c);
+    c->open.size = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = seeds[i].cell;
+        double g0 = pf__accel_cost(seeds[i].a, seeds[i].b);
+        if ((c->stamp[v] & PF__GEN_MASK) == c->gen) {
+            if (!(g0 < c->g[v])) continue;
+            c->g[v] = g0;
+            pf__accel_lower(c, v, g0 + PF__ACCEL_H(v));
+            continue;
+        }
+        c->stamp[v] = c->gen;
+        c->g[v] = g0;
+        par[v] = PF_NODE_NONE;
+        s->st.pushed++;
+        if (!pf__accel_push(c, v, g0 + PF__ACCEL_H(v))) return PF_OUT_OF_MEMORY;
+    }
+    const uint64_t none = pf__fkey(INFINITY);
+    while (c->open.size) {
+        if (fwd && c->open.heap[0].fkey >= (mt->best < INFINITY ? pf__fkey(mt->best) : none)) break;
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        uint32_t v = pf__accel_pop_close(c);
+        s->st.expanded++;
+        if (s->d.trace) {
+            pf_trace *t = s->d.trace;
+            if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, v);
+            t->total++;
+        }
+        const double gv = c->g[v];
+        if (fwd && x->lcount) {
+            uint32_t k = label_find(x, v);
+            if (k != UINT32_MAX && gv + x->lg[k] < mt->best) {
+                mt->best = gv + x->lg[k];
+                mt->node = v;
+            }
+        }
+        const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+        /* stalled: a higher neighbour already reached reaches v more cheaply, so v's distance is
+         * not a shortest one and nothing above it can be reached best through it (the relative
+         * margin keeps a tie, summed in a different order, from looking like an improvement) */
+        int stalled = 0;
+        for (const pf__accel_arc *p = a; p < e && !stalled; p++) {
+            uint32_t y = p->to;
+            stalled = (c->stamp[y] & PF__GEN_MASK) == c->gen && c->g[y] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
+        }
+        if (stalled) continue;
+        if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
+        if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
+        for (const pf__accel_arc *p = a; p < e; p++) {
+            uint32_t y = p->to;
+            double ng = gv + pf__accel_cost(p->a, p->b);
+            uint32_t st = c->stamp[y];
+            if ((st & PF__GEN_MASK) == c->gen) {
+                if ((st & PF__CLOSED_BIT) || !(ng < c->g[y])) continue;
+                c->g[y] = ng;
+                par[y] = v;
+                pf__accel_lower(c, y, ng + PF__ACCEL_H(y));
+                continue;
+            }
+            c->stamp[y] = c->gen;
+            c->g[y] = ng;
+            par[y] = v;
+            s->st.pushed++;
+            if (!pf__accel_push(c, y, ng + PF__ACCEL_H(y))) return PF_OUT_OF_MEMORY;
+        }
+    }
+#undef PF__ACCEL_H
+    return PF_OK;
+}
+
+/* ---- the path -------------------------------------------------------------------------------- */
+
+/* The arc between a and b in owner's list (owner is the lower of the two); NULL when absent. */
+static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uint32_t other)
+{
+    const pf__accel_arc *p = acc->arcs + acc->first[owner], *e = acc->arcs + acc->first[owner + 1];
+    for (; p < e; p++)
+        if (p->to == other) return p;
+    return NULL;
+}
+
+/* Appends the cells after `from` up to `to` of the canonical path between them: from -> to when
+ * `forward`, else the reverse of to -> from. */
+static int put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
+{
+    const pf_map *m = c->map;
+    int32_t pw = (int32_t)m->pw;
+    int32_t dx = (int32_t)to % pw - (int32_t)from % pw, dy = (int32_t)to / pw - (int32_t)from / pw;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    uint32_t steps = ax > ay ? ax : ay;
+    if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)x->path_len + steps + 1u)) return 0;
+    uint32_t *out = x->path + x->path_len;
+    if (forward) {
+        pf__accel_cp_cells(m, from, to, out, 0);
+    } else {
+        /* the path to -> from reversed: [from, ..., first cell after to], then drop from, add to */
+        pf__accel_cp_cells(m, to, from, out, 1);
+        if (steps) memmove(out, out + 1, (size_t)(steps - 1u) * sizeof *out);
+        if (steps) out[steps - 1u] = pf__grid_unpad(m, to);
+    }
+    x->path_len += steps;
+    return 1;
+}
+
+/* Appends the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
+ * through their middle nodes with an explicit stack (nesting can be as deep as the hierarchy). */
+static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner, uint32_t *pa, uint32_t *pb,
+                         int top)
+{
+    const pf_accel *acc = x->acc;
+    uint32_t sp = 0;
+    if (!grow_u32(c, &x->stk, &x->stk_cap, 3)) return PF_OUT_OF_MEMORY;
+    x->stk[sp++] = a;
+    x->stk[sp++] = b;
+    x->stk[sp++] = owner;
+    while (sp) {
+        uint32_t own = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
+        const pf__accel_arc *arc = arc_between(acc, own, own == from ? to : from);
+        if (!arc) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
+        if (top) {
+            *pa += arc->a;
+            *pb += arc->b;
+            top = 0;
+        }
+        if (arc->mid < PF__ACCEL_FROM_DST) {
+            /* from -> mid first: pushed last */
+            uint32_t v = arc->mid;
+            if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)sp + 6u)) return PF_OUT_OF_MEMORY;
+            x->stk[sp++] = v;
+            x->stk[sp++] = to;
+            x->stk[sp++] = v;
+            x->stk[sp++] = from;
+            x->stk[sp++] = v;
+            x->stk[sp++] = v;
+            continue;
+        }
+        /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
+         * from the other end */
+        int legal_from_owner = arc->mid == PF__ACCEL_FROM_SRC;
+        if (!put_cp(c, x, from, to, legal_from_owner == (own == from))) return PF_OUT_OF_MEMORY;
+    }
+    return PF_OK;
+}
+
+/* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
+ * *cost. */
+static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, double *cost)
+{
+    const pf_map *m = c->map;
+    const pf__search *s = &c->s;
+    uint32_t pa = 0, pb = 0;
+    x->path_len = 0;
+    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return PF_OUT_OF_MEMORY;
+    x->path[x->path_len++] = pf__grid_unpad(m, s->start);
+    /* the start's side: meet, its parents, ..., a seed (then read backwards) */
+    uint32_t n = 0;
+    for (uint32_t v = meet_node; v != PF_NODE_NONE; v = x->parent[v]) {
+        if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
+        x->chain[n++] = v;
+    }
+    const uint32_t *chain = x->chain;
+    pf_status st = PF_OK;
+    uint32_t seed = chain[n - 1u];
+    if (seed != s->start) {
+        uint32_t sa, sb;
+        if (!pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) st = PF_INVALID_ARGUMENT;
+        else if (!put_cp(c, x, s->start, seed, 1)) st = PF_OUT_OF_MEMORY;
+        pa += sa;
+        pb += sb;
+    }
+    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i], &pa, &pb, 1);
+    if (st != PF_OK) return st;
+    /* the goal's side: meet, its label parents, ..., a seed; each arc is held by its lower end */
+    uint32_t v = meet_node;
+    for (;;) {
+        uint32_t k = label_find(x, v);
+        if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
+        uint32_t p = x->lpar[k];
+        if (p == PF_NODE_NONE) break;
+        st = put_arc(c, x, v, p, p, &pa, &pb, 1);
+        if (st != PF_OK) return st;
+        v = p;
+    }
+    if (v != s->goal) {
+        uint32_t ga, gb;
+        if (!pf__accel_cp_legal(m, v, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+        if (!put_cp(c, x, v, s->goal, 1)) return PF_OUT_OF_MEMORY;
+        pa += ga;
+        pb += gb;
+    }
+    *cost = pf__accel_cost(pa, pb);
+    /* goal first, as pf_search_path reads a written path */
+    for (uint32_t i = 0, j = x->path_len - 1u; i < j; i++, j--) {
+        uint32_t t = x->path[i];
+        x->path[i] = x->path[j];
+        x->path[j] = t;
+    }
+    return PF_OK;
+}
+
+/* ---- begin / step ---------------------------------------------------------------------------- */
+
+/* A query the accelerator answers without searching: the canonical path itself, in either
+ * direction. Writes it (goal first) and returns 1. */
+static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
+{
+    const pf_map *m = c->map;
+    const pf__search *s = &c->s;
+    uint32_t a, b;
+    int fwd = pf__accel_cp_legal(m, s->start, s->goal, &a, &b);
+    if (!fwd && !pf__accel_cp_legal(m, s->goal, s->start, &a, &b)) return 0;
+    x->path_len = 0;
+    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return 0;
+    x->path[x->path_len++] = pf__grid_unpad(m, s->goal);
+    /* goal first: the canonical path goal -> start read forward, or start -> goal reversed */
+    if (!put_cp(c, x, s->goal, s->start, !fwd)) return 0;
+    *cost = pf__accel_cost(a, b);
+    return 1;
+}
+
+pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi)
+{
+    const pf_map *m = c->map;
+    const pf__accel_ext *x = c->accel;
+    if (m->kind != PF_MAP_GRID) return PF_ALGO_ASTAR;
+    int32_t pw = (int32_t)m->pw;
+    int32_t dx = (int32_t)si % pw - (int32_t)gi % pw, dy = (int32_t)si / pw - (int32_t)gi / pw;
+    /* a short move touches fewer cells than the accelerator's scans or JPS's jumps would */
+    double oct = pf__grid_metric(PF_HEUR_OCTILE, dx, dy);
+    int have = x && x->acc && x->acc->map == m && x->acc->fingerprint == m->fingerprint;
+    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) return PF_ALGO_ASTAR;
+    if (have) return PF_ALGO_AUTO;
+    if (pf_jps_supported(m) && c->s.d.heuristic == PF_HEUR_OCTILE)
+        return pf__jps_has_plus(c) ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
+    return PF_ALGO_ASTAR;
+}
+
+pf_status pf__accel_begin(pf_ctx *c)
+{
+    pf__accel_ext *x = c->accel;
+    x->path_len = 0;
+    if (!x->parent) {
+        size_t bytes = (size_t)c->count * sizeof(uint32_t);
+        x->parent = pf__alloc(&c->alloc, bytes, 64);
+        if (!x->parent) return PF_OUT_OF_MEMORY;
+        /* faulted in now, once, not a page at a time inside later queries (as ctx.c does) */
+        memset(x->parent, 0xFF, bytes);
+    }
+    return PF_IN_PROGRESS;
+}
+
+pf_status pf__accel_step(pf_ctx *c)
+{
+    pf__accel_ext *x = c->accel;
+    pf__search *s = &c->s;
+    double cost = INFINITY;
+    pf_status st = PF_OK;
+    if (!direct(c, x, &cost)) {
+        /* the goal's side first (its labels), then the start's */
+        uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
+        if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
+        meet mt = {INFINITY, PF_NODE_NONE};
+        st = upward(c, x, x->seeds, nb, 0, &mt);
+        if (st != PF_OK) return st;
+        uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
+        if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+        st = upward(c, x, x->seeds, nf, 1, &mt);
+        if (st != PF_OK) return st;
+        if (mt.node == PF_NODE_NONE) return PF_NO_PATH; /* the components matched: cannot happen */
+        st = write_path(c, x, mt.node, &cost);
+        if (st != PF_OK) return st;
+    }
+    if (s->d.max_cost > 0 && cost > s->d.max_cost) {
+        x->path_len = 0;
+        s->pruned = 1;
+        return PF_LIMIT_REACHED;
+    }
+    /* the goal's record holds the cost, as after any search (pf_ctx_cost, pf_search_path) */
+    c->stamp[s->goal] = c->gen | PF__CLOSED_BIT;
+    c->g[s->goal] = cost;
+    s->found = s->goal;
+    s->st.path_len = x->path_len;
+    return PF_OK;
+}
+
+const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len)
+{
+    const pf__accel_ext *x = c->accel;
+    *len = x ? x->path_len : 0;
+    return x ? x->path : NULL;
+}

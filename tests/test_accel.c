@@ -1,0 +1,523 @@
+/* test_accel.c - the accelerator's API: creation and what it refuses, PF_ALGO_AUTO's choices and
+ * fallbacks, baked files (round trip, and every kind of bad file refused with a message), the
+ * context hooks, waypoints, and allocation failures. Answers are checked against the oracle. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "pathfind.h"
+#include "testutil.h"
+#include "oracle.h"
+
+/* Rooms of 9x9 joined by doors, some water, a few pillars: subgoals, shortcuts and a core. */
+static pf_map *rooms_map(uint32_t w, uint32_t h, pf_moves mv, int weighted)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    float *cost = weighted ? malloc((size_t)w * h * sizeof *cost) : NULL;
+    uint64_t rs = 5;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t v = (x % 10 == 0 || y % 10 == 0) ? 0 : 1;
+            if ((x % 10 == 5 && y % 10 == 0) || (y % 10 == 5 && x % 10 == 0)) v = 1; /* doors */
+            if (v && rng_below(&rs, 40) == 0) v = 0;                                 /* pillars */
+            if (v && x > w / 2 && y > h / 2 && x < w / 2 + 8 && y < h / 2 + 8) v = 2; /* a pond */
+            c[y * w + x] = v;
+            if (cost) cost[y * w + x] = 1.0f + (float)(x % 3);
+        }
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = cost}, &m),
+                     PF_OK);
+    free(c);
+    free(cost);
+    return m;
+}
+
+static void pick(const pf_map *m, uint64_t *rs, uint32_t *s, uint32_t *g)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    do *s = pf_grid_node(m, (int32_t)rng_below(rs, w), (int32_t)rng_below(rs, h));
+    while (!pf_grid_class(m, (int32_t)(*s % w), (int32_t)(*s / w)));
+    do *g = pf_grid_node(m, (int32_t)rng_below(rs, w), (int32_t)rng_below(rs, h));
+    while (!pf_grid_class(m, (int32_t)(*g % w), (int32_t)(*g / w)));
+}
+
+/* AUTO's answers on ctx agree with the oracle on n random queries. */
+static void agree(pf_ctx *c, const pf_map *m, int n, uint64_t seed)
+{
+    uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells);
+    uint64_t rs = seed;
+    for (int i = 0; i < n; i++) {
+        uint32_t s, g;
+        pick(m, &rs, &s, &g);
+        double want = oracle_cost(m, s, g);
+        pf_path p = {.nodes = cells, .capacity = cap};
+        pf_stats st;
+        pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st);
+        if (isinf(want)) {
+            assert_int_equal(r, PF_NO_PATH);
+            continue;
+        }
+        assert_int_equal(r, PF_OK);
+        assert_true(close_to(st.cost, want));
+        assert_true(cells[0] == s && cells[p.len - 1] == g);
+        assert_true(close_to(oracle_path_cost(m, cells, p.len), want));
+    }
+    free(cells);
+}
+
+static void test_create_and_refuse(void **state)
+{
+    (void)state;
+    pf_accel *a = (pf_accel *)1;
+    assert_int_equal(pf_accel_create(NULL, NULL, &a), PF_INVALID_ARGUMENT);
+    assert_null(a);
+    pf_map *m = rooms_map(64, 48, PF_MOVES_8_NO_CUT, 0);
+    assert_int_equal(pf_accel_create(m, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.threads = -1}, &a), PF_INVALID_ARGUMENT);
+    assert_true(pf_accel_supported(m));
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    pf_accel_info i = pf_accel_get_info(a);
+    assert_true(i.subgoals > 0 && i.arcs > 0 && i.bytes == pf_accel_mem_size(a));
+    assert_true(i.bytes_per_cell > 0 && i.bytes_per_cell < 64);
+    pf_accel_destroy(a);
+    pf_accel_destroy(NULL);
+    pf_map_destroy(m);
+    /* corner cutting, 4-connected, hex, weighted grids and graphs: unsupported */
+    static const pf_moves other[] = {PF_MOVES_8_CUT, PF_MOVES_4, PF_MOVES_HEX};
+    for (int k = 0; k < 3; k++) {
+        m = rooms_map(30, 30, other[k], 0);
+        assert_false(pf_accel_supported(m));
+        assert_int_equal(pf_accel_create(m, NULL, &a), PF_UNSUPPORTED);
+        assert_null(a);
+        pf_map_destroy(m);
+    }
+    m = rooms_map(30, 30, PF_MOVES_8_NO_CUT, 1);
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_UNSUPPORTED);
+    pf_map_destroy(m);
+    pf_edge e[] = {{0, 1, 1.0}};
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 2, .edge_count = 1, .edges = e}, &m), PF_OK);
+    assert_false(pf_accel_supported(m));
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_UNSUPPORTED);
+    pf_map_destroy(m);
+}
+
+/* AUTO without an accelerator, on maps the accelerator does not support, and on short queries:
+ * always exact, never PF_FALLBACK. */
+static void test_auto_fallbacks(void **state)
+{
+    (void)state;
+    static const pf_moves mv[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4, PF_MOVES_HEX};
+    for (int k = 0; k < 4; k++)
+        for (int wt = 0; wt < 2; wt++) {
+            pf_map *m = rooms_map(70, 50, mv[k], wt);
+            pf_ctx *c;
+            assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+            agree(c, m, 30, 11u + (uint64_t)k);
+            pf_ctx_destroy(c);
+            pf_map_destroy(m);
+        }
+    /* with a JPS+ table attached AUTO reads it */
+    pf_map *m = rooms_map(70, 50, PF_MOVES_8_NO_CUT, 0);
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_jps_table(c, t), PF_OK);
+    agree(c, m, 30, 3);
+    pf_ctx_destroy(c);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+static void test_auto_with_accel(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    assert_true(pf_ctx_accel_mem_size(c) > 0);
+    agree(c, m, 200, 17);
+    /* a long query is answered by the accelerator: few settled nodes, not a grid search */
+    uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88);
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    assert_true(pf_ctx_cost(c, g) == st.cost);
+    /* limits: a cost bound below the answer, a tiny expansion budget */
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_cost = st.cost - 1}, NULL, NULL),
+                     PF_LIMIT_REACHED);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = 1}, NULL, NULL),
+                     PF_LIMIT_REACHED);
+    /* a path too long for the buffer: the length needed, then the path on a second read */
+    uint32_t small[4];
+    pf_path p = {.nodes = small, .capacity = 4};
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st), PF_BUFFER_TOO_SMALL);
+    uint32_t *big = malloc(p.len * sizeof *big);
+    pf_path q = {.nodes = big, .capacity = p.len};
+    assert_int_equal(pf_search_path(c, &q, NULL), PF_OK);
+    assert_int_equal(q.len, p.len);
+    assert_true(close_to(oracle_path_cost(m, big, q.len), st.cost));
+    free(big);
+    /* sliced: begin, one step finishes it */
+    assert_int_equal(pf_search_begin(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
+    assert_int_equal(pf_search_step(c, 1), PF_OK);
+    /* detached: JPS answers, the same cost */
+    assert_int_equal(pf_ctx_use_accel(c, NULL), PF_OK);
+    pf_stats st2;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st2), PF_OK);
+    assert_true(close_to(st2.cost, st.cost));
+    pf_ctx_destroy(c);
+    /* another map's accelerator is refused */
+    pf_map *m2 = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    assert_int_equal(pf_ctx_create(m2, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_WRONG_MAP);
+    assert_int_equal(pf_ctx_use_accel(NULL, a), PF_INVALID_ARGUMENT);
+    pf_ctx_destroy(c);
+    pf_map_destroy(m2);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+/* Map edits: an accelerator built before an edit is not used after it (the map's fingerprint
+ * changed): AUTO answers by JPS, exactly, until an accelerator is built for the edited map. */
+static void test_auto_after_edits(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88);
+    pf_stats before;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &before), PF_OK);
+    /* wall up every door of the column x = 50 but one, and a block in the middle */
+    pf_grid_edit ed[2] = {{.rect = {50, 0, 1, 70}, .cls = 0}, {.rect = {55, 40, 12, 6}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, ed, 2, NULL), PF_OK);
+    pf_stats after, jps;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &after), PF_OK);
+    assert_true(close_to(after.cost, oracle_cost(m, s, g)));
+    assert_true(after.cost > before.cost); /* the edit lengthened it: the old hierarchy would be wrong */
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &jps), PF_OK);
+    assert_int_equal(after.expanded, jps.expanded); /* JPS answered, not the stale accelerator */
+    agree(c, m, 150, 23);
+    /* rebuilt for the edited map, it answers again */
+    pf_accel *b;
+    assert_int_equal(pf_accel_create(m, NULL, &b), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, b), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_WRONG_MAP); /* the stale one is refused */
+    pf_stats rebuilt;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &rebuilt), PF_OK);
+    assert_true(close_to(rebuilt.cost, after.cost));
+    assert_true(rebuilt.expanded != jps.expanded);
+    agree(c, m, 150, 29);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(b);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+/* Waypoints: the ends and the turning cells of the full path, for the accelerator and for A*. */
+static void test_waypoints(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(100, 80, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t cap = pf_map_node_count(m), *full = malloc(cap * sizeof *full), *way = malloc(cap * sizeof *way);
+    pf_point *pts = malloc(cap * sizeof *pts);
+    uint64_t rs = 23;
+    for (int i = 0; i < 60; i++) {
+        uint32_t s, g;
+        pick(m, &rs, &s, &g);
+        for (int algo = 0; algo < 2; algo++) {
+            pf_algo al = algo ? PF_ALGO_ASTAR : PF_ALGO_AUTO;
+            pf_path p = {.nodes = full, .capacity = cap};
+            pf_stats st;
+            if (pf_search(c, s, g, &(pf_search_desc){.algo = al}, &p, &st) != PF_OK) continue;
+            pf_path w = {.nodes = way, .points = pts, .capacity = cap};
+            pf_stats sw;
+            assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = al, .waypoints = 1}, &w, &sw), PF_OK);
+            assert_int_equal(sw.path_len, w.len);
+            assert_true(close_to(sw.cost, st.cost));
+            /* walking straight between consecutive waypoints gives the full path back */
+            uint32_t k = 0, W = pf_grid_width(m);
+            assert_int_equal(way[0], full[0]);
+            for (uint32_t j = 1; j < w.len; j++) {
+                int32_t dx = (int32_t)(way[j] % W) - (int32_t)(way[j - 1] % W);
+                int32_t dy = (int32_t)(way[j] / W) - (int32_t)(way[j - 1] / W);
+                int32_t n = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+                assert_true(n > 0 && (dx == 0 || abs(dx) == n) && (dy == 0 || abs(dy) == n));
+                for (int32_t t = 1; t <= n; t++)
+                    assert_int_equal(full[++k], (uint32_t)((int32_t)way[j - 1] + t * (dx / n) + t * (dy / n) * (int32_t)W));
+                assert_int_equal(pts[j].x, (int32_t)(way[j] % W));
+            }
+            assert_int_equal(k + 1, p.len);
+        }
+    }
+    free(full);
+    free(way);
+    free(pts);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+/* ---- files ---------------------------------------------------------------------------------- */
+
+static uint8_t *bake(const pf_accel *a, size_t *n)
+{
+    size_t need = 0;
+    assert_int_equal(pf_accel_save_mem(a, NULL, 0, &need), PF_BUFFER_TOO_SMALL);
+    assert_int_equal(need, pf_accel_file_size(a));
+    uint8_t *b = malloc(need);
+    assert_int_equal(pf_accel_save_mem(a, b, need, n), PF_OK);
+    return b;
+}
+
+/* Rewrites both checksums, as someone editing a file by hand would. */
+static void reseal(uint8_t *b, size_t n)
+{
+    uint64_t ph = XXH3_64bits(b + 64, n - 64);
+    for (int i = 0; i < 8; i++) b[48 + i] = (uint8_t)(ph >> (8 * i));
+    uint64_t hh = XXH3_64bits(b, 56);
+    for (int i = 0; i < 8; i++) b[56 + i] = (uint8_t)(hh >> (8 * i));
+}
+
+static pf_status load(const uint8_t *b, size_t n, const pf_map *m, pf_diag *d)
+{
+    pf_accel *a = (pf_accel *)1;
+    pf_status st = pf_accel_load_mem(b, n, "x.pfa", m, NULL, &a, d);
+    if (st == PF_OK) pf_accel_destroy(a);
+    else assert_null(a);
+    assert_int_equal(d->status, st);
+    if (st != PF_OK) assert_true(strlen(d->msg) > 0);
+    return st;
+}
+
+static void test_file_round_trip(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(150, 110, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    size_t n;
+    uint8_t *b = bake(a, &n);
+    pf_accel *r;
+    pf_diag d;
+    assert_int_equal(pf_accel_load_mem(b, n, "x.pfa", m, NULL, &r, &d), PF_OK);
+    size_t n2;
+    uint8_t *b2 = bake(r, &n2);
+    assert_int_equal(n, n2);
+    assert_memory_equal(b, b2, n);
+    pf_accel_info ia = pf_accel_get_info(a), ir = pf_accel_get_info(r);
+    assert_int_equal(ia.arcs, ir.arcs);
+    assert_int_equal(ia.core, ir.core);
+    assert_int_equal(ia.shortcuts, ir.shortcuts);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, r), PF_OK);
+    agree(c, m, 60, 31);
+    pf_ctx_destroy(c);
+    /* through a file, replacing an older one */
+    char path[] = "test_accel_tmp.pfa";
+    FILE *f = fopen(path, "wb");
+    fputs("old", f);
+    fclose(f);
+    assert_int_equal(pf_accel_save(a, path, &d), PF_OK);
+    pf_accel *r2;
+    assert_int_equal(pf_accel_load(path, m, NULL, &r2, &d), PF_OK);
+    size_t n3;
+    uint8_t *b3 = bake(r2, &n3);
+    assert_memory_equal(b, b3, n);
+    pf_accel_destroy(r2);
+    free(b3);
+    /* a save that cannot be written leaves nothing behind and says why */
+    assert_int_equal(pf_accel_save(a, "no-such-dir/x.pfa", &d), PF_IO_ERROR);
+    assert_true(strlen(d.msg) > 0);
+    assert_int_equal(pf_accel_load("no-such-file.pfa", m, NULL, &r2, &d), PF_IO_ERROR);
+    assert_null(r2);
+    remove(path);
+    free(b);
+    free(b2);
+    pf_accel_destroy(r);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+static void test_file_refused(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(150, 110, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    size_t n;
+    uint8_t *b = bake(a, &n), *t = malloc(n + 8);
+    pf_diag d;
+    assert_int_equal(load(b, n, m, &d), PF_OK);
+    /* truncated at every interesting length, trailing bytes */
+    assert_int_equal(load(b, 0, m, &d), PF_PARSE_ERROR);
+    assert_int_equal(load(b, 63, m, &d), PF_PARSE_ERROR);
+    assert_int_equal(load(b, 64, m, &d), PF_PARSE_ERROR);
+    assert_int_equal(load(b, n - 1, m, &d), PF_PARSE_ERROR);
+    memcpy(t, b, n);
+    memset(t + n, 0, 8);
+    assert_int_equal(load(t, n + 8, m, &d), PF_PARSE_ERROR);
+    /* a flipped bit anywhere: header, offsets, arcs */
+    size_t where[] = {3, 20, 30, 45, 60, 64 + 4, n / 2, n - 1};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        memcpy(t, b, n);
+        t[where[i]] ^= 0x10;
+        assert_true(pf_failed(load(t, n, m, &d)));
+    }
+    /* another version */
+    memcpy(t, b, n);
+    t[8] = 99;
+    reseal(t, n);
+    assert_int_equal(load(t, n, m, &d), PF_UNSUPPORTED);
+    /* another map (one cell changed: a stale file after an edit) */
+    pf_map *m2;
+    {
+        uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+        uint8_t *c = malloc((size_t)w * h);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) c[y * w + x] = pf_grid_class(m, (int32_t)x, (int32_t)y);
+        c[5 * w + 5] = c[5 * w + 5] ? 0 : 1;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m2), PF_OK);
+        free(c);
+    }
+    assert_int_equal(load(b, n, m2, &d), PF_WRONG_MAP);
+    assert_non_null(strstr(d.msg, "another map"));
+    pf_map_destroy(m2);
+    /* resealed edits the checksums cannot catch: the arc checks do */
+    const size_t arcs = 64 + ((size_t)152 * 112 + 1) * 4;
+    struct {
+        size_t   off;
+        uint32_t v, x; /* set to v, or xor with x */
+    } edits[] = {
+        {arcs + 0, 0, 0},           /* the first arc to cell 0 (the blocked border) */
+        {arcs + 0, 0xFFFFFFF0u, 0}, /* ... or out of range */
+        {arcs + 4, 1u, 0},          /* a middle that is no subgoal */
+        {arcs + 8, 0, 1},           /* its cost changed */
+        {arcs + 12, 0, 2},          /* likewise */
+        {arcs + 16 * 7 + 8, 0, 1},  /* another arc's */
+        {64 + 4 * 200, 0xFFFFFFFFu, 0}, /* an offset out of range */
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        memcpy(t, b, n);
+        uint32_t v = edits[i].v;
+        if (edits[i].x) v = (uint32_t)t[edits[i].off] ^ edits[i].x;
+        for (int k = 0; k < 4 && !edits[i].x; k++) t[edits[i].off + (size_t)k] = (uint8_t)(v >> (8 * k));
+        if (edits[i].x) t[edits[i].off] = (uint8_t)v;
+        reseal(t, n);
+        print_message("edit %zu: ", i);
+        assert_int_equal(load(t, n, m, &d), PF_PARSE_ERROR);
+        print_message("%s\n", d.msg);
+    }
+    /* a header that announces a huge payload is refused by size, before any allocation */
+    memcpy(t, b, n);
+    t[32] = t[33] = t[34] = 0xFF;
+    reseal(t, 64);
+    assert_int_equal(load(t, n, m, &d), PF_PARSE_ERROR);
+    /* missing arguments */
+    pf_accel *r;
+    assert_int_equal(pf_accel_load_mem(b, n, "x", NULL, NULL, &r, &d), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_accel_load_mem(NULL, 5, "x", m, NULL, &r, &d), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_accel_save(NULL, "x", &d), PF_INVALID_ARGUMENT);
+    free(t);
+    free(b);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+/* ---- allocation failures ---------------------------------------------------------------------- */
+
+typedef struct failing {
+    long left; /* allocations that succeed before the failure; -1 never fails */
+    long live;
+} failing;
+
+static void *f_alloc(size_t size, size_t align, void *user)
+{
+    failing *f = user;
+    if (f->left == 0) return NULL;
+    if (f->left > 0) f->left--;
+    if (align < sizeof(void *)) align = sizeof(void *);
+    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) f->live++;
+    return p;
+}
+
+static void f_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    failing *f = user;
+    if (p) f->live--;
+    free(p);
+}
+
+static void test_alloc_failure(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(60, 40, PF_MOVES_8_NO_CUT, 0);
+    failing f = {-1, 0};
+    pf_accel_desc d = {.allocator = {f_alloc, f_free, &f}};
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, &d, &a), PF_OK);
+    size_t n;
+    uint8_t *b = bake(a, &n);
+    pf_accel_destroy(a);
+    assert_int_equal(f.live, 0);
+    int failed = 0;
+    for (long k = 0; k < 4000; k++) {
+        f = (failing){k, 0};
+        pf_status st = pf_accel_create(m, &d, &a);
+        if (st == PF_OK) {
+            pf_accel_destroy(a);
+            assert_int_equal(f.live, 0);
+            break;
+        }
+        assert_int_equal(st, PF_OUT_OF_MEMORY);
+        assert_null(a);
+        assert_int_equal(f.live, 0);
+        failed++;
+    }
+    assert_true(failed > 3);
+    for (long k = 0; k < 10; k++) {
+        f = (failing){k, 0};
+        pf_diag dg;
+        pf_status st = pf_accel_load_mem(b, n, "x", m, &d, &a, &dg);
+        if (st == PF_OK) {
+            pf_accel_destroy(a);
+            break;
+        }
+        assert_int_equal(st, PF_OUT_OF_MEMORY);
+        assert_int_equal(f.live, 0);
+    }
+    free(b);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
+        cmocka_unit_test(test_alloc_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
