@@ -657,7 +657,7 @@ static pf_status build(pf_accel *acc, int threads)
     acc->sub = pf__alloc(&acc->alloc, cells, 64);
     if (!acc->sub) return PF_OUT_OF_MEMORY;
     bld b = {.m = m, .alloc = acc->alloc};
-    b.nt = pf__accel_threads(threads, cells);
+    b.nt = pf__build_threads(threads, cells);
     if (b.nt > 256) b.nt = 256; /* the shortcut merge keeps a cursor per thread */
     b.n = acc->nodes = pf__accel_mark_subgoals(m, acc->sub, b.nt);
     size_t n = b.n ? b.n : 1;

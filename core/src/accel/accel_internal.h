@@ -109,8 +109,6 @@ uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads);
 /* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
-/* Threads for a parallel pass over `cells` cells (1 on small maps, where waking a team costs more). */
-int pf__accel_threads(int threads, size_t cells);
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+). */

@@ -15,24 +15,12 @@
 #define PF__OMP(x)
 #endif
 
-int pf__accel_threads(int threads, size_t cells)
-{
-#ifdef PF_WITH_OPENMP
-    if (cells < ((size_t)1 << 18)) return 1;
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    (void)cells;
-    return 1;
-#endif
-}
-
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads)
 {
     const uint8_t *cls = m->cls;
     const int32_t *off = m->nb_off[0];
     const uint32_t pw = m->pw, ph = m->ph;
-    int nt = pf__accel_threads(threads, (size_t)pw * ph);
+    int nt = pf__build_threads(threads, (size_t)pw * ph);
     (void)nt;
     uint64_t total = 0;
     memset(sub, 0, (size_t)pw * ph);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 #include "common/pf_internal.h"
+#ifdef PF_WITH_OPENMP
+#include <omp.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -391,3 +394,15 @@ void pf__handle_fail(const char *fn, const char *type, const char *why)
     abort();
 }
 #endif
+
+int pf__build_threads(int threads, size_t cells)
+{
+#ifdef PF_WITH_OPENMP
+    if (cells < ((size_t)1 << 18)) return 1;
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    (void)cells;
+    return 1;
+#endif
+}

@@ -59,20 +59,6 @@ void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
     t->cw = line_words(m->ph);
 }
 
-/* Threads for a build over `cells` cells: small maps are built serially, where waking a team
- * costs more than the work. */
-static int set_threads(int threads, size_t cells)
-{
-#ifdef PF_WITH_OPENMP
-    if (cells < ((size_t)1 << 18)) return 1;
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    (void)cells;
-    return 1;
-#endif
-}
-
 pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
 {
     if (t->rows[k]) return PF_OK;
@@ -87,7 +73,7 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
         pf__free(&t->alloc, cols, cb);
         return PF_OUT_OF_MEMORY;
     }
-    int nt = set_threads(threads, (size_t)pw * ph);
+    int nt = pf__build_threads(threads, (size_t)pw * ph);
     (void)nt;
     PF__OMP("omp parallel for num_threads(nt) schedule(static)")
     for (int64_t y = 0; y < (int64_t)ph; y++) {
@@ -184,7 +170,7 @@ pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
     if (!D) return PF_OUT_OF_MEMORY;
     pf__jps_hugepages(D, bytes); /* before the first touch, so the pages are born huge */
     memset(D, 0, bytes);
-    int nt = set_threads(threads, (size_t)pw * ph);
+    int nt = pf__build_threads(threads, (size_t)pw * ph);
     (void)nt;
     /* Straight runs are independent per row (E, W) and per column (N, S); each sweep goes against
      * its direction so the next cell is always done. Borders stay 0 (blocked). */
