@@ -2,8 +2,11 @@
  * long queries on a 2000x2000 map, run as one pf_batch on 1..MAX_THREADS threads. Prints one JSON
  * object: queries/s and frame time p50/p99 per thread count, per-worker bytes per cell, RSS.
  *
- *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS]]]]]
- *     defaults: ../shared/data/grids/random-2000-20.map, its -short.map.scen and .map.scen, 10, 2
+ *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS [ALGO]]]]]]
+ *     defaults: ../shared/data/grids/random-2000-20.map, its -short.map.scen and .map.scen, 10, 2,
+ *     astar. ALGO auto builds the map's accelerator first (its build time is build_s; the batch
+ *     attaches it to every worker) and runs every query as PF_ALGO_AUTO: A* for the short moves,
+ *     the accelerator for the long ones.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -51,8 +54,13 @@ int main(int argc, char **argv)
     const char *lp = argc > 3 ? argv[3] : PF_SHARED_DATA "/grids/random-2000-20.map.scen";
     int frames = argc > 4 ? atoi(argv[4]) : 10;
     int maxt = argc > 5 ? atoi(argv[5]) : 2;
+    pf_algo algo = argc > 6 ? pf_algo_parse(argv[6]) : PF_ALGO_ASTAR;
     if (frames < 1) frames = 1;
     if (maxt < 1) maxt = 1;
+    if (algo == PF_ALGO_UNKNOWN) {
+        fprintf(stderr, "bench_frame: unknown algorithm '%s'\n", argv[6]);
+        return 2;
+    }
     pf_map *map;
     pf_scen *sh, *lo;
     pf_diag d;
@@ -61,17 +69,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_frame: %s\n", d.msg);
         return 1;
     }
+    pf_accel *acc = NULL;
+    double build_s = 0.0;
+    if (algo == PF_ALGO_AUTO) {
+        double t0 = now();
+        if (pf_accel_create(map, NULL, &acc) != PF_OK) {
+            fprintf(stderr, "bench_frame: cannot build the accelerator\n");
+            return 1;
+        }
+        build_s = now() - t0;
+    }
     const uint32_t NS = 500, NL = 20;
     uint32_t nsh = pf_scen_count(sh), nlo = pf_scen_count(lo);
     double *ft = malloc((size_t)frames * sizeof *ft);
     long rss_before = status_kb("VmRSS:");
-    printf("{\"bench\":\"frame\",\"map\":\"%s\",\"frames\":%d,\"short_per_frame\":%u,\"long_per_frame\":%u,"
+    printf("{\"bench\":\"frame\",\"map\":\"%s\",\"algo\":\"%s\",\"build_s\":%.3f,\"frames\":%d,"
+           "\"short_per_frame\":%u,\"long_per_frame\":%u,"
            "\"note\":\"2-core machine shared with other jobs: timings are noisy\",\"runs\":[",
-           mp, frames, NS, NL);
+           mp, pf_algo_name(algo), build_s, frames, NS, NL);
     double qps1 = 0.0;
     for (int t = 1; t <= maxt; t++) {
         pf_batch *b;
-        if (pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)t}, &b) != PF_OK) return 1;
+        if (pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)t, .accel = acc}, &b) != PF_OK) return 1;
         double total = 0.0;
         for (int f = 0; f < frames; f++) {
             /* a frame = reset + submit + run; the same queries for every thread count */
@@ -81,7 +100,7 @@ int main(int argc, char **argv)
                 const pf_scen_entry *e = i < NS ? pf_scen_get(sh, ((uint32_t)f * NS + i) % nsh)
                                                 : pf_scen_get(lo, ((uint32_t)f * NL + i - NS) % nlo);
                 pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy),
-                                    .goal = pf_grid_node(map, e->gx, e->gy), .tag = i};
+                                    .goal = pf_grid_node(map, e->gx, e->gy), .search = {.algo = algo}, .tag = i};
                 pf_batch_submit(b, &q, NULL);
             }
             pf_batch_run(b, NULL);
@@ -112,6 +131,7 @@ int main(int argc, char **argv)
     free(ft);
     pf_scen_destroy(sh);
     pf_scen_destroy(lo);
+    pf_accel_destroy(acc);
     pf_map_destroy(map);
     return 0;
 }
