@@ -406,3 +406,15 @@ int pf__build_threads(int threads, size_t cells)
     return 1;
 #endif
 }
+
+uint32_t pf__threads_upto(uint32_t want, uint32_t cap)
+{
+#ifdef PF_WITH_OPENMP
+    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
+#else
+    uint32_t t = 1;
+    (void)want;
+#endif
+    if (t > cap) t = cap;
+    return t ? t : 1;
+}

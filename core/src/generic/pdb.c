@@ -351,17 +351,6 @@ static inline worker *my_worker(worker *ws)
 #endif
 }
 
-static uint32_t resolve_threads(uint32_t want)
-{
-#ifdef PF_WITH_OPENMP
-    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
-#else
-    uint32_t t = 1;
-    (void)want;
-#endif
-    return t ? t : 1;
-}
-
 /* One pattern's entries (bytes, UNSET = unreached) by the layered search. */
 static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
 {
@@ -572,7 +561,7 @@ pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out)
     pf_pdb *p;
     st = pdb_new(desc, &p);
     if (st != PF_OK) return st;
-    const uint32_t nt = resolve_threads(desc->threads);
+    const uint32_t nt = pf__threads_upto(desc->threads, UINT32_MAX);
     worker *ws = NULL;
     st = workers_new(p, nt, &ws);
     for (uint32_t i = 0; st == PF_OK && i < desc->pattern_count; i++) {

@@ -274,18 +274,6 @@ static void row_emit(const row_work *w, uint8_t *row, uint32_t n, uint32_t width
 
 /* ---- build --------------------------------------------------------------------------------------- */
 
-static uint32_t resolve_threads(uint32_t want, uint32_t rows)
-{
-#ifdef PF_WITH_OPENMP
-    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
-#else
-    uint32_t t = 1;
-    (void)want;
-#endif
-    if (t > rows) t = rows;
-    return t ? t : 1;
-}
-
 static pf_status works_create(row_work **out, uint32_t nt, const pf_map *m, const pf_allocator *a)
 {
     row_work *ws = pf__calloc(a, (size_t)nt * sizeof *ws, 64);
@@ -315,7 +303,7 @@ pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table
     pf_status st = pf__table_alloc(map, &d.allocator, pf__table_width_for(map), &t);
     if (st != PF_OK) return st;
     const uint32_t n = t->n;
-    const uint32_t nt = resolve_threads(d.threads, n);
+    const uint32_t nt = pf__threads_upto(d.threads, n);
     row_work *ws;
     st = works_create(&ws, nt, map, &t->alloc);
     if (st != PF_OK) {
@@ -542,7 +530,7 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
     u->changed = pf__alloc(a, n, 64);
     u->cand = pf__alloc(a, u->mcand, 64);
     u->wide = u->width != t->width ? pf__alloc(a, (size_t)n * n * u->width, 64) : NULL;
-    u->nt = resolve_threads(threads, n);
+    u->nt = pf__threads_upto(threads, n);
     u->ws = pf__calloc(a, (size_t)u->nt * sizeof *u->ws, 64);
     pf_status st = (u->state && u->cur && u->next && u->changed && u->cand && u->ws &&
                     (u->wide || u->width == t->width))
