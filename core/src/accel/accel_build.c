@@ -512,9 +512,11 @@ static int contract_all(bld *b)
         uint32_t ns = 0;
         for (uint32_t i = 0; i < nleft; i++)
             if (b->state[left[i]] == ST_ROUND) sel[ns++] = left[i];
-        /* the contractions, in parallel; each thread's shortcuts come out in the order of `sel`
-         * (dynamic chunks are handed out in increasing order), each with its node in `mid`, so
-         * the threads' buffers merge back into that order */
+        /* the contractions, in parallel; each thread's shortcuts come out in the order of `sel`,
+         * each with its node in `mid`, so the threads' buffers merge back into that order. That
+         * takes the monotonic modifier: OpenMP 5 makes plain dynamic nonmonotonic, and LLVM's
+         * libomp then lets threads steal chunks out of order (the clang build's hierarchy
+         * differed between 1 and 2 threads) */
         for (int t = 0; t < nt; t++) b->buf[t].n = 0;
         PF__OMP("omp parallel num_threads(nt) if (par)")
         {
@@ -523,7 +525,7 @@ static int contract_all(bld *b)
 #else
             int t = 0;
 #endif
-            PF__OMP("omp for schedule(dynamic, 64)")
+            PF__OMP("omp for schedule(monotonic : dynamic, 64)")
             for (int64_t i = 0; i < (int64_t)ns; i++)
                 (void)contract(b, &b->wit[t], sel[i], PF__ACCEL_SETTLE_CONTRACT, 1, &b->buf[t]);
         }
@@ -557,6 +559,9 @@ static int contract_all(bld *b)
                 }
             }
         }
+        /* a runtime that broke the order would leave shortcuts unmerged: fail the build rather
+         * than return a hierarchy that depends on the thread count */
+        for (int t = 0; t < nt && ok; t++) ok = pos[t] == b->buf[t].n;
         uint32_t k = 0;
         for (uint32_t i = 0; i < nleft; i++)
             if (b->state[left[i]] != ST_DONE) left[k++] = left[i];
