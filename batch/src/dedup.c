@@ -17,6 +17,7 @@ typedef struct qkey {
     uint32_t  algo, heuristic, heuristic_set, tie;
     uint32_t  max_expansions, reverse;
     uint32_t  prio, waypoints;
+    uint32_t  unit_size, partial;
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
@@ -36,6 +37,8 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k)
     k->max_expansions = d->max_expansions;
     k->reverse = d->reverse != 0;
     k->waypoints = d->waypoints != 0;
+    k->unit_size = d->unit_size;
+    k->partial = d->partial != 0;
     k->weight = d->weight;
     k->max_cost = d->max_cost;
     k->tie_seed = d->tie_seed;

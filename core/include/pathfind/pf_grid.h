@@ -126,6 +126,20 @@ PF_API pf_status pf_grid_read(const pf_map *map, pf_rect r, uint8_t *classes, fl
 /** Terrain class of a Moving AI character ('.' 'G' 'S' 1, 'W' 2, 'T' 3, '@' 'O' 0); -1 when unknown. */
 PF_API int      pf_grid_terrain_class(char ch);
 
+/* ---- unit sizes ----------------------------------------------------------------------------- */
+
+/** Largest unit side a search takes (pf_search_desc.unit_size) and the cap of pf_grid_clearance. */
+#define PF_UNIT_SIZE_MAX 32u
+
+/**
+ * Clearance of (x, y): the side K of the largest KxK block of cells of one open class whose
+ * top-left cell is (x, y), at most PF_UNIT_SIZE_MAX; 0 for blocked or outside cells. A unit of
+ * size K may stand on (x, y) when this is at least K. Every grid keeps it, 1 byte per cell (the
+ * annotated-A* idea of Harabor and Botea, one byte serving every class because a block is of its
+ * top-left cell's class), built with the map and kept up to date by pf_grid_apply_edits. O(1).
+ */
+PF_API uint8_t pf_grid_clearance(const pf_map *map, int32_t x, int32_t y);
+
 /* ---- connected components ------------------------------------------------------------------- */
 
 /**

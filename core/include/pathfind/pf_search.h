@@ -117,6 +117,12 @@ typedef struct pf_search_desc {
     pf_trace       *trace;          /* [opt] */
     int             waypoints;      /* grids: the path holds only the start, the cells where it turns
                                        and the goal (path_len in pf_stats counts them) */
+    uint32_t        unit_size;      /* square grids: the unit covers the unit_size x unit_size cells
+                                       whose top-left cell is its node (pf_grid_clearance); 0 = 1,
+                                       at most PF_UNIT_SIZE_MAX. JPS, JPS+ and AUTO run A* for it */
+    int             partial;        /* grids: a goal that cannot be reached (blocked, walled off, or
+                                       past max_expansions / max_cost) gives PF_PARTIAL and the path
+                                       to the reachable cell nearest it (see pf_search) */
 } pf_search_desc;
 
 /** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
@@ -236,7 +242,21 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP (a JPS table that could not follow an
  *         edit), PF_COST_OVERFLOW (a path exists but its cost sums to infinity: graph weights near
  *         DBL_MAX; no path or cost is returned), PF_MAP_BUSY (the map is being edited:
- *         pf_grid_apply_edits).
+ *         pf_grid_apply_edits), PF_UNSUPPORTED (unit_size or partial on a map without them).
+ *
+ * Unit sizes: with unit_size K a node is open when pf_grid_clearance is at least K and its class
+ * is the start's, and a diagonal step needs both side nodes open (on maps without corner
+ * cutting): exactly the search on the map where a cell is open only when its KxK block is one
+ * open class. A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
+ *
+ * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
+ * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL
+ * (not a failure), stats->cost and the path to the node nearest the goal among those the search
+ * expanded: least map metric to the goal (octile, Manhattan or hex distance), then least cost,
+ * then least node id. A goal that cannot be reached is searched for over the start's component
+ * only (its reachable cells), so that node is the nearest reachable cell. Such queries, and
+ * partial ones with a limit, run A* where JPS or AUTO was asked (those expand jump points, not
+ * every cell a partial path may end on). The goal must still be on the map (PF_INVALID_GOAL).
  */
 PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
                            pf_path *path, pf_stats *stats);

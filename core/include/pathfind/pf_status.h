@@ -33,6 +33,7 @@ extern "C" {
     X(FALLBACK,           4, "algorithm unsupported on this map; ran A* instead")                   \
     X(CANCELLED,          5, "query was cancelled")                                                 \
     X(SUPERSEDED,         6, "query was replaced by a newer one with the same tag")                 \
+    X(PARTIAL,            7, "goal unreachable; path to the reachable cell nearest it")            \
     X(INVALID_ARGUMENT,  -1, "invalid argument")                                                    \
     X(OUT_OF_MEMORY,     -2, "allocation failed")                                                   \
     X(BUFFER_TOO_SMALL,  -3, "output buffer too small")                                             \

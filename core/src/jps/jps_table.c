@@ -147,8 +147,8 @@ PF__INLINE void dist_diag(int16_t *D, const uint8_t *cls, const int32_t *off, ui
     if (!k) return;
     uint32_t n = (uint32_t)((int32_t)i + off[d]);
     int16_t v;
-    const pf__grid_view gv = {cls, NULL, off, 0};
-    if (!pf__grid_diag_ok(&gv, i, d, (pf__unit){k}, cut))
+    const pf__grid_view gv = {.cls = cls, .off = off};
+    if (!pf__grid_diag_ok(&gv, i, d, (pf__unit){k, 1}, cut))
         v = 0;
     else if (D[(size_t)n * 8u + pf__dir_h[d]] > 0 || D[(size_t)n * 8u + pf__dir_v[d]] > 0 ||
              (cut && forced_diag_cut(cls, off, n, d, k)))

@@ -311,6 +311,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
                 memmove(m->scratch + (size_t)y * box.w, old + (size_t)y * edits[i].rect.w, box.w);
             old = m->scratch;
         }
+        pf__grid_clearance_update(m, pr);
         if (!pf__grid_components_edit(m, pr, old, &visited)) result = PF_OUT_OF_MEMORY;
     }
     if (m->cost && m->cost_not1 == 0 && !was_weighted) {

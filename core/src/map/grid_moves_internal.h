@@ -11,9 +11,12 @@
  * THE RULE. A unit may step from cell c in direction d when the cell entered is open for it, and,
  * on a diagonal without corner cutting (PF_MOVES_8_NO_CUT), both side cells are open too. Every
  * rule is symmetric (c -> n is legal iff n -> c is), which backward searches and the tables rely on.
- * "Open" is pf__cell_open: today the cell has the start's terrain class. Unit sizes plug in there
- * and only there: a KxK unit would test a per-cell clearance byte (clear[i] >= K, carried in
- * pf__unit), and the diagonal rule above then asks for both side footprints unchanged.
+ * "Open" is pf__cell_open: the cell has the start's terrain class. Unit sizes plug in there and
+ * only there: a KxK unit standing on a cell occupies the KxK block whose top-left cell it is, and
+ * the cell is open to it when that block is all of the start's class, which is the cell's class
+ * plus its clearance byte (map/clearance.c) at least K. The rule above then reads "position" for
+ * "cell": a diagonal needs both side footprints. Searches that take sizes are instantiated with
+ * SZ = 1 (pf__grid_open_dirs_sz); SZ = 0 reads no clearance at all.
  */
 #ifndef PF_GRID_MOVES_INTERNAL_H
 #define PF_GRID_MOVES_INTERNAL_H
@@ -49,9 +52,10 @@ PF__INLINE uint32_t pf__mv_back(const int MV, uint32_t d) { return MV == PF__MV_
 
 /* What a grid loop reads of the map, loaded once into locals: to the compiler a store to the
  * search records may alias the map's fields, so read through the map they would be reloaded after
- * every store. Unit sizes add the clearance array here. */
+ * every store. */
 typedef struct pf__grid_view {
     const uint8_t *cls;   /* terrain class of each padded cell, 0 = blocked */
+    const uint8_t *clr;   /* clearance of each padded cell (map/clearance.c) */
     const float   *cost;  /* multiplier of each padded cell; NULL when uniform */
     const int32_t *off;   /* square grids: padded offset of direction d (the map's nb_off[0]) */
     uint32_t       pw;    /* padded width */
@@ -59,50 +63,61 @@ typedef struct pf__grid_view {
 
 PF__INLINE pf__grid_view pf__grid_view_of(const pf_map *m)
 {
-    pf__grid_view v = {m->cls, m->cost, m->nb_off[0], m->pw};
+    pf__grid_view v = {.cls = m->cls, .clr = m->clr, .cost = m->cost, .off = m->nb_off[0], .pw = m->pw};
     return v;
 }
 
 /* Who is moving: what a cell must hold to be open to it. */
 typedef struct pf__unit {
     uint8_t k;          /* terrain class of the start; 0 (blocked) never moves */
-    /* unit sizes: the unit's side goes here (see the header comment) */
+    uint8_t size;       /* side of the unit's square footprint; read only where SZ = 1 */
 } pf__unit;
 
-PF__INLINE int pf__cell_open(const pf__grid_view *v, uint32_t i, pf__unit u) { return v->cls[i] == u.k; }
+PF__INLINE int pf__cell_open_sz(const pf__grid_view *v, uint32_t i, pf__unit u, const int SZ)
+{
+    return v->cls[i] == u.k && (!SZ || v->clr[i] >= u.size);
+}
+
+PF__INLINE int pf__cell_open(const pf__grid_view *v, uint32_t i, pf__unit u) { return pf__cell_open_sz(v, i, u, 0); }
 
 /*
  * Bit d set when the unit may step from padded cell `cur` in direction d under rule MV. Square
  * rules address neighbours by the padded width (a register, where a table of offsets would be
  * reloaded after every store to the records); hex rules by `hex_off`, the offsets of cur's row
- * parity (unused otherwise).
+ * parity (unused otherwise). SZ = 1: the unit is u.size cells square (not on hex grids).
  */
-PF__INLINE uint32_t pf__grid_open_dirs(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
-                                       const int MV)
+PF__INLINE uint32_t pf__grid_open_dirs_sz(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
+                                          const int MV, const int SZ)
 {
     const uint32_t pw = v->pw;
     uint32_t open = 0;
     if (MV == PF__MV_HEX) {
         for (uint32_t d = 0; d < 6; d++)
-            open |= (uint32_t)pf__cell_open(v, (uint32_t)((int32_t)cur + hex_off[d]), u) << d;
+            open |= (uint32_t)pf__cell_open_sz(v, (uint32_t)((int32_t)cur + hex_off[d]), u, SZ) << d;
         return open;
     }
-    if (pf__cell_open(v, cur - pw, u)) open |= 1u;
-    if (pf__cell_open(v, cur + 1, u)) open |= 2u;
-    if (pf__cell_open(v, cur + pw, u)) open |= 4u;
-    if (pf__cell_open(v, cur - 1, u)) open |= 8u;
+    if (pf__cell_open_sz(v, cur - pw, u, SZ)) open |= 1u;
+    if (pf__cell_open_sz(v, cur + 1, u, SZ)) open |= 2u;
+    if (pf__cell_open_sz(v, cur + pw, u, SZ)) open |= 4u;
+    if (pf__cell_open_sz(v, cur - 1, u, SZ)) open |= 8u;
     if (MV == PF__MV_8) { /* a diagonal needs both sides: NE N+E, SE S+E, SW S+W, NW N+W */
-        if ((open & 3u) == 3u && pf__cell_open(v, cur - pw + 1, u)) open |= 16u;
-        if ((open & 6u) == 6u && pf__cell_open(v, cur + pw + 1, u)) open |= 32u;
-        if ((open & 12u) == 12u && pf__cell_open(v, cur + pw - 1, u)) open |= 64u;
-        if ((open & 9u) == 9u && pf__cell_open(v, cur - pw - 1, u)) open |= 128u;
+        if ((open & 3u) == 3u && pf__cell_open_sz(v, cur - pw + 1, u, SZ)) open |= 16u;
+        if ((open & 6u) == 6u && pf__cell_open_sz(v, cur + pw + 1, u, SZ)) open |= 32u;
+        if ((open & 12u) == 12u && pf__cell_open_sz(v, cur + pw - 1, u, SZ)) open |= 64u;
+        if ((open & 9u) == 9u && pf__cell_open_sz(v, cur - pw - 1, u, SZ)) open |= 128u;
     } else if (MV == PF__MV_8CUT) {
-        if (pf__cell_open(v, cur - pw + 1, u)) open |= 16u;
-        if (pf__cell_open(v, cur + pw + 1, u)) open |= 32u;
-        if (pf__cell_open(v, cur + pw - 1, u)) open |= 64u;
-        if (pf__cell_open(v, cur - pw - 1, u)) open |= 128u;
+        if (pf__cell_open_sz(v, cur - pw + 1, u, SZ)) open |= 16u;
+        if (pf__cell_open_sz(v, cur + pw + 1, u, SZ)) open |= 32u;
+        if (pf__cell_open_sz(v, cur + pw - 1, u, SZ)) open |= 64u;
+        if (pf__cell_open_sz(v, cur - pw - 1, u, SZ)) open |= 128u;
     }
     return open;
+}
+
+PF__INLINE uint32_t pf__grid_open_dirs(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
+                                       const int MV)
+{
+    return pf__grid_open_dirs_sz(v, hex_off, cur, u, MV, 0);
 }
 
 /* The same rule for one diagonal d (4..7) of a square grid, for code that asks direction by
@@ -119,7 +134,7 @@ PF__INLINE int pf__grid_diag_ok(const pf__grid_view *v, uint32_t cur, uint32_t d
 PF__INLINE uint32_t pf__grid_moves_at(const pf_map *m, uint32_t c)
 {
     const pf__grid_view v = pf__grid_view_of(m);
-    pf__unit u = {m->cls[c]};
+    pf__unit u = {m->cls[c], 1};
     if (!u.k) return 0;
     switch (pf__mv_of(m->moves)) {
     case PF__MV_4: return pf__grid_open_dirs(&v, NULL, c, u, PF__MV_4);

@@ -157,6 +157,7 @@ void pf_map_destroy(pf_map *m)
         size_t c = grid_cells(m);
         pf__free(&a, m->cls, c);
         pf__free(&a, m->cost, c * sizeof(float));
+        pf__free(&a, m->clr, c);
         pf__grid_components_free(m);
         pf__free(&a, m->tile_hash, (size_t)m->tiles_x * m->tiles_y * sizeof(uint64_t));
         pf__free(&a, m->row_hash, (size_t)m->tiles_y * sizeof(uint64_t));

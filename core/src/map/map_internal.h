@@ -69,6 +69,8 @@ struct pf_map {
     pf_moves     moves;
     uint8_t     *cls;          /* [pw*ph] terrain class, 0 = blocked (border included) */
     float       *cost;         /* [pw*ph] multiplier, NULL when uniform */
+    uint8_t     *clr;          /* [pw*ph] clearance: the side of the largest square of one open class
+                                  whose top-left cell this is, at most PF_UNIT_SIZE_MAX (clearance.c) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
                                   its 64x64 tile (components.c) */
@@ -118,6 +120,10 @@ int pf__map_finish(pf_map *m);
 void pf__grid_set_offsets(pf_map *m);
 /* Component of padded cell idx (0 = blocked); equal non-zero values are connected. Needs m->comp. */
 static inline uint32_t pf__grid_comp(const pf_map *m, uint32_t idx) { return m->comp_root[m->comp[idx]]; }
+/* Computes every cell's clearance (clearance.c); 0 on allocation failure. */
+int pf__grid_clearance_build(pf_map *m);
+/* Brings the clearance up to date after the cells of `r` (padded coordinates) changed class. */
+void pf__grid_clearance_update(pf_map *m, pf_rect r);
 /* Labels the connected components (components.c); 0 on allocation failure. */
 int pf__grid_label_components(pf_map *m);
 /* Brings the components up to date after the cells of `r` (padded coordinates) changed class;

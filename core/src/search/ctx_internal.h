@@ -48,6 +48,11 @@ typedef struct pf__search {
     int       pruned;          /* max_cost dropped a node: running dry means LIMIT_REACHED,
                                   not NO_PATH */
     int       tree;            /* no goal: settle everything reachable (pf_search_tree) */
+    uint8_t   size;            /* side of the unit (pf_search_desc.unit_size), 1 = one cell */
+    int       partial;         /* track `best` for PF_PARTIAL (grids) */
+    pf_heur   near_heur;       /* the map's metric, which "nearest the goal" is measured by */
+    uint32_t  best;            /* partial: the expanded node nearest the goal so far */
+    double    best_h;          /* partial: its metric to the goal */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;

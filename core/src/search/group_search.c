@@ -29,6 +29,7 @@ int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t
     if (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX) return 0;
     if (rd->algo != PF_ALGO_ASTAR && rd->algo != PF_ALGO_DIJKSTRA) return 0;
     if (rd->waypoints) return 0; /* a group writes whole paths */
+    if (rd->unit_size > 1 || rd->partial) return 0; /* one-cell units, goals reached */
     if (rd->max_expansions || rd->max_cost != 0.0 || rd->trace || rd->reverse) return 0;
     if (rd->tie != PF_TIE_DEEPER) return 0;
     pf_heur def = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE;
@@ -84,7 +85,7 @@ PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const i
         }
         c->s.st.expanded++;
         const double gc = c->g[cur];
-        const pf__unit u = {gv.cls[cur]};
+        const pf__unit u = {gv.cls[cur], 1};
         for (uint32_t open = pf__grid_open_dirs(&gv, NULL, cur, u, MV); open; open &= open - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);

@@ -88,10 +88,28 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 
 /* ---- grid loop ------------------------------------------------------------------------------- */
 
-/* The skeleton (skeleton_internal.h) instantiated per move rule MV, weighting WEIGHTED and
- * heuristic HK (PF_HEUR__COUNT = decided at run time), so the neighbour tests, step costs and the
- * heuristic are compile-time constants. */
-PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED, const int HK)
+/* Partial paths: whether expanded node `cur` (unpadded x, y) is nearer the goal than the best so
+ * far: least metric, then least g, then least node id (inner order is public order). */
+static void note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
+{
+    pf__search *s = &c->s;
+    double h = h_grid_kind(s->near_heur, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
+    if (s->best != PF_NODE_NONE) {
+        if (h > s->best_h) return;
+        if (h == s->best_h) {
+            double gb = c->g[s->best], gc = c->g[cur];
+            if (gc > gb || (gc == gb && cur > s->best)) return;
+        }
+    }
+    s->best = cur;
+    s->best_h = h;
+}
+
+/* The skeleton (skeleton_internal.h) instantiated per move rule MV, weighting WEIGHTED, heuristic
+ * HK (PF_HEUR__COUNT = decided at run time) and unit sizes SZ, so the neighbour tests, step costs
+ * and the heuristic are compile-time constants. */
+PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED, const int HK,
+                              const int SZ)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
@@ -99,7 +117,8 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     const uint8_t *cls = gv.cls;
     const uint32_t pw = gv.pw;
     const uint32_t goal = s->goal;
-    const int unit = s->unit, reopen = s->reopen;
+    const int unit = s->unit, reopen = s->reopen, partial = s->partial;
+    const uint8_t size = s->size;
     const int32_t gx = s->gx, gy = s->gy;
     pf__hold hold = PF__HOLD_EMPTY;
     pf_status ret;
@@ -125,8 +144,9 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
         const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
         const int32_t x = px - 1, y = py - 1;
         const int32_t *hoff = m->nb_off[(uint32_t)py & 1u]; /* hex: offsets by row parity */
-        const pf__unit u = {cls[cur]};
-        for (uint32_t open = pf__grid_open_dirs(&gv, hoff, cur, u, MV); open; open &= open - 1u) {
+        const pf__unit u = {cls[cur], size};
+        if (PF__UNLIKELY(partial)) note_nearest(c, cur, x, y);
+        for (uint32_t open = pf__grid_open_dirs_sz(&gv, hoff, cur, u, MV, SZ); open; open &= open - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(open);
             uint32_t nb = (uint32_t)((int32_t)cur + (MV == PF__MV_HEX ? hoff : gv.off)[d]);
             double ng = gc + (unit ? 1.0 : pf__grid_step(MV, WEIGHTED, 0, d, gv.cost, cur, nb));
@@ -142,7 +162,9 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
 }
 
 #define PF__RUNNER(name, MV, W, HK) \
-    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK); }
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK, 0); }
+#define PF__RUNNER_SZ(name, MV, W) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, 1); }
 PF__RUNNER(run_grid8_oct, PF__MV_8, 0, PF_HEUR_OCTILE)
 PF__RUNNER(run_grid8w_oct, PF__MV_8, 1, PF_HEUR_OCTILE)
 PF__RUNNER(run_grid8c_oct, PF__MV_8CUT, 0, PF_HEUR_OCTILE)
@@ -157,6 +179,13 @@ PF__RUNNER(run_grid8c, PF__MV_8CUT, 0, PF_HEUR__COUNT)
 PF__RUNNER(run_grid8cw, PF__MV_8CUT, 1, PF_HEUR__COUNT)
 PF__RUNNER(run_hex, PF__MV_HEX, 0, PF_HEUR__COUNT)
 PF__RUNNER(run_hexw, PF__MV_HEX, 1, PF_HEUR__COUNT)
+PF__RUNNER_SZ(run_sz4, PF__MV_4, 0)
+PF__RUNNER_SZ(run_sz4w, PF__MV_4, 1)
+PF__RUNNER_SZ(run_sz8, PF__MV_8, 0)
+PF__RUNNER_SZ(run_sz8w, PF__MV_8, 1)
+PF__RUNNER_SZ(run_sz8c, PF__MV_8CUT, 0)
+PF__RUNNER_SZ(run_sz8cw, PF__MV_8CUT, 1)
+#undef PF__RUNNER_SZ
 #undef PF__RUNNER
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
@@ -193,6 +222,11 @@ static run_fn pick_runner(const pf_ctx *c)
     if (m->kind == PF_MAP_GRAPH) return graph_run;
     int w = m->cost != NULL;
     pf_heur h = c->s.d.heuristic;
+    if (c->s.size > 1) { /* units larger than a cell: hex grids were refused by check_desc */
+        if (m->moves == PF_MOVES_4) return w ? run_sz4w : run_sz4;
+        if (m->moves == PF_MOVES_8_CUT) return w ? run_sz8cw : run_sz8c;
+        return w ? run_sz8w : run_sz8;
+    }
     switch (m->moves) {
     case PF_MOVES_4:
         if (!w && h == PF_HEUR_MANHATTAN) return run_grid4_man;
@@ -220,6 +254,7 @@ pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *d
      * among nodes of one depth still gives the fewest steps) */
     d.tie = PF__DEF(d.tie, d.algo == PF_ALGO_BFS ? PF_TIE_FIFO : PF_TIE_DEEPER);
     if (d.weight == 0) d.weight = 1.0;
+    d.unit_size = PF__DEF(d.unit_size, 1u);
     if (d.heuristic == PF_HEUR_DEFAULT) {
         if (!map) d.heuristic = PF_HEUR_OCTILE;
         else if (map->kind == PF_MAP_GRAPH) d.heuristic = map->xy ? PF_HEUR_EUCLIDEAN : PF_HEUR_ZERO;
@@ -248,6 +283,9 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
         if (h == PF_HEUR_EUCLIDEAN && !m->xy) return PF_INVALID_ARGUMENT;
     }
     if (d->trace && d->trace->capacity && !d->trace->nodes) return PF_INVALID_ARGUMENT;
+    if (d->unit_size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
+    if (d->unit_size > 1 && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX)) return PF_UNSUPPORTED;
+    if (d->partial && m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
     return PF_OK;
 }
 
@@ -258,9 +296,13 @@ static pf_status finish(pf_ctx *c, pf_status st)
     pf__search *s = &c->s;
     /* a context in caller memory cannot grow: what failed was its fixed capacity */
     if (st == PF_OUT_OF_MEMORY && c->fixed) st = PF_CAPACITY_EXCEEDED;
+    if ((st == PF_NO_PATH || st == PF_LIMIT_REACHED) && s->partial && s->best != PF_NODE_NONE) {
+        s->found = s->best; /* the nearest node expanded: its g is its cost (A*, never JPS) */
+        st = PF_PARTIAL;
+    }
     if (st != PF_IN_PROGRESS) {
         s->status = st;
-        if (st == PF_OK && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];
+        if ((st == PF_OK || st == PF_PARTIAL) && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];
     }
     return st;
 }
@@ -291,18 +333,34 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (st != PF_OK) return s->status = st;
     if (s->d.reverse && m->kind != PF_MAP_GRAPH) return s->status = PF_INVALID_ARGUMENT;
 
+    const uint8_t size = (uint8_t)s->d.unit_size;
+    const int partial = s->d.partial && !tree;
     uint32_t si = pf__map_inner(m, start);
-    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !m->cls[si])) return s->status = PF_INVALID_START;
+    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && m->clr[si] < size)) return s->status = PF_INVALID_START;
     uint32_t gi = PF_NODE_NONE;
+    int unreachable = 0; /* partial: known before searching */
     if (!tree) {
         gi = pf__map_inner(m, goal);
-        if (gi == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !m->cls[gi])) return s->status = PF_INVALID_GOAL;
+        if (gi == PF_NODE_NONE) return s->status = PF_INVALID_GOAL;
+        if (m->kind == PF_MAP_GRID) {
+            unreachable = m->clr[gi] < size || m->cls[si] != m->cls[gi] ||
+                          (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi));
+            if (m->clr[gi] < size && !partial) return s->status = PF_INVALID_GOAL;
+        }
     }
+    /* JPS, JPS+ and the accelerator know one-cell units only, and expand jump points, not every
+     * cell a partial path may end on: A* answers for them */
+    const int cells_only = size > 1 || (partial && (unreachable || s->d.max_expansions || s->d.max_cost > 0));
+    if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
     if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi);
     s->start = si;
     s->goal = gi;
     s->tree = tree;
+    s->size = size;
+    s->partial = partial;
+    s->best = PF_NODE_NONE;
+    s->near_heur = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : m->moves == PF_MOVES_HEX ? PF_HEUR_HEX : PF_HEUR_OCTILE;
     s->greedy = s->d.algo == PF_ALGO_GREEDY;
     s->unit = s->d.algo == PF_ALGO_BFS;
     /* Reopening keeps A* optimal under admissible but inconsistent heuristics (user callbacks); the
@@ -327,7 +385,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     pf__bf_reset(c);
 
     if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
-        st = pf__jps_begin(c);
+        st = cells_only ? PF_UNSUPPORTED : pf__jps_begin(c);
         if (st != PF_UNSUPPORTED) return s->status = st;
         s->d.algo = PF_ALGO_ASTAR; /* fall back; pf_search_path reports PF_FALLBACK */
         s->reopen = 1;
@@ -337,13 +395,13 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         s->active = PF__SEARCH_FALLBACK;
     }
 
-    if (!tree && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
+    if (!tree && !partial && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
         /* different terrain classes never connect: answer without searching */
         c->stamp[si] = c->gen;
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
-    if (!tree && m->kind == PF_MAP_GRID && m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)) {
+    if (!tree && !partial && m->kind == PF_MAP_GRID && m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)) {
         c->stamp[si] = c->gen;
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
@@ -465,6 +523,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
      * the parents now describe (found by fuzz_search). Both report the cost of the path returned. */
     int recost = s->unit || s->st.reopened;
     const uint32_t *jp = NULL; /* JPS and the accelerator wrote their path out already: no walk by cell */
+    const int got = st == PF_OK || st == PF_PARTIAL; /* a path to read back */
     if ((jps || accel) && st == PF_OK && s->found != PF_NODE_NONE) {
         jp = accel ? pf__accel_path(ctx, &len) : pf__jps_path(ctx, &len);
         if (recost) {
@@ -475,7 +534,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
             }
             cost = sum;
         }
-    } else if (st == PF_OK && s->found != PF_NODE_NONE) {
+    } else if (got && s->found != PF_NODE_NONE) {
         len = 1;
         double sum = 0.0;
         for (uint32_t i = s->found; i != s->start; len++) {
@@ -510,7 +569,7 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
     uint32_t n_out = way ? walk_path(ctx, jp, len, 1, NULL, 0) : len;
     if (stats) {
         *stats = s->st;
-        stats->cost = st == PF_OK ? cost : INFINITY;
+        stats->cost = st == PF_OK || st == PF_PARTIAL ? cost : INFINITY;
         stats->path_len = n_out;
     }
     if (path) {

@@ -1,0 +1,436 @@
+/* test_prop_units.c - unit sizes and partial paths against references written apart from the library.
+ *
+ * Sizes: a search for a KxK unit must be exactly the search on the map "eroded" by the rule of
+ * pf_search_desc.unit_size (a cell stays open only when the KxK block whose top-left cell it is lies
+ * on the map and is all of one open class), computed here cell by cell: same status, cost,
+ * expansions and cells, for every algorithm that takes sizes, every move rule, with and without
+ * multipliers, and in a batch. The clearance bytes are checked against the same brute force, also
+ * after random edits.
+ * Partial paths: the path ends on the reachable cell nearest the goal, found by the Dijkstra oracle
+ * over the start's reachable cells (least metric, then least cost).
+ * PF_TEST_SCALE scales the number of maps; PF_TEST_SEED replays one map. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "oracle.h"
+#include "testutil.h"
+
+/* Walls and class-2 areas as rectangles: open rooms wide enough for units of several sizes. */
+static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    memset(c, 1, (size_t)w * h);
+    uint32_t rects = 2 + rng_below(rs, (w * h) / 40 + 1);
+    for (uint32_t r = 0; r < rects; r++) {
+        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
+        uint32_t rw = 1 + rng_below(rs, 5), rh = 1 + rng_below(rs, 5);
+        uint8_t k = rng_below(rs, 8) == 0 ? 2 : 0;
+        for (uint32_t y = y0; y < y0 + rh && y < h; y++)
+            for (uint32_t x = x0; x < x0 + rw && x < w; x++) c[(size_t)y * w + x] = k;
+    }
+    return c;
+}
+
+static float *make_costs(uint64_t *rs, uint32_t w, uint32_t h)
+{
+    float *f = malloc((size_t)w * h * sizeof *f);
+    for (size_t i = 0; i < (size_t)w * h; i++) f[i] = 1.0f + (float)rng_below(rs, 3);
+    return f;
+}
+
+/* The side of the largest one-class open block at (x, y), capped: the rule, cell by cell. */
+static uint32_t brute_clearance(const uint8_t *c, uint32_t w, uint32_t h, uint32_t x, uint32_t y)
+{
+    uint8_t k = c[(size_t)y * w + x];
+    if (!k) return 0;
+    uint32_t K = 1;
+    while (K < PF_UNIT_SIZE_MAX) {
+        uint32_t n = K + 1; /* does the block of side n hold? */
+        if (x + n > w || y + n > h) break;
+        int ok = 1;
+        for (uint32_t dy = 0; dy < n && ok; dy++)
+            for (uint32_t dx = 0; dx < n && ok; dx++) ok = c[(size_t)(y + dy) * w + x + dx] == k;
+        if (!ok) break;
+        K = n;
+    }
+    return K;
+}
+
+static uint8_t *erode(const uint8_t *c, uint32_t w, uint32_t h, uint32_t K)
+{
+    uint8_t *e = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            e[(size_t)y * w + x] = brute_clearance(c, w, h, x, y) >= K ? c[(size_t)y * w + x] : 0;
+    return e;
+}
+
+static void check_clearance(const pf_map *m, const uint8_t *c, uint32_t w, uint32_t h, const char *when)
+{
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t want = brute_clearance(c, w, h, x, y), got = pf_grid_clearance(m, (int32_t)x, (int32_t)y);
+            if (want != got) {
+                print_message("clearance (%u,%u) %s: %u, brute force %u\n", x, y, when, got, want);
+                fail();
+            }
+        }
+}
+
+static void test_clearance(void **state)
+{
+    (void)state;
+    uint64_t rs = 1811;
+    int maps = (int)(40 * env_scale());
+    for (int i = 0; i < maps; i++) {
+        uint32_t w = 1 + rng_below(&rs, 70), h = 1 + rng_below(&rs, 50);
+        uint8_t *c = make_cells(&rs, w, h);
+        if (i % 5 == 0) memset(c, 1, (size_t)w * h); /* open: the cap applies */
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+        check_clearance(m, c, w, h, "fresh");
+        for (int e = 0; e < 6; e++) {
+            pf_grid_edit ed = {.rect = {(int32_t)rng_below(&rs, w), (int32_t)rng_below(&rs, h), 1, 1},
+                               .cls = (uint8_t)rng_below(&rs, 3)};
+            ed.rect.w = 1 + rng_below(&rs, w - (uint32_t)ed.rect.x);
+            ed.rect.h = 1 + rng_below(&rs, h - (uint32_t)ed.rect.y);
+            if (ed.rect.w > 6) ed.rect.w = 6;
+            if (ed.rect.h > 6) ed.rect.h = 6;
+            assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+            for (uint32_t y = 0; y < ed.rect.h; y++)
+                for (uint32_t x = 0; x < ed.rect.w; x++)
+                    c[(size_t)(ed.rect.y + (int32_t)y) * w + (uint32_t)ed.rect.x + x] = ed.cls;
+            check_clearance(m, c, w, h, "after an edit");
+        }
+        pf_map_destroy(m);
+        free(c);
+    }
+    assert_int_equal(pf_grid_clearance(NULL, 0, 0), 0);
+}
+
+typedef struct run_out {
+    pf_status st;
+    pf_stats  s;
+    uint32_t  len;
+    uint32_t *nodes;
+} run_out;
+
+static run_out run(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, uint32_t cap)
+{
+    run_out o = {.nodes = malloc(cap * sizeof(uint32_t))};
+    pf_path p = {.nodes = o.nodes, .capacity = cap};
+    o.st = pf_search(c, s, g, d, &p, &o.s);
+    o.len = p.len;
+    return o;
+}
+
+static const pf_moves MOVES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4};
+
+/* One random map, every size 1..4: sized searches against searches on the eroded map. */
+static void sizes_map(uint64_t seed, long *queries)
+{
+    uint64_t rs = seed;
+    uint32_t w = 8 + rng_below(&rs, 50), h = 8 + rng_below(&rs, 40);
+    pf_moves mv = MOVES[rng_below(&rs, 3)];
+    uint8_t *c = make_cells(&rs, w, h);
+    float *f = rng_below(&rs, 3) == 0 ? make_costs(&rs, w, h) : NULL;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = f}, &m),
+                     PF_OK);
+    pf_ctx *cm;
+    assert_int_equal(pf_ctx_create(m, NULL, &cm), PF_OK);
+    const pf_algo algos[] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_BFS, PF_ALGO_WASTAR, PF_ALGO_GREEDY};
+    for (uint32_t K = 1; K <= 4; K++) {
+        uint8_t *e = erode(c, w, h, K);
+        pf_map *me;
+        assert_int_equal(
+            pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = e, .costs = f}, &me), PF_OK);
+        pf_ctx *ce;
+        assert_int_equal(pf_ctx_create(me, NULL, &ce), PF_OK);
+        for (int q = 0; q < 40; q++) {
+            uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
+            pf_algo a = algos[rng_below(&rs, 5)];
+            pf_search_desc dm = {.algo = a, .weight = a == PF_ALGO_WASTAR ? 1.5 : 0, .unit_size = K};
+            pf_search_desc de = {.algo = a, .weight = dm.weight};
+            run_out x = run(cm, s, g, &dm, w * h), y = run(ce, s, g, &de, w * h);
+            (*queries)++;
+            int same = x.st == y.st && x.len == y.len && (x.st != PF_OK || close_to(x.s.cost, y.s.cost)) &&
+                       (x.len == 0 || memcmp(x.nodes, y.nodes, x.len * sizeof(uint32_t)) == 0);
+            /* a goal that the eroded map's components show unreachable is answered there without
+             * a search, while the sized search finds that out by searching (sizes have no
+             * components of their own): the expansions agree wherever a path exists */
+            if (x.st == PF_OK) same = same && x.s.expanded == y.s.expanded;
+            if (!same) {
+                print_message("size %u %s moves %d: %u -> %u: sized %s cost %.9f len %u exp %u; eroded %s cost %.9f "
+                              "len %u exp %u (seed %llu)\n",
+                              K, pf_algo_name(a), (int)mv, s, g, pf_status_name(x.st), x.s.cost, x.len, x.s.expanded,
+                              pf_status_name(y.st), y.s.cost, y.len, y.s.expanded, (unsigned long long)seed);
+                fail();
+            }
+            free(x.nodes);
+            free(y.nodes);
+            /* JPS, JPS+ and AUTO: A* for units over one cell, the optimal cost either way */
+            if (mv == PF_MOVES_8_NO_CUT && !f) {
+                pf_search_desc dj = {.algo = rng_below(&rs, 2) ? PF_ALGO_JPS : PF_ALGO_AUTO, .unit_size = K};
+                run_out j = run(cm, s, g, &dj, w * h), r = run(ce, s, g, &(pf_search_desc){0}, w * h);
+                int ok_j = j.st == PF_OK || j.st == PF_FALLBACK, ok_r = r.st == PF_OK;
+                if (ok_j != ok_r || (ok_r && !close_to(j.s.cost, r.s.cost)) ||
+                    (K > 1 && dj.algo == PF_ALGO_JPS && ok_j && j.st != PF_FALLBACK)) {
+                    print_message("size %u %s %u -> %u: %s %.9f, eroded A* %s %.9f (seed %llu)\n", K,
+                                  pf_algo_name(dj.algo), s, g, pf_status_name(j.st), j.s.cost, pf_status_name(r.st),
+                                  r.s.cost, (unsigned long long)seed);
+                    fail();
+                }
+                free(j.nodes);
+                free(r.nodes);
+            }
+        }
+        pf_ctx_destroy(ce);
+        pf_map_destroy(me);
+        free(e);
+    }
+    pf_ctx_destroy(cm);
+    pf_map_destroy(m);
+    free(c);
+    free(f);
+}
+
+static void test_sizes_match_eroded(void **state)
+{
+    (void)state;
+    long queries = 0;
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        sizes_map(strtoull(e, NULL, 10), &queries);
+        return;
+    }
+    int maps = (int)(60 * env_scale());
+    for (int i = 0; i < maps; i++) sizes_map(UINT64_C(0x5123) + (uint64_t)i, &queries);
+    print_message("%ld sized queries matched the eroded maps\n", queries);
+}
+
+static void test_sizes_refused(void **state)
+{
+    (void)state;
+    uint8_t cells[16] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0};
+    pf_map *m, *hex;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 4, .height = 4, .cells = cells}, &m), PF_OK);
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 4, .height = 4, .moves = PF_MOVES_HEX}, &hex), PF_OK);
+    pf_ctx *c, *ch;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_create(hex, NULL, &ch), PF_OK);
+    pf_stats st;
+    /* a 3x3 unit stands only on (0,0); a 2x2 on the four top-left cells */
+    assert_int_equal(pf_search(c, 0, 5, &(pf_search_desc){.unit_size = 2}, NULL, &st), PF_OK);
+    assert_true(close_to(st.cost, sqrt(2.0)));
+    assert_int_equal(pf_search(c, 0, 5, &(pf_search_desc){.unit_size = 3}, NULL, &st), PF_INVALID_GOAL);
+    assert_int_equal(pf_search(c, 2, 0, &(pf_search_desc){.unit_size = 2}, NULL, &st), PF_INVALID_START);
+    assert_int_equal(pf_search(c, 0, 0, &(pf_search_desc){.unit_size = 3}, NULL, &st), PF_OK);
+    assert_int_equal(pf_search(c, 0, 1, &(pf_search_desc){.unit_size = PF_UNIT_SIZE_MAX + 1}, NULL, &st),
+                     PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_search(ch, 0, 1, &(pf_search_desc){.unit_size = 2}, NULL, &st), PF_UNSUPPORTED);
+    assert_int_equal(pf_search(ch, 0, 1, &(pf_search_desc){.unit_size = 1}, NULL, &st), PF_OK);
+    pf_ctx_destroy(c);
+    pf_ctx_destroy(ch);
+    pf_map_destroy(m);
+    pf_map_destroy(hex);
+}
+
+/* Sized queries in a batch (deduplication and groups must keep sizes apart): each result is the
+ * lone search's. */
+static void test_sizes_batch(void **state)
+{
+    (void)state;
+    uint64_t rs = 4242;
+    const uint32_t w = 60, h = 40;
+    uint8_t *c = make_cells(&rs, w, h);
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+    pf_ctx *cx;
+    assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    enum { N = 240 };
+    pf_query_id id[N];
+    pf_batch_query q[N];
+    uint32_t goal = rng_below(&rs, w * h);
+    for (int i = 0; i < N; i++) {
+        /* one shared goal and repeated starts: the batch would group and deduplicate them */
+        q[i] = (pf_batch_query){.start = rng_below(&rs, w * h) / 4 * 4, .goal = i % 3 ? goal : rng_below(&rs, w * h)};
+        q[i].search.unit_size = 1 + (uint32_t)(i % 4);
+        q[i].search.partial = i % 5 == 0;
+        assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        run_out o = run(cx, q[i].start, q[i].goal, &q[i].search, w * h);
+        /* a group search may pick another path of the same cost; only one-cell units that go to
+         * their goal join groups */
+        int grouped = (r.flags & PF_BATCH_RESULT_GROUPED) != 0;
+        int same_path = grouped ? r.path_len && close_to(oracle_path_cost(m, r.path, r.path_len), o.s.cost)
+                                : r.path_len == o.len && (!o.len || memcmp(r.path, o.nodes, o.len * 4u) == 0);
+        if (r.status != o.st || !same_path || (r.path_len && !close_to(r.stats.cost, o.s.cost)) ||
+            (grouped && (q[i].search.unit_size > 1 || q[i].search.partial))) {
+            print_message("batch query %d (size %u partial %d): %s len %u, alone %s len %u\n", i,
+                          q[i].search.unit_size, q[i].search.partial, pf_status_name(r.status), r.path_len,
+                          pf_status_name(o.st), o.len);
+            fail();
+        }
+        free(o.nodes);
+    }
+    pf_batch_destroy(b);
+    pf_ctx_destroy(cx);
+    pf_map_destroy(m);
+    free(c);
+}
+
+/* ---- partial paths ---------------------------------------------------------------------------- */
+
+static double metric(pf_moves mv, uint32_t a, uint32_t b, uint32_t w)
+{
+    double dx = fabs((double)(a % w) - (double)(b % w)), dy = fabs((double)(a / w) - (double)(b / w));
+    if (mv == PF_MOVES_4) return dx + dy;
+    double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
+    return hi + (sqrt(2.0) - 1.0) * lo; /* the same expression as the library: ties are exact */
+}
+
+static void partial_map(uint64_t seed, long *queries, long *partials)
+{
+    uint64_t rs = seed;
+    uint32_t w = 6 + rng_below(&rs, 40), h = 6 + rng_below(&rs, 30);
+    pf_moves mv = MOVES[rng_below(&rs, 3)];
+    uint8_t *c = make_cells(&rs, w, h);
+    /* a walled box: goals inside it are walled off */
+    uint32_t bx = rng_below(&rs, w - 4), by = rng_below(&rs, h - 4);
+    for (uint32_t y = by; y < by + 5; y++)
+        for (uint32_t x = bx; x < bx + 5; x++)
+            c[(size_t)y * w + x] = (x == bx || x == bx + 4 || y == by || y == by + 4) ? 0 : 1;
+    float *f = rng_below(&rs, 3) == 0 ? make_costs(&rs, w, h) : NULL;
+    uint32_t K = 1 + (rng_below(&rs, 3) == 0);
+    uint8_t *e = erode(c, w, h, K);
+    pf_map *m, *me;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = f}, &m),
+                     PF_OK);
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = e, .costs = f}, &me),
+                     PF_OK);
+    pf_ctx *cx;
+    assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+    for (int q = 0; q < 30; q++) {
+        uint32_t s = rng_below(&rs, w * h);
+        if (!e[s]) continue; /* the unit must stand on its start */
+        uint32_t g = rng_below(&rs, 3) == 0 ? (by + 1 + rng_below(&rs, 3)) * w + bx + 1 + rng_below(&rs, 3)
+                                             : rng_below(&rs, w * h);
+        double *all = oracle_all(me, s, 0); /* costs over the cells the unit can reach */
+        pf_algo a = rng_below(&rs, 2) ? PF_ALGO_ASTAR : PF_ALGO_JPS;
+        pf_search_desc d = {.algo = a, .partial = 1, .unit_size = K};
+        run_out o = run(cx, s, g, &d, w * h);
+        (*queries)++;
+        /* the nearest reachable cell: least metric, then least cost */
+        double bh = INFINITY, bc = INFINITY;
+        for (uint32_t v = 0; v < w * h; v++) {
+            if (!(all[v] < INFINITY)) continue;
+            double mh = metric(mv, v, g, w);
+            if (mh < bh || (mh == bh && all[v] < bc)) {
+                bh = mh;
+                bc = all[v];
+            }
+        }
+        int ok;
+        if (all[g] < INFINITY) {
+            ok = (o.st == PF_OK || o.st == PF_FALLBACK) && close_to(o.s.cost, all[g]);
+        } else {
+            (*partials)++;
+            uint32_t end = o.len ? o.nodes[o.len - 1] : PF_NODE_NONE;
+            ok = o.st == PF_PARTIAL && o.len && o.nodes[0] == s && metric(mv, end, g, w) == bh &&
+                 close_to(o.s.cost, bc) && close_to(all[end], bc) && close_to(oracle_path_cost(me, o.nodes, o.len), o.s.cost);
+        }
+        if (!ok) {
+            print_message("partial size %u moves %d %u -> %u: %s len %u cost %.9f; nearest metric %.6f cost %.9f "
+                          "(seed %llu)\n",
+                          K, (int)mv, s, g, pf_status_name(o.st), o.len, o.s.cost, bh, bc, (unsigned long long)seed);
+            fail();
+        }
+        free(o.nodes);
+        free(all);
+    }
+    pf_ctx_destroy(cx);
+    pf_map_destroy(m);
+    pf_map_destroy(me);
+    free(c);
+    free(e);
+    free(f);
+}
+
+static void test_partial_nearest(void **state)
+{
+    (void)state;
+    long queries = 0, partials = 0;
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        partial_map(strtoull(e, NULL, 10), &queries, &partials);
+        return;
+    }
+    int maps = (int)(150 * env_scale());
+    for (int i = 0; i < maps; i++) partial_map(UINT64_C(0xFA11) + (uint64_t)i, &queries, &partials);
+    print_message("%ld partial-option queries, %ld with the goal unreachable\n", queries, partials);
+    assert_true(partials > queries / 10);
+}
+
+/* With an expansion limit the path goes to the best node expanded so far; without the option the
+ * same search is PF_LIMIT_REACHED, and a blocked goal PF_INVALID_GOAL. */
+static void test_partial_limit(void **state)
+{
+    (void)state;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 50, .height = 1}, &m), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    uint32_t nodes[50];
+    pf_path p = {.nodes = nodes, .capacity = 50};
+    pf_stats st;
+    assert_int_equal(pf_search(c, 0, 49, &(pf_search_desc){.max_expansions = 10}, &p, &st), PF_LIMIT_REACHED);
+    assert_int_equal(pf_search(c, 0, 49, &(pf_search_desc){.max_expansions = 10, .partial = 1}, &p, &st), PF_PARTIAL);
+    assert_int_equal(p.len, 10); /* cells 0..9 expanded: 9 is nearest */
+    assert_int_equal(nodes[9], 9);
+    assert_true(close_to(st.cost, 9.0));
+    assert_int_equal(pf_search(c, 0, 49, &(pf_search_desc){.algo = PF_ALGO_JPS, .max_expansions = 10, .partial = 1}, &p,
+                               &st),
+                     PF_PARTIAL);
+    /* a limit the search does not reach: the goal itself */
+    assert_int_equal(pf_search(c, 0, 49, &(pf_search_desc){.max_expansions = 100, .partial = 1}, &p, &st), PF_OK);
+    assert_int_equal(p.len, 50);
+    pf_ctx_destroy(c);
+    pf_map_destroy(m);
+
+    uint8_t cells[5] = {1, 1, 0, 1, 1};
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 5, .height = 1, .cells = cells}, &m), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_search(c, 0, 2, NULL, &p, &st), PF_INVALID_GOAL);
+    assert_int_equal(pf_search(c, 0, 4, NULL, &p, &st), PF_NO_PATH);
+    assert_int_equal(pf_search(c, 0, 2, &(pf_search_desc){.partial = 1}, &p, &st), PF_PARTIAL);
+    assert_int_equal(p.len, 2);
+    assert_int_equal(pf_search(c, 0, 4, &(pf_search_desc){.partial = 1}, &p, &st), PF_PARTIAL);
+    assert_int_equal(nodes[p.len - 1], 1);
+    assert_int_equal(pf_search(c, 0, 7, &(pf_search_desc){.partial = 1}, &p, &st), PF_INVALID_GOAL);
+    assert_false(pf_failed(PF_PARTIAL));
+    pf_ctx_destroy(c);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clearance),       cmocka_unit_test(test_sizes_match_eroded),
+        cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
+        cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
