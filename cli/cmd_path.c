@@ -4,13 +4,15 @@
 
 static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
-    "                     [--prep FILE] [--waypoints]\n"
+    "                     [--prep FILE] [--waypoints] [--size K] [--partial]\n"
     "\n"
     "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
     "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
-    "the goal.\n"
+    "the goal. --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
+    "jps, jps+ and auto run A* for K > 1. --partial: when the goal cannot be reached, the status is\n"
+    "partial and the path leads to the reachable cell nearest it (exit status 0, like no_path).\n"
     "\n"
     "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
 
@@ -39,6 +41,12 @@ int pf_cli_path(int argc, char **argv)
             json = 1;
         } else if (strcmp(a, "--prep") == 0 && has) {
             prep_file = argv[++i];
+        } else if (strcmp(a, "--size") == 0 && has) {
+            long k;
+            if (!cli_parse_int("path", a, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
+            d.unit_size = (uint32_t)k;
+        } else if (strcmp(a, "--partial") == 0) {
+            d.partial = 1;
         } else if (strcmp(a, "--waypoints") == 0) {
             d.waypoints = 1;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
@@ -88,7 +96,7 @@ int pf_cli_path(int argc, char **argv)
     double t0 = cli_now();
     pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
     double us = (cli_now() - t0) * 1e6;
-    int ok = r == PF_OK || r == PF_FALLBACK;
+    int ok = r == PF_OK || r == PF_FALLBACK || r == PF_PARTIAL;
     if (json) {
         printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"prep_s\":%.6f,\"path\":[",
                cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us, prep.prep_s);
@@ -113,5 +121,5 @@ int pf_cli_path(int argc, char **argv)
     pf_ctx_destroy(ctx);
     cli_prep_free(&prep);
     pf_map_destroy(map);
-    return ok || r == PF_NO_PATH ? 0 : 1;
+    return ok || r == PF_NO_PATH ? 0 : 1; /* partial: ok */
 }

@@ -8,7 +8,7 @@
 static const char *HELP =
     "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
     "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                       [--max-px N] [--json] [--edits EDITS]\n"
+    "                       [--max-px N] [--json] [--edits EDITS] [--size K]\n"
     "\n"
     "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
     "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
@@ -31,6 +31,7 @@ static const char *HELP =
     "                (pathfind edit --help) with the edited rectangles outlined in orange, the path found before\n"
     "                in dark orange when an edit broke it (it crosses a changed cell, or a corner a\n"
     "                diagonal step needs) and the new path in magenta\n"
+    "  --size K      search for units of K x K cells (1..32); the path drawn is the unit's top-left cell\n"
     "  -o FILE       output PNG (written with libpng)\n"
     "\n"
     "examples:\n"
@@ -320,6 +321,7 @@ typedef struct render_args {
     pf_moves moves;
     char names[MAX_ALGOS][16];    /* --algo, split */
     pf_search_desc descs[MAX_ALGOS];
+    long size;                    /* --size, 0 = one cell */
     int nalgo;
 } render_args;
 
@@ -352,6 +354,8 @@ static int parse_args(int argc, char **argv, render_args *a)
             a->edits = argv[++i];
         } else if (strcmp(s, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(s, "--size") == 0 && has) {
+            if (!cli_parse_int("render", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &a->size)) return 2;
         } else if (s[0] == '-' && s[1] && !(s[1] >= '0' && s[1] <= '9')) {
             cli_error("render", "unknown or incomplete option '%s' (see --help)", s);
             return 2;
@@ -382,7 +386,8 @@ static int parse_args(int argc, char **argv, render_args *a)
         int takes = al == PF_ALGO_WASTAR || al == PF_ALGO_JPS || al == PF_ALGO_JPS_PLUS;
         weighted |= takes;
         a->descs[i] = (pf_search_desc){.algo = al, .weight = takes && a->weight > 0 ? a->weight
-                                                                : al == PF_ALGO_WASTAR ? 1.5 : 0};
+                                                                : al == PF_ALGO_WASTAR ? 1.5 : 0,
+                                       .unit_size = (uint32_t)a->size};
     }
     if (a->weight_given && !weighted) {
         cli_error("render", "--weight applies to wastar, jps and jps+; none of '%s' reads it", a->algos);

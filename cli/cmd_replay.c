@@ -19,7 +19,7 @@
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
-    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex]\n"
+    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K]\n"
     "\n"
     "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
     "file order, runs the batch once with the budget and collects what completed, until every order\n"
@@ -43,6 +43,7 @@ static const char *HELP =
     "frames, over completed orders), peak_rss_kb.\n"
     "\n"
     "  --workers N     worker threads (default 1)\n"
+    "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
     "  --budget-exp E  expansions per frame (0 = unlimited)\n"
     "  --budget-us U   microseconds per frame and worker (0 = unlimited; completion frames then depend\n"
     "                  on the clock)\n"
@@ -62,6 +63,7 @@ typedef struct replay_opts {
     double      budget_exp, budget_us;
     pf_algo     algo;
     pf_moves    moves;
+    long        size;
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -72,6 +74,7 @@ static int opt_exp(replay_opts *o, const char *a) { return cli_parse_double("rep
 static int opt_us(replay_opts *o, const char *a) { return cli_parse_double("replay", "--budget-us", a, 0.0, &o->budget_us); }
 static int opt_algo(replay_opts *o, const char *a) { return cli_parse_algo("replay", a, &o->algo); }
 static int opt_moves(replay_opts *o, const char *a) { return cli_parse_moves("replay", a, &o->moves); }
+static int opt_size(replay_opts *o, const char *a) { return cli_parse_int("replay", "--size", a, 1, PF_UNIT_SIZE_MAX, &o->size); }
 static int opt_csv(replay_opts *o, const char *a)
 {
     o->csv = a;
@@ -80,7 +83,7 @@ static int opt_csv(replay_opts *o, const char *a)
 
 static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
-    {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},
+    {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
 };
 
 /* ---- the order log --------------------------------------------------------------------------- */
@@ -417,7 +420,7 @@ int pf_cli_replay(int argc, char **argv)
         goto done;
     }
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
-    pf_search_desc sd = {.algo = o.algo};
+    pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size};
     uint32_t npend = 0, i = 0, frame = lg.n ? lg.r[0].frame : 0;
     double busy = 0.0;
     uint64_t completed = 0, cancelled = 0, superseded = 0;

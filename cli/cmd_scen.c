@@ -7,13 +7,15 @@
 static const char *HELP =
     "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
     "                     [--csv FILE [--csv-us]] [--threads N] [--edits EDITS] [--prep FILE]\n"
+    "                     [--size K] [--partial]\n"
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
     "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables or the accelerator,\n"
     "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb.\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
-    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention) and without --edits.\n"
+    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
+    "and for one-cell units.\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
     "                long queries, A* for short ones; JPS+ on maps it does not support)\n"
@@ -26,6 +28,10 @@ static const char *HELP =
     "                built before and following them; adds edits and edit_us (mean microseconds\n"
     "                per edit line, derived data included) to the JSON\n"
     "  --prep FILE   with --algo auto: the accelerator baked by `pathfind prep` instead of building it\n"
+    "  --size K      units of K x K cells (1..32; a query's cells are the unit's top-left cell); a start\n"
+    "                or goal where the unit cannot stand is invalid. jps, jps+ and auto run A* for K > 1\n"
+    "  --partial     a goal that cannot be reached gives status partial and the path to the reachable\n"
+    "                cell nearest it (cost and path_len of that path; not counted as solved)\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
@@ -62,6 +68,12 @@ static int parse_args(int argc, char **argv, scen_args *a)
             a->edits = argv[++i];
         } else if (strcmp(s, "--prep") == 0 && has) {
             a->prep = argv[++i];
+        } else if (strcmp(s, "--size") == 0 && has) {
+            long k;
+            if (!cli_parse_int("scen", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
+            a->d.unit_size = (uint32_t)k;
+        } else if (strcmp(s, "--partial") == 0) {
+            a->d.partial = 1;
         } else if (strcmp(s, "--csv-us") == 0) {
             a->csv_us = 1;
         } else if (strcmp(s, "--threads") == 0 && has) {
@@ -184,7 +196,8 @@ int pf_cli_scen(int argc, char **argv)
         fprintf(out, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len%s\n", a.csv_us ? ",us" : "");
     }
     pf_search_desc rd = pf_search_desc_resolve(r.map, &a.d);
-    int check = a.moves == PF_MOVES_8_NO_CUT && !a.edits; /* the listed lengths are the unedited map's */
+    /* the listed lengths are the unedited map's, for one-cell units */
+    int check = a.moves == PF_MOVES_8_NO_CUT && !a.edits && rd.unit_size <= 1;
     uint32_t n = pf_scen_count(r.sc), solved = 0, mismatches = 0, size_warn = 0;
     uint64_t expanded = 0;
     double total = 0.0;
@@ -211,13 +224,13 @@ int pf_cli_scen(int argc, char **argv)
             total += dt;
             cli_progress(&prog, i + 1, n);
         }
-        int ok = s == PF_OK || s == PF_FALLBACK;
+        int ok = s == PF_OK || s == PF_FALLBACK, has_path = ok || s == PF_PARTIAL;
         solved += ok;
         expanded += st.expanded;
         if (check) mismatches += is_mismatch(&rd, ok, st.cost, e->optimal);
         if (out) {
             fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
-                    cli_status_word(s), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0);
+                    cli_status_word(s), has_path ? st.cost : -1.0, st.expanded, has_path ? st.path_len : 0);
             if (a.csv_us) fprintf(out, ",%.3f", dt * 1e6);
             fputc('\n', out);
         }
@@ -233,10 +246,10 @@ int pf_cli_scen(int argc, char **argv)
     out = NULL;
     printf("{\"map\":");
     cli_json_str(stdout, a.map);
-    printf(",\"algo\":\"%s\",\"weight\":%g,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
+    printf(",\"algo\":\"%s\",\"weight\":%g,\"size\":%u,\"threads\":%ld,\"queries\":%u,\"solved\":%u,"
            "\"mismatches\":%u,\"checked\":%s,\"total_s\":%.6f,\"us_per_query\":%.3f,\"expanded\":%llu,"
            "\"ctx_bytes_per_cell\":%.2f,\"prep_s\":%.6f,\"jps_table_bytes\":%zu,\"accel_bytes\":%zu,\"peak_rss_kb\":%ld",
-           pf_algo_name(rd.algo), rd.weight, a.threads, n, solved, mismatches, check ? "true" : "false", total,
+           pf_algo_name(rd.algo), rd.weight, rd.unit_size, a.threads, n, solved, mismatches, check ? "true" : "false", total,
            n ? total * 1e6 / n : 0.0, (unsigned long long)expanded,
            (double)pf_ctx_bytes_per_node(r.ctx) * (double)(pf_grid_width(r.map) + 2) * (pf_grid_height(r.map) + 2) /
                ((double)pf_grid_width(r.map) * pf_grid_height(r.map)),

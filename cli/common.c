@@ -116,6 +116,7 @@ const char *cli_status_word(pf_status s)
     switch (s) {
     case PF_OK: case PF_FALLBACK: return "ok";
     case PF_NO_PATH: return "no_path";
+    case PF_PARTIAL: return "partial";
     case PF_LIMIT_REACHED: return "limit";
     case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
     case PF_OUT_OF_MEMORY: return "oom";

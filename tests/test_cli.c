@@ -200,6 +200,17 @@ static void test_path(void **state)
     assert_int_equal(RUN("path", map, "0", "0", "x", "2"), 2);
     HAS(g_err, "GX");
     assert_int_equal(RUN("path", map, "0", "0", "1", "1"), 1); /* goal on a wall */
+    /* a goal on a wall with --partial: the path to the open cell nearest it, exit 0 */
+    assert_int_equal(RUN("path", map, "0", "0", "1", "1", "--partial"), 0);
+    HAS(g_out, "status: partial");
+    HAS(g_out, "cost: 1.000000");
+    /* 2x2 units: (3,3) and (4,2) have room, (0,0) has a wall in its block */
+    assert_int_equal(RUN("path", map, "3", "3", "4", "2", "--size", "2"), 0);
+    HAS(g_out, "cost: 1.414214");
+    assert_int_equal(RUN("path", map, "0", "0", "3", "3", "--size", "2"), 1);
+    HAS(g_out, "invalid");
+    assert_int_equal(RUN("path", map, "3", "3", "4", "2", "--size", "0"), 2);
+    HAS(g_err, "--size");
     assert_int_equal(RUN("path", tmp("nope.map"), "0", "0", "1", "1"), 1);
     HAS(g_err, "nope.map");
 }
