@@ -1,10 +1,11 @@
 /* cmd_path.c - `pathfind path MAP SX SY GX GY`: one query, printed. */
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
 static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
-    "                     [--prep FILE] [--waypoints] [--size K] [--partial]\n"
+    "                     [--prep FILE] [--waypoints] [--size K] [--partial] [--smooth]\n"
     "\n"
     "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
@@ -13,13 +14,16 @@ static const char *HELP =
     "the goal. --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
     "jps, jps+ and auto run A* for K > 1. --partial: when the goal cannot be reached, the status is\n"
     "partial and the path leads to the reachable cell nearest it (exit status 0, like no_path).\n"
+    "--smooth adds the path pulled into straight segments (pf_path_smooth): waypoints and their\n"
+    "Euclidean length smooth_cost. --algo theta searches any-angle (Theta*): its path is already\n"
+    "waypoints, and smooth_cost is its cost.\n"
     "\n"
     "example: pathfind path maps/demo-512.map 10 10 500 400 --algo astar\n";
 
 int pf_cli_path(int argc, char **argv)
 {
     const char *pos[5] = {0};
-    int npos = 0, json = 0;
+    int npos = 0, json = 0, smooth = 0;
     const char *prep_file = NULL;
     pf_search_desc d = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
@@ -45,6 +49,8 @@ int pf_cli_path(int argc, char **argv)
             long k;
             if (!cli_parse_int("path", a, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
             d.unit_size = (uint32_t)k;
+        } else if (strcmp(a, "--smooth") == 0) {
+            smooth = 1;
         } else if (strcmp(a, "--partial") == 0) {
             d.partial = 1;
         } else if (strcmp(a, "--waypoints") == 0) {
@@ -97,6 +103,30 @@ int pf_cli_path(int argc, char **argv)
     pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
     double us = (cli_now() - t0) * 1e6;
     int ok = r == PF_OK || r == PF_FALLBACK || r == PF_PARTIAL;
+    /* waypoints: Theta*'s path itself, or the grid path pulled straight */
+    uint32_t nway = 0;
+    double smooth_cost = 0.0;
+    uint32_t *way = NULL;
+    int with_way = ok && (smooth || d.algo == PF_ALGO_THETA) && path.len;
+    if (with_way) {
+        way = malloc((size_t)path.len * sizeof *way);
+        if (!way) {
+            cli_error("path", "out of memory");
+            cli_pathbuf_free(&pb);
+            pf_ctx_destroy(ctx);
+            cli_prep_free(&prep);
+            pf_map_destroy(map);
+            return 1;
+        }
+        if (d.algo == PF_ALGO_THETA) {
+            memcpy(way, pb.nodes, (size_t)path.len * sizeof *way);
+            nway = path.len;
+            smooth_cost = st.cost;
+        } else {
+            pf_path_smooth(map, pb.nodes, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, way, path.len, &nway,
+                           &smooth_cost);
+        }
+    }
     if (json) {
         printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"prep_s\":%.6f,\"path\":[",
                cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us, prep.prep_s);
@@ -104,7 +134,16 @@ int pf_cli_path(int argc, char **argv)
             pf_point p = pf_grid_point(map, pb.nodes[i]);
             printf("%s[%d,%d]", i ? "," : "", p.x, p.y);
         }
-        printf("]}\n");
+        printf("]");
+        if (with_way) {
+            printf(",\"smooth_cost\":%.8f,\"waypoints\":[", smooth_cost);
+            for (uint32_t i = 0; i < nway; i++) {
+                pf_point p = pf_grid_point(map, way[i]);
+                printf("%s[%d,%d]", i ? "," : "", p.x, p.y);
+            }
+            printf("]");
+        }
+        printf("}\n");
     } else {
         printf("status: %s (%s)\n", cli_status_word(r), pf_status_str(r));
         if (ok) {
@@ -116,7 +155,16 @@ int pf_cli_path(int argc, char **argv)
             }
             printf("\n");
         }
+        if (with_way) {
+            printf("smooth_cost: %.6f\nwaypoints:", smooth_cost);
+            for (uint32_t i = 0; i < nway; i++) {
+                pf_point p = pf_grid_point(map, way[i]);
+                printf(" %d,%d", p.x, p.y);
+            }
+            printf("\n");
+        }
     }
+    free(way);
     cli_pathbuf_free(&pb);
     pf_ctx_destroy(ctx);
     cli_prep_free(&prep);

@@ -10,6 +10,7 @@
 #include "pathfind/pf_graph.h"
 #include "pathfind/pf_scen.h"
 #include "pathfind/pf_search.h"
+#include "pathfind/pf_anyangle.h"
 #include "pathfind/pf_jps.h"
 #include "pathfind/pf_accel.h"
 #include "pathfind/pf_batch.h"

@@ -200,6 +200,13 @@ static void test_path(void **state)
     assert_int_equal(RUN("path", map, "0", "0", "x", "2"), 2);
     HAS(g_err, "GX");
     assert_int_equal(RUN("path", map, "0", "0", "1", "1"), 1); /* goal on a wall */
+    /* --smooth: the row and the column, two segments; Theta*: waypoints in the JSON */
+    assert_int_equal(RUN("path", map, "0", "0", "5", "2", "--smooth"), 0);
+    HAS(g_out, "smooth_cost: 7.000000");
+    HAS(g_out, "waypoints: 0,0 5,0 5,2");
+    assert_int_equal(RUN("path", map, "0", "4", "5", "2", "--algo", "theta", "--json"), 0);
+    HAS(g_out, "\"smooth_cost\":");
+    HAS(g_out, "\"waypoints\":[[0,4],");
     /* a goal on a wall with --partial: the path to the open cell nearest it, exit 0 */
     assert_int_equal(RUN("path", map, "0", "0", "1", "1", "--partial"), 0);
     HAS(g_out, "status: partial");

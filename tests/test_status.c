@@ -39,13 +39,14 @@ static void test_names_and_messages(void **state)
     assert_false(pf_failed(PF_NO_PATH));
     assert_false(pf_failed(PF_LIMIT_REACHED));
     assert_false(pf_failed(PF_FALLBACK));
+    assert_false(pf_failed(PF_PARTIAL));
     assert_true(pf_failed(PF_OUT_OF_MEMORY));
 }
 
 static void test_algo_names(void **state)
 {
     (void)state;
-    static const char *const names[] = {"astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto"};
+    static const char *const names[] = {"astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto", "theta"};
     for (int a = PF_ALGO_ASTAR; a < PF_ALGO__COUNT; a++) {
         assert_string_equal(pf_algo_name((pf_algo)a), names[a - 1]);
         assert_int_equal(pf_algo_parse(names[a - 1]), a);

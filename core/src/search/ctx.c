@@ -187,6 +187,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     pf_allocator a = ctx->alloc;
     if (ctx->ext_free) ctx->ext_free(ctx);
     if (ctx->accel_free) ctx->accel_free(ctx);
+    pf__free(&a, ctx->aparent, (size_t)ctx->count * sizeof(uint32_t));
     pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);

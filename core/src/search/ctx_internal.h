@@ -88,6 +88,8 @@ struct pf_ctx {
     pf__map_user  user;        /* busy during a search call; follows the map's edits */
     void         *accel;       /* the accelerator's query state (accel/), owned */
     void        (*accel_free)(pf_ctx *ctx);
+    uint32_t     *aparent;     /* [count] Theta*'s parents (any cell, not a neighbour), made by the
+                                  first Theta* search on a grid; NULL until then */
 };
 
 /* Starts a new generation (clears stamps only on wrap-around). */
