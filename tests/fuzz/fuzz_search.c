@@ -84,6 +84,7 @@ static expect predict(const pf_map *map, const pf_search_desc *d, int cbkind, in
     if (e.heur == PF_HEUR_DEFAULT) e.heur = natural;
     if (e.algo == PF_ALGO_DIJKSTRA || e.algo == PF_ALGO_BFS) e.heur = PF_HEUR_ZERO;
     if (e.algo == PF_ALGO_BFS) tie = PF_TIE_FIFO;
+    if (e.algo == PF_ALGO_THETA) e.heur = PF_HEUR_EUCLIDEAN; /* straight lines */
     if (e.weight == 0.0) e.weight = 1.0;
     if (e.algo != PF_ALGO_WASTAR && e.algo != PF_ALGO_JPS && e.algo != PF_ALGO_JPS_PLUS) e.weight = 1.0;
     if (tree) {
@@ -263,6 +264,33 @@ static void run_query(const pf_map *map, pf_ctx *ctx, rd *r)
 
     if (!e.valid) {
         FUZZ_CHECK(st == PF_INVALID_ARGUMENT);
+        return;
+    }
+    /* Theta* (pf_anyangle.h): unweighted square grids only; its path is turning points joined by
+     * clear segments, so the grid-step checks below do not apply */
+    if (e.algo == PF_ALGO_THETA) {
+        int sup = pf_map_kind_of(map) == PF_MAP_GRID && pf_grid_moves(map) != PF_MOVES_HEX && !pf_grid_weighted(map);
+        if (!sup) {
+            FUZZ_CHECK(st == PF_UNSUPPORTED);
+            return;
+        }
+        if (!node_ok(map, start) || !node_ok(map, goal)) {
+            FUZZ_CHECK(st == (node_ok(map, start) ? PF_INVALID_GOAL : PF_INVALID_START));
+            return;
+        }
+        double opt = oracle_cost(map, start, goal);
+        if (st == PF_OK) {
+            FUZZ_CHECK(isfinite(opt) && path.len >= 1 && (!path.capacity || path.len > path.capacity ||
+                       (nodes[0] == start && nodes[path.len - 1] == goal)));
+            pf_point a = pf_grid_point(map, start), b = pf_grid_point(map, goal);
+            double straight = hypot((double)(a.x - b.x), (double)(a.y - b.y));
+            FUZZ_CHECK(stats.cost >= straight - tol(straight)); /* not optimal: no upper bound promised */
+            for (uint32_t i = 0; i + 1 < path.len && path.len <= path.capacity; i++)
+                FUZZ_CHECK(pf_grid_line_of_sight(map, nodes[i], nodes[i + 1], 0));
+        } else {
+            FUZZ_CHECK(st == PF_NO_PATH || st == PF_LIMIT_REACHED || st == PF_BUFFER_TOO_SMALL);
+            if (st == PF_NO_PATH) FUZZ_CHECK(!isfinite(opt));
+        }
         return;
     }
     if (!node_ok(map, start)) {
