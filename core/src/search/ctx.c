@@ -254,6 +254,7 @@ uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
     uint32_t idx = pf__map_inner(m, node);
     if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;
     if (m->kind == PF_MAP_GRAPH) return ctx->parent[idx];
+    if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ctx->aparent[idx]);
     uint32_t back = ctx->stamp[idx] >> PF__DIR_SHIFT;
     uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
     return pf__map_outer(m, p);

@@ -48,6 +48,7 @@ typedef struct pf__search {
     int       pruned;          /* max_cost dropped a node: running dry means LIMIT_REACHED,
                                   not NO_PATH */
     int       tree;            /* no goal: settle everything reachable (pf_search_tree) */
+    int       back;            /* a tree rooted at the goal (flow fields): costs are to the root */
     uint8_t   size;            /* side of the unit (pf_search_desc.unit_size), 1 = one cell */
     int       partial;         /* track `best` for PF_PARTIAL (grids) */
     pf_heur   near_heur;       /* the map's metric, which "nearest the goal" is measured by */
@@ -92,6 +93,9 @@ struct pf_ctx {
                                   first Theta* search on a grid; NULL until then */
 };
 
+/* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step
+ * continues it. */
+pf_status pf__flow_begin(pf_ctx *ctx, uint32_t goal, const pf_search_desc *desc);
 /* Starts a new generation (clears stamps only on wrap-around). */
 void pf__ctx_next_gen(pf_ctx *ctx);
 /* Forces the generation counter, so tests can exercise the wrap. */

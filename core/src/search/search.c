@@ -110,7 +110,7 @@ static void note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
  * HK (PF_HEUR__COUNT = decided at run time) and unit sizes SZ, so the neighbour tests, step costs
  * and the heuristic are compile-time constants. */
 PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const int WEIGHTED, const int HK,
-                              const int SZ)
+                              const int SZ, const int BACK)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
@@ -150,7 +150,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
         for (uint32_t open = pf__grid_open_dirs_sz(&gv, hoff, cur, u, MV, SZ); open; open &= open - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(open);
             uint32_t nb = (uint32_t)((int32_t)cur + (MV == PF__MV_HEX ? hoff : gv.off)[d]);
-            double ng = gc + (unit ? 1.0 : pf__grid_step(MV, WEIGHTED, 0, d, gv.cost, cur, nb));
+            double ng = gc + (unit ? 1.0 : pf__grid_step(MV, WEIGHTED, BACK, d, gv.cost, cur, nb));
             uint32_t was = pf__bf_admit(c, nb, ng, reopen);
             if (!was) continue;
             int32_t nx = x + (MV == PF__MV_HEX ? pf__hex_dx[y & 1][d] : pf__dir_dx[d]);
@@ -239,9 +239,13 @@ static pf_status run_theta(pf_ctx *c, uint32_t b)
 }
 
 #define PF__RUNNER(name, MV, W, HK) \
-    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK, 0); }
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, HK, 0, 0); }
 #define PF__RUNNER_SZ(name, MV, W) \
-    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, 1); }
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, 1, 0); }
+/* backward trees (flow fields) on weighted grids: a step is charged the multiplier of the cell the
+ * forward step enters, which is the expanded one (pf__grid_step) */
+#define PF__RUNNER_BACK(name, MV, SZ) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, 1, PF_HEUR__COUNT, SZ, 1); }
 PF__RUNNER(run_grid8_oct, PF__MV_8, 0, PF_HEUR_OCTILE)
 PF__RUNNER(run_grid8w_oct, PF__MV_8, 1, PF_HEUR_OCTILE)
 PF__RUNNER(run_grid8c_oct, PF__MV_8CUT, 0, PF_HEUR_OCTILE)
@@ -263,6 +267,14 @@ PF__RUNNER_SZ(run_sz8w, PF__MV_8, 1)
 PF__RUNNER_SZ(run_sz8c, PF__MV_8CUT, 0)
 PF__RUNNER_SZ(run_sz8cw, PF__MV_8CUT, 1)
 #undef PF__RUNNER_SZ
+PF__RUNNER_BACK(run_back4w, PF__MV_4, 0)
+PF__RUNNER_BACK(run_back8w, PF__MV_8, 0)
+PF__RUNNER_BACK(run_back8cw, PF__MV_8CUT, 0)
+PF__RUNNER_BACK(run_backhexw, PF__MV_HEX, 0)
+PF__RUNNER_BACK(run_szback4w, PF__MV_4, 1)
+PF__RUNNER_BACK(run_szback8w, PF__MV_8, 1)
+PF__RUNNER_BACK(run_szback8cw, PF__MV_8CUT, 1)
+#undef PF__RUNNER_BACK
 #undef PF__RUNNER
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
@@ -300,6 +312,12 @@ static run_fn pick_runner(const pf_ctx *c)
     if (c->s.d.algo == PF_ALGO_THETA) return run_theta;
     int w = m->cost != NULL;
     pf_heur h = c->s.d.heuristic;
+    if (c->s.back && w) { /* a flow field's tree on a weighted grid */
+        if (m->moves == PF_MOVES_4) return c->s.size > 1 ? run_szback4w : run_back4w;
+        if (m->moves == PF_MOVES_8_CUT) return c->s.size > 1 ? run_szback8cw : run_back8cw;
+        if (m->moves == PF_MOVES_HEX) return run_backhexw;
+        return c->s.size > 1 ? run_szback8w : run_back8w;
+    }
     if (c->s.size > 1) { /* units larger than a cell: hex grids were refused by check_desc */
         if (m->moves == PF_MOVES_4) return w ? run_sz4w : run_sz4;
         if (m->moves == PF_MOVES_8_CUT) return w ? run_sz8cw : run_sz8c;
@@ -438,6 +456,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     s->start = si;
     s->goal = gi;
     s->tree = tree;
+    s->back = tree == 2;
     s->size = size;
     s->partial = partial;
     s->best = PF_NODE_NONE;
@@ -680,6 +699,11 @@ pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_
         return st;
     }
     return pf_search_path(ctx, path, stats);
+}
+
+pf_status pf__flow_begin(pf_ctx *ctx, uint32_t goal, const pf_search_desc *desc)
+{
+    return begin(ctx, goal, PF_NODE_NONE, desc, 2);
 }
 
 pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc)
