@@ -159,8 +159,78 @@ static void test_flow_misuse(void **state)
     pf_map_destroy(m);
 }
 
+/* Fields in a batch among ordinary queries, under an expansion budget over several runs: each
+ * field is the one pf_flow_build makes, whatever the worker count; identical fields share one
+ * search; start and other options do not split them. */
+static void test_flow_batch(void **state)
+{
+    (void)state;
+    uint64_t rs = 77;
+    const uint32_t w = 70, h = 50, n = w * h;
+    uint8_t *c = malloc(n);
+    for (uint32_t i = 0; i < n; i++) c[i] = rng_below(&rs, 5) ? 1 : 0;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    uint8_t *want = malloc(n);
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers}, &b), PF_OK);
+        enum { N = 24 };
+        pf_query_id id[N];
+        pf_batch_query q[N];
+        uint64_t qs = 5;
+        for (int i = 0; i < N; i++) {
+            uint32_t goal = rng_below(&qs, n);
+            q[i] = (pf_batch_query){.start = rng_below(&qs, n), .goal = i % 4 == 3 ? q[i - 2].goal : goal};
+            if (i % 2) {
+                q[i].flags = PF_QUERY_FLOW;
+                q[i].search.unit_size = i % 3 == 0 ? 2 : 0;
+                q[i].search.algo = i % 5 == 0 ? PF_ALGO_BFS : PF_ALGO_ASTAR; /* not read by a field */
+            }
+            assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+        }
+        int runs = 0, deduped = 0;
+        while (pf_batch_get_stats(b).pending) {
+            assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 700}), PF_OK);
+            assert_true(++runs < 1000);
+        }
+        assert_true(runs > 3); /* the fields were sliced */
+        for (int i = 0; i < N; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (!(q[i].flags & PF_QUERY_FLOW)) {
+                assert_null(r.field);
+                continue;
+            }
+            pf_status st = pf_flow_build(ref, q[i].goal, &(pf_flow_desc){.unit_size = q[i].search.unit_size});
+            assert_int_equal(r.status, st);
+            if (st != PF_OK) {
+                assert_null(r.field);
+                continue;
+            }
+            assert_int_equal(pf_flow_export(ref, want, n), PF_OK);
+            assert_non_null(r.field);
+            assert_memory_equal(r.field, want, n);
+            if (i % 4 == 3 && q[i - 2].search.unit_size == q[i].search.unit_size) {
+                /* the same field, asked with another start and another algo: one search */
+                assert_true(r.flags & PF_BATCH_RESULT_DEDUPED);
+                deduped++;
+            }
+        }
+        assert_true(deduped > 0);
+        pf_batch_destroy(b);
+    }
+    free(want);
+    free(c);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_fields), cmocka_unit_test(test_flow_misuse)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_fields), cmocka_unit_test(test_flow_misuse),
+                                       cmocka_unit_test(test_flow_batch)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -398,7 +398,12 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     else b->free_head = b->q[slot].next_free;
     pf__bquery *e = &b->q[slot];
     e->q = *q;
-    e->rd = pf_search_desc_resolve(b->map, &q->search);
+    if (q->flags & PF_QUERY_FLOW) {
+        /* a field has no start and reads two options: keep the rest out of its identity */
+        e->q.start = q->goal;
+        e->q.search = (pf_search_desc){.unit_size = q->search.unit_size, .max_cost = q->search.max_cost};
+    }
+    e->rd = pf_search_desc_resolve(b->map, &e->q.search);
     e->seq = b->seq++;
     e->state = PF__Q_NEW;
     e->canon = slot;

@@ -17,7 +17,7 @@ typedef struct qkey {
     uint32_t  algo, heuristic, heuristic_set, tie;
     uint32_t  max_expansions, reverse;
     uint32_t  prio, waypoints;
-    uint32_t  unit_size, partial;
+    uint32_t  unit_size, partial, flow;
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
@@ -39,6 +39,7 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k)
     k->waypoints = d->waypoints != 0;
     k->unit_size = d->unit_size;
     k->partial = d->partial != 0;
+    k->flow = (e->q.flags & PF_QUERY_FLOW) != 0;
     k->weight = d->weight;
     k->max_cost = d->max_cost;
     k->tie_seed = d->tie_seed;
@@ -77,7 +78,7 @@ static void first_equal(pf_batch *b, const uint32_t *idx, uint32_t n, int with_s
 /* Whether a query can join a group: valid endpoints in one component of one terrain class. */
 static int groupable(const pf_map *m, const pf__bquery *e)
 {
-    return pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal);
+    return !(e->q.flags & PF_QUERY_FLOW) && pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal);
 }
 
 static uint64_t key_hash(const pf__bquery *e, int with_start)

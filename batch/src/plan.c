@@ -160,6 +160,10 @@ static void order_longest_first(pf_batch *b)
         } else {
             const pf_batch_query *q = &b->q[j->query].q;
             pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
+            if ((q->flags & PF_QUERY_FLOW) && g.x >= 0) { /* a field settles its whole component */
+                j->est = octile(0, 0, (int32_t)pf_grid_width(b->map), (int32_t)pf_grid_height(b->map));
+                continue;
+            }
             /* bad endpoints (negative coordinates) are answered at once: last */
             j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
         }

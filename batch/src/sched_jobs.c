@@ -73,6 +73,23 @@ static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__
     r->flags |= j->sliced ? PF_BATCH_RESULT_SLICED : 0u;
     r->path = NULL;
     r->path_len = 0;
+    r->field = NULL;
+    if (b->q[j->query].q.flags & PF_QUERY_FLOW) {
+        /* the field leaves the worker's context for the arena: the context serves the next job */
+        r->stats = pf_failed(st) ? (pf_stats){0} : pf__ctx_stats(c);
+        r->stats.cost = INFINITY;
+        r->status = st == PF_LIMIT_REACHED ? PF_OK : st; /* max_cost: the field stops there */
+        if (r->status != PF_OK) return;
+        size_t n = pf_map_node_count(b->map);
+        uint8_t *dirs = pf__arena_alloc(arena, n, 1);
+        if (!dirs) {
+            r->status = PF_OUT_OF_MEMORY;
+            return;
+        }
+        pf_flow_export(c, dirs, n);
+        r->field = dirs;
+        return;
+    }
     if (pf_failed(st) && st != PF_OUT_OF_MEMORY) {
         /* refused before searching (bad endpoint or options): what pf_search reports */
         r->status = st;
@@ -126,6 +143,9 @@ static pf_status start(pf_batch *b, pf__job *j, pf_ctx *c)
 {
     if (j->kind == PF__J_GROUP) return pf__group_step(b, j, c, 0, 1);
     const pf__bquery *e = &b->q[j->query];
+    if (e->q.flags & PF_QUERY_FLOW)
+        return pf_flow_begin(c, e->q.goal,
+                             &(pf_flow_desc){.unit_size = e->q.search.unit_size, .max_cost = e->q.search.max_cost});
     return pf_search_begin(c, e->q.start, e->q.goal, &e->q.search);
 }
 

@@ -135,6 +135,7 @@
 #include <pathfind/pf_search.h> /* core headers: same directory once installed */
 #include <pathfind/pf_jps.h>
 #include <pathfind/pf_accel.h>
+#include <pathfind/pf_flow.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -201,7 +202,12 @@ typedef enum pf_priority {
 } pf_priority;
 
 enum {
-    PF_QUERY_SUPERSEDE = 1u << 0 /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
+    PF_QUERY_SUPERSEDE = 1u << 0, /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
+    /* a flow field to `goal` (pf_flow.h; grids): `start` is ignored, search.unit_size and
+     * search.max_cost are read, the rest of `search` is not. The result's `field` holds one
+     * direction per node; it is sliced by budgets like any search and deduplicated with identical
+     * fields, never grouped */
+    PF_QUERY_FLOW = 1u << 1
 };
 
 /** One query. `search.trace` must be NULL (workers would write it concurrently). */
@@ -228,6 +234,8 @@ typedef struct pf_batch_result {
     pf_stats        stats;     /* as pf_search fills them */
     const uint32_t *path;      /* [len: path_len] nodes start..goal; NULL when none; owned by the batch */
     uint32_t        path_len;
+    const uint8_t  *field;     /* PF_QUERY_FLOW: [len: node count] pf_flow_export's directions; NULL
+                                  otherwise; owned by the batch like `path` (until reset) */
     uint64_t        map_version; /* pf_map_version of the map the answer was found on */
 } pf_batch_result;
 
