@@ -8,7 +8,7 @@
 static const char *HELP =
     "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
     "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
-    "                       [--max-px N] [--json] [--edits EDITS] [--size K]\n"
+    "                       [--max-px N] [--json] [--edits EDITS] [--size K] [--smooth]\n"
     "\n"
     "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
     "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
@@ -32,6 +32,8 @@ static const char *HELP =
     "                in dark orange when an edit broke it (it crosses a changed cell, or a corner a\n"
     "                diagonal step needs) and the new path in magenta\n"
     "  --size K      search for units of K x K cells (1..32); the path drawn is the unit's top-left cell\n"
+    "  --smooth      draw each grid path pulled into straight segments (pf_path_smooth); --algo theta\n"
+    "                draws its any-angle waypoints either way. path_len then counts waypoints\n"
     "  -o FILE       output PNG (written with libpng)\n"
     "\n"
     "examples:\n"
@@ -322,6 +324,7 @@ typedef struct render_args {
     char names[MAX_ALGOS][16];    /* --algo, split */
     pf_search_desc descs[MAX_ALGOS];
     long size;                    /* --size, 0 = one cell */
+    int smooth;                   /* --smooth */
     int nalgo;
 } render_args;
 
@@ -354,6 +357,8 @@ static int parse_args(int argc, char **argv, render_args *a)
             a->edits = argv[++i];
         } else if (strcmp(s, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(s, "--smooth") == 0) {
+            a->smooth = 1;
         } else if (strcmp(s, "--size") == 0 && has) {
             if (!cli_parse_int("render", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &a->size)) return 2;
         } else if (s[0] == '-' && s[1] && !(s[1] >= '0' && s[1] <= '9')) {
@@ -536,6 +541,12 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
         memcpy(b->before[k], b->path, (size_t)b->before_len[k] * sizeof(uint32_t));
     }
     if (pass == 1) broke = pf_grid_path_changed(map, 0, b->before[k], b->before_len[k]) != PF_NODE_NONE;
+    if (a->smooth && ok && path.len > 1) { /* waypoints, drawn as straight segments */
+        uint32_t nw = path.len;
+        if (pf_path_smooth(map, b->path, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, b->path, path.len, &nw,
+                           NULL) == PF_OK)
+            path.len = nw;
+    }
     memset(b->order, 0, (size_t)nodes * sizeof *b->order);
     for (uint32_t e = tr.len; e-- > 0;) b->order[b->trace[e]] = e + 1; /* first expansion wins */
     int col = a->edits ? 2 * i + pass : i;

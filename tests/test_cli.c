@@ -252,6 +252,11 @@ static void test_render(void **state)
     assert_true(sb.st_size > 100);
     assert_int_equal(RUN("render", map, "0", "0", "1", "1", "-o", png), 1);
     HAS(g_err, "blocked");
+    /* waypoints: the smoothed A* path along the row and down (3 of them), Theta*'s own */
+    assert_int_equal(RUN("render", map, "0", "0", "5", "2", "--algo", "astar,theta", "--smooth", "--json", "-o", png), 0);
+    HAS(g_out, "\"algo\":\"astar\"");
+    HAS(g_out, "\"path_len\":3,");
+    HAS(g_out, "\"algo\":\"theta\"");
 }
 
 static void test_plot(void **state)
