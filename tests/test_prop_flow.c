@@ -17,20 +17,6 @@
 
 static const pf_moves MOVES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4, PF_MOVES_HEX};
 
-static uint8_t *erode(const uint8_t *c, uint32_t w, uint32_t h, uint32_t K)
-{
-    uint8_t *e = malloc((size_t)w * h);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            uint8_t k = c[(size_t)y * w + x];
-            int ok = k && x + K <= w && y + K <= h;
-            for (uint32_t dy = 0; dy < K && ok; dy++)
-                for (uint32_t dx = 0; dx < K && ok; dx++) ok = c[(size_t)(y + dy) * w + x + dx] == k;
-            e[(size_t)y * w + x] = ok ? k : 0;
-        }
-    return e;
-}
-
 static void check_map(uint64_t seed, long *cells_checked)
 {
     uint64_t rs = seed;
@@ -45,7 +31,7 @@ static void check_map(uint64_t seed, long *cells_checked)
         f = malloc(n * sizeof *f);
         for (uint32_t i = 0; i < n; i++) f[i] = 0.5f + (float)rng_below(&rs, 6) * 0.5f;
     }
-    uint8_t *e = erode(c, w, h, K);
+    uint8_t *e = erode_cells(c, w, h, K);
     pf_map *m, *me;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = f}, &m),
                      PF_OK);

@@ -90,10 +90,14 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     return bad;
 }
 
-static int ends_with(const char *s, const char *suf)
+typedef struct tally {
+    uint32_t bad, checked;
+} tally;
+
+static void one_file(const char *map, const char *scen, void *user)
 {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
+    tally *t = user;
+    t->bad += run_file(map, scen, 400, &t->checked);
 }
 
 static void test_movingai(void **state)
@@ -101,22 +105,11 @@ static void test_movingai(void **state)
     (void)state;
     const char *dir = PF_SHARED_DATA "/movingai";
     SKIP_IF_ABSENT(dir);
-    DIR *dp = opendir(dir);
-    if (!dp) fail_msg("cannot open %s", dir);
-    struct dirent *de;
-    uint32_t bad = 0, files = 0, checked = 0;
-    char mp[1024], sp[1024];
-    while ((de = readdir(dp))) {
-        if (!ends_with(de->d_name, ".map.scen")) continue;
-        snprintf(sp, sizeof sp, "%s/%s", dir, de->d_name);
-        snprintf(mp, sizeof mp, "%s/%.*s", dir, (int)(strlen(de->d_name) - 5), de->d_name);
-        bad += run_file(mp, sp, 400, &checked);
-        files++;
-    }
-    closedir(dp);
-    printf("%u Moving AI files, %u searches, %u mismatches\n", files, checked, bad);
+    tally t = {0};
+    unsigned files = each_scen_file(dir, one_file, &t);
+    printf("%u Moving AI files, %u searches, %u mismatches\n", files, t.checked, t.bad);
     assert_true(files > 0);
-    assert_int_equal(bad, 0);
+    assert_int_equal(t.bad, 0);
 }
 
 static void test_grids_2000(void **state)

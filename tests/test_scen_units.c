@@ -28,20 +28,6 @@ static uint32_t stride_for(uint32_t n, uint32_t want)
     return n > w ? (n + w - 1) / w : 1u;
 }
 
-static uint8_t *erode(const uint8_t *c, uint32_t w, uint32_t h, uint32_t K)
-{
-    uint8_t *e = malloc((size_t)w * h);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            uint8_t k = c[(size_t)y * w + x];
-            int ok = k && x + K <= w && y + K <= h;
-            for (uint32_t dy = 0; dy < K && ok; dy++)
-                for (uint32_t dx = 0; dx < K && ok; dx++) ok = c[(size_t)(y + dy) * w + x + dx] == k;
-            e[(size_t)y * w + x] = ok ? k : 0;
-        }
-    return e;
-}
-
 typedef struct res {
     pf_status st;
     pf_stats  s;
@@ -80,7 +66,7 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     assert_int_equal(pf_ctx_create(m, NULL, &cm), PF_OK);
     uint32_t n = pf_scen_count(sc), stride = stride_for(n, want), bad = 0, unreachable = 0, nostand = 0, found = 0;
     for (uint32_t K = 1; K <= 4; K++) {
-        uint8_t *e = erode(cls, w, h, K);
+        uint8_t *e = erode_cells(cls, w, h, K);
         pf_map *me;
         assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = e}, &me), PF_OK);
         pf_ctx *ce;
@@ -125,10 +111,14 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     return bad;
 }
 
-static int ends_with(const char *s, const char *suf)
+typedef struct tally {
+    uint32_t bad, checked;
+} tally;
+
+static void one_file(const char *map, const char *scen, void *user)
 {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
+    tally *t = user;
+    t->bad += run_file(map, scen, 40, &t->checked);
 }
 
 static void test_movingai(void **state)
@@ -136,22 +126,11 @@ static void test_movingai(void **state)
     (void)state;
     const char *dir = PF_SHARED_DATA "/movingai";
     SKIP_IF_ABSENT(dir);
-    DIR *dp = opendir(dir);
-    if (!dp) fail_msg("cannot open %s", dir);
-    struct dirent *de;
-    uint32_t bad = 0, files = 0, checked = 0;
-    char mp[1024], sp[1024];
-    while ((de = readdir(dp))) {
-        if (!ends_with(de->d_name, ".map.scen")) continue;
-        snprintf(sp, sizeof sp, "%s/%s", dir, de->d_name);
-        snprintf(mp, sizeof mp, "%s/%.*s", dir, (int)(strlen(de->d_name) - 5), de->d_name);
-        bad += run_file(mp, sp, 40, &checked);
-        files++;
-    }
-    closedir(dp);
-    printf("%u Moving AI files, %u sized searches, %u differences\n", files, checked, bad);
+    tally t = {0};
+    unsigned files = each_scen_file(dir, one_file, &t);
+    printf("%u Moving AI files, %u sized searches, %u differences\n", files, t.checked, t.bad);
     assert_true(files > 0);
-    assert_int_equal(bad, 0);
+    assert_int_equal(t.bad, 0);
 }
 
 static void test_grids_2000(void **state)

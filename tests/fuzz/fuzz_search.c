@@ -83,7 +83,8 @@ static expect predict(const pf_map *map, const pf_search_desc *d, int cbkind, in
     if (e.algo == PF_ALGO_DEFAULT) e.algo = PF_ALGO_ASTAR;
     if (e.heur == PF_HEUR_DEFAULT) e.heur = natural;
     if (e.algo == PF_ALGO_DIJKSTRA || e.algo == PF_ALGO_BFS) e.heur = PF_HEUR_ZERO;
-    if (e.algo == PF_ALGO_BFS) tie = PF_TIE_FIFO;
+    /* BFS defaults to the FIFO queue; a tie rule the caller sets is honoured, and checked */
+    if (e.algo == PF_ALGO_BFS && d->tie == PF_TIE_DEFAULT) tie = PF_TIE_FIFO;
     if (e.algo == PF_ALGO_THETA) e.heur = PF_HEUR_EUCLIDEAN; /* straight lines */
     if (e.weight == 0.0) e.weight = 1.0;
     if (e.algo != PF_ALGO_WASTAR && e.algo != PF_ALGO_JPS && e.algo != PF_ALGO_JPS_PLUS) e.weight = 1.0;

@@ -34,6 +34,23 @@ static inline uint32_t lcg_next(uint64_t *s)
 }
 
 #ifdef PATHFIND_PF_GRID_H /* tests that include pathfind.h first */
+/* The cells a unit of side K may stand on, by the rule of pf_search_desc.unit_size read cell by
+ * cell: the K x K block whose top-left cell it is lies on the grid and is all of its class.
+ * Returns a malloc'd w x h array of classes (0 where it may not stand). */
+static inline uint8_t *erode_cells(const uint8_t *c, uint32_t w, uint32_t h, uint32_t K)
+{
+    uint8_t *e = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h && e; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t k = c[(size_t)y * w + x];
+            int ok = k && x + K <= w && y + K <= h;
+            for (uint32_t dy = 0; dy < K && ok; dy++)
+                for (uint32_t dx = 0; dx < K && ok; dx++) ok = c[(size_t)(y + dy) * w + x + dx] == k;
+            e[(size_t)y * w + x] = ok ? k : 0;
+        }
+    return e;
+}
+
 /* A uniformly drawn open cell of a grid (LCG stream): endpoints of random queries. */
 static inline uint32_t open_cell(const pf_map *m, uint64_t *s)
 {
@@ -138,5 +155,29 @@ static inline int testutil_exit(int failed)
 {
     return failed ? failed : *testutil_skips() ? TESTUTIL_SKIPPED : 0;
 }
+
+/* Calls fn(map, scen, user) for every MAP.map.scen in `dir` (readdir order) with MAP.map beside it;
+ * returns how many. Include <dirent.h> and <stdio.h> first. */
+#ifdef _DIRENT_H
+static inline unsigned each_scen_file(const char *dir, void (*fn)(const char *map, const char *scen, void *user),
+                                      void *user)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    struct dirent *de;
+    unsigned files = 0;
+    char mp[1024], sp[1024];
+    while ((de = readdir(dp))) {
+        size_t len = strlen(de->d_name);
+        if (len < 9 || strcmp(de->d_name + len - 9, ".map.scen") != 0) continue;
+        snprintf(sp, sizeof sp, "%s/%s", dir, de->d_name);
+        snprintf(mp, sizeof mp, "%s/%.*s", dir, (int)(len - 5), de->d_name);
+        fn(mp, sp, user);
+        files++;
+    }
+    closedir(dp);
+    return files;
+}
+#endif
 
 #endif
