@@ -31,18 +31,17 @@
  * across calls, so a map swapped between searches (map edits: a new version pointer) needs only a
  * new begin.
  *
- * WHERE THE NEXT VARIANTS PLUG IN
- *   unit sizes      pf__unit / pf__cell_open in map/grid_moves_internal.h (clearance >= size); the
- *                   grid loop passes the unit it searches for, nothing else changes.
- *   Theta*, Lazy    the generator relaxes nb a second time from the parent's parent when the line
- *   Theta*          of sight holds: pf__bf_admit/pf__bf_relax with from = that grandparent, its g
- *                   plus the straight-line cost, and a parent array (any-angle parents are not one
- *                   of the eight directions).
- *   partial paths   the loop body records the node of least h it has expanded; on PF_NO_PATH or
- *                   PF_LIMIT_REACHED the path is read back from it.
- *   flow fields     a tree search (s->tree, no goal) rooted at the goal with BACKWARD = 1, as
- *                   group_search.c does with a goal test on a set of starts.
- *   accelerator     a graph-shaped generator over the overlay's arcs, as graph_run.
+ * THE VARIANTS BUILT ON IT (search.c unless said)
+ *   unit sizes      grid_run's SZ = 1 instances: the move rule reads pf__cell_open_sz (class and
+ *                   clearance >= size, map/grid_moves_internal.h); nothing else changes.
+ *   partial paths   note_nearest in the loop body keeps the expanded node nearest the goal; finish()
+ *                   reads the path back from it on PF_NO_PATH or PF_LIMIT_REACHED.
+ *   Lazy Theta*     theta_run: pf__bf_next, a set-vertex step on the popped node (its assumed line of
+ *                   sight checked), the goal test, then the grid move rule relaxing each successor
+ *                   from the node's parent through pf__bf_admit / pf__bf_relax with a parent array.
+ *   flow fields     a tree search rooted at the goal with BACK = 1 (flow.c reads the stamps), as
+ *                   group_search.c searches backwards with a goal test on a set of starts.
+ *   accelerator     accel/: its witness and query searches push and pop the same open list.
  */
 #ifndef PF_SKELETON_INTERNAL_H
 #define PF_SKELETON_INTERNAL_H
