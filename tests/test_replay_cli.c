@@ -220,6 +220,11 @@ static void test_path_hash(void **state)
     snprintf(want, sizeof want, "0,1,0,0,ok,3.000000,4,%016llx\n", (unsigned long long)XXH3_64bits(bytes, 16));
     HAS(csv, want);
     HAS(csv, "1,2,0,0,invalid,-,0,-\n"); /* (1,1) is a wall */
+    /* 2x2 units: the wall is in (0,0)'s footprint, so the first order cannot start */
+    snprintf(args, sizeof args, "'%s' '%s' --size 2 --csv '%s'", tmp("s.map"), tmp("s.txt"), tmp("s.csv"));
+    assert_int_equal(replay(args), 0);
+    slurp(tmp("s.csv"), csv, sizeof csv);
+    HAS(csv, "0,1,0,0,invalid,-,0,-\n");
 }
 
 static void test_bad_orders(void **state)
