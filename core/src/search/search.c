@@ -401,6 +401,7 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
         if (h == PF_HEUR_EUCLIDEAN && !m->xy) return PF_INVALID_ARGUMENT;
     }
     if (d->trace && d->trace->capacity && !d->trace->nodes) return PF_INVALID_ARGUMENT;
+    if (d->reverse && m->kind != PF_MAP_GRAPH) return PF_INVALID_ARGUMENT; /* before "unsupported" */
     if (d->unit_size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
     if (d->unit_size > 1 && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX)) return PF_UNSUPPORTED;
     if (d->partial && m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
