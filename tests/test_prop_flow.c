@@ -136,6 +136,15 @@ static void test_flow_misuse(void **state)
     assert_int_equal(d[5], PF_FLOW_NONE); /* 4 steps: beyond max_cost */
     assert_true(isinf(pf_flow_cost(c, 5)));
     assert_true(close_to(pf_flow_cost(c, 6), 3.0));
+    /* a sliced field whose goal an edit blocks: the next step says so */
+    assert_int_equal(pf_flow_begin(c, 9, NULL), PF_IN_PROGRESS);
+    assert_int_equal(pf_flow_dir(c, 9), PF_FLOW_NONE); /* not settled yet */
+    assert_int_equal(pf_flow_export(c, d, 10), PF_OK);
+    assert_int_equal(d[9], PF_FLOW_NONE);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {9, 0, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
+    assert_int_equal(pf_search_step(c, 0), PF_INVALID_GOAL);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {9, 0, 1, 1}, .cls = 1}, 1, NULL), PF_OK);
+    assert_int_equal(pf_flow_build(c, 9, &(pf_flow_desc){.max_cost = 3.5}), PF_OK);
     /* an edit makes the field stale */
     assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {0, 0, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
     assert_int_equal(pf_flow_export(c, d, 10), PF_MAP_CHANGED);

@@ -276,8 +276,47 @@ static void test_los_fixtures(void **state)
     pf_map_destroy(m);
 }
 
+/* Lazy Theta* checks max_cost again when a blocked line raises a node's cost (a review found a
+ * path returned over the limit on this map); hex grids have no straight lines; the parents'
+ * memory is counted once made. */
+static void test_theta_edges(void **state)
+{
+    (void)state;
+    static const char rows[] = "...@.."
+                               "..@..."
+                               "...@.@"
+                               "@...@."
+                               "....@."
+                               ".....@";
+    uint8_t cells[36];
+    for (int i = 0; i < 36; i++) cells[i] = rows[i] == '@' ? 0 : 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 6, .height = 6, .cells = cells}, &m), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    size_t before = pf_ctx_mem_size(c);
+    uint32_t s = 4 * 6 + 3, g = 0 * 6 + 2;
+    pf_stats st;
+    pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA}, NULL, &st);
+    assert_int_equal(r, PF_OK);
+    assert_true(pf_ctx_mem_size(c) == before + 8 * 8 * sizeof(uint32_t));
+    double limit = st.cost - 0.05;
+    r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA, .max_cost = limit}, NULL, &st);
+    assert_true(r != PF_OK || st.cost <= limit);
+    r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA, .max_cost = 5.493}, NULL, &st);
+    assert_true(r != PF_OK || st.cost <= 5.493);
+    pf_ctx_destroy(c);
+    pf_map_destroy(m);
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 4, .height = 4, .moves = PF_MOVES_HEX}, &m), PF_OK);
+    uint32_t path[2] = {4, 9}, out[2], n;
+    assert_int_equal(pf_path_smooth(m, path, 2, NULL, out, 2, &n, NULL), PF_UNSUPPORTED);
+    assert_false(pf_grid_line_of_sight(m, 0, 1, 1));
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_los_fixtures), cmocka_unit_test(test_smooth_and_theta)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_los_fixtures), cmocka_unit_test(test_smooth_and_theta),
+                                       cmocka_unit_test(test_theta_edges)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,7 +78,7 @@ static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__
         /* the field leaves the worker's context for the arena: the context serves the next job */
         r->stats = pf_failed(st) ? (pf_stats){0} : pf__ctx_stats(c);
         r->stats.cost = INFINITY;
-        r->status = st == PF_LIMIT_REACHED ? PF_OK : st; /* max_cost: the field stops there */
+        r->status = st; /* a tree search ends PF_OK, max_cost or not */
         if (r->status != PF_OK) return;
         size_t n = pf_map_node_count(b->map);
         uint8_t *dirs = pf__arena_alloc(arena, n, 1);

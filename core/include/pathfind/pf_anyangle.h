@@ -15,6 +15,10 @@
  * multipliers. Terrain multipliers are not integrated along segments: pf_path_smooth keeps only
  * segments that stay in the start's class and reports their Euclidean length; PF_ALGO_THETA
  * refuses weighted maps (PF_UNSUPPORTED).
+ *
+ * CORNER CUTTING. On PF_MOVES_8_CUT maps the grid allows diagonal steps this rule does not: a
+ * smoothed or Theta* path may then keep such a step as a segment of its own, legal by the map's
+ * move rule though not clear by the rule above.
  */
 #ifndef PATHFIND_PF_ANYANGLE_H
 #define PATHFIND_PF_ANYANGLE_H
@@ -29,7 +33,7 @@ extern "C" {
 #endif
 
 /** Non-zero when the segment between the centres of nodes `a` and `b` is clear for a unit of
- *  `unit_size` (0 = 1) standing on a's class (the rule above); 0 on bad arguments. */
+ *  `unit_size` (0 = 1) standing on a's class (the rule above); 0 on bad arguments and hex grids. */
 PF_API int pf_grid_line_of_sight(const pf_map *map, uint32_t a, uint32_t b, uint32_t unit_size);
 
 typedef struct pf_smooth_desc {
@@ -47,7 +51,8 @@ typedef struct pf_smooth_desc {
  * @param out_len  receives the number of waypoints (also on PF_BUFFER_TOO_SMALL: what is needed).
  * @param length   [opt] receives the Euclidean length of the waypoint path.
  * @return PF_OK, PF_INVALID_ARGUMENT (not a grid, NULL arrays, unit_size over PF_UNIT_SIZE_MAX,
- *         nodes off the map), PF_BUFFER_TOO_SMALL (nothing written past capacity; call again).
+ *         nodes off the map), PF_UNSUPPORTED (hex grids), PF_BUFFER_TOO_SMALL (nothing written past
+ *         capacity; call again).
  */
 PF_API pf_status pf_path_smooth(const pf_map *map, const uint32_t *nodes, uint32_t len, const pf_smooth_desc *desc,
                                 uint32_t *out, uint32_t capacity, uint32_t *out_len, double *length);

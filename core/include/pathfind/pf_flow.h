@@ -10,7 +10,8 @@
  *
  * SLICED. pf_flow_begin starts the field; pf_search_step(ctx, budget) grows it by `budget`
  * expansions a call (0 = to the end) and returns PF_IN_PROGRESS until it is complete, then PF_OK
- * (PF_LIMIT_REACHED when max_cost cut it short).
+ * (also when max_cost cut it short: the cells beyond have no direction). A goal an edit blocked
+ * meanwhile gives PF_INVALID_GOAL at the next step.
  * Cells are settled in order of cost, so a field cut off by max_cost or still in progress is
  * exact for every cell it already gives a direction. A map edit between steps restarts it (as for
  * any sliced search).

@@ -203,6 +203,10 @@ PF_API pf_status pf_grid_apply_edits(pf_map *map, const pf_grid_edit *edits, uin
  * side cells of a diagonal step under PF_MOVES_8_NO_CUT); PF_NODE_NONE when the path is untouched.
  * Exact while the map's edit log reaches back to `since` (the last 4096 edited rectangles); older
  * versions are answered by 16x16 blocks (a changed block counts as changed). O(len).
+ * It reads the path's own cells: for one-cell units on grid-step paths. A KxK unit's path also
+ * breaks when a change falls in a footprint (check pf_grid_clearance >= K on its nodes, or the
+ * rectangles of pf_grid_changes_since against the footprints), and a waypoint path (Theta*,
+ * pf_path_smooth) between its waypoints (pf_grid_line_of_sight on each segment).
  */
 PF_API uint32_t pf_grid_path_changed(const pf_map *map, uint64_t since, const uint32_t *nodes, uint32_t len);
 /**

@@ -58,8 +58,11 @@ typedef enum pf_algo {
     PF_ALGO_JPS_PLUS,    /* JPS with precomputed jump distances */
     PF_ALGO_AUTO,        /* the fastest exact method available: the accelerator (pf_accel.h) for long
                             queries on a context that has one, else JPS+, JPS or A* */
-    PF_ALGO_THETA,       /* Lazy Theta*: any-angle paths on grids without multipliers (pf_anyangle.h);
-                            the path holds the turning points, its cost is Euclidean length */
+    PF_ALGO_THETA,       /* Lazy Theta*: any-angle paths on square grids without multipliers
+                            (pf_anyangle.h); the path holds the turning points, its cost is
+                            Euclidean length. Its parent array (4 bytes a cell) is allocated by a
+                            context's first Theta* search: a context in caller memory answers
+                            PF_CAPACITY_EXCEEDED */
     PF_ALGO__COUNT
 } pf_algo;
 

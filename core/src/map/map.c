@@ -115,6 +115,7 @@ size_t pf_map_mem_size(const pf_map *m)
     size_t s = sizeof *m;
     if (m->kind == PF_MAP_GRID) {
         s += grid_cells(m);
+        if (m->clr) s += grid_cells(m); /* clearance */
         if (m->cost) s += grid_cells(m) * sizeof(float);
         s += pf__grid_components_mem(m);
         s += ((size_t)m->tiles_x * m->tiles_y + m->tiles_y) * sizeof(uint64_t);

@@ -4,7 +4,8 @@
 
 int pf_grid_line_of_sight(const pf_map *map, uint32_t a, uint32_t b, uint32_t unit_size)
 {
-    if (!map || map->kind != PF_MAP_GRID || unit_size > PF_UNIT_SIZE_MAX) return 0;
+    /* square geometry: hex grids' offset rows have no such straight lines */
+    if (!map || map->kind != PF_MAP_GRID || map->moves == PF_MOVES_HEX || unit_size > PF_UNIT_SIZE_MAX) return 0;
     uint32_t ia = pf__map_inner(map, a), ib = pf__map_inner(map, b);
     if (ia == PF_NODE_NONE || ib == PF_NODE_NONE) return 0;
     const pf__grid_view v = pf__grid_view_of(map);
@@ -19,6 +20,7 @@ pf_status pf_path_smooth(const pf_map *map, const uint32_t *nodes, uint32_t len,
     if (length) *length = 0.0;
     if (!map || map->kind != PF_MAP_GRID || (len && !nodes) || !out_len || (capacity && !out))
         return PF_INVALID_ARGUMENT;
+    if (map->moves == PF_MOVES_HEX) return PF_UNSUPPORTED;
     uint32_t size = desc && desc->unit_size ? desc->unit_size : 1u;
     if (size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < len; i++)

@@ -204,7 +204,8 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap);
+    return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
+           (ctx->aparent ? (size_t)ctx->count * sizeof(uint32_t) : 0); /* Theta*'s parents, once made */
 }
 
 void pf__ctx_next_gen(pf_ctx *ctx)

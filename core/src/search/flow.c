@@ -12,16 +12,14 @@ pf_status pf_flow_begin(pf_ctx *ctx, uint32_t goal, const pf_flow_desc *desc)
     if (ctx->map->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
     pf_flow_desc d = desc ? *desc : (pf_flow_desc){0};
     pf_search_desc sd = {.algo = PF_ALGO_DIJKSTRA, .unit_size = d.unit_size, .max_cost = d.max_cost};
-    pf_status st = pf__flow_begin(ctx, goal, &sd);
-    /* the tree's root is the goal: a root the unit cannot stand on is a bad goal */
-    return st == PF_INVALID_START ? PF_INVALID_GOAL : st;
+    return pf__flow_begin(ctx, goal, &sd);
 }
 
 pf_status pf_flow_build(pf_ctx *ctx, uint32_t goal, const pf_flow_desc *desc)
 {
     pf_status st = pf_flow_begin(ctx, goal, desc);
     if (st == PF_IN_PROGRESS) st = pf_search_step(ctx, 0);
-    return st == PF_LIMIT_REACHED ? PF_OK : st; /* max_cost: the field stops where it was told */
+    return st;
 }
 
 /* The inner index of `node` when ctx holds a field and the node is settled in it. */
@@ -75,6 +73,6 @@ pf_status pf_flow_export(const pf_ctx *ctx, uint8_t *dirs, size_t len)
             out[x] = (st & PF__GEN_MASK) == gen && (st & PF__CLOSED_BIT) ? (uint8_t)(st >> PF__DIR_SHIFT) : PF_FLOW_NONE;
         }
     }
-    dirs[pf__map_outer(m, root)] = PF_FLOW_GOAL;
+    if (ctx->stamp[root] & PF__CLOSED_BIT) dirs[pf__map_outer(m, root)] = PF_FLOW_GOAL; /* as pf_flow_dir */
     return PF_OK;
 }

@@ -202,6 +202,11 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             }
             par[cur] = p;
             c->g[cur] = best;
+            /* its cost rose: max_cost, checked on the assumed cost, is checked again */
+            if (s->d.max_cost > 0 && best + s->hadm * pf__grid_euclid(pw, cur, goal) > s->d.max_cost) {
+                s->pruned = 1;
+                continue;
+            }
         }
         if (cur == goal) {
             s->found = cur;
@@ -457,15 +462,17 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     const uint8_t size = (uint8_t)s->d.unit_size;
     const int partial = s->d.partial && !tree;
     uint32_t si = pf__map_inner(m, start);
-    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && m->clr[si] < size)) return s->status = PF_INVALID_START;
+    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && m->clr[si] < size))
+        return s->status = tree == 2 ? PF_INVALID_GOAL : PF_INVALID_START; /* a flow field's root is its goal */
     uint32_t gi = PF_NODE_NONE;
     int unreachable = 0; /* partial: known before searching */
     if (!tree) {
         gi = pf__map_inner(m, goal);
         if (gi == PF_NODE_NONE) return s->status = PF_INVALID_GOAL;
         if (m->kind == PF_MAP_GRID) {
-            unreachable = m->clr[gi] < size || m->cls[si] != m->cls[gi] ||
-                          (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi));
+            /* without component labels (an edit ran out of memory) reachability is unknown */
+            unreachable = m->clr[gi] < size || m->cls[si] != m->cls[gi] || !m->comp ||
+                          pf__grid_comp(m, si) != pf__grid_comp(m, gi);
             if (m->clr[gi] < size && !partial) return s->status = PF_INVALID_GOAL;
         }
     }
