@@ -609,6 +609,47 @@ static void test_reserve_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* The slot holder keeps its search even when a worker running ahead parks first. Jobs run by hand
+ * in the racy order: the job the plan does not admit (it only runs ahead of the account) goes first
+ * and finds the one spare free; the admitted long search parks after it. Before spares were owed to
+ * slot holders, the one run ahead took it and the admitted search lost its state every run. */
+static void test_slot_holder_keeps_spare(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 18);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 1,
+                                                           .reserve = {.spares = 1}}, &b), PF_OK);
+    uint64_t s = 5;
+    pf_query_id id[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 4 + k * 4, 4, 3),
+                                                                .goal = open_near(m, &s, 190 - k * 4, 150, 4)}, &id[k]), PF_OK);
+    const pf_batch_budget bud = {.max_expansions = 300};
+    for (int run = 0; run < 4; run++) {
+        assert_int_equal(pf_batch_prepare(b, &bud), PF_OK);
+        assert_int_equal(pf_batch_job_count(b), 2);
+        uint32_t order[2] = {0, 1};
+        if (b->jobs[b->run[0]].role) order[0] = 1, order[1] = 0; /* the slot holder last */
+        assert_true(b->jobs[b->run[order[1]]].role != 0);
+        assert_int_equal(b->jobs[b->run[order[0]]].role, 0);
+        for (int k = 0; k < 2; k++) assert_int_equal(pf_batch_run_job(b, order[k], (uint32_t)k), PF_OK);
+        assert_int_equal(pf_batch_finish(b), PF_OK);
+        const pf__job *hj = &b->jobs[b->run[order[1]]];
+        assert_int_equal(hj->state, PF__J_SUSPENDED);
+        assert_non_null(hj->held);
+        assert_int_equal(pf_batch_get_stats(b).redone, 0);
+    }
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int k = 0; k < 2; k++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[k], &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+    }
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* ---- fair time ------------------------------------------------------------------------------- */
 
 /* A worker that starts late still gets its whole time budget: prepared, then 250 ms before the job
@@ -668,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_no_starvation),
         cmocka_unit_test(test_no_starvation_time),
         cmocka_unit_test(test_cancel_and_supersede),
+        cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),

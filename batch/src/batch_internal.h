@@ -135,6 +135,7 @@ struct pf_batch {
 
     pf_ctx      **spares;      /* free spare contexts (stack) */
     uint32_t      nspare, spare_cap, spare_made; /* spare_made: created so far */
+    uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
     atomic_flag   spare_lock;
 
     pf__bquery   *q;           /* slots */
@@ -224,7 +225,9 @@ uint32_t  pf__default_workers(void);
 double    pf__now(void);
 /* Runs job j to its end on `wk` (a suspended one in its held context) and writes its results. */
 void      pf__run_to_end(pf_batch *b, pf__job *j, pf__worker *wk);
-pf_ctx   *pf__take_spare(pf_batch *b);
+/* A spare context for job j, or NULL. Jobs the plan gives a slot (suspended ones, the admitted
+ * one) are owed one each; others, which only run ahead of the account, get what is left over. */
+pf_ctx   *pf__take_spare(pf_batch *b, const pf__job *j);
 void      pf__put_spare(pf_batch *b, pf_ctx *c);
 /* Units a search in `c` has done: its expansions, plus one once it has finished. The one place
  * the batch reads a context's counters. */

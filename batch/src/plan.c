@@ -207,6 +207,7 @@ int pf__plan_run(pf_batch *b, const pf_batch_budget *budget)
         atomic_store(&j->ran, 0);
         b->run[i] = i;
     }
+    b->spare_owed = 0;
     if (b->mode == PF__MODE_FREE) {
         order_longest_first(b);
         return 1;
@@ -237,6 +238,12 @@ int pf__plan_run(pf_batch *b, const pf_batch_budget *budget)
         admit = PF__NONE;
     }
     if (admit != PF__NONE) b->jobs[admit].role = PF__ROLE_ADMITTED;
+    /* A worker running ahead of the account must not take the context a slot holder will need:
+     * measured under load, a search run ahead took the only free spare before the admitted long
+     * search parked, every run, so that search lost its state and was redone from its start each
+     * frame (its real work grew with the square of its length). */
+    b->spare_owed = 0;
+    for (uint32_t i = 0; i < n; i++) b->spare_owed += b->jobs[i].role && !b->jobs[i].held;
     b->wait_epoch = b->wait_rank = b->wait_pos = UINT32_MAX;
     if (next != PF__NONE) {
         b->wait_epoch = b->jobs[next].epoch;

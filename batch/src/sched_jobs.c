@@ -44,10 +44,16 @@ static void spin_lock(pf_batch *b)
 
 static void spin_unlock(pf_batch *b) { atomic_flag_clear_explicit(&b->spare_lock, memory_order_release); }
 
-pf_ctx *pf__take_spare(pf_batch *b)
+pf_ctx *pf__take_spare(pf_batch *b, const pf__job *j)
 {
     spin_lock(b);
-    pf_ctx *c = b->nspare ? b->spares[--b->nspare] : NULL;
+    pf_ctx *c = NULL;
+    if (j->role) {
+        if (b->nspare) c = b->spares[--b->nspare];
+        if (c && b->spare_owed) b->spare_owed--;
+    } else if (b->nspare > b->spare_owed) {
+        c = b->spares[--b->nspare];
+    }
     spin_unlock(b);
     return c;
 }
@@ -164,7 +170,7 @@ static int park(pf_batch *b, pf__job *j, pf__worker *wk, pf_ctx *c)
 {
     if (c != wk->ctx) return 1; /* already the job's own */
     if (b->mode == PF__MODE_TIME && !pf__may_take_slot(b, j)) return 0;
-    pf_ctx *spare = pf__take_spare(b);
+    pf_ctx *spare = pf__take_spare(b, j);
     if (!spare) return 0;
     j->held = c;
     wk->ctx = spare;
