@@ -437,7 +437,8 @@ static void test_no_starvation_time(void **state)
     assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 4, 4, 3), .goal = open_near(m, &s, 195, 155, 3),
                                                             .priority = PF_PRIORITY_BACKGROUND, .search = {.algo = PF_ALGO_DIJKSTRA}},
                                      &bg), PF_OK);
-    for (uint32_t run = 0;; run++) {
+    uint32_t run = 0;
+    for (;; run++) {
         assert_true(run < 5000);
         for (uint32_t i = 0; i < 8; i++)
             assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_any(m, &s), .goal = open_any(m, &s),
@@ -451,7 +452,11 @@ static void test_no_starvation_time(void **state)
         }
         assert_int_equal(pf_batch_reset(b), PF_OK);
     }
-    assert_true(pf_batch_get_stats(b).pending > 20); /* normal work kept arriving faster than it finished */
+    /* Normal work kept arriving faster than it finished: most of it still waits. A ratio, not a
+     * count: a fast machine finishes the background crossing in fewer runs, but each run's normal
+     * share is the same half of the time, for 8 new crossings. */
+    uint64_t arrived = 8u * ((uint64_t)run + 1u);
+    assert_true(2u * pf_batch_get_stats(b).pending > arrived);
     pf_batch_destroy(b);
     pf_map_destroy(m);
 }

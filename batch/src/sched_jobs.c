@@ -381,8 +381,11 @@ static void run_exp(pf_batch *b, pf__job *j, pf__worker *wk)
     j->rdone = done;
     if (done) {
         j->fin = st;
-        /* Written now, in parallel; finish takes them back if the account has not reached them. */
-        if (!j->written) write_results(b, j, c, st, wk);
+        /* Written now, in parallel; finish takes them back if the account has not reached them.
+         * Not written when the account cannot reach it this run (allowed() only overestimates):
+         * taken back, the paths would stay in the worker's arena until the frame's reset, and a
+         * search finished ahead would be written again every run until the account caught up. */
+        if (!j->written && allowed(b, j) >= rp - base) write_results(b, j, c, st, wk);
         /* Keep the finished search in case the account is not there yet, when redoing it would
          * cost more than a chunk and a spare context is free; otherwise the context is reused. */
         if (c == wk->ctx && (rp < PF__CHUNK || !park(b, j, wk, c))) j->held = NULL;
