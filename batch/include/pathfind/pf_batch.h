@@ -71,8 +71,9 @@
  * EXPANSION BUDGETS are accounted as if the searches ran one after another in the order above (a
  * completed search costs its expansions plus one), so what completes in a run does not depend on
  * which worker ran what when. Workers run searches in parallel and may search ahead of that account;
- * work done ahead is kept in the search's context when a spare one is free, otherwise it is done
- * again later (pf_batch_stats.redone counts it). A run's real expansions can therefore exceed its
+ * work done ahead is kept in the search's context when a spare one is free that no suspended or
+ * admitted search still needs (those always keep theirs), otherwise it is done again later
+ * (pf_batch_stats.redone counts it). A run's real expansions can therefore exceed its
  * budget on several workers, and the result of a search that finished ahead is published in a later
  * run, when the account reaches it.
  *
