@@ -77,9 +77,32 @@ FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
 int      cli_out_close(cli_out *o, const char *cmd, int ok);
 /* Opens a file to read; refuses a directory (fopen takes one, then every read fails). */
 FILE    *cli_open_read(const char *cmd, const char *path);
-/* Reads one line of at most cap - 2 bytes into buf, terminator stripped. Returns 1 for a line,
- * 0 at the end, -1 (message naming FILE:LINE printed) for a longer line or a read error. */
-int      cli_read_line(const char *cmd, FILE *f, const char *path, unsigned *lineno, char *buf, size_t cap);
+/* A text input (text_read.c), the one reader of every text file the tool itself reads: at most
+ * max_bytes in all (a regular file is refused by its size before a byte is read, a stream when it
+ * passes the bound), refused at its first NUL byte; messages name FILE:LINE and `what` ("order
+ * log", "edit list", ...). */
+typedef struct cli_text {
+    FILE       *f;
+    const char *cmd, *path, *what;
+    unsigned    line;      /* lines read so far */
+    uint64_t    bytes, max_bytes;
+    int         owned;     /* opened by cli_text_open: closed by cli_text_close */
+} cli_text;
+/* Opens path (a directory is refused); 0 with a message printed on failure. */
+int      cli_text_open(cli_text *t, const char *cmd, const char *path, const char *what, uint64_t max_bytes);
+/* Reads from a stream the caller opened (and closes); 0 with a message when a regular file is over
+ * the bound. */
+int      cli_text_from(cli_text *t, FILE *f, const char *cmd, const char *path, const char *what, uint64_t max_bytes);
+/* Reads one line of at most cap - 2 bytes into buf, "\n" or "\r\n" stripped. Returns 1 for a line,
+ * 0 at the end, -1 (message printed) for a NUL byte, a longer line, the bound or a read error. */
+int      cli_text_line(cli_text *t, char *buf, size_t cap);
+/* The rest of the input, NUL-terminated (malloc'd; *len bytes); NULL with a message printed. */
+char    *cli_text_rest(cli_text *t, size_t *len);
+void     cli_text_close(cli_text *t);
+/* The documented bounds of the tool's own text inputs (README, Limits). */
+#define CLI_ORDERS_MAX_BYTES ((uint64_t)256 << 20) /* replay order logs */
+#define CLI_EDITS_MAX_BYTES  ((uint64_t)64 << 20)  /* edit lists: edit, scen --edits, table update */
+#define CLI_PAIRS_MAX_BYTES  ((uint64_t)1 << 30)   /* graph PAIRS, as large as a .scen file */
 
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
@@ -95,6 +118,9 @@ int      cli_parse_double(const char *cmd, const char *opt, const char *s, doubl
 int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);
 /* --moves 4|8|8cut|hex */
 int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
+/* What a hex grid cannot answer (Theta*, --smooth, --size above 1), refused as a usage error before
+ * anything is loaded: message printed, returns 0. */
+int      cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, long size);
 /* --algo NAME; an unknown name is an error that lists the valid ones */
 int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
 /* CSV status word: ok, no_path, limit, invalid, oom, ... */

@@ -21,57 +21,32 @@ static const char *HELP =
     "\n"
     "example: pathfind edit arena.map walls.txt -o arena2.map\n";
 
-/* Reads a whole file (NUL-terminated); NULL with a message on failure. */
-static char *slurp(const char *cmd, const char *path, size_t *len)
+/* Reads a whole file through the bounded text reader; NULL with a message on failure. */
+static char *slurp(const char *cmd, const char *path, const char *what, uint64_t max_bytes, size_t *len)
 {
-    FILE *f = cli_open_read(cmd, path); /* refuses a directory */
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        cli_error(cmd, "cannot read '%s'%s", path, buf ? "" : ": out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    cli_text t;
+    if (!cli_text_open(&t, cmd, path, what, max_bytes)) return NULL;
+    char *text = cli_text_rest(&t, len);
+    cli_text_close(&t);
+    return text;
 }
 
 int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb cb, void *user, cli_edit_stats *out)
 {
     *out = (cli_edit_stats){0};
-    size_t len;
-    char *text = slurp(cmd, path, &len);
-    if (!text) return 0;
-    const char *p = text, *end = text + len;
-    uint32_t line = 0;
-    int ok = 1;
-    while (p < end && ok) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        size_t n = (size_t)(e - p);
-        if (n && p[n - 1] == '\r') n--;
-        line++;
+    cli_text t;
+    if (!cli_text_open(&t, cmd, path, "edit list", CLI_EDITS_MAX_BYTES)) return 0;
+    char text[4096];
+    int ok = 1, got;
+    while (ok && (got = cli_text_line(&t, text, sizeof text)) != 0) {
+        if (got < 0) {
+            ok = 0;
+            break;
+        }
         pf_grid_edit ed;
         char ch;
         pf_diag dg;
-        if (pf_grid_parse_edit(map, p, n, path, line, &ed, &ch, &dg) != PF_OK) {
+        if (pf_grid_parse_edit(map, text, strlen(text), path, t.line, &ed, &ch, &dg) != PF_OK) {
             cli_error(cmd, "%s", dg.msg);
             ok = 0;
         } else if (ed.rect.w) {
@@ -80,7 +55,7 @@ int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb 
             pf_status st = pf_grid_apply_edits(map, &ed, 1, &rep);
             out->seconds += cli_now() - t0;
             if (st != PF_OK) {
-                cli_error(cmd, "%s:%u: edit failed: %s", path, line, pf_status_str(st));
+                cli_error(cmd, "%s:%u: edit failed: %s", path, t.line, pf_status_str(st));
                 ok = 0;
             } else {
                 out->edits++;
@@ -88,9 +63,8 @@ int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb 
                 if (cb) cb(&ed, ch, user);
             }
         }
-        p = nl ? nl + 1 : end;
     }
-    free(text);
+    cli_text_close(&t);
     return ok;
 }
 
@@ -181,7 +155,7 @@ int pf_cli_edit(int argc, char **argv)
         return 1;
     }
     size_t len;
-    char *text = slurp("edit", pos[0], &len);
+    char *text = slurp("edit", pos[0], "Moving AI map", PF_GRID_MAX_FILE_BYTES, &len);
     uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
     cli_paint pt = {text ? map_rows(text, len, w, h) : NULL, w};
     free(text);

@@ -122,8 +122,9 @@ int pf_cli_graph(int argc, char **argv)
     int rc = 1, complete = 0; /* complete: every PAIRS line read and answered */
     pf_ctx *ctx = NULL;
     cli_out out = {0};
-    FILE *pf = cli_open_read("graph", g.pairs), *csv = NULL;
-    if (!pf) goto done;
+    cli_text pf = {0};
+    FILE *csv = NULL;
+    if (!cli_text_open(&pf, "graph", g.pairs, "PAIRS file", CLI_PAIRS_MAX_BYTES)) goto done;
     if (g.csv) {
         if (!(csv = cli_out_open(&out, "graph", g.csv))) goto done;
         fprintf(csv, "s,t,status,cost,expanded,path_len\n");
@@ -134,16 +135,15 @@ int pf_cli_graph(int argc, char **argv)
     }
     pf_search_desc rd = pf_search_desc_resolve(map, &g.d);
     char line[4096];
-    unsigned lineno = 0;
     uint32_t n = 0, solved = 0, mismatches = 0, nodes = pf_map_node_count(map);
     uint64_t expanded = 0;
     double total = 0.0;
     cli_pathbuf pb = {0};
     int got;
-    while ((got = cli_read_line("graph", pf, g.pairs, &lineno, line, sizeof line)) != 0) {
+    while ((got = cli_text_line(&pf, line, sizeof line)) != 0) {
         unsigned long s, t;
         double expect = 0;
-        int has_expect = 0, kind = got < 0 ? -1 : parse_pair(g.pairs, lineno, line, nodes, &s, &t, &expect, &has_expect);
+        int has_expect = 0, kind = got < 0 ? -1 : parse_pair(g.pairs, pf.line, line, nodes, &s, &t, &expect, &has_expect);
         if (kind < 0) break;
         if (kind == 0) continue;
         pf_path path;
@@ -175,7 +175,7 @@ done:
     /* a CSV cut short by a bad PAIRS line is discarded; one with mismatches is the evidence */
     if (csv && !cli_out_close(&out, "graph", complete)) rc = 1;
     pf_ctx_destroy(ctx);
-    if (pf) fclose(pf);
+    cli_text_close(&pf);
     pf_map_destroy(map);
     return rc;
 }

@@ -74,6 +74,7 @@ int pf_cli_path(int argc, char **argv)
     for (int k = 0; k < 4; k++)
         if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
     if (!cli_check_weight("path", d.algo, weight_given)) return 2;
+    if (!cli_check_moves("path", moves, d.algo, smooth, d.unit_size)) return 2;
     if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
     if (cli_args_only) return 0;
     pf_diag diag;
@@ -123,8 +124,17 @@ int pf_cli_path(int argc, char **argv)
             nway = path.len;
             smooth_cost = st.cost;
         } else {
-            pf_path_smooth(map, pb.nodes, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, way, path.len, &nway,
-                           &smooth_cost);
+            pf_status ss = pf_path_smooth(map, pb.nodes, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, way,
+                                          path.len, &nway, &smooth_cost);
+            if (ss != PF_OK) { /* never a silent empty list */
+                cli_error("path", "smoothing failed: %s", pf_status_str(ss));
+                free(way);
+                cli_pathbuf_free(&pb);
+                pf_ctx_destroy(ctx);
+                cli_prep_free(&prep);
+                pf_map_destroy(map);
+                return 1;
+            }
         }
     }
     if (json) {

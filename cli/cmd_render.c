@@ -390,6 +390,7 @@ static int parse_args(int argc, char **argv, render_args *a)
         if (!cli_parse_algo("render", a->names[i], &al)) return 2;
         int takes = al == PF_ALGO_WASTAR || al == PF_ALGO_JPS || al == PF_ALGO_JPS_PLUS;
         weighted |= takes;
+        if (!cli_check_moves("render", a->moves, al, a->smooth, a->size)) return 2;
         a->descs[i] = (pf_search_desc){.algo = al, .weight = takes && a->weight > 0 ? a->weight
                                                                 : al == PF_ALGO_WASTAR ? 1.5 : 0,
                                        .unit_size = (uint32_t)a->size};
@@ -543,9 +544,13 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     if (pass == 1) broke = pf_grid_path_changed(map, 0, b->before[k], b->before_len[k]) != PF_NODE_NONE;
     if (a->smooth && ok && path.len > 1) { /* waypoints, drawn as straight segments */
         uint32_t nw = path.len;
-        if (pf_path_smooth(map, b->path, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, b->path, path.len, &nw,
-                           NULL) == PF_OK)
-            path.len = nw;
+        pf_status ss = pf_path_smooth(map, b->path, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, b->path,
+                                      path.len, &nw, NULL);
+        if (ss != PF_OK) { /* never the unsmoothed path drawn as if it were smoothed */
+            cli_error("render", "%s: smoothing failed: %s", a->names[i], pf_status_str(ss));
+            return 0;
+        }
+        path.len = nw;
     }
     memset(b->order, 0, (size_t)nodes * sizeof *b->order);
     for (uint32_t e = tr.len; e-- > 0;) b->order[b->trace[e]] = e + 1; /* first expansion wins */

@@ -7,7 +7,7 @@
  * loop, new options a row in OPTS. Nothing the file announces is allocated ahead: arrays grow with
  * the lines actually read.
  */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* setenv, execv */
 #define XXH_INLINE_ALL          /* the path hash; no symbols exported */
 #include <errno.h>
 #include <math.h>
@@ -19,35 +19,39 @@
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
-    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K]\n"
+    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "\n"
     "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
     "file order, runs the batch once with the budget and collects what completed, until every order\n"
     "has completed or been cancelled. A new order for a unit supersedes its pending one.\n"
     "\n"
-    "ORDERS is text. The first line is `orders 1`; then one record a line (blank lines and lines\n"
-    "starting with # are skipped), FRAME non-decreasing from 0:\n"
+    "ORDERS is text (at most 256 MiB, lines of at most 4,094 bytes, no NUL byte). The first line is\n"
+    "`orders 1`; then one record a line (blank lines and lines starting with # are skipped), FRAME\n"
+    "non-decreasing from 0 up to 4294967294 (frames are counted in 64 bits: they never wrap):\n"
     "  FRAME TAG SX SY GX GY PRIORITY   an order for unit TAG; PRIORITY urgent, normal or background\n"
     "  FRAME TAG cancel                 cancels unit TAG's pending order (no effect if none)\n"
     "\n"
     "The CSV has one row per order line (cancel lines excluded), in file order, with the header\n"
     "  order,tag,submitted,arrived,status,cost,path_len,path_hash\n"
     "order counts order lines from 0; arrived is the frame of completion (or of the cancel); status is\n"
-    "ok, no_path, invalid, cancelled or superseded; cost is printed with %.6f and path_hash is the\n"
+    "ok, no_path, partial, invalid, cancelled or superseded; cost is printed with %.6f and path_hash is the\n"
     "lowercase hex XXH3-64 of the path's node ids as little-endian uint32 (both - without a path).\n"
     "With an expansion budget (and no time budget) the CSV is the same for any --workers.\n"
     "\n"
-    "The last line of stdout is one JSON object: frames, orders, completed, cancelled, superseded,\n"
+    "The last line of stdout is one JSON object: frames, orders, completed, failed (answered with an\n"
+    "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
     "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
     "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb.\n"
     "\n"
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
-    "  --budget-exp E  expansions per frame (0 = unlimited)\n"
-    "  --budget-us U   microseconds per frame and worker (0 = unlimited; completion frames then depend\n"
-    "                  on the clock)\n"
-    "  --algo NAME     astar (default), wastar, dijkstra, bfs, greedy, jps, jps+\n"
+    "  --budget-exp E  expansions per frame, an integer in 0..10^12 (0 = unlimited)\n"
+    "  --budget-us U   microseconds per frame and worker, an integer in 0..3600000000 (0 = unlimited;\n"
+    "                  completion frames then depend on the clock)\n"
+    "  --algo NAME     astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, theta, auto (the\n"
+    "                  accelerator for long moves: read from --prep FILE, else built before frame 0)\n"
+    "  --prep FILE     with --algo auto: the accelerator baked by `pathfind prep`\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it)\n"
     "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
@@ -59,8 +63,9 @@ static const char *HELP =
 
 typedef struct replay_opts {
     const char *map, *orders, *csv;
+    const char *prep;
     long        workers, slots;
-    double      budget_exp, budget_us;
+    long        budget_exp, budget_us;
     pf_algo     algo;
     pf_moves    moves;
     long        size;
@@ -70,8 +75,9 @@ typedef int (*opt_fn)(replay_opts *o, const char *arg);
 
 static int opt_workers(replay_opts *o, const char *a) { return cli_parse_int("replay", "--workers", a, 1, 1024, &o->workers); }
 static int opt_slots(replay_opts *o, const char *a) { return cli_parse_int("replay", "--slots", a, 1, 1024, &o->slots); }
-static int opt_exp(replay_opts *o, const char *a) { return cli_parse_double("replay", "--budget-exp", a, 0.0, &o->budget_exp); }
-static int opt_us(replay_opts *o, const char *a) { return cli_parse_double("replay", "--budget-us", a, 0.0, &o->budget_us); }
+/* Budgets are whole numbers: 0.5 read as 0 would mean "unlimited". */
+static int opt_exp(replay_opts *o, const char *a) { return cli_parse_int("replay", "--budget-exp", a, 0, 1000000000000L, &o->budget_exp); }
+static int opt_us(replay_opts *o, const char *a) { return cli_parse_int("replay", "--budget-us", a, 0, 3600000000L, &o->budget_us); }
 static int opt_algo(replay_opts *o, const char *a) { return cli_parse_algo("replay", a, &o->algo); }
 static int opt_moves(replay_opts *o, const char *a) { return cli_parse_moves("replay", a, &o->moves); }
 static int opt_size(replay_opts *o, const char *a) { return cli_parse_int("replay", "--size", a, 1, PF_UNIT_SIZE_MAX, &o->size); }
@@ -80,10 +86,16 @@ static int opt_csv(replay_opts *o, const char *a)
     o->csv = a;
     return 1;
 }
+static int opt_prep(replay_opts *o, const char *a)
+{
+    o->prep = a;
+    return 1;
+}
 
 static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
+    {"--prep", opt_prep},
 };
 
 /* ---- the order log --------------------------------------------------------------------------- */
@@ -184,20 +196,17 @@ static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uin
 
 static int load_log(const char *path, log_t *lg)
 {
-    FILE *f = cli_open_read("replay", path); /* refuses a directory */
-    if (!f) return 0;
-    char *buf = NULL;
-    size_t bcap = 0;
-    ssize_t len;
-    uint32_t line = 0, last = 0;
-    int ok = 1;
-    while (ok && (len = getline(&buf, &bcap, f)) >= 0) {
-        line++;
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
-        if ((size_t)len != strlen(buf)) {
-            ok = bad(path, line, "NUL byte in the line", NULL);
+    cli_text t;
+    if (!cli_text_open(&t, "replay", path, "order log", CLI_ORDERS_MAX_BYTES)) return 0;
+    char buf[4096];
+    uint32_t last = 0;
+    int ok = 1, got;
+    while (ok && (got = cli_text_line(&t, buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            ok = 0;
             break;
         }
+        uint32_t line = t.line;
         char *tok[8];
         int ntok = 0;
         for (char *p = strtok(buf, " \t"); p; p = strtok(NULL, " \t")) {
@@ -220,10 +229,8 @@ static int load_log(const char *path, log_t *lg)
         if (r.kind == REC_ORDER) r.row = lg->orders++;
         if (!(ok = log_push(lg, &r))) cli_error("replay", "out of memory at %s:%u", path, line);
     }
-    if (ok && ferror(f)) ok = bad(path, line, "read error:", strerror(errno));
-    if (ok && line == 0) ok = bad(path, 1, "empty file: expected the header 'orders 1'", NULL);
-    free(buf);
-    fclose(f);
+    if (ok && t.line == 0) ok = bad(path, 1, "empty file: expected the header 'orders 1'", NULL);
+    cli_text_close(&t);
     return ok;
 }
 
@@ -255,8 +262,8 @@ static int link_cancels(log_t *lg)
 typedef struct row {
     uint64_t    tag;
     pf_query_id id;
-    uint32_t    submitted;
-    int64_t     arrived;  /* -1 while pending */
+    uint64_t    submitted;
+    int64_t     arrived;  /* -1 while pending; frames count in 64 bits, so arrived >= submitted */
     pf_priority prio;
     pf_status   status;
     double      cost;
@@ -286,7 +293,7 @@ static uint64_t hash_path(const uint32_t *p, uint32_t n, uint8_t **buf, size_t *
 }
 
 /* Reads the results of the pending rows; keeps the rest pending (compacted in place). */
-static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, uint32_t frame, uint8_t **hb,
+static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, uint64_t frame, uint8_t **hb,
                         size_t *hcap)
 {
     uint32_t keep = 0;
@@ -297,7 +304,7 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
             pend[keep++] = pend[k];
             continue;
         }
-        w->arrived = frame;
+        w->arrived = (int64_t)frame;
         w->status = r.status;
         w->cost = r.stats.cost;
         w->len = r.path ? r.path_len : 0;
@@ -328,7 +335,8 @@ static int write_csv(const char *path, const row *rows, uint32_t n)
     int ok = fputs("order,tag,submitted,arrived,status,cost,path_len,path_hash\n", f) >= 0;
     for (uint32_t i = 0; ok && i < n; i++) {
         const row *w = &rows[i];
-        ok = fprintf(f, "%u,%llu,%u,%lld,%s,", i, (unsigned long long)w->tag, w->submitted, (long long)w->arrived,
+        ok = fprintf(f, "%u,%llu,%llu,%lld,%s,", i, (unsigned long long)w->tag, (unsigned long long)w->submitted,
+                     (long long)w->arrived,
                      status_word(w->status)) > 0;
         if (ok && w->len) ok = fprintf(f, "%.6f,%u,%016llx\n", w->cost, w->len, (unsigned long long)w->hash) > 0;
         else if (ok) ok = fputs("-,0,-\n", f) >= 0;
@@ -387,6 +395,11 @@ int pf_cli_replay(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
+    if (!cli_check_moves("replay", o.moves, o.algo, 0, o.size)) return 2;
+    if (o.prep && o.algo != PF_ALGO_AUTO) {
+        cli_error("replay", "--prep is read by --algo auto only");
+        return 2;
+    }
     if (cli_args_only) return 0;
     prefer_passive_wait(argc, argv);
     o.map = pos[0];
@@ -405,6 +418,7 @@ int pf_cli_replay(int argc, char **argv)
     }
     int rc = 1;
     pf_batch *b = NULL;
+    cli_prep prep = {0};
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
@@ -412,18 +426,27 @@ int pf_cli_replay(int argc, char **argv)
     size_t hcap = 0;
     uint32_t nft = 0, ftcap = 0;
     if (!rows || !pend || !lag) goto oom;
+    /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
+    if (!cli_prep_make("replay", map, o.algo, o.prep, &prep)) goto done;
     pf_status st = pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots,
-                                                         .reserve = {.spares = 1}},
+                                                         .reserve = {.spares = 1}, .jps_table = prep.jps,
+                                                         .accel = prep.accel},
                                    &b);
+    if (st == PF_TOO_LARGE) {
+        cli_error("replay", "--slots %ld: that many suspended searches would need more memory than a batch may "
+                  "hold on this map (pf_batch.h, PF_BATCH_MAX_SPARE_BYTES); lower --slots", o.slots);
+        goto done;
+    }
     if (st != PF_OK) {
         cli_error("replay", "%s", pf_status_str(st));
         goto done;
     }
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
     pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size};
-    uint32_t npend = 0, i = 0, frame = lg.n ? lg.r[0].frame : 0;
+    uint32_t npend = 0, i = 0;
+    uint64_t frame = lg.n ? lg.r[0].frame : 0;
     double busy = 0.0;
-    uint64_t completed = 0, cancelled = 0, superseded = 0;
+    uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0;
     while (i < lg.n || npend) {
         if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
         pf_batch_reset(b);
@@ -446,7 +469,7 @@ int pf_cli_replay(int argc, char **argv)
         }
         npend = collect(b, rows, pend, npend, frame, &hb, &hcap); /* cancelled and superseded */
         if ((st = pf_batch_run(b, &bud)) != PF_OK) {
-            cli_error("replay", "frame %u: %s", frame, pf_status_str(st));
+            cli_error("replay", "frame %llu: %s", (unsigned long long)frame, pf_status_str(st));
             goto done;
         }
         double dt = cli_now() - t0;
@@ -462,7 +485,9 @@ int pf_cli_replay(int argc, char **argv)
         frame++;
     }
     for (uint32_t k = 0; k < lg.orders; k++) {
-        completed += rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED;
+        int gone = rows[k].status == PF_CANCELLED || rows[k].status == PF_SUPERSEDED;
+        failed += !gone && pf_failed(rows[k].status);
+        completed += !gone && !pf_failed(rows[k].status);
         cancelled += rows[k].status == PF_CANCELLED;
         superseded += rows[k].status == PF_SUPERSEDED;
     }
@@ -481,13 +506,14 @@ int pf_cli_replay(int argc, char **argv)
     double fmax = 0.0;
     for (uint32_t k = 0; k < nft; k++) fmax = ft[k] > fmax ? ft[k] : fmax;
     double p50 = pct(ft, nft, 0.5), p99 = pct(ft, nft, 0.99);
-    printf("{\"frames\":%u,\"orders\":%u,\"completed\":%llu,\"cancelled\":%llu,\"superseded\":%llu,"
+    printf("{\"frames\":%u,\"orders\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,\"superseded\":%llu,"
            "\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"queries_per_s\":%.1f,"
            "\"urgent_lag_p99\":%.0f,\"urgent_lag_max\":%.0f,\"normal_lag_p99\":%.0f,\"background_lag_p99\":%.0f,"
-           "\"workers\":%ld,\"budget_exp\":%.0f,\"budget_us\":%.0f,\"expanded\":%llu,\"peak_rss_kb\":%ld}\n",
-           nft, lg.orders, (unsigned long long)completed, (unsigned long long)cancelled,
+           "\"workers\":%ld,\"budget_exp\":%ld,\"budget_us\":%ld,\"accel\":%d,\"prep_s\":%.6f,\"expanded\":%llu,"
+           "\"peak_rss_kb\":%ld}\n",
+           nft, lg.orders, (unsigned long long)completed, (unsigned long long)failed, (unsigned long long)cancelled,
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
-           lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us,
+           lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
     rc = 0;
     goto done;
@@ -495,6 +521,7 @@ oom:
     cli_error("replay", "out of memory");
 done:
     pf_batch_destroy(b);
+    cli_prep_free(&prep);
     pf_map_destroy(map);
     free(rows);
     free(pend);

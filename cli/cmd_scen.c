@@ -94,6 +94,7 @@ static int parse_args(int argc, char **argv, scen_args *a)
         return 2;
     }
     if (!cli_check_weight("scen", a->d.algo, a->weight_given)) return 2;
+    if (!cli_check_moves("scen", a->moves, a->d.algo, 0, a->d.unit_size)) return 2;
     if (a->d.algo == PF_ALGO_WASTAR && a->d.weight == 0) a->d.weight = 1.5;
     return -1;
 }

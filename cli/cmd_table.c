@@ -325,13 +325,12 @@ static int apply_edit(const char *path, unsigned lineno, char *line, elist *l, u
 /* Applies the edit script at `path` to `l` (node ids 1..n in the file). Prints errors. */
 static int apply_edits(const char *path, elist *l, uint32_t n, uint32_t *count)
 {
-    FILE *f = cli_open_read("table update", path);
-    if (!f) return 0;
+    cli_text f;
+    if (!cli_text_open(&f, "table update", path, "edit list", CLI_EDITS_MAX_BYTES)) return 0;
     char line[512];
-    unsigned lineno = 0;
     *count = 0;
     int got, ok = 1;
-    while (ok && (got = cli_read_line("table update", f, path, &lineno, line, sizeof line)) != 0) {
+    while (ok && (got = cli_text_line(&f, line, sizeof line)) != 0) {
         if (got < 0) {
             ok = 0;
             break;
@@ -341,10 +340,10 @@ static int apply_edits(const char *path, elist *l, uint32_t n, uint32_t *count)
         const char *p = line;
         while (*p == ' ' || *p == '\t') p++;
         int blank = *p == '\0';
-        ok = apply_edit(path, lineno, line, l, n);
+        ok = apply_edit(path, f.line, line, l, n);
         if (ok && !blank) (*count)++;
     }
-    fclose(f);
+    cli_text_close(&f);
     return ok;
 }
 

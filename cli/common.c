@@ -81,6 +81,18 @@ int cli_check_weight(const char *cmd, pf_algo algo, int weight_given)
     return 0;
 }
 
+int cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, long size)
+{
+    if (moves != PF_MOVES_HEX) return 1;
+    /* what the library answers PF_UNSUPPORTED on a hex grid, refused before any query runs */
+    const char *what = algo == PF_ALGO_THETA ? "--algo theta" : smooth ? "--smooth" : size > 1 ? "--size" : NULL;
+    if (!what) return 1;
+    cli_error(cmd, "%s needs a square grid (--moves 4, 8 or 8cut): %s", what,
+              size > 1 && algo != PF_ALGO_THETA && !smooth ? "hex maps have no clearance for larger units"
+                                                            : "hex maps have no straight lines");
+    return 0;
+}
+
 int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
 {
     if (s && strcmp(s, "4") == 0) *out = PF_MOVES_4;
@@ -305,34 +317,6 @@ FILE *cli_open_read(const char *cmd, const char *path)
         return NULL;
     }
     return f;
-}
-
-int cli_read_line(const char *cmd, FILE *f, const char *path, unsigned *lineno, char *buf, size_t cap)
-{
-    errno = 0;
-    if (!fgets(buf, (int)cap, f)) {
-        if (ferror(f)) {
-            cli_error(cmd, "%s:%u: read error: %s", path, *lineno + 1, strerror(errno ? errno : EIO));
-            return -1;
-        }
-        return 0;
-    }
-    ++*lineno;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '\n') buf[--n] = '\0';
-    else {
-        int c = fgetc(f); /* no newline: the file's last line, or one longer than the buffer */
-        if (c != EOF) {
-            cli_error(cmd, "%s:%u: line longer than %zu bytes", path, *lineno, cap - 2);
-            return -1;
-        }
-    }
-    if (n && buf[n - 1] == '\r') buf[--n] = '\0';
-    if (strlen(buf) != n) {
-        cli_error(cmd, "%s:%u: NUL byte in a text line", path, *lineno);
-        return -1;
-    }
-    return 1;
 }
 
 int cli_close_stdout(int rc)

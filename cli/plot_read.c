@@ -479,16 +479,17 @@ static const char *const STATUS[] = {"status", NULL};
 
 enum { CSV_LINE = 4096, CSV_COLS = 64 };
 
-static int read_csv(cli_plot_data *d, FILE *f, const char *file, const char *label, unsigned ln)
+static int read_csv(cli_plot_data *d, cli_text *f, const char *file, const char *label)
 {
     char line[CSV_LINE], head[CSV_LINE];
     char *hc[CSV_COLS], *rc[CSV_COLS];
-    int got = cli_read_line("plot", f, file, &ln, head, sizeof head);
+    int got = cli_text_line(f, head, sizeof head);
     if (got < 0) return 0;
     if (got == 0) {
         cli_error("plot", "%s: empty file", file);
         return 0;
     }
+    unsigned ln = f->line;
     int nh = split_csv(head, hc, CSV_COLS);
     if (nh < 0) {
         cli_error("plot", "%s:%u: more than %d columns", file, ln, CSV_COLS);
@@ -503,7 +504,8 @@ static int read_csv(cli_plot_data *d, FILE *f, const char *file, const char *lab
                   file, ln, cy < 0 && cx >= 0 ? ": this CSV has no per-query time column 'us'" : "");
         return 0;
     }
-    while ((got = cli_read_line("plot", f, file, &ln, line, sizeof line)) > 0) {
+    while ((got = cli_text_line(f, line, sizeof line)) > 0) {
+        ln = f->line;
         if (line[0] == '\0' || line[0] == '#') continue;
         int n = split_csv(line, rc, CSV_COLS);
         if (n != nh) {
@@ -536,69 +538,26 @@ oom:
 
 /* ---- either ---------------------------------------------------------------------------------- */
 
-/* Reads all of f, at most CLI_PLOT_MAX_INPUT_BYTES and no NUL byte; NULL (message printed) else. */
-static char *slurp(FILE *f, const char *file, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            /* doubling, but never past the limit and the byte that shows it was passed */
-            size_t nc = cap * 2 < CLI_PLOT_MAX_INPUT_BYTES + 2 ? cap * 2 : CLI_PLOT_MAX_INPUT_BYTES + 2;
-            char *g = nc > cap ? realloc(buf, nc) : NULL;
-            if (!g) break;
-            buf = g;
-            cap = nc;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        if (r == 0) {
-            if (ferror(f)) {
-                cli_error("plot", "%s: read error: %s", file, strerror(errno ? errno : EIO));
-                free(buf);
-                return NULL;
-            }
-            buf[n] = '\0';
-            *len = n;
-            return buf;
-        }
-        if (memchr(buf + n, '\0', r)) {
-            cli_error("plot", "%s: NUL byte: binary data, not JSON or CSV", file);
-            free(buf);
-            return NULL;
-        }
-        n += r;
-        if (n > CLI_PLOT_MAX_INPUT_BYTES) {
-            cli_error("plot", "%s: more than %zu bytes (the input limit of pathfind plot)", file,
-                      CLI_PLOT_MAX_INPUT_BYTES);
-            free(buf);
-            return NULL;
-        }
-    }
-    free(buf);
-    cli_error("plot", "%s: out of memory", file);
-    return NULL;
-}
-
 int cli_plot_read(cli_plot_data *d, FILE *f, const char *file, const char *label)
 {
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > CLI_PLOT_MAX_INPUT_BYTES) {
-        cli_error("plot", "%s: %llu bytes, more than %zu (the input limit of pathfind plot)", file,
-                  (unsigned long long)sb.st_size, CLI_PLOT_MAX_INPUT_BYTES);
-        return 0;
-    }
+    cli_text t;
+    if (!cli_text_from(&t, f, "plot", file, "plot input", CLI_PLOT_MAX_INPUT_BYTES)) return 0;
     int c;
-    unsigned skipped = 0; /* blank lines before the first value or the CSV header */
-    do {
+    do { /* blank lines before the first value or the CSV header */
         c = fgetc(f);
-        skipped += c == '\n';
+        t.bytes += c != EOF;
+        t.line += c == '\n';
     } while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
-    if (c != EOF && ungetc(c, f) == EOF) return 0;
-    if (c != '{' && c != '[') return read_csv(d, f, file, label, skipped);
+    if (c != EOF) {
+        if (ungetc(c, f) == EOF) return 0;
+        t.bytes--;
+    }
+    if (c != '{' && c != '[') return read_csv(d, &t, file, label);
+    unsigned first = t.line + 1;
     size_t n;
-    char *buf = slurp(f, file, &n);
+    char *buf = cli_text_rest(&t, &n);
     if (!buf) return 0;
-    int ok = read_json(d, buf, n, file, label, skipped + 1);
+    int ok = read_json(d, buf, n, file, label, first);
     free(buf);
     return ok;
 }

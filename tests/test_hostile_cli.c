@@ -297,7 +297,7 @@ static void test_dev_zero(void **state)
     const char *big = write_tmp("big.json", "[");
     assert_int_equal(truncate(big, (off_t)CLI_PLOT_MAX_INPUT_BYTES + 1), 0);
     assert_int_equal(RUN_IN(c, "plot", big, "--out", tmp("z")), 1);
-    HAS(g_err, "input limit");
+    HAS(g_err, "the largest plot input the documented limits allow");
 }
 
 /* ---- 6. write failures are errors -------------------------------------------------------------- */
@@ -557,6 +557,162 @@ static void test_long_paths_whole(void **state)
     HAS(g_err, path);
 }
 
+/* ---- round three (issue 24): the newer surfaces ----------------------------------------------- */
+
+/* 1. Every text input the tool reads is bounded and refused at its first NUL byte: order logs and
+ * edit lists grew without bound on /dev/zero (replay to 2 GB with getline; edit and scen --edits
+ * slurped the stream whole). */
+static void test_text_inputs_bounded(void **state)
+{
+    (void)state;
+    confine c = {.alarm_s = 20, .as_bytes = (size_t)1 << 30};
+    const char *map = write_tmp("s.map", MAP);
+    const char *scen = write_tmp("s.scen", SCEN);
+    assert_int_equal(RUN_IN(c, "replay", map, "/dev/zero"), 1);
+    HAS(g_err, "/dev/zero:1: NUL byte");
+    assert_int_equal(RUN_IN(c, "edit", map, "/dev/zero", "-o", tmp("o.map")), 1);
+    HAS(g_err, "/dev/zero:1: NUL byte");
+    assert_false(exists(tmp("o.map")));
+    assert_int_equal(RUN_IN(c, "scen", map, scen, "--edits", "/dev/zero"), 1);
+    HAS(g_err, "/dev/zero:1: NUL byte");
+    /* past the documented size: refused by the size of a regular file, before a byte is read */
+    const char *big = write_tmp("big.txt", "orders 1\n");
+    assert_int_equal(truncate(big, (off_t)CLI_ORDERS_MAX_BYTES + 1), 0);
+    assert_int_equal(RUN_IN(c, "replay", map, big), 1);
+    HAS(g_err, "more than 268435456");
+    assert_int_equal(truncate(big, (off_t)CLI_EDITS_MAX_BYTES + 1), 0);
+    assert_int_equal(RUN_IN(c, "edit", map, big, "-o", tmp("o.map")), 1);
+    HAS(g_err, "more than 67108864");
+}
+
+static const char *write_bytes(const char *name, const char *data, size_t n)
+{
+    const char *p = tmp(name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+    return p;
+}
+#define WRITE_BYTES(name, lit) write_bytes(name, lit, sizeof lit - 1)
+
+/* 2. The shared line reader's NUL check was dead code: a NUL in a PAIRS line was "line longer than
+ * 4094 bytes", on the last line the rest was dropped (exit 0), and in an edit list a valid token was
+ * blamed. Each says "NUL byte" with its line. */
+static void test_nul_byte_named(void **state)
+{
+    (void)state;
+    const char *gr = write_tmp("g.gr", GR);
+    const char *map = write_tmp("s.map", MAP);
+    assert_int_equal(RUN("graph", gr, WRITE_BYTES("p.txt", "1 3\n2 \0 3\n1 2\n")), 1);
+    HAS(g_err, "p.txt:2: NUL byte");
+    assert_int_equal(RUN("graph", gr, WRITE_BYTES("p.txt", "1 3\n1 2\0 junk")), 1);
+    HAS(g_err, "p.txt:2: NUL byte");
+    assert_int_equal(RUN("edit", map, WRITE_BYTES("e.txt", "rect 0 0 1 1 .\nrect 1 1 1 1 @\0@\n"), "-o", tmp("o.map")), 1);
+    HAS(g_err, "e.txt:2: NUL byte");
+    HASNT(g_err, "terrain");
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g.pft")), 0);
+    assert_int_equal(RUN("table", "update", tmp("g.pft"), gr, WRITE_BYTES("t.txt", "set 1 2 3\0\n"), "-o", tmp("g2.pft")), 1);
+    HAS(g_err, "t.txt:1: NUL byte");
+    assert_int_equal(RUN("replay", map, WRITE_BYTES("o.txt", "orders 1\n0 1 0 0 5 0 urgent\0\n")), 1);
+    HAS(g_err, "o.txt:2: NUL byte");
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("plot", WRITE_BYTES("f.csv", "path_len,us\n3,1\n4,\0 2\n"), "--out", tmp("pl")), 1);
+    HAS(g_err, "f.csv:3: NUL byte");
+    assert_int_equal(RUN("plot", WRITE_BYTES("f.json", "{\"algo\":\"a\",\n\"frame_ms\":[1,\0]}"), "--out", tmp("pl")), 1);
+    HAS(g_err, "f.json:2: NUL byte");
+    unsetenv("PF_GNUPLOT");
+}
+
+/* 3. Replay frames near 2^32 wrapped: arrived < submitted and a negative lag, exit 0. */
+static void test_replay_frames_never_wrap(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *log = write_tmp("o.txt", "orders 1\n4294967294 7 0 0 5 4 normal\n");
+    assert_int_equal(RUN("replay", map, log, "--budget-exp", "3", "--csv", tmp("o.csv")), 0);
+    HASNT(g_out, "\"normal_lag_p99\":-");
+    char csv[4096];
+    slurp(tmp("o.csv"), csv, sizeof csv);
+    unsigned long long sub = 0, arr = 0;
+    const char *row = strchr(csv, '\n');
+    assert_non_null(row);
+    assert_int_equal(sscanf(row + 1, "0,7,%llu,%llu,ok,", &sub, &arr), 2);
+    assert_int_equal(sub, 4294967294ull);
+    assert_true(arr > sub); /* three expansions a frame cannot cross the map in one */
+}
+
+/* 4. Budgets are integers in range: 0.5 truncated to 0 meant "unlimited"; 1e30 was converted out of
+ * range (undefined behaviour) and echoed. */
+static void test_replay_budgets_integers(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *log = write_tmp("o.txt", "orders 1\n0 7 0 0 5 4 normal\n");
+    static const char *const bad[][2] = {{"--budget-exp", "0.5"}, {"--budget-us", "0.4"}, {"--budget-exp", "1e30"},
+                                         {"--budget-us", "1e30"}, {"--budget-exp", "-1"}, {"--budget-exp", "nan"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = RUN("replay", map, log, bad[i][0], bad[i][1]);
+        if (rc != 2) fail_msg("%s %s: exit %d, stderr:\n%s", bad[i][0], bad[i][1], rc, g_err);
+        HAS(g_err, bad[i][0]);
+    }
+    assert_int_equal(RUN("replay", map, log, "--budget-exp", "1000000000000"), 0);
+    HAS(g_out, "\"budget_exp\":1000000000000");
+}
+
+/* 5. replay --prep FILE was documented and refused; --algo auto never used an accelerator. Orders
+ * answered with an error are counted as failed, not completed. */
+static void test_replay_prep(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *log = write_tmp("o.txt", "orders 1\n0 7 0 0 5 4 normal\n1 8 0 2 5 0 urgent\n");
+    assert_int_equal(RUN("prep", map, "-o", tmp("s.pfa")), 0);
+    assert_int_equal(RUN("replay", map, log, "--algo", "auto", "--prep", tmp("s.pfa")), 0);
+    HAS(g_out, "\"completed\":2,\"failed\":0");
+    HAS(g_out, "\"accel\":1");
+    assert_int_equal(RUN("replay", map, log, "--algo", "auto"), 0); /* built before frame 0 */
+    HAS(g_out, "\"accel\":1");
+    assert_int_equal(RUN("replay", map, log, "--prep", tmp("s.pfa")), 2); /* read by auto only */
+    HAS(g_err, "--prep");
+    /* an order from a wall is answered "invalid": failed, not completed */
+    assert_int_equal(RUN("replay", map, write_tmp("w.txt", "orders 1\n0 7 1 1 5 4 normal\n")), 0);
+    HAS(g_out, "\"completed\":0,\"failed\":1");
+}
+
+/* 6. Smoothing, Theta* and sizes on hex maps: path --smooth printed an empty waypoint list (exit 0),
+ * render drew the unsmoothed path, scen and replay answered every query "error" (exit 0). Refused
+ * up front as usage errors. */
+static void test_hex_combinations_refused(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *scen = write_tmp("s.scen", SCEN);
+    const char *log = write_tmp("o.txt", "orders 1\n0 7 0 0 5 4 normal\n");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--smooth", "--moves", "hex", "--json"), 2);
+    HAS(g_err, "--smooth needs a square grid");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--algo", "theta", "--moves", "hex"), 2);
+    unlink(tmp("r.png"));
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--smooth", "--moves", "hex", "-o", tmp("r.png")), 2);
+    assert_false(exists(tmp("r.png")));
+    assert_int_equal(RUN("scen", map, scen, "--moves", "hex", "--algo", "theta"), 2);
+    assert_int_equal(RUN("replay", map, log, "--moves", "hex", "--algo", "theta"), 2);
+    HAS(g_err, "--algo theta needs a square grid");
+    assert_int_equal(RUN("scen", map, scen, "--moves", "hex", "--size", "2"), 2);
+    HAS(g_err, "--size needs a square grid");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--moves", "hex"), 0); /* hex itself is fine */
+}
+
+/* 10. A directory given as a baked file said "truncated: 0 bytes". */
+static void test_prep_directory(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--algo", "auto", "--prep", g_dir), 1);
+    HAS(g_err, "is a directory");
+    HASNT(g_err, "truncated");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -583,6 +739,10 @@ int main(void)
         cmocka_unit_test(test_directory_inputs),      cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_expected_costs_finite), cmocka_unit_test(test_algo_and_weight),
         cmocka_unit_test(test_long_paths_whole),
+        cmocka_unit_test(test_text_inputs_bounded),   cmocka_unit_test(test_nul_byte_named),
+        cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
+        cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
+        cmocka_unit_test(test_prep_directory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -53,6 +53,10 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
  * terminal; an escape that does not fit ends the copy with "...". Returns the length written. */
 size_t pf__escape(char *dst, size_t cap, const char *src, size_t n);
 
+/* Opens a file to read (a FILE *, opaque here like pf__outfile's); refuses a directory by name
+ * (PF_IO_ERROR "is a directory, not a WHAT file") rather than letting every read fail. */
+pf_status pf__open_read(const char *path, const char *what, void **out, pf_diag *diag);
+
 /* Reads a whole text file through the allocator (NUL-terminated); *len excludes the NUL. `what`
  * names the format in messages (".map"). Refuses, with a message naming the limit, more than
  * max_bytes (PF_TOO_LARGE, before reading anything when the file is a regular one: the bound for a

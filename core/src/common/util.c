@@ -165,21 +165,36 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
 
 /* ---- files ------------------------------------------------------------------------------------ */
 
+pf_status pf__open_read(const char *path, const char *what, void **out, pf_diag *diag)
+{
+    *out = NULL;
+    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    FILE *f = fopen(path, "rb");
+    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+#if PF__POSIX_FILES
+    /* fopen takes a directory and every read then fails: "truncated: 0 bytes" would blame the file */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory, not a %s file", what);
+    }
+#endif
+    *out = f;
+    return PF_OK;
+}
+
 pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_bytes, const char *what,
                         char **out, size_t *len, pf_diag *diag)
 {
     *out = NULL;
     *len = 0;
-    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+    void *fv;
+    pf_status ost = pf__open_read(path, what, &fv, diag);
+    if (ost != PF_OK) return ost;
+    FILE *f = fv;
 #if PF__POSIX_FILES
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0) {
-        if (S_ISDIR(sb.st_mode)) {
-            fclose(f);
-            return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory, not a %s file", what);
-        }
         if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max_bytes) {
             fclose(f);
             return pf__diag_set(diag, PF_TOO_LARGE, path, 0, 0,

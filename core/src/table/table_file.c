@@ -220,8 +220,10 @@ pf_status pf_table_load(const char *path, const pf_map *map, const pf_table_desc
 {
     if (out) *out = NULL;
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+    void *fv;
+    pf_status ost = pf__open_read(path, ".pft table", &fv, diag);
+    if (ost != PF_OK) return ost;
+    FILE *f = fv;
     /* The header first, checked against the map; then the file's size against the payload that
      * leaves (before allocating it); then exactly that payload, plus one byte to see trailing data. */
     uint8_t h[PF__HEADER_SIZE];
