@@ -118,6 +118,26 @@ int      cli_parse_double(const char *cmd, const char *opt, const char *s, doubl
 int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);
 /* --moves 4|8|8cut|hex */
 int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
+/* A replay order log (orders.c; the format is in `pathfind replay --help`), read whole through the
+ * bounded text reader: one record a line, frames non-decreasing. */
+enum { CLI_ORDER, CLI_CANCEL };
+typedef struct cli_order {
+    uint32_t    kind, line, frame;
+    uint64_t    tag;
+    int32_t     sx, sy, gx, gy;
+    pf_priority prio;
+    uint32_t    row; /* order: its CSV row; cancel: the row of the unit's latest earlier order, or
+                        UINT32_MAX when it has none */
+} cli_order;
+typedef struct cli_orders {
+    cli_order *r;
+    uint32_t   n, cap, orders; /* records, capacity, order records */
+} cli_orders;
+/* 1 when the whole log was read (*out owned by the caller: cli_orders_free); else 0, message printed,
+ * nothing to free. */
+int      cli_orders_read(const char *path, cli_orders *out);
+void     cli_orders_free(cli_orders *o);
+
 /* What a hex grid cannot answer (Theta*, --smooth, --size above 1), refused as a usage error before
  * anything is loaded: message printed, returns 0. */
 int      cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, long size);

@@ -5,11 +5,12 @@
  *   0  arguments only: every subcommand stops after parsing and checking its arguments
  *      (cli_args_only), so any argument, however long or strange, is fair: nothing is opened.
  *   1  a full run, in a scratch directory of small fixtures (m.map, m.scen, g.gr, g.co, p.txt,
- *      e.txt, g.pft, m.pft, f.json, f.csv): '/' in an argument becomes '_' and ".." becomes "_.",
+ *      e.txt, r.txt, o.txt, g.pft, m.pft, f.json, f.csv): '/' in an argument becomes '_' and ".."
+ *      becomes "_.",
  *      so every path the tool opens or writes stays in that directory, which is restored after each
- *      run. demo and bench (minutes of work by design), replay (it re-executes itself to set
- *      OpenMP's wait policy) and runs with a number above 256 anywhere in their arguments are only
- *      parsed: the range checks are what the arguments-only mode is for.
+ *      run. demo and bench (minutes of work by design) and runs with a number above 256 anywhere in
+ *      their arguments are only parsed: the range checks are what the arguments-only mode is for.
+ *      replay runs whole: OMP_WAIT_POLICY is set, so it does not re-execute itself.
  * Checks: no crash, no sanitizer report, no leak (LeakSanitizer), and an exit code of 0, 1 or 2.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +38,8 @@ static const fixture FIXTURES[] = {
     {"g.co", "p aux sp co 4\nv 1 0 0\nv 2 5 0\nv 3 10 0\nv 4 10 1\n"},
     {"p.txt", "1 3 10\n3 1\n# comment\n2 4 6\n"},
     {"e.txt", "remove 1 3\nadd 3 1 7\nset 1 2 4\n"},
+    {"r.txt", "# a wall and a pond\nrect 1 0 2 1 @\nrect 3 4 2 1 W\n"},
+    {"o.txt", "orders 1\n0 1 0 0 5 4 urgent\n0 2 0 4 5 0 normal\n1 1 5 0 0 4 background\n2 2 cancel\n"},
     {"f.json", "{\"algo\":\"a\",\"runs\":[{\"threads\":1,\"qps\":100},{\"threads\":2,\"qps\":190}],"
                "\"frame_ms\":[1,2,3]}\n{\"algo\":\"b\",\"path_len\":4,\"us\":2.5}\n"},
     {"f.csv", "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n0,0,0,0,5,0,ok,5,6,6,1.5\n"},
@@ -144,7 +147,9 @@ static void init(void)
     FUZZ_CHECK(fchdir(home) == 0);
     close(home);
     atexit(remove_scratch);
-    /* never start gnuplot; no progress bars */
+    /* never start gnuplot; no progress bars; replay keeps this process (it re-executes itself only
+     * to choose OpenMP's wait policy, which is chosen here) */
+    setenv("OMP_WAIT_POLICY", "passive", 1);
     setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
     setenv("PF_NO_PROGRESS", "1", 1);
     g_null = fopen("/dev/null", "w");
@@ -179,9 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (char *p = buf; argc <= MAX_ARGS && p < buf + size - 1; p += strlen(p) + 1) argv[argc++] = p;
     argv[argc] = NULL;
 
-    /* replay re-executes itself (OMP_WAIT_POLICY, cmd_replay.c): in a fuzzer that is the fuzzer */
-    int heavy = argc > 1 && (strcmp(argv[1], "demo") == 0 || strcmp(argv[1], "bench") == 0 ||
-                             strcmp(argv[1], "replay") == 0);
+    int heavy = argc > 1 && (strcmp(argv[1], "demo") == 0 || strcmp(argv[1], "bench") == 0);
     for (int i = 1; full && i < argc; i++) {
         for (char *c = argv[i]; *c; c++)
             if (*c == '/') *c = '_';
