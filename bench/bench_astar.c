@@ -81,7 +81,7 @@ int main(int argc, char **argv)
                 exp += st.expanded;
                 pushed += st.pushed;
                 len_sum += e->optimal;
-                if ((s != PF_OK && s != PF_FALLBACK) || (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_GREEDY &&
+                if (s != PF_OK || (d.algo != PF_ALGO_WASTAR && d.algo != PF_ALGO_GREEDY &&
                                                          d.algo != PF_ALGO_BFS && fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE))
                     mism++;
             }

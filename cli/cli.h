@@ -143,6 +143,14 @@ void     cli_orders_free(cli_orders *o);
 int      cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, long size);
 /* --algo NAME; an unknown name is an error that lists the valid ones */
 int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
+/* How searches were answered (pf_stats.algo and .detail), never a silent substitution: a JSON
+ * array of detail names (fallback, accel, accel_stale, short, partial), and counts over many
+ * queries printed flat, as `,"by_jps+":N,"by_auto":N,...,"fallback":N,"accel":N,...` (by_ALGO for
+ * each search that answered; by_auto counts the accelerator's answers). */
+void     cli_detail_json(FILE *f, uint32_t detail);
+typedef struct cli_answers { uint64_t by_algo[PF_ALGO__COUNT]; uint64_t detail[8]; } cli_answers;
+void     cli_answers_add(cli_answers *a, const pf_stats *st);
+void     cli_answers_json(FILE *f, const cli_answers *a);
 /* CSV status word: ok, no_path, limit, invalid, oom, ... */
 const char *cli_status_word(pf_status s);
 /* Whether this algorithm's cost must equal the optimum. */

@@ -162,7 +162,7 @@ static long time_singles(FILE *out, const bench_args *b, const bench_set *q, pf_
             pf_status s = cli_search(ctx, q->s[i], q->g[i], &sd, &pb, &path, &st);
             double us = (cli_now() - t0) * 1e6;
             us_sum[a] += us;
-            int ok = s == PF_OK || s == PF_FALLBACK;
+            int ok = s == PF_OK;
             solved[a] += ok;
             if (check && cli_algo_optimal(b->algos[a]) && (!ok || !(fabs(st.cost - q->opt[i]) <= PF_SCEN_TOLERANCE)))
                 mism[a]++;

@@ -7,7 +7,9 @@ static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
     "                     [--prep FILE] [--waypoints] [--size K] [--partial] [--smooth]\n"
     "\n"
-    "Finds one path and prints its status, cost, expansions and the cells (x,y) from start to goal.\n"
+    "Finds one path and prints its status, the search that answered and how (answered_by, detail:\n"
+    "fallback, accel, accel_stale, short, partial), cost, expansions and the cells (x,y) from start\n"
+    "to goal.\n"
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
     "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
@@ -103,7 +105,7 @@ int pf_cli_path(int argc, char **argv)
     double t0 = cli_now();
     pf_status r = cli_search(ctx, s, g, &d, &pb, &path, &st);
     double us = (cli_now() - t0) * 1e6;
-    int ok = r == PF_OK || r == PF_FALLBACK || r == PF_PARTIAL;
+    int ok = r == PF_OK || r == PF_PARTIAL;
     /* waypoints: Theta*'s path itself, or the grid path pulled straight */
     uint32_t nway = 0;
     double smooth_cost = 0.0;
@@ -138,8 +140,10 @@ int pf_cli_path(int argc, char **argv)
         }
     }
     if (json) {
-        printf("{\"status\":\"%s\",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"prep_s\":%.6f,\"path\":[",
-               cli_status_word(r), ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us, prep.prep_s);
+        printf("{\"status\":\"%s\",\"answered_by\":\"%s\",\"detail\":", cli_status_word(r), pf_algo_name(st.algo));
+        cli_detail_json(stdout, st.detail);
+        printf(",\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"us\":%.1f,\"prep_s\":%.6f,\"path\":[",
+               ok ? st.cost : -1.0, st.expanded, ok ? st.path_len : 0, us, prep.prep_s);
         for (uint32_t i = 0; ok && i < path.len; i++) {
             pf_point p = pf_grid_point(map, pb.nodes[i]);
             printf("%s[%d,%d]", i ? "," : "", p.x, p.y);
@@ -155,7 +159,9 @@ int pf_cli_path(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        printf("status: %s (%s)\n", cli_status_word(r), pf_status_str(r));
+        printf("status: %s (%s)\nanswered by: %s ", cli_status_word(r), pf_status_str(r), pf_algo_name(st.algo));
+        cli_detail_json(stdout, st.detail);
+        putchar('\n');
         if (ok) {
             printf("cost: %.6f\nexpanded: %u\ncells: %u\ntime_us: %.1f\nprep_s: %.6f\npath:", st.cost, st.expanded,
                    st.path_len, us, prep.prep_s);

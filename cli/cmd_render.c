@@ -524,7 +524,7 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     pf_path path = {.nodes = b->path, .capacity = nodes};
     pf_stats st;
     pf_status r = pf_search(b->ctx, s, g, &d, &path, &st);
-    int ok = r == PF_OK || r == PF_FALLBACK;
+    int ok = r == PF_OK;
     /* after edits a start or goal may be walled in: that is an answer to draw */
     if (pf_failed(r) && !(pass && (r == PF_INVALID_START || r == PF_INVALID_GOAL))) {
         cli_error("render", "%s: %s", a->names[i], pf_status_str(r));
@@ -561,7 +561,7 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     const char *an = pf_algo_name(a->descs[i].algo);
     if (qq->id >= 0) snprintf(l1, sizeof l1, "%s  #%ld", an, qq->id);
     else snprintf(l1, sizeof l1, "%s", an);
-    if (r == PF_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
+    if (st.detail & PF_DETAIL_FALLBACK) strncat(l1, " (ran astar)", sizeof l1 - strlen(l1) - 1);
     if (a->edits)
         strncat(l1, !pass ? "  before" : broke ? "  after: path broke" : "  after: path kept", sizeof l1 - strlen(l1) - 1);
     if (ok) snprintf(l2, sizeof l2, "cost %.2f  exp %u", st.cost, st.expanded);
@@ -593,7 +593,7 @@ static void print_report(const render_args *a, const layout *L, uint64_t W, uint
         const panel_info *p = &info[i];
         const query *qq = &qs[p->q];
         const char *an = pf_algo_name(a->descs[p->a].algo);
-        int ok = p->r == PF_OK || p->r == PF_FALLBACK;
+        int ok = p->r == PF_OK;
         if (a->json) {
             printf("%s{\"algo\":\"%s\",\"id\":%ld,\"sx\":%d,\"sy\":%d,\"gx\":%d,\"gy\":%d,\"status\":\"%s\","
                    "\"cost\":%.8f,\"expanded\":%u,\"path_len\":%u,\"map_x\":%ld,\"map_y\":%ld",

@@ -37,6 +37,7 @@ static const char *HELP =
     "\n"
     "The last line of stdout is one JSON object: frames, orders, completed, failed (answered with an\n"
     "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
+    "how the completed orders were answered (by_ALGO, fallback, accel, accel_stale, short, partial),\n"
     "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
     "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb.\n"
@@ -107,6 +108,7 @@ typedef struct row {
     double      cost;
     uint32_t    len;
     uint64_t    hash;
+    pf_stats    st;       /* how it was answered (pf_stats.algo, .detail) */
 } row;
 
 static const char *status_word(pf_status s)
@@ -145,6 +147,7 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
         w->arrived = (int64_t)frame;
         w->status = r.status;
         w->cost = r.stats.cost;
+        w->st = r.stats;
         w->len = r.path ? r.path_len : 0;
         w->hash = w->len ? hash_path(r.path, r.path_len, hb, hcap) : 0;
     }
@@ -282,6 +285,7 @@ int pf_cli_replay(int argc, char **argv)
     uint64_t frame = lg.n ? lg.r[0].frame : 0;
     double busy = 0.0;
     uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0;
+    cli_answers answers = {0};
     while (i < lg.n || npend) {
         if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
         pf_batch_reset(b);
@@ -323,6 +327,7 @@ int pf_cli_replay(int argc, char **argv)
         int gone = rows[k].status == PF_CANCELLED || rows[k].status == PF_SUPERSEDED;
         failed += !gone && pf_failed(rows[k].status);
         completed += !gone && !pf_failed(rows[k].status);
+        if (!gone && !pf_failed(rows[k].status)) cli_answers_add(&answers, &rows[k].st);
         cancelled += rows[k].status == PF_CANCELLED;
         superseded += rows[k].status == PF_SUPERSEDED;
     }
@@ -345,11 +350,13 @@ int pf_cli_replay(int argc, char **argv)
            "\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"queries_per_s\":%.1f,"
            "\"urgent_lag_p99\":%.0f,\"urgent_lag_max\":%.0f,\"normal_lag_p99\":%.0f,\"background_lag_p99\":%.0f,"
            "\"workers\":%ld,\"budget_exp\":%ld,\"budget_us\":%ld,\"accel\":%d,\"prep_s\":%.6f,\"expanded\":%llu,"
-           "\"peak_rss_kb\":%ld}\n",
+           "\"peak_rss_kb\":%ld",
            nft, lg.orders, (unsigned long long)completed, (unsigned long long)failed, (unsigned long long)cancelled,
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
+    cli_answers_json(stdout, &answers);
+    printf("}\n");
     rc = 0;
     goto done;
 oom:

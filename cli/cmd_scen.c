@@ -11,7 +11,9 @@ static const char *HELP =
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
     "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables or the accelerator,\n"
-    "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb.\n"
+    "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb, then how\n"
+    "the queries were answered: by_ALGO for each search that answered (by_auto: the accelerator) and\n"
+    "the counts of each pf_stats.detail bit (fallback, accel, accel_stale, short, partial).\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
     "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
@@ -200,6 +202,7 @@ int pf_cli_scen(int argc, char **argv)
     /* the listed lengths are the unedited map's, for one-cell units */
     int check = a.moves == PF_MOVES_8_NO_CUT && !a.edits && rd.unit_size <= 1;
     uint32_t n = pf_scen_count(r.sc), solved = 0, mismatches = 0, size_warn = 0;
+    cli_answers answers = {0};
     uint64_t expanded = 0;
     double total = 0.0;
     cli_pathbuf pb = {0};
@@ -225,7 +228,8 @@ int pf_cli_scen(int argc, char **argv)
             total += dt;
             cli_progress(&prog, i + 1, n);
         }
-        int ok = s == PF_OK || s == PF_FALLBACK, has_path = ok || s == PF_PARTIAL;
+        int ok = s == PF_OK, has_path = ok || s == PF_PARTIAL;
+        cli_answers_add(&answers, &st);
         solved += ok;
         expanded += st.expanded;
         if (check) mismatches += is_mismatch(&rd, ok, st.cost, e->optimal);
@@ -256,6 +260,7 @@ int pf_cli_scen(int argc, char **argv)
                ((double)pf_grid_width(r.map) * pf_grid_height(r.map)),
            r.prep.prep_s, pf_jps_table_mem_size(r.prep.jps), pf_accel_mem_size(r.prep.accel), cli_peak_rss_kb());
     if (a.edits) printf(",\"edits\":%u,\"edit_us\":%.3f", es.edits, es.edits ? es.seconds * 1e6 / es.edits : 0.0);
+    cli_answers_json(stdout, &answers);
     printf("}\n");
     rc = mismatches ? 1 : 0;
 done:

@@ -123,10 +123,38 @@ int cli_parse_algo(const char *cmd, const char *s, pf_algo *out)
     return 1;
 }
 
+static const char *const DETAIL_NAMES[] = {"fallback", "accel", "accel_stale", "short", "partial"};
+enum { NDETAIL = sizeof DETAIL_NAMES / sizeof DETAIL_NAMES[0] };
+
+void cli_detail_json(FILE *f, uint32_t detail)
+{
+    fputc('[', f);
+    for (unsigned k = 0, first = 1; k < NDETAIL; k++)
+        if (detail & (1u << k)) {
+            fprintf(f, "%s\"%s\"", first ? "" : ",", DETAIL_NAMES[k]);
+            first = 0;
+        }
+    fputc(']', f);
+}
+
+void cli_answers_add(cli_answers *a, const pf_stats *st)
+{
+    if (st->algo < PF_ALGO__COUNT) a->by_algo[st->algo]++;
+    for (unsigned k = 0; k < NDETAIL; k++) a->detail[k] += (st->detail >> k) & 1u;
+}
+
+void cli_answers_json(FILE *f, const cli_answers *a)
+{
+    /* flat keys: the summary stays one object of numbers, easy to grep and to plot */
+    for (int k = PF_ALGO_ASTAR; k < PF_ALGO__COUNT; k++)
+        if (a->by_algo[k]) fprintf(f, ",\"by_%s\":%llu", pf_algo_name((pf_algo)k), (unsigned long long)a->by_algo[k]);
+    for (unsigned k = 0; k < NDETAIL; k++) fprintf(f, ",\"%s\":%llu", DETAIL_NAMES[k], (unsigned long long)a->detail[k]);
+}
+
 const char *cli_status_word(pf_status s)
 {
     switch (s) {
-    case PF_OK: case PF_FALLBACK: return "ok";
+    case PF_OK: return "ok";
     case PF_NO_PATH: return "no_path";
     case PF_PARTIAL: return "partial";
     case PF_LIMIT_REACHED: return "limit";

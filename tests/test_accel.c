@@ -108,7 +108,7 @@ static void test_create_and_refuse(void **state)
 }
 
 /* AUTO without an accelerator, on maps the accelerator does not support, and on short queries:
- * always exact, never PF_FALLBACK. */
+ * always exact, never a fallback (PF_DETAIL_FALLBACK). */
 static void test_auto_fallbacks(void **state)
 {
     (void)state;
@@ -167,6 +167,19 @@ static void test_auto_with_accel(void **state)
     assert_int_equal(q.len, p.len);
     assert_true(close_to(oracle_path_cost(m, big, q.len), st.cost));
     free(big);
+    /* how each was answered: a short move by A*, a unit of size 2 by A* (a fallback: the hierarchy
+     * knows one-cell units), a partial query toward a wall by A* */
+    uint32_t n1 = pf_grid_node(m, 3, 1);
+    assert_int_equal(pf_search(c, s, n1, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    pf_stats sz;
+    pf_status rz = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .unit_size = 2}, NULL, &sz);
+    if (rz == PF_OK) {
+        assert_int_equal(sz.algo, PF_ALGO_ASTAR);
+        assert_true(sz.detail & PF_DETAIL_FALLBACK);
+    }
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
     /* sliced: begin, one step finishes it */
     assert_int_equal(pf_search_begin(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
     assert_int_equal(pf_search_step(c, 1), PF_OK);
@@ -201,6 +214,8 @@ static void test_auto_after_edits(void **state)
     uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88);
     pf_stats before;
     assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &before), PF_OK);
+    assert_int_equal(before.algo, PF_ALGO_AUTO); /* the result says who answered */
+    assert_int_equal(before.detail, PF_DETAIL_ACCEL);
     /* wall up every door of the column x = 50 but one, and a block in the middle */
     pf_grid_edit ed[2] = {{.rect = {50, 0, 1, 70}, .cls = 0}, {.rect = {55, 40, 12, 6}, .cls = 0}};
     assert_int_equal(pf_grid_apply_edits(m, ed, 2, NULL), PF_OK);
@@ -210,6 +225,8 @@ static void test_auto_after_edits(void **state)
     assert_true(after.cost > before.cost); /* the edit lengthened it: the old hierarchy would be wrong */
     assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &jps), PF_OK);
     assert_int_equal(after.expanded, jps.expanded); /* JPS answered, not the stale accelerator */
+    assert_int_equal(after.algo, PF_ALGO_JPS);         /* and says so: never a silent fallback */
+    assert_int_equal(after.detail, PF_DETAIL_ACCEL_STALE);
     agree(c, m, 150, 23);
     /* rebuilt for the edited map, it answers again */
     pf_accel *b;
@@ -220,6 +237,7 @@ static void test_auto_after_edits(void **state)
     assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &rebuilt), PF_OK);
     assert_true(close_to(rebuilt.cost, after.cost));
     assert_true(rebuilt.expanded != jps.expanded);
+    assert_int_equal(rebuilt.detail, PF_DETAIL_ACCEL);
     agree(c, m, 150, 29);
     pf_ctx_destroy(c);
     pf_accel_destroy(b);

@@ -66,7 +66,7 @@ static void check(const pf_map *m, pf_ctx *ctx, uint32_t s, uint32_t g, const pf
         PCHECK(path.len == 0);
         return;
     }
-    PCHECK(r == PF_OK || (r == PF_FALLBACK && (d->algo == PF_ALGO_JPS || d->algo == PF_ALGO_JPS_PLUS)));
+    PCHECK(r == PF_OK);
     PCHECK(path.len >= 1 && nodes[0] == s && nodes[path.len - 1] == g);
     double pc = oracle_path_cost(m, nodes, path.len);
     PCHECK(isfinite(pc)); /* every step legal */

@@ -179,9 +179,9 @@ static void sizes_map(uint64_t seed, long *queries)
             if (mv == PF_MOVES_8_NO_CUT && !f) {
                 pf_search_desc dj = {.algo = rng_below(&rs, 2) ? PF_ALGO_JPS : PF_ALGO_AUTO, .unit_size = K};
                 run_out j = run(cm, s, g, &dj, w * h), r = run(ce, s, g, &(pf_search_desc){0}, w * h);
-                int ok_j = j.st == PF_OK || j.st == PF_FALLBACK, ok_r = r.st == PF_OK;
+                int ok_j = j.st == PF_OK, ok_r = r.st == PF_OK;
                 if (ok_j != ok_r || (ok_r && !close_to(j.s.cost, r.s.cost)) ||
-                    (K > 1 && dj.algo == PF_ALGO_JPS && ok_j && j.st != PF_FALLBACK)) {
+                    (K > 1 && ok_j && !(j.s.detail & PF_DETAIL_FALLBACK))) {
                     print_message("size %u %s %u -> %u: %s %.9f, eroded A* %s %.9f (seed %llu)\n", K,
                                   pf_algo_name(dj.algo), s, g, pf_status_name(j.st), j.s.cost, pf_status_name(r.st),
                                   r.s.cost, (unsigned long long)seed);
@@ -345,7 +345,7 @@ static void partial_map(uint64_t seed, long *queries, long *partials)
         }
         int ok;
         if (all[g] < INFINITY) {
-            ok = (o.st == PF_OK || o.st == PF_FALLBACK) && close_to(o.s.cost, all[g]);
+            ok = o.st == PF_OK && close_to(o.s.cost, all[g]);
         } else {
             (*partials)++;
             uint32_t end = o.len ? o.nodes[o.len - 1] : PF_NODE_NONE;

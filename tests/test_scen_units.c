@@ -42,7 +42,6 @@ static res one(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, uint3
     pf_path p = {.nodes = cells, .capacity = cap};
     r.st = pf_search(c, s, g, d, &p, &r.s);
     r.len = p.len;
-    if (r.st == PF_FALLBACK) r.st = PF_OK;
     return r;
 }
 

@@ -134,7 +134,7 @@ static void expect_same(pf_ctx *a, pf_ctx *b, uint32_t s, uint32_t g, const pf_s
     assert_int_equal(ra, rb);
     assert_memory_equal(&sa, &sb, sizeof sa);
     assert_int_equal(xa.len, xb.len);
-    if (ra == PF_OK || ra == PF_FALLBACK) assert_memory_equal(pa, pb, xa.len * sizeof *pa);
+    if (ra == PF_OK) assert_memory_equal(pa, pb, xa.len * sizeof *pa);
 }
 
 /* ---- contexts ------------------------------------------------------------------------------ */
@@ -226,7 +226,9 @@ static void test_ctx_same_answers_no_allocation(void **state)
     assert_int_equal(pf_ctx_use_jps_table(fix, NULL), PF_OK);
     pf_stats st;
     uint32_t a = open_cell(m, &s), g = open_cell(m, &s);
-    assert_int_equal(pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_FALLBACK);
+    assert_int_equal(pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_true(st.detail & PF_DETAIL_FALLBACK);
     assert_int_equal(pf_ctx_use_jps_table(fix, t), PF_OK);
     assert_int_equal(allocations(), 0);
     assert_int_equal(pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
@@ -293,7 +295,8 @@ static void test_ctx_fixed_capacities(void **state)
     assert_int_equal(r, PF_CAPACITY_EXCEEDED);
     assert_int_equal(allocations(), 0);
     /* no JPS state was placed: JPS runs A* (as on maps JPS does not support), attaching refuses */
-    assert_int_equal(pf_search(ctx, a, near, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_FALLBACK);
+    assert_int_equal(pf_search(ctx, a, near, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
+    assert_true(st.detail & PF_DETAIL_FALLBACK);
     assert_true(fabs(st.cost - 3.0) < 1e-12);
     pf_jps_table *t;
     assert_int_equal(pf_jps_table_create(m, &(pf_jps_desc){.bitmaps_only = 1}, &t), PF_OK);
@@ -310,7 +313,10 @@ static void test_ctx_fixed_capacities(void **state)
     assert_int_equal(pf_ctx_init_static(mem, need, m, &dj, &ctx), PF_OK);
     count_from_here();
     assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st), PF_OK);
-    assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &st), PF_FALLBACK);
+    assert_int_equal(st.detail, 0);
+    assert_int_equal(st.algo, PF_ALGO_JPS);
+    assert_int_equal(pf_search(ctx, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_FALLBACK);
     assert_int_equal(allocations(), 0);
     assert_true(fabs(st.cost - 199.0 * sqrt(2.0)) < 1e-9);
     pf_ctx_destroy(ctx);

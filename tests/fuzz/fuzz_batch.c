@@ -100,7 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pf_stats st;
         pf_status want = pf_search(ref, qs[i].start, qs[i].goal, &qs[i].search, &path, &st);
         FUZZ_CHECK(res.status == want);
-        if (want != PF_OK && want != PF_FALLBACK) {
+        /* how it was answered travels with the result (a group move is its own search) */
+        if (!(res.flags & PF_BATCH_RESULT_GROUPED) && !pf_failed(want))
+            FUZZ_CHECK(res.stats.algo == st.algo && res.stats.detail == st.detail);
+        if (want != PF_OK) {
             FUZZ_CHECK(res.path == NULL || res.path_len == 0);
             continue;
         }

@@ -255,7 +255,7 @@ static void run_query(const pf_map *map, pf_ctx *ctx, rd *r)
             pf_status fin = st;
             FUZZ_CHECK(pf_search_step(ctx, budget) == fin); /* stepping a finished search is a no-op */
             st = pf_search_path(ctx, &path, &stats);
-            FUZZ_CHECK(st == fin || st == PF_BUFFER_TOO_SMALL || (fin == PF_OK && st == PF_FALLBACK));
+            FUZZ_CHECK(st == fin || st == PF_BUFFER_TOO_SMALL);
         }
     } else {
         st = pf_search(ctx, start, goal, &d, &path, &stats);
@@ -318,7 +318,7 @@ static void run_query(const pf_map *map, pf_ctx *ctx, rd *r)
         /* the result stays in the context: read it again with room for it */
         path = (pf_path){.nodes = nodes, .points = points ? pts : NULL, .capacity = 256};
         st = pf_search_path(ctx, &path, &stats);
-        FUZZ_CHECK(st == PF_OK || st == PF_FALLBACK);
+        FUZZ_CHECK(st == PF_OK);
     }
 
     double opt = d.reverse ? oracle_cost(map, goal, start) : oracle_cost(map, start, goal);
@@ -341,8 +341,11 @@ static void run_query(const pf_map *map, pf_ctx *ctx, rd *r)
             FUZZ_CHECK(!"max_cost pruned a path under the limit");
         return;
     }
-    FUZZ_CHECK(st == PF_OK || st == PF_FALLBACK);
+    FUZZ_CHECK(st == PF_OK);
     FUZZ_CHECK(isfinite(opt));
+    /* a fallback is said in the stats, never by a status of its own */
+    FUZZ_CHECK(!(stats.detail & PF_DETAIL_FALLBACK) || (stats.algo == PF_ALGO_ASTAR &&
+               (e.algo == PF_ALGO_JPS || e.algo == PF_ALGO_JPS_PLUS || e.algo == PF_ALGO_AUTO)));
     check_path(map, &path, &stats, start, goal, d.reverse);
     /* g at the goal is the reported cost, except for BFS (g counts steps) and after reopenings (the
      * cost is then summed along the returned path: pf_search_path) */

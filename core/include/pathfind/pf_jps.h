@@ -5,8 +5,8 @@
  * or PF_MOVES_8_CUT, with the octile, Chebyshev, Euclidean, Manhattan or zero heuristic and any
  * tie rule. They return the same optimal costs as A* (paths may differ among equal-cost ones), as
  * the full cell sequence. On anything else (weighted, 4-connected or hex grids, graphs, PF_HEUR_MAX
- * or callback heuristics) the search runs A* and returns PF_FALLBACK. Expansion counts in pf_stats
- * are jump points. A weight above 1 makes them weighted (cost within weight x optimal, no
+ * or callback heuristics) the search runs A* and says so (PF_OK with PF_DETAIL_FALLBACK in
+ * pf_stats.detail). Expansion counts in pf_stats are jump points. A weight above 1 makes them weighted (cost within weight x optimal, no
  * reopening); the path then follows the jump points found, and may cross itself.
  *
  * DATA. Online JPS scans walls stored as bit-packed rows and their transpose (64 cells per load),
@@ -22,7 +22,7 @@
  * on its first JPS query, and the last path found (4 bytes per cell of it, grown as needed).
  * pf_ctx_jps_mem_size reports both. A context in caller memory (pf_ctx_init_static) builds and
  * allocates nothing: its JPS state is placed with it when pf_ctx_desc.jps_table is given, and JPS
- * runs only on what that table holds (else A*, with PF_FALLBACK).
+ * runs only on what that table holds (else A*, with PF_DETAIL_FALLBACK).
  *
  *     pf_jps_table *t;
  *     if (pf_jps_table_create(map, NULL, &t) == PF_OK) {       // JPS+ distances and bitmaps

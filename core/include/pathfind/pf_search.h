@@ -133,12 +133,32 @@ typedef struct pf_search_desc {
 /** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
 PF_API pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *desc);
 
+/**
+ * How a search was answered (bits of pf_stats.detail). The status says what the answer is (PF_OK,
+ * PF_PARTIAL, PF_NO_PATH...); these say how it was reached, so that no substitution is silent and
+ * none turns a valid answer into a status an integrator must remember to accept.
+ */
+typedef enum pf_detail {
+    PF_DETAIL_FALLBACK    = 1u << 0, /* the algorithm asked cannot answer this query (JPS, JPS+ or
+                                        AUTO's jump points on a unit size, a partial query, costs,
+                                        hex, a static context without tables): A* answered, exact */
+    PF_DETAIL_ACCEL       = 1u << 1, /* AUTO: the accelerator answered */
+    PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
+                                        version of the map (an edit since): it was not used */
+    PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup) */
+    PF_DETAIL_PARTIAL     = 1u << 4  /* the path ends at the reachable cell nearest the goal
+                                        (PF_PARTIAL) */
+} pf_detail;
+
 typedef struct pf_stats {
     uint32_t expanded;   /* nodes taken off the open list and expanded (the goal is not: see pf_trace) */
     uint32_t pushed;     /* insertions into the open list (decrease-key not counted) */
     uint32_t reopened;   /* closed nodes put back on the open list */
     uint32_t path_len;   /* nodes on the path, start and goal included; 0 when none */
     double   cost;       /* path cost; INFINITY when no path */
+    pf_algo  algo;       /* the search that answered: the one asked for, PF_ALGO_ASTAR after a
+                            fallback, AUTO's pick (PF_ALGO_AUTO itself: the accelerator) */
+    uint32_t detail;     /* pf_detail bits */
 } pf_stats;
 
 /**
@@ -196,7 +216,8 @@ PF_API pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ct
  * allocates, at creation or after. Its open list has a fixed size (desc->heap_capacity); a search
  * that would grow it returns PF_CAPACITY_EXCEEDED. JPS and JPS+ run only with desc->jps_table
  * holding what they need (the bitmaps; JPS+ also the distances); without it they run A* and return
- * PF_FALLBACK, as on maps JPS does not support, since building the data would allocate.
+ * A* (PF_OK with PF_DETAIL_FALLBACK), as on maps JPS does not support, since building the data would
+ * allocate.
  * pf_ctx_use_jps_table attaches or detaches tables later only on a context created with one.
  *
  *     size_t need = pf_ctx_estimate(map, NULL);
@@ -242,8 +263,8 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * @param desc  [opt] NULL for defaults (A*, the map's metric, no limits).
  * @param path  [opt] receives nodes start..goal; `path->len` is set even on PF_BUFFER_TOO_SMALL.
  * @param stats [opt] expansions, pushes, cost, path length (filled on every return).
- * @return PF_OK, PF_NO_PATH, PF_LIMIT_REACHED, PF_FALLBACK (JPS asked on an unsupported map: A* ran,
- *         result valid), or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
+ * @return PF_OK (JPS asked where it cannot run is answered by A*: PF_OK with PF_DETAIL_FALLBACK in
+ *         stats->detail), PF_NO_PATH, PF_LIMIT_REACHED, PF_PARTIAL, or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
  *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP (a JPS table that could not follow an
  *         edit), PF_COST_OVERFLOW (a path exists but its cost sums to infinity: graph weights near
  *         DBL_MAX; no path or cost is returned), PF_MAP_BUSY (the map is being edited:

@@ -30,7 +30,7 @@ extern "C" {
     X(NO_PATH,            1, "goal is unreachable from start")                                      \
     X(LIMIT_REACHED,      2, "expansion or cost limit reached")                                     \
     X(IN_PROGRESS,        3, "sliced search not finished")                                          \
-    X(FALLBACK,           4, "algorithm unsupported on this map; ran A* instead")                   \
+    X(FALLBACK,           4, "reserved: no longer returned (see PF_DETAIL_FALLBACK)")              \
     X(CANCELLED,          5, "query was cancelled")                                                 \
     X(SUPERSEDED,         6, "query was replaced by a newer one with the same tag")                 \
     X(PARTIAL,            7, "goal unreachable; path to the reachable cell nearest it")            \

@@ -111,8 +111,9 @@ uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads);
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
- * context's accelerator answers it, else the search that will (A*, JPS or JPS+). */
-pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi);
+ * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail
+ * why it did not take the accelerator (PF_DETAIL_SHORT, PF_DETAIL_ACCEL_STALE). */
+pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail);
 /* The accelerated query of c->s, begun by search.c once PF_ALGO_AUTO picked the accelerator and
  * the start and goal were found in one component: begin prepares, step runs it whole. */
 pf_status pf__accel_begin(pf_ctx *c);

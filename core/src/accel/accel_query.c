@@ -464,7 +464,7 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     return 1;
 }
 
-pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi)
+pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail)
 {
     const pf_map *m = c->map;
     const pf__accel_ext *x = c->accel;
@@ -474,11 +474,15 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi)
     /* a short move touches fewer cells than the accelerator's scans or JPS's jumps would */
     double oct = pf__grid_metric(PF_HEUR_OCTILE, dx, dy);
     int have = x && x->acc && x->acc->map == m && x->acc->fingerprint == m->fingerprint;
+    if (x && x->acc && !have) *detail |= PF_DETAIL_ACCEL_STALE; /* never a silent fallback */
     /* a hierarchy whose build left most nodes uncontracted (open maps with few, far-seeing subgoals:
      * Berlin_0_1024 keeps all 9,914 in its core) is a plain subgoal graph search, slower there than
      * JPS+ (955 us against 10 us a query): AUTO then answers by JPS */
     if (have && x->acc->core * 2u > x->acc->nodes) have = 0;
-    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) return PF_ALGO_ASTAR;
+    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
+        *detail |= PF_DETAIL_SHORT;
+        return PF_ALGO_ASTAR;
+    }
     if (have) return PF_ALGO_AUTO;
     if (pf_jps_supported(m) && c->s.d.heuristic == PF_HEUR_OCTILE)
         return pf__jps_has_plus(c) ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;

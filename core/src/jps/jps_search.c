@@ -142,7 +142,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         return PF_NO_PATH;
     }
 
-    if (c->fixed && !static_ready(c, m->cls[si])) return PF_UNSUPPORTED; /* A* runs: PF_FALLBACK */
+    if (c->fixed && !static_ready(c, m->cls[si])) return PF_UNSUPPORTED; /* A* runs: PF_DETAIL_FALLBACK */
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
     if (!x->parent) {

@@ -31,8 +31,7 @@
 /* What pf_search_path may read of a context's last search. */
 typedef enum pf__search_state {
     PF__SEARCH_NONE = 0,   /* no search begun, or its data was released (pf_ctx_use_jps_table) */
-    PF__SEARCH_BEGUN,      /* begun with the algorithm asked for */
-    PF__SEARCH_FALLBACK    /* JPS asked for where it cannot run: A* runs instead (PF_FALLBACK) */
+    PF__SEARCH_BEGUN       /* begun (pf_stats.algo and .detail say by what) */
 } pf__search_state;
 
 typedef struct pf__search {

@@ -426,6 +426,7 @@ static pf_status finish(pf_ctx *c, pf_status st)
     if ((st == PF_NO_PATH || st == PF_LIMIT_REACHED) && s->partial && s->best != PF_NODE_NONE) {
         s->found = s->best; /* the nearest node expanded: its g is its cost (A*, never JPS) */
         st = PF_PARTIAL;
+        s->st.detail |= PF_DETAIL_PARTIAL;
     }
     if (st != PF_IN_PROGRESS) {
         s->status = st;
@@ -480,9 +481,13 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     /* JPS, JPS+ and the accelerator know one-cell units only, and expand jump points, not every
      * cell a partial path may end on: A* answers for them */
     const int cells_only = size > 1 || (partial && (unreachable || s->d.max_expansions || s->d.max_cost > 0));
-    if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
+    if (cells_only && s->d.algo == PF_ALGO_AUTO) {
+        s->d.algo = PF_ALGO_ASTAR;
+        s->st.detail |= PF_DETAIL_FALLBACK;
+    }
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
-    if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi);
+    if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi, &s->st.detail);
+    s->st.algo = s->d.algo;
     s->start = si;
     s->goal = gi;
     s->tree = tree;
@@ -517,12 +522,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
         st = cells_only ? PF_UNSUPPORTED : pf__jps_begin(c);
         if (st != PF_UNSUPPORTED) return s->status = st;
-        s->d.algo = PF_ALGO_ASTAR; /* fall back; pf_search_path reports PF_FALLBACK */
+        s->d.algo = s->st.algo = PF_ALGO_ASTAR; /* fall back, and say so in the stats */
+        s->st.detail |= PF_DETAIL_FALLBACK;
         s->reopen = 1;
         s->d.weight = 1.0;
         s->hmul = s->hadm;
         s->st.reopened = 0;
-        s->active = PF__SEARCH_FALLBACK;
     }
 
     if (!tree && !partial && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
@@ -536,7 +541,10 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         c->g[si] = 0.0;
         return finish(c, PF_NO_PATH);
     }
-    if (s->d.algo == PF_ALGO_AUTO) return s->status = pf__accel_begin(c); /* the accelerator picked */
+    if (s->d.algo == PF_ALGO_AUTO) { /* the accelerator picked */
+        s->st.detail |= PF_DETAIL_ACCEL;
+        return s->status = pf__accel_begin(c);
+    }
     if (c->parent) c->parent[si] = PF_NODE_NONE;
     if (s->d.algo == PF_ALGO_THETA) {
         /* any-angle parents: 4 bytes a cell, made once per context by its first Theta* search */
@@ -714,7 +722,6 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
         if (n_out > path->capacity && (path->nodes || path->points)) return PF_BUFFER_TOO_SMALL;
         if (n_out && (path->nodes || path->points)) walk_path(ctx, jp, len, way, path, n_out);
     }
-    if (st == PF_OK && s->active == PF__SEARCH_FALLBACK) return PF_FALLBACK;
     return st;
 }
 
