@@ -3,13 +3,16 @@
  * conflicts, or a pattern database (additive, maximised over the diagonal reflection).
  *
  *   bench_puzzle [--heuristic md|lc|both|pdb] [--ids 1,5,12] [--file korf20.txt]
- *                [--pdb 6-6-3|7-8|5-5-5] [--pdb-file F] [--no-reflect] [--threads N]
+ *                [--pdb 6-6-3|7-8|5-5-5] [--pdb-file F [--pdb-rebuild]] [--no-reflect] [--threads N]
  *
  * Prints one JSON object; exits non-zero unless every instance is solved at its listed optimal
  * length. Successors skip the parent (Korf's rule, PF_GEN_CYCLES_PARENT). Manhattan is pushed
  * incrementally by the domain (pf_gen_push_h); so are the database values (two lookups per move).
  * With --heuristic pdb the database is built first (--threads N build threads, default 1: the
- * "one core" figure) unless --pdb-file names a valid baked one; a build is then saved there. */
+ * "one core" figure) unless --pdb-file names a valid baked one. A --pdb-file that does not exist
+ * is built and saved there; one that exists and does not load (another partition, --no-reflect, not
+ * a database at all) is reported and left as it is (exit 1), unless --pdb-rebuild asks to build the
+ * database and replace it. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,34 +40,42 @@ static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--heuristic md|lc|both|pdb] [--ids 1,2,...] [--file korf20.txt]\n"
-            "       [--pdb 6-6-3|7-8|5-5-5] [--pdb-file F] [--no-reflect] [--threads N]\n",
+            "       [--pdb 6-6-3|7-8|5-5-5] [--pdb-file F [--pdb-rebuild]] [--no-reflect] [--threads N]\n",
             argv0);
     return 2;
 }
 
-/* Builds or loads the database; prints its JSON member. NULL on failure. */
-static pf_pdb *get_pdb(puz_pdb_set *set, const char *file, double *seconds, double *cpu_seconds)
+/* Loads or builds the database (puz_pdb_get: a file that does not load is left alone unless
+ * `rebuild`). NULL on failure, said on stderr. */
+static pf_pdb *get_pdb(const puz_pdb_set *set, const char *file, int rebuild, const char **source, double *seconds,
+                       double *cpu_seconds)
 {
     pf_pdb *pdb = NULL;
     pf_diag diag = {0};
-    const char *source = "built";
+    puz_pdb_source src;
     double t0 = now(), c0 = cpu();
-    if (file && pf_pdb_load(file, &set->desc, &pdb, &diag) == PF_OK) {
-        source = "loaded";
-    } else {
-        if (file) fprintf(stderr, "bench_puzzle: %s; building\n", diag.msg);
-        pf_status st = pf_pdb_build(&set->desc, &pdb);
-        if (st != PF_OK) {
-            fprintf(stderr, "bench_puzzle: database build failed: %s\n", pf_status_str(st));
-            return NULL;
-        }
-        if (file && pf_pdb_save(pdb, file, &diag) != PF_OK) fprintf(stderr, "bench_puzzle: %s\n", diag.msg);
-    }
+    pf_status st = puz_pdb_get(set, file, rebuild, &pdb, &src, &diag);
     *seconds = now() - t0;
     *cpu_seconds = cpu() - c0;
+    if (st != PF_OK) {
+        fprintf(stderr, "bench_puzzle: %s\n", diag.msg);
+        if (src == PUZ_PDB_REFUSED)
+            fprintf(stderr, "bench_puzzle: --pdb-file %s was not loaded and is left as it is (--pdb-rebuild builds the "
+                            "database and replaces it)\n", file);
+        return NULL;
+    }
+    if (src == PUZ_PDB_BUILT_UNSAVED) fprintf(stderr, "bench_puzzle: not saved: %s\n", diag.msg);
+    *source = src == PUZ_PDB_LOADED ? "loaded" : "built";
+    return pdb;
+}
+
+/* The database's JSON member. */
+static void print_pdb(const puz_pdb_set *set, const pf_pdb *pdb, const char *source, double seconds,
+                      double cpu_seconds)
+{
     printf("\"pdb\":{\"source\":\"%s\",\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"build_seconds\":%.3f,"
            "\"threads\":%u,\"bytes\":%zu,\"reflect\":%s,\"patterns\":[",
-           source, *seconds, *cpu_seconds, pf_pdb_build_seconds(pdb), set->desc.threads, pf_pdb_mem_size(pdb),
+           source, seconds, cpu_seconds, pf_pdb_build_seconds(pdb), set->desc.threads, pf_pdb_mem_size(pdb),
            set->desc.symmetry_count ? "true" : "false");
     for (uint32_t j = 0; j < set->desc.pattern_count; j++) {
         pf_pdb_info in;
@@ -75,18 +86,21 @@ static pf_pdb *get_pdb(puz_pdb_set *set, const char *file, double *seconds, doub
                in.bits, in.bytes, in.max_moves);
     }
     printf("]},\n");
-    return pdb;
 }
 
 int main(int argc, char **argv)
 {
     const char *file = PF_SHARED_DATA "/korf/korf20.txt", *heur = "both", *ids = NULL, *part = "6-6-3",
                *pdb_file = NULL;
-    int reflect = 1;
+    int reflect = 1, rebuild = 0;
     uint32_t threads = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-reflect")) {
             reflect = 0;
+            continue;
+        }
+        if (!strcmp(argv[i], "--pdb-rebuild")) {
+            rebuild = 1;
             continue;
         }
         if (i + 1 >= argc) return usage(argv[0]);
@@ -100,6 +114,10 @@ int main(int argc, char **argv)
     }
     const int use_pdb = !strcmp(heur, "pdb");
     if (!use_pdb && strcmp(heur, "md") && strcmp(heur, "lc") && strcmp(heur, "both")) return usage(argv[0]);
+    if (rebuild && !pdb_file) {
+        fprintf(stderr, "bench_puzzle: --pdb-rebuild replaces the file of --pdb-file, and none was given\n");
+        return usage(argv[0]);
+    }
     puz_instance inst[100];
     int n = puz_load_korf(file, inst, 100);
     if (n <= 0) {
@@ -115,21 +133,32 @@ int main(int argc, char **argv)
             else if (*p) break;
         }
     }
-    pf_gen_ctx *ctx;
-    if (pf_gen_ctx_create(NULL, &ctx) != PF_OK) return 1;
-    printf("{\"bench\":\"puzzle\",\"algo\":\"idastar\",\"cycles\":\"parent\",");
     static puz_pdb_set set;
     static puz_pdb_search ps;
     pf_pdb *pdb = NULL;
+    const char *pdb_source = "built";
     double pdb_seconds = 0, pdb_cpu = 0;
     if (use_pdb) {
         if (!puz_pdb_set_init(&set, part, reflect, threads) || set.dom.n != 4) {
             fprintf(stderr, "unknown 15-puzzle partition %s\n", part);
             return 2;
         }
+        /* before any output: a refused file leaves no half-written JSON behind */
+        pdb = get_pdb(&set, pdb_file, rebuild, &pdb_source, &pdb_seconds, &pdb_cpu);
+        if (!pdb || !puz_pdb_search_init(&ps, &set, pdb)) {
+            pf_pdb_destroy(pdb);
+            return 1;
+        }
+    }
+    pf_gen_ctx *ctx;
+    if (pf_gen_ctx_create(NULL, &ctx) != PF_OK) {
+        pf_pdb_destroy(pdb);
+        return 1;
+    }
+    printf("{\"bench\":\"puzzle\",\"algo\":\"idastar\",\"cycles\":\"parent\",");
+    if (use_pdb) {
         printf("\"partition\":\"%s\",", part);
-        pdb = get_pdb(&set, pdb_file, &pdb_seconds, &pdb_cpu);
-        if (!pdb || !puz_pdb_search_init(&ps, &set, pdb)) return 1;
+        print_pdb(&set, pdb, pdb_source, pdb_seconds, pdb_cpu);
     }
     printf("\"instances\":[");
     int first = 1, bad = 0;

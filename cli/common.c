@@ -253,12 +253,30 @@ void cli_json_str(FILE *f, const char *s)
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
+/* The file a link names: resolved, or for a dangling link the name it holds (from the link's own
+ * directory when relative), so the output is made there and the link stays a link. */
+static char *link_target(const char *link)
+{
+    char *real = realpath(link, NULL), name[4096];
+    ssize_t n = real ? 0 : readlink(link, name, sizeof name - 1);
+    if (real || n <= 0) return real;
+    name[n] = '\0';
+    const char *slash = strrchr(link, '/');
+    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - link) + 1;
+    char *out = malloc(dir + (size_t)n + 1);
+    if (out) {
+        memcpy(out, link, dir);
+        memcpy(out + dir, name, (size_t)n + 1);
+    }
+    return out;
+}
+
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
     *o = (cli_out){.path = path};
     struct stat sb;
     /* a link is followed: the file it names is replaced, the link stays a link */
-    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) o->real = realpath(path, NULL);
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) o->real = link_target(path);
     const char *target = o->real ? o->real : path;
     if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode)) cli_error(cmd, "cannot write '%s': it is a directory", path);

@@ -1,11 +1,15 @@
-# check_exports.cmake - the shared library exports exactly the functions its headers mark PF_API.
+# check_exports.cmake - the shared library exports every function the public headers declare,
+# and nothing else.
 #
 #   cmake -DLIB=libpathfind.so -DNM=nm -DHEADERS="a.h;b.h" -P check_exports.cmake
 #
-# Fails when a dynamic symbol is not pf_-prefixed or is internal (pf__), when a PF_API declaration
-# has no exported definition (a consumer of the shared library could not link it), when an
-# exported pf_ function is declared nowhere with PF_API (a PF_API on a definition only, say), and
-# when a public header declares a function without PF_API (hidden: missing from the library).
+# The headers are read whole by pf_api_scan (cmake/pf_api_names.cmake), which finds every function
+# declaration, with PF_API or without. Fails when a dynamic symbol is not pf_-prefixed or is
+# internal (pf__), when a declared function has no exported definition (a consumer of the shared
+# library could not link it), when an exported pf_ function is declared with PF_API in no public
+# header (a PF_API on a definition only, say), and when a public header declares a function without
+# PF_API (hidden: missing from the library). tests/check_exports_fixture.cmake shows that it fails.
+cmake_minimum_required(VERSION 3.25) # policies of a -P script: if(IN_LIST), list() with empty elements
 foreach(_v LIB NM HEADERS)
   if(NOT DEFINED ${_v})
     message(FATAL_ERROR "check_exports.cmake: -D${_v}=... is required")
@@ -38,33 +42,44 @@ foreach(_l IN LISTS _lines)
 endforeach()
 
 include(${CMAKE_CURRENT_LIST_DIR}/../cmake/pf_api_names.cmake)
-pf_api_names(_declared ${HEADERS})
-pf_unmarked_decls(_unmarked ${HEADERS})
-
+pf_api_scan(_api ${HEADERS})
+list(LENGTH HEADERS _n_headers)
+list(LENGTH _api_ALL _n_declared)
+list(LENGTH _api_MARKED _n_marked)
 list(LENGTH _exported _n_exported)
-list(LENGTH _declared _n_declared)
-set(_missing ${_declared})
-list(REMOVE_ITEM _missing ${_exported})
-set(_undeclared ${_exported})
-list(REMOVE_ITEM _undeclared ${_declared})
 set(_fail "")
 if(_bad)
   string(APPEND _fail "exported symbols outside the API: ${_bad}\n")
 endif()
+# every declaration, marked or not, must reach the library
+set(_missing "")
+foreach(_w IN LISTS _api_WHERE)
+  string(REGEX REPLACE "^.*: " "" _name "${_w}")
+  if(NOT _name IN_LIST _exported)
+    list(APPEND _missing "${_w}")
+  endif()
+endforeach()
 if(_missing)
-  string(APPEND _fail "PF_API declarations not exported: ${_missing}\n")
+  list(JOIN _missing "\n  " _m)
+  string(APPEND _fail "declared in a public header, not exported by the library:\n  ${_m}\n")
+endif()
+set(_undeclared ${_exported})
+if(_api_MARKED)
+  list(REMOVE_ITEM _undeclared ${_api_MARKED})
 endif()
 if(_undeclared)
-  string(APPEND _fail "exported, but declared without PF_API in no public header: ${_undeclared}\n")
-endif()
-if(_unmarked)
-  list(JOIN _unmarked "\n  " _u)
-  string(APPEND _fail "public declarations without PF_API (hidden, so not exported):\n  ${_u}\n")
+  string(APPEND _fail "exported, but declared with PF_API in no public header: ${_undeclared}\n")
 endif()
 if(_n_declared EQUAL 0)
-  string(APPEND _fail "no PF_API declaration found in ${HEADERS}\n")
+  string(APPEND _fail "no function declaration found in ${HEADERS}\n")
+endif()
+if(_api_UNMARKED)
+  list(JOIN _api_UNMARKED "\n  " _u)
+  string(APPEND _fail "public declarations without PF_API (hidden, so not exported):\n  ${_u}\n")
 endif()
 if(_fail)
-  message(FATAL_ERROR "${LIB}:\n${_fail}")
+  message(FATAL_ERROR "${LIB}: ${_n_declared} functions declared in ${_n_headers} headers "
+                      "(${_n_marked} with PF_API), ${_n_exported} exported\n${_fail}")
 endif()
-message(STATUS "${LIB}: ${_n_exported} exported symbols, all declared PF_API, none internal")
+message(STATUS "${LIB}: ${_n_declared} functions declared in ${_n_headers} public headers, all with "
+               "PF_API; ${_n_exported} exported symbols, each one of them, none internal")

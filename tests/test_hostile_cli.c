@@ -703,6 +703,24 @@ static void test_hex_combinations_refused(void **state)
     assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--moves", "hex"), 0); /* hex itself is fine */
 }
 
+/* 9 (the tool's side). Writing through a dangling link replaced the link with a regular file: the
+ * file it names is made, the link stays. */
+static void test_dangling_link_followed(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *link = tmp("dl.map");
+    unlink(link);
+    unlink(tmp("made.map"));
+    assert_int_equal(symlink("made.map", link), 0);
+    assert_int_equal(RUN("edit", map, write_tmp("e.txt", "rect 0 0 1 1 @\n"), "-o", link), 0);
+    struct stat sb;
+    assert_int_equal(lstat(link, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_int_equal(stat(tmp("made.map"), &sb), 0);
+    assert_true(sb.st_size > 0);
+}
+
 /* 10. A directory given as a baked file said "truncated: 0 bytes". */
 static void test_prep_directory(void **state)
 {
@@ -742,7 +760,7 @@ int main(void)
         cmocka_unit_test(test_text_inputs_bounded),   cmocka_unit_test(test_nul_byte_named),
         cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
         cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
-        cmocka_unit_test(test_prep_directory),
+        cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

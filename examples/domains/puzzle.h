@@ -113,6 +113,23 @@ typedef struct puz_pdb_set {
  * not move once initialised (the desc points into it). */
 int puz_pdb_set_init(puz_pdb_set *s, const char *partition, int reflect, uint32_t threads);
 
+/* Where puz_pdb_get's database came from. */
+typedef enum puz_pdb_source {
+    PUZ_PDB_BUILT = 0,     /* built (and saved, when a file was named) */
+    PUZ_PDB_LOADED,        /* loaded from the file */
+    PUZ_PDB_BUILT_UNSAVED, /* built, but the save failed: diag says why */
+    PUZ_PDB_REFUSED,       /* (a failure) the file exists and did not load; it is left as it is */
+} puz_pdb_source;
+
+/* The database of `set`: loaded from `file` [opt] when it holds one, else built and saved there.
+ * A missing file is built and saved. A file that exists and does not load (not a database, built
+ * for another partition or options, corrupted) is NOT replaced: the load's status is returned, with
+ * its message in diag [opt], and the file is left as it is, unless `rebuild`, which builds the
+ * database and replaces the file (pf_pdb_save: links followed, devices written in place).
+ * `*out` is NULL on failure. */
+pf_status puz_pdb_get(const puz_pdb_set *set, const char *file, int rebuild, pf_pdb **out, puz_pdb_source *source,
+                      pf_diag *diag);
+
 /* IDA* over a 15-puzzle database with incremental lookups: the state is the 17 board bytes, then
  * each pattern's value on the board and on its reflection. A move changes one tile, so a successor
  * looks up two entries. `user` of the problem's callbacks is the puz_pdb_search. */

@@ -1,5 +1,7 @@
 /* puzzle_pdb.c - pattern databases for the sliding-tile puzzle (see puzzle.h). */
 #include "domains/puzzle.h"
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const int DR[4] = {-1, 0, 0, 1}, DC[4] = {0, -1, 1, 0};
@@ -232,6 +234,41 @@ int puz_pdb_set_init(puz_pdb_set *s, const char *partition, int reflect, uint32_
         return 1;
     }
     return 0;
+}
+
+/* ---- a database file: load it, or build and save it ---------------------------------------------- */
+
+/* The user's file is theirs: only a file that is not there is created, and only a file the caller
+ * asked to have replaced (rebuild) is replaced. A file that fails to load may be a database of
+ * another partition or options that took an hour to build, or not a database at all: a mistyped
+ * --pdb-file naming a report. Either way it is reported and left as it is. */
+pf_status puz_pdb_get(const puz_pdb_set *set, const char *file, int rebuild, pf_pdb **out, puz_pdb_source *source,
+                      pf_diag *diag)
+{
+    *out = NULL;
+    *source = PUZ_PDB_BUILT;
+    if (diag) *diag = (pf_diag){.status = PF_OK};
+    int exists = 0;
+    if (file) {
+        FILE *f = fopen(file, "rb");
+        exists = f != NULL || errno != ENOENT; /* unreadable is not missing: it is refused below */
+        if (f) fclose(f);
+    }
+    if (exists && !rebuild) {
+        pf_status st = pf_pdb_load(file, &set->desc, out, diag);
+        *source = st == PF_OK ? PUZ_PDB_LOADED : PUZ_PDB_REFUSED; /* and the file left as it is */
+        return st;
+    }
+    pf_status st = pf_pdb_build(&set->desc, out);
+    if (st != PF_OK) {
+        if (diag) {
+            *diag = (pf_diag){.status = st};
+            snprintf(diag->msg, sizeof diag->msg, "database build failed: %s", pf_status_str(st));
+        }
+        return st;
+    }
+    if (file && pf_pdb_save(*out, file, diag) != PF_OK) *source = PUZ_PDB_BUILT_UNSAVED;
+    return PF_OK;
 }
 
 /* ---- IDA* over a database, with incremental lookups ----------------------------------------------

@@ -31,8 +31,11 @@
  * "PFPDB", version PF_PDB_FILE_VERSION, a fingerprint of the desc, XXH3 checksums of the header,
  * the per-pattern directory and the tables), then the directory and the tables. A loader refuses a
  * truncated, corrupted, wrong-version or mismatched file with a status and a message, and
- * allocates only what the caller's desc implies, never what the file announces. A save writes a
- * temporary file beside the target and renames it over the target only when complete.
+ * allocates only what the caller's desc implies, never what the file announces. A save follows
+ * the library's rule for output files (as pf_table_save and pf_accel_save do): a regular file is
+ * written beside its target and renamed over it only when complete, so a failed save leaves the old
+ * file whole; a symbolic link is followed (the file it names is replaced, the link stays a link); a
+ * device or a pipe is written in place, never replaced; a directory is refused.
  *
  *     pf_pdb_pattern pats[3] = { {.size = S1, .group = 10, .rank = r1, .unrank = u1}, ... };
  *     pf_pdb_desc pd = {.state_size = 17, .successors = moves, .goal = goal,
@@ -128,48 +131,49 @@ typedef struct pf_pdb_info {
  * @return PF_OK, PF_INVALID_ARGUMENT (bad desc; a rank out of range; a successor callback that
  *         pushed a bad cost), PF_TOO_LARGE (an entry beyond 254 moves), PF_OUT_OF_MEMORY.
  */
-pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out);
+PF_API pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out);
 /** NULL-safe. */
-void      pf_pdb_destroy(pf_pdb *pdb);
+PF_API void      pf_pdb_destroy(pf_pdb *pdb);
 
 /** Admissible heuristic: the maximum, over the identity and the symmetries, of the sum of the
  *  patterns' values; INFINITY when a pattern cannot reach the goal. */
-double    pf_pdb_value(const pf_pdb *pdb, const void *state);
+PF_API double    pf_pdb_value(const pf_pdb *pdb, const void *state);
 /** One pattern's value for `state`, in cost units (unit_cost * moves); INFINITY when unreached. */
-double    pf_pdb_pattern_value(const pf_pdb *pdb, uint32_t pattern, const void *state);
+PF_API double    pf_pdb_pattern_value(const pf_pdb *pdb, uint32_t pattern, const void *state);
 /** Raw stored number of an entry (fast path for domains that rank incrementally): the value in
  *  moves is base + scale * raw (see pf_pdb_info), raw = 2^bits - 1 meaning unreached. */
-uint32_t  pf_pdb_entry(const pf_pdb *pdb, uint32_t pattern, uint64_t entry);
+PF_API uint32_t  pf_pdb_entry(const pf_pdb *pdb, uint32_t pattern, uint64_t entry);
 /** @return PF_OK or PF_INVALID_ARGUMENT. */
-pf_status pf_pdb_pattern_info(const pf_pdb *pdb, uint32_t pattern, pf_pdb_info *out);
+PF_API pf_status pf_pdb_pattern_info(const pf_pdb *pdb, uint32_t pattern, pf_pdb_info *out);
 /** Bytes held (tables and copies of the desc). */
-size_t    pf_pdb_mem_size(const pf_pdb *pdb);
+PF_API size_t    pf_pdb_mem_size(const pf_pdb *pdb);
 /** Seconds the build took (0 for a loaded database). */
-double    pf_pdb_build_seconds(const pf_pdb *pdb);
+PF_API double    pf_pdb_build_seconds(const pf_pdb *pdb);
 
 /** Bytes of the baked form (pf_pdb_save_mem, pf_pdb_save); 0 for NULL. */
-size_t    pf_pdb_file_size(const pf_pdb *pdb);
+PF_API size_t    pf_pdb_file_size(const pf_pdb *pdb);
 /**
  * Bakes the database into caller memory.
  * @param size [opt] receives the bytes needed, also on PF_BUFFER_TOO_SMALL.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL.
  */
-pf_status pf_pdb_save_mem(const pf_pdb *pdb, void *buf, size_t capacity, size_t *size);
+PF_API pf_status pf_pdb_save_mem(const pf_pdb *pdb, void *buf, size_t capacity, size_t *size);
 /**
- * Bakes the database to `path` (see FILES).
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR (message in diag; `path` is left as it was).
+ * Bakes the database to `path` (see FILES: links followed, devices and pipes written in place).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR (message in diag; a regular file at `path` is
+ *         left as it was).
  */
-pf_status pf_pdb_save(const pf_pdb *pdb, const char *path, pf_diag *diag);
+PF_API pf_status pf_pdb_save(const pf_pdb *pdb, const char *path, pf_diag *diag);
 /**
  * Loads a database baked for `desc` (the same domain_id, state size, goal, patterns and flags).
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR, PF_PARSE_ERROR (truncated, corrupted),
  *         PF_UNSUPPORTED (another file version), PF_WRONG_MAP (baked for another desc),
  *         PF_OUT_OF_MEMORY. `*out` is NULL on failure.
  */
-pf_status pf_pdb_load(const char *path, const pf_pdb_desc *desc, pf_pdb **out, pf_diag *diag);
+PF_API pf_status pf_pdb_load(const char *path, const pf_pdb_desc *desc, pf_pdb **out, pf_diag *diag);
 /** The same from memory; `name` [opt] names it in messages. */
-pf_status pf_pdb_load_mem(const void *data, size_t size, const char *name, const pf_pdb_desc *desc,
-                          pf_pdb **out, pf_diag *diag);
+PF_API pf_status pf_pdb_load_mem(const void *data, size_t size, const char *name,
+                                 const pf_pdb_desc *desc, pf_pdb **out, pf_diag *diag);
 
 #ifdef __cplusplus
 }

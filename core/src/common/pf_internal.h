@@ -53,6 +53,11 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
  * terminal; an escape that does not fit ends the copy with "...". Returns the length written. */
 size_t pf__escape(char *dst, size_t cap, const char *src, size_t n);
 
+/* The file a symbolic link names, into out (cap bytes): resolved when it exists, else the name the
+ * link holds (relative to the link's directory), so that writing through a dangling link makes
+ * the file it names rather than replacing the link. 0 when it cannot be told. */
+int pf__link_target(const char *link, char *out, size_t cap);
+
 /* Opens a file to read (a FILE *, opaque here like pf__outfile's); refuses a directory by name
  * (PF_IO_ERROR "is a directory, not a WHAT file") rather than letting every read fail. */
 pf_status pf__open_read(const char *path, const char *what, void **out, pf_diag *diag);

@@ -20,6 +20,7 @@
 #define PF__POSIX_FILES 1
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #else
 #define PF__POSIX_FILES 0
 #endif
@@ -263,14 +264,37 @@ pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_by
     return PF_OK;
 }
 
+int pf__link_target(const char *link, char *out, size_t cap)
+{
+#if PF__POSIX_FILES
+    if (cap >= PATH_MAX && realpath(link, out)) return 1;
+    /* dangling: the name the link holds, taken from the link's own directory when relative */
+    char name[4096];
+    ssize_t n = readlink(link, name, sizeof name - 1);
+    if (n <= 0) return 0;
+    name[n] = '\0';
+    const char *slash = strrchr(link, '/');
+    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - link) + 1;
+    if (dir + (size_t)n + 1 > cap) return 0;
+    memcpy(out, link, dir);
+    memcpy(out + dir, name, (size_t)n + 1);
+    return 1;
+#else
+    (void)link, (void)out, (void)cap;
+    return 0;
+#endif
+}
+
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
 {
     *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
 #if PF__POSIX_FILES
     struct stat sb;
-    /* a link is followed: the file it names is replaced, the link stays a link */
-    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && realpath(path, o->real)) o->target = o->real;
+    /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
+     * stays a link */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && pf__link_target(path, o->real, sizeof o->real))
+        o->target = o->real;
     if (stat(o->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
         /* a device or a pipe: written in place (renaming over /dev/full would replace the node) */

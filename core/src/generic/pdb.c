@@ -11,7 +11,6 @@
  * layer ends. The layer that first reaches a group is its entry: the fewest counted moves. The
  * result does not depend on the number of threads or their schedule.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -680,35 +679,17 @@ pf_status pf_pdb_save(const pf_pdb *p, const char *path, pf_diag *diag)
     if (!p || !path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no database or file name");
     uint8_t h[HEADER_SIZE], dir[PF_PDB_MAX_PATTERNS * DIR_ENTRY];
     encode_head(p, h, dir);
-    /* a temporary file beside the target, renamed over it only once complete: an interrupted or
-     * failed save never leaves a truncated database where a good one was */
-    char tmp[4096];
-    FILE *f = NULL;
-    for (int k = 0; k < 100 && !f; k++) {
-        int n = snprintf(tmp, sizeof tmp, "%s.tmp%d", path, k);
-        if (n < 0 || (size_t)n >= sizeof tmp)
-            return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "file name too long");
-        f = fopen(tmp, "wbx"); /* exclusive: never clobbers a file someone else is writing */
-        if (!f && errno != EEXIST) break;
-    }
-    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+    /* the library's one rule for output files (pf__out_open): a regular file is replaced only once
+     * the new one is complete, a link is followed, a device or a pipe is written in place */
+    pf__outfile o;
+    pf_status st = pf__out_open(&o, path, &p->alloc, diag);
+    if (st != PF_OK) return st;
+    FILE *f = o.f;
     const size_t dlen = (size_t)p->desc.pattern_count * DIR_ENTRY;
     int ok = fwrite(h, 1, HEADER_SIZE, f) == HEADER_SIZE && fwrite(dir, 1, dlen, f) == dlen;
     for (uint32_t i = 0; ok && i < p->desc.pattern_count; i++)
         ok = fwrite(p->tab[i].data, 1, p->tab[i].info.bytes, f) == p->tab[i].info.bytes;
-    int err = errno;
-    if (fflush(f) != 0) ok = 0, err = errno;
-    if (fclose(f) != 0) ok = 0, err = errno;
-    if (!ok) {
-        remove(tmp);
-        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "write failed: %s", strerror(err));
-    }
-    if (rename(tmp, path) != 0) {
-        err = errno;
-        remove(tmp);
-        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot replace the file: %s", strerror(err));
-    }
-    return PF_OK;
+    return pf__out_close(&o, ok, diag);
 }
 
 /* Checks a header against the desc; on success *payload is the exact size the desc implies. */
@@ -784,14 +765,17 @@ typedef struct reader {
     FILE          *f;
 } reader;
 
-static int rd(reader *r, void *dst, size_t n)
+/* Reads up to n bytes; returns how many. */
+static size_t rd_some(reader *r, void *dst, size_t n)
 {
-    if (r->f) return fread(dst, 1, n, r->f) == n;
-    if (r->size - r->pos < n) return 0;
+    if (r->f) return fread(dst, 1, n, r->f);
+    if (r->size - r->pos < n) n = r->size - r->pos;
+    if (n == 0) return 0; /* mem may be NULL for an empty buffer */
     memcpy(dst, r->mem + r->pos, n);
     r->pos += n;
-    return 1;
+    return n;
 }
+static int rd(reader *r, void *dst, size_t n) { return rd_some(r, dst, n) == n; }
 static int at_end(reader *r)
 {
     if (r->f) {
@@ -807,7 +791,12 @@ static pf_status load(reader *r, const char *name, const pf_pdb_desc *desc, pf_p
     pf_status st = check_desc(desc);
     if (st != PF_OK) return pf__diag_set(diag, st, name, 0, 0, "invalid database desc");
     uint8_t h[HEADER_SIZE], dir[PF_PDB_MAX_PATTERNS * DIR_ENTRY];
-    if (!rd(r, h, HEADER_SIZE))
+    size_t got = rd_some(r, h, HEADER_SIZE);
+    /* a short file that does not even start like a database is not called a truncated one */
+    if (got == 0) return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "empty: not a pathfind pattern database");
+    if (memcmp(h, MAGIC, got < 8 ? got : 8) != 0)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind pattern database (bad magic)");
+    if (got < HEADER_SIZE)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "truncated: no complete %u-byte header", HEADER_SIZE);
     st = check_head(h, desc, name, diag);
     if (st != PF_OK) return st;
@@ -864,9 +853,10 @@ pf_status pf_pdb_load(const char *path, const pf_pdb_desc *desc, pf_pdb **out, p
 {
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no output");
     *out = NULL;
-    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+    void *fv;
+    pf_status ost = pf__open_read(path, ".pfp pattern database", &fv, diag); /* a directory said to be one */
+    if (ost != PF_OK) return ost;
+    FILE *f = fv;
     reader r = {.f = f};
     pf_status st = load(&r, path, desc, out, diag);
     if (st == PF_OK && ferror(f)) {

@@ -1,0 +1,65 @@
+# check_api_scan.cmake - the header scanner of the export check (pf_api_scan) against the compiler:
+# GCC's -aux-info writes out every function declaration it parsed, so the names the scanner finds in
+# the public headers must be exactly the non-static functions GCC finds there. A scanner that misses
+# a declaration (as one reading headers with CMake's list splitting did: issue 24, defect 11) or
+# invents one fails here, on the real headers, whatever they come to hold. GCC only.
+#
+#   cmake -DCC=gcc -DINCLUDES="dir;dir" -DHEADERS="a.h;b.h" -DWORK=scratch-dir -P check_api_scan.cmake
+cmake_minimum_required(VERSION 3.25) # policies of a -P script: if(IN_LIST), list() with empty elements
+foreach(_v CC INCLUDES HEADERS WORK)
+  if(NOT DEFINED ${_v})
+    message(FATAL_ERROR "check_api_scan.cmake: -D${_v}=... is required")
+  endif()
+endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/pf_api_names.cmake)
+pf_api_scan(_api ${HEADERS})
+
+file(MAKE_DIRECTORY ${WORK})
+set(_src "")
+list(REMOVE_ITEM HEADERS "")
+foreach(_h IN LISTS HEADERS)
+  string(APPEND _src "#include \"${_h}\"\n")
+endforeach()
+file(WRITE ${WORK}/all_headers.c "${_src}")
+set(_inc "")
+foreach(_d IN LISTS INCLUDES)
+  list(APPEND _inc -I${_d})
+endforeach()
+execute_process(COMMAND ${CC} -std=c11 ${_inc} -fsyntax-only -aux-info ${WORK}/aux.txt ${WORK}/all_headers.c
+                RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "${CC} -aux-info failed (${_rc}): ${_err}")
+endif()
+# one line per declaration: /* FILE:LINE:XX */ [static] [extern] TYPE NAME (PARAMS); ...
+file(STRINGS ${WORK}/aux.txt _lines)
+set(_gcc "")
+foreach(_l IN LISTS _lines)
+  if(NOT _l MATCHES "^/\\* ([^:]+):[0-9]+:[A-Z]+ \\*/ (.*)$")
+    continue()
+  endif()
+  set(_file "${CMAKE_MATCH_1}")
+  set(_decl "${CMAKE_MATCH_2}")
+  get_filename_component(_file "${_file}" ABSOLUTE BASE_DIR ${WORK})
+  if(NOT _file IN_LIST HEADERS OR _decl MATCHES "^static ")
+    continue() # another file's, or a static inline definition (header-only, never exported)
+  endif()
+  if(_decl MATCHES "([A-Za-z_][A-Za-z0-9_]*) \\(")
+    list(APPEND _gcc ${CMAKE_MATCH_1})
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES _gcc)
+list(SORT _gcc)
+list(LENGTH _gcc _n)
+set(_missed ${_gcc})
+if(_api_ALL)
+  list(REMOVE_ITEM _missed ${_api_ALL})
+endif()
+set(_invented ${_api_ALL})
+if(_gcc)
+  list(REMOVE_ITEM _invented ${_gcc})
+endif()
+if(_missed OR _invented OR _n EQUAL 0)
+  message(FATAL_ERROR "pf_api_scan and ${CC} disagree on the public headers' functions (${_n} by GCC):\n"
+                      "  missed by the scanner: ${_missed}\n  found by the scanner only: ${_invented}")
+endif()
+message(STATUS "pf_api_scan finds the ${_n} functions GCC finds in the public headers")
