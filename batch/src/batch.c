@@ -1,5 +1,7 @@
 /* batch.c - batch lifecycle: workers, query slots, cancel, prepare/finish around the jobs, results. */
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -27,8 +29,10 @@ int pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t
     return 1;
 }
 
-/* A context like the workers': the batch's allocator, open-list size, pre-faulting and JPS table. */
-static pf_status new_ctx(pf_batch *b, pf_ctx **out)
+/* A context like the workers': the batch's allocator, open-list size, pre-faulting and JPS table.
+ * Also called by workers during a run (a spare made when a search is suspended): it reads only
+ * what a run never changes. */
+pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
 {
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
@@ -40,19 +44,59 @@ static pf_status new_ctx(pf_batch *b, pf_ctx **out)
     return st;
 }
 
-/* Spares are made by pf_batch_reserve or on the first budgeted run: unbudgeted users never pay for
- * them. A shortfall is not an error (searches restart instead of suspending) and is made up later. */
+/* reserve.spares: every spare now, for a hitch-free first frame. Otherwise each is made by the
+ * worker whose search is suspended and finds none free (pf__take_spare): a batch holds no more
+ * spares than searches were ever suspended at once, and unbudgeted users never pay for them. */
 static int make_spares(pf_batch *b)
 {
-    if (b->spare_made >= b->nspare_want) return 1;
-    if (!PF__GROW(b, b->spares, b->spare_cap, b->nspare_want)) return 0;
     while (b->spare_made < b->nspare_want) {
         pf_ctx *c;
-        if (new_ctx(b, &c) != PF_OK) return 0;
+        if (pf__new_ctx(b, &c) != PF_OK) return 0;
         b->spares[b->nspare++] = c;
         b->spare_made++;
     }
     return 1;
+}
+
+/* ---- limits ----------------------------------------------------------------------------------- */
+
+#if defined(__GNUC__)
+#define PF__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PF__PRINTF(f, a)
+#endif
+
+/* A refusal: diag (if any) gets the status and a message that names the field first. */
+static void refusal(pf_diag *diag, pf_status st, const char *fmt, ...) PF__PRINTF(3, 4);
+static void refusal(pf_diag *diag, pf_status st, const char *fmt, ...)
+{
+    if (!diag) return;
+    diag->status = st;
+    diag->line = diag->column = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->msg, sizeof diag->msg, fmt, ap);
+    va_end(ap);
+}
+/* The status is the macro's value, not the (never inlined) variadic function's, so the compiler
+ * sees that a refusal never returns PF_OK (GCC -O2 otherwise warns of uninitialised results). */
+#define PF__REFUSE(diag, st, ...) (refusal((diag), (st), __VA_ARGS__), (st))
+
+/* An open list never holds a node twice: more entries than nodes would never be used (a search
+ * that somehow outgrows it still grows it on demand). */
+static uint32_t clamp_open(const pf_map *map, uint32_t entries)
+{
+    uint32_t n = pf_map_node_count(map);
+    return entries < n ? entries : n;
+}
+
+/* Bytes of one of the batch's contexts: records, and an open list of `open` entries (0: the size
+ * pf_ctx_create starts with). */
+static uint64_t ctx_bytes(const pf_map *map, uint32_t open)
+{
+    uint32_t n = pf_map_node_count(map);
+    if (!open) open = n / 64u > 1024u ? n / 64u : 1024u;
+    return pf_ctx_estimate(map, &(pf_ctx_desc){.heap_capacity = open});
 }
 
 /* A desc with its defaults resolved: what create, estimate and init_static share. */
@@ -64,19 +108,42 @@ typedef struct batch_cfg {
     pf_prefault   prefault;
 } batch_cfg;
 
-static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
+/* The one check of every size a batch is given, whichever door it comes through: pf_batch_create,
+ * pf_batch_estimate and pf_batch_init_static pass the caller's desc, pf_batch_reserve the batch's
+ * own with its reservation in `reserve` (pf_batch.h, LIMITS). Sizes are checked before anything is
+ * made: each worker and spare is a whole context. On PF_OK `c` holds the desc with its defaults
+ * resolved and its open-list sizes clamped. */
+static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag)
 {
-    if (!map) return PF_INVALID_ARGUMENT;
+    if (!map) return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "map: NULL");
     PF__CHECK_MAP(map);
-    if (pf_map_node_count(map) == 0) return PF_INVALID_ARGUMENT;
+    if (pf_map_node_count(map) == 0) return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "map: no nodes");
     c->d = desc ? *desc : (pf_batch_desc){0};
-    /* sizes are checked before anything is made: each worker and spare is a whole context */
-    if (c->d.workers > PF_BATCH_MAX_WORKERS || c->d.suspend_slots > PF_BATCH_MAX_WORKERS ||
-        c->d.arena_bytes > PF_BATCH_MAX_ARENA_BYTES)
-        return PF_TOO_LARGE;
-    if (c->d.max_queries > PF__BQ_SLOT_MASK - 1u || (unsigned)c->d.prefault > PF_PREFAULT_NONE ||
-        c->d.reserve.queries > PF__BQ_SLOT_MASK)
-        return PF_INVALID_ARGUMENT;
+    const pf_batch_desc *d = &c->d;
+    const size_t amax = PF_BATCH_MAX_ARENA_BYTES;
+    if (d->workers > PF_BATCH_MAX_WORKERS)
+        return PF__REFUSE(diag, PF_TOO_LARGE, "workers: %u exceed PF_BATCH_MAX_WORKERS (%u)", d->workers,
+                          PF_BATCH_MAX_WORKERS);
+    if (d->suspend_slots > PF_BATCH_MAX_WORKERS)
+        return PF__REFUSE(diag, PF_TOO_LARGE, "suspend_slots: %u exceed PF_BATCH_MAX_WORKERS (%u)",
+                          d->suspend_slots, PF_BATCH_MAX_WORKERS);
+    if (d->arena_bytes > amax)
+        return PF__REFUSE(diag, PF_TOO_LARGE,
+                          "arena_bytes: %zu bytes per worker exceed PF_BATCH_MAX_ARENA_BYTES (%zu)",
+                          d->arena_bytes, amax);
+    if (d->reserve.arena_bytes > amax)
+        return PF__REFUSE(diag, PF_TOO_LARGE,
+                          "reserve.arena_bytes: %zu bytes per worker exceed PF_BATCH_MAX_ARENA_BYTES (%zu)",
+                          d->reserve.arena_bytes, amax);
+    if (d->max_queries > PF__BQ_SLOT_MASK - 1u)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "max_queries: %u exceed %u", d->max_queries,
+                          PF__BQ_SLOT_MASK - 1u);
+    if ((unsigned)d->prefault > PF_PREFAULT_NONE)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "prefault: %u is not a pf_prefault value",
+                          (unsigned)d->prefault);
+    if (d->reserve.queries > PF__BQ_SLOT_MASK)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.queries: %u exceed PF_BATCH_MAX_QUERIES (%u)",
+                          d->reserve.queries, PF_BATCH_MAX_QUERIES);
     c->nworkers = PF__DEF(c->d.workers, pf__default_workers());
     /* never from the worker count: lockstep peers with different cores must suspend alike */
     c->nspare = PF__DEF(c->d.suspend_slots, PF_BATCH_DEFAULT_SUSPEND_SLOTS);
@@ -88,7 +155,36 @@ static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg
     c->tcap = 64;
     while (c->tcap < 2u * c->qcap) c->tcap *= 2u;
     c->prefault = PF__DEF(c->d.prefault, PF_PREFAULT_ALL);
+    /* What the batch may commit: every worker's context and arena (as created or reserved), and
+     * every spare (made lazily, but all of them may be needed at once). */
+    c->d.heap_capacity = clamp_open(map, c->d.heap_capacity);
+    c->d.reserve.open_list = clamp_open(map, c->d.reserve.open_list);
+    uint32_t open = d->heap_capacity > d->reserve.open_list ? d->heap_capacity : d->reserve.open_list;
+    uint64_t ctx = ctx_bytes(map, open);
+    uint64_t worker = ctx + (c->arena > d->reserve.arena_bytes ? c->arena : d->reserve.arena_bytes);
+    if ((uint64_t)c->nworkers * worker > PF_BATCH_MAX_WORKER_BYTES)
+        return PF__REFUSE(diag, PF_TOO_LARGE,
+                          "workers: %u workers of %llu bytes each (a context and a path arena) exceed "
+                          "PF_BATCH_MAX_WORKER_BYTES (%llu)",
+                          c->nworkers, (unsigned long long)worker, (unsigned long long)PF_BATCH_MAX_WORKER_BYTES);
+    if ((uint64_t)c->nspare * ctx > PF_BATCH_MAX_SPARE_BYTES)
+        return PF__REFUSE(diag, PF_TOO_LARGE,
+                          "suspend_slots: %u spare contexts of %llu bytes each exceed PF_BATCH_MAX_SPARE_BYTES "
+                          "(%llu)",
+                          c->nspare, (unsigned long long)ctx, (unsigned long long)PF_BATCH_MAX_SPARE_BYTES);
+    if (diag) *diag = (pf_diag){.status = PF_OK};
     return PF_OK;
+}
+
+static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
+{
+    return check(map, desc, c, NULL);
+}
+
+pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag)
+{
+    batch_cfg c;
+    return check(map, desc, &c, diag);
 }
 
 /* Fields every batch starts with; `workers` is placed by the caller. */
@@ -128,8 +224,12 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     st = PF_OUT_OF_MEMORY;
     b->workers = pf__calloc(&a, b->nworkers * sizeof *b->workers, 64);
     if (!b->workers) goto fail;
+    /* the spare stack has its final size: workers push and pop it during runs */
+    b->spares = pf__calloc(&a, (size_t)b->nspare_want * sizeof *b->spares, 64);
+    if (!b->spares) goto fail;
+    b->spare_cap = b->nspare_want;
     for (uint32_t w = 0; w < b->nworkers; w++) {
-        if ((st = new_ctx(b, &b->workers[w].ctx)) != PF_OK) goto fail;
+        if ((st = pf__new_ctx(b, &b->workers[w].ctx)) != PF_OK) goto fail;
         st = PF_OUT_OF_MEMORY;
         if (!pf__arena_init(&b->workers[w].arena, &a, c.arena)) goto fail;
         if (b->prefault == PF_PREFAULT_ALL && !pf__arena_reserve(&b->workers[w].arena, c.arena, 1)) goto fail;
@@ -303,7 +403,14 @@ pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b || !r) return PF_INVALID_ARGUMENT;
     if (b->prepared) return PF_BATCH_BUSY;
-    if (r->queries > PF__BQ_SLOT_MASK) return PF_INVALID_ARGUMENT;
+    /* the check pf_batch_create applies to desc->reserve, on the batch as it is */
+    batch_cfg c;
+    pf_status st = check(b->map,
+                         &(pf_batch_desc){.workers = b->nworkers, .suspend_slots = b->nspare_want,
+                                          .heap_capacity = b->open_cap, .prefault = b->prefault, .reserve = *r},
+                         &c, NULL);
+    if (st != PF_OK) return st;
+    r = &c.d.reserve; /* open_list clamped to the node count */
     /* a batch in caller memory has every table at its final size: more is its capacity exceeded
      * (checked first: reserve_queries replaces the hash table, which a static one cannot) */
     const pf_status fail = b->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
@@ -444,7 +551,6 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
         pf__map_leave(&b->user);
         return PF_OUT_OF_MEMORY;
     }
-    if (b->mode != PF__MODE_FREE) make_spares(b); /* a shortfall is absorbed (see make_spares) */
     b->prepared = 1;
     return PF_OK;
 }

@@ -133,8 +133,10 @@ struct pf_batch {
     pf__worker   *workers;
     uint32_t      nworkers;
 
-    pf_ctx      **spares;      /* free spare contexts (stack) */
-    uint32_t      nspare, spare_cap, spare_made; /* spare_made: created so far */
+    pf_ctx      **spares;      /* [spare_cap = nspare_want] free spare contexts (stack) */
+    /* spare_made: spares that exist (free or held), at most nspare_want; the others are made when
+     * a search is suspended and finds none free (pf__take_spare) */
+    uint32_t      nspare, spare_cap, spare_made;
     uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
     atomic_flag   spare_lock;
 
@@ -226,7 +228,9 @@ double    pf__now(void);
 /* Runs job j to its end on `wk` (a suspended one in its held context) and writes its results. */
 void      pf__run_to_end(pf_batch *b, pf__job *j, pf__worker *wk);
 /* A spare context for job j, or NULL. Jobs the plan gives a slot (suspended ones, the admitted
- * one) are owed one each; others, which only run ahead of the account, get what is left over. */
+ * one) are owed one each; others, which only run ahead of the account, get what is left over. A
+ * spare not made yet is made here, on the calling worker; NULL (counted in st.spare_failed) when
+ * that allocation fails. */
 pf_ctx   *pf__take_spare(pf_batch *b, const pf__job *j);
 void      pf__put_spare(pf_batch *b, pf_ctx *c);
 /* Units a search in `c` has done: its expansions, plus one once it has finished. The one place
@@ -242,6 +246,8 @@ uint32_t  pf__tag_newest(const pf_batch *b, uint64_t tag); /* PF__NONE when none
 int       pf__tag_reserve(pf_batch *b, uint32_t n);
 
 /* batch.c */
+/* A new context like the workers' (also for spares, from worker threads during a run). */
+pf_status pf__new_ctx(pf_batch *b, pf_ctx **out);
 int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
 #define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
 

@@ -48,13 +48,30 @@ pf_ctx *pf__take_spare(pf_batch *b, const pf__job *j)
 {
     spin_lock(b);
     pf_ctx *c = NULL;
-    if (j->role) {
-        if (b->nspare) c = b->spares[--b->nspare];
-        if (c && b->spare_owed) b->spare_owed--;
-    } else if (b->nspare > b->spare_owed) {
-        c = b->spares[--b->nspare];
+    int make = 0;
+    /* Spares not made yet count as free ones: the suspension that first needs one makes it. Slot
+     * holders are owed theirs, free or still to make; work run ahead gets only what is left over. */
+    uint32_t unmade = b->nspare_want - b->spare_made;
+    if (j->role ? b->nspare + unmade > 0 : b->nspare + unmade > b->spare_owed) {
+        if (b->nspare) {
+            c = b->spares[--b->nspare];
+        } else {
+            make = 1;
+            b->spare_made++; /* counted now, so that no other worker makes the last one too */
+        }
+        if (j->role && b->spare_owed) b->spare_owed--;
     }
     spin_unlock(b);
+    /* Made outside the lock (allocation and pre-faulting take milliseconds on big maps). A failure
+     * is what finding no spare is: the caller drops or restarts the search, which stays queued;
+     * the next suspension tries again. */
+    if (make && pf__new_ctx(b, &c) != PF_OK) {
+        c = NULL;
+        spin_lock(b);
+        b->spare_made--;
+        b->st.spare_failed++; /* no other write to b->st can happen during a run */
+        spin_unlock(b);
+    }
     return c;
 }
 

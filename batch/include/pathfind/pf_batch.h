@@ -44,9 +44,11 @@
  * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
  * bytes per grid cell, 20 per graph node, plus its open list: 64 MB on a 2000x2000 grid) until a
- * later run finishes it. There are `suspend_slots` such contexts besides the workers' (default
- * PF_BATCH_DEFAULT_SUSPEND_SLOTS, whatever the worker count); a search that cannot keep one
- * restarts later. The budget is handed out in this order:
+ * later run finishes it. Up to `suspend_slots` such spare contexts exist besides the workers'
+ * (default PF_BATCH_DEFAULT_SUSPEND_SLOTS, whatever the worker count); each is made the first time
+ * a search is suspended and finds none free (see NO HITCHES), and kept for reuse until
+ * pf_batch_destroy. A search that cannot keep one restarts later. The budget is handed out in this
+ * order:
  *   1. urgent searches, oldest first, each as much as it needs;
  *   2. the fair round: every suspended normal or background search, and the oldest waiting normal or
  *      background one (by run of submission, then priority) when fewer than `suspend_slots` searches
@@ -88,9 +90,32 @@
  * NO HITCHES. Everything a budgeted run may need can be made before the first frame: pf_batch_reserve
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
  * query tables; batches pre-fault their contexts (records and open lists) at creation by default
- * (pf_batch_desc.prefault). Without a reservation the spare contexts are made by the first budgeted
- * pf_batch_prepare (outside the time budget, inside that frame: about 20-60 ms each on 2000x2000), and
- * open lists and arenas grow when a search or a frame outgrows them.
+ * (pf_batch_desc.prefault). Without a reservation a spare context is made by the worker whose
+ * search is being suspended and finds none free, at that moment: that worker's frame runs over by
+ * the making (about 20-60 ms on 2000x2000, once per spare over the batch's life). A batch thus holds
+ * only as many spares as searches were ever suspended at once: 64 slots and one query cost one
+ * spare, not 64. Open lists and arenas grow when a search or a frame outgrows them. A spare that cannot be made (the allocator
+ * returns NULL) is not an error and loses no query: the search is treated as finding no spare free.
+ * Under an expansion budget its state is dropped and redone (uncharged) up to its progress in the
+ * next run (pf_batch_stats.redone), so it still completes in the same run as with the spare; under
+ * a time budget it restarts in a later run (pf_batch_stats.restarted), so a search longer than one
+ * frame's budget waits until memory comes back. pf_batch_stats.spare_failed counts these failures;
+ * the next suspension tries again.
+ *
+ * LIMITS. What a batch may commit is checked before anything is made, by one function,
+ * pf_batch_check, whichever door a size comes through (pf_batch_create, pf_batch_estimate,
+ * pf_batch_init_static and pf_batch_reserve all call it), and refused with PF_TOO_LARGE and a
+ * message that names the field:
+ *   - workers and suspend_slots: at most PF_BATCH_MAX_WORKERS each;
+ *   - a worker's path arena (arena_bytes, reserve.arena_bytes, pf_batch_reserve's arena_bytes): at
+ *     most PF_BATCH_MAX_ARENA_BYTES;
+ *   - workers x (one context + the larger of those arena sizes): at most PF_BATCH_MAX_WORKER_BYTES;
+ *   - suspend_slots x one context: at most PF_BATCH_MAX_SPARE_BYTES (the spares are made lazily,
+ *     but all of them may be needed at once, and pf_batch_init_static carves them all).
+ * "One context" is pf_ctx_estimate's size for the batch's open-list size (16 bytes per grid cell, 20
+ * per graph node, 16 per open-list entry: 65 MB on 2000x2000, so at most 263 slots there). An open list never
+ * holds a node twice, so open-list sizes (heap_capacity, reserve.open_list and pf_batch_reserve's
+ * open_list) above the map's node count are clamped to it, not refused.
  *
  * CANCEL AND SUPERSEDE. pf_batch_cancel ends a pending query at once: its result has status
  * PF_CANCELLED, and when no other pending query shares its search (duplicates, group members) the
@@ -125,8 +150,8 @@
  *   pf_batch  pf_batch_run_job() may run concurrently for distinct `worker` values, between
  *             pf_batch_prepare() and pf_batch_finish(); every other call is one thread at a time.
  *             The allocator hook may be called from worker threads (open lists and arenas grow on
- *             demand beyond what was reserved), and so may heuristic callbacks of the queries: both
- *             must be thread-safe.
+ *             demand beyond what was reserved, spare contexts are made as searches are suspended),
+ *             and so may heuristic callbacks of the queries: both must be thread-safe.
  */
 #ifndef PATHFIND_PF_BATCH_H
 #define PATHFIND_PF_BATCH_H
@@ -153,10 +178,14 @@ enum {
     PF_BATCH_FINISH_ON_EDIT = 1u << 2  /* an edit finishes suspended queries on their version first */
 };
 
-/** Limits of one batch; beyond them pf_batch_create or pf_batch_submit return PF_TOO_LARGE. */
+/** Limits of one batch (see LIMITS); beyond them pf_batch_create, pf_batch_reserve or
+ *  pf_batch_submit return PF_TOO_LARGE. */
 #define PF_BATCH_MAX_WORKERS 1024u                       /* workers, and suspend_slots */
 #define PF_BATCH_MAX_QUERIES ((UINT32_C(1) << 20) - 1u)  /* queries queued at once (20-bit slots) */
-#define PF_BATCH_MAX_ARENA_BYTES ((size_t)1 << 30)       /* arena_bytes (the arena still grows) */
+/* a worker's arena as created or reserved, through any door (it still grows past it on demand) */
+#define PF_BATCH_MAX_ARENA_BYTES ((size_t)1 << 30)
+#define PF_BATCH_MAX_WORKER_BYTES (UINT64_C(16) << 30)   /* workers x (context + arena) */
+#define PF_BATCH_MAX_SPARE_BYTES (UINT64_C(16) << 30)    /* suspend_slots x context */
 /** Spare contexts of a batch whose desc leaves suspend_slots at 0: a constant, never the worker
  * count, so lockstep peers with different core counts suspend (and answer) alike. */
 #define PF_BATCH_DEFAULT_SUSPEND_SLOTS 2u
@@ -164,9 +193,12 @@ enum {
 /** What to make ahead of the first frame (pf_batch_reserve). Zero fields reserve nothing. */
 typedef struct pf_batch_reserve_desc {
     uint32_t queries;      /* query slots and planning tables for this many queries at once */
-    uint32_t open_list;    /* open-list entries of every context (workers' and spares) */
-    size_t   arena_bytes;  /* path arena of every worker */
-    int      spares;       /* non-zero: make the `suspend_slots` spare contexts now */
+    uint32_t open_list;    /* open-list entries of every context (workers' and spares); at most
+                              the map's node count is made (more is clamped) */
+    size_t   arena_bytes;  /* path arena of every worker; at most PF_BATCH_MAX_ARENA_BYTES */
+    /* non-zero: make all `suspend_slots` spare contexts now (otherwise each is made when a search
+     * is first suspended and finds none free: see NO HITCHES) */
+    int      spares;
 } pf_batch_reserve_desc;
 
 typedef struct pf_batch_desc {
@@ -177,11 +209,13 @@ typedef struct pf_batch_desc {
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
     /* Spare contexts for suspended searches; 0 = PF_BATCH_DEFAULT_SUSPEND_SLOTS. Completion runs
      * under an expansion budget depend on it (never on the worker count); at most
-     * PF_BATCH_MAX_WORKERS. Static batches make them all at init. */
+     * PF_BATCH_MAX_WORKERS, and PF_BATCH_MAX_SPARE_BYTES of contexts. Made when searches are
+     * suspended (reserve.spares: at creation); static batches make them all at init. */
     uint32_t     suspend_slots;
     size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset;
                                   * static batches: fixed); at most PF_BATCH_MAX_ARENA_BYTES */
-    uint32_t     heap_capacity;  /* open-list entries per context, as pf_ctx_desc.heap_capacity */
+    uint32_t     heap_capacity;  /* open-list entries per context, as pf_ctx_desc.heap_capacity;
+                                    clamped to the map's node count */
     uint32_t     max_queries;    /* static batches: query slots (submitted, not yet expired by a
                                   * reset); 0 = 4096. pf_batch_create: unused, tables grow */
     /* [opt] JPS / JPS+ data shared by every worker and spare context (pf_jps.h); it must be made for
@@ -259,16 +293,33 @@ typedef struct pf_batch_stats {
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
+    uint64_t spare_failed;  /* spare contexts that could not be made when a search was suspended
+                               (allocation failed): that search was redone or restarted instead */
     uint32_t pending;       /* queries not yet answered */
 } pf_batch_stats;
 
 /**
- * Creates a batch for `map` with its workers (one pf_ctx and one arena each), then reserves what
- * desc->reserve asks for.
+ * Checks a desc against the batch limits (see LIMITS) without making anything: the one check
+ * pf_batch_create, pf_batch_estimate, pf_batch_init_static and pf_batch_reserve apply. Ask it why
+ * one of them returned PF_TOO_LARGE or PF_INVALID_ARGUMENT; for pf_batch_reserve(b, r), pass the
+ * desc `b` was made with, its `reserve` replaced by *r. diag->msg names the field first, e.g.
+ * "suspend_slots: 1024 spare contexts of 65128959 bytes each exceed PF_BATCH_MAX_SPARE_BYTES
+ * (17179869184)" (a 2000x2000 grid) or "reserve.arena_bytes: 2147483648 bytes per worker exceed
+ * PF_BATCH_MAX_ARENA_BYTES (1073741824)".
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (workers or suspend_slots above
- *         PF_BATCH_MAX_WORKERS, arena_bytes above PF_BATCH_MAX_ARENA_BYTES), PF_OUT_OF_MEMORY,
- *         PF_WRONG_MAP (desc->jps_table or desc->accel made for another map).
+ * @param diag [opt] receives the status and, on a refusal, the message (empty on PF_OK).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL or empty map, a bad prefault, max_queries or
+ *         reserve.queries out of range), PF_TOO_LARGE (a limit of LIMITS).
+ */
+PF_API pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag);
+
+/**
+ * Creates a batch for `map` with its workers (one pf_ctx and one arena each), then reserves what
+ * desc->reserve asks for. Spare contexts are made later, as searches are suspended, unless
+ * desc->reserve.spares asks for them now.
+ * @param desc [opt] NULL for defaults.
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (a limit of LIMITS: pf_batch_check says which),
+ *         PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table or desc->accel made for another map).
  */
 PF_API pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch **out);
 /** NULL-safe. Must not be called during a run. A batch made by pf_batch_init_static frees
@@ -286,7 +337,7 @@ PF_API void      pf_batch_destroy(pf_batch *b);
  * PF_OUT_OF_MEMORY (as in any batch, the others are unaffected); a search whose open list is full
  * (only with a heap_capacity below the node count) fails that query with PF_CAPACITY_EXCEEDED, a
  * group search with PF_OUT_OF_MEMORY. The spare contexts for suspended queries
- * (suspend_slots, default one per worker) are carved at once, budgets or not.
+ * (suspend_slots, default PF_BATCH_DEFAULT_SUSPEND_SLOTS) are carved at once, budgets or not.
  *
  *     pf_batch_desc bd = { .workers = 4, .max_queries = 2048, .jps_table = jps };
  *     size_t need = pf_batch_estimate(map, &bd);
@@ -309,8 +360,9 @@ PF_API size_t    pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
  * Creates a batch for `map` inside `mem` (`size` bytes, any alignment), allocating nothing then or
  * later; desc->allocator is ignored. The memory must stay valid, and not be touched by the caller,
  * until pf_batch_destroy.
- * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above 2^20 - 1), PF_BUFFER_TOO_SMALL (size
- *         < pf_batch_estimate(map, desc)), PF_WRONG_MAP (desc->jps_table made for another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above 2^20 - 1), PF_TOO_LARGE (LIMITS),
+ *         PF_BUFFER_TOO_SMALL (size < pf_batch_estimate(map, desc)), PF_WRONG_MAP (desc->jps_table
+ *         made for another map).
  */
 PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
                                       const pf_batch_desc *desc, pf_batch **out);
@@ -318,9 +370,14 @@ PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
 /**
  * Makes now what later frames would otherwise allocate (see NO HITCHES): the spare contexts, every
  * context's open list, every worker's arena and the query tables, up to the sizes given. Sizes only
- * grow; already-made parts are kept (pre-faulted as the batch's `prefault` says).
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (during a run), PF_OUT_OF_MEMORY (what
- *         was made stays; the batch works as before).
+ * grow; already-made parts are kept (pre-faulted as the batch's `prefault` says). The sizes are
+ * checked as pf_batch_create checks desc->reserve (LIMITS), before anything is made; an open list
+ * is made at most as large as the map's node count.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or queries above PF_BATCH_MAX_QUERIES), PF_BATCH_BUSY
+ *         (during a run), PF_TOO_LARGE (arena_bytes above PF_BATCH_MAX_ARENA_BYTES, or workers x
+ *         (context + arena_bytes) above PF_BATCH_MAX_WORKER_BYTES; nothing made),
+ *         PF_CAPACITY_EXCEEDED (a static batch's fixed sizes), PF_OUT_OF_MEMORY (what was made
+ *         stays; the batch works as before).
  */
 PF_API pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r);
 
@@ -359,8 +416,8 @@ PF_API pf_status pf_batch_run(pf_batch *b, const pf_batch_budget *budget);
  * without a budget, longest first by grid distance (so a long query does not start last and hold
  * up the frame; graphs keep submission order), with a budget in the order of FRAME BUDGET AND
  * PRIORITIES. Run jobs in index order for the best balance. Allocates (outside the per-query loop)
- * when the batch grew beyond its reservation, and makes the spare contexts on the first budgeted
- * run if pf_batch_reserve did not.
+ * when the batch grew beyond its reservation. Spare contexts are not made here but by the worker
+ * that suspends a search (NO HITCHES).
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (already prepared), PF_OUT_OF_MEMORY,
  *         PF_MAP_BUSY (the map is being edited).
  */
