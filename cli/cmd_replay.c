@@ -51,7 +51,9 @@ static const char *HELP =
     "                  accelerator for long moves: read from --prep FILE, else built before frame 0)\n"
     "  --prep FILE     with --algo auto: the accelerator baked by `pathfind prep`\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
-    "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it)\n"
+    "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
+    "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
+    "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
     "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "\n"
     "Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the replay restarts itself once with\n"
@@ -266,15 +268,22 @@ int pf_cli_replay(int argc, char **argv)
     if (!rows || !pend || !lag) goto oom;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
     if (!cli_prep_make("replay", map, o.algo, o.prep, &prep)) goto done;
-    pf_status st = pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots,
-                                                         .reserve = {.spares = 1}, .jps_table = prep.jps,
-                                                         .accel = prep.accel},
-                                   &b);
-    if (st == PF_TOO_LARGE) {
-        cli_error("replay", "--slots %ld: that many suspended searches would need more memory than a batch may "
-                  "hold on this map (pf_batch.h, PF_BATCH_MAX_SPARE_BYTES); lower --slots", o.slots);
+    /* spares are made as searches are first suspended (a game pays for the slots it uses), never
+     * all up front: 64 slots and one order cost one spare context at most */
+    pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
+                        .accel = prep.accel};
+    pf_diag bdiag;
+    pf_status st = pf_batch_check(map, &bd, &bdiag);
+    if (st != PF_OK) {
+        if (strncmp(bdiag.msg, "suspend_slots:", 14) == 0)
+            cli_error("replay", "--slots %ld: more suspended searches than a batch may hold on this map (%s)", o.slots,
+                      bdiag.msg);
+        else if (strncmp(bdiag.msg, "workers:", 8) == 0)
+            cli_error("replay", "--workers %ld: %s", o.workers, bdiag.msg);
+        else cli_error("replay", "%s", bdiag.msg);
         goto done;
     }
+    st = pf_batch_create(map, &bd, &b);
     if (st != PF_OK) {
         cli_error("replay", "%s", pf_status_str(st));
         goto done;

@@ -703,6 +703,43 @@ static void test_hex_combinations_refused(void **state)
     assert_int_equal(RUN("path", map, "0", "0", "5", "4", "--moves", "hex"), 0); /* hex itself is fine */
 }
 
+/* 8. replay --slots 64 with one order made 64 spare contexts up front (409 MB on the bundled map),
+ * and --slots 1024 on a large map failed with "allocation failed" after gigabytes. Spares are made
+ * when a search is suspended, and slots x context is bounded with a message naming --slots. */
+static long peak_rss_of_output(void)
+{
+    const char *p = strstr(g_out, "\"peak_rss_kb\":");
+    return p ? strtol(p + 14, NULL, 10) : -1;
+}
+
+static void test_replay_slots(void **state)
+{
+    (void)state;
+    char demo[600];
+    snprintf(demo, sizeof demo, "%s/maps/demo-512.map", PF_SOURCE_DIR);
+    const char *log = write_tmp("o.txt", "orders 1\n0 7 10 10 400 400 normal\n");
+    assert_int_equal(RUN("replay", demo, log, "--slots", "1"), 0);
+    long one = peak_rss_of_output();
+    assert_int_equal(RUN("replay", demo, log, "--slots", "64"), 0);
+    long many = peak_rss_of_output();
+    assert_true(one > 0 && many > 0);
+    /* 63 more spares of about 4.2 MB each would add 260 MB; made lazily they add nothing */
+    if (many - one > 32 * 1024) fail_msg("--slots 64 peaked %ld KB above --slots 1 (%ld KB)", many - one, one);
+    /* a 1100x1000 map: 1024 contexts of 17.7 MB pass the 16 GiB bound, refused before any is made */
+    FILE *f = fopen(tmp("big.map"), "w");
+    assert_non_null(f);
+    fprintf(f, "type octile\nheight 1000\nwidth 1100\nmap\n");
+    for (int y = 0; y < 1000; y++) {
+        for (int x = 0; x < 1100; x++) fputc('.', f);
+        fputc('\n', f);
+    }
+    assert_int_equal(fclose(f), 0);
+    confine c = {.alarm_s = 60, .as_bytes = (size_t)4 << 30};
+    assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, "--slots", "1024"), 1);
+    HAS(g_err, "--slots 1024");
+    HAS(g_err, "PF_BATCH_MAX_SPARE_BYTES");
+}
+
 /* 9 (the tool's side). Writing through a dangling link replaced the link with a regular file: the
  * file it names is made, the link stays. */
 static void test_dangling_link_followed(void **state)
@@ -761,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
         cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
         cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
+        cmocka_unit_test(test_replay_slots),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
