@@ -153,6 +153,27 @@ PF_API int      pf_grid_same_component(const pf_map *map, uint32_t a, uint32_t b
 /** Number of connected components of passable cells. */
 PF_API uint32_t pf_grid_component_count(const pf_map *map);
 
+/** What pf_grid_nearest looks for; zero-initialised: any open cell, one cell wide, anywhere. */
+typedef struct pf_nearest_desc {
+    uint32_t unit_size;  /* the unit stands on the top-left cell of its unit_size x unit_size block,
+                            all of one class (pf_grid_clearance >= unit_size); 0 = 1 */
+    uint32_t cls;        /* the class it must stand on (1..255); 0 = any open class */
+    uint32_t component;  /* a pf_grid_component id the cell must be in; 0 = any */
+    uint32_t max_radius; /* look no further than this many rings of cells around the point; 0 = the
+                            whole map */
+} pf_nearest_desc;
+
+/**
+ * The node nearest (x, y) where a unit can stand: least distance by the map's metric (octile on
+ * 8-connected grids, Manhattan on 4-connected, hex distance on hex grids), then least node id.
+ * (x, y) may be any point, inside the map or not (a click on a wall, in water, off the edge).
+ * For engines that snap clicks themselves; partial searches (pf_search_desc.partial) use the same
+ * scan. Touches about (2d + 1)^2 cells for an answer d away (4x that on hex grids), nothing else.
+ * Returns PF_NODE_NONE when there is no such cell (or within max_radius), for a graph, or for a
+ * component asked of a map whose labels are lost (an edit ran out of memory).
+ */
+PF_API uint32_t pf_grid_nearest(const pf_map *map, int32_t x, int32_t y, const pf_nearest_desc *desc);
+
 /* ---- edits ---------------------------------------------------------------------------------- */
 
 enum {

@@ -277,12 +277,17 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  *
  * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL
- * (not a failure), stats->cost and the path to the node nearest the goal among those the search
- * expanded: least map metric to the goal (octile, Manhattan or hex distance), then least cost,
- * then least node id. A goal that cannot be reached is searched for over the start's component
- * only (its reachable cells), so that node is the nearest reachable cell. Such queries, and
- * partial ones with a limit, run A* where JPS or AUTO was asked (those expand jump points, not
- * every cell a partial path may end on). The goal must still be on the map (PF_INVALID_GOAL).
+ * (not a failure), PF_DETAIL_PARTIAL, stats->cost and the path to the reachable cell nearest the
+ * goal: least map metric to the goal (octile, Manhattan or hex distance), then least cost (equal
+ * costs: the tie rule). A goal known to be unreachable (blocked, too narrow, another class or
+ * component) is answered in two steps whatever algorithm was asked: the cells at the least
+ * metric that the unit can stand on in the start's component are found by a scan around the goal
+ * (pf_grid_nearest's), then A* aims at them and stops at the first it reaches, so the query costs
+ * about what a query to that cell does (a click on a wall 20 cells away: 21 expansions, not the
+ * whole component). A unit larger than a cell that cannot reach any of those cells (they are
+ * in its one-cell component but too narrow a way leads there) floods its component instead. With
+ * a limit (max_expansions / max_cost) the answer is the nearest cell expanded before it, by A*
+ * where JPS or AUTO was asked. The goal must still be on the map (PF_INVALID_GOAL).
  */
 PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
                            pf_path *path, pf_stats *stats);

@@ -23,4 +23,22 @@ PF__INLINE double pf__grid_metric(pf_heur k, int32_t dx, int32_t dy)
     }
 }
 
+/* Hex distance between cells of an odd-r offset layout (rows shifted right on odd y). */
+PF__INLINE double pf__grid_hex_dist(int32_t x, int32_t y, int32_t gx, int32_t gy)
+{
+    /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2 */
+    int32_t q1 = x - (y - (y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
+    int32_t dq = q1 - q2, dr = y - gy, ds = -dq - dr;
+    dq = dq < 0 ? -dq : dq;
+    dr = dr < 0 ? -dr : dr;
+    ds = ds < 0 ? -ds : ds;
+    return (double)((dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds)));
+}
+
+/* The metric of kind k between cells (x, y) and (gx, gy), hex distance included. */
+PF__INLINE double pf__grid_dist(pf_heur k, int32_t x, int32_t y, int32_t gx, int32_t gy)
+{
+    return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy) : pf__grid_metric(k, x - gx, y - gy);
+}
+
 #endif

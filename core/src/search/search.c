@@ -11,6 +11,7 @@
 #include "search/skeleton_internal.h"
 #include "search/metric_internal.h"
 #include "map/grid_moves_internal.h"
+#include "map/nearest_internal.h"
 #include "jps/jps_internal.h"
 #include "accel/accel_internal.h"
 #include "search/anyangle_internal.h"
@@ -20,18 +21,7 @@
 PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int32_t y, int32_t gx,
                               int32_t gy)
 {
-    switch (k) {
-    case PF_HEUR_HEX: {
-        /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2 */
-        int32_t q1 = x - (y - (y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
-        int32_t dq = q1 - q2, dr = y - gy, ds = -dq - dr;
-        dq = dq < 0 ? -dq : dq;
-        dr = dr < 0 ? -dr : dr;
-        ds = ds < 0 ? -ds : ds;
-        return (double)((dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds)));
-    }
-    default: return pf__grid_metric(k, dx, dy);
-    }
+    return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy) : pf__grid_metric(k, dx, dy);
 }
 
 double pf__grid_octile(int32_t dx, int32_t dy) { return pf__grid_metric(PF_HEUR_OCTILE, dx, dy); }
@@ -52,6 +42,14 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
     const pf__search *s = &c->s;
     const pf_map *m = c->map;
     pf_heur k = s->d.heuristic;
+    if (PF__UNLIKELY(s->near_n)) { /* partial, toward the nearest cells a unit can reach */
+        double best = INFINITY;
+        for (uint32_t i = 0; i < s->near_n; i++) {
+            double v = h_grid_kind(s->near_heur, x - s->near_x[i], y - s->near_y[i], x, y, s->near_x[i], s->near_y[i]);
+            best = v < best ? v : best;
+        }
+        return best;
+    }
     if (k == PF_HEUR_ZERO) return 0.0;
     if (k == PF_HEUR_CALLBACK)
         return user_h(c, idx);
@@ -90,21 +88,30 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 /* ---- grid loop ------------------------------------------------------------------------------- */
 
 /* Partial paths: whether expanded node `cur` (unpadded x, y) is nearer the goal than the best so
- * far: least metric, then least g, then least node id (inner order is public order). */
-static void note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
+ * far: least metric, then least g, then least node id (inner order is public order). Returns its
+ * metric to the goal. */
+static double note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
 {
     pf__search *s = &c->s;
     double h = h_grid_kind(s->near_heur, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
     if (s->best != PF_NODE_NONE) {
-        if (h > s->best_h) return;
+        if (h > s->best_h) return h;
         if (h == s->best_h) {
             double gb = c->g[s->best], gc = c->g[cur];
-            if (gc > gb || (gc == gb && cur > s->best)) return;
+            if (gc > gb || (gc == gb && cur > s->best)) return h;
         }
     }
     s->best = cur;
     s->best_h = h;
+    return h;
 }
+
+/* A partial search toward a goal it cannot reach, once the cells at the least metric near_d a unit
+ * can reach are known: A* with the least metric to any of them as its heuristic (consistent, as
+ * a minimum of consistent ones) pops the cheapest of them first, and the search ends there (a tie
+ * on cost is settled by the tie rule, as between equal paths). With more than 8 of them it aims at
+ * the goal itself (metric to the goal: a lower bound to each, by the triangle inequality), which
+ * looks further around walls. */
 
 /* The skeleton (skeleton_internal.h) instantiated per move rule MV, weighting WEIGHTED, heuristic
  * HK (PF_HEUR__COUNT = decided at run time) and unit sizes SZ, so the neighbour tests, step costs
@@ -146,7 +153,10 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
         const int32_t x = px - 1, y = py - 1;
         const int32_t *hoff = m->nb_off[(uint32_t)py & 1u]; /* hex: offsets by row parity */
         const pf__unit u = {cls[cur], size};
-        if (PF__UNLIKELY(partial)) note_nearest(c, cur, x, y);
+        if (PF__UNLIKELY(partial)) {
+            double hn = note_nearest(c, cur, x, y);
+            if (PF__UNLIKELY(hn <= s->near_d)) return PF_NO_PATH; /* finish: PF_PARTIAL, from best */
+        }
         for (uint32_t open = pf__grid_open_dirs_sz(&gv, hoff, cur, u, MV, SZ); open; open &= open - 1u) {
             uint32_t d = (uint32_t)__builtin_ctz(open);
             uint32_t nb = (uint32_t)((int32_t)cur + (MV == PF__MV_HEX ? hoff : gv.off)[d]);
@@ -478,12 +488,41 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
             if (m->clr[gi] < size && !partial) return s->status = PF_INVALID_GOAL;
         }
     }
+    /* A goal the unit cannot reach: the nearest cell it can reach is found first (a scan outward
+     * from the goal over the start's component), and the search goes no further than that cell's
+     * distance (near_done), by A* with the map's metric whatever was asked, so every algorithm
+     * gives the same answer. Without component labels (an edit ran out of memory) the search
+     * floods the start's component instead. */
+    s->near_d = -1.0;
+    if (partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
+        pf_point gp = pf_grid_point(m, goal);
+        double nd;
+        pf__near_ties t;
+        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
+                             &t) != PF_NODE_NONE) {
+            s->near_d = nd;
+            s->d.algo = PF_ALGO_ASTAR;
+            s->d.heuristic = pf__grid_near_metric(m);
+            s->d.weight = 1.0;
+            if (t.n <= PF__NEAR_TIES) {
+                s->near_n = t.n;
+                for (uint32_t i = 0; i < t.n; i++) {
+                    pf_point p = pf_grid_point(m, pf__map_outer(m, t.cell[i]));
+                    s->near_x[i] = p.x;
+                    s->near_y[i] = p.y;
+                }
+                /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
+                s->d.heuristic = PF_HEUR_MAX;
+                s->d.heuristic_set = 1u << pf__grid_near_metric(m);
+            }
+        }
+    }
     /* JPS, JPS+ and the accelerator know one-cell units only, and expand jump points, not every
      * cell a partial path may end on: A* answers for them */
     const int cells_only = size > 1 || (partial && (unreachable || s->d.max_expansions || s->d.max_cost > 0));
     if (cells_only && s->d.algo == PF_ALGO_AUTO) {
         s->d.algo = PF_ALGO_ASTAR;
-        s->st.detail |= PF_DETAIL_FALLBACK;
+        if (!partial) s->st.detail |= PF_DETAIL_FALLBACK;
     }
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
     if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi, &s->st.detail);

@@ -1,0 +1,83 @@
+/* nearest.c - the cell nearest a point where a unit can stand: pf_grid_nearest, and the first
+ * half of a partial query toward a goal it cannot reach (search.c), which then searches only as
+ * far as that cell's distance instead of flooding the start's whole component.
+ *
+ * The scan visits square rings around the point, nearest first. Every cell of ring r is at least
+ * r away by the square metrics (octile, Manhattan, Chebyshev, Euclidean) and at least (r - 1) / 2
+ * by hex distance, so once that bound passes the best distance found no later ring can hold a
+ * nearer cell: the scan touches about (2d + 1)^2 cells for an answer d away (four times that on
+ * hex grids), whatever lies behind it. */
+#include "map/nearest_internal.h"
+#include "search/metric_internal.h"
+
+/* The least distance any cell of ring r can have. */
+static double ring_bound(pf_heur metric, uint32_t r)
+{
+    return metric == PF_HEUR_HEX ? (r ? ((double)r - 1.0) / 2.0 : 0.0) : (double)r;
+}
+
+static int standable(const pf_map *m, uint32_t p, uint8_t cls, uint8_t size, uint32_t comp)
+{
+    if (m->cls[p] == 0 || (cls && m->cls[p] != cls) || m->clr[p] < size) return 0;
+    return comp == 0 || (m->comp && pf__grid_comp(m, p) == comp);
+}
+
+uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
+                          pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+{
+    if (ties) ties->n = 0;
+    const int64_t w = m->width, h = m->height;
+    uint32_t best = PF_NODE_NONE;
+    double bd = INFINITY;
+    /* rings before the map's rectangle is reached hold no cell; after `far`, none is left */
+    int64_t r0 = 0, far = 0;
+    const int64_t lo[4] = {-(int64_t)x, (int64_t)x - (w - 1), -(int64_t)y, (int64_t)y - (h - 1)};
+    for (int k = 0; k < 4; k++) r0 = lo[k] > r0 ? lo[k] : r0;
+    const int64_t ex[4] = {x, (int64_t)x - (w - 1), y, (int64_t)y - (h - 1)};
+    for (int k = 0; k < 4; k++) far = (ex[k] < 0 ? -ex[k] : ex[k]) > far ? (ex[k] < 0 ? -ex[k] : ex[k]) : far;
+    if (max_radius && (int64_t)max_radius < far) far = max_radius;
+    for (int64_t r = r0; r <= far && ring_bound(metric, (uint32_t)r) <= bd; r++) {
+        const int64_t y0 = (int64_t)y - r, y1 = (int64_t)y + r, x0 = (int64_t)x - r, x1 = (int64_t)x + r;
+        const int64_t cxa = x0 < 0 ? 0 : x0, cxb = x1 >= w ? w - 1 : x1;
+        for (int64_t cy = y0 < 0 ? 0 : y0; cy <= y1 && cy < h; cy++) {
+            /* the ring's top and bottom rows whole, its other rows at their two ends */
+            const int edge = cy == y0 || cy == y1;
+            for (int64_t cx = edge ? cxa : x0; cx <= (edge ? cxb : x1); cx += edge ? 1 : 2 * r) {
+                if (cx < 0 || cx >= w) continue;
+                uint32_t p = (uint32_t)((cy + 1) * (int64_t)m->pw + cx + 1);
+                if (!standable(m, p, cls, size, comp)) continue;
+                double d = pf__grid_dist(metric, (int32_t)cx, (int32_t)cy, x, y);
+                if (d < bd) {
+                    bd = d;
+                    best = p;
+                    if (ties) ties->n = 0;
+                } else if (d == bd && p < best) { /* padded order is node order */
+                    best = p;
+                }
+                if (ties && d == bd) {
+                    if (ties->n < PF__NEAR_TIES) ties->cell[ties->n] = p;
+                    ties->n++;
+                }
+            }
+        }
+    }
+    if (dist) *dist = bd;
+    return best;
+}
+
+pf_heur pf__grid_near_metric(const pf_map *m)
+{
+    return m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : m->moves == PF_MOVES_HEX ? PF_HEUR_HEX : PF_HEUR_OCTILE;
+}
+
+uint32_t pf_grid_nearest(const pf_map *map, int32_t x, int32_t y, const pf_nearest_desc *desc)
+{
+    if (!map || map->kind != PF_MAP_GRID) return PF_NODE_NONE;
+    pf_nearest_desc d = desc ? *desc : (pf_nearest_desc){0};
+    uint32_t size = d.unit_size ? d.unit_size : 1u;
+    if (size > PF_UNIT_SIZE_MAX || d.cls > 255) return PF_NODE_NONE;
+    if (d.component && !map->comp) return PF_NODE_NONE; /* labels lost to an allocation failure */
+    uint32_t p = pf__grid_nearest(map, x, y, (uint8_t)d.cls, (uint8_t)size, d.component, pf__grid_near_metric(map),
+                                  d.max_radius, NULL, NULL);
+    return p == PF_NODE_NONE ? p : pf__map_outer(map, p);
+}

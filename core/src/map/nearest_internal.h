@@ -1,0 +1,23 @@
+/* nearest_internal.h - the nearest standable cell (nearest.c; never installed). */
+#ifndef PF_NEAREST_INTERNAL_H
+#define PF_NEAREST_INTERNAL_H
+
+#include "map/map_internal.h"
+#include "pathfind/pf_search.h"
+
+/* Every cell at the least distance (padded indices; n counts them all, the first PF__NEAR_TIES
+ * are kept). */
+enum { PF__NEAR_TIES = 8 };
+typedef struct pf__near_ties { uint32_t cell[PF__NEAR_TIES]; uint32_t n; } pf__near_ties;
+
+/* The padded index of the cell nearest (x, y) (any int32 point, inside the map or not) by `metric`
+ * where a unit of side `size` can stand (class `cls`, 0 = any open class; clearance >= size), in
+ * component `comp` (a pf__grid_comp value; 0 = any), within `max_radius` rings (0 = the whole map):
+ * least distance, then least node id. PF_NODE_NONE when there is none; *dist [opt] its distance,
+ * *ties [opt] every cell at that distance. */
+uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
+                          pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties);
+/* The map's own metric, by which "nearest" is measured: Manhattan (4), hex, else octile. */
+pf_heur  pf__grid_near_metric(const pf_map *m);
+
+#endif
