@@ -120,14 +120,18 @@ int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);
 int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
 /* A replay order log (orders.c; the format is in `pathfind replay --help`), read whole through the
  * bounded text reader: one record a line, frames non-decreasing. */
-enum { CLI_ORDER, CLI_CANCEL };
+enum { CLI_ORDER, CLI_CANCEL, CLI_EDIT };
 typedef struct cli_order {
     uint32_t    kind, line, frame;
     uint64_t    tag;
-    int32_t     sx, sy, gx, gy;
+    int32_t     sx, sy, gx, gy; /* edit: the rectangle's corner is sx, sy */
+    int32_t     w, h;           /* edit: its size */
+    char        terrain;        /* edit: the Moving AI character it paints */
+    uint8_t     size;           /* order: size=K (0: the --size default) */
+    uint8_t     partial;        /* order: `partial` */
     pf_priority prio;
     uint32_t    row; /* order: its CSV row; cancel: the row of the unit's latest earlier order, or
-                        UINT32_MAX when it has none */
+                        UINT32_MAX when it has none; edit: UINT32_MAX */
 } cli_order;
 typedef struct cli_orders {
     cli_order *r;
@@ -145,8 +149,8 @@ int      cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smoo
 int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
 /* How searches were answered (pf_stats.algo and .detail), never a silent substitution: a JSON
  * array of detail names (fallback, accel, accel_stale, short, partial), and counts over many
- * queries printed flat, as `,"by_jps+":N,"by_auto":N,...,"fallback":N,"accel":N,...` (by_ALGO for
- * each search that answered; by_auto counts the accelerator's answers). */
+ * queries printed flat, as `,"by_jps+":N,"by_auto":N,...,"detail_fallback":N,"detail_accel":N,...`
+ * (by_ALGO for each search that answered; by_auto counts the accelerator's answers). */
 void     cli_detail_json(FILE *f, uint32_t detail);
 typedef struct cli_answers { uint64_t by_algo[PF_ALGO__COUNT]; uint64_t detail[8]; } cli_answers;
 void     cli_answers_add(cli_answers *a, const pf_stats *st);

@@ -25,8 +25,15 @@ static const char *HELP =
     "ORDERS is text (at most 256 MiB, lines of at most 4,094 bytes, no NUL byte). The first line is\n"
     "`orders 1`; then one record a line (blank lines and lines starting with # are skipped), FRAME\n"
     "non-decreasing from 0 up to 4294967294 (frames are counted in 64 bits: they never wrap):\n"
-    "  FRAME TAG SX SY GX GY PRIORITY   an order for unit TAG; PRIORITY urgent, normal or background\n"
+    "  FRAME TAG SX SY GX GY PRIORITY [size=K] [partial]\n"
+    "                                   an order for unit TAG; PRIORITY urgent, normal or background;\n"
+    "                                   size=K: a K x K unit (default --size); partial: toward a goal\n"
+    "                                   it cannot reach, the nearest cell it can (status partial)\n"
     "  FRAME TAG cancel                 cancels unit TAG's pending order (no effect if none)\n"
+    "  FRAME rect X Y W H C             a map edit: the W x H cells from X, Y become terrain C (. G S\n"
+    "                                   ground, W water, T trees, @ O blocked), applied before that\n"
+    "                                   frame's orders; pending and suspended searches then answer on\n"
+    "                                   the edited map\n"
     "\n"
     "The CSV has one row per order line (cancel lines excluded), in file order, with the header\n"
     "  order,tag,submitted,arrived,status,cost,path_len,path_hash\n"
@@ -37,10 +44,12 @@ static const char *HELP =
     "\n"
     "The last line of stdout is one JSON object: frames, orders, completed, failed (answered with an\n"
     "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
-    "how the completed orders were answered (by_ALGO, fallback, accel, accel_stale, short, partial),\n"
+    "how the completed orders were answered (by_ALGO, detail_fallback, detail_accel,\n"
+    "detail_accel_stale, detail_short, detail_partial),\n"
     "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
     "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
-    "frames, over completed orders), peak_rss_kb.\n"
+    "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
+    "per edit line, the batch's following included).\n"
     "\n"
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
@@ -187,6 +196,31 @@ static int write_csv(const char *path, const row *rows, uint32_t n)
     return cli_out_close(&out, "replay", ok);
 }
 
+/* Applies an edit record to the map between frames; the batch follows the map (pending and
+ * suspended searches answer on the edited map). The library checks it and names the line. */
+static int apply_edit(pf_map *map, const char *path, const cli_order *r, double *seconds, uint64_t *cells)
+{
+    char text[96];
+    int n = snprintf(text, sizeof text, "rect %d %d %d %d %c", r->sx, r->sy, r->w, r->h, r->terrain);
+    pf_grid_edit ed;
+    char ch;
+    pf_diag dg;
+    if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, &ed, &ch, &dg) != PF_OK) {
+        cli_error("replay", "%s", dg.msg);
+        return 0;
+    }
+    pf_edit_report rep;
+    double t0 = cli_now();
+    pf_status st = pf_grid_apply_edits(map, &ed, 1, &rep);
+    *seconds += cli_now() - t0;
+    if (st != PF_OK) {
+        cli_error("replay", "%s:%u: edit failed: %s", path, r->line, pf_status_str(st));
+        return 0;
+    }
+    *cells += rep.changed;
+    return 1;
+}
+
 /* libgomp spins its idle threads for a few milliseconds after each parallel run (pf_batch.h, OPENMP
  * WAIT POLICY): between frames that burns CPU, and on a busy machine a spinning team wakes slowly
  * (measured here with other jobs running: 2-worker frame p50 24-28 ms spinning, 0.09 ms passive).
@@ -293,14 +327,22 @@ int pf_cli_replay(int argc, char **argv)
     uint32_t npend = 0, i = 0;
     uint64_t frame = lg.n ? lg.r[0].frame : 0;
     double busy = 0.0;
-    uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0;
+    uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0, edits = 0, edit_cells = 0;
+    double edit_s = 0.0;
     cli_answers answers = {0};
     while (i < lg.n || npend) {
         if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
         pf_batch_reset(b);
+        /* the frame's edits first, between runs, then its orders */
+        for (uint32_t k = i; k < lg.n && lg.r[k].frame == frame; k++)
+            if (lg.r[k].kind == CLI_EDIT) {
+                if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
+                edits++;
+            }
         double t0 = cli_now();
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];
+            if (r->kind == CLI_EDIT) continue;
             if (r->kind == CLI_CANCEL) {
                 if (r->row != UINT32_MAX && rows[r->row].arrived < 0) pf_batch_cancel(b, rows[r->row].id);
                 continue;
@@ -309,6 +351,8 @@ int pf_cli_replay(int argc, char **argv)
             *w = (row){.tag = r->tag, .submitted = frame, .arrived = -1, .prio = r->prio};
             pf_batch_query q = {.start = pf_grid_node(map, r->sx, r->sy), .goal = pf_grid_node(map, r->gx, r->gy),
                                 .search = sd, .tag = r->tag, .priority = r->prio, .flags = PF_QUERY_SUPERSEDE};
+            if (r->size) q.search.unit_size = r->size;
+            if (r->partial) q.search.partial = 1;
             if ((st = pf_batch_submit(b, &q, &w->id)) != PF_OK) {
                 cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
                 goto done;
@@ -364,6 +408,8 @@ int pf_cli_replay(int argc, char **argv)
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
+    printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f", (unsigned long long)edits,
+           (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0);
     cli_answers_json(stdout, &answers);
     printf("}\n");
     rc = 0;

@@ -148,7 +148,8 @@ void cli_answers_json(FILE *f, const cli_answers *a)
     /* flat keys: the summary stays one object of numbers, easy to grep and to plot */
     for (int k = PF_ALGO_ASTAR; k < PF_ALGO__COUNT; k++)
         if (a->by_algo[k]) fprintf(f, ",\"by_%s\":%llu", pf_algo_name((pf_algo)k), (unsigned long long)a->by_algo[k]);
-    for (unsigned k = 0; k < NDETAIL; k++) fprintf(f, ",\"%s\":%llu", DETAIL_NAMES[k], (unsigned long long)a->detail[k]);
+    for (unsigned k = 0; k < NDETAIL; k++)
+        fprintf(f, ",\"detail_%s\":%llu", DETAIL_NAMES[k], (unsigned long long)a->detail[k]);
 }
 
 const char *cli_status_word(pf_status s)

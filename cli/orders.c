@@ -49,13 +49,36 @@ static int bad(const char *path, uint32_t line, const char *msg, const char *wha
     return 0;
 }
 
-/* A record whose second token is a word rather than a tag. None is defined in version 1; map edits
- * (`FRAME rect X Y W H C`) will be parsed here. */
+/* A record whose second token is a word rather than a tag: a map edit, `FRAME rect X Y W H C`
+ * (checked against the map when it is applied: the map is not loaded yet). */
 static int parse_word_line(const char *path, uint32_t line, char **tok, int ntok, cli_order *r)
 {
-    (void)ntok;
-    (void)r;
-    return bad(path, line, "unknown record kind", tok[1]);
+    if (strcmp(tok[1], "rect") != 0) return bad(path, line, "unknown record kind", tok[1]);
+    if (ntok != 7) return bad(path, line, "expected FRAME rect X Y W H C", NULL);
+    int32_t *c[4] = {&r->sx, &r->sy, &r->w, &r->h};
+    for (int k = 0; k < 4; k++)
+        if (!parse_i32(tok[2 + k], c[k])) return bad(path, line, "bad number", tok[2 + k]);
+    if (strlen(tok[6]) != 1) return bad(path, line, "expected one terrain character, not", tok[6]);
+    r->terrain = tok[6][0];
+    r->kind = CLI_EDIT;
+    return 1;
+}
+
+/* What may follow an order's priority: `size=K` (1..PF_UNIT_SIZE_MAX) and `partial`, once each. */
+static int parse_order_options(const char *path, uint32_t line, char **tok, int ntok, cli_order *r)
+{
+    for (int k = 0; k < ntok; k++) {
+        if (strncmp(tok[k], "size=", 5) == 0 && !r->size) {
+            uint64_t v;
+            if (!parse_u64(tok[k] + 5, PF_UNIT_SIZE_MAX, &v) || v == 0) return bad(path, line, "bad size", tok[k]);
+            r->size = (uint8_t)v;
+        } else if (strcmp(tok[k], "partial") == 0 && !r->partial) {
+            r->partial = 1;
+        } else {
+            return bad(path, line, "expected size=K or partial after the priority, not", tok[k]);
+        }
+    }
+    return 1;
 }
 
 static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uint32_t last_frame, cli_order *r)
@@ -73,7 +96,8 @@ static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uin
         r->kind = CLI_CANCEL;
         return 1;
     }
-    if (ntok != 7) return bad(path, line, "expected FRAME TAG SX SY GX GY PRIORITY or FRAME TAG cancel", NULL);
+    if (ntok < 7)
+        return bad(path, line, "expected FRAME TAG SX SY GX GY PRIORITY [size=K] [partial] or FRAME TAG cancel", NULL);
     int32_t *c[4] = {&r->sx, &r->sy, &r->gx, &r->gy};
     for (int k = 0; k < 4; k++)
         if (!parse_i32(tok[2 + k], c[k])) return bad(path, line, "bad coordinate", tok[2 + k]);
@@ -81,6 +105,7 @@ static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uin
     else if (strcmp(tok[6], "normal") == 0) r->prio = PF_PRIORITY_NORMAL;
     else if (strcmp(tok[6], "background") == 0) r->prio = PF_PRIORITY_BACKGROUND;
     else return bad(path, line, "priority must be urgent, normal or background, not", tok[6]);
+    if (!parse_order_options(path, line, tok + 7, ntok - 7, r)) return 0;
     r->kind = CLI_ORDER;
     return 1;
 }
@@ -98,10 +123,10 @@ static int read_lines(const char *path, cli_orders *lg)
             break;
         }
         uint32_t line = t.line;
-        char *tok[8];
+        char *tok[9];
         int ntok = 0;
         for (char *p = strtok(buf, " \t"); p; p = strtok(NULL, " \t")) {
-            if (ntok == 8) {
+            if (ntok == 9) {
                 ok = bad(path, line, "too many fields", NULL);
                 break;
             }

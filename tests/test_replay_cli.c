@@ -201,6 +201,98 @@ static void test_workers_agree(void **state)
 }
 
 /* A lone order's hash is the XXH3-64 of its path's node ids as little-endian uint32. */
+/* Reads row `row` of a CSV: status and cost (-1 for "-"). */
+static void csv_row(const char *csv, unsigned row, char *status, double *cost, unsigned *arrived)
+{
+    const char *p = csv;
+    for (unsigned k = 0; k <= row; k++) p = strchr(p, '\n') + 1; /* past the header and k rows */
+    unsigned order, sub, len;
+    unsigned long long tag;
+    char c[32], hash[32];
+    assert_int_equal(sscanf(p, "%u,%llu,%u,%u,%15[^,],%31[^,],%u,%31s", &order, &tag, &sub, arrived, status, c, &len, hash), 8);
+    assert_int_equal(order, row);
+    *cost = strcmp(c, "-") == 0 ? -1.0 : strtod(c, NULL);
+}
+
+/* The game's language (issue 26, part 5): edit lines applied between frames, before that frame's
+ * orders, with the batch following the map (searches in flight answer on the edited map); orders
+ * with size=K and partial. The CSV is the same for 1, 2 and 3 workers under an expansion budget,
+ * and every answer is what a search on the edited map gives. */
+static void test_edits_sizes_partial(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("e.map"), "w");
+    assert_non_null(f);
+    fprintf(f, "type octile\nheight 40\nwidth 60\nmap\n");
+    for (int y = 0; y < 40; y++) fprintf(f, "%s\n", "............................................................");
+    fclose(f);
+    f = fopen(tmp("e.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n"
+          "0 1 0 0 59 0 normal\n"          /* crosses where the wall goes up at frame 1 */
+          "0 2 0 10 50 10 normal size=2\n" /* a 2x2 unit, across it too */
+          "1 rect 30 0 1 35 @\n"           /* a wall with a gap at the bottom */
+          "2 rect 10 30 3 3 @\n"           /* a block */
+          "3 3 5 31 11 31 urgent partial\n" /* into the block: the nearest cell */
+          "3 4 5 35 11 31 normal\n",        /* into it without partial: invalid */
+          f);
+    fclose(f);
+    static char csv[3][4096];
+    for (int w = 1; w <= 3; w++) {
+        char args[512];
+        snprintf(args, sizeof args, "'%s' '%s' --workers %d --budget-exp 20 --csv '%s'", tmp("e.map"), tmp("e.txt"), w,
+                 tmp("e.csv"));
+        assert_int_equal(replay(args), 0);
+        HAS(g_out, "\"edits\":2,\"edit_cells\":44,");
+        slurp(tmp("e.csv"), csv[w - 1], sizeof csv[0]);
+    }
+    assert_string_equal(csv[0], csv[1]);
+    assert_string_equal(csv[0], csv[2]);
+    /* the answers of searches on the map with both edits */
+    pf_map *m;
+    pf_diag d;
+    assert_int_equal(pf_grid_load_movingai(tmp("e.map"), NULL, &m, &d), PF_OK);
+    pf_grid_edit ed[2] = {{.rect = {30, 0, 1, 35}, .cls = 0}, {.rect = {10, 30, 3, 3}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, ed, 2, NULL), PF_OK);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_stats st;
+    char status[16];
+    double cost;
+    unsigned arr;
+    csv_row(csv[0], 0, status, &cost, &arr);
+    assert_string_equal(status, "ok");
+    assert_true(arr >= 2); /* 20 expansions a frame: it was in flight during both edits */
+    assert_int_equal(pf_search(ctx, pf_grid_node(m, 0, 0), pf_grid_node(m, 59, 0), NULL, NULL, &st), PF_OK);
+    assert_true(fabs(cost - st.cost) < 1e-6 && cost > 70.0); /* around the wall, not along the row (59) */
+    csv_row(csv[0], 1, status, &cost, &arr);
+    assert_string_equal(status, "ok");
+    assert_int_equal(pf_search(ctx, pf_grid_node(m, 0, 10), pf_grid_node(m, 50, 10), &(pf_search_desc){.unit_size = 2},
+                               NULL, &st),
+                     PF_OK);
+    assert_true(fabs(cost - st.cost) < 1e-6);
+    csv_row(csv[0], 2, status, &cost, &arr);
+    assert_string_equal(status, "partial");
+    assert_int_equal(arr, 3);
+    assert_int_equal(pf_search(ctx, pf_grid_node(m, 5, 31), pf_grid_node(m, 11, 31), &(pf_search_desc){.partial = 1},
+                               NULL, &st),
+                     PF_PARTIAL);
+    assert_true(fabs(cost - st.cost) < 1e-6);
+    csv_row(csv[0], 3, status, &cost, &arr);
+    assert_string_equal(status, "invalid");
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    /* edit lines are checked against the map, naming the line */
+    f = fopen(tmp("bad.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n0 rect 50 0 20 1 @\n", f);
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "'%s' '%s'", tmp("e.map"), tmp("bad.txt"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "bad.txt:2:");
+}
+
 static void test_path_hash(void **state)
 {
     (void)state;
@@ -235,7 +327,13 @@ static void test_bad_orders(void **state)
         {"orders 1\n0 1 0 0 1 1 hasty\n", "o.txt:2: priority must be urgent, normal or background, not 'hasty'"},
         {"orders 1\n3 1 0 0 1 1 urgent\n\n2 1 0 0 1 1 urgent\n", "o.txt:4: frame goes backwards '2'"},
         {"orders 1\n0 1 0 x 1 1 urgent\n", "o.txt:2: bad coordinate 'x'"},
-        {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2: unknown record kind 'rect'"},
+        {"orders 1\n0 move 1 1 2 2 0\n", "o.txt:2: unknown record kind 'move'"},
+        {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:"},           /* '0' is no terrain: checked on the map */
+        {"orders 1\n0 rect 1 1 2 2\n", "o.txt:2: expected FRAME rect X Y W H C"},
+        {"orders 1\n0 1 0 0 1 1 urgent size=0\n", "o.txt:2: bad size 'size=0'"},
+        {"orders 1\n0 1 0 0 1 1 urgent size=33\n", "o.txt:2: bad size 'size=33'"},
+        {"orders 1\n0 1 0 0 1 1 urgent fast\n", "o.txt:2: expected size=K or partial after the priority, not 'fast'"},
+        {"orders 1\n0 1 0 0 1 1 urgent partial partial\n", "o.txt:2: expected size=K or partial"},
         {"orders 1\n0 1 cancel now\n", "o.txt:2: unexpected text after cancel 'now'"},
         {"orders 1\n-1 1 0 0 1 1 urgent\n", "o.txt:2: bad frame number '-1'"},
         {"orders 1\n0 1 0 0 1 urgent\n", "o.txt:2: expected FRAME TAG SX SY GX GY PRIORITY"},
@@ -283,6 +381,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workers_agree),
         cmocka_unit_test(test_path_hash),
+        cmocka_unit_test(test_edits_sizes_partial),
         cmocka_unit_test(test_bad_orders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,7 +5,7 @@
  *   0  arguments only: every subcommand stops after parsing and checking its arguments
  *      (cli_args_only), so any argument, however long or strange, is fair: nothing is opened.
  *   1  a full run, in a scratch directory of small fixtures (m.map, m.scen, g.gr, g.co, p.txt,
- *      e.txt, r.txt, o.txt, g.pft, m.pft, f.json, f.csv): '/' in an argument becomes '_' and ".."
+ *      e.txt, r.txt, o.txt, o2.txt, g.pft, m.pft, f.json, f.csv): '/' in an argument becomes '_' and ".."
  *      becomes "_.",
  *      so every path the tool opens or writes stays in that directory, which is restored after each
  *      run. demo and bench (minutes of work by design) and runs with a number above 256 anywhere in
@@ -40,6 +40,7 @@ static const fixture FIXTURES[] = {
     {"e.txt", "remove 1 3\nadd 3 1 7\nset 1 2 4\n"},
     {"r.txt", "# a wall and a pond\nrect 1 0 2 1 @\nrect 3 4 2 1 W\n"},
     {"o.txt", "orders 1\n0 1 0 0 5 4 urgent\n0 2 0 4 5 0 normal\n1 1 5 0 0 4 background\n2 2 cancel\n"},
+    {"o2.txt", "orders 1\n0 1 0 0 5 4 normal size=2\n1 rect 2 0 1 3 @\n1 2 0 4 2 2 urgent partial\n3 rect 2 0 1 3 .\n"},
     {"f.json", "{\"algo\":\"a\",\"runs\":[{\"threads\":1,\"qps\":100},{\"threads\":2,\"qps\":190}],"
                "\"frame_ms\":[1,2,3]}\n{\"algo\":\"b\",\"path_len\":4,\"us\":2.5}\n"},
     {"f.csv", "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len,us\n0,0,0,0,5,0,ok,5,6,6,1.5\n"},

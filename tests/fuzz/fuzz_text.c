@@ -48,14 +48,19 @@ static void check_orders(const cli_orders *lg)
     uint32_t rows = 0;
     for (uint32_t i = 0; i < lg->n; i++) {
         const cli_order *r = &lg->r[i];
-        FUZZ_CHECK(r->kind == CLI_ORDER || r->kind == CLI_CANCEL);
+        FUZZ_CHECK(r->kind == CLI_ORDER || r->kind == CLI_CANCEL || r->kind == CLI_EDIT);
         FUZZ_CHECK(r->line >= 2); /* line 1 is the header */
         if (i) {
             FUZZ_CHECK(r->line > lg->r[i - 1].line);
             FUZZ_CHECK(r->frame >= lg->r[i - 1].frame);
         }
         FUZZ_CHECK(r->frame < UINT32_MAX);
+        if (r->kind == CLI_EDIT) {
+            FUZZ_CHECK(r->row == UINT32_MAX && r->terrain != '\0');
+            continue;
+        }
         if (r->kind == CLI_ORDER) {
+            FUZZ_CHECK(r->size <= PF_UNIT_SIZE_MAX && r->partial <= 1);
             FUZZ_CHECK(r->row == rows);
             rows++;
             FUZZ_CHECK(r->prio == PF_PRIORITY_URGENT || r->prio == PF_PRIORITY_NORMAL ||
