@@ -11,6 +11,7 @@
 #include "pathfind/pf_scen.h"
 #include "pathfind/pf_search.h"
 #include "pathfind/pf_anyangle.h"
+#include "pathfind/pf_repair.h"
 #include "pathfind/pf_flow.h"
 #include "pathfind/pf_jps.h"
 #include "pathfind/pf_accel.h"

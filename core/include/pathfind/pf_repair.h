@@ -1,0 +1,81 @@
+/*
+ * pf_repair.h - paths that know when they break: after map edits (pf_grid_apply_edits), whether a
+ * unit can still follow the path it was given, where it first cannot, and a repair that re-plans
+ * only the broken stretch.
+ *
+ * A path here is what a search or a smoother delivered, for one unit: node ids of a square or hex
+ * grid, each consecutive pair either one grid step (A*, JPS, JPS+, AUTO, flow fields) or a
+ * straight segment between cell centres (Theta*, pf_path_smooth, waypoint paths). The check reads
+ * the map as it is now, not its edit log (pf_grid_path_changed answers "did anything under it
+ * change since version V", which also counts a wall that went away):
+ *
+ *     pf_path_check_desc tank = { .unit_size = 2 };
+ *     uint32_t at = pf_grid_path_check(map, path, len, &tank);   // PF_NODE_NONE: still good
+ *     if (at != PF_NODE_NONE)
+ *         pf_path_repair(ctx, path, len, unit_index, &(pf_search_desc){ .unit_size = 2 }, &out, &info);
+ *
+ * Thread safety: the check reads the map only (any number of threads between edits); a repair
+ * uses its context as pf_search does.
+ */
+#ifndef PATHFIND_PF_REPAIR_H
+#define PATHFIND_PF_REPAIR_H
+
+#include "pf_export.h"
+#include "pf_search.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Who follows the path; zero-initialised: a one-cell unit of the class it stands on. */
+typedef struct pf_path_check_desc {
+    uint32_t unit_size; /* the unit stands on the top-left cell of its unit_size x unit_size block
+                           (pf_grid_clearance); 0 = 1 */
+    uint32_t cls;       /* the terrain class it moves on (1..255); 0 = the class of the path's first
+                           node as the map is now */
+} pf_path_check_desc;
+
+/**
+ * Whether the unit can still follow nodes[0..len): the index i of the first node it can no
+ * longer stand on, or whose step to nodes[i + 1] it can no longer take (a grid step by the map's
+ * move rule, diagonals without corner cutting needing both side cells; a longer segment by
+ * pf_grid_line_of_sight for the unit's size); PF_NODE_NONE when the whole path holds. A node off
+ * the map, or two nodes neither adjacent nor in line of sight on a hex grid, break it there.
+ * O(len) for grid-step paths, O(cells crossed) for segments. PF_NODE_NONE for NULL or a graph.
+ */
+PF_API uint32_t pf_grid_path_check(const pf_map *map, const uint32_t *nodes, uint32_t len,
+                                   const pf_path_check_desc *desc);
+
+/** What pf_path_repair did. */
+typedef struct pf_repair_info {
+    uint32_t broken;  /* the first broken index at or after `at` (PF_NODE_NONE: nothing to repair) */
+    uint32_t rejoin;  /* index of the old path where the repair rejoined it: the node after the
+                         last break (the goal itself when the break is at its end) */
+    double   bound;   /* the repaired path costs at most this much more than an optimal one, when
+                         the edits since the path was found only blocked cells or raised costs
+                         (then the old path from `rejoin` on is still optimal, and the optimum is
+                         at least the old cost): the searched stretch's cost less the old one's */
+    pf_stats stats;   /* the search that repaired it (expansions: what the repair cost) */
+} pf_repair_info;
+
+/**
+ * Repairs the path of a unit standing at nodes[at]: the stretch from there to the first node
+ * after the last break from which the old path holds (the rejoin point) is searched again with
+ * `desc` (unit_size and algorithm as the unit was planned with; its partial flag is ignored), and
+ * the old path from the rejoin point on is kept. The old path joins the rejoin point to the goal,
+ * so the one is reachable exactly when the other is: the repair never costs a whole new query's
+ * search from the unit to the goal, only one to the nearer rejoin point. The repaired path, from
+ * nodes[at] to the goal, is written to `out` (grid steps for the searched stretch; the old nodes
+ * after it). A path with no break is copied from `at` on.
+ * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room).
+ * @return PF_OK, PF_NO_PATH (the goal cannot be reached any more), PF_INVALID_START (the unit
+ *         cannot stand on nodes[at] now), PF_INVALID_GOAL (nor on the goal), PF_INVALID_ARGUMENT,
+ *         PF_BUFFER_TOO_SMALL, and what pf_search returns.
+ */
+PF_API pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint32_t at,
+                                const pf_search_desc *desc, pf_path *out, pf_repair_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,153 @@
+/* repair.c - paths after edits (pf_repair.h): whether a unit can still follow its path, and a
+ * repair of the broken stretch. The check applies the one move rule (map/grid_moves_internal.h) to
+ * grid steps and the one line-of-sight test (anyangle_internal.h) to longer segments, so a path is
+ * judged by exactly what the searches and the smoother that made it allowed. */
+#include <math.h>
+#include <string.h>
+#include "search/ctx_internal.h"
+#include "search/anyangle_internal.h"
+#include "pathfind/pf_repair.h"
+
+/* The direction of the grid step a -> b (padded cells), or -1 when they are not neighbours. */
+static int step_dir(const pf_map *m, uint32_t a, uint32_t b)
+{
+    const uint32_t dirs = m->moves == PF_MOVES_HEX ? 6u : 8u;
+    const int32_t *off = m->nb_off[(a / m->pw) & 1u];
+    for (uint32_t d = 0; d < dirs; d++)
+        if ((int64_t)a + off[d] == (int64_t)b) return (int)d;
+    return -1;
+}
+
+/* Whether the unit may go from padded a to padded b: a legal grid step, or else (square grids) a
+ * segment in line of sight. a itself is known open to the unit. */
+static int leg_ok(const pf_map *m, const pf__grid_view *v, uint32_t a, uint32_t b, pf__unit u)
+{
+    if (a == b) return 1;
+    int d = step_dir(m, a, b);
+    if (d >= 0) {
+        const int32_t *hoff = m->nb_off[(a / m->pw) & 1u];
+        uint32_t open;
+        switch (m->moves) {
+        case PF_MOVES_4: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_4, 1); break;
+        case PF_MOVES_8_CUT: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_8CUT, 1); break;
+        case PF_MOVES_HEX: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_HEX, 1); break;
+        default: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_8, 1); break;
+        }
+        if (open & (1u << d)) return 1;
+    }
+    return m->moves != PF_MOVES_HEX && pf__grid_los(v, a, b, u);
+}
+
+/* The unit a check describes, or {0} when it cannot move at all (hex grids take one-cell units). */
+static pf__unit unit_of(const pf_map *m, uint32_t first, const pf_path_check_desc *d)
+{
+    uint32_t size = d && d->unit_size ? d->unit_size : 1u, cls = d && d->cls ? d->cls : m->cls[first];
+    if (size > PF_UNIT_SIZE_MAX || cls > 255u || (size > 1 && m->moves == PF_MOVES_HEX)) return (pf__unit){0, 0};
+    return (pf__unit){(uint8_t)cls, (uint8_t)size};
+}
+
+/* The first broken index of nodes[0..len) (PF_NODE_NONE: none); with `last`, the last one. */
+static uint32_t scan(const pf_map *m, const uint32_t *nodes, uint32_t len, pf__unit u, int last)
+{
+    const uint32_t n = m->width * m->height;
+    const pf__grid_view v = pf__grid_view_of(m);
+    uint32_t found = PF_NODE_NONE;
+    for (uint32_t i = 0; i < len; i++) {
+        int ok = nodes[i] < n && u.k;
+        uint32_t a = ok ? pf__grid_pad(m, nodes[i]) : 0;
+        ok = ok && pf__cell_open_sz(&v, a, u, 1);
+        if (ok && i + 1 < len) ok = nodes[i + 1] < n && leg_ok(m, &v, a, pf__grid_pad(m, nodes[i + 1]), u);
+        if (!ok) {
+            found = i;
+            if (!last) break;
+        }
+    }
+    return found;
+}
+
+uint32_t pf_grid_path_check(const pf_map *map, const uint32_t *nodes, uint32_t len, const pf_path_check_desc *desc)
+{
+    if (!map || map->kind != PF_MAP_GRID || !nodes || len == 0) return PF_NODE_NONE;
+    if (nodes[0] >= map->width * map->height) return 0;
+    return scan(map, nodes, len, unit_of(map, pf__grid_pad(map, nodes[0]), desc), 0);
+}
+
+/* The cost of the old path's legs i .. j (as the map now prices them): a grid step its base times
+ * the multiplier of the cell entered, a segment its Euclidean length. */
+static double legs_cost(const pf_map *m, const uint32_t *nodes, uint32_t i, uint32_t j)
+{
+    double sum = 0.0;
+    for (uint32_t k = i; k < j; k++) {
+        uint32_t a = pf__grid_pad(m, nodes[k]), b = pf__grid_pad(m, nodes[k + 1]);
+        int d = step_dir(m, a, b);
+        if (d >= 0) sum += (m->moves != PF_MOVES_HEX && d >= 4 ? PF__SQRT2 : 1.0) * (m->cost ? (double)m->cost[b] : 1.0);
+        else sum += pf__grid_euclid(m->pw, a, b);
+    }
+    return sum;
+}
+
+/* Searches from -> to and writes its path followed by nodes[tail..len) into out. */
+static pf_status plan(pf_ctx *ctx, uint32_t from, uint32_t to, const pf_search_desc *d, const uint32_t *nodes,
+                      uint32_t tail, uint32_t len, pf_path *out, pf_stats *st)
+{
+    pf_status s = pf_search(ctx, from, to, d, NULL, st);
+    if (s != PF_OK) return s;
+    const uint32_t rest = tail < len ? len - tail : 0, total = st->path_len + rest;
+    out->len = total;
+    if (total > out->capacity) return PF_BUFFER_TOO_SMALL;
+    pf_path p = {.nodes = out->nodes, .points = out->points, .capacity = out->capacity};
+    if ((s = pf_search_path(ctx, &p, NULL)) != PF_OK) return s;
+    for (uint32_t k = 0; k < rest; k++) {
+        if (out->nodes) out->nodes[st->path_len + k] = nodes[tail + k];
+        if (out->points) out->points[st->path_len + k] = pf_grid_point(ctx->map, nodes[tail + k]);
+    }
+    out->len = total;
+    return PF_OK;
+}
+
+pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint32_t at, const pf_search_desc *desc,
+                         pf_path *out, pf_repair_info *info)
+{
+    pf_repair_info in = {.broken = PF_NODE_NONE, .rejoin = at};
+    if (info) *info = in;
+    if (!ctx || !nodes || !out || at >= len || (out->capacity && !out->nodes && !out->points))
+        return PF_INVALID_ARGUMENT;
+    const pf_map *m = ctx->map;
+    if (m->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
+    const uint32_t n = m->width * m->height;
+    for (uint32_t i = at; i < len; i++)
+        if (nodes[i] >= n) return PF_INVALID_ARGUMENT;
+    pf_search_desc d = desc ? *desc : (pf_search_desc){0};
+    d.partial = 0;
+    d.trace = NULL;
+    d.waypoints = 0;
+    pf_path_check_desc cd = {.unit_size = d.unit_size};
+    pf__unit u = unit_of(m, pf__grid_pad(m, nodes[at]), &cd);
+    if (!u.k || !pf__cell_open_sz(&(pf__grid_view){.cls = m->cls, .clr = m->clr, .pw = m->pw},
+                                  pf__grid_pad(m, nodes[at]), u, 1))
+        return PF_INVALID_START;
+    uint32_t first = scan(m, nodes + at, len - at, u, 0);
+    if (first == PF_NODE_NONE) { /* nothing broke: the path from the unit on */
+        out->len = len - at;
+        if (out->len > out->capacity) return PF_BUFFER_TOO_SMALL;
+        for (uint32_t k = at; k < len; k++) {
+            if (out->nodes) out->nodes[k - at] = nodes[k];
+            if (out->points) out->points[k - at] = pf_grid_point(m, nodes[k]);
+        }
+        if (info) *info = in;
+        return PF_OK;
+    }
+    in.broken = at + first;
+    /* rejoin after the last break: from there on the old path holds */
+    uint32_t last = at + scan(m, nodes + at, len - at, u, 1), j = last + 1 < len ? last + 1 : len - 1;
+    in.rejoin = j;
+    /* the old path joins the rejoin point to the goal, so it is reachable iff the goal is: a whole
+     * new query could only find the same PF_NO_PATH, at a higher price */
+    pf_status s = plan(ctx, nodes[at], nodes[j], &d, nodes, j + 1, len, out, &in.stats);
+    if (s == PF_OK) {
+        double bound = in.stats.cost - legs_cost(m, nodes, at, j);
+        in.bound = bound > 0.0 ? bound : 0.0;
+    }
+    if (info) *info = in;
+    return s;
+}
