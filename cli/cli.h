@@ -132,6 +132,7 @@ typedef struct cli_order {
     pf_priority prio;
     uint32_t    row; /* order: its CSV row; cancel: the row of the unit's latest earlier order, or
                         UINT32_MAX when it has none; edit: UINT32_MAX */
+    uint32_t    prev; /* order: the row of the unit's previous order (UINT32_MAX: none) */
 } cli_order;
 typedef struct cli_orders {
     cli_order *r;

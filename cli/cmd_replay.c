@@ -35,6 +35,9 @@ static const char *HELP =
     "                                   frame's orders; pending and suspended searches then answer on\n"
     "                                   the edited map\n"
     "\n"
+    "";
+/* C11 compilers need take no string longer than 4,095 characters: the help is two */
+static const char *HELP2 =
     "The CSV has one row per order line (cancel lines excluded), in file order, with the header\n"
     "  order,tag,submitted,arrived,status,cost,path_len,path_hash\n"
     "order counts order lines from 0; arrived is the frame of completion (or of the cancel); status is\n"
@@ -49,7 +52,9 @@ static const char *HELP =
     "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
     "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
-    "per edit line, the batch's following included).\n"
+    "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
+    "broke, checked for each unit's size by pf_grid_path_check, and those pf_path_repair mended from\n"
+    "their start: replay does not move units) and repair_us (mean per broken path).\n"
     "\n"
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
@@ -120,6 +125,10 @@ typedef struct row {
     uint32_t    len;
     uint64_t    hash;
     pf_stats    st;       /* how it was answered (pf_stats.algo, .detail) */
+    uint32_t    prev;     /* the unit's previous order (UINT32_MAX: none) */
+    uint32_t    size;     /* the unit's size */
+    uint32_t   *path;     /* the unit's delivered path while it is its latest (edits may break it) */
+    uint32_t    plen;
 } row;
 
 static const char *status_word(pf_status s)
@@ -161,6 +170,17 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
         w->st = r.stats;
         w->len = r.path ? r.path_len : 0;
         w->hash = w->len ? hash_path(r.path, r.path_len, hb, hcap) : 0;
+        if (w->len > 1 && (w->path = malloc((size_t)w->len * sizeof *w->path)) != NULL) {
+            /* the unit's path now: the one it had before is no longer followed */
+            memcpy(w->path, r.path, (size_t)w->len * sizeof *w->path);
+            w->plen = w->len;
+            for (uint32_t q = w->prev; q != UINT32_MAX; q = rows[q].prev)
+                if (rows[q].path) {
+                    free(rows[q].path);
+                    rows[q].path = NULL;
+                    break;
+                }
+        }
     }
     return keep;
 }
@@ -221,6 +241,55 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
     return 1;
 }
 
+/* After a frame's edits: every unit's delivered path is checked against the edited map
+ * (pf_grid_path_check, for the unit's size); a broken one is repaired from its start (replay does
+ * not move units along their paths) by pf_path_repair. */
+typedef struct repairs { pf_ctx *ctx; uint64_t broken, repaired; double seconds; } repairs;
+
+static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc *sd, repairs *rp)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        row *w = &rows[k];
+        if (!w->path) continue;
+        pf_path_check_desc cd = {.unit_size = w->size};
+        double t0 = cli_now();
+        if (pf_grid_path_check(map, w->path, w->plen, &cd) == PF_NODE_NONE) {
+            rp->seconds += cli_now() - t0;
+            continue;
+        }
+        rp->broken++;
+        if (!rp->ctx && pf_ctx_create(map, NULL, &rp->ctx) != PF_OK) return 0;
+        uint32_t cap = w->plen * 2u + 64u;
+        uint32_t *np = malloc((size_t)cap * sizeof *np);
+        if (!np) return 0;
+        pf_search_desc d = *sd;
+        d.unit_size = w->size;
+        pf_path out = {.nodes = np, .capacity = cap};
+        pf_status st = pf_path_repair(rp->ctx, w->path, w->plen, 0, &d, &out, NULL);
+        if (st == PF_BUFFER_TOO_SMALL) {
+            uint32_t *g = realloc(np, (size_t)out.len * sizeof *np);
+            if (!g) {
+                free(np);
+                return 0;
+            }
+            np = g;
+            out = (pf_path){.nodes = np, .capacity = out.len};
+            st = pf_path_repair(rp->ctx, w->path, w->plen, 0, &d, &out, NULL);
+        }
+        rp->seconds += cli_now() - t0;
+        free(w->path);
+        w->path = NULL;
+        if (st == PF_OK) { /* the unit follows the repaired path from now on */
+            rp->repaired++;
+            w->path = np;
+            w->plen = out.len;
+        } else {
+            free(np); /* walled off: the unit has no path until its next order */
+        }
+    }
+    return 1;
+}
+
 /* libgomp spins its idle threads for a few milliseconds after each parallel run (pf_batch.h, OPENMP
  * WAIT POLICY): between frames that burns CPU, and on a busy machine a spinning team wakes slowly
  * (measured here with other jobs running: 2-worker frame p50 24-28 ms spinning, 0.09 ms passive).
@@ -252,6 +321,7 @@ int pf_cli_replay(int argc, char **argv)
         const char *a = argv[i];
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
+            fputs(HELP2, stdout);
             return 0;
         }
         size_t k = 0;
@@ -270,6 +340,7 @@ int pf_cli_replay(int argc, char **argv)
     }
     if (npos != 2) {
         fputs(HELP, stderr);
+        fputs(HELP2, stderr);
         return 2;
     }
     if (!cli_check_moves("replay", o.moves, o.algo, 0, o.size)) return 2;
@@ -293,6 +364,7 @@ int pf_cli_replay(int argc, char **argv)
     int rc = 1;
     pf_batch *b = NULL;
     cli_prep prep = {0};
+    repairs rp = {0};
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
@@ -334,11 +406,13 @@ int pf_cli_replay(int argc, char **argv)
         if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
         pf_batch_reset(b);
         /* the frame's edits first, between runs, then its orders */
+        uint64_t edits_before = edits;
         for (uint32_t k = i; k < lg.n && lg.r[k].frame == frame; k++)
             if (lg.r[k].kind == CLI_EDIT) {
                 if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
                 edits++;
             }
+        if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
         double t0 = cli_now();
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];
@@ -348,7 +422,8 @@ int pf_cli_replay(int argc, char **argv)
                 continue;
             }
             row *w = &rows[r->row];
-            *w = (row){.tag = r->tag, .submitted = frame, .arrived = -1, .prio = r->prio};
+            *w = (row){.tag = r->tag, .submitted = frame, .arrived = -1, .prio = r->prio, .prev = r->prev,
+                       .size = r->size ? r->size : (o.size ? (uint32_t)o.size : 1u)};
             pf_batch_query q = {.start = pf_grid_node(map, r->sx, r->sy), .goal = pf_grid_node(map, r->gx, r->gy),
                                 .search = sd, .tag = r->tag, .priority = r->prio, .flags = PF_QUERY_SUPERSEDE};
             if (r->size) q.search.unit_size = r->size;
@@ -408,8 +483,10 @@ int pf_cli_replay(int argc, char **argv)
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
-    printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f", (unsigned long long)edits,
-           (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0);
+    printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f,\"broken\":%llu,\"repaired\":%llu,\"repair_us\":%.3f",
+           (unsigned long long)edits, (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0,
+           (unsigned long long)rp.broken, (unsigned long long)rp.repaired,
+           rp.broken ? rp.seconds * 1e6 / (double)rp.broken : 0.0);
     cli_answers_json(stdout, &answers);
     printf("}\n");
     rc = 0;
@@ -419,6 +496,8 @@ oom:
 done:
     pf_batch_destroy(b);
     cli_prep_free(&prep);
+    pf_ctx_destroy(rp.ctx);
+    for (uint32_t k = 0; rows && k < lg.orders; k++) free(rows[k].path);
     pf_map_destroy(map);
     free(rows);
     free(pend);

@@ -166,7 +166,10 @@ static int link_cancels(cli_orders *lg)
     qsort(p, lg->n, sizeof *p, by_tag_then_line);
     for (uint32_t i = 0, last = UINT32_MAX; i < lg->n; i++) {
         if (i == 0 || p[i]->tag != p[i - 1]->tag) last = UINT32_MAX;
-        if (p[i]->kind == CLI_ORDER) last = p[i]->row;
+        if (p[i]->kind == CLI_ORDER) {
+            p[i]->prev = last;
+            last = p[i]->row;
+        }
         else if (p[i]->kind == CLI_CANCEL) p[i]->row = last;
     }
     free(p);

@@ -234,7 +234,8 @@ static void test_edits_sizes_partial(void **state)
           "1 rect 30 0 1 35 @\n"           /* a wall with a gap at the bottom */
           "2 rect 10 30 3 3 @\n"           /* a block */
           "3 3 5 31 11 31 urgent partial\n" /* into the block: the nearest cell */
-          "3 4 5 35 11 31 normal\n",        /* into it without partial: invalid */
+          "3 4 5 35 11 31 normal\n"         /* into it without partial: invalid */
+          "100 rect 7 25 1 15 @\n",         /* across unit 3's delivered path: broken, repaired */
           f);
     fclose(f);
     static char csv[3][4096];
@@ -243,7 +244,8 @@ static void test_edits_sizes_partial(void **state)
         snprintf(args, sizeof args, "'%s' '%s' --workers %d --budget-exp 20 --csv '%s'", tmp("e.map"), tmp("e.txt"), w,
                  tmp("e.csv"));
         assert_int_equal(replay(args), 0);
-        HAS(g_out, "\"edits\":2,\"edit_cells\":44,");
+        HAS(g_out, "\"edits\":3,\"edit_cells\":59,");
+        HAS(g_out, "\"broken\":1,\"repaired\":1,");
         slurp(tmp("e.csv"), csv[w - 1], sizeof csv[0]);
     }
     assert_string_equal(csv[0], csv[1]);
