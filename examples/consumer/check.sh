@@ -54,5 +54,20 @@ echo "== pkg-config, static: $static_libs"
 "$cc" -std=c11 -o "$work/pc-static" "$here/main.c" $(pkg-config --cflags pathfind) $static_libs
 "$work/pc-static" || fail=1
 
-[ $fail = 0 ] && echo "check.sh: the consumer builds and runs against the installed package (CMake and pkg-config, shared and static)"
+# Vendored in an engine's tree (add_subdirectory), on a machine without libpng's headers: the
+# library alone is built (no tool, tests, benchmarks or examples), as strict ISO C11
+# (-pedantic-errors: no compiler extension but the builtins), and the engine links it.
+echo "== add_subdirectory, libpng disabled, -std=c11 -pedantic-errors"
+cmake -S "$here/../embed" -B "$work/embed" -DCMAKE_C_COMPILER="$cc" -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON \
+      "-DCMAKE_C_FLAGS=-std=c11 -pedantic-errors" >"$work/embed.log" 2>&1 || { cat "$work/embed.log"; exit 1; }
+cmake --build "$work/embed" >>"$work/embed.log" 2>&1 || { cat "$work/embed.log"; exit 1; }
+"$work/embed/engine" || fail=1
+for t in pathfind_cli pf_cli test_smoke bench_astar example_quickstart; do
+    if cmake --build "$work/embed" --target help | grep -qw "$t"; then
+        echo "check.sh: add_subdirectory builds $t: an engine should get the library alone" >&2
+        fail=1
+    fi
+done
+
+[ $fail = 0 ] && echo "check.sh: the consumer builds and runs against the installed package (CMake and pkg-config, shared and static) and vendored with add_subdirectory"
 exit $fail
