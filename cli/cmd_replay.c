@@ -13,6 +13,7 @@
 #include <string.h>
 #include <xxhash.h>
 #include "cli.h"
+#include "replay_anim.h"
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
@@ -53,8 +54,8 @@ static const char *HELP2 =
     "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
-    "broke, checked for each unit's size by pf_grid_path_check, and those pf_path_repair mended from\n"
-    "their start: replay does not move units) and repair_us (mean per broken path).\n"
+    "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
+    "mended from where the unit stands) and repair_us (mean per broken path).\n"
     "\n"
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
@@ -69,6 +70,14 @@ static const char *HELP2 =
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
     "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
     "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
+    "  --speed S       nodes of its path a unit moves each frame once its order is answered (default 1;\n"
+    "                  0: units stay where their orders were given); edits break and repair the paths\n"
+    "                  ahead of the units\n"
+    "  --animate FILE  write an animated GIF (giflib): the map with its edits, units as squares of\n"
+    "                  their size coloured by priority (pale while their search is in flight), a strip\n"
+    "                  with the frame, its time and the searches in flight\n"
+    "  --anim-px N     the GIF's longer side at most N pixels (64..4096, default 512)\n"
+    "  --anim-step N   one picture every N frames (1..10000, default 1)\n"
     "\n"
     "Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the replay restarts itself once with\n"
     "OMP_WAIT_POLICY=passive, so idle worker threads sleep between frames instead of spinning.\n"
@@ -83,6 +92,9 @@ typedef struct replay_opts {
     pf_algo     algo;
     pf_moves    moves;
     long        size;
+    long        speed;
+    const char *animate;
+    long        anim_px, anim_step;
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -105,11 +117,20 @@ static int opt_prep(replay_opts *o, const char *a)
     o->prep = a;
     return 1;
 }
+static int opt_animate(replay_opts *o, const char *a)
+{
+    o->animate = a;
+    return 1;
+}
+static int opt_speed(replay_opts *o, const char *a) { return cli_parse_int("replay", "--speed", a, 0, 1000, &o->speed); }
+static int opt_anim_px(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-px", a, 64, 4096, &o->anim_px); }
+static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-step", a, 1, 10000, &o->anim_step); }
 
 static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
-    {"--prep", opt_prep},
+    {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
+    {"--anim-step", opt_anim_step},
 };
 
 /* ---- the replay ------------------------------------------------------------------------------ */
@@ -129,6 +150,8 @@ typedef struct row {
     uint32_t    size;     /* the unit's size */
     uint32_t   *path;     /* the unit's delivered path while it is its latest (edits may break it) */
     uint32_t    plen;
+    uint32_t    at;       /* where the unit is on it (it moves --speed nodes a frame) */
+    int32_t     sx, sy;   /* where the order was given */
 } row;
 
 static const char *status_word(pf_status s)
@@ -174,6 +197,7 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
             /* the unit's path now: the one it had before is no longer followed */
             memcpy(w->path, r.path, (size_t)w->len * sizeof *w->path);
             w->plen = w->len;
+            w->at = 0;
             for (uint32_t q = w->prev; q != UINT32_MAX; q = rows[q].prev)
                 if (rows[q].path) {
                     free(rows[q].path);
@@ -241,9 +265,9 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
     return 1;
 }
 
-/* After a frame's edits: every unit's delivered path is checked against the edited map
- * (pf_grid_path_check, for the unit's size); a broken one is repaired from its start (replay does
- * not move units along their paths) by pf_path_repair. */
+/* After a frame's edits: every unit's delivered path is checked ahead of the unit against the
+ * edited map (pf_grid_path_check, for the unit's size); a broken one is repaired by pf_path_repair
+ * from where the unit stands. */
 typedef struct repairs { pf_ctx *ctx; uint64_t broken, repaired; double seconds; } repairs;
 
 static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc *sd, repairs *rp)
@@ -253,7 +277,8 @@ static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc 
         if (!w->path) continue;
         pf_path_check_desc cd = {.unit_size = w->size};
         double t0 = cli_now();
-        if (pf_grid_path_check(map, w->path, w->plen, &cd) == PF_NODE_NONE) {
+        /* only what lies ahead of the unit matters */
+        if (pf_grid_path_check(map, w->path + w->at, w->plen - w->at, &cd) == PF_NODE_NONE) {
             rp->seconds += cli_now() - t0;
             continue;
         }
@@ -265,7 +290,7 @@ static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc 
         pf_search_desc d = *sd;
         d.unit_size = w->size;
         pf_path out = {.nodes = np, .capacity = cap};
-        pf_status st = pf_path_repair(rp->ctx, w->path, w->plen, 0, &d, &out, NULL);
+        pf_status st = pf_path_repair(rp->ctx, w->path, w->plen, w->at, &d, &out, NULL);
         if (st == PF_BUFFER_TOO_SMALL) {
             uint32_t *g = realloc(np, (size_t)out.len * sizeof *np);
             if (!g) {
@@ -274,15 +299,16 @@ static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc 
             }
             np = g;
             out = (pf_path){.nodes = np, .capacity = out.len};
-            st = pf_path_repair(rp->ctx, w->path, w->plen, 0, &d, &out, NULL);
+            st = pf_path_repair(rp->ctx, w->path, w->plen, w->at, &d, &out, NULL);
         }
         rp->seconds += cli_now() - t0;
         free(w->path);
         w->path = NULL;
-        if (st == PF_OK) { /* the unit follows the repaired path from now on */
+        if (st == PF_OK) { /* the unit follows the repaired path from now on, from where it stands */
             rp->repaired++;
             w->path = np;
             w->plen = out.len;
+            w->at = 0;
         } else {
             free(np); /* walled off: the unit has no path until its next order */
         }
@@ -314,7 +340,7 @@ static void prefer_passive_wait(int argc, char **argv)
 
 int pf_cli_replay(int argc, char **argv)
 {
-    replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT};
+    replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1};
     const char *pos[2] = {0};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -365,6 +391,8 @@ int pf_cli_replay(int argc, char **argv)
     pf_batch *b = NULL;
     cli_prep prep = {0};
     repairs rp = {0};
+    cli_anim *anim = NULL;
+    cli_anim_unit *units = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
@@ -402,8 +430,26 @@ int pf_cli_replay(int argc, char **argv)
     uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0, edits = 0, edit_cells = 0;
     double edit_s = 0.0;
     cli_answers answers = {0};
-    while (i < lg.n || npend) {
-        if (npend == 0 && lg.r[i].frame > frame) frame = lg.r[i].frame; /* idle frames: nothing to run */
+    const uint64_t first_frame = frame;
+    if (o.animate) {
+        if (!(units = malloc((lg.orders ? lg.orders : 1) * sizeof *units))) goto oom;
+        /* a picture every 4 hundredths of a second: a 60 Hz game's frames at about a third of the speed */
+        if (!(anim = cli_anim_open("replay", o.animate, map, o.anim_px, 4))) goto done;
+    }
+    uint64_t moved = frame; /* units have moved up to this frame */
+    for (;;) {
+        int moving = 0; /* a unit is still on its way */
+        for (uint32_t k = 0; o.speed && k < lg.orders && !moving; k++) moving = rows[k].path && rows[k].at + 1 < rows[k].plen;
+        if (i >= lg.n && !npend && !(anim && moving)) break;
+        /* idle frames: nothing to run (and, when animating, nobody moving) */
+        if (npend == 0 && i < lg.n && lg.r[i].frame > frame && !(anim && moving)) frame = lg.r[i].frame;
+        /* units move along their paths up to this frame */
+        for (uint32_t k = 0; o.speed && k < lg.orders; k++)
+            if (rows[k].path) {
+                uint64_t to = rows[k].at + (frame - moved) * (uint64_t)o.speed;
+                rows[k].at = to < rows[k].plen ? (uint32_t)to : rows[k].plen - 1;
+            }
+        moved = frame;
         pf_batch_reset(b);
         /* the frame's edits first, between runs, then its orders */
         uint64_t edits_before = edits;
@@ -423,7 +469,7 @@ int pf_cli_replay(int argc, char **argv)
             }
             row *w = &rows[r->row];
             *w = (row){.tag = r->tag, .submitted = frame, .arrived = -1, .prio = r->prio, .prev = r->prev,
-                       .size = r->size ? r->size : (o.size ? (uint32_t)o.size : 1u)};
+                       .size = r->size ? r->size : (o.size ? (uint32_t)o.size : 1u), .sx = r->sx, .sy = r->sy};
             pf_batch_query q = {.start = pf_grid_node(map, r->sx, r->sy), .goal = pf_grid_node(map, r->gx, r->gy),
                                 .search = sd, .tag = r->tag, .priority = r->prio, .flags = PF_QUERY_SUPERSEDE};
             if (r->size) q.search.unit_size = r->size;
@@ -449,7 +495,23 @@ int pf_cli_replay(int argc, char **argv)
         }
         ft[nft++] = dt * 1e3;
         npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        if (anim && (frame - first_frame) % (uint64_t)o.anim_step == 0) {
+            uint32_t nu = 0;
+            for (uint32_t k = 0; k < lg.orders; k++) {
+                const row *w = &rows[k];
+                int waiting = w->arrived < 0 && w->submitted <= frame && w->status == PF_OK;
+                if (!w->path && !waiting) continue;
+                pf_point p = w->path ? pf_grid_point(map, w->path[w->at]) : (pf_point){w->sx, w->sy};
+                units[nu++] = (cli_anim_unit){p.x, p.y, w->size, w->prio, !w->path};
+            }
+            if (!cli_anim_picture(anim, map, units, nu, frame, dt * 1e3, npend)) goto done;
+        }
         frame++;
+    }
+    if (anim) {
+        int complete = cli_anim_close(anim, 1);
+        anim = NULL;
+        if (!complete) goto done;
     }
     for (uint32_t k = 0; k < lg.orders; k++) {
         int gone = rows[k].status == PF_CANCELLED || rows[k].status == PF_SUPERSEDED;
@@ -494,6 +556,8 @@ int pf_cli_replay(int argc, char **argv)
 oom:
     cli_error("replay", "out of memory");
 done:
+    cli_anim_close(anim, 0);
+    free(units);
     pf_batch_destroy(b);
     cli_prep_free(&prep);
     pf_ctx_destroy(rp.ctx);

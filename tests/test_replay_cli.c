@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gif_lib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #define XXH_INLINE_ALL
@@ -235,7 +237,7 @@ static void test_edits_sizes_partial(void **state)
           "2 rect 10 30 3 3 @\n"           /* a block */
           "3 3 5 31 11 31 urgent partial\n" /* into the block: the nearest cell */
           "3 4 5 35 11 31 normal\n"         /* into it without partial: invalid */
-          "100 rect 7 25 1 15 @\n",         /* across unit 3's delivered path: broken, repaired */
+          "4 rect 7 25 1 15 @\n",           /* across unit 3's path, ahead of it: broken, repaired */
           f);
     fclose(f);
     static char csv[3][4096];
@@ -293,6 +295,53 @@ static void test_edits_sizes_partial(void **state)
     snprintf(args, sizeof args, "'%s' '%s'", tmp("e.map"), tmp("bad.txt"));
     assert_int_equal(replay(args), 1);
     HAS(g_err, "bad.txt:2:");
+}
+
+/* replay --animate: one picture a frame, the map's size at most --anim-px, the first picture whole
+ * and every later one laid over it; the bundled demo (300 units, 90 frames of orders, buildings)
+ * under 3 MB. A run that fails leaves no file. */
+static void test_animate(void **state)
+{
+    (void)state;
+    write_inputs();
+    char args[640];
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s' --anim-px 240", tmp("m.map"),
+             tmp("o.txt"), tmp("a.gif"));
+    assert_int_equal(replay(args), 0);
+    unsigned frames = 0;
+    const char *fp = strstr(g_out, "\"frames\":");
+    assert_non_null(fp);
+    frames = (unsigned)strtoul(fp + 9, NULL, 10);
+    int err = 0;
+    GifFileType *g = DGifOpenFileName(tmp("a.gif"), &err);
+    assert_non_null(g);
+    assert_int_equal(DGifSlurp(g), GIF_OK);
+    assert_int_equal((unsigned)g->ImageCount, frames);
+    assert_int_equal(g->SWidth, 240);      /* 120 cells at 2 pixels each */
+    assert_int_equal(g->SHeight, 12 + 200); /* the strip and 100 rows */
+    assert_int_equal(g->SavedImages[0].ImageDesc.Width, 240);
+    for (int i = 1; i < g->ImageCount; i++) {
+        const GifImageDesc *d = &g->SavedImages[i].ImageDesc;
+        assert_true(d->Left + d->Width <= 240 && d->Top + d->Height <= 212);
+    }
+    DGifCloseFile(g, &err);
+    /* a bad log: exit 1, no GIF */
+    FILE *f = fopen(tmp("bad.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n0 1 0 0 1\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "'%s' '%s' --animate '%s'", tmp("m.map"), tmp("bad.txt"), tmp("b.gif"));
+    assert_int_equal(replay(args), 1);
+    assert_int_not_equal(access(tmp("b.gif"), F_OK), 0);
+    /* the README's animation */
+    snprintf(args, sizeof args,
+             "'%s/maps/demo-512.map' '%s/maps/demo-orders.txt' --budget-exp 60000 --workers 2 --speed 3 --animate '%s'",
+             PF_SOURCE_DIR, PF_SOURCE_DIR, tmp("demo.gif"));
+    assert_int_equal(replay(args), 0);
+    struct stat sb;
+    assert_int_equal(stat(tmp("demo.gif"), &sb), 0);
+    if (sb.st_size > 3 * 1024 * 1024) fail_msg("the demo animation is %lld bytes", (long long)sb.st_size);
+    HAS(g_out, "\"orders\":593,");
 }
 
 static void test_path_hash(void **state)
@@ -384,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_workers_agree),
         cmocka_unit_test(test_path_hash),
         cmocka_unit_test(test_edits_sizes_partial),
+        cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages pathfind needs to build and test (idempotent; needs root or sudo).
 # Skips apt entirely when everything is already there, so it is cheap to run before every build.
 set -e
-PKGS="build-essential cmake pkg-config libxxhash-dev libcmocka-dev libpng-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev"
+PKGS="build-essential cmake pkg-config libxxhash-dev libcmocka-dev libpng-dev libgif-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
