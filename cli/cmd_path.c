@@ -14,7 +14,7 @@ static const char *HELP =
     "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
     "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
     "the goal. --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
-    "jps, jps+ and auto run A* for K > 1. --partial: when the goal cannot be reached, the status is\n"
+    "jps, jps+ and auto run JPS for K > 1. --partial: when the goal cannot be reached, the status is\n"
     "partial and the path leads to the reachable cell nearest it (exit status 0, like no_path).\n"
     "--smooth adds the path pulled into straight segments (pf_path_smooth): waypoints and their\n"
     "Euclidean length smooth_cost. --algo theta searches any-angle (Theta*): its path is already\n"

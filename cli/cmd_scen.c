@@ -32,7 +32,7 @@ static const char *HELP =
     "                per edit line, derived data included) to the JSON\n"
     "  --prep FILE   with --algo auto: the accelerator baked by `pathfind prep` instead of building it\n"
     "  --size K      units of K x K cells (1..32; a query's cells are the unit's top-left cell); a start\n"
-    "                or goal where the unit cannot stand is invalid. jps, jps+ and auto run A* for K > 1\n"
+    "                or goal where the unit cannot stand is invalid. jps, jps+ and auto run JPS for K > 1\n"
     "  --partial     a goal that cannot be reached gives status partial and the path to the reachable\n"
     "                cell nearest it (cost and path_len of that path; not counted as solved)\n"
     "\n"

@@ -133,6 +133,8 @@ static run_out run(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, u
 static const pf_moves MOVES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4};
 
 /* One random map, every size 1..4: sized searches against searches on the eroded map. */
+static long jps_checked; /* sized JPS, JPS+ and AUTO queries checked against JPS on the eroded map */
+
 static void sizes_map(uint64_t seed, long *queries)
 {
     uint64_t rs = seed;
@@ -175,20 +177,33 @@ static void sizes_map(uint64_t seed, long *queries)
             }
             free(x.nodes);
             free(y.nodes);
-            /* JPS, JPS+ and AUTO: A* for units over one cell, the optimal cost either way */
-            if (mv == PF_MOVES_8_NO_CUT && !f) {
-                pf_search_desc dj = {.algo = rng_below(&rs, 2) ? PF_ALGO_JPS : PF_ALGO_AUTO, .unit_size = K};
+            /* JPS, JPS+ and AUTO: for units over one cell, JPS on the cells open to them, which is
+             * JPS on the eroded map: the same status, cost and jump points expanded */
+            if ((mv == PF_MOVES_8_NO_CUT || mv == PF_MOVES_8_CUT) && !f) {
+                static const pf_algo JA[3] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
+                pf_search_desc dj = {.algo = JA[rng_below(&rs, 3)], .unit_size = K};
                 run_out j = run(cm, s, g, &dj, w * h), r = run(ce, s, g, &(pf_search_desc){0}, w * h);
+                run_out je = run(ce, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, w * h);
                 int ok_j = j.st == PF_OK, ok_r = r.st == PF_OK;
-                if (ok_j != ok_r || (ok_r && !close_to(j.s.cost, r.s.cost)) ||
-                    (K > 1 && ok_j && !(j.s.detail & PF_DETAIL_FALLBACK))) {
-                    print_message("size %u %s %u -> %u: %s %.9f, eroded A* %s %.9f (seed %llu)\n", K,
-                                  pf_algo_name(dj.algo), s, g, pf_status_name(j.st), j.s.cost, pf_status_name(r.st),
-                                  r.s.cost, (unsigned long long)seed);
+                int bad = ok_j != ok_r || (ok_r && !close_to(j.s.cost, r.s.cost));
+                /* not a fallback to A*: JPS itself, jump point for jump point where a path exists (where
+                 * none does, the eroded map's components answer without searching) */
+                if (K > 1)
+                    bad |= j.st != je.st || (j.s.detail & PF_DETAIL_FALLBACK) ||
+                           (ok_j && (j.s.algo != PF_ALGO_JPS || j.s.expanded != je.s.expanded ||
+                                     !close_to(j.s.cost, je.s.cost)));
+                if (bad) {
+                    print_message("size %u %s %u -> %u: %s %.9f exp %u by %s, eroded A* %s %.9f, eroded JPS exp %u "
+                                  "(seed %llu)\n",
+                                  K, pf_algo_name(dj.algo), s, g, pf_status_name(j.st), j.s.cost, j.s.expanded,
+                                  pf_algo_name(j.s.algo), pf_status_name(r.st), r.s.cost, je.s.expanded,
+                                  (unsigned long long)seed);
                     fail();
                 }
+                jps_checked++;
                 free(j.nodes);
                 free(r.nodes);
+                free(je.nodes);
             }
         }
         pf_ctx_destroy(ce);
@@ -212,7 +227,10 @@ static void test_sizes_match_eroded(void **state)
     }
     int maps = (int)(60 * env_scale());
     for (int i = 0; i < maps; i++) sizes_map(UINT64_C(0x5123) + (uint64_t)i, &queries);
-    print_message("%ld sized queries matched the eroded maps\n", queries);
+    print_message("%ld sized queries matched the eroded maps; %ld of them by JPS, JPS+ or AUTO matched JPS there, "
+                  "jump point for jump point\n",
+                  queries, jps_checked);
+    assert_true(jps_checked > 100);
 }
 
 static void test_sizes_refused(void **state)

@@ -124,7 +124,8 @@ typedef struct pf_search_desc {
                                        and the goal (path_len in pf_stats counts them) */
     uint32_t        unit_size;      /* square grids: the unit covers the unit_size x unit_size cells
                                        whose top-left cell is its node (pf_grid_clearance); 0 = 1,
-                                       at most PF_UNIT_SIZE_MAX. JPS, JPS+ and AUTO run A* for it */
+                                       at most PF_UNIT_SIZE_MAX. JPS, JPS+ and AUTO run JPS on
+                                       the cells open to the unit (pf_stats.algo) */
     int             partial;        /* grids: a goal that cannot be reached (blocked, walled off, or
                                        past max_expansions / max_cost) gives PF_PARTIAL and the path
                                        to the reachable cell nearest it (see pf_search) */

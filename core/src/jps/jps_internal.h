@@ -43,6 +43,12 @@ typedef struct pf__jps_ext {
     /* the running search */
     const uint64_t     *rows, *cols;
     const int16_t      *dist;
+    /* sized units: the bitmaps of the cells open to a unit of side sz_size, by class, on map
+     * version sz_version (built by the first query of a class, again after an edit or a size change) */
+    uint64_t           *sz_rows[256], *sz_cols[256];
+    size_t              sz_bytes;
+    uint8_t             sz_size;
+    uint64_t            sz_version;
     uint8_t             k;       /* terrain class searched */
     int                 cut;     /* PF_MOVES_8_CUT */
     int                 hkind;   /* pf_heur */
@@ -55,6 +61,10 @@ void      pf__jps_hugepages(void *p, size_t bytes);
 void      pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a);
 /* Builds the bitmaps of class k if absent. */
 pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads);
+/* The bitmap pair of the cells open to a unit of side `size` (class k, clearance >= size) of m,
+ * allocated with a (freed with it, *bytes in all). */
+pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, int threads,
+                          uint64_t **rows, uint64_t **cols, size_t *bytes);
 /* Builds the JPS+ distances if absent (needs no bitmaps). */
 pf_status pf__jps_table_dist(pf_jps_table *t, int threads);
 void      pf__jps_table_release(pf_jps_table *t);

@@ -29,10 +29,25 @@ static size_t state_bytes(const pf_ctx *c, const pf__jps_ext *x)
     return (size_t)c->count * sizeof(uint32_t) + (size_t)x->path_cap * sizeof(uint32_t);
 }
 
+/* Frees the sized bitmaps (a pair of rows and columns of the padded grid per class). */
+static void sz_release(pf_ctx *c, pf__jps_ext *x)
+{
+    const pf_map *m = c->map;
+    size_t rb = (size_t)m->ph * x->own.rw * sizeof(uint64_t), cb = (size_t)m->pw * x->own.cw * sizeof(uint64_t);
+    for (int k = 0; k < 256 && x->sz_bytes; k++)
+        if (x->sz_rows[k]) {
+            pf__free(&c->alloc, x->sz_rows[k], rb);
+            pf__free(&c->alloc, x->sz_cols[k], cb);
+            x->sz_rows[k] = x->sz_cols[k] = NULL;
+            x->sz_bytes -= rb + cb;
+        }
+}
+
 static void ext_free(pf_ctx *c)
 {
     pf__jps_ext *x = c->ext;
     if (!x) return;
+    sz_release(c, x);
     pf__jps_table_release(&x->own);
     pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
     pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
@@ -111,7 +126,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !ctx->ext) return 0;
     const pf__jps_ext *x = ctx->ext;
-    return sizeof *x + x->own.bytes + (x->parent ? state_bytes(ctx, x) : 0);
+    return sizeof *x + x->own.bytes + x->sz_bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic -------------------------------------------------------------------------------- */
@@ -142,7 +157,8 @@ pf_status pf__jps_begin(pf_ctx *c)
         return PF_NO_PATH;
     }
 
-    if (c->fixed && !static_ready(c, m->cls[si])) return PF_UNSUPPORTED; /* A* runs: PF_DETAIL_FALLBACK */
+    /* a static context holds no room for bitmaps it was not given: A* runs (PF_DETAIL_FALLBACK) */
+    if (c->fixed && (s->size > 1 || !static_ready(c, m->cls[si]))) return PF_UNSUPPORTED;
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
     if (!x->parent) {
@@ -160,7 +176,27 @@ pf_status pf__jps_begin(pf_ctx *c)
         pf__jps_table_release(&x->own); /* nor could ours: built again below */
         x->own.version = m->version;
     }
-    if (s->d.algo == PF_ALGO_JPS_PLUS) {
+    if (s->size > 1) {
+        /* a unit of side K moves on the cells whose K x K block is of its class: JPS on that map's
+         * bitmaps is exact (the sized rule is the one-cell rule there); JPS+'s distances are for
+         * one cell, so JPS answers a sized JPS+ query. Built on the first such query, kept for the
+         * next ones of that class and size, again after an edit. */
+        if (x->sz_size != s->size || x->sz_version != m->version) {
+            sz_release(c, x);
+            x->sz_size = s->size;
+            x->sz_version = m->version;
+        }
+        if (!x->sz_rows[k]) {
+            size_t bytes;
+            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, 0, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+                return PF_OUT_OF_MEMORY;
+            x->sz_bytes += bytes;
+        }
+        s->d.algo = s->st.algo = PF_ALGO_JPS;
+        x->dist = NULL;
+        x->rows = x->sz_rows[k];
+        x->cols = x->sz_cols[k];
+    } else if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */
             if (pf__jps_table_dist(&x->own, 0) != PF_OK) return PF_OUT_OF_MEMORY;

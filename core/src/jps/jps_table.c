@@ -62,17 +62,28 @@ void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
 pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
 {
     if (t->rows[k]) return PF_OK;
-    const pf_map *m = t->map;
-    const uint32_t pw = m->pw, ph = m->ph, rw = t->rw, cw = t->cw;
-    const uint8_t *cls = m->cls;
+    size_t bytes;
+    pf_status st = pf__jps_bitmaps(t->map, &t->alloc, k, 1, threads, &t->rows[k], &t->cols[k], &bytes);
+    if (st == PF_OK) t->bytes += bytes;
+    return st;
+}
+
+pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, int threads,
+                          uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
+{
+    const uint32_t pw = m->pw, ph = m->ph, rw = line_words(pw), cw = line_words(ph);
+    const uint8_t *cls = m->cls, *clr = m->clr;
+    pf_allocator al = *a;
     size_t rb = (size_t)ph * rw * sizeof(uint64_t), cb = (size_t)pw * cw * sizeof(uint64_t);
-    uint64_t *rows = pf__calloc(&t->alloc, rb, 64);
-    uint64_t *cols = pf__calloc(&t->alloc, cb, 64);
+    uint64_t *rows = pf__calloc(&al, rb, 64);
+    uint64_t *cols = pf__calloc(&al, cb, 64);
     if (!rows || !cols) {
-        pf__free(&t->alloc, rows, rb);
-        pf__free(&t->alloc, cols, cb);
+        pf__free(&al, rows, rb);
+        pf__free(&al, cols, cb);
         return PF_OUT_OF_MEMORY;
     }
+    /* a unit of side `size` is open on a cell of its class whose clearance holds its footprint */
+#define PF__BIT_OPEN(c, x) ((c)[x] == k && (size <= 1 || clr[(size_t)((c) - cls) + (x)] >= size))
     int nt = pf__build_threads(threads, (size_t)pw * ph);
     (void)nt;
     PF__OMP("omp parallel for num_threads(nt) schedule(static)")
@@ -80,7 +91,7 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
         uint64_t *line = rows + (size_t)y * rw;
         const uint8_t *c = cls + (size_t)y * pw;
         for (uint32_t x = 0; x < pw; x++)
-            if (c[x] == k) line[(x + 64u) >> 6] |= UINT64_C(1) << ((x + 64u) & 63u);
+            if (PF__BIT_OPEN(c, x)) line[(x + 64u) >> 6] |= UINT64_C(1) << ((x + 64u) & 63u);
     }
     /* The transpose by blocks of 64 columns: each thread owns whole column lines (no shared
      * words), and a block's 64 lines stay in cache while the rows stream past. */
@@ -92,12 +103,13 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
             uint64_t bit = UINT64_C(1) << ((y + 64u) & 63u);
             size_t w = (y + 64u) >> 6;
             for (uint32_t x = x0; x < x1; x++)
-                if (c[x] == k) cols[(size_t)x * cw + w] |= bit;
+                if (PF__BIT_OPEN(c, x)) cols[(size_t)x * cw + w] |= bit;
         }
     }
-    t->rows[k] = rows;
-    t->cols[k] = cols;
-    t->bytes += rb + cb;
+#undef PF__BIT_OPEN
+    *rows_out = rows;
+    *cols_out = cols;
+    *bytes = rb + cb;
     return PF_OK;
 }
 

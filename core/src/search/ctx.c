@@ -4,6 +4,7 @@
 #include <string.h>
 #include "search/ctx_internal.h"
 #include "jps/jps_internal.h" /* the JPS state of a static context */
+#include "search/size_comp_internal.h"
 #include "core_batch_internal.h"
 
 /* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
@@ -188,6 +189,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     if (ctx->ext_free) ctx->ext_free(ctx);
     if (ctx->accel_free) ctx->accel_free(ctx);
     pf__free(&a, ctx->aparent, (size_t)ctx->count * sizeof(uint32_t));
+    pf__szcomp_free(ctx);
     pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
@@ -205,7 +207,8 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
     return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
-           (ctx->aparent ? (size_t)ctx->count * sizeof(uint32_t) : 0); /* Theta*'s parents, once made */
+           (ctx->aparent ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents, once made */
+           pf__szcomp_bytes(ctx);                                       /* sized units' components */
 }
 
 void pf__ctx_next_gen(pf_ctx *ctx)

@@ -69,6 +69,8 @@ typedef struct pf__search {
     pf_search_desc req_desc;
 } pf__search;
 
+typedef struct pf__szcomp pf__szcomp;
+
 struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
@@ -95,6 +97,8 @@ struct pf_ctx {
     void        (*accel_free)(pf_ctx *ctx);
     uint32_t     *aparent;     /* [count] Theta*'s parents (any cell, not a neighbour), made by the
                                   first Theta* search on a grid; NULL until then */
+    struct pf__szcomp *szcomp; /* components for sized units (size_comp.c), made by the first
+                                  sized query; NULL until then */
 };
 
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step

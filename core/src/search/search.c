@@ -12,6 +12,7 @@
 #include "search/metric_internal.h"
 #include "map/grid_moves_internal.h"
 #include "map/nearest_internal.h"
+#include "search/size_comp_internal.h"
 #include "jps/jps_internal.h"
 #include "accel/accel_internal.h"
 #include "search/anyangle_internal.h"
@@ -517,13 +518,14 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
             }
         }
     }
-    /* JPS, JPS+ and the accelerator know one-cell units only, and expand jump points, not every
-     * cell a partial path may end on: A* answers for them */
-    const int cells_only = size > 1 || (partial && (unreachable || s->d.max_expansions || s->d.max_cost > 0));
-    if (cells_only && s->d.algo == PF_ALGO_AUTO) {
-        s->d.algo = PF_ALGO_ASTAR;
-        if (!partial) s->st.detail |= PF_DETAIL_FALLBACK;
-    }
+    /* JPS, JPS+ and the accelerator expand jump points, not every cell a partial path may end on:
+     * A* answers for them. A sized unit is searched by JPS on the bitmaps of the cells open to it
+     * (jps/jps_search.c); the accelerator knows one-cell units only, so AUTO takes JPS for it. */
+    /* (a partial sized query too: components are for one-cell units, so whether a sized unit can
+     * reach its goal is known only by searching) */
+    const int cells_only = partial && (size > 1 || unreachable || s->d.max_expansions || s->d.max_cost > 0);
+    if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
+    if (size > 1 && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_JPS;
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
     if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi, &s->st.detail);
     s->st.algo = s->d.algo;
@@ -557,6 +559,19 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (s->d.trace) s->d.trace->len = s->d.trace->total = 0;
 
     pf__bf_reset(c);
+
+    if (!tree && !partial && m->kind == PF_MAP_GRID && size > 1 && m->cls[si] == m->cls[gi]) {
+        /* one component for a cell, apart for the unit: known without a search that floods (for
+         * every algorithm; different classes are answered below) */
+        int same = 1;
+        pf_status cs = pf__szcomp_same(c, si, gi, size, &same);
+        if (cs == PF_OUT_OF_MEMORY) return s->status = cs;
+        if (!same) {
+            c->stamp[si] = c->gen;
+            c->g[si] = 0.0;
+            return finish(c, PF_NO_PATH);
+        }
+    }
 
     if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
         st = cells_only ? PF_UNSUPPORTED : pf__jps_begin(c);

@@ -1,0 +1,15 @@
+/* size_comp_internal.h - components for units larger than one cell, labelled lazily per context
+ * (size_comp.c; never installed). */
+#ifndef PF_SIZE_COMP_INTERNAL_H
+#define PF_SIZE_COMP_INTERNAL_H
+
+#include "search/ctx_internal.h"
+
+/* Whether a unit of side `size` (> 1) of the class of padded cell si can go from si to gi (both
+ * open to it, gi of si's class): *same. PF_UNSUPPORTED in a static context (the caller searches
+ * instead), PF_OUT_OF_MEMORY. */
+pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, int *same);
+void      pf__szcomp_free(pf_ctx *c);
+size_t    pf__szcomp_bytes(const pf_ctx *c);
+
+#endif
