@@ -487,6 +487,20 @@ static void not_a_context(void)
     pf_search((pf_ctx *)(void *)junk, 0, 1, NULL, NULL, NULL);
 }
 
+/* The engine's hook (pf_set_misuse_hook) is called before the abort, with the call and the
+ * message: here it writes them and leaves with its own exit code. */
+static void hook_exit(const char *call, const char *message, void *user)
+{
+    fprintf(stderr, "hook[%s]: %s: %s\n", (const char *)user, call, message);
+    _exit(42);
+}
+
+static void hooked_not_a_context(void)
+{
+    pf_set_misuse_hook(hook_exit, (void *)"engine");
+    not_a_context(); /* no freed memory read: sanitizers stay out of it */
+}
+
 /* The library's own message, or where the child's reads of freed memory are caught first by
  * AddressSanitizer, its report. */
 static void expect_stopped(void (*fn)(void), const char *call, const char *why)
@@ -511,6 +525,30 @@ static void test_debug_handles(void **state)
     expect_stopped(search_on_destroyed_context, "pf_ctx", "used after it was destroyed");
     expect_stopped(batch_destroyed_twice, "pf_batch_destroy", "used after it was destroyed");
     expect_stopped(not_a_context, "pf_ctx", "not a live handle");
+    /* with a hook: it is called first, and may take over (exit 42 here, not an abort) */
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        hooked_not_a_context();
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[1024];
+    size_t got = 0;
+    ssize_t r;
+    while (got < sizeof buf - 1 && (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0) got += (size_t)r;
+    buf[got] = '\0';
+    close(fds[0]);
+    int ws;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 42);
+    if (!strstr(buf, "hook[engine]: ") || !strstr(buf, "pf_ctx")) fail_msg("the hook was not called as expected: %s", buf);
+    pf_set_misuse_hook(NULL, NULL);
     /* destroying in the right order is quiet */
     pf_map *m = grid();
     pf_ctx *c;

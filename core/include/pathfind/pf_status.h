@@ -69,6 +69,18 @@ PF_API const char *pf_status_name(pf_status s);
 /** Non-zero when `s` is an error (negative). Outcomes such as PF_NO_PATH are not failures. */
 static inline int pf_failed(pf_status s) { return (int)s < 0; }
 
+/**
+ * Misuse that a status cannot report: debug builds (NDEBUG not defined) check the handles of the
+ * main calls and stop on a destroyed or foreign map, context or batch, or a map destroyed under
+ * live contexts. Before stopping they call the hook set here, with the call's name and the
+ * message, so an engine can log it, break into its debugger or write its crash report; if the hook
+ * returns, the message goes to stderr and the process aborts (carrying on would be undefined).
+ * Release builds compile the checks out, and never call it. Set it once, before any other thread
+ * uses pathfind; NULL restores the default (stderr, then abort).
+ */
+typedef void (*pf_misuse_fn)(const char *call, const char *message, void *user);
+PF_API void pf_set_misuse_hook(pf_misuse_fn fn, void *user);
+
 /** Size of pf_diag.msg: room for a file name of PATH_MAX (4096) bytes and the message. */
 #define PF_DIAG_MSG_SIZE 4352
 

@@ -426,10 +426,22 @@ int pf__parse_double(const char *t, size_t n, double *out)
     return 1;
 }
 
+static pf_misuse_fn g_misuse_fn;
+static void *g_misuse_user;
+
+void pf_set_misuse_hook(pf_misuse_fn fn, void *user)
+{
+    g_misuse_fn = fn;
+    g_misuse_user = user;
+}
+
 #ifdef PF__DEBUG_HANDLES
 void pf__handle_fail(const char *fn, const char *type, const char *why)
 {
-    fprintf(stderr, "pathfind: %s: %s %s\n", fn, type, why);
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s %s", type, why);
+    if (g_misuse_fn) g_misuse_fn(fn, msg, g_misuse_user); /* the engine's hook first: it may not return */
+    fprintf(stderr, "pathfind: %s: %s\n", fn, msg);
     abort();
 }
 #endif
