@@ -21,7 +21,7 @@ static const char *HELP =
     "and for one-cell units.\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
-    "                long queries, A* for short ones; JPS+ on maps it does not support)\n"
+    "                long queries, A* for short ones; JPS+ on maps it does not support), theta\n"
     "  --weight W    weight for wastar (default 1.5), jps and jps+; an error with the others\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"

@@ -1,5 +1,6 @@
 /*
- * pf_batch.h - many queries per frame against one immutable map, on several threads.
+ * pf_batch.h - many queries per frame against one map (read-only during a run, edited between
+ * runs: LIVING MAPS), on several threads.
  *
  * A pf_batch owns one worker per thread (a pf_ctx with the node records, and a path arena), created
  * once and reused frame after frame. Each frame the game submits queries (start, goal, a

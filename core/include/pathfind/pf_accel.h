@@ -43,9 +43,10 @@
  * is not sliced: pf_search_step finishes it in one call. Stats count settled nodes of both sides
  * as expansions.
  *
- * MAP EDITS. pf_map is immutable; an edited map is a new map with a new fingerprint, and an
- * accelerator of the old map is refused for it (PF_WRONG_MAP), so queries on the new map run JPS
- * or A* until an accelerator is built for it (in the background, with pf_accel_create on any
+ * MAP EDITS. pf_grid_apply_edits changes a map in place, between runs; the edited map has a new
+ * fingerprint, and an accelerator made before the edit is not used for it (AUTO says so:
+ * PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it, PF_WRONG_MAP), so queries run JPS or A*
+ * until an accelerator is built for the edited map (in the background, with pf_accel_create on any
  * thread). The hierarchy is not updated in place: one wall can change which nodes are subgoals
  * and which arcs exist far from it, and a contraction hierarchy has no local repair that keeps it
  * exact short of re-contracting. Answers stay exact either way.

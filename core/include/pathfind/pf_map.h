@@ -30,7 +30,8 @@
 extern "C" {
 #endif
 
-/** Opaque; immutable after creation; always passed as const pf_map*. */
+/** Opaque; read-only during searches (const pf_map*), changed only by pf_grid_apply_edits
+ *  between runs (see LIVING MAPS). */
 typedef struct pf_map pf_map;
 
 /** Node index meaning "no node" (unreachable parent, out-of-range coordinates). */

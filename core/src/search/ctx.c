@@ -214,7 +214,7 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
 void pf__ctx_next_gen(pf_ctx *ctx)
 {
     if (++ctx->gen > PF__GEN_MASK) {
-        /* wrapped after 2^28 - 1 searches on this context */
+        /* wrapped after 2^27 - 1 searches on this context (PF__GEN_BITS) */
         memset(ctx->stamp, 0, (size_t)ctx->count * sizeof ctx->stamp[0]);
         ctx->gen = 1; /* 0 is reserved for "never written" */
     }
