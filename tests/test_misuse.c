@@ -279,6 +279,7 @@ static void test_invalid_descs(void **state)
     uint32_t a = pf_grid_node(map, 0, 0), b = pf_grid_node(map, 4, 3);
     const pf_search_desc bad[] = {
         {.algo = (pf_algo)PF_ALGO__COUNT},
+        {.algo = PF_ALGO_UNKNOWN},
         {.algo = (pf_algo)-1},
         {.heuristic = (pf_heur)PF_HEUR__COUNT},
         {.heuristic = (pf_heur)-3},

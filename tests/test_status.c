@@ -59,6 +59,12 @@ static void test_algo_names(void **state)
     assert_int_equal(pf_algo_parse("dijkstra2"), PF_ALGO_UNKNOWN);
     assert_int_equal(pf_algo_parse(""), PF_ALGO_UNKNOWN);
     assert_int_equal(pf_algo_parse(NULL), PF_ALGO_UNKNOWN);
+    /* the values are fixed: stored settings, logs and peers agree across versions */
+    assert_int_equal(PF_ALGO_ASTAR, 1);
+    assert_int_equal(PF_ALGO_THETA, 9);
+    assert_int_equal(PF_ALGO_UNKNOWN, 255);
+    assert_int_equal(PF_HEUR_CALLBACK, 8);
+    assert_int_equal(PF_TIE_RANDOM, 4);
     assert_int_not_equal(pf_algo_parse("astra"), PF_ALGO_DEFAULT);
     assert_int_not_equal(pf_algo_parse("astra"), PF_ALGO_ASTAR);
 }

@@ -47,46 +47,51 @@ extern "C" {
 
 typedef struct pf_ctx pf_ctx;
 
+/* The values of the public enums are fixed: a new member takes a new number, never another's. */
 typedef enum pf_algo {
     PF_ALGO_DEFAULT = 0, /* PF_ALGO_ASTAR */
-    PF_ALGO_ASTAR,
-    PF_ALGO_WASTAR,      /* needs weight >= 1 */
-    PF_ALGO_DIJKSTRA,
-    PF_ALGO_BFS,
-    PF_ALGO_GREEDY,
-    PF_ALGO_JPS,         /* jump point search, uniform-cost 8-connected grids */
-    PF_ALGO_JPS_PLUS,    /* JPS with precomputed jump distances */
-    PF_ALGO_AUTO,        /* the fastest exact method available: the accelerator (pf_accel.h) for long
-                            queries on a context that has one, else JPS+, JPS or A* */
-    PF_ALGO_THETA,       /* Lazy Theta*: any-angle paths on square grids without multipliers
-                            (pf_anyangle.h); the path holds the turning points, its cost is
-                            Euclidean length. Its parent array (4 bytes a cell) is allocated by a
-                            context's first Theta* search: a context in caller memory answers
-                            PF_CAPACITY_EXCEEDED */
-    PF_ALGO__COUNT
+    PF_ALGO_ASTAR = 1,
+    PF_ALGO_WASTAR = 2,   /* needs weight >= 1 */
+    PF_ALGO_DIJKSTRA = 3,
+    PF_ALGO_BFS = 4,
+    PF_ALGO_GREEDY = 5,
+    PF_ALGO_JPS = 6,      /* jump point search, uniform-cost 8-connected grids */
+    PF_ALGO_JPS_PLUS = 7, /* JPS with precomputed jump distances */
+    PF_ALGO_AUTO = 8,     /* the fastest exact method available: the accelerator (pf_accel.h) for long
+                             queries on a context that has one, else JPS+, JPS or A* */
+    PF_ALGO_THETA = 9,    /* Lazy Theta*: any-angle paths on square grids without multipliers
+                             (pf_anyangle.h); the path holds the turning points, its cost is
+                             Euclidean length. Its parent array (4 bytes a cell) is allocated by a
+                             context's first Theta* search: a context in caller memory answers
+                             PF_CAPACITY_EXCEEDED */
+    PF_ALGO__COUNT,       /* one past the last: it moves when an algorithm is added */
+    /* What pf_algo_parse returns for an unknown name: not an algorithm (searches refuse it with
+     * PF_INVALID_ARGUMENT), so a misspelt name can never run as A*. Fixed: it does not move when an
+     * algorithm is added (before 0.2 it was PF_ALGO__COUNT, which did). */
+    PF_ALGO_UNKNOWN = 255
 } pf_algo;
 
 typedef enum pf_heur {
-    PF_HEUR_DEFAULT = 0, /* grids: octile (8-conn), Manhattan (4-conn), hex; graphs: Euclidean with coords, else zero */
-    PF_HEUR_ZERO,
-    PF_HEUR_MANHATTAN,   /* grids only; inadmissible on 8-connected grids (overestimates diagonals) */
-    PF_HEUR_OCTILE,
-    PF_HEUR_CHEBYSHEV,   /* max(dx, dy): diagonal distance with uniform step cost */
-    PF_HEUR_EUCLIDEAN,   /* the only geometric heuristic on graphs (they need coordinates): Manhattan,
-                            octile, Chebyshev and hex on a graph, even with coordinates, and
-                            Euclidean on one without, return PF_INVALID_ARGUMENT */
-    PF_HEUR_HEX,         /* hex distance in the odd-r layout */
-    PF_HEUR_MAX,         /* maximum of the heuristics in heuristic_set */
-    PF_HEUR_CALLBACK,    /* heuristic_fn */
-    PF_HEUR__COUNT
+    PF_HEUR_DEFAULT = 0,   /* grids: octile (8-conn), Manhattan (4-conn), hex; graphs: Euclidean with coords, else zero */
+    PF_HEUR_ZERO = 1,
+    PF_HEUR_MANHATTAN = 2, /* grids only; inadmissible on 8-connected grids (overestimates diagonals) */
+    PF_HEUR_OCTILE = 3,
+    PF_HEUR_CHEBYSHEV = 4, /* max(dx, dy): diagonal distance with uniform step cost */
+    PF_HEUR_EUCLIDEAN = 5, /* the only geometric heuristic on graphs (they need coordinates): Manhattan,
+                              octile, Chebyshev and hex on a graph, even with coordinates, and
+                              Euclidean on one without, return PF_INVALID_ARGUMENT */
+    PF_HEUR_HEX = 6,       /* hex distance in the odd-r layout */
+    PF_HEUR_MAX = 7,       /* maximum of the heuristics in heuristic_set */
+    PF_HEUR_CALLBACK = 8,  /* heuristic_fn */
+    PF_HEUR__COUNT         /* one past the last */
 } pf_heur;
 
 typedef enum pf_tie {
     PF_TIE_DEFAULT = 0,  /* PF_TIE_DEEPER */
-    PF_TIE_DEEPER,
-    PF_TIE_FIFO,
-    PF_TIE_LIFO,
-    PF_TIE_RANDOM        /* seeded by tie_seed */
+    PF_TIE_DEEPER = 1,
+    PF_TIE_FIFO = 2,
+    PF_TIE_LIFO = 3,
+    PF_TIE_RANDOM = 4    /* seeded by tie_seed */
 } pf_tie;
 
 /**
@@ -326,11 +331,9 @@ PF_API uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
 /** Non-zero when `node` was expanded (settled) by the last search. */
 PF_API int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
 
-/** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto". */
+/** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto",
+ *  "theta". */
 PF_API const char *pf_algo_name(pf_algo a);
-/** What pf_algo_parse returns for an unknown name: not an algorithm (searches refuse it with
- *  PF_INVALID_ARGUMENT), so a misspelt name can never run as A*. */
-#define PF_ALGO_UNKNOWN PF_ALGO__COUNT
 /**
  * Parses a name as above (also "ucs" for Dijkstra, "jpsplus" for JPS+); returns PF_ALGO_UNKNOWN
  * for NULL or an unknown name. (Before 0.2 it returned PF_ALGO_DEFAULT, that is A*; callers that
