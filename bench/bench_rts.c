@@ -2,7 +2,7 @@
  * (70% short moves, urgent: a goal within 16 steps of walking; 30% long moves across the map,
  * normal; every 10th frame a squad of 50 units sent to one goal, normal). Every order supersedes the
  * unit's pending one. Each frame submits its orders and runs the batch once with a 4 ms time budget
- * (per worker, from its start), on 1 and 2 workers, at 60 frames a second (the rest of each 16.7 ms
+ * (one deadline, from the first worker's start), on 1 and 2 workers, at 60 frames a second (the rest of each 16.7 ms
  * frame is slept, and the CPU the process burns meanwhile is measured: idle OpenMP threads).
  * Prints one JSON object: per map and worker count, frame time p50/p99/max and the first frame (wall
  * clock, and the process's CPU time: on a machine shared with other work the wall clock of a frame

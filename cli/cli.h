@@ -99,7 +99,7 @@ int      cli_text_line(cli_text *t, char *buf, size_t cap);
 /* The rest of the input, NUL-terminated (malloc'd; *len bytes); NULL with a message printed. */
 char    *cli_text_rest(cli_text *t, size_t *len);
 void     cli_text_close(cli_text *t);
-/* The documented bounds of the tool's own text inputs (README, Limits). */
+/* The documented bounds of the tool's own text inputs (docs/hardening.md, Limits). */
 #define CLI_ORDERS_MAX_BYTES ((uint64_t)256 << 20) /* replay order logs */
 #define CLI_EDITS_MAX_BYTES  ((uint64_t)64 << 20)  /* edit lists: edit, scen --edits, table update */
 #define CLI_PAIRS_MAX_BYTES  ((uint64_t)1 << 30)   /* graph PAIRS, as large as a .scen file */

@@ -8,7 +8,7 @@
  * size K" by looking at the K x K block. Properties, on random maps: pf_grid_line_of_sight agrees
  * with it on every pair tried; every segment of a smoothed path and of a Theta* path is clear; a
  * smoothed path and a Theta* path are never longer than the grid path. Theta* is not optimal, so
- * it may be longer than the smoothed A* path: how often and by how much is printed (README).
+ * it may be longer than the smoothed A* path: how often and by how much is printed (docs/units.md).
  * PF_TEST_SCALE scales the number of maps; PF_TEST_SEED replays one. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -232,7 +232,7 @@ static void test_smooth_and_theta(void **state)
     print_message("Theta* against smoothed A*: %.2f%% shorter on average, at worst %.2f%% longer\n",
                   n.theta ? 100.0 * n.theta_saved / (double)n.theta : 0.0, 100.0 * n.worst);
     /* Theta* is not optimal: it keeps the first parent in sight, and on some maps string pulling
-     * an optimal grid path finds a shorter line (the README gives the figures); what it must never
+     * an optimal grid path finds a shorter line (docs/units.md gives the figures); what it must never
      * be is longer than the grid path itself (checked per query above) */
     assert_true(n.theta > 0 && n.smoothed > 0);
 }

@@ -1,6 +1,6 @@
 /* test_scen_korf.c - Korf's 15-puzzle instances (../shared/data/korf): the generic IDA* finds the
  * listed optimal lengths, with linear conflicts and with a 5-5-5 pattern database (built here:
- * about a second; 6-6-3 and 7-8 are the benchmark's). Only the cheap instances run here (README:
+ * about a second; 6-6-3 and 7-8 are the benchmark's). Only the cheap instances run here (docs/generic-search.md:
  * under 5e7 nodes with plain Manhattan); PF_TEST_SCALE < 1 runs fewer. All 20: bench/bench_puzzle. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -27,7 +27,7 @@
  *     expansions on random-2000-20 only 3.4x: the detours of a random map are too local.
  *   - a hierarchy builds in parallel from local searches and stores about 16 bytes per arc.
  * Its weak case is the random map, whose subgoal graph is nearly as large as the grid and has no
- * hierarchy to find: see the README for the figures reached there.
+ * hierarchy to find: see docs/performance.md for the figures reached there.
  *
  * SUPPORTED MAPS. Grids with PF_MOVES_8_NO_CUT and no cost multipliers, any terrain classes (a
  * step stays within one class, as everywhere). Others are PF_UNSUPPORTED here, and PF_ALGO_AUTO

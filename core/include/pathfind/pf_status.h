@@ -6,7 +6,7 @@
  * fill a caller-owned pf_diag with the line and column of the problem.
  *
  * PF_TOO_LARGE is every documented limit (map side, node and arc counts, file bytes, table nodes,
- * batch sizes: the README's limits table). PF_COST_OVERFLOW is a path that exists but whose cost
+ * batch sizes: docs/hardening.md, Limits). PF_COST_OVERFLOW is a path that exists but whose cost
  * sums to infinity in double precision (graph weights near DBL_MAX): no cost is returned for it.
  *
  *     pf_diag d;

@@ -136,7 +136,7 @@ static int on_path(const pf_gen_ctx *c, uint32_t L, const uint8_t *s, uint64_t h
  * context's arrays are held in locals, reloaded only where they can move (after a successor
  * callback, which may grow the scratch, and after the path grows). Together with the inlined state
  * copy and compare this took the 15-puzzle IDA* from 22 to ~30 M generated nodes per CPU second
- * (README, "Generic search"). */
+ * (docs/generic-search.md). */
 PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_only)
 {
     pf_gen_ctx *c = x->c;
