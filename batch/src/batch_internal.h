@@ -1,4 +1,35 @@
-/* batch_internal.h - layout of pf_batch, shared by the batch's .c files (never installed). */
+/* batch_internal.h - layout of pf_batch and the internal API of its parts (never installed).
+ *
+ * A batch is made of parts, each a group of fields in struct pf_batch written by one file only,
+ * which the other files reach through the functions declared in that file's section below:
+ *
+ *     queries.c     query slots and ids, the tag index, the fresh list, answered queries
+ *     spares.c      spare contexts (suspended searches park in them) and making contexts
+ *     plan.c        jobs planned from the fresh queries: duplicates, groups, cancelled jobs
+ *     account.c     the prepared run: the order of its jobs and its budget account
+ *     sched_jobs.c  the workers, and one job run on one worker (pf_batch_run_job)
+ *     follow.c      the batch as a user of its map: held during runs, following its edits
+ *     batch.c       what the batch is made with (read by every part)
+ *
+ * and of files that hold no fields, which work on the parts through their APIs:
+ *
+ *     arena.c grow.c  a worker's path arena; growing and placing tables
+ *     group.c         group jobs: the search over their members and their results
+ *     results.c       a job's answers written into its queries' slots, taken back, counted
+ *     run.c           a run: prepare and finish around the jobs
+ *     sched_omp.c     the OpenMP driver over the job API
+ *
+ * Files call each other in one direction only; bottom to top:
+ *
+ *     arena.c grow.c  <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
+ *                     <  sched_jobs.c  <  follow.c  <  run.c  <  sched_omp.c  <  batch.c
+ *
+ * A file calls only files to its left. The counters in `st` are the one field every part adds
+ * to (each its own counters: see struct pf_batch).
+ *
+ * The groups are anonymous structs (C11) so that tests reading a field (b->jobs, b->spare_made)
+ * name it as before; the sections below say which file owns each.
+ */
 #ifndef PF_BATCH_INTERNAL_H
 #define PF_BATCH_INTERNAL_H
 
@@ -7,7 +38,7 @@
 #include "pathfind/pf_grid.h"
 #include "core_batch_internal.h" /* the one core header batch includes besides the public ones */
 
-/* ---- arena: bump allocator for paths, one per worker --------------------------------------- */
+/* ---- arena.c: bump allocator for paths, one per worker --------------------------------------- */
 
 typedef struct pf__arena_block {
     struct pf__arena_block *prev;
@@ -35,7 +66,7 @@ void  pf__arena_free(pf__arena *a);
 size_t pf__arena_static_size(size_t bytes);
 void   pf__arena_init_static(pf__arena *a, void *mem, size_t bytes);
 
-/* ---- queries, jobs, workers ------------------------------------------------------------------ */
+/* ---- records: query slots, jobs, workers, account entries ------------------------------------ */
 
 #define PF__BQ_SLOT_BITS 20u
 #define PF__BQ_SLOT_MASK ((UINT32_C(1) << PF__BQ_SLOT_BITS) - 1u)
@@ -54,6 +85,9 @@ enum { PF__RANK_URGENT = 0, PF__RANK_NORMAL, PF__RANK_BACKGROUND, PF__RANK_NONE 
 /* Run modes. */
 enum { PF__MODE_FREE = 0, PF__MODE_EXP, PF__MODE_TIME };
 
+/* A query slot (queries.c), except `canon` and `job` (plan.c) and `res`, the answer: written by
+ * results.c and group.c when a search ends, by plan.c for a duplicate or a refused query (and by
+ * queries.c: in progress when submitted, out of memory when an edit finds no room to requeue). */
 typedef struct pf__bquery {
     pf_batch_query  q;
     pf_search_desc  rd;        /* resolved desc */
@@ -64,10 +98,12 @@ typedef struct pf__bquery {
     uint32_t        next_free;
     uint32_t        job;       /* QUEUED, not a duplicate: its job's index in b->jobs */
     pf_status       cancel;    /* PF_CANCELLED or PF_SUPERSEDED once cancelled, else PF_OK */
-    uint32_t        tag_prev, tag_next; /* pending queries with the same tag (tags.c) */
+    uint32_t        tag_prev, tag_next; /* pending queries with the same tag (the tag index) */
     pf_batch_result res;
 } pf__bquery;
 
+/* A job: made by plan.c; its budget fields are account.c's, its search state is the scheduler's
+ * (sched_jobs.c), which parks it in `held` and finishes it. */
 typedef struct pf__job {
     uint32_t kind;             /* PF__J_SINGLE or PF__J_GROUP */
     uint32_t state;            /* PF__J_* */
@@ -75,7 +111,7 @@ typedef struct pf__job {
     uint32_t first, count;     /* group: members in b->members[first .. first+count) */
     uint32_t live;             /* queries it answers that are not cancelled (duplicates included) */
     uint32_t epoch;            /* run that planned it: "oldest" is the smallest epoch */
-    uint32_t rank;             /* PF__RANK_* of its most urgent live query (set by prepare) */
+    uint32_t rank;             /* PF__RANK_* of its most urgent live query (pf__plan_rank) */
     /* order within an epoch: the query's content, so that submission order does not matter */
     uint32_t kgoal, kstart;
     uint64_t khash;
@@ -101,6 +137,8 @@ typedef struct pf__job {
 } pf__job;
 enum { PF__ROLE_HELD = 1, PF__ROLE_ADMITTED = 2 };
 
+/* A worker (sched_jobs.c): during a run, the job running on it uses its context, arena and
+ * counters (results.c writes its answers' paths into the arena and counts them). */
 typedef struct pf__worker {
     pf_ctx   *ctx;
     pf__arena arena;
@@ -116,10 +154,16 @@ typedef struct pf__entry {
     uint32_t fair;             /* 1: fair-round entry (cap = quantum) */
 } pf__entry;
 
+/* ---- the batch --------------------------------------------------------------------------------- */
+
 struct pf_batch {
+    /* batch.c: what the batch is made with. Set at creation (open_cap also by pf_batch_reserve,
+     * between runs) and read by every part. */
     uint32_t      tag;         /* PF__TAG_BATCH while alive */
     const pf_map *map;
-    pf__map_user  user;        /* busy from prepare to finish; follows the map's edits (follow.c) */
+    struct { /* follow.c: the batch as a user of its map */
+        pf__map_user user;     /* busy from prepare to finish; follows the map's edits */
+    };
     const pf_jps_table *jps;   /* attached to every context made, when given */
     const pf_accel *accel;     /* likewise */
     pf_allocator  alloc;
@@ -129,126 +173,291 @@ struct pf_batch {
                                 * every table has its final capacity, spares exist from the start */
     pf_prefault   prefault;
     uint32_t      open_cap;    /* open-list entries reserved in every context (0: their default) */
-
-    pf__worker   *workers;
+    struct { /* sched_jobs.c: the workers */
+        pf__worker *workers;   /* [nworkers] */
+    };
     uint32_t      nworkers;
 
-    pf_ctx      **spares;      /* [spare_cap = nspare_want] free spare contexts (stack) */
-    /* spare_made: spares that exist (free or held), at most nspare_want; the others are made when
-     * a search is suspended and finds none free (pf__take_spare) */
-    uint32_t      nspare, spare_cap, spare_made;
-    uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
-    atomic_flag   spare_lock;
+    struct { /* spares.c: spare contexts */
+        pf_ctx      **spares;      /* [spare_cap = nspare_want] free spare contexts (stack) */
+        /* spare_made: spares that exist (free or held), at most nspare_want; the others are made
+         * when a search is suspended and finds none free (pf__spare_take) */
+        uint32_t      nspare, spare_cap, spare_made;
+        uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
+        atomic_flag   spare_lock;
+    };
 
-    pf__bquery   *q;           /* slots */
-    uint32_t      qcap, qlen;  /* qlen: slots ever used */
-    uint32_t      free_head;   /* free slot list, PF_NODE_NONE when empty */
-    uint64_t      seq;
-    uint32_t      pending;
-    uint32_t      epoch;       /* runs prepared so far */
+    struct { /* queries.c: query slots, the tag index, the fresh list */
+        pf__bquery   *q;           /* slots */
+        uint32_t      qcap, qlen;  /* qlen: slots ever used */
+        uint32_t      free_head;   /* free slot list, PF_NODE_NONE when empty */
+        uint64_t      seq;
+        uint32_t      pending;
+        /* tag -> newest pending query with that tag (open addressing, linear probing) */
+        uint64_t     *tag_keys;
+        uint32_t     *tag_vals;    /* slot + 1; 0 = empty */
+        uint32_t      tag_cap, tag_len;
+        uint32_t     *fresh;       /* slots submitted since the last prepare, in order */
+        uint32_t      nfresh, fresh_cap;
+    };
 
-    /* tag -> newest pending query with that tag (open addressing, linear probing) */
-    uint64_t     *tag_keys;
-    uint32_t     *tag_vals;    /* slot + 1; 0 = empty */
-    uint32_t      tag_cap, tag_len;
+    struct { /* plan.c: jobs, group members, duplicates */
+        pf__job      *jobs;        /* unfinished jobs */
+        uint32_t      njobs, jobs_cap;
+        int           jobs_dirty;  /* some job was cancelled since the last compaction */
+        uint32_t     *members;     /* group member slots, contiguous per group, sorted by start */
+        uint32_t      nmembers, members_cap;
+        uint32_t     *dups;        /* duplicate slots waiting for their canonical query */
+        uint32_t      ndups, dups_cap;
+        /* hashing scratch (planning; the account borrows scratch when it orders a run) */
+        uint32_t     *table;
+        uint32_t      table_cap;
+        uint32_t     *scratch;
+        uint32_t      scratch_cap;
+        uint32_t      epoch;       /* runs finished so far: the run the next jobs are planned for */
+    };
 
-    uint32_t     *fresh;       /* slots submitted since the last prepare, in order */
-    uint32_t      nfresh, fresh_cap;
+    struct { /* account.c: the prepared run and its budget account */
+        int           prepared;
+        int           mode;        /* PF__MODE_* */
+        uint32_t     *run;         /* jobs of the run, in order: run[i] is the job index of job i */
+        uint32_t      run_jobs, run_cap;
+        pf__entry    *entries;     /* budget account, in order (expansion budgets) */
+        uint32_t      nentries, entries_cap;
+        atomic_llong *fen;         /* [nentries + 1] Fenwick tree of what each entry has surely used */
+        uint32_t      fen_cap;
+        long long     budget;      /* expansion budget (LLONG_MAX: none) */
+        uint64_t      quantum;     /* fair-round cap (expansions) */
+        /* The waiting non-urgent job that has waited longest, besides the admitted one: (epoch,
+         * rank, pos), or all ones. A search newer than it may not take a free slot (it would hold
+         * the slot the older one needs to be admitted: starvation with one slot). */
+        uint32_t      wait_epoch, wait_rank, wait_pos;
+        double        max_s;       /* time budget per worker in seconds (0: none) */
+        double        fair_s;      /* fair-round cap per job in seconds (0: none) */
+        atomic_llong  budget_left; /* time mode with an expansion budget too: shared counter */
+        atomic_llong  run_start_ns; /* time mode: when the run's first worker started (0 until then) */
+    };
 
-    pf__job      *jobs;        /* unfinished jobs */
-    uint32_t      njobs, jobs_cap;
-    int           jobs_dirty;  /* some job was cancelled since the last compaction */
-    uint32_t     *members;     /* group member slots, contiguous per group, sorted by start */
-    uint32_t      nmembers, members_cap;
-    uint32_t     *dups;        /* duplicate slots waiting for their canonical query */
-    uint32_t      ndups, dups_cap;
-
-    /* hashing scratch (prepare) */
-    uint32_t     *table;
-    uint32_t      table_cap;
-    uint32_t     *scratch;
-    uint32_t      scratch_cap;
-
-    /* prepared run */
-    int           prepared;
-    int           mode;        /* PF__MODE_* */
-    uint32_t     *run;         /* jobs of the run, in order: run[i] is the job index of job i */
-    uint32_t      run_jobs, run_cap;
-    pf__entry    *entries;     /* budget account, in order (expansion budgets) */
-    uint32_t      nentries, entries_cap;
-    atomic_llong *fen;         /* [nentries + 1] Fenwick tree of what each entry has surely used */
-    uint32_t      fen_cap;
-    long long     budget;      /* expansion budget (LLONG_MAX: none) */
-    uint64_t      quantum;     /* fair-round cap (expansions) */
-    /* The waiting non-urgent job that has waited longest, besides the admitted one: (epoch, rank,
-     * pos), or all ones. A search newer than it may not take a free slot (it would hold the slot
-     * the older one needs to be admitted: starvation with one slot). */
-    uint32_t      wait_epoch, wait_rank, wait_pos;
-    double        max_s;       /* time budget per worker in seconds (0: none) */
-    double        fair_s;      /* fair-round cap per job in seconds (0: none) */
-    atomic_llong  budget_left; /* time mode with an expansion budget too: shared counter */
-    atomic_llong  run_start_ns; /* time mode: when the run's first worker started (0 until then) */
-
+    /* shared: the public counters, each added to by the part that counts it: queries.c
+     * (submitted, completed, cancelled, superseded), plan.c (deduped, restarted by an edit),
+     * results.c (grouped; searches and groups taken back), account.c (suspended, restarted),
+     * spares.c (spare_failed), sched_jobs.c (what the workers counted in a run) */
     pf_batch_stats st;
 };
 
-/* group.c: with `begin`, starts a group job's search on `ctx` (PF_IN_PROGRESS or out-of-memory);
- * otherwise resumes it with an expansion budget (0 = unlimited): PF_IN_PROGRESS when the budget
- * ran out, PF_OK when every start is settled. */
+/* ---- grow.c: growing the parts' tables, placing them in caller memory ------------------------ */
+
+/* Grows the array at `arrp` (elements of `elem` bytes) to hold `need`; 0 on out-of-memory. */
+int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
+#define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
+/* Static batches: takes `n` bytes (a multiple of 64) from the cursor. */
+static inline void *pf__carve(char **p, size_t n)
+{
+    void *r = *p;
+    *p += n;
+    return r;
+}
+
+/* ---- queries.c: query slots, the tag index, the fresh list ----------------------------------- */
+
+void      pf__queries_init(pf_batch *b);
+/* Slots and the fresh list for `n` queries at once; the tag index has its own (pf__tag_reserve). */
+int       pf__queries_reserve(pf_batch *b, uint32_t n);
+int       pf__tag_reserve(pf_batch *b, uint32_t n);
+/* Room in the fresh list for every pending query (an edit plans them all again). */
+int       pf__queries_reserve_fresh(pf_batch *b);
+/* Everything a new query needs, reserved: its slot in *slot. PF_OK, PF_TOO_LARGE, or
+ * PF_OUT_OF_MEMORY (PF_CAPACITY_EXCEEDED in caller memory); nothing changed on failure. */
+pf_status pf__query_room(pf_batch *b, uint32_t *slot);
+/* Takes the slot pf__query_room found for `q`, queued fresh; returns its id. */
+uint32_t  pf__query_add(pf_batch *b, uint32_t slot, const pf_batch_query *q);
+/* The slot of a live id; 0 when the id is stale or was never given. */
+int       pf__query_lookup(const pf_batch *b, pf_query_id id, uint32_t *slot);
+/* Not answered and not cancelled. */
+int       pf__query_live(const pf_batch *b, uint32_t slot);
+/* Marks a query cancelled for `why` (unlinked, counted). Returns 1 when it was planned already:
+ * its job must hear of it (pf__plan_cancel); 0 when it was only fresh (it is done now). */
+int       pf__query_cancel(pf_batch *b, uint32_t slot, pf_status why);
+/* Marks a query answered (or, if it was cancelled, just finished). */
+void      pf__query_done(pf_batch *b, uint32_t slot);
+/* An edit: back to the fresh list, or answered PF_OUT_OF_MEMORY without room (`ok` 0). */
+void      pf__query_requeue(pf_batch *b, uint32_t slot, int ok);
+/* The fresh list in submission order (edits requeue queries job by job). */
+void      pf__queries_sort_fresh(pf_batch *b);
+/* pf_batch_get's answer for a live id; PF_EXPIRED_ID otherwise. */
+pf_status pf__query_result(const pf_batch *b, pf_query_id id, pf_batch_result *out);
+/* pf_batch_reset: answered slots free again (their ids expire). */
+void      pf__queries_reset(pf_batch *b);
+uint32_t  pf__tag_newest(const pf_batch *b, uint64_t tag); /* PF__NONE when none pending */
+size_t    pf__queries_mem_size(const pf_batch *b);
+void      pf__queries_free(pf_batch *b);
+size_t    pf__queries_static_size(uint32_t qcap, uint32_t tcap);
+void      pf__queries_place(pf_batch *b, char **p, uint32_t qcap, uint32_t tcap);
+
+/* A query slot, for the parts that plan, search and answer it. */
+static inline pf__bquery *pf__query(const pf_batch *b, uint32_t slot) { return &b->q[slot]; }
+static inline uint32_t pf__queries_capacity(const pf_batch *b) { return b->qcap; }
+static inline uint32_t pf__queries_npending(const pf_batch *b) { return b->pending; }
+/* The fresh list (slots in submission order), planned by pf__plan_fresh, which then clears it. */
+static inline const uint32_t *pf__queries_fresh(const pf_batch *b, uint32_t *n)
+{
+    *n = b->nfresh;
+    return b->fresh;
+}
+static inline void pf__queries_fresh_planned(pf_batch *b) { b->nfresh = 0; }
+
+/* ---- spares.c: spare contexts ---------------------------------------------------------------- */
+
+void      pf__spares_init(pf_batch *b);
+/* The spare stack at its final size (workers push and pop it during runs); 0 on out-of-memory. */
+int       pf__spares_alloc(pf_batch *b);
+/* A new context like the workers' (also for spares, from worker threads during a run). */
+pf_status pf__new_ctx(pf_batch *b, pf_ctx **out);
+/* reserve.spares: every spare made now; 0 on out-of-memory. */
+int       pf__spares_make_all(pf_batch *b);
+/* A spare context for a job, or NULL. Jobs the plan gives a slot (`holder`: suspended ones, the
+ * admitted one) are owed one each; others, which only run ahead of the account, get what is left
+ * over. A spare not made yet is made here, on the calling worker; NULL (counted in
+ * st.spare_failed) when that allocation fails. */
+pf_ctx   *pf__spare_take(pf_batch *b, int holder);
+void      pf__spare_put(pf_batch *b, pf_ctx *c);
+/* The run's slot holders that have no context yet: spares kept for them (pf__spare_take). */
+void      pf__spares_owe(pf_batch *b, uint32_t n);
+int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
+size_t    pf__spares_mem_size(const pf_batch *b); /* the contexts */
+void      pf__spares_free(pf_batch *b);
+size_t    pf__spares_static_size(uint32_t n);
+void      pf__spares_place(pf_batch *b, void *mem, uint32_t n);
+/* Every spare made in caller memory, each `ctx` bytes from the cursor. */
+void      pf__spares_place_contexts(pf_batch *b, char **p, size_t ctx);
+
+/* ---- plan.c: jobs planned from the fresh queries ---------------------------------------------- */
+
+/* After removing dropped jobs: fills canon for the fresh queries, groups the rest, appends jobs
+ * and empties the fresh list. 0 on out-of-memory. */
+int       pf__plan_fresh(pf_batch *b);
+/* The hash table of planning, for `n` fresh queries (replaced, not grown: its contents are
+ * never kept). */
+int       pf__plan_reserve_table(pf_batch *b, uint32_t n);
+/* Jobs, members, duplicates and scratch for `n` queries at once. */
+int       pf__plan_reserve(pf_batch *b, uint32_t n);
+/* Scratch of `n` entries, free between planning and the end of pf__account_open; NULL on
+ * out-of-memory. */
+uint32_t *pf__plan_scratch(pf_batch *b, uint32_t n);
+/* Removes done and cancelled jobs (and their members), keeping the others in order. */
+void      pf__plan_compact(pf_batch *b);
+/* A planned query was cancelled (pf__query_cancel): its job is dropped when no live query is left. */
+void      pf__plan_cancel(pf_batch *b, uint32_t slot);
+/* Each job's rank: the most urgent priority among the live queries it answers. */
+void      pf__plan_rank(pf_batch *b);
+/* Duplicates of answered queries take their results. */
+void      pf__plan_answer_dups(pf_batch *b);
+/* A run ended: jobs planned from now on are younger. */
+void      pf__plan_end_run(pf_batch *b);
+/* An edit: every job dropped, its queries and the waiting duplicates requeued (pf__query_requeue). */
+void      pf__plan_unplan(pf_batch *b, int ok);
+/* The contexts suspended searches hold. */
+int       pf__plan_reserve_open(pf_batch *b, uint32_t open, int prefault);
+size_t    pf__plan_mem_size(const pf_batch *b);
+void      pf__plan_free(pf_batch *b);
+size_t    pf__plan_static_size(uint32_t qcap, uint32_t tcap);
+void      pf__plan_place(pf_batch *b, char **p, uint32_t qcap, uint32_t tcap);
+
+static inline uint32_t pf__plan_njobs(const pf_batch *b) { return b->njobs; }
+static inline pf__job *pf__plan_job(const pf_batch *b, uint32_t i) { return &b->jobs[i]; }
+/* No job and no waiting duplicate. */
+static inline int pf__plan_idle(const pf_batch *b) { return !b->njobs && !b->ndups; }
+/* A group's member slots: [j->count], sorted by start. */
+static inline const uint32_t *pf__plan_members(const pf_batch *b, const pf__job *j) { return &b->members[j->first]; }
+
+/* ---- group.c: group jobs ---------------------------------------------------------------------- */
+
+/* With `begin`, starts a group job's search on `ctx` (PF_IN_PROGRESS or out-of-memory); otherwise
+ * resumes it with an expansion budget (0 = unlimited): PF_IN_PROGRESS when the budget ran out,
+ * PF_OK when every start is settled. */
 pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *ctx, uint32_t budget, int begin);
 /* Writes the members' results after the search ended with `st` (paths into `arena`). */
 void      pf__group_results(pf_batch *b, pf__job *j, pf_ctx *ctx, pf_status st, pf__arena *arena);
 
-/* dedup.c: fills canon for the fresh queries; groups the rest; appends jobs. 0 on out-of-memory. */
-int       pf__batch_plan(pf_batch *b);
+/* ---- results.c: a job's answers --------------------------------------------------------------- */
 
-/* plan.c: the run's order and budget account (prepare), and settling it (finish). */
-int       pf__plan_run(pf_batch *b, const pf_batch_budget *budget);
-void      pf__settle_run(pf_batch *b);
-/* Removes done and cancelled jobs (and their members), keeping the others in order. */
-void      pf__compact_jobs(pf_batch *b);
-/* Marks a query answered (or, if it was cancelled, just finished). */
-void      pf__query_done(pf_batch *b, uint32_t slot);
+/* Writes the results of job j, whose search in `c` ended with `st`, paths into wk's arena. */
+void      pf__results_write(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk);
+/* Puts back the results of a job whose search finished ahead of the budget account. */
+void      pf__results_unwrite(pf_batch *b, pf__job *j);
+/* A finished job's queries are answered. */
+void      pf__results_answered(pf_batch *b, const pf__job *j);
 
+/* ---- account.c: the prepared run and its budget account --------------------------------------- */
+
+void      pf__account_init(pf_batch *b);
+/* Run order, jobs' per-run fields and, under a budget, the account; `prepared` is set. 0 on
+ * out-of-memory. */
+int       pf__account_open(pf_batch *b, const pf_batch_budget *budget);
+/* Expansion budgets: walks the account in order and settles each job of the run. */
+void      pf__account_settle(pf_batch *b);
+void      pf__account_close(pf_batch *b);
 /* Whether job j may take a free slot for its search (see wait_epoch). */
-int       pf__may_take_slot(const pf_batch *b, const pf__job *j);
+int       pf__account_may_take_slot(const pf_batch *b, const pf__job *j);
+/* Expansion budgets: publishes r units of charged progress; the most the account can still grant
+ * the job this run, counted from the run's start. */
+void      pf__account_publish(pf_batch *b, pf__job *j, uint64_t r);
+uint64_t  pf__account_allowed(pf_batch *b, const pf__job *j);
+/* Time budgets: up to `want` units of the shared expansion budget (all when there is none), and
+ * what a search did not use back. */
+uint32_t  pf__account_claim(pf_batch *b, uint32_t want);
+void      pf__account_give_back(pf_batch *b, uint64_t n);
+/* Time budgets: the deadline of a worker whose share of the run started at *t0 (0: not yet, then
+ * set to the run's start), and the fair-round cap of job j, starting `now` (0: none). */
+void      pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap);
+int       pf__account_reserve(pf_batch *b, uint32_t n);
+size_t    pf__account_mem_size(const pf_batch *b);
+void      pf__account_free(pf_batch *b);
+size_t    pf__account_static_size(uint32_t qcap);
+void      pf__account_place(pf_batch *b, char **p, uint32_t qcap);
 
-/* follow.c: the batch follows its map's edits (attach at create, detach at destroy). */
+static inline int      pf__account_prepared(const pf_batch *b) { return b->prepared; }
+static inline int      pf__account_mode(const pf_batch *b) { return b->mode; }
+static inline uint32_t pf__account_jobs(const pf_batch *b) { return b->run_jobs; }
+/* Job i of the prepared run. */
+static inline pf__job *pf__account_job(const pf_batch *b, uint32_t i) { return pf__plan_job(b, b->run[i]); }
+
+/* ---- sched_jobs.c: the workers, and one job on one worker ----------------------------------- */
+
+/* The workers' table (zeroed); then each worker's context and arena of `arena` bytes. */
+int       pf__workers_alloc(pf_batch *b);
+pf_status pf__workers_init(pf_batch *b, size_t arena);
+int       pf__workers_reserve_open(pf_batch *b, uint32_t open, int prefault);
+int       pf__workers_reserve_arena(pf_batch *b, size_t bytes, int prefault);
+/* pf_batch_reset: the paths of the frame are given up. */
+void      pf__workers_reset(pf_batch *b);
+/* A run starts: no worker has started its share of it. */
+void      pf__workers_begin_run(pf_batch *b);
+/* What ends a run, serially: duplicates of answered queries take their results, finished and
+ * cancelled jobs leave, the workers' counters join the batch's. */
+void      pf__workers_publish(pf_batch *b);
+size_t    pf__workers_mem_size(const pf_batch *b);
+void      pf__workers_free(pf_batch *b);
+size_t    pf__workers_static_size(uint32_t n);
+void      pf__workers_place(pf_batch *b, void *mem);
+/* Each worker's context (`ctx` bytes) and arena (`arena_static` bytes holding `arena`) in caller
+ * memory. Only the first context can fail (PF_WRONG_MAP: the desc's JPS table). */
+pf_status pf__workers_place_contexts(pf_batch *b, char **p, size_t ctx, size_t arena_static, size_t arena);
+/* Runs job j to its end on worker `worker` (a suspended one in its held context) and writes its
+ * results. */
+void      pf__run_to_end(pf_batch *b, pf__job *j, uint32_t worker);
+
+/* ---- follow.c: the batch as a user of its map ------------------------------------------------- */
+
+/* Attached at creation, detached at destruction: the batch follows the map's edits. */
 void      pf__batch_follow(pf_batch *b);
 void      pf__batch_unfollow(pf_batch *b);
-/* PF_BATCH_FINISH_ON_EDIT, before an edit: every suspended search runs to its end and its queries
- * are answered as at the end of a run (batch.c). */
-void      pf__finish_suspended(pf_batch *b);
+/* From prepare to finish the map must not change; 0 when it is being edited (PF_MAP_BUSY). */
+int       pf__batch_hold_map(pf_batch *b);
+void      pf__batch_release_map(pf_batch *b);
 
-/* sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP). */
+/* ---- sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP) -- */
+
 uint32_t  pf__default_workers(void);
-
-/* sched_jobs.c */
-double    pf__now(void);
-/* Runs job j to its end on `wk` (a suspended one in its held context) and writes its results. */
-void      pf__run_to_end(pf_batch *b, pf__job *j, pf__worker *wk);
-/* A spare context for job j, or NULL. Jobs the plan gives a slot (suspended ones, the admitted
- * one) are owed one each; others, which only run ahead of the account, get what is left over. A
- * spare not made yet is made here, on the calling worker; NULL (counted in st.spare_failed) when
- * that allocation fails. */
-pf_ctx   *pf__take_spare(pf_batch *b, const pf__job *j);
-void      pf__put_spare(pf_batch *b, pf_ctx *c);
-/* Units a search in `c` has done: its expansions, plus one once it has finished. The one place
- * the batch reads a context's counters. */
-uint64_t  pf__ctx_units(const pf_ctx *c, int finished);
-/* Puts back the results of a job whose search finished ahead of the budget account. */
-void      pf__unwrite_results(pf_batch *b, pf__job *j);
-
-/* tags.c */
-int       pf__tag_insert(pf_batch *b, uint32_t slot);  /* 0 on out-of-memory */
-void      pf__tag_remove(pf_batch *b, uint32_t slot);
-uint32_t  pf__tag_newest(const pf_batch *b, uint64_t tag); /* PF__NONE when none pending */
-int       pf__tag_reserve(pf_batch *b, uint32_t n);
-
-/* batch.c */
-/* A new context like the workers' (also for spares, from worker threads during a run). */
-pf_status pf__new_ctx(pf_batch *b, pf_ctx **out);
-int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
-#define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
 
 #endif

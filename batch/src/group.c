@@ -16,15 +16,15 @@ static uint32_t starts_at(const void *user, uint32_t node)
     const group_members *gm = user;
     const pf_batch *b = gm->b;
     const pf__job *j = gm->j;
-    const uint32_t *mem = &b->members[j->first];
+    const uint32_t *mem = pf__plan_members(b, j);
     uint32_t lo = 0, hi = j->count;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (b->q[mem[mid]].q.start < node) lo = mid + 1;
+        if (pf__query(b, mem[mid])->q.start < node) lo = mid + 1;
         else hi = mid;
     }
     uint32_t n = 0;
-    while (lo + n < j->count && b->q[mem[lo + n]].q.start == node) n++;
+    while (lo + n < j->count && pf__query(b, mem[lo + n])->q.start == node) n++;
     return n;
 }
 
@@ -33,7 +33,7 @@ static pf__group group_of(const pf_batch *b, const pf__job *j, group_members *gm
 {
     gm->b = b;
     gm->j = j;
-    const pf__bquery *e = &b->q[j->query];
+    const pf__bquery *e = pf__query(b, j->query);
     pf__group g = {.goal = e->q.goal, .heuristic = e->rd.heuristic,
                    .bx0 = j->bx0, .by0 = j->by0, .bx1 = j->bx1, .by1 = j->by1,
                    .count = j->count, .settled = j->settled, .starts_at = starts_at, .user = gm};
@@ -54,8 +54,9 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
     group_members gm;
     const pf__group g = group_of(b, j, &gm);
     const pf_stats cs = pf__ctx_stats(c);
+    const uint32_t *mem = pf__plan_members(b, j);
     for (uint32_t k = 0; k < j->count; k++) {
-        pf__bquery *e = &b->q[b->members[j->first + k]];
+        pf__bquery *e = pf__query(b, mem[k]);
         pf_batch_result *r = &e->res;
         r->flags |= PF_BATCH_RESULT_GROUPED | (j->sliced ? PF_BATCH_RESULT_SLICED : 0u);
         r->stats = cs;

@@ -1,41 +1,245 @@
-/* plan.c - the frame plan: who gets the budget in what order, and settling the account afterwards.
+/* plan.c - planning: identical queries searched once, same-goal queries grouped, jobs listed; the
+ * jobs' life until they are done or dropped.
  *
- * Lockstep games need the run in which each query completes to be the same on every machine. Under
- * an expansion budget the run is therefore defined by a serial account, not by the threads: the
- * jobs' entries are listed in a fixed order (urgent, the fair round, the rest: see pf_batch.h), each
- * with a cap (the fair quantum, or none), and the budget E goes down the list, each entry taking
- * min(cap, what its search still needs, what is left). Before entry k that account has handed out
- * exactly
- *     P_k = min(E, sum over entries i < k of min(cap_i, need_i))
- * (by induction: once the budget runs out every later entry gets nothing). Nothing here depends on
- * how the work was spread over workers; only the searches' needs, which are deterministic.
- *
- * Workers cannot know the needs of searches still running elsewhere, but they know lower bounds:
- * what each search has done so far this run, clipped to its cap, is at most min(cap_i, need_i). Each
- * entry publishes that clipped progress in a Fenwick tree of atomic counters, and a worker may push
- * its search on while its own progress is below min(cap, E - sum of the published bounds before its
- * entry). The bounds only grow, so when the worker stops, its search has done at least what the
- * account will grant it: finish can always settle the account (sched_jobs.c explains the rest).
+ * Only queries submitted since the previous run are considered (the "fresh" ones). That keeps every
+ * decision a function of what the caller submitted between two runs, never of how far a budgeted
+ * run got, so paths stay the same for any thread count.
  */
-#include <limits.h>
-#include <math.h>
-#include <stdlib.h>
+#define XXH_INLINE_ALL /* xxHash's advice for one hashing .c: no exported symbols */
+#include <xxhash.h>
 #include <string.h>
 #include "batch_internal.h"
 
-void pf__query_done(pf_batch *b, uint32_t slot)
+/* Everything a result depends on, with padding zeroed so the bytes can be hashed and compared.
+ * Group keys (no start) add the priority: a group is searched at one priority, so an urgent unit
+ * never waits for a normal squad's search, nor does a squad take the urgent budget. */
+typedef struct qkey {
+    uint32_t  start, goal;
+    uint32_t  algo, heuristic, heuristic_set, tie;
+    uint32_t  max_expansions, reverse;
+    uint32_t  prio, waypoints;
+    uint32_t  unit_size, partial, flow;
+    double    weight, max_cost;
+    uint64_t  tie_seed;
+    uintptr_t fn, user;
+} qkey;
+
+static void make_key(const pf__bquery *e, int with_start, qkey *k)
 {
-    pf__bquery *e = &b->q[slot];
-    if (e->state == PF__Q_DONE) return;
-    e->state = PF__Q_DONE;
-    e->res.map_version = pf_map_version(b->map); /* runs never overlap an edit */
-    if (e->cancel != PF_OK) return; /* already counted and unlinked when it was cancelled */
-    pf__tag_remove(b, slot);
-    b->pending--;
-    b->st.completed++;
+    memset(k, 0, sizeof *k);
+    const pf_search_desc *d = &e->rd;
+    k->start = with_start ? e->q.start : 0;
+    k->prio = with_start ? 0u : (uint32_t)e->q.priority;
+    k->goal = e->q.goal;
+    k->algo = (uint32_t)d->algo;
+    k->heuristic = (uint32_t)d->heuristic;
+    k->heuristic_set = d->heuristic_set;
+    k->tie = (uint32_t)d->tie;
+    k->max_expansions = d->max_expansions;
+    k->reverse = d->reverse != 0;
+    k->waypoints = d->waypoints != 0;
+    k->unit_size = d->unit_size;
+    k->partial = d->partial != 0;
+    k->flow = (e->q.flags & PF_QUERY_FLOW) != 0;
+    k->weight = d->weight;
+    k->max_cost = d->max_cost;
+    k->tie_seed = d->tie_seed;
+    memcpy(&k->fn, &d->heuristic_fn, sizeof d->heuristic_fn < sizeof k->fn ? sizeof d->heuristic_fn : sizeof k->fn);
+    k->user = (uintptr_t)d->heuristic_user;
 }
 
-void pf__compact_jobs(pf_batch *b)
+/* Open-addressing table of fresh indices + 1 (0 = empty). For each fresh query i, out[i] receives
+ * the first fresh index with an equal key. */
+static void first_equal(pf_batch *b, const uint32_t *fresh, const uint32_t *idx, uint32_t n, int with_start,
+                        uint32_t *out)
+{
+    uint32_t mask = b->table_cap - 1u;
+    memset(b->table, 0, b->table_cap * sizeof *b->table);
+    for (uint32_t t = 0; t < n; t++) {
+        uint32_t i = idx[t];
+        qkey k, o;
+        make_key(pf__query(b, fresh[i]), with_start, &k);
+        uint32_t h = (uint32_t)XXH3_64bits(&k, sizeof k) & mask;
+        for (;;) {
+            uint32_t v = b->table[h];
+            if (!v) {
+                b->table[h] = i + 1u;
+                out[i] = i;
+                break;
+            }
+            make_key(pf__query(b, fresh[v - 1u]), with_start, &o);
+            if (memcmp(&k, &o, sizeof k) == 0) {
+                out[i] = v - 1u;
+                break;
+            }
+            h = (h + 1u) & mask;
+        }
+    }
+}
+
+/* Whether a query can join a group: valid endpoints in one component of one terrain class. */
+static int groupable(const pf_map *m, const pf__bquery *e)
+{
+    return !(e->q.flags & PF_QUERY_FLOW) && pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal);
+}
+
+static uint64_t key_hash(const pf__bquery *e, int with_start)
+{
+    qkey k;
+    make_key(e, with_start, &k);
+    return XXH3_64bits(&k, sizeof k);
+}
+
+/* Capacity was reserved by pf__plan_fresh. Fields the plan does not set start at zero. */
+static void append_job(pf_batch *b, const pf__job *j)
+{
+    pf__job *d = &b->jobs[b->njobs++];
+    memcpy(d, j, sizeof *j);
+    d->ea = d->eb = PF__NONE;
+    atomic_init(&d->ran, 0);
+}
+
+int pf__plan_reserve_table(pf_batch *b, uint32_t n)
+{
+    uint32_t tcap = 64;
+    while (tcap < 2u * n) tcap *= 2u;
+    if (b->table_cap >= tcap) return 1;
+    pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
+    b->table = NULL;
+    b->table_cap = 0;
+    return PF__GROW(b, b->table, b->table_cap, tcap);
+}
+
+int pf__plan_fresh(pf_batch *b)
+{
+    if (b->jobs_dirty) pf__plan_compact(b);
+    uint32_t n;
+    const uint32_t *fresh = pf__queries_fresh(b, &n);
+    if (n == 0) return 1;
+    /* scratch: canon[n] | gid[n] | cnt[n] | order[n] | ndup[n] */
+    if (!PF__GROW(b, b->scratch, b->scratch_cap, 5u * n)) return 0;
+    if (!pf__plan_reserve_table(b, n)) return 0;
+    uint32_t *canon = b->scratch, *gid = canon + n, *cnt = gid + n, *order = cnt + n, *ndup = order + n;
+    /* Worst case every fresh query is a duplicate or a group member: reserve now so nothing below
+     * can fail halfway. */
+    if (!PF__GROW(b, b->dups, b->dups_cap, b->ndups + n)) return 0;
+    if (!PF__GROW(b, b->members, b->members_cap, b->nmembers + n)) return 0;
+    if (!PF__GROW(b, b->jobs, b->jobs_cap, b->njobs + n)) return 0;
+
+    /* 1. Queries cancelled before any run are done already; bad options that the search would
+     * misuse (a shared trace buffer) fail right here. */
+    uint32_t nvalid = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pf__bquery *e = pf__query(b, fresh[i]);
+        canon[i] = i;
+        ndup[i] = 0;
+        if (e->state != PF__Q_NEW) continue;
+        if (e->q.search.trace) {
+            e->res.status = PF_INVALID_ARGUMENT;
+            pf__query_done(b, fresh[i]);
+            continue;
+        }
+        e->state = PF__Q_QUEUED;
+        order[nvalid++] = i;
+    }
+    /* 2. Deduplicate. */
+    if (!(b->flags & PF_BATCH_NO_DEDUP)) first_equal(b, fresh, order, nvalid, 1, canon);
+    uint32_t ncanon = 0;
+    for (uint32_t t = 0; t < nvalid; t++) {
+        uint32_t i = order[t];
+        if (canon[i] != i) {
+            pf__query(b, fresh[i])->canon = fresh[canon[i]];
+            b->dups[b->ndups++] = fresh[i];
+            ndup[canon[i]]++;
+        } else {
+            order[ncanon++] = i;
+        }
+    }
+    /* 3. Group same-goal queries (key without the start). */
+    const pf_map *m = b->map;
+    int grouping = !(b->flags & PF_BATCH_NO_GROUPS) && pf_map_kind_of(m) == PF_MAP_GRID &&
+                   pf_grid_moves(m) != PF_MOVES_HEX;
+    uint32_t *gl = cnt, k = 0; /* groupable canonical queries, in submission order */
+    for (uint32_t t = 0; t < ncanon; t++) {
+        uint32_t i = order[t];
+        gid[i] = PF_NODE_NONE;
+        if (grouping && groupable(m, pf__query(b, fresh[i]))) gl[k++] = i;
+    }
+    if (k >= b->group_min) {
+        first_equal(b, fresh, gl, k, 0, gid); /* gid[i] = first member of i's goal group */
+        /* canon[] is free once duplicates are recorded: reuse it for the group sizes */
+        for (uint32_t t = 0; t < k; t++) canon[gl[t]] = 0;
+        for (uint32_t t = 0; t < k; t++) canon[gid[gl[t]]]++;
+        for (uint32_t t = 0; t < k; t++)
+            if (canon[gid[gl[t]]] < b->group_min) gid[gl[t]] = PF_NODE_NONE;
+    } else {
+        for (uint32_t t = 0; t < k; t++) gid[gl[t]] = PF_NODE_NONE;
+    }
+    /* 4. Jobs in submission order: a single per ungrouped canonical query, a group at the position
+     * of its first member. */
+    for (uint32_t t = 0; t < ncanon; t++) {
+        uint32_t i = order[t];
+        uint32_t slot = fresh[i];
+        pf__bquery *e = pf__query(b, slot);
+        if (gid[i] == PF_NODE_NONE) {
+            pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = b->epoch,
+                         .live = 1u + ndup[i], .kgoal = e->q.goal, .kstart = e->q.start,
+                         .khash = key_hash(e, 1)};
+            e->job = b->njobs;
+            append_job(b, &j);
+            continue;
+        }
+        if (gid[i] != i) continue;
+        pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = e->seq, .first = b->nmembers,
+                     .epoch = b->epoch, .kgoal = e->q.goal, .khash = key_hash(e, 0)};
+        const pf_point p0 = pf_grid_point(m, e->q.start);
+        j.bx0 = j.bx1 = p0.x;
+        j.by0 = j.by1 = p0.y;
+        for (uint32_t u = t; u < ncanon; u++) {
+            uint32_t mi = order[u];
+            if (gid[mi] != i) continue;
+            uint32_t ms = fresh[mi];
+            pf__bquery *me = pf__query(b, ms);
+            j.live += 1u + ndup[mi];
+            me->job = b->njobs;
+            pf_point p = pf_grid_point(m, me->q.start);
+            if (p.x < j.bx0) j.bx0 = p.x;
+            if (p.x > j.bx1) j.bx1 = p.x;
+            if (p.y < j.by0) j.by0 = p.y;
+            if (p.y > j.by1) j.by1 = p.y;
+            /* insertion by start node keeps members sorted for the search's lookups; groups are
+             * small (hundreds), and ties (NO_DEDUP) keep submission order */
+            uint32_t *mem = &b->members[j.first];
+            uint32_t pos = j.count++;
+            while (pos > 0 && pf__query(b, mem[pos - 1u])->q.start > me->q.start) {
+                mem[pos] = mem[pos - 1u];
+                pos--;
+            }
+            mem[pos] = ms;
+        }
+        b->nmembers += j.count;
+        j.kstart = pf__query(b, b->members[j.first])->q.start; /* the smallest start */
+        j.khash ^= j.count;
+        append_job(b, &j);
+    }
+    pf__queries_fresh_planned(b);
+    return 1;
+}
+
+int pf__plan_reserve(pf_batch *b, uint32_t n)
+{
+    return PF__GROW(b, b->jobs, b->jobs_cap, n) && PF__GROW(b, b->members, b->members_cap, n) &&
+           PF__GROW(b, b->dups, b->dups_cap, n) && PF__GROW(b, b->scratch, b->scratch_cap, 5u * n);
+}
+
+uint32_t *pf__plan_scratch(pf_batch *b, uint32_t n)
+{
+    return PF__GROW(b, b->scratch, b->scratch_cap, n) ? b->scratch : NULL;
+}
+
+/* ---- the jobs' life --------------------------------------------------------------------------- */
+
+void pf__plan_compact(pf_batch *b)
 {
     uint32_t keep = 0, mkeep = 0;
     for (uint32_t i = 0; i < b->njobs; i++) {
@@ -46,9 +250,9 @@ void pf__compact_jobs(pf_batch *b)
             memmove(&b->members[mkeep], &b->members[j->first], j->count * sizeof *b->members);
             j->first = mkeep;
             mkeep += j->count;
-            for (uint32_t k = 0; k < j->count; k++) b->q[b->members[j->first + k]].job = keep;
+            for (uint32_t k = 0; k < j->count; k++) pf__query(b, b->members[j->first + k])->job = keep;
         } else {
-            b->q[j->query].job = keep;
+            pf__query(b, j->query)->job = keep;
         }
         if (keep != i) memcpy(&b->jobs[keep], j, sizeof *j);
         keep++;
@@ -56,6 +260,36 @@ void pf__compact_jobs(pf_batch *b)
     b->njobs = keep;
     b->nmembers = mkeep;
     b->jobs_dirty = 0;
+}
+
+/* Marks every query of a job cancelled at once as done, and the job as dropped. */
+static void drop_job(pf_batch *b, uint32_t ji)
+{
+    pf__job *j = &b->jobs[ji];
+    if (j->held) pf__spare_put(b, j->held); /* the suspended context is free again now */
+    j->held = NULL;
+    j->state = PF__J_CANCELLED;
+    b->jobs_dirty = 1;
+    if (j->kind == PF__J_SINGLE) pf__query_done(b, j->query);
+    else
+        for (uint32_t k = 0; k < j->count; k++) pf__query_done(b, b->members[j->first + k]);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < b->ndups; i++) {
+        uint32_t s = b->dups[i];
+        const pf__bquery *c = pf__query(b, pf__query(b, s)->canon);
+        if (c->job == ji && c->state == PF__Q_DONE) pf__query_done(b, s);
+        else b->dups[keep++] = s;
+    }
+    b->ndups = keep;
+}
+
+/* The search goes on while another pending query needs it (the cancelled slot stays readable to
+ * it until then); otherwise it is dropped now. */
+void pf__plan_cancel(pf_batch *b, uint32_t slot)
+{
+    const pf__bquery *e = pf__query(b, slot);
+    uint32_t ji = e->canon != slot ? pf__query(b, e->canon)->job : e->job;
+    if (--b->jobs[ji].live == 0) drop_job(b, ji);
 }
 
 static uint32_t rank_of(pf_priority p)
@@ -70,292 +304,111 @@ static void lower_rank(pf__job *j, const pf__bquery *e)
     if (e->cancel == PF_OK && r < j->rank) j->rank = r;
 }
 
-/* Each job runs at the most urgent priority among the live queries it answers. */
-static void set_ranks(pf_batch *b)
+void pf__plan_rank(pf_batch *b)
 {
     for (uint32_t i = 0; i < b->njobs; i++) {
         pf__job *j = &b->jobs[i];
         j->rank = PF__RANK_NONE;
-        if (j->kind == PF__J_SINGLE) lower_rank(j, &b->q[j->query]);
+        if (j->kind == PF__J_SINGLE) lower_rank(j, pf__query(b, j->query));
         else
-            for (uint32_t k = 0; k < j->count; k++) lower_rank(j, &b->q[b->members[j->first + k]]);
+            for (uint32_t k = 0; k < j->count; k++) lower_rank(j, pf__query(b, b->members[j->first + k]));
     }
     for (uint32_t i = 0; i < b->ndups; i++) {
-        const pf__bquery *e = &b->q[b->dups[i]];
-        lower_rank(&b->jobs[b->q[e->canon].job], e);
+        const pf__bquery *e = pf__query(b, b->dups[i]);
+        lower_rank(&b->jobs[pf__query(b, e->canon)->job], e);
     }
 }
 
-
-/* Budget order: priority, then run of submission, then the query's content (never submission
- * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP). */
-static int by_plan_key(const pf__job *a, const pf__job *b)
+void pf__plan_answer_dups(pf_batch *b)
 {
-#define PF__CMP(f)                                                                                 \
-    if (a->f != b->f) return a->f < b->f ? -1 : 1
-    PF__CMP(rank);
-    PF__CMP(epoch);
-    PF__CMP(kind);
-    PF__CMP(kgoal);
-    PF__CMP(kstart);
-    PF__CMP(khash);
-    PF__CMP(seq);
-#undef PF__CMP
-    return 0;
-}
-
-static int by_est_desc(const pf__job *a, const pf__job *b)
-{
-    if (a->est != b->est) return a->est > b->est ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* Heapsort of the run (job indices) by `cmp`, in place. Not qsort: glibc's mallocs a buffer for
- * arrays over 1 KiB, and a batch must not allocate per frame (one in caller memory not at all).
- * Both orders are total (seq is unique), so the result is the one any correct sort gives. */
-static void sift_run(const pf__job *jobs, uint32_t *r, uint32_t i, uint32_t n,
-                     int (*cmp)(const pf__job *, const pf__job *))
-{
-    for (;;) {
-        uint32_t c = 2u * i + 1u;
-        if (c >= n) return;
-        if (c + 1u < n && cmp(&jobs[r[c + 1u]], &jobs[r[c]]) > 0) c++;
-        if (cmp(&jobs[r[c]], &jobs[r[i]]) <= 0) return;
-        uint32_t t = r[i];
-        r[i] = r[c];
-        r[c] = t;
-        i = c;
+    uint32_t dkeep = 0;
+    for (uint32_t i = 0; i < b->ndups; i++) {
+        uint32_t s = b->dups[i];
+        pf__bquery *e = pf__query(b, s);
+        const pf__bquery *c = pf__query(b, e->canon);
+        if (c->state != PF__Q_DONE) {
+            b->dups[dkeep++] = s;
+            continue;
+        }
+        if (e->cancel == PF_OK) {
+            uint64_t tag = e->res.tag;
+            e->res = c->res;
+            e->res.tag = tag;
+            e->res.flags |= PF_BATCH_RESULT_DEDUPED;
+            b->st.deduped++;
+        }
+        pf__query_done(b, s);
     }
+    b->ndups = dkeep;
 }
 
-static void sort_run(const pf__job *jobs, uint32_t *r, uint32_t n, int (*cmp)(const pf__job *, const pf__job *))
-{
-    for (uint32_t i = n / 2u; i-- > 0;) sift_run(jobs, r, i, n, cmp);
-    for (uint32_t k = n; k-- > 1u;) {
-        uint32_t t = r[0];
-        r[0] = r[k];
-        r[k] = t;
-        sift_run(jobs, r, 0, k, cmp);
-    }
-}
+void pf__plan_end_run(pf_batch *b) { b->epoch++; }
 
-static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+/* Re-planning is what keeps groups sound after an edit (follow.c): a group was formed from starts
+ * in its goal's component, which the edit may have changed. */
+void pf__plan_unplan(pf_batch *b, int ok)
 {
-    return pf__grid_octile(ax - bx, ay - by);
-}
-
-/* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
- * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
- * order of work changes, never a result (unbudgeted runs finish everything). */
-static void order_longest_first(pf_batch *b)
-{
-    if (pf_map_kind_of(b->map) != PF_MAP_GRID || b->run_jobs < 2) return;
     for (uint32_t i = 0; i < b->njobs; i++) {
         pf__job *j = &b->jobs[i];
-        if (j->kind == PF__J_GROUP) {
-            pf_point g = pf_grid_point(b->map, b->q[b->members[j->first]].q.goal);
-            double e0 = octile(g.x, g.y, j->bx0, j->by0), e1 = octile(g.x, g.y, j->bx1, j->by1);
-            double e2 = octile(g.x, g.y, j->bx0, j->by1), e3 = octile(g.x, g.y, j->bx1, j->by0);
-            j->est = fmax(fmax(e0, e1), fmax(e2, e3));
-        } else {
-            const pf_batch_query *q = &b->q[j->query].q;
-            pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
-            if ((q->flags & PF_QUERY_FLOW) && g.x >= 0) { /* a field settles its whole component */
-                j->est = octile(0, 0, (int32_t)pf_grid_width(b->map), (int32_t)pf_grid_height(b->map));
-                continue;
-            }
-            /* bad endpoints (negative coordinates) are answered at once: last */
-            j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
-        }
+        if (j->held) pf__spare_put(b, j->held);
+        j->held = NULL;
+        if (j->state == PF__J_SUSPENDED) b->st.restarted++; /* its search starts again from scratch */
+        if (j->state == PF__J_DONE || j->state == PF__J_CANCELLED) continue;
+        uint32_t n = j->kind == PF__J_GROUP ? j->count : 1u;
+        for (uint32_t k = 0; k < n; k++)
+            pf__query_requeue(b, j->kind == PF__J_GROUP ? b->members[j->first + k] : j->query, ok);
     }
-    sort_run(b->jobs, b->run, b->run_jobs, by_est_desc);
+    for (uint32_t i = 0; i < b->ndups; i++) pf__query_requeue(b, b->dups[i], ok);
+    b->njobs = b->nmembers = b->ndups = 0;
+    b->jobs_dirty = 0;
 }
 
-static void add_entry(pf_batch *b, uint32_t job, uint32_t fair)
-{
-    pf__job *j = &b->jobs[job];
-    if (fair) j->ea = b->nentries;
-    else j->eb = b->nentries;
-    b->entries[b->nentries++] = (pf__entry){.job = job, .fair = fair};
-}
+/* ---- memory ----------------------------------------------------------------------------------- */
 
-int pf__plan_run(pf_batch *b, const pf_batch_budget *budget)
+int pf__plan_reserve_open(pf_batch *b, uint32_t open, int prefault)
 {
-    uint32_t n = b->njobs;
-    if (!PF__GROW(b, b->run, b->run_cap, n ? n : 1u)) return 0;
-    if (!PF__GROW(b, b->entries, b->entries_cap, 2u * n + 1u)) return 0;
-    if (!PF__GROW(b, b->fen, b->fen_cap, 2u * n + 2u)) return 0;
-    int exp = budget && budget->max_expansions, us = budget && budget->max_us;
-    b->mode = us ? PF__MODE_TIME : (exp ? PF__MODE_EXP : PF__MODE_FREE);
-    b->budget = exp && budget->max_expansions < (uint64_t)LLONG_MAX ? (long long)budget->max_expansions : LLONG_MAX;
-    atomic_store(&b->budget_left, b->budget);
-    b->max_s = us ? (double)budget->max_us * 1e-6 : 0.0;
-    atomic_store(&b->run_start_ns, 0);
-    b->fair_s = 0.0;
-    b->quantum = 0;
-    b->nentries = 0;
-    b->run_jobs = n;
-    for (uint32_t w = 0; w < b->nworkers; w++) {
-        b->workers[w].t0 = 0.0;
-        b->workers[w].granted = 0;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        pf__job *j = &b->jobs[i];
-        j->ea = j->eb = PF__NONE;
-        j->role = 0;
-        j->r = j->pub_a = j->pub_b = 0;
-        atomic_store(&j->ran, 0);
-        b->run[i] = i;
-    }
-    b->spare_owed = 0;
-    if (b->mode == PF__MODE_FREE) {
-        order_longest_first(b);
-        return 1;
-    }
-    set_ranks(b);
-    sort_run(b->jobs, b->run, n, by_plan_key);
-
-    /* The fair round: every suspended non-urgent search, and (while a slot is free) the waiting
-     * non-urgent job that has waited longest, by run of submission and then the order above. */
-    uint32_t held = 0, admit = PF__NONE, next = PF__NONE;
-    for (uint32_t i = 0; i < n; i++) held += b->jobs[i].state == PF__J_SUSPENDED;
-    for (uint32_t k = 0; k < n; k++) {
-        pf__job *j = &b->jobs[b->run[k]];
-        j->pos = k;
-        if (j->state == PF__J_SUSPENDED) {
-            j->role = PF__ROLE_HELD;
-        } else if (j->rank != PF__RANK_URGENT) {
-            if (admit == PF__NONE || j->epoch < b->jobs[admit].epoch) {
-                next = admit;
-                admit = b->run[k];
-            } else if (next == PF__NONE || j->epoch < b->jobs[next].epoch) {
-                next = b->run[k];
-            }
-        }
-    }
-    if (held >= b->nspare_want) { /* no slot to admit into: the oldest waits at the head */
-        next = admit;
-        admit = PF__NONE;
-    }
-    if (admit != PF__NONE) b->jobs[admit].role = PF__ROLE_ADMITTED;
-    /* A worker running ahead of the account must not take the context a slot holder will need:
-     * measured under load, a search run ahead took the only free spare before the admitted long
-     * search parked, every run, so that search lost its state and was redone from its start each
-     * frame (its real work grew with the square of its length). */
-    b->spare_owed = 0;
-    for (uint32_t i = 0; i < n; i++) b->spare_owed += b->jobs[i].role && !b->jobs[i].held;
-    b->wait_epoch = b->wait_rank = b->wait_pos = UINT32_MAX;
-    if (next != PF__NONE) {
-        b->wait_epoch = b->jobs[next].epoch;
-        b->wait_rank = b->jobs[next].rank;
-        b->wait_pos = b->jobs[next].pos;
-    }
-    /* Jobs in budget order: urgent, the fair round, the rest. */
-    uint32_t nu = 0, nfair = 0;
-    while (nu < n && b->jobs[b->run[nu]].rank == PF__RANK_URGENT) nu++;
-    if (!PF__GROW(b, b->scratch, b->scratch_cap, n ? n : 1u)) return 0;
-    uint32_t *tmp = b->scratch, t = 0; /* dedup's scratch is free again */
-    for (uint32_t k = nu; k < n; k++)
-        if (b->jobs[b->run[k]].role) tmp[t++] = b->run[k];
-    nfair = t;
-    for (uint32_t k = nu; k < n; k++)
-        if (!b->jobs[b->run[k]].role) tmp[t++] = b->run[k];
-    /* entries: urgent (main), fair round (capped), then every non-urgent job in order (main) */
-    for (uint32_t k = 0; k < nu; k++) add_entry(b, b->run[k], 0);
-    for (uint32_t k = 0; k < nfair; k++) add_entry(b, tmp[k], 1);
-    for (uint32_t k = nu; k < n; k++) add_entry(b, b->run[k], 0);
-    memcpy(b->run + nu, tmp, (n - nu) * sizeof *b->run);
-    if (b->mode == PF__MODE_EXP) {
-        uint64_t q = (uint64_t)b->budget / (2u * ((uint64_t)nfair + 1u));
-        b->quantum = q ? q : 1u;
-    } else if (nfair) {
-        double share = b->max_s * (double)b->nworkers / (double)(nfair + 1u);
-        b->fair_s = share < b->max_s ? share : 0.0;
-    }
-    for (uint32_t e = 0; e <= b->nentries; e++) atomic_store_explicit(&b->fen[e], 0, memory_order_relaxed);
+    for (uint32_t i = 0; i < b->njobs; i++)
+        if (b->jobs[i].held && !pf__ctx_reserve_open(b->jobs[i].held, open, prefault)) return 0;
     return 1;
 }
 
-int pf__may_take_slot(const pf_batch *b, const pf__job *j)
+size_t pf__plan_mem_size(const pf_batch *b)
 {
-    if (j->role || j->rank == PF__RANK_URGENT) return 1;
-    if (j->epoch != b->wait_epoch) return j->epoch < b->wait_epoch;
-    if (j->rank != b->wait_rank) return j->rank < b->wait_rank;
-    return j->pos <= b->wait_pos;
+    size_t n = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) n += pf_ctx_mem_size(b->jobs[i].held);
+    n += b->jobs_cap * sizeof *b->jobs;
+    n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap) * sizeof(uint32_t);
+    return n;
 }
 
-/* What the account grants an entry: min(cap, what the search still needs, what is left). */
-static uint64_t grant(uint64_t cap, uint64_t need, uint64_t left)
+void pf__plan_free(pf_batch *b)
 {
-    uint64_t v = cap < need ? cap : need;
-    return v < left ? v : left;
+    for (uint32_t i = 0; i < b->njobs; i++) pf_ctx_destroy(b->jobs[i].held);
+    pf__free(&b->alloc, b->jobs, b->jobs_cap * sizeof *b->jobs);
+    pf__free(&b->alloc, b->members, b->members_cap * sizeof *b->members);
+    pf__free(&b->alloc, b->dups, b->dups_cap * sizeof *b->dups);
+    pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
+    pf__free(&b->alloc, b->scratch, b->scratch_cap * sizeof *b->scratch);
 }
 
-/* Drops a job's real search state (its context back to the spares). */
-static void drop_state(pf_batch *b, pf__job *j)
+/* qcap jobs, members and duplicates; the hash table of tcap entries; scratch of five arrays of
+ * the fresh queries. */
+size_t pf__plan_static_size(uint32_t qcap, uint32_t tcap)
 {
-    if (j->held) pf__put_spare(b, j->held);
-    j->held = NULL;
-    j->rprog = 0;
-    j->rdone = 0;
+    size_t q = qcap, u32 = sizeof(uint32_t);
+    return pf__align64(q * sizeof(pf__job)) + 2u * pf__align64(q * u32) + pf__align64(5u * q * u32) +
+           pf__align64(tcap * u32);
 }
 
-/* Expansion budgets: walks the account in order and settles each job of the run. */
-static void settle_exp(pf_batch *b)
+void pf__plan_place(pf_batch *b, char **p, uint32_t qcap, uint32_t tcap)
 {
-    uint64_t left = (uint64_t)b->budget, inf = UINT64_MAX;
-    for (uint32_t i = 0; i < b->run_jobs; i++) b->jobs[b->run[i]].pub_a = 0; /* reused: granted */
-    for (uint32_t e = 0; e < b->nentries; e++) {
-        pf__job *j = &b->jobs[b->entries[e].job];
-        uint64_t need = inf;
-        if (j->rdone) need = j->rprog - j->vprog - j->pub_a;
-        uint64_t v = grant(b->entries[e].fair ? b->quantum : inf, need, left);
-        PF_ASSERT(j->rdone || v <= j->r - j->pub_a); /* the worker went at least this far */
-        j->pub_a += v;
-        left -= v;
-    }
-    /* Slots: suspended before this run first, then the admitted job, then the others in order. */
-    uint32_t kept = 0;
-    for (int pass = 0; pass < 3; pass++) {
-        for (uint32_t i = 0; i < b->run_jobs; i++) {
-            pf__job *j = &b->jobs[b->run[i]];
-            uint32_t want = pass == 0 ? PF__ROLE_HELD : (pass == 1 ? PF__ROLE_ADMITTED : 0);
-            if (j->role != want || j->state == PF__J_DONE) continue;
-            uint64_t v = j->vprog + j->pub_a;
-            if (j->rdone && v >= j->rprog) {
-                /* complete in the account: the worker wrote its results when it finished */
-                PF_ASSERT(j->written);
-                drop_state(b, j);
-                j->state = PF__J_DONE;
-                continue;
-            }
-            if (j->written) pf__unwrite_results(b, j);
-            if (j->rdone && !j->held) {
-                j->rprog = 0; /* finished ahead of the account, short: done again when due */
-                j->rdone = 0;
-            }
-            if (v == 0) {
-                drop_state(b, j); /* nothing granted yet: work done ahead is not kept */
-                j->state = PF__J_WAITING;
-            } else if (kept < b->nspare_want && pf__may_take_slot(b, j)) {
-                kept++;
-                j->vprog = v;
-                j->sliced = 1;
-                if (j->state != PF__J_SUSPENDED) b->st.suspended++;
-                j->state = PF__J_SUSPENDED;
-            } else {
-                drop_state(b, j);
-                j->vprog = 0;
-                j->state = PF__J_WAITING;
-                b->st.restarted++;
-            }
-        }
-    }
-}
-
-void pf__settle_run(pf_batch *b)
-{
-    if (b->mode == PF__MODE_EXP) settle_exp(b);
-    /* Unbudgeted and time-budgeted runs settle as they go: a job is done when its worker finished
-     * it, and suspended when its worker could park it in a spare context. */
+    size_t q = qcap;
+    b->jobs = pf__carve(p, pf__align64(q * sizeof *b->jobs));
+    b->members = pf__carve(p, pf__align64(q * sizeof *b->members));
+    b->dups = pf__carve(p, pf__align64(q * sizeof *b->dups));
+    b->scratch = pf__carve(p, pf__align64(5u * q * sizeof *b->scratch));
+    b->table = pf__carve(p, pf__align64(tcap * sizeof *b->table));
+    b->jobs_cap = b->members_cap = b->dups_cap = qcap;
+    b->scratch_cap = 5u * qcap;
+    b->table_cap = tcap;
 }

@@ -1,0 +1,432 @@
+/* account.c - the prepared run: the order of its jobs and its budget account, and settling it.
+ *
+ * Lockstep games need the run in which each query completes to be the same on every machine. Under
+ * an expansion budget the run is therefore defined by a serial account, not by the threads: the
+ * jobs' entries are listed in a fixed order (urgent, the fair round, the rest: see pf_batch.h), each
+ * with a cap (the fair quantum, or none), and the budget E goes down the list, each entry taking
+ * min(cap, what its search still needs, what is left). Before entry k that account has handed out
+ * exactly
+ *     P_k = min(E, sum over entries i < k of min(cap_i, need_i))
+ * (by induction: once the budget runs out every later entry gets nothing). Nothing here depends on
+ * how the work was spread over workers; only the searches' needs, which are deterministic.
+ *
+ * Workers cannot know the needs of searches still running elsewhere, but they know lower bounds:
+ * what each search has done so far this run, clipped to its cap, is at most min(cap_i, need_i). Each
+ * entry publishes that clipped progress in a Fenwick tree of atomic counters, and a worker may push
+ * its search on while its own progress is below min(cap, E - sum of the published bounds before its
+ * entry). The bounds only grow, so when the worker stops, its search has done at least what the
+ * account will grant it: finish can always settle the account (sched_jobs.c explains the rest).
+ *
+ * Time budgets share the run's deadline and, with an expansion budget too, one counter of
+ * expansions (pf__account_claim).
+ */
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include "batch_internal.h"
+
+void pf__account_init(pf_batch *b)
+{
+    atomic_init(&b->budget_left, LLONG_MAX);
+    atomic_init(&b->run_start_ns, 0);
+}
+
+/* ---- the run's order -------------------------------------------------------------------------- */
+
+/* Budget order: priority, then run of submission, then the query's content (never submission
+ * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP). */
+static int by_plan_key(const pf__job *x, const pf__job *y)
+{
+#define PF__CMP(f)                                                                                 \
+    if (x->f != y->f) return x->f < y->f ? -1 : 1
+    PF__CMP(rank);
+    PF__CMP(epoch);
+    PF__CMP(kind);
+    PF__CMP(kgoal);
+    PF__CMP(kstart);
+    PF__CMP(khash);
+    PF__CMP(seq);
+#undef PF__CMP
+    return 0;
+}
+
+static int by_est_desc(const pf__job *x, const pf__job *y)
+{
+    if (x->est != y->est) return x->est > y->est ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Heapsort of the run (job indices) by `cmp`, in place. Not qsort: glibc's mallocs a buffer for
+ * arrays over 1 KiB, and a batch must not allocate per frame (one in caller memory not at all).
+ * Both orders are total (seq is unique), so the result is the one any correct sort gives. */
+static void sift_run(const pf_batch *b, uint32_t *r, uint32_t i, uint32_t n,
+                     int (*cmp)(const pf__job *, const pf__job *))
+{
+    for (;;) {
+        uint32_t c = 2u * i + 1u;
+        if (c >= n) return;
+        if (c + 1u < n && cmp(pf__plan_job(b, r[c + 1u]), pf__plan_job(b, r[c])) > 0) c++;
+        if (cmp(pf__plan_job(b, r[c]), pf__plan_job(b, r[i])) <= 0) return;
+        uint32_t t = r[i];
+        r[i] = r[c];
+        r[c] = t;
+        i = c;
+    }
+}
+
+static void sort_run(const pf_batch *b, uint32_t *r, uint32_t n, int (*cmp)(const pf__job *, const pf__job *))
+{
+    for (uint32_t i = n / 2u; i-- > 0;) sift_run(b, r, i, n, cmp);
+    for (uint32_t k = n; k-- > 1u;) {
+        uint32_t t = r[0];
+        r[0] = r[k];
+        r[k] = t;
+        sift_run(b, r, 0, k, cmp);
+    }
+}
+
+static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    return pf__grid_octile(ax - bx, ay - by);
+}
+
+/* Longest first (the LPT rule): with dynamic scheduling, a long query picked last would leave the
+ * other threads idle at the end of the frame. Lengths are guessed from grid distance; only the
+ * order of work changes, never a result (unbudgeted runs finish everything). */
+static void order_longest_first(pf_batch *b)
+{
+    if (pf_map_kind_of(b->map) != PF_MAP_GRID || b->run_jobs < 2) return;
+    for (uint32_t i = 0, n = pf__plan_njobs(b); i < n; i++) {
+        pf__job *j = pf__plan_job(b, i);
+        if (j->kind == PF__J_GROUP) {
+            pf_point g = pf_grid_point(b->map, pf__query(b, pf__plan_members(b, j)[0])->q.goal);
+            double e0 = octile(g.x, g.y, j->bx0, j->by0), e1 = octile(g.x, g.y, j->bx1, j->by1);
+            double e2 = octile(g.x, g.y, j->bx0, j->by1), e3 = octile(g.x, g.y, j->bx1, j->by0);
+            j->est = fmax(fmax(e0, e1), fmax(e2, e3));
+        } else {
+            const pf_batch_query *q = &pf__query(b, j->query)->q;
+            pf_point s = pf_grid_point(b->map, q->start), g = pf_grid_point(b->map, q->goal);
+            if ((q->flags & PF_QUERY_FLOW) && g.x >= 0) { /* a field settles its whole component */
+                j->est = octile(0, 0, (int32_t)pf_grid_width(b->map), (int32_t)pf_grid_height(b->map));
+                continue;
+            }
+            /* bad endpoints (negative coordinates) are answered at once: last */
+            j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
+        }
+    }
+    sort_run(b, b->run, b->run_jobs, by_est_desc);
+}
+
+static void add_entry(pf_batch *b, uint32_t job, uint32_t fair)
+{
+    pf__job *j = pf__plan_job(b, job);
+    if (fair) j->ea = b->nentries;
+    else j->eb = b->nentries;
+    b->entries[b->nentries++] = (pf__entry){.job = job, .fair = fair};
+}
+
+static int order_run(pf_batch *b, const pf_batch_budget *budget)
+{
+    uint32_t n = pf__plan_njobs(b);
+    if (!PF__GROW(b, b->run, b->run_cap, n ? n : 1u)) return 0;
+    if (!PF__GROW(b, b->entries, b->entries_cap, 2u * n + 1u)) return 0;
+    if (!PF__GROW(b, b->fen, b->fen_cap, 2u * n + 2u)) return 0;
+    int exp = budget && budget->max_expansions, us = budget && budget->max_us;
+    b->mode = us ? PF__MODE_TIME : (exp ? PF__MODE_EXP : PF__MODE_FREE);
+    b->budget = exp && budget->max_expansions < (uint64_t)LLONG_MAX ? (long long)budget->max_expansions : LLONG_MAX;
+    atomic_store(&b->budget_left, b->budget);
+    b->max_s = us ? (double)budget->max_us * 1e-6 : 0.0;
+    atomic_store(&b->run_start_ns, 0);
+    b->fair_s = 0.0;
+    b->quantum = 0;
+    b->nentries = 0;
+    b->run_jobs = n;
+    for (uint32_t i = 0; i < n; i++) {
+        pf__job *j = pf__plan_job(b, i);
+        j->ea = j->eb = PF__NONE;
+        j->role = 0;
+        j->r = j->pub_a = j->pub_b = 0;
+        atomic_store(&j->ran, 0);
+        b->run[i] = i;
+    }
+    if (b->mode == PF__MODE_FREE) {
+        pf__spares_owe(b, 0);
+        order_longest_first(b);
+        return 1;
+    }
+    pf__plan_rank(b);
+    sort_run(b, b->run, n, by_plan_key);
+
+    /* The fair round: every suspended non-urgent search, and (while a slot is free) the waiting
+     * non-urgent job that has waited longest, by run of submission and then the order above. */
+    uint32_t held = 0, admit = PF__NONE, next = PF__NONE;
+    for (uint32_t i = 0; i < n; i++) held += pf__plan_job(b, i)->state == PF__J_SUSPENDED;
+    for (uint32_t k = 0; k < n; k++) {
+        pf__job *j = pf__plan_job(b, b->run[k]);
+        j->pos = k;
+        if (j->state == PF__J_SUSPENDED) {
+            j->role = PF__ROLE_HELD;
+        } else if (j->rank != PF__RANK_URGENT) {
+            if (admit == PF__NONE || j->epoch < pf__plan_job(b, admit)->epoch) {
+                next = admit;
+                admit = b->run[k];
+            } else if (next == PF__NONE || j->epoch < pf__plan_job(b, next)->epoch) {
+                next = b->run[k];
+            }
+        }
+    }
+    if (held >= b->nspare_want) { /* no slot to admit into: the oldest waits at the head */
+        next = admit;
+        admit = PF__NONE;
+    }
+    if (admit != PF__NONE) pf__plan_job(b, admit)->role = PF__ROLE_ADMITTED;
+    /* A worker running ahead of the account must not take the context a slot holder will need:
+     * measured under load, a search run ahead took the only free spare before the admitted long
+     * search parked, every run, so that search lost its state and was redone from its start each
+     * frame (its real work grew with the square of its length). */
+    uint32_t owed = 0;
+    for (uint32_t i = 0; i < n; i++) owed += pf__plan_job(b, i)->role && !pf__plan_job(b, i)->held;
+    pf__spares_owe(b, owed);
+    b->wait_epoch = b->wait_rank = b->wait_pos = UINT32_MAX;
+    if (next != PF__NONE) {
+        const pf__job *w = pf__plan_job(b, next);
+        b->wait_epoch = w->epoch;
+        b->wait_rank = w->rank;
+        b->wait_pos = w->pos;
+    }
+    /* Jobs in budget order: urgent, the fair round, the rest. */
+    uint32_t nu = 0, nfair = 0;
+    while (nu < n && pf__plan_job(b, b->run[nu])->rank == PF__RANK_URGENT) nu++;
+    uint32_t *tmp = pf__plan_scratch(b, n ? n : 1u), t = 0; /* the planner's scratch is free again */
+    if (!tmp) return 0;
+    for (uint32_t k = nu; k < n; k++)
+        if (pf__plan_job(b, b->run[k])->role) tmp[t++] = b->run[k];
+    nfair = t;
+    for (uint32_t k = nu; k < n; k++)
+        if (!pf__plan_job(b, b->run[k])->role) tmp[t++] = b->run[k];
+    /* entries: urgent (main), fair round (capped), then every non-urgent job in order (main) */
+    for (uint32_t k = 0; k < nu; k++) add_entry(b, b->run[k], 0);
+    for (uint32_t k = 0; k < nfair; k++) add_entry(b, tmp[k], 1);
+    for (uint32_t k = nu; k < n; k++) add_entry(b, b->run[k], 0);
+    memcpy(b->run + nu, tmp, (n - nu) * sizeof *b->run);
+    if (b->mode == PF__MODE_EXP) {
+        uint64_t q = (uint64_t)b->budget / (2u * ((uint64_t)nfair + 1u));
+        b->quantum = q ? q : 1u;
+    } else if (nfair) {
+        double share = b->max_s * (double)b->nworkers / (double)(nfair + 1u);
+        b->fair_s = share < b->max_s ? share : 0.0;
+    }
+    for (uint32_t e = 0; e <= b->nentries; e++) atomic_store_explicit(&b->fen[e], 0, memory_order_relaxed);
+    return 1;
+}
+
+int pf__account_open(pf_batch *b, const pf_batch_budget *budget)
+{
+    if (!order_run(b, budget)) return 0;
+    b->prepared = 1;
+    return 1;
+}
+
+void pf__account_close(pf_batch *b)
+{
+    b->prepared = 0;
+    b->run_jobs = 0;
+}
+
+int pf__account_may_take_slot(const pf_batch *b, const pf__job *j)
+{
+    if (j->role || j->rank == PF__RANK_URGENT) return 1;
+    if (j->epoch != b->wait_epoch) return j->epoch < b->wait_epoch;
+    if (j->rank != b->wait_rank) return j->rank < b->wait_rank;
+    return j->pos <= b->wait_pos;
+}
+
+/* ---- during the run --------------------------------------------------------------------------- */
+
+static void fen_add(pf_batch *b, uint32_t e, uint64_t v)
+{
+    if (!v) return;
+    for (uint32_t i = e + 1u; i <= b->nentries; i += i & (0u - i))
+        atomic_fetch_add_explicit(&b->fen[i], (long long)v, memory_order_relaxed);
+}
+
+/* A lower bound of what the account hands out before entry e (only ever too low). */
+static long long fen_before(pf_batch *b, uint32_t e)
+{
+    long long s = 0;
+    for (uint32_t i = e; i > 0; i -= i & (0u - i)) s += atomic_load_explicit(&b->fen[i], memory_order_relaxed);
+    return s;
+}
+
+/* min(quantum, r) at the fair entry, the rest at the main. */
+void pf__account_publish(pf_batch *b, pf__job *j, uint64_t r)
+{
+    uint64_t a = 0, m = r;
+    if (j->ea != PF__NONE) {
+        a = r < b->quantum ? r : b->quantum;
+        m = r - a;
+        fen_add(b, j->ea, a - j->pub_a);
+    }
+    fen_add(b, j->eb, m - j->pub_b);
+    j->pub_a = a;
+    j->pub_b = m;
+}
+
+uint64_t pf__account_allowed(pf_batch *b, const pf__job *j)
+{
+    long long E = b->budget;
+    uint64_t base = 0;
+    if (j->ea != PF__NONE) {
+        long long left = E - fen_before(b, j->ea);
+        if (left < (long long)b->quantum) return left > 0 ? (uint64_t)left : 0u;
+        base = b->quantum;
+    }
+    long long left = E - fen_before(b, j->eb);
+    return base + (left > 0 ? (uint64_t)left : 0u);
+}
+
+uint32_t pf__account_claim(pf_batch *b, uint32_t want)
+{
+    if (b->budget == LLONG_MAX) return want;
+    long long cur = atomic_load(&b->budget_left);
+    for (;;) {
+        if (cur <= 0) return 0;
+        long long take = cur < (long long)want ? cur : (long long)want;
+        if (atomic_compare_exchange_weak(&b->budget_left, &cur, cur - take)) return (uint32_t)take;
+    }
+}
+
+void pf__account_give_back(pf_batch *b, uint64_t n)
+{
+    if (n && b->budget != LLONG_MAX) atomic_fetch_add(&b->budget_left, (long long)n);
+}
+
+void pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap)
+{
+    if (*t0 == 0.0) {
+        /* The budget runs from the run's first start, not this worker's: a worker woken late
+         * (an idle core can take milliseconds to come back) shares the frame's deadline instead
+         * of pushing the frame's end out by its lateness. */
+        long long first = 0, mine = (long long)(now * 1e9);
+        if (!atomic_compare_exchange_strong(&b->run_start_ns, &first, mine)) mine = first;
+        *t0 = (double)mine * 1e-9;
+    }
+    *deadline = *t0 + b->max_s;
+    *cap = j->role && j->rank != PF__RANK_URGENT && b->fair_s > 0.0 ? now + b->fair_s : 0.0; /* fair round */
+}
+
+/* ---- settling --------------------------------------------------------------------------------- */
+
+/* What the account grants an entry: min(cap, what the search still needs, what is left). */
+static uint64_t grant(uint64_t cap, uint64_t need, uint64_t left)
+{
+    uint64_t v = cap < need ? cap : need;
+    return v < left ? v : left;
+}
+
+/* Drops a job's real search state (its context back to the spares). */
+static void drop_state(pf_batch *b, pf__job *j)
+{
+    if (j->held) pf__spare_put(b, j->held);
+    j->held = NULL;
+    j->rprog = 0;
+    j->rdone = 0;
+}
+
+static void settle_exp(pf_batch *b)
+{
+    uint64_t left = (uint64_t)b->budget, inf = UINT64_MAX;
+    for (uint32_t i = 0; i < b->run_jobs; i++) pf__account_job(b, i)->pub_a = 0; /* reused: granted */
+    for (uint32_t e = 0; e < b->nentries; e++) {
+        pf__job *j = pf__plan_job(b, b->entries[e].job);
+        uint64_t need = inf;
+        if (j->rdone) need = j->rprog - j->vprog - j->pub_a;
+        uint64_t v = grant(b->entries[e].fair ? b->quantum : inf, need, left);
+        PF_ASSERT(j->rdone || v <= j->r - j->pub_a); /* the worker went at least this far */
+        j->pub_a += v;
+        left -= v;
+    }
+    /* Slots: suspended before this run first, then the admitted job, then the others in order. */
+    uint32_t kept = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t i = 0; i < b->run_jobs; i++) {
+            pf__job *j = pf__account_job(b, i);
+            uint32_t want = pass == 0 ? PF__ROLE_HELD : (pass == 1 ? PF__ROLE_ADMITTED : 0);
+            if (j->role != want || j->state == PF__J_DONE) continue;
+            uint64_t v = j->vprog + j->pub_a;
+            if (j->rdone && v >= j->rprog) {
+                /* complete in the account: the worker wrote its results when it finished */
+                PF_ASSERT(j->written);
+                drop_state(b, j);
+                j->state = PF__J_DONE;
+                continue;
+            }
+            if (j->written) pf__results_unwrite(b, j);
+            if (j->rdone && !j->held) {
+                j->rprog = 0; /* finished ahead of the account, short: done again when due */
+                j->rdone = 0;
+            }
+            if (v == 0) {
+                drop_state(b, j); /* nothing granted yet: work done ahead is not kept */
+                j->state = PF__J_WAITING;
+            } else if (kept < b->nspare_want && pf__account_may_take_slot(b, j)) {
+                kept++;
+                j->vprog = v;
+                j->sliced = 1;
+                if (j->state != PF__J_SUSPENDED) b->st.suspended++;
+                j->state = PF__J_SUSPENDED;
+            } else {
+                drop_state(b, j);
+                j->vprog = 0;
+                j->state = PF__J_WAITING;
+                b->st.restarted++;
+            }
+        }
+    }
+}
+
+void pf__account_settle(pf_batch *b)
+{
+    if (b->mode == PF__MODE_EXP) settle_exp(b);
+    /* Unbudgeted and time-budgeted runs settle as they go: a job is done when its worker finished
+     * it, and suspended when its worker could park it in a spare context. */
+}
+
+/* ---- memory ----------------------------------------------------------------------------------- */
+
+int pf__account_reserve(pf_batch *b, uint32_t n)
+{
+    return PF__GROW(b, b->run, b->run_cap, n) && PF__GROW(b, b->entries, b->entries_cap, 2u * n + 1u) &&
+           PF__GROW(b, b->fen, b->fen_cap, 2u * n + 2u);
+}
+
+size_t pf__account_mem_size(const pf_batch *b)
+{
+    return b->run_cap * sizeof *b->run + b->entries_cap * sizeof *b->entries + b->fen_cap * sizeof *b->fen;
+}
+
+void pf__account_free(pf_batch *b)
+{
+    pf__free(&b->alloc, b->run, b->run_cap * sizeof *b->run);
+    pf__free(&b->alloc, b->entries, b->entries_cap * sizeof *b->entries);
+    pf__free(&b->alloc, b->fen, b->fen_cap * sizeof *b->fen);
+}
+
+/* A run of qcap jobs: two entries each at most, and the Fenwick tree's one more. */
+size_t pf__account_static_size(uint32_t qcap)
+{
+    size_t q = qcap;
+    return pf__align64(q * sizeof(uint32_t)) + pf__align64((2u * q + 1u) * sizeof(pf__entry)) +
+           pf__align64((2u * q + 2u) * sizeof(atomic_llong));
+}
+
+void pf__account_place(pf_batch *b, char **p, uint32_t qcap)
+{
+    size_t q = qcap;
+    b->run = pf__carve(p, pf__align64(q * sizeof *b->run));
+    b->entries = pf__carve(p, pf__align64((2u * q + 1u) * sizeof *b->entries));
+    b->fen = pf__carve(p, pf__align64((2u * q + 2u) * sizeof *b->fen));
+    b->run_cap = qcap;
+    b->entries_cap = 2u * qcap + 1u;
+    b->fen_cap = 2u * qcap + 2u;
+}

@@ -1,0 +1,130 @@
+/* spares.c - spare contexts: a suspended search parks in one, so the worker searches on in another.
+ *
+ * The stack of free spares has its final size from creation (nspare_want, the suspend slots), and
+ * contexts are conserved: each is free here, held by a suspended job, or a worker's. Workers take
+ * and put spares during a run, under a spin lock. A spare is made when a search is suspended and
+ * finds none free (or all at once for reserve.spares): a batch holds no more spares than searches
+ * were ever suspended at once, and unbudgeted users never pay for them.
+ */
+#include "batch_internal.h"
+
+void pf__spares_init(pf_batch *b) { atomic_flag_clear(&b->spare_lock); }
+
+int pf__spares_alloc(pf_batch *b)
+{
+    b->spares = pf__calloc(&b->alloc, (size_t)b->nspare_want * sizeof *b->spares, 64);
+    if (!b->spares) return 0;
+    b->spare_cap = b->nspare_want;
+    return 1;
+}
+
+/* A context like the workers': the batch's allocator, open-list size, pre-faulting and JPS table.
+ * Also called by workers during a run (a spare made when a search is suspended): it reads only
+ * what a run never changes. */
+pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
+{
+    pf_ctx_desc cd = b->ctx_desc;
+    cd.heap_capacity = b->open_cap;
+    pf_status st = pf_ctx_create(b->map, &cd, out);
+    if (st == PF_OK && b->accel && (st = pf_ctx_use_accel(*out, b->accel)) != PF_OK) {
+        pf_ctx_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* reserve.spares: every spare now, for a hitch-free first frame. */
+int pf__spares_make_all(pf_batch *b)
+{
+    while (b->spare_made < b->nspare_want) {
+        pf_ctx *c;
+        if (pf__new_ctx(b, &c) != PF_OK) return 0;
+        b->spares[b->nspare++] = c;
+        b->spare_made++;
+    }
+    return 1;
+}
+
+static void spin_lock(pf_batch *b)
+{
+    while (atomic_flag_test_and_set_explicit(&b->spare_lock, memory_order_acquire)) {
+    }
+}
+
+static void spin_unlock(pf_batch *b) { atomic_flag_clear_explicit(&b->spare_lock, memory_order_release); }
+
+pf_ctx *pf__spare_take(pf_batch *b, int holder)
+{
+    spin_lock(b);
+    pf_ctx *c = NULL;
+    int make = 0;
+    /* Spares not made yet count as free ones: the suspension that first needs one makes it. Slot
+     * holders are owed theirs, free or still to make; work run ahead gets only what is left over. */
+    uint32_t unmade = b->nspare_want - b->spare_made;
+    if (holder ? b->nspare + unmade > 0 : b->nspare + unmade > b->spare_owed) {
+        if (b->nspare) {
+            c = b->spares[--b->nspare];
+        } else {
+            make = 1;
+            b->spare_made++; /* counted now, so that no other worker makes the last one too */
+        }
+        if (holder && b->spare_owed) b->spare_owed--;
+    }
+    spin_unlock(b);
+    /* Made outside the lock (allocation and pre-faulting take milliseconds on big maps). A failure
+     * is what finding no spare is: the caller drops or restarts the search, which stays queued;
+     * the next suspension tries again. */
+    if (make && pf__new_ctx(b, &c) != PF_OK) {
+        c = NULL;
+        spin_lock(b);
+        b->spare_made--;
+        b->st.spare_failed++; /* no other write to b->st can happen during a run */
+        spin_unlock(b);
+    }
+    return c;
+}
+
+void pf__spare_put(pf_batch *b, pf_ctx *c)
+{
+    spin_lock(b);
+    b->spares[b->nspare++] = c; /* contexts are conserved: the stack never exceeds spare_cap */
+    spin_unlock(b);
+}
+
+void pf__spares_owe(pf_batch *b, uint32_t n) { b->spare_owed = n; }
+
+int pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault)
+{
+    for (uint32_t i = 0; i < b->nspare; i++)
+        if (!pf__ctx_reserve_open(b->spares[i], open, prefault)) return 0;
+    return 1;
+}
+
+size_t pf__spares_mem_size(const pf_batch *b)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < b->nspare; i++) n += pf_ctx_mem_size(b->spares[i]);
+    return n;
+}
+
+void pf__spares_free(pf_batch *b)
+{
+    for (uint32_t i = 0; i < b->nspare; i++) pf_ctx_destroy(b->spares[i]);
+    pf__free(&b->alloc, b->spares, b->spare_cap * sizeof *b->spares);
+}
+
+size_t pf__spares_static_size(uint32_t n) { return pf__align64(n * sizeof(pf_ctx *)); }
+
+void pf__spares_place(pf_batch *b, void *mem, uint32_t n)
+{
+    b->spares = mem;
+    b->spare_cap = n;
+}
+
+/* Spares exist from the start: a budgeted run could not make them later. */
+void pf__spares_place_contexts(pf_batch *b, char **p, size_t ctx)
+{
+    for (uint32_t i = 0; i < b->spare_cap; i++)
+        pf_ctx_init_static(pf__carve(p, ctx), ctx, b->map, &b->ctx_desc, &b->spares[i]);
+    b->nspare = b->spare_made = b->spare_cap;
+}
