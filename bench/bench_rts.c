@@ -305,7 +305,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--hz") == 0 && i + 1 < argc) g_hz = strtod(argv[++i], NULL);
         else if (strcmp(argv[i], "--keep-omp-policy") == 0) keep_policy = 1;
         else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
-            for (char *p = strtok(argv[++i], ","); p && nw < 8; p = strtok(NULL, ",")) wl[nw++] = (uint32_t)atoi(p);
+            /* read without writing into argv: strtok would cut "1,2" to "1" for the restart below */
+            for (const char *p = argv[++i]; *p && nw < 8; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0'))
+                wl[nw++] = (uint32_t)atoi(p);
         else if (nmaps < 16) maps[nmaps++] = argv[i];
     }
     if (!keep_policy && !getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0) {
