@@ -16,6 +16,7 @@
 #include <string.h>
 #include "accel/accel_internal.h"
 #include "search/heap_internal.h"
+#include "common/grow_internal.h"
 
 #ifdef PF_WITH_OPENMP
 #include <omp.h>
@@ -72,7 +73,7 @@ typedef struct bld_sc {
 
 typedef struct bld_buf {
     bld_sc  *v;
-    size_t   n, cap;
+    uint32_t n, cap;
     int      oom;
 } bld_buf;
 
@@ -156,17 +157,9 @@ static void list_drop(bld_list *l, uint32_t q)
 
 static void buf_put(const pf_allocator *al, bld_buf *o, bld_sc sc)
 {
-    if (o->n == o->cap) {
-        size_t cap = o->cap ? o->cap * 2u : 4096u;
-        bld_sc *v = pf__alloc(al, cap * sizeof *v, 64);
-        if (!v) {
-            o->oom = 1;
-            return;
-        }
-        if (o->n) memcpy(v, o->v, o->n * sizeof *v);
-        pf__free(al, o->v, o->cap * sizeof *v);
-        o->v = v;
-        o->cap = cap;
+    if (o->n == o->cap && !pf__grow_slow(al, &o->v, &o->cap, (uint64_t)o->n + 1u, sizeof *o->v, 4096u, 0)) {
+        o->oom = 1;
+        return;
     }
     o->v[o->n++] = sc;
 }

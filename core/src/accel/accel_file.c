@@ -215,7 +215,6 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
     }
     if (owners != acc->nodes)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%u subgoals announced, the map has %u", acc->nodes, owners);
-    const int32_t pw = (int32_t)m->pw;
     for (uint32_t c = 0; c < acc->cells; c++) {
         for (uint32_t i = acc->first[c]; i < acc->first[c + 1]; i++) {
             const pf__accel_arc *e = &acc->arcs[i];
@@ -224,10 +223,8 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
             /* a, b below 2^30: sums of two never wrap, and costs stay exact in a double */
             if (e->a >= (1u << 30) || e->b >= (1u << 30) || e->a + e->b == 0)
                 return bad_arc(diag, name, c, i - acc->first[c], "cost out of range");
-            int32_t dx = (int32_t)e->to % pw - (int32_t)c % pw, dy = (int32_t)e->to / pw - (int32_t)c / pw;
-            uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-            uint32_t od = ax < ay ? ax : ay, os = (ax > ay ? ax : ay) - od;
-            if (pf__accel_cost(e->a, e->b) < pf__accel_cost(os, od) * (1.0 - 1e-12))
+            const pf__accel_cp p = pf__accel_cp_shape(m->pw, c, e->to);
+            if (pf__accel_cost(e->a, e->b) < pf__accel_cost(p.ns, p.nd) * (1.0 - 1e-12))
                 return bad_arc(diag, name, c, i - acc->first[c], "cost below the octile distance");
             if (e->mid == PF__ACCEL_FROM_SRC || e->mid == PF__ACCEL_FROM_DST) {
                 uint32_t a, b;

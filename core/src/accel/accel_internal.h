@@ -72,17 +72,36 @@ PF__INLINE void pf__accel_lower(pf_ctx *c, uint32_t v, double f)
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
 
-/* Directions are the move rule's (map/grid_moves_internal.h): 0..7 = N E S W NE SE SW NW, and a
- * diagonal d is straight pf__dir_h[d] plus straight pf__dir_v[d]. */
-
-/* Whether the step from padded cell c in direction d is a legal move of an 8-connected grid
- * without corner cutting for c's terrain class. */
-PF__INLINE int pf__accel_step_ok(const uint8_t *cls, const int32_t *off, uint32_t c, uint32_t d)
+/* The move rule is the grid's (map/grid_moves_internal.h): 8 directions without corner cutting,
+ * the only rule the accelerator takes (pf_accel_supported), 0..7 = N E S W NE SE SW NW, and a
+ * diagonal d is straight pf__dir_h[d] plus straight pf__dir_v[d]. Scans walk in the terrain class of
+ * the cell they start from, since a legal step never changes class; a step is legal when
+ * pf__grid_step_ok(view, cell, d, unit, PF__MV_8) says so. */
+PF__INLINE pf__unit pf__accel_unit(const pf_map *m, uint32_t c)
 {
-    uint8_t k = cls[c];
-    if (cls[(uint32_t)((int32_t)c + off[d])] != k) return 0;
-    return d < 4 || (cls[(uint32_t)((int32_t)c + off[pf__dir_h[d]])] == k &&
-                     cls[(uint32_t)((int32_t)c + off[pf__dir_v[d]])] == k);
+    pf__unit u = {m->cls[c], 1};
+    return u;
+}
+
+/* The canonical path from -> to (padded cells, padded width pw): nd diagonal steps in direction dd
+ * towards `to`, then ns straight steps in direction ds along the longer axis. nd + ns is the
+ * number of steps, ns + nd * sqrt(2) the octile distance. */
+typedef struct pf__accel_cp {
+    uint32_t dd, nd, ds, ns;
+} pf__accel_cp;
+
+PF__INLINE pf__accel_cp pf__accel_cp_shape(uint32_t pw, uint32_t from, uint32_t to)
+{
+    int32_t fx = (int32_t)(from % pw), fy = (int32_t)(from / pw), tx = (int32_t)(to % pw), ty = (int32_t)(to / pw);
+    int32_t dx = tx - fx, dy = ty - fy;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    pf__accel_cp p;
+    /* NE SE SW NW by the signs; N E S W by the longer axis */
+    p.dd = pf__dir_diag[dx >= 0 ? 1 : 3][dy < 0 ? 0 : 2];
+    p.nd = ax < ay ? ax : ay;
+    p.ds = ax > ay ? (dx > 0 ? 1u : 3u) : (dy > 0 ? 2u : 0u);
+    p.ns = ax > ay ? ax - ay : ay - ax;
+    return p;
 }
 
 /* A subgoal reached by a canonical path: its padded cell and the path's a straight, b diagonal steps. */

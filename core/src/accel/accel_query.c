@@ -17,6 +17,7 @@
 #include "search/heap_internal.h"
 #include "search/metric_internal.h"
 #include "jps/jps_internal.h"
+#include "common/grow_internal.h"
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
@@ -101,20 +102,9 @@ int pf__accel_attached(const pf_ctx *c)
 }
 
 /* Grows a u32 array to at least `need` entries (contents kept); 0 on allocation failure. */
-static int grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64_t need)
+PF__INLINE int grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64_t need)
 {
-    if (need <= *cap) return 1;
-    if (need > UINT32_MAX) return 0;
-    uint64_t nc = *cap ? *cap : 256u;
-    while (nc < need) nc *= 2u;
-    if (nc > UINT32_MAX) nc = UINT32_MAX;
-    uint32_t *q = pf__alloc(&c->alloc, (size_t)nc * sizeof(uint32_t), 64);
-    if (!q) return 0;
-    if (*cap) memcpy(q, *p, (size_t)*cap * sizeof(uint32_t));
-    pf__free(&c->alloc, *p, (size_t)*cap * sizeof(uint32_t));
-    *p = q;
-    *cap = (uint32_t)nc;
-    return 1;
+    return pf__grow(&c->alloc, p, cap, need, sizeof(uint32_t), 256u, 0);
 }
 
 /* Writes the seeds of `cell` (the start's when fwd, else the goal's) into x->seeds from index
@@ -330,10 +320,8 @@ static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uin
 static int put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
 {
     const pf_map *m = c->map;
-    int32_t pw = (int32_t)m->pw;
-    int32_t dx = (int32_t)to % pw - (int32_t)from % pw, dy = (int32_t)to / pw - (int32_t)from / pw;
-    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-    uint32_t steps = ax > ay ? ax : ay;
+    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
+    const uint32_t steps = p.nd + p.ns;
     if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)x->path_len + steps + 1u)) return 0;
     uint32_t *out = x->path + x->path_len;
     if (forward) {

@@ -17,8 +17,6 @@
 
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads)
 {
-    const uint8_t *cls = m->cls;
-    const int32_t *off = m->nb_off[0];
     const uint32_t pw = m->pw, ph = m->ph;
     int nt = pf__build_threads(threads, (size_t)pw * ph);
     (void)nt;
@@ -26,15 +24,16 @@ uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads)
     memset(sub, 0, (size_t)pw * ph);
     PF__OMP("omp parallel for num_threads(nt) schedule(static) reduction(+ : total)")
     for (int64_t y = 1; y < (int64_t)ph - 1; y++) {
+        /* each thread's own copy: a shared one is read through a pointer, and reloaded after
+         * every store to sub */
+        const pf__grid_view v = pf__grid_view_of(m);
         for (uint32_t x = 1; x + 1 < pw; x++) {
             uint32_t c = (uint32_t)y * pw + x;
-            uint8_t k = cls[c];
-            if (!k) continue;
-            /* a convex corner: the diagonal cell is not walkable for k, both of its sides are */
+            pf__unit u = {v.cls[c], 1};
+            if (!u.k) continue;
+            /* a convex corner: the diagonal cell is not open, both of its sides are */
             for (uint32_t d = 4; d < 8; d++) {
-                if (cls[(uint32_t)((int32_t)c + off[d])] != k &&
-                    cls[(uint32_t)((int32_t)c + off[pf__dir_h[d]])] == k &&
-                    cls[(uint32_t)((int32_t)c + off[pf__dir_v[d]])] == k) {
+                if (!pf__cell_open(&v, (uint32_t)((int32_t)c + v.off[d]), u) && pf__grid_sides_open(&v, c, d, u)) {
                     sub[c] = 1;
                     total++;
                     break;
@@ -51,47 +50,55 @@ PF__INLINE void emit(pf__accel_seed *out, uint32_t cap, uint32_t *n, uint32_t ce
     (*n)++;
 }
 
+/* Whether unit u may step from c in direction d: the grid's rule, without corner cutting. */
+PF__INLINE int step_ok(const pf__grid_view *v, uint32_t c, uint32_t d, pf__unit u)
+{
+    return pf__grid_step_ok(v, c, d, u, PF__MV_8);
+}
+
 /* Walks from c in direction d while the steps are legal; returns the steps taken to the first
  * subgoal (*hit set to it) or to the last cell before a wall (*hit = PF_NODE_NONE). */
-PF__INLINE uint32_t walk(const uint8_t *cls, const int32_t *off, const uint8_t *sub, uint32_t c, uint32_t d,
-                         uint32_t *end, uint32_t *hit)
+PF__INLINE uint32_t walk(const pf__grid_view *v, pf__unit u, const uint8_t *sub, uint32_t c, uint32_t d, uint32_t *hit)
 {
     uint32_t n = 0;
     *hit = PF_NODE_NONE;
-    while (pf__accel_step_ok(cls, off, c, d)) {
-        c = (uint32_t)((int32_t)c + off[d]);
+    while (step_ok(v, c, d, u)) {
+        c = (uint32_t)((int32_t)c + v->off[d]);
         n++;
         if (sub[c]) {
             *hit = c;
             break;
         }
     }
-    *end = c;
     return n;
+}
+
+/* Emits the subgoal that a walk from c in direction d meets, as a seed of `a` straight steps before
+ * the walk and `b` diagonal ones (plus the walk's own, straight or diagonal by d). */
+PF__INLINE void walk_emit(const pf__grid_view *v, pf__unit u, const uint8_t *sub, uint32_t c, uint32_t d, uint32_t a,
+                          uint32_t b, pf__accel_seed *out, uint32_t cap, uint32_t *n)
+{
+    uint32_t hit, k = walk(v, u, sub, c, d, &hit);
+    if (hit != PF_NODE_NONE) emit(out, cap, n, hit, d < 4 ? a + k : a, d < 4 ? b : b + k);
 }
 
 uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
 {
-    const uint8_t *cls = m->cls;
-    const int32_t *off = m->nb_off[0];
-    uint32_t n = 0, end, hit;
-    for (uint32_t d = 0; d < 4; d++) {
-        uint32_t k = walk(cls, off, sub, c, d, &end, &hit);
-        if (hit != PF_NODE_NONE) emit(out, cap, &n, hit, k, 0);
-    }
+    const pf__grid_view v = pf__grid_view_of(m);
+    const pf__unit u = pf__accel_unit(m, c);
+    uint32_t n = 0;
+    for (uint32_t d = 0; d < 4; d++) walk_emit(&v, u, sub, c, d, 0, 0, out, cap, &n);
     for (uint32_t d = 4; d < 8; d++) {
         /* each cell of the diagonal, then straight along both of its parts: the path turns once */
         uint32_t y = c;
-        for (uint32_t j = 1; pf__accel_step_ok(cls, off, y, d); j++) {
-            y = (uint32_t)((int32_t)y + off[d]);
+        for (uint32_t j = 1; step_ok(&v, y, d, u); j++) {
+            y = (uint32_t)((int32_t)y + v.off[d]);
             if (sub[y]) { /* everything beyond passes through y */
                 emit(out, cap, &n, y, 0, j);
                 break;
             }
-            for (uint32_t s = 0; s < 2; s++) {
-                uint32_t k = walk(cls, off, sub, y, s ? pf__dir_v[d] : pf__dir_h[d], &end, &hit);
-                if (hit != PF_NODE_NONE) emit(out, cap, &n, hit, k, j);
-            }
+            walk_emit(&v, u, sub, y, pf__dir_h[d], 0, j, out, cap, &n);
+            walk_emit(&v, u, sub, y, pf__dir_v[d], 0, j, out, cap, &n);
         }
     }
     return n;
@@ -99,83 +106,65 @@ uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf_
 
 uint32_t pf__accel_scan_bwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
 {
-    const uint8_t *cls = m->cls;
-    const int32_t *off = m->nb_off[0];
-    uint32_t n = 0, end, hit;
+    const pf__grid_view v = pf__grid_view_of(m);
+    const pf__unit u = pf__accel_unit(m, c);
+    uint32_t n = 0;
     /* the paths v -> c reversed: straight from c first, then diagonal (the diagonals holding that
      * straight direction); the pure diagonals first */
-    for (uint32_t d = 4; d < 8; d++) {
-        uint32_t k = walk(cls, off, sub, c, d, &end, &hit);
-        if (hit != PF_NODE_NONE) emit(out, cap, &n, hit, 0, k);
-    }
+    for (uint32_t d = 4; d < 8; d++) walk_emit(&v, u, sub, c, d, 0, 0, out, cap, &n);
     for (uint32_t e = 0; e < 4; e++) {
+        /* the two diagonals holding e, in increasing order (the order the seeds are listed in) */
+        uint32_t da = pf__dir_diag[e][(e + 1u) & 3u], db = pf__dir_diag[e][(e + 3u) & 3u];
+        if (da > db) {
+            uint32_t t = da;
+            da = db;
+            db = t;
+        }
         uint32_t z = c;
-        for (uint32_t i = 1; pf__accel_step_ok(cls, off, z, e); i++) {
-            z = (uint32_t)((int32_t)z + off[e]);
+        for (uint32_t i = 1; step_ok(&v, z, e, u); i++) {
+            z = (uint32_t)((int32_t)z + v.off[e]);
             if (sub[z]) {
                 emit(out, cap, &n, z, i, 0);
                 break;
             }
-            for (uint32_t d = 4; d < 8; d++) {
-                if (pf__dir_h[d] != e && pf__dir_v[d] != e) continue;
-                uint32_t k = walk(cls, off, sub, z, d, &end, &hit);
-                if (hit != PF_NODE_NONE) emit(out, cap, &n, hit, i, k);
-            }
+            walk_emit(&v, u, sub, z, da, i, 0, out, cap, &n);
+            walk_emit(&v, u, sub, z, db, i, 0, out, cap, &n);
         }
     }
     return n;
 }
 
-/* The canonical path from -> to as a diagonal direction, its steps, a straight direction and its
- * steps. */
-static void cp_shape(const pf_map *m, uint32_t from, uint32_t to, uint32_t *dd, uint32_t *nd, uint32_t *ds,
-                     uint32_t *ns)
-{
-    const int32_t pw = (int32_t)m->pw;
-    int32_t fx = (int32_t)from % pw, fy = (int32_t)from / pw, tx = (int32_t)to % pw, ty = (int32_t)to / pw;
-    int32_t dx = tx - fx, dy = ty - fy;
-    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-    /* NE SE SW NW by the signs; N E S W by the longer axis */
-    *dd = dx >= 0 ? (dy < 0 ? 4u : 5u) : (dy < 0 ? 7u : 6u);
-    *nd = ax < ay ? ax : ay;
-    *ds = ax > ay ? (dx > 0 ? 1u : 3u) : (dy > 0 ? 2u : 0u);
-    *ns = ax > ay ? ax - ay : ay - ax;
-}
-
 int pf__accel_cp_legal(const pf_map *m, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
 {
-    const uint8_t *cls = m->cls;
-    const int32_t *off = m->nb_off[0];
-    uint32_t dd, nd, ds, ns;
-    cp_shape(m, from, to, &dd, &nd, &ds, &ns);
+    const pf__grid_view v = pf__grid_view_of(m);
+    const pf__unit u = pf__accel_unit(m, from);
+    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
     uint32_t c = from;
-    for (uint32_t i = 0; i < nd; i++) {
-        if (!pf__accel_step_ok(cls, off, c, dd)) return 0;
-        c = (uint32_t)((int32_t)c + off[dd]);
+    for (uint32_t i = 0; i < p.nd; i++) {
+        if (!step_ok(&v, c, p.dd, u)) return 0;
+        c = (uint32_t)((int32_t)c + v.off[p.dd]);
     }
-    for (uint32_t i = 0; i < ns; i++) {
-        if (!pf__accel_step_ok(cls, off, c, ds)) return 0;
-        c = (uint32_t)((int32_t)c + off[ds]);
+    for (uint32_t i = 0; i < p.ns; i++) {
+        if (!step_ok(&v, c, p.ds, u)) return 0;
+        c = (uint32_t)((int32_t)c + v.off[p.ds]);
     }
-    if (a) *a = ns;
-    if (b) *b = nd;
+    if (a) *a = p.ns;
+    if (b) *b = p.nd;
     return 1;
 }
 
 uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev)
 {
     /* public ids step by dx + dy * width: one division for the whole path, not two per cell */
-    static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1}, DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-    uint32_t dd, nd, ds, ns;
-    cp_shape(m, from, to, &dd, &nd, &ds, &ns);
+    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
     const int64_t w = (int64_t)m->width;
-    const int64_t sd = DX[dd] + DY[dd] * w, ss = DX[ds] + DY[ds] * w;
-    const uint32_t n = nd + ns;
+    const int64_t sd = pf__dir_dx[p.dd] + pf__dir_dy[p.dd] * w, ss = pf__dir_dx[p.ds] + pf__dir_dy[p.ds] * w;
+    const uint32_t n = p.nd + p.ns;
     if (!n) return 0;
-    int64_t u = (int64_t)pf__grid_unpad(m, from);
+    int64_t id = (int64_t)pf__grid_unpad(m, from);
     uint32_t *o = rev ? out + n - 1u : out;
     const ptrdiff_t step = rev ? -1 : 1;
-    for (uint32_t i = 0; i < nd; i++, o += step) *o = (uint32_t)(u += sd);
-    for (uint32_t i = 0; i < ns; i++, o += step) *o = (uint32_t)(u += ss);
+    for (uint32_t i = 0; i < p.nd; i++, o += step) *o = (uint32_t)(id += sd);
+    for (uint32_t i = 0; i < p.ns; i++, o += step) *o = (uint32_t)(id += ss);
     return n;
 }

@@ -28,6 +28,8 @@
  */
 #include <stdlib.h>
 #include "map/map_internal.h"
+#include "map/grid_moves_internal.h" /* the move rule: which cells join which */
+#include "common/grow_internal.h"
 
 /* Tile side. Larger tiles mean fewer nodes for a cut to relabel and more cells to label again per
  * edited tile: on the 2000x2000 grids (bench_edit, 4x4 buildings, CPU time) 32 gave maze-2000-w4
@@ -79,50 +81,6 @@ struct pf__comps {
     uint32_t    *rpar, *rnode, *rrow;
 };
 
-/* THE MOVE RULE, as the searches apply it: may a walker step from padded cell c (class k, row
- * offsets off) in direction d (N E S W NE SE SW NW, or the six hex directions) to nb? Same class
- * on both ends; without corner cutting a diagonal also needs both side cells of that class. Every
- * grid rule is symmetric. The one predicate of this file, to be pointed at the search's shared move
- * rule; may_step is the same from the cell alone. */
-static inline int step_ok(const pf_map *m, const int32_t *off, uint32_t c, uint8_t k, uint32_t d, uint32_t nb)
-{
-    if (!k || m->cls[nb] != k) return 0;
-    if (d >= 4 && m->moves == PF_MOVES_8_NO_CUT) {
-        /* diagonal d = 4 + j uses sides (j, j+1 mod 4) */
-        static const uint8_t side_a[4] = {0, 2, 2, 0}, side_b[4] = {1, 1, 3, 3};
-        if (m->cls[(uint32_t)((int32_t)c + off[side_a[d - 4]])] != k ||
-            m->cls[(uint32_t)((int32_t)c + off[side_b[d - 4]])] != k)
-            return 0;
-    }
-    return 1;
-}
-
-static inline int may_step(const pf_map *m, uint32_t c, uint32_t d, uint32_t *to)
-{
-    const int32_t *off = m->nb_off[(c / m->pw) & 1u];
-    uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-    *to = nb;
-    return step_ok(m, off, c, m->cls[c], d, nb);
-}
-
-static uint32_t dir_count(const pf_map *m) { return m->moves == PF_MOVES_4 ? 4u : m->moves == PF_MOVES_HEX ? 6u : 8u; }
-
-/* Column step of direction d from padded row py (rows step by the offsets' sign). */
-static int32_t dir_dx(const pf_map *m, uint32_t py, uint32_t d)
-{
-    static const int8_t sq[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-    static const int8_t hex[2][6] = {{-1, 1, 0, 1, 0, 1}, {-1, 1, -1, 0, -1, 0}}; /* [padded row & 1] */
-    return m->moves == PF_MOVES_HEX ? hex[py & 1u][d] : sq[d];
-}
-
-/* Row step of direction d. */
-static int32_t dir_dy(const pf_map *m, uint32_t d)
-{
-    static const int8_t sq[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-    static const int8_t hex[6] = {0, 0, -1, -1, 1, 1};
-    return m->moves == PF_MOVES_HEX ? hex[d] : sq[d];
-}
-
 /* Tile of padded cell (px, py), which must be inside the border. */
 static uint32_t tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)
 {
@@ -131,22 +89,11 @@ static uint32_t tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)
 
 /* ---- growable arrays ---------------------------------------------------------------------------- */
 
-/* Grows `*arr` of `per` u32 per element from *cap to at least `need` elements (zero-filled). */
+/* Grows `*arr` of `per` u32 per element from *cap to at least `need` elements (zero-filled). Most
+ * callers test the capacity first, in loops: the growth stays out of line. */
 static int grow(const pf_allocator *a, uint32_t **arr, uint32_t *cap, uint64_t need, uint32_t per)
 {
-    if (need <= *cap) return 1;
-    uint64_t ncap = *cap ? *cap : 256u;
-    while (ncap < need) ncap *= 2u;
-    if (ncap * per > UINT32_MAX) return 0;
-    uint32_t *n = pf__calloc(a, (size_t)ncap * per * sizeof(uint32_t), 64);
-    if (!n) return 0;
-    if (*arr) {
-        memcpy(n, *arr, (size_t)*cap * per * sizeof(uint32_t));
-        pf__free(a, *arr, (size_t)*cap * per * sizeof(uint32_t));
-    }
-    *arr = n;
-    *cap = (uint32_t)ncap;
-    return 1;
+    return pf__grow_slow(a, arr, cap, need, (size_t)per * sizeof(uint32_t), 256u, 1);
 }
 
 static int push(const pf_allocator *a, uint32_t **arr, uint32_t *cap, uint32_t *n, uint32_t x)
@@ -158,11 +105,8 @@ static int push(const pf_allocator *a, uint32_t **arr, uint32_t *cap, uint32_t *
 
 static int edge_add(const pf_allocator *a, tile_edges *t, uint32_t u, uint32_t v)
 {
-    if (t->n >= t->cap) {
-        uint32_t cap2 = t->cap * 2u; /* pairs: the array holds 2 * cap words */
-        if (!grow(a, &t->e, &cap2, (uint64_t)(t->n + 1u) * 2u, 1)) return 0;
-        t->cap = cap2 / 2u;
-    }
+    if (t->n >= t->cap && !pf__grow_slow(a, &t->e, &t->cap, (uint64_t)t->n + 1u, 2u * sizeof(uint32_t), 128u, 1))
+        return 0;
     t->e[2 * t->n] = u;
     t->e[2 * t->n + 1] = v;
     t->n++;
@@ -298,7 +242,7 @@ static uint32_t run_find(uint32_t *par, uint32_t r)
  * straight steps; with corner cutting the diagonals reach one column further each way; on hex grids
  * the row above is shifted half a cell, left or right by the row's parity (pf_grid.h). A tile costs
  * about three operations a cell where a flood over the move rule cost thirty (measured). The tests
- * check the result against a flood over may_step. */
+ * check the result against a flood over the move rule (pf__grid_moves_at). */
 static int tile_label(pf_map *m, uint32_t t, uint32_t *nv, uint32_t *cells)
 {
     struct pf__comps *cc = m->cc;
@@ -329,12 +273,8 @@ static int tile_label(pf_map *m, uint32_t t, uint32_t *nv, uint32_t *cells)
         }
         if (!ly) continue;
         /* the cells of the row above that a run [a, b] reaches: [a - lo, b + hi] */
-        uint32_t lo = 0, hi = 0;
-        if (m->moves == PF_MOVES_8_CUT) lo = hi = 1;
-        else if (m->moves == PF_MOVES_HEX) {
-            lo = y & 1u; /* odd padded row = even row of the odd-r layout: up-left and up */
-            hi = 1u - lo;
-        }
+        uint32_t lo, hi;
+        pf__mv_up_reach(pf__mv_of(m->moves), y, &lo, &hi);
         uint32_t i = rrow[ly - 1], iend = rrow[ly];
         for (uint32_t j = rrow[ly]; j < nr; j++) {
             uint32_t a = rx0[j], b = rx1[j];
@@ -373,35 +313,52 @@ static int cmp_pair(const void *pa, const void *pb)
     return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
+/* The edges out of the border cells of the tile [x0, x1) x [y0, y1) into te, under rule MV (a
+ * constant: one loop per rule, the directions unrolled, as the searches are instantiated). */
+PF__INLINE int border_edges(pf_map *m, tile_edges *te, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, const int MV)
+{
+    const uint32_t pw = m->pw;
+    for (uint32_t y = y0; y < y1; y++) {
+        int edge_row = y == y0 || y == y1 - 1u;
+        pf__grid_view v = pf__grid_view_of(m);
+        v.off = m->nb_off[y & 1u]; /* hex: the offsets of the row's parity */
+        for (uint32_t x = x0; x < x1; x += edge_row ? 1u : (x1 - 1u - x0 ? x1 - 1u - x0 : 1u)) {
+            uint32_t c = y * pw + x;
+            const pf__unit walker = {v.cls[c], 1};
+            if (!walker.k) continue;
+            for (uint32_t d = 0; d < pf__mv_dirs(MV); d++) {
+                int32_t nx = (int32_t)x + pf__mv_dx(MV, y, d), ny = (int32_t)y + pf__mv_dy(MV, d);
+                if (nx >= (int32_t)x0 && nx < (int32_t)x1 && ny >= (int32_t)y0 && ny < (int32_t)y1) continue;
+                if (!pf__grid_step_ok(&v, c, d, walker, MV)) continue;
+                /* a border mostly meets the same neighbour node again: skip a repeat of the last */
+                uint32_t a = m->comp[c], b = m->comp[(uint32_t)((int32_t)c + v.off[d])];
+                if (te->n && te->e[2 * te->n - 2] == a && te->e[2 * te->n - 1] == b) continue;
+                if (!edge_add(&m->cc->alloc, te, a, b)) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Finds the edges of tile t's nodes across its border into te[t] (tile_index sorts them); with `mirror`,
  * also appends each edge's reverse to the neighbour's list when the neighbour is not stamped
  * `skip_stamp` (a neighbour being rebuilt lists its own). */
 static int tile_border(pf_map *m, uint32_t t, int mirror, uint32_t skip_stamp)
 {
     struct pf__comps *cc = m->cc;
-    const uint32_t pw = m->pw, ndir = dir_count(m);
+    const uint32_t pw = m->pw;
     const uint32_t x0 = (t % cc->tx) * TS + 1u, y0 = (t / cc->tx) * TS + 1u;
     const uint32_t x1 = x0 + TS < pw - 1u ? x0 + TS : pw - 1u, y1 = y0 + TS < m->ph - 1u ? y0 + TS : m->ph - 1u;
     tile_edges *te = &cc->te[t];
     te->n = 0;
-    for (uint32_t y = y0; y < y1; y++) {
-        int edge_row = y == y0 || y == y1 - 1u;
-        for (uint32_t x = x0; x < x1; x += edge_row ? 1u : (x1 - 1u - x0 ? x1 - 1u - x0 : 1u)) {
-            uint32_t c = y * pw + x, nb;
-            if (!m->cls[c]) continue;
-            const int32_t *off = m->nb_off[y & 1u];
-            for (uint32_t d = 0; d < ndir; d++) {
-                int32_t nx = (int32_t)x + dir_dx(m, y, d), ny = (int32_t)y + dir_dy(m, d);
-                if (nx >= (int32_t)x0 && nx < (int32_t)x1 && ny >= (int32_t)y0 && ny < (int32_t)y1) continue;
-                nb = (uint32_t)((int32_t)c + off[d]);
-                if (!step_ok(m, off, c, m->cls[c], d, nb)) continue;
-                /* a border mostly meets the same neighbour node again: skip a repeat of the last */
-                uint32_t u = m->comp[c], v = m->comp[nb];
-                if (te->n && te->e[2 * te->n - 2] == u && te->e[2 * te->n - 1] == v) continue;
-                if (!edge_add(&cc->alloc, te, u, v)) return 0;
-            }
-        }
+    int ok;
+    switch (pf__mv_of(m->moves)) {
+    case PF__MV_4: ok = border_edges(m, te, x0, y0, x1, y1, PF__MV_4); break;
+    case PF__MV_8CUT: ok = border_edges(m, te, x0, y0, x1, y1, PF__MV_8CUT); break;
+    case PF__MV_HEX: ok = border_edges(m, te, x0, y0, x1, y1, PF__MV_HEX); break;
+    default: ok = border_edges(m, te, x0, y0, x1, y1, PF__MV_8); break;
     }
+    if (!ok) return 0;
     if (mirror)
         for (uint32_t i = 0; i < te->n; i++) {
             uint32_t v = te->e[2 * i + 1], tv = cc->ntile[v];
@@ -972,11 +929,11 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
             }
         }
     }
-    /* and the components are the move rule's: a flood with may_step from each cell meets only
-     * its own component, and there are as many floods as components */
+    /* and the components are the move rule's: a flood over pf__grid_moves_at from each cell meets
+     * only its own component, and there are as many floods as components */
     uint8_t *seen = ok ? calloc((size_t)m->pw * m->ph, 1) : NULL;
     uint32_t *stack = ok ? malloc((size_t)m->pw * m->ph * sizeof(uint32_t)) : NULL;
-    uint32_t floods = 0, ndir = dir_count(m);
+    uint32_t floods = 0;
     if (ok && (!seen || !stack)) ok = 0;
     for (uint32_t i = 0; ok && i < m->pw * m->ph; i++) {
         if (!m->cls[i] || seen[i]) continue;
@@ -985,16 +942,19 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
         stack[top++] = i;
         seen[i] = 1;
         while (top && ok) {
-            uint32_t c = stack[--top], nb;
+            uint32_t c = stack[--top];
             if (pf__grid_comp(m, c) != want) {
                 snprintf(why, len, "cells %u and %u connected, components %u and %u", i, c, want, pf__grid_comp(m, c));
                 ok = 0;
             }
-            for (uint32_t d = 0; d < ndir; d++)
-                if (may_step(m, c, d, &nb) && !seen[nb]) {
+            const int32_t *off = m->nb_off[(c / m->pw) & 1u];
+            for (uint32_t open = pf__grid_moves_at(m, c), d = 0; open; open >>= 1, d++) {
+                uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+                if ((open & 1u) && !seen[nb]) {
                     seen[nb] = 1;
                     stack[top++] = nb;
                 }
+            }
         }
     }
     if (ok && floods != cc->count) {

@@ -1,7 +1,7 @@
 /* grid_moves_internal.h - the grid move rule, written once (never installed): directions, which
  * neighbours a cell may step to, and what a step costs. Used by every grid search (A*, group
- * searches: search/), the first-move tables (table/), the component labels (map/grid.c) and JPS's
- * direction algebra (jps/).
+ * searches: search/), the first-move tables (table/), the component labels (map/components.c),
+ * JPS's direction algebra (jps/) and the accelerator's subgoals and canonical paths (accel/).
  *
  * DIRECTIONS. Square grids: 0..7 = N E S W NE SE SW NW; the reverse of d is d ^ 2, and diagonal
  * d >= 4 is made of straight pf__dir_h[d] and pf__dir_v[d]. Hex grids (odd-r offset layout):
@@ -49,6 +49,31 @@ PF__INLINE int pf__mv_of(pf_moves moves)
 /* Directions of a rule; the reverse of direction d. */
 PF__INLINE uint32_t pf__mv_dirs(const int MV) { return MV == PF__MV_4 ? 4u : MV == PF__MV_HEX ? 6u : 8u; }
 PF__INLINE uint32_t pf__mv_back(const int MV, uint32_t d) { return MV == PF__MV_HEX ? pf__hex_back[d] : d ^ 2u; }
+
+/* Column and row steps of direction d under rule MV, from padded row py: hex x steps depend on the
+ * row's parity, and padded row py is row py - 1 of the odd-r layout. */
+PF__INLINE int32_t pf__mv_dx(const int MV, uint32_t py, uint32_t d)
+{
+    return MV == PF__MV_HEX ? pf__hex_dx[(py & 1u) ^ 1u][d] : pf__dir_dx[d];
+}
+PF__INLINE int32_t pf__mv_dy(const int MV, uint32_t d) { return MV == PF__MV_HEX ? pf__hex_dy[d] : pf__dir_dy[d]; }
+
+/* What the rule means for connectivity between a row and the row above it (padded row py - 1):
+ * cells of one class at columns x (row py) and x' (row py - 1) are joined without passing through
+ * other cells of those rows iff x - *lo <= x' <= x + *hi. A diagonal without corner cutting adds
+ * nothing (it needs both side cells, which already join the two by straight steps); with corner
+ * cutting it reaches one column further each way; a hex row meets the row above shifted half a
+ * cell, left or right by its parity. Component labelling joins runs of cells by this. */
+PF__INLINE void pf__mv_up_reach(const int MV, uint32_t py, uint32_t *lo, uint32_t *hi)
+{
+    *lo = *hi = 0;
+    if (MV == PF__MV_8CUT) {
+        *lo = *hi = 1;
+    } else if (MV == PF__MV_HEX) { /* up: directions 2 (NW) and 3 (NE) */
+        *lo = (uint32_t)-pf__mv_dx(MV, py, 2);
+        *hi = (uint32_t)pf__mv_dx(MV, py, 3);
+    }
+}
 
 /* What a grid loop reads of the map, loaded once into locals: to the compiler a store to the
  * search records may alias the map's fields, so read through the map they would be reloaded after
@@ -120,13 +145,29 @@ PF__INLINE uint32_t pf__grid_open_dirs(const pf__grid_view *v, const int32_t *he
     return pf__grid_open_dirs_sz(v, hex_off, cur, u, MV, 0);
 }
 
+/* Whether both side cells of diagonal d (4..7) of a square grid are open from cur: the cells of
+ * its straight parts pf__dir_h[d] and pf__dir_v[d], which a diagonal without corner cutting needs. */
+PF__INLINE int pf__grid_sides_open(const pf__grid_view *v, uint32_t cur, uint32_t d, pf__unit u)
+{
+    return pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_h[d]]), u) &&
+           pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_v[d]]), u);
+}
+
 /* The same rule for one diagonal d (4..7) of a square grid, for code that asks direction by
  * direction (JPS+ distances). */
 PF__INLINE int pf__grid_diag_ok(const pf__grid_view *v, uint32_t cur, uint32_t d, pf__unit u, int cut)
 {
-    return pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[d]), u) &&
-           (cut || (pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_h[d]]), u) &&
-                    pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[pf__dir_v[d]]), u)));
+    return pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[d]), u) && (cut || pf__grid_sides_open(v, cur, d, u));
+}
+
+/* The same rule for any one direction d of rule MV (a constant or not), for code that asks
+ * direction by direction (the accelerator's scans, the component labels' tile borders): bit d of
+ * pf__grid_open_dirs. On hex grids v->off must be the offsets of cur's row parity. */
+PF__INLINE int pf__grid_step_ok(const pf__grid_view *v, uint32_t cur, uint32_t d, pf__unit u, const int MV)
+{
+    if (!pf__cell_open(v, (uint32_t)((int32_t)cur + v->off[d]), u)) return 0;
+    if (MV == PF__MV_HEX || d < 4) return 1;
+    return MV == PF__MV_8CUT || (MV == PF__MV_8 && pf__grid_sides_open(v, cur, d, u));
 }
 
 /* The rule at run time, for code off the hot paths: the moves out of padded cell c of map m for a
