@@ -103,6 +103,19 @@ static int push(const pf_allocator *a, uint32_t **arr, uint32_t *cap, uint32_t *
     return 1;
 }
 
+/* Doubles a list of n entries that starts in a stack buffer (*heap NULL) and moves to the heap
+ * when full: *list and *heap point at the new block; 0 (nothing changed) when out of memory. */
+static int list_grow(struct pf__comps *cc, uint32_t **list, uint32_t **heap, uint32_t *cap, uint32_t n)
+{
+    uint32_t cap2 = *cap, *fresh = NULL;
+    if (!grow(&cc->alloc, &fresh, &cap2, (uint64_t)*cap * 2u, 1)) return 0;
+    memcpy(fresh, *list, (size_t)n * sizeof(uint32_t));
+    pf__free(&cc->alloc, *heap, (size_t)*cap * sizeof(uint32_t));
+    *list = *heap = fresh;
+    *cap = cap2;
+    return 1;
+}
+
 static int edge_add(const pf_allocator *a, tile_edges *t, uint32_t u, uint32_t v)
 {
     if (t->n >= t->cap && !pf__grow_slow(a, &t->e, &t->cap, (uint64_t)t->n + 1u, 2u * sizeof(uint32_t), 128u, 1))
@@ -704,17 +717,9 @@ static int update(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited)
             uint32_t t = tile_of(cc, px, py);
             if (cc->te[t].stamp == ts) continue;
             cc->te[t].stamp = ts;
-            if (nt == tl_cap) {
-                uint32_t cap2 = tl_cap;
-                uint32_t *n2 = NULL;
-                if (!grow(&cc->alloc, &n2, &cap2, (uint64_t)tl_cap * 2u, 1)) {
-                    pf__free(&cc->alloc, tl_heap, (size_t)tl_cap * sizeof(uint32_t));
-                    return 0;
-                }
-                memcpy(n2, tl, (size_t)nt * sizeof(uint32_t));
+            if (nt == tl_cap && !list_grow(cc, &tl, &tl_heap, &tl_cap, nt)) {
                 pf__free(&cc->alloc, tl_heap, (size_t)tl_cap * sizeof(uint32_t));
-                tl = tl_heap = n2;
-                tl_cap = cap2;
+                return 0;
             }
             tl[nt++] = t;
         }
@@ -756,16 +761,9 @@ static int update(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited)
                 tile_edges *te = &cc->te[tn];
                 if (te->stamp == ts || te->nstamp == ts) continue; /* in T: rebuilt below; or done */
                 te->nstamp = ts;
-                if (nnb == nbl_cap) {
-                    uint32_t cap2 = nbl_cap, *n2 = NULL;
-                    if (!grow(&cc->alloc, &n2, &cap2, (uint64_t)nbl_cap * 2u, 1)) {
-                        ok = 0;
-                        break;
-                    }
-                    memcpy(n2, nbl, (size_t)nnb * sizeof(uint32_t));
-                    pf__free(&cc->alloc, nbl_heap, (size_t)nbl_cap * sizeof(uint32_t));
-                    nbl = nbl_heap = n2;
-                    nbl_cap = cap2;
+                if (nnb == nbl_cap && !list_grow(cc, &nbl, &nbl_heap, &nbl_cap, nnb)) {
+                    ok = 0;
+                    break;
                 }
                 nbl[nnb++] = tn;
                 tile_unindex(cc, tn);
