@@ -170,8 +170,20 @@ PF__INLINE int pf__grid_step_ok(const pf__grid_view *v, uint32_t cur, uint32_t d
     return MV == PF__MV_8CUT || (MV == PF__MV_8 && pf__grid_sides_open(v, cur, d, u));
 }
 
-/* The rule at run time, for code off the hot paths: the moves out of padded cell c of map m for a
- * unit standing there (0 for a blocked cell). */
+/* The rule at run time, for code off the hot paths: the moves out of padded cell c of map m for
+ * unit u (its class and size) standing there. */
+PF__INLINE uint32_t pf__grid_moves_of(const pf_map *m, uint32_t c, pf__unit u)
+{
+    const pf__grid_view v = pf__grid_view_of(m);
+    switch (pf__mv_of(m->moves)) {
+    case PF__MV_4: return pf__grid_open_dirs_sz(&v, NULL, c, u, PF__MV_4, 1);
+    case PF__MV_8CUT: return pf__grid_open_dirs_sz(&v, NULL, c, u, PF__MV_8CUT, 1);
+    case PF__MV_HEX: return pf__grid_open_dirs_sz(&v, m->nb_off[(c / m->pw) & 1u], c, u, PF__MV_HEX, 1);
+    default: return pf__grid_open_dirs_sz(&v, NULL, c, u, PF__MV_8, 1);
+    }
+}
+
+/* The same for a one-cell unit of the cell's own class (0 for a blocked cell). */
 PF__INLINE uint32_t pf__grid_moves_at(const pf_map *m, uint32_t c)
 {
     const pf__grid_view v = pf__grid_view_of(m);

@@ -24,17 +24,7 @@ static int leg_ok(const pf_map *m, const pf__grid_view *v, uint32_t a, uint32_t 
 {
     if (a == b) return 1;
     int d = step_dir(m, a, b);
-    if (d >= 0) {
-        const int32_t *hoff = m->nb_off[(a / m->pw) & 1u];
-        uint32_t open;
-        switch (m->moves) {
-        case PF_MOVES_4: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_4, 1); break;
-        case PF_MOVES_8_CUT: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_8CUT, 1); break;
-        case PF_MOVES_HEX: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_HEX, 1); break;
-        default: open = pf__grid_open_dirs_sz(v, hoff, a, u, PF__MV_8, 1); break;
-        }
-        if (open & (1u << d)) return 1;
-    }
+    if (d >= 0 && (pf__grid_moves_of(m, a, u) & (1u << d))) return 1;
     return m->moves != PF_MOVES_HEX && pf__grid_los(v, a, b, u);
 }
 

@@ -36,8 +36,6 @@ size_t pf__szcomp_bytes(const pf_ctx *c) { return c->szcomp ? sizeof(pf__szcomp)
 /* Labels the component of padded cell `from` (open to u) with a new label. */
 static void flood(const pf_map *m, pf__szcomp *z, uint32_t from, pf__unit u)
 {
-    const pf__grid_view v = pf__grid_view_of(m);
-    const int mv = pf__mv_of(m->moves);
     const uint32_t label = ++z->next;
     uint32_t head = 0, tail = 0;
     z->lab[from] = label;
@@ -45,14 +43,7 @@ static void flood(const pf_map *m, pf__szcomp *z, uint32_t from, pf__unit u)
     while (head < tail) {
         uint32_t cur = z->queue[head++];
         const int32_t *off = m->nb_off[(cur / m->pw) & 1u];
-        uint32_t open;
-        switch (mv) { /* the rule as a compile-time constant for each branch */
-        case PF__MV_4: open = pf__grid_open_dirs_sz(&v, off, cur, u, PF__MV_4, 1); break;
-        case PF__MV_8CUT: open = pf__grid_open_dirs_sz(&v, off, cur, u, PF__MV_8CUT, 1); break;
-        case PF__MV_HEX: open = pf__grid_open_dirs_sz(&v, off, cur, u, PF__MV_HEX, 1); break;
-        default: open = pf__grid_open_dirs_sz(&v, off, cur, u, PF__MV_8, 1); break;
-        }
-        for (; open; open &= open - 1u) {
+        for (uint32_t open = pf__grid_moves_of(m, cur, u); open; open &= open - 1u) {
             uint32_t nb = (uint32_t)((int32_t)cur + off[__builtin_ctz(open)]);
             if (z->lab[nb]) continue;
             z->lab[nb] = label;
