@@ -520,11 +520,11 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     uint32_t nodes = pf_map_node_count(map);
     uint32_t s = pf_grid_node(map, qq->sx, qq->sy), g = pf_grid_node(map, qq->gx, qq->gy);
     pf_trace tr = {.nodes = b->trace, .capacity = nodes};
-    pf_search_desc d = a->descs[i];
-    d.trace = &tr;
     pf_path path = {.nodes = b->path, .capacity = nodes};
     pf_stats st;
-    pf_status r = pf_search(b->ctx, s, g, &d, &path, &st);
+    pf_ctx_use_trace(b->ctx, &tr);
+    pf_status r = pf_search(b->ctx, s, g, &a->descs[i], &path, &st);
+    pf_ctx_use_trace(b->ctx, NULL);
     int ok = r == PF_OK;
     /* after edits a start or goal may be walled in: that is an answer to draw */
     if (pf_failed(r) && !(pass && (r == PF_INVALID_START || r == PF_INVALID_GOAL))) {
@@ -545,7 +545,7 @@ static int draw_search(cli_canvas *cv, const layout *L, const pf_map *map, rende
     if (pass == 1) broke = pf_grid_path_changed(map, 0, b->before[k], b->before_len[k]) != PF_NODE_NONE;
     if (a->smooth && ok && path.len > 1) { /* waypoints, drawn as straight segments */
         uint32_t nw = path.len;
-        pf_status ss = pf_path_smooth(map, b->path, path.len, &(pf_smooth_desc){.unit_size = d.unit_size}, b->path,
+        pf_status ss = pf_path_smooth(map, b->path, path.len, &(pf_smooth_desc){.unit_size = a->descs[i].unit_size}, b->path,
                                       path.len, &nw, NULL);
         if (ss != PF_OK) { /* never the unsmoothed path drawn as if it were smoothed */
             cli_error("render", "%s: smoothing failed: %s", a->names[i], pf_status_str(ss));

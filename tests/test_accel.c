@@ -195,6 +195,21 @@ static void test_auto_with_accel(void **state)
     assert_int_equal(pf_ctx_use_accel(c, a), PF_WRONG_MAP);
     assert_int_equal(pf_ctx_use_accel(NULL, a), PF_INVALID_ARGUMENT);
     pf_ctx_destroy(c);
+    /* attached at creation, as a JPS table is: the same answer, by the accelerator; refused for
+     * another map and by a static context (its query state grows) */
+    assert_int_equal(pf_ctx_create(m2, &(pf_ctx_desc){.accel = a}, &c), PF_WRONG_MAP);
+    assert_null(c);
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.accel = a}, &c), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st2), PF_OK);
+    assert_int_equal(st2.algo, PF_ALGO_AUTO);
+    assert_true(st2.detail & PF_DETAIL_ACCEL);
+    assert_true(close_to(st2.cost, st.cost));
+    pf_ctx_destroy(c);
+    size_t need = pf_ctx_estimate(m, NULL);
+    void *mem = malloc(need);
+    assert_non_null(mem);
+    assert_int_equal(pf_ctx_init_static(mem, need, m, &(pf_ctx_desc){.accel = a}, &c), PF_UNSUPPORTED);
+    free(mem);
     pf_map_destroy(m2);
     pf_accel_destroy(a);
     pf_map_destroy(m);

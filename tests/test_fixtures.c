@@ -65,7 +65,8 @@ static void test_al_walk_fifo(void **state)
     pf_path path = {.nodes = pn, .capacity = 64};
     pf_stats st;
     pf_search_desc d = {.algo = PF_ALGO_ASTAR, .heuristic = PF_HEUR_CALLBACK, .heuristic_fn = al_h,
-                        .tie = PF_TIE_FIFO, .trace = &tr};
+                        .tie = PF_TIE_FIFO};
+    assert_int_equal(pf_ctx_use_trace(ctx, &tr), PF_OK);
     assert_int_equal(pf_search(ctx, A, L1, &d, &path, &st), PF_OK);
     /* The slides' closed list at the end, in order: ties at f = 6.09 (B1, B3), 6.23 (E1, E2) and
      * 7 (B2 before J, then L1) go to the node added to open first. */
@@ -95,7 +96,8 @@ static void test_al_walk_default_deeper(void **state)
     pf_trace tr = {.nodes = tn, .capacity = 64};
     pf_path path = {.nodes = pn, .capacity = 64};
     pf_stats st;
-    pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = al_h, .trace = &tr};
+    pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = al_h};
+    assert_int_equal(pf_ctx_use_trace(ctx, &tr), PF_OK);
     assert_int_equal(pf_search(ctx, A, L1, &d, &path, &st), PF_OK);
     print_trace("deeper trace", &tr);
     /* Default tie-break: among equal f the smaller h (the deeper node) goes first. Derivation:
@@ -186,7 +188,8 @@ static ro_run ro_search_tie(pf_algo algo, int with_h, pf_tie tie)
     pf_trace tr = {.nodes = r.trace, .capacity = 32};
     pf_path path = {.nodes = r.path, .capacity = 32};
     pf_stats st;
-    pf_search_desc d = {.algo = algo, .trace = &tr, .tie = tie};
+    pf_search_desc d = {.algo = algo, .tie = tie};
+    assert_int_equal(pf_ctx_use_trace(ctx, &tr), PF_OK);
     if (with_h) {
         d.heuristic = PF_HEUR_CALLBACK;
         d.heuristic_fn = ro_h;

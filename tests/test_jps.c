@@ -178,7 +178,9 @@ static void test_edge_cases(void **state)
     /* trace: jump points in expansion order, start first */
     uint32_t tr[256];
     pf_trace trace = {.nodes = tr, .capacity = 256};
-    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS, .trace = &trace}, &p, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(c, &trace), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, &p, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(c, NULL), PF_OK);
     assert_true(trace.len >= 2 && tr[0] == s && tr[trace.len - 1] == g);
     assert_int_equal(trace.total, st.expanded + 1);
     assert_true(st.expanded < 100); /* A* expands most of the 250 open cells here */

@@ -420,7 +420,9 @@ static void test_limits_and_trace(void **state)
     /* the trace keeps what fits and counts the rest */
     uint32_t tr[3];
     pf_trace trace = {.nodes = tr, .capacity = 3};
-    assert_int_equal(pf_search(ctx, 0, n - 1, &(pf_search_desc){.trace = &trace}, NULL, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(ctx, &trace), PF_OK);
+    assert_int_equal(pf_search(ctx, 0, n - 1, NULL, NULL, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(ctx, NULL), PF_OK);
     assert_int_equal(trace.len, 3);
     assert_int_equal(trace.total, st.expanded + 1); /* the goal is taken off the open list too */
     assert_int_equal(tr[0], 0);

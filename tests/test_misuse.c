@@ -192,7 +192,7 @@ static void test_null_ctx_and_search(void **state)
     assert_int_equal(lonly.len, 5);
     /* a trace with capacity but no array is a caller error */
     pf_trace bad = {.capacity = 4};
-    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.trace = &bad}, NULL, NULL), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_ctx_use_trace(ctx, &bad), PF_INVALID_ARGUMENT);
     pf_ctx_destroy(ctx);
     pf_map_destroy(map);
 }

@@ -922,7 +922,6 @@ static void test_invalid_desc_and_resolve(void **state)
         {.max_cost = NAN},
         {.heuristic = PF_HEUR_CALLBACK},
         {.heuristic = PF_HEUR_MAX},
-        {.trace = &(pf_trace){.capacity = 4}},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pf_stats st;
@@ -977,14 +976,22 @@ static void test_trace_capacity(void **state)
     uint32_t buf[4];
     pf_trace t = {.nodes = buf, .capacity = 4, .len = 99, .total = 99};
     pf_stats st;
-    assert_int_equal(pf_search(ctx, 0, pf_grid_node(m, 7, 5), &(pf_search_desc){.trace = &t}, NULL, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(ctx, &t), PF_OK);
+    assert_int_equal(pf_search(ctx, 0, pf_grid_node(m, 7, 5), NULL, NULL, &st), PF_OK);
     assert_int_equal(t.len, 4);
     assert_int_equal(t.total, st.expanded + 1); /* the goal is popped too */
     assert_int_equal(buf[0], 0);
     pf_trace t0 = {0}; /* capacity 0: count only */
-    assert_int_equal(pf_search(ctx, 0, pf_grid_node(m, 7, 5), &(pf_search_desc){.trace = &t0}, NULL, &st), PF_OK);
+    assert_int_equal(pf_ctx_use_trace(ctx, &t0), PF_OK);
+    assert_int_equal(pf_search(ctx, 0, pf_grid_node(m, 7, 5), NULL, NULL, &st), PF_OK);
     assert_int_equal(t0.len, 0);
     assert_int_equal(t0.total, st.expanded + 1);
+    /* detached: the next search leaves the old trace alone */
+    const uint32_t counted = t0.total;
+    assert_int_equal(pf_ctx_use_trace(ctx, NULL), PF_OK);
+    assert_int_equal(pf_search(ctx, pf_grid_node(m, 7, 5), 0, NULL, NULL, &st), PF_OK);
+    assert_int_equal(t0.total, counted);
+    assert_int_equal(pf_ctx_use_trace(NULL, &t0), PF_INVALID_ARGUMENT);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);
 }

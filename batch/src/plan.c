@@ -126,19 +126,13 @@ int pf__plan_fresh(pf_batch *b)
     if (!PF__GROW(b, b->members, b->members_cap, b->nmembers + n)) return 0;
     if (!PF__GROW(b, b->jobs, b->jobs_cap, b->njobs + n)) return 0;
 
-    /* 1. Queries cancelled before any run are done already; bad options that the search would
-     * misuse (a shared trace buffer) fail right here. */
+    /* 1. Queries cancelled before any run are done already. */
     uint32_t nvalid = 0;
     for (uint32_t i = 0; i < n; i++) {
         pf__bquery *e = pf__query(b, fresh[i]);
         canon[i] = i;
         ndup[i] = 0;
         if (e->state != PF__Q_NEW) continue;
-        if (e->q.search.trace) {
-            e->res.status = PF_INVALID_ARGUMENT;
-            pf__query_done(b, fresh[i]);
-            continue;
-        }
         e->state = PF__Q_QUEUED;
         order[nvalid++] = i;
     }

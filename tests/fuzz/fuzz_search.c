@@ -197,7 +197,7 @@ static void run_query(const pf_map *map, pf_ctx *ctx, rd *r)
 
     uint32_t trace_nodes[64];
     pf_trace trace = {.nodes = trace_nodes, .capacity = (uint32_t)(cap % 65)};
-    if (use_trace) d.trace = &trace;
+    FUZZ_CHECK(pf_ctx_use_trace(ctx, use_trace ? &trace : NULL) == PF_OK); /* detached by the caller */
 
     expect e = predict(map, &d, cbkind, tree);
     pf_search_desc res = pf_search_desc_resolve(map, &d);
@@ -430,7 +430,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pf_status st = pf_ctx_create(map, &cd, &ctx);
         if (st == PF_OK) {
             FUZZ_CHECK(pf_ctx_map(ctx) == map);
-            for (int q = 0; q < 16 && r.p < r.end; q++) run_query(map, ctx, &r);
+            for (int q = 0; q < 16 && r.p < r.end; q++) {
+                run_query(map, ctx, &r);
+                pf_ctx_use_trace(ctx, NULL); /* the trace was run_query's local */
+            }
             /* probes with any id, including past the end */
             uint32_t n = pf_map_node_count(map);
             for (uint32_t v = n > 4 ? n - 4 : 0; v < n + 4; v++) {

@@ -246,7 +246,7 @@ enum {
     PF_QUERY_FLOW = 1u << 1
 };
 
-/** One query. `search.trace` must be NULL (workers would write it concurrently). */
+/** One query. */
 typedef struct pf_batch_query {
     uint32_t       start, goal;  /* node ids (pf_grid_node on grids) */
     pf_search_desc search;       /* zero = defaults (A*) */

@@ -124,7 +124,6 @@ typedef struct pf_search_desc {
     pf_tie          tie;            /* default PF_TIE_DEEPER (BFS: PF_TIE_FIFO) */
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
-    pf_trace       *trace;          /* [opt] */
     int             waypoints;      /* grids: the path holds only the start, the cells where it turns
                                        and the goal (path_len in pf_stats counts them) */
     uint32_t        unit_size;      /* square grids: the unit covers the unit_size x unit_size cells
@@ -193,6 +192,7 @@ typedef enum pf_prefault {
 } pf_prefault;
 
 typedef struct pf_jps_table pf_jps_table; /* pf_jps.h */
+typedef struct pf_accel pf_accel;         /* pf_accel.h */
 
 typedef struct pf_ctx_desc {
     pf_allocator allocator;         /* pf_ctx_create only; all zero = malloc */
@@ -204,6 +204,9 @@ typedef struct pf_ctx_desc {
     /* [opt] JPS / JPS+ data for `map` (pf_jps.h), attached as pf_ctx_use_jps_table does. A static
      * context runs JPS only with it (the estimate then includes the JPS search state). */
     const pf_jps_table *jps_table;
+    /* [opt] The accelerator for `map` (pf_accel.h), attached as pf_ctx_use_accel does; pf_ctx_create
+     * only (its query state grows with use, so pf_ctx_init_static refuses it: PF_UNSUPPORTED). */
+    const pf_accel *accel;
     /* What creation writes so first searches take no page faults; default PF_PREFAULT_RECORDS
      * (pf_ctx_init_static: the caller's memory is written as it is carved, whatever this says). */
     pf_prefault  prefault;
@@ -211,8 +214,8 @@ typedef struct pf_ctx_desc {
 
 /**
  * Creates a context for `map` (node records for every node of the map).
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table made for
- *         another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_WRONG_MAP (desc->jps_table or
+ *         desc->accel made for another map).
  */
 PF_API pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out);
 
@@ -249,7 +252,7 @@ PF_API size_t    pf_ctx_estimate(const pf_map *map, const pf_ctx_desc *desc);
  * caller, until pf_ctx_destroy, which frees nothing: the memory stays the caller's. Call it anyway
  * (debug builds count a map's contexts, see pf_map.h).
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL (size < pf_ctx_estimate(map, desc)),
- *         PF_WRONG_MAP (desc->jps_table made for another map).
+ *         PF_WRONG_MAP (desc->jps_table made for another map), PF_UNSUPPORTED (desc->accel set).
  */
 PF_API pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map,
                                     const pf_ctx_desc *desc, pf_ctx **out);
@@ -330,6 +333,15 @@ PF_API double    pf_ctx_cost(const pf_ctx *ctx, uint32_t node);
 PF_API uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);
 /** Non-zero when `node` was expanded (settled) by the last search. */
 PF_API int       pf_ctx_closed(const pf_ctx *ctx, uint32_t node);
+/**
+ * Records, into `trace`, the nodes each later search on `ctx` takes off the open list (render's
+ * expansion order, tests). An output, so it is attached to the context rather than carried in
+ * pf_search_desc: the trace is reset when each search begins and kept until the next; NULL stops
+ * recording. `trace` must stay valid while attached. Batches take no trace (their workers'
+ * contexts are their own).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL ctx, or a capacity without nodes).
+ */
+PF_API pf_status pf_ctx_use_trace(pf_ctx *ctx, pf_trace *trace);
 
 /** Names for the CLI: "astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto",
  *  "theta". */

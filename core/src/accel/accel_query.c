@@ -257,8 +257,8 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
         uint32_t v = pf__accel_pop_close(c);
         s->st.expanded++;
-        if (s->d.trace) {
-            pf_trace *t = s->d.trace;
+        if (s->trace) {
+            pf_trace *t = s->trace;
             if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, v);
             t->total++;
         }

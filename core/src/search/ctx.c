@@ -6,6 +6,7 @@
 #include "jps/jps_internal.h" /* the JPS state of a static context */
 #include "search/size_comp_internal.h"
 #include "core_batch_internal.h"
+#include "pathfind/pf_accel.h" /* pf_ctx_desc.accel */
 
 /* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
  * for a static context its own struct first and the JPS state last. */
@@ -130,7 +131,8 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx_init(ctx, map, a, b, &l, hb, d.prefault);
-    if (d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) {
+    if ((d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) ||
+        (d.accel && (st = pf_ctx_use_accel(ctx, d.accel)) != PF_OK)) {
         pf_ctx_destroy(ctx);
         return st;
     }
@@ -160,6 +162,7 @@ pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map, const pf
     pf_status st = check_map(map, desc);
     if (st != PF_OK) return st;
     if (!mem) return PF_INVALID_ARGUMENT;
+    if (desc && desc->accel) return PF_UNSUPPORTED;
     size_t skip = (size_t)(-(uintptr_t)mem & 63u);
     if (size < skip || size - skip < static_bytes(map, desc)) return PF_BUFFER_TOO_SMALL;
     char *p = (char *)mem + skip;
@@ -196,6 +199,15 @@ void pf_ctx_destroy(pf_ctx *ctx)
 }
 
 const pf_map *pf_ctx_map(const pf_ctx *ctx) { return ctx ? ctx->map : NULL; }
+
+pf_status pf_ctx_use_trace(pf_ctx *ctx, pf_trace *trace)
+{
+    if (!ctx) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
+    if (trace && trace->capacity && !trace->nodes) return PF_INVALID_ARGUMENT;
+    ctx->trace = trace;
+    return PF_OK;
+}
 
 size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 {

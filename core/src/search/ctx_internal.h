@@ -36,6 +36,7 @@ typedef enum pf__search_state {
 
 typedef struct pf__search {
     pf_search_desc d;          /* resolved */
+    pf_trace *trace;           /* the context's trace (pf_ctx_use_trace) when the search began */
     uint32_t  start, goal;     /* inner indices; goal PF_NODE_NONE for a tree search */
     int32_t   gx, gy;          /* goal coordinates (grids, unpadded) */
     double    hmul;            /* multiplier on the heuristic in f (weight * scale) */
@@ -99,6 +100,7 @@ struct pf_ctx {
                                   first Theta* search on a grid; NULL until then */
     struct pf__szcomp *szcomp; /* components for sized units (size_comp.c), made by the first
                                   sized query; NULL until then */
+    pf_trace     *trace;       /* pf_ctx_use_trace; NULL = no recording */
 };
 
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step

@@ -109,7 +109,6 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
         if (nodes[i] >= n) return PF_INVALID_ARGUMENT;
     pf_search_desc d = desc ? *desc : (pf_search_desc){0};
     d.partial = 0;
-    d.trace = NULL;
     d.waypoints = 0;
     pf_path_check_desc cd = {.unit_size = d.unit_size};
     pf__unit u = unit_of(m, pf__grid_pad(m, nodes[at]), &cd);

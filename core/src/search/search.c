@@ -417,7 +417,6 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
             return PF_INVALID_ARGUMENT;
         if (h == PF_HEUR_EUCLIDEAN && !m->xy) return PF_INVALID_ARGUMENT;
     }
-    if (d->trace && d->trace->capacity && !d->trace->nodes) return PF_INVALID_ARGUMENT;
     if (d->reverse && m->kind != PF_MAP_GRAPH) return PF_INVALID_ARGUMENT; /* before "unsupported" */
     if (d->unit_size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
     if (d->unit_size > 1 && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX)) return PF_UNSUPPORTED;
@@ -556,7 +555,8 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     s->hadm = scale;
     s->hmul = scale * s->d.weight;
     s->active = PF__SEARCH_BEGUN;
-    if (s->d.trace) s->d.trace->len = s->d.trace->total = 0;
+    s->trace = c->trace;
+    if (s->trace) s->trace->len = s->trace->total = 0;
 
     pf__bf_reset(c);
 

@@ -98,8 +98,8 @@ PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_st
         return PF_NODE_NONE;
     }
     c->stamp[n] |= PF__CLOSED_BIT;
-    if (s->d.trace) {
-        pf_trace *t = s->d.trace;
+    if (s->trace) {
+        pf_trace *t = s->trace;
         if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, n);
         t->total++;
     }

@@ -231,7 +231,9 @@ static pf_status row_compute(row_work *w, const pf_map *m, uint32_t s)
     w->len = 0;
     uint32_t n = pf_map_node_count(m);
     pf_trace tr = {.nodes = w->order, .capacity = n};
-    pf_status st = pf_search_tree(w->ctx, s, &(pf_search_desc){.trace = &tr});
+    pf_ctx_use_trace(w->ctx, &tr);
+    pf_status st = pf_search_tree(w->ctx, s, NULL);
+    pf_ctx_use_trace(w->ctx, NULL);
     if (st == PF_INVALID_START) return PF_OK; /* blocked grid cell: an empty row */
     if (st != PF_OK) return pf_failed(st) ? st : PF_OUT_OF_MEMORY;
     w->len = tr.len;
