@@ -365,7 +365,7 @@ static pf_status op_parse_dimacs(tracker *t, void *arg)
     pf_allocator a = hooks(t);
     pf_map *g = (pf_map *)&g;
     pf_diag diag;
-    pf_status st = pf_graph_parse_dimacs(GR, sizeof GR - 1, CO, sizeof CO - 1, &a, &g, &diag);
+    pf_status st = pf_graph_parse_dimacs(GR, sizeof GR - 1, CO, sizeof CO - 1, &(pf_graph_load_desc){.allocator = a}, &g, &diag);
     return check_dimacs(st, g, &diag);
 }
 
@@ -375,7 +375,7 @@ static pf_status op_load_dimacs(tracker *t, void *arg)
     pf_allocator a = hooks(t);
     pf_map *g = (pf_map *)&g;
     pf_diag diag;
-    pf_status st = pf_graph_load_dimacs(d->gr_path, d->co_path, &a, &g, &diag);
+    pf_status st = pf_graph_load_dimacs(d->gr_path, d->co_path, &(pf_graph_load_desc){.allocator = a}, &g, &diag);
     return check_dimacs(st, g, &diag);
 }
 
@@ -400,7 +400,7 @@ static pf_status op_parse_scen(tracker *t, void *arg)
     pf_allocator al = hooks(t);
     pf_scen *sc = (pf_scen *)&sc;
     pf_diag diag;
-    pf_status st = pf_scen_parse(a->text, a->len, "mem.scen", &al, &sc, &diag);
+    pf_status st = pf_scen_parse(a->text, a->len, "mem.scen", &(pf_scen_load_desc){.allocator = al}, &sc, &diag);
     return check_scen(st, sc, &diag, a);
 }
 
@@ -410,7 +410,7 @@ static pf_status op_load_scen(tracker *t, void *arg)
     pf_allocator al = hooks(t);
     pf_scen *sc = (pf_scen *)&sc;
     pf_diag diag;
-    pf_status st = pf_scen_load(a->path, &al, &sc, &diag);
+    pf_status st = pf_scen_load(a->path, &(pf_scen_load_desc){.allocator = al}, &sc, &diag);
     return check_scen(st, sc, &diag, a);
 }
 

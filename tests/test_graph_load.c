@@ -311,7 +311,7 @@ static void test_allocation_failures(void **state)
         pf_allocator a = {fa_alloc, fa_free, &f};
         pf_map *m;
         pf_diag d;
-        pf_status s = pf_graph_parse_dimacs(GOOD_GR, strlen(GOOD_GR), GOOD_CO, strlen(GOOD_CO), &a, &m, &d);
+        pf_status s = pf_graph_parse_dimacs(GOOD_GR, strlen(GOOD_GR), GOOD_CO, strlen(GOOD_CO), &(pf_graph_load_desc){.allocator = a}, &m, &d);
         if (s == PF_OK) {
             ok = 1;
             pf_map_destroy(m);
@@ -331,7 +331,7 @@ static void test_allocation_failures(void **state)
         pf_map *m;
         pf_diag d;
         pf_status s = pf_graph_load_dimacs(PF_SOURCE_DIR "/tests/data/tiny.gr", PF_SOURCE_DIR "/tests/data/tiny.co",
-                                           &a, &m, &d);
+                                           &(pf_graph_load_desc){.allocator = a}, &m, &d);
         if (s == PF_OK) {
             ok = 1;
             pf_map_destroy(m);

@@ -172,17 +172,17 @@ static void test_graph_limits(void **state)
     pf_diag d;
     /* the issue's 18-byte file: 2^30 - 1 nodes, no arcs */
     static const char issue[] = "p sp 1073741823 0";
-    assert_int_equal(pf_graph_parse_dimacs(issue, sizeof issue - 1, NULL, 0, &a, &m, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_parse_dimacs(issue, sizeof issue - 1, NULL, 0, &(pf_graph_load_desc){.allocator = a}, &m, &d), PF_TOO_LARGE);
     assert_non_null(strstr(d.msg, "PF_GRAPH_MAX_NODES"));
     snprintf(text, sizeof text, "p sp %u 0\n", PF_GRAPH_MAX_NODES + 1);
-    assert_int_equal(pf_graph_parse_dimacs(text, strlen(text), NULL, 0, &a, &m, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_parse_dimacs(text, strlen(text), NULL, 0, &(pf_graph_load_desc){.allocator = a}, &m, &d), PF_TOO_LARGE);
     snprintf(text, sizeof text, "p sp 3 %u\na 1 2 1\n", PF_GRAPH_MAX_ARCS + 1);
-    assert_int_equal(pf_graph_parse_dimacs(text, strlen(text), NULL, 0, &a, &m, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_parse_dimacs(text, strlen(text), NULL, 0, &(pf_graph_load_desc){.allocator = a}, &m, &d), PF_TOO_LARGE);
     assert_non_null(strstr(d.msg, "PF_GRAPH_MAX_ARCS"));
     assert_int_equal(c.calls, 0);
     /* a .co header is bound to the graph's node count: a huge one is refused before allocating */
     static const char gr[] = "p sp 2 1\na 1 2 1\n", co[] = "p aux sp co 1073741823\n";
-    assert_int_equal(pf_graph_parse_dimacs(gr, sizeof gr - 1, co, sizeof co - 1, &a, &m, &d), PF_PARSE_ERROR);
+    assert_int_equal(pf_graph_parse_dimacs(gr, sizeof gr - 1, co, sizeof co - 1, &(pf_graph_load_desc){.allocator = a}, &m, &d), PF_PARSE_ERROR);
     assert_true(c.largest < 4096);
     assert_int_equal(c.live, 0);
     /* the same limits hold for graphs built from arrays */
@@ -238,8 +238,8 @@ static void test_read_bounds(void **state)
     assert_int_equal(pf_grid_load_movingai("/dev/zero", &gd, &m, &d), PF_PARSE_ERROR);
     assert_non_null(strstr(d.msg, "NUL byte"));
     assert_true(c.largest <= (size_t)1 << 17);
-    assert_int_equal(pf_scen_load("/dev/zero", &gd.allocator, &sc, &d), PF_PARSE_ERROR);
-    assert_int_equal(pf_graph_load_dimacs("/dev/zero", NULL, &gd.allocator, &m, &d), PF_PARSE_ERROR);
+    assert_int_equal(pf_scen_load("/dev/zero", &(pf_scen_load_desc){.allocator = gd.allocator}, &sc, &d), PF_PARSE_ERROR);
+    assert_int_equal(pf_graph_load_dimacs("/dev/zero", NULL, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_PARSE_ERROR);
     /* a regular file over the limit: refused by its size, before a byte is read */
     c = (counter){.limit = (size_t)16 << 20};
     const char *big = sparse_tmp("big.map", "type octile\n", PF_GRID_MAX_FILE_BYTES + 1);
@@ -247,12 +247,12 @@ static void test_read_bounds(void **state)
     assert_non_null(strstr(d.msg, "largest .map"));
     assert_int_equal(c.calls, 0);
     const char *bigs = sparse_tmp("big.scen", "version 1\n", PF_SCEN_MAX_FILE_BYTES + 1);
-    assert_int_equal(pf_scen_load(bigs, &gd.allocator, &sc, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_scen_load(bigs, &(pf_scen_load_desc){.allocator = gd.allocator}, &sc, &d), PF_TOO_LARGE);
     const char *bigg = sparse_tmp("big.gr", "p sp 1 0\n", PF_DIMACS_MAX_FILE_BYTES + 1);
-    assert_int_equal(pf_graph_load_dimacs(bigg, NULL, &gd.allocator, &m, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_load_dimacs(bigg, NULL, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_TOO_LARGE);
     assert_int_equal(c.calls, 0);
     const char *gr = write_tmp("ok.gr", "p sp 1 0\n", 9);
-    assert_int_equal(pf_graph_load_dimacs(gr, bigg, &gd.allocator, &m, &d), PF_TOO_LARGE);
+    assert_int_equal(pf_graph_load_dimacs(gr, bigg, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_TOO_LARGE);
     assert_true(c.largest <= (size_t)1 << 16); /* the .gr was read; the .co was refused by its size */
     /* exactly at the limit is not refused for its size (it is a sparse file of NULs: malformed) */
     const char *edge = sparse_tmp("edge.map", "type octile\n", PF_GRID_MAX_FILE_BYTES);

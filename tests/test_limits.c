@@ -139,13 +139,13 @@ static void test_graph_too_large_without_allocating(void **state)
     for (size_t i = 0; i < sizeof grs / sizeof grs[0]; i++) {
         pf_diag diag;
         m = (pf_map *)&m;
-        assert_int_equal(pf_graph_parse_dimacs(grs[i], strlen(grs[i]), NULL, 0, &a, &m, &diag), PF_TOO_LARGE);
+        assert_int_equal(pf_graph_parse_dimacs(grs[i], strlen(grs[i]), NULL, 0, &(pf_graph_load_desc){.allocator = a}, &m, &diag), PF_TOO_LARGE);
         assert_int_equal(diag.status, PF_TOO_LARGE);
         assert_null(m);
     }
     /* more arcs announced than the text can hold: rejected before allocating */
     static const char many[] = "p sp 3 1000000\na 1 2 1\n";
-    assert_int_equal(pf_graph_parse_dimacs(many, sizeof many - 1, NULL, 0, &a, &m, NULL), PF_PARSE_ERROR);
+    assert_int_equal(pf_graph_parse_dimacs(many, sizeof many - 1, NULL, 0, &(pf_graph_load_desc){.allocator = a}, &m, NULL), PF_PARSE_ERROR);
     assert_int_equal(r.calls, 0);
 }
 

@@ -174,7 +174,7 @@ static void test_allocation_failures(void **state)
         pf_allocator a = {fa_alloc, fa_free, &f};
         pf_scen *s;
         pf_diag d;
-        pf_status st = pf_scen_parse(text, n, "t.scen", &a, &s, &d);
+        pf_status st = pf_scen_parse(text, n, "t.scen", &(pf_scen_load_desc){.allocator = a}, &s, &d);
         if (st == PF_OK) {
             ok = 1;
             assert_int_equal(pf_scen_count(s), 600);

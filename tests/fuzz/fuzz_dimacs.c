@@ -64,7 +64,7 @@ static void parse_one(const char *gr, size_t gl, const char *co, size_t cl, fuzz
     pf_map *map = (pf_map *)&map;
     pf_diag diag;
     memset(&diag, 0x5a, sizeof diag);
-    pf_status st = pf_graph_parse_dimacs(gr, gl, co, cl, &a, &map, &diag);
+    pf_status st = pf_graph_parse_dimacs(gr, gl, co, cl, &(pf_graph_load_desc){.allocator = a}, &map, &diag);
     fuzz_check_diag(&diag, st);
     if (st != PF_OK) {
         FUZZ_CHECK(map == NULL);

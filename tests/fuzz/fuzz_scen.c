@@ -13,7 +13,7 @@ static void parse_one(const char *text, size_t size, fuzz_alloc_state *as)
     pf_scen *sc = (pf_scen *)&sc;
     pf_diag diag;
     memset(&diag, 0x5a, sizeof diag);
-    pf_status st = pf_scen_parse(text, size, "fuzz.scen", &a, &sc, &diag);
+    pf_status st = pf_scen_parse(text, size, "fuzz.scen", &(pf_scen_load_desc){.allocator = a}, &sc, &diag);
     fuzz_check_diag(&diag, st);
     if (st != PF_OK) {
         FUZZ_CHECK(sc == NULL);

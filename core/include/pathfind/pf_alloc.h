@@ -1,8 +1,9 @@
 /*
  * pf_alloc.h - per-object allocator hooks.
  *
- * Every *_create desc carries a pf_allocator; all zero means aligned malloc/free. The hook receives the
- * size on free as well, so bump arenas and tracking allocators need no headers. There is no global
+ * Every desc of a call that makes an object (creators, builders, loaders) carries a pf_allocator as
+ * its `allocator` field, never as a separate parameter; all zero means aligned malloc/free. The
+ * hook receives the size on free as well, so bump arenas and tracking allocators need no headers. There is no global
  * allocator: two maps (or two threads) can use different hooks.
  *
  *     static void *my_alloc(size_t n, size_t align, void *u) { ... return NULL on failure; }

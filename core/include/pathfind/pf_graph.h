@@ -57,6 +57,11 @@ typedef struct pf_graph_desc {
  */
 PF_API pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
 
+/* Options for the DIMACS loader (all zero: defaults). */
+typedef struct pf_graph_load_desc {
+    pf_allocator allocator;   /* all zero = malloc */
+} pf_graph_load_desc;
+
 /**
  * Loads a DIMACS shortest-path graph: `gr_path` holds "p sp N M" then M lines "a U V W" (1-based
  * ids, integer 0 <= W <= PF_DIMACS_MAX_WEIGHT); `co_path` [opt] holds "p aux sp co N" then
@@ -65,10 +70,10 @@ PF_API pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out);
  *         limits above: N, M, a weight or the file size), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path,
-                                      const pf_allocator *alloc, pf_map **out, pf_diag *diag);
+                                      const pf_graph_load_desc *desc, pf_map **out, pf_diag *diag);
 /** The same from memory (`co` may be NULL). */
 PF_API pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char *co, size_t co_len,
-                                       const pf_allocator *alloc, pf_map **out, pf_diag *diag);
+                                       const pf_graph_load_desc *desc, pf_map **out, pf_diag *diag);
 
 PF_API uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
 PF_API int      pf_graph_has_coords(const pf_map *map);

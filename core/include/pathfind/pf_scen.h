@@ -33,15 +33,20 @@ typedef struct pf_scen_entry {
 
 typedef struct pf_scen pf_scen;
 
+/* Options for the scenario loader (all zero: defaults). */
+typedef struct pf_scen_load_desc {
+    pf_allocator allocator;   /* all zero = malloc */
+} pf_scen_load_desc;
+
 /**
  * Optimal lengths must be finite and >= 0 ("nan", "inf" and overflowing values such as 1e999 are
  * PF_PARSE_ERROR), so every listed length can be compared with a search's cost.
  * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (line and reason in diag), PF_TOO_LARGE (more than
  *         PF_SCEN_MAX_FILE_BYTES bytes), PF_OUT_OF_MEMORY.
  */
-PF_API pf_status pf_scen_load(const char *path, const pf_allocator *alloc, pf_scen **out, pf_diag *diag);
-PF_API pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_allocator *alloc,
-                        pf_scen **out, pf_diag *diag);
+PF_API pf_status pf_scen_load(const char *path, const pf_scen_load_desc *desc, pf_scen **out, pf_diag *diag);
+PF_API pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_scen_load_desc *desc,
+                               pf_scen **out, pf_diag *diag);
 PF_API uint32_t             pf_scen_count(const pf_scen *s);
 /** Entry i, or NULL when out of range. */
 PF_API const pf_scen_entry *pf_scen_get(const pf_scen *s, uint32_t i);

@@ -188,17 +188,19 @@ static pf_status parse_both(const char *gr, size_t gl, const char *gname, const 
 }
 
 pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char *co, size_t co_len,
-                                const pf_allocator *alloc, pf_map **out, pf_diag *diag)
+                                const pf_graph_load_desc *desc, pf_map **out, pf_diag *diag)
 {
+    const pf_allocator *alloc = desc ? &desc->allocator : NULL;
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no output pointer");
     *out = NULL;
     if (!gr) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no graph text");
     return parse_both(gr, gr_len, "<graph>", co, co_len, "<coords>", alloc, out, diag);
 }
 
-pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path, const pf_allocator *alloc,
+pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path, const pf_graph_load_desc *desc,
                                pf_map **out, pf_diag *diag)
 {
+    const pf_allocator *alloc = desc ? &desc->allocator : NULL;
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no output pointer");
     *out = NULL;
     pf_allocator a = pf__alloc_resolve(alloc);

@@ -12,9 +12,10 @@ struct pf_scen {
 
 static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
 
-pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_allocator *alloc,
+pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_scen_load_desc *desc,
                         pf_scen **out, pf_diag *diag)
 {
+    const pf_allocator *alloc = desc ? &desc->allocator : NULL;
     if (!out) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no output pointer");
     *out = NULL;
     if (!text && len) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "no input");
@@ -95,15 +96,15 @@ pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf
     return PF_OK;
 }
 
-pf_status pf_scen_load(const char *path, const pf_allocator *alloc, pf_scen **out, pf_diag *diag)
+pf_status pf_scen_load(const char *path, const pf_scen_load_desc *desc, pf_scen **out, pf_diag *diag)
 {
     if (out) *out = NULL;
-    pf_allocator a = pf__alloc_resolve(alloc);
+    pf_allocator a = pf__alloc_resolve(desc ? &desc->allocator : NULL);
     char *buf;
     size_t len;
     pf_status st = pf__read_text(path, &a, PF_SCEN_MAX_FILE_BYTES, ".scen", &buf, &len, diag);
     if (st != PF_OK) return st;
-    st = pf_scen_parse(buf, len, path, &a, out, diag);
+    st = pf_scen_parse(buf, len, path, &(pf_scen_load_desc){.allocator = a}, out, diag);
     pf__free(&a, buf, len + 1);
     return st;
 }
