@@ -79,7 +79,7 @@ static void print_pdb(const puz_pdb_set *set, const pf_pdb *pdb, const char *sou
            set->desc.symmetry_count ? "true" : "false");
     for (uint32_t j = 0; j < set->desc.pattern_count; j++) {
         pf_pdb_info in;
-        pf_pdb_pattern_info(pdb, j, &in);
+        pf_pdb_get_pattern_info(pdb, j, &in);
         printf("%s{\"tiles\":[", j ? "," : "");
         for (uint32_t i = 0; i < set->pat[j].k; i++) printf("%s%u", i ? "," : "", set->pat[j].tiles[i]);
         printf("],\"entries\":%llu,\"bits\":%u,\"bytes\":%zu,\"max_moves\":%u}", (unsigned long long)in.entries,

@@ -57,7 +57,7 @@ static void test_exact_eight(void **state)
     pf_pdb *pdb;
     assert_int_equal(pf_pdb_build(&f.desc, &pdb), PF_OK);
     pf_pdb_info in;
-    assert_int_equal(pf_pdb_pattern_info(pdb, 0, &in), PF_OK);
+    assert_int_equal(pf_pdb_get_pattern_info(pdb, 0, &in), PF_OK);
     assert_int_equal(in.entries, 362880);
     assert_int_equal(in.unreached, 181440); /* the odd permutations */
     assert_int_equal(in.max_moves, 31);     /* the 8-puzzle's diameter */
@@ -156,8 +156,8 @@ static void assert_same_tables(const pf_pdb *a, const pf_pdb *b, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
         pf_pdb_info ia, ib;
-        assert_int_equal(pf_pdb_pattern_info(a, i, &ia), PF_OK);
-        assert_int_equal(pf_pdb_pattern_info(b, i, &ib), PF_OK);
+        assert_int_equal(pf_pdb_get_pattern_info(a, i, &ia), PF_OK);
+        assert_int_equal(pf_pdb_get_pattern_info(b, i, &ib), PF_OK);
         assert_memory_equal(&ia, &ib, sizeof ia);
         for (uint64_t e = 0; e < ia.entries; e++)
             if (pf_pdb_entry(a, i, e) != pf_pdb_entry(b, i, e)) fail_msg("pattern %u entry %llu differs", i, (unsigned long long)e);
@@ -238,7 +238,7 @@ static void test_limits_and_bad_input(void **state)
     pf_pdb *pdb;
     assert_int_equal(line_build(&l, &pdb), PF_OK);
     pf_pdb_info in;
-    assert_int_equal(pf_pdb_pattern_info(pdb, 0, &in), PF_OK);
+    assert_int_equal(pf_pdb_get_pattern_info(pdb, 0, &in), PF_OK);
     assert_int_equal(in.max_moves, 199);
     assert_int_equal(in.bits, 8);
     uint16_t v = 123;
@@ -280,7 +280,7 @@ static void test_limits_and_bad_input(void **state)
     /* lookups on nothing */
     assert_true(isnan(pf_pdb_value(NULL, &v)));
     assert_int_equal(pf_pdb_entry(NULL, 0, 0), UINT32_MAX);
-    assert_int_equal(pf_pdb_pattern_info(NULL, 0, &in), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_pdb_get_pattern_info(NULL, 0, &in), PF_INVALID_ARGUMENT);
     pf_pdb_destroy(NULL);
 }
 

@@ -91,7 +91,7 @@ static void test_korf_pdb(void **state)
     assert_int_equal(pf_pdb_build(&set.desc, &pdb), PF_OK);
     for (uint32_t j = 0; j < 3; j++) {
         pf_pdb_info in;
-        assert_int_equal(pf_pdb_pattern_info(pdb, j, &in), PF_OK);
+        assert_int_equal(pf_pdb_get_pattern_info(pdb, j, &in), PF_OK);
         assert_int_equal(in.entries, 524160); /* 16!/11! */
         assert_int_equal(in.unreached, 0);
         assert_int_equal(in.bits, 4);

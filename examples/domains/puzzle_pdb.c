@@ -330,7 +330,7 @@ int puz_pdb_search_init(puz_pdb_search *ps, const puz_pdb_set *set, const pf_pdb
             ps->rpattern_of[rt[i]] = (uint8_t)j; /* board tile rt[i] is tile tiles[i] of the reflection */
         }
         puz_pattern_init(&ps->rpat[j], 4, rt, pp->k);
-        if (pf_pdb_pattern_info(pdb, j, &ps->info[j]) != PF_OK) return 0;
+        if (pf_pdb_get_pattern_info(pdb, j, &ps->info[j]) != PF_OK) return 0;
     }
     return 1;
 }

@@ -100,6 +100,9 @@ extern "C" {
 
 typedef struct pf_accel pf_accel;
 
+/* EXPERIMENTAL tier (pf_export.h): declared only where PF_EXPERIMENTAL_API is defined. */
+#ifdef PF_EXPERIMENTAL_API
+
 /** Version of the baked file layout above. */
 #define PF_ACCEL_FILE_VERSION 1u
 /** By default PF_ALGO_AUTO runs A* for queries shorter than this many octile steps. */
@@ -173,6 +176,8 @@ PF_API pf_status pf_accel_load_mem(const void *data, size_t size, const char *na
 PF_API pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc);
 /** Bytes of accelerator query state owned by `ctx` (not the attached accelerator). */
 PF_API size_t    pf_ctx_accel_mem_size(const pf_ctx *ctx);
+
+#endif /* PF_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

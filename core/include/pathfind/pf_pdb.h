@@ -144,7 +144,7 @@ PF_API double    pf_pdb_pattern_value(const pf_pdb *pdb, uint32_t pattern, const
  *  moves is base + scale * raw (see pf_pdb_info), raw = 2^bits - 1 meaning unreached. */
 PF_API uint32_t  pf_pdb_entry(const pf_pdb *pdb, uint32_t pattern, uint64_t entry);
 /** @return PF_OK or PF_INVALID_ARGUMENT. */
-PF_API pf_status pf_pdb_pattern_info(const pf_pdb *pdb, uint32_t pattern, pf_pdb_info *out);
+PF_API pf_status pf_pdb_get_pattern_info(const pf_pdb *pdb, uint32_t pattern, pf_pdb_info *out);
 /** Bytes held (tables and copies of the desc). */
 PF_API size_t    pf_pdb_mem_size(const pf_pdb *pdb);
 /** Seconds the build took (0 for a loaded database). */

@@ -27,6 +27,9 @@
 extern "C" {
 #endif
 
+/* EXPERIMENTAL tier (pf_export.h): declared only where PF_EXPERIMENTAL_API is defined. */
+#ifdef PF_EXPERIMENTAL_API
+
 /** Who follows the path; zero-initialised: a one-cell unit of the class it stands on. */
 typedef struct pf_path_check_desc {
     uint32_t unit_size; /* the unit stands on the top-left cell of its unit_size x unit_size block
@@ -74,6 +77,8 @@ typedef struct pf_repair_info {
  */
 PF_API pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint32_t at,
                                 const pf_search_desc *desc, pf_path *out, pf_repair_info *info);
+
+#endif /* PF_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

@@ -200,7 +200,7 @@ double pf_pdb_value(const pf_pdb *p, const void *state)
     return p->desc.unit_cost * best;
 }
 
-pf_status pf_pdb_pattern_info(const pf_pdb *p, uint32_t i, pf_pdb_info *out)
+pf_status pf_pdb_get_pattern_info(const pf_pdb *p, uint32_t i, pf_pdb_info *out)
 {
     if (!p || !out || i >= p->desc.pattern_count) return PF_INVALID_ARGUMENT;
     *out = p->tab[i].info;
