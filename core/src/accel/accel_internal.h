@@ -139,7 +139,5 @@ pf_status pf__accel_begin(pf_ctx *c);
 pf_status pf__accel_step(pf_ctx *c);
 /* The last path found, goal first, as public node ids (len 0 when none). */
 const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len);
-/* Whether c's attached accelerator serves queries on its map. */
-int pf__accel_attached(const pf_ctx *c);
 
 #endif

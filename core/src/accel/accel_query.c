@@ -95,12 +95,6 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
            ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t);
 }
 
-int pf__accel_attached(const pf_ctx *c)
-{
-    const pf__accel_ext *x = c->accel;
-    return x && x->acc && x->acc->map == c->map;
-}
-
 /* Grows a u32 array to at least `need` entries (contents kept); 0 on allocation failure. */
 PF__INLINE int grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64_t need)
 {

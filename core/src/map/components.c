@@ -569,7 +569,6 @@ size_t pf__grid_components_mem(const pf_map *m)
     return s;
 }
 
-uint32_t pf__grid_components_count(const pf_map *m) { return m->cc ? m->cc->count : 0; }
 
 /* ---- the update ------------------------------------------------------------------------------------- */
 
