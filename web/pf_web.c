@@ -313,3 +313,22 @@ KEEP int pfw_path_check(const uint32_t *path, int len, int size)
 
 KEEP const char *pfw_status_name(int s) { return pf_status_name((pf_status)s); }
 KEEP const char *pfw_algo_name(int a) { return pf_algo_name((pf_algo)a); }
+
+/** An order's status as `pathfind replay` writes it in its CSV (cli_status_word and replay's own). */
+KEEP const char *pfw_order_word(int i)
+{
+    if (!order_at(i)) return "error";
+    switch (order_at(i)->status) {
+    case PF_OK: return "ok";
+    case PF_NO_PATH: return "no_path";
+    case PF_PARTIAL: return "partial";
+    case PF_LIMIT_REACHED: return "limit";
+    case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
+    case PF_OUT_OF_MEMORY: return "oom";
+    case PF_COST_OVERFLOW: return "overflow";
+    case PF_CANCELLED: return "cancelled";
+    case PF_SUPERSEDED: return "superseded";
+    case PF_IN_PROGRESS: return "pending";
+    default: return "error";
+    }
+}
