@@ -2,7 +2,10 @@
 # Installs the Debian 12 packages pathfind needs to build and test (idempotent; needs root or sudo).
 # Skips apt entirely when everything is already there, so it is cheap to run before every build.
 set -e
-PKGS="build-essential cmake pkg-config libxxhash-dev libcmocka-dev libpng-dev libgif-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev"
+# The browser demo's test (ctest label `browser`, web/) adds emscripten (it pulls in nodejs: Debian's
+# 18, or any nodejs already installed, such as nodesource's, which it accepts and keeps) and
+# chromium, driven headless through the DevTools protocol by node alone: no npm package.
+PKGS="build-essential cmake pkg-config libxxhash-dev libcmocka-dev libpng-dev libgif-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev emscripten nodejs chromium"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
