@@ -42,11 +42,7 @@ uint32_t pf__threads_upto(uint32_t want, uint32_t cap);
 
 /* Fills diag (if any) with status and a formatted "name:line:col: msg"; returns status. */
 pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,
-                       const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+                       const char *fmt, ...) PF__PRINTF(6, 7);
 
 /* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
  * and the two-byte UTF-8 forms of C1) written as \xNN, so input echoed in a message cannot drive a

@@ -235,25 +235,24 @@ typedef struct bfs {
 
 static inline int bit_test(const uint64_t *set, uint64_t r)
 {
-    return (int)((__atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED) >> (r & 63)) & 1u);
+    return (int)((pf__atomic_load_u64(&set[r >> 6]) >> (r & 63)) & 1u);
 }
 /* Sets bit r; returns its previous value. One thread needs no locked instruction (a tenth of a
  * single-threaded build went to them). */
 static inline int bit_set(uint64_t *set, uint64_t r, const int shared)
 {
-    uint64_t m = UINT64_C(1) << (r & 63), w = __atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED);
+    uint64_t m = UINT64_C(1) << (r & 63), w = pf__atomic_load_u64(&set[r >> 6]);
     if (w & m) return 1;
     if (!shared) {
         set[r >> 6] = w | m;
         return 0;
     }
-    return (__atomic_fetch_or(&set[r >> 6], m, __ATOMIC_RELAXED) & m) != 0;
+    return (pf__atomic_or_u64(&set[r >> 6], m) & m) != 0;
 }
 
 static void fail(bfs *b, pf_status st)
 {
-    int none = 0;
-    __atomic_compare_exchange_n(&b->error, &none, (int)st, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    (void)pf__atomic_cas_int(&b->error, 0, (int)st);
 }
 
 static int stack_push(bfs *b, worker *w, uint32_t *sp, uint64_t r)
@@ -301,8 +300,8 @@ PF__INLINE void expand_closure(bfs *b, worker *w, uint64_t r0, const int shared)
     if (!stack_push(b, w, &sp, r0)) return;
     while (sp) {
         uint64_t r = w->stack[--sp], e = r / b->group;
-        if (__atomic_load_n(&b->dist[e], __ATOMIC_RELAXED) == UNSET)
-            __atomic_store_n(&b->dist[e], b->layer, __ATOMIC_RELAXED); /* same value from any thread */
+        if (pf__atomic_load_u8(&b->dist[e]) == UNSET)
+            pf__atomic_store_u8(&b->dist[e], b->layer); /* same value from any thread */
         uint32_t count;
         const uint64_t *ranks;
         if (pat->neighbours) {
@@ -369,9 +368,9 @@ static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
             worker *w = my_worker(ws);
             uint64_t end = (blk + 1) * 256 < words ? (blk + 1) * 256 : words;
             for (uint64_t k = blk * 256; k < end; k++) {
-                uint64_t bits = __atomic_load_n(&b->cur[k], __ATOMIC_RELAXED);
-                while (bits && !__atomic_load_n(&b->error, __ATOMIC_RELAXED)) {
-                    uint64_t r = k * 64 + (uint64_t)__builtin_ctzll(bits);
+                uint64_t bits = pf__atomic_load_u64(&b->cur[k]);
+                while (bits && !pf__atomic_load_int(&b->error)) {
+                    uint64_t r = k * 64 + (uint64_t)pf__ctz64(bits);
                     bits &= bits - 1;
                     if (nt > 1) expand_closure(b, w, r, 1);
                     else expand_closure(b, w, r, 0);

@@ -204,7 +204,7 @@ static int relax_in(row_work *w, const pf_map *m, uint32_t s, uint32_t t, int sa
     uint32_t open = pf__grid_moves_at(m, c);
     const int32_t *off = m->nb_off[(c / m->pw) & 1u];
     while (open) {
-        uint32_t d = (uint32_t)__builtin_ctz(open);
+        uint32_t d = pf__ctz32(open);
         open &= open - 1u;
         uint32_t xc = (uint32_t)((int32_t)c + off[d]);
         uint32_t x = pf__grid_unpad(m, xc);
@@ -443,7 +443,7 @@ static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
         if (ma != pf__grid_moves_at(b, c) || !a->cls[c] != !b->cls[c]) return 0;
         const int32_t *off = a->nb_off[(c / a->pw) & 1u];
         for (uint32_t open = ma; open; open &= open - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(open), nb = (uint32_t)((int32_t)c + off[d]);
+            uint32_t d = pf__ctz32(open), nb = (uint32_t)((int32_t)c + off[d]);
             if (grid_step(a, d, c, nb) != grid_step(b, d, c, nb)) return 0;
         }
         return 1;
@@ -468,7 +468,7 @@ static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
             uint32_t c_ = pf__grid_pad(m, x);                                                          \
             const int32_t *off_ = (m)->nb_off[(c_ / (m)->pw) & 1u];                                    \
             for (uint32_t open_ = pf__grid_moves_at(m, c_); open_; open_ &= open_ - 1u) {                     \
-                uint32_t d_ = (uint32_t)__builtin_ctz(open_), slot = (x) * 8u + d_;                    \
+                uint32_t d_ = pf__ctz32(open_), slot = (x) * 8u + d_;                    \
                 uint32_t v = pf__grid_unpad(m, (uint32_t)((int32_t)c_ + off_[d_]));                    \
                 __VA_ARGS__                                                                            \
             }                                                                                          \
