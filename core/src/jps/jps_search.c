@@ -188,7 +188,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         }
         if (!x->sz_rows[k]) {
             size_t bytes;
-            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, 0, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, NULL, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
                 return PF_OUT_OF_MEMORY;
             x->sz_bytes += bytes;
         }
@@ -199,7 +199,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     } else if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */
-            if (pf__jps_table_dist(&x->own, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_dist(&x->own, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
             x->dist = x->own.dist;
         } else {
             x->dist = t->dist;
@@ -211,7 +211,7 @@ pf_status pf__jps_begin(pf_ctx *c)
             x->rows = t->rows[k];
             x->cols = t->cols[k];
         } else {
-            if (pf__jps_table_class(&x->own, k, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_class(&x->own, k, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
             x->rows = x->own.rows[k];
             x->cols = x->own.cols[k];
         }
