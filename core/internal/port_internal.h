@@ -1,6 +1,6 @@
 /* port_internal.h - every compiler-specific construct of the library (never installed), so a port
  * to another compiler touches this file alone: inlining and branch hints, attributes, prefetch, bit
- * scans and the relaxed atomics on plain words that the pattern-database build uses.
+ * scans and the relaxed atomics on plain words that the parallel builds use.
  *
  * Three branches each: GCC and clang (__GNUC__), MSVC (_MSC_VER, its intrinsics), and plain C11,
  * which compiles anywhere and gives the same results, only slower where a hint or an instruction
@@ -141,7 +141,8 @@ PF__INLINE uint32_t pf__clz64(uint64_t x)
 
 /* ---- relaxed atomics on plain words ----------------------------------------------------------
  * The pattern-database build claims bits of plain uint64_t arrays from several threads and also
- * reads and writes them without locked instructions where one thread owns them; C11's atomics
+ * reads and writes them without locked instructions where one thread owns them, and the builders'
+ * loops sum counts and raise failure flags from their workers; C11's atomics
  * would need _Atomic arrays for both. The plain branch casts to the _Atomic type, which every
  * C11 compiler this library knows lays out like the plain one. */
 
@@ -211,6 +212,40 @@ PF__INLINE int pf__atomic_cas_int(int *p, int expect, int v)
 #else
     return atomic_compare_exchange_strong_explicit((_Atomic int *)(void *)p, &expect, v, memory_order_relaxed,
                                                    memory_order_relaxed);
+#endif
+}
+
+/* Adds v to *p; returns the value before. */
+PF__INLINE uint64_t pf__atomic_add_u64(uint64_t *p, uint64_t v)
+{
+#if PF__PORT_GNU
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#elif PF__PORT_MSVC
+    return (uint64_t)_InterlockedExchangeAdd64((volatile __int64 *)p, (__int64)v);
+#else
+    return atomic_fetch_add_explicit((_Atomic uint64_t *)(void *)p, v, memory_order_relaxed);
+#endif
+}
+
+PF__INLINE uint32_t pf__atomic_add_u32(uint32_t *p, uint32_t v)
+{
+#if PF__PORT_GNU
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#elif PF__PORT_MSVC
+    return (uint32_t)_InterlockedExchangeAdd((volatile long *)p, (long)v);
+#else
+    return atomic_fetch_add_explicit((_Atomic uint32_t *)(void *)p, v, memory_order_relaxed);
+#endif
+}
+
+PF__INLINE void pf__atomic_store_int(int *p, int v)
+{
+#if PF__PORT_GNU
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#elif PF__PORT_MSVC
+    __iso_volatile_store32((volatile int *)p, v);
+#else
+    atomic_store_explicit((_Atomic int *)(void *)p, v, memory_order_relaxed);
 #endif
 }
 
