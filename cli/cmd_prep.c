@@ -106,7 +106,7 @@ int pf_cli_prep(int argc, char **argv)
     }
     double t0 = cli_now();
     pf_accel *acc;
-    pf_status st = pf_accel_create(map, &(pf_accel_desc){.threads = (int)threads}, &acc);
+    pf_status st = pf_accel_create(map, &(pf_accel_desc){.threads = (uint32_t)threads}, &acc);
     double prep_s = cli_now() - t0;
     if (st != PF_OK) {
         cli_error("prep", "cannot build the accelerator: %s", pf_status_str(st));

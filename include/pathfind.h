@@ -5,6 +5,7 @@
 #include "pathfind/pf_export.h"
 #include "pathfind/pf_status.h"
 #include "pathfind/pf_alloc.h"
+#include "pathfind/pf_parallel.h"
 #include "pathfind/pf_map.h"
 #include "pathfind/pf_grid.h"
 #include "pathfind/pf_graph.h"

@@ -25,7 +25,8 @@ set(_inc "")
 foreach(_d IN LISTS INCLUDES)
   list(APPEND _inc -I${_d})
 endforeach()
-execute_process(COMMAND ${CC} -std=c11 ${_inc} -fsyntax-only -aux-info ${WORK}/aux.txt ${WORK}/all_headers.c
+# both tiers: the experimental one is exported too (pf_export.h, TIERS)
+execute_process(COMMAND ${CC} -std=c11 -DPF_EXPERIMENTAL_API ${_inc} -fsyntax-only -aux-info ${WORK}/aux.txt ${WORK}/all_headers.c
                 RESULT_VARIABLE _rc ERROR_VARIABLE _err)
 if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "${CC} -aux-info failed (${_rc}): ${_err}")

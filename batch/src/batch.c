@@ -8,12 +8,6 @@
 
 /* ---- limits ----------------------------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-#define PF__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PF__PRINTF(f, a)
-#endif
-
 /* A refusal: diag (if any) gets the status and a message that names the field first. */
 static void refusal(pf_diag *diag, pf_status st, const char *fmt, ...) PF__PRINTF(3, 4);
 static void refusal(pf_diag *diag, pf_status st, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "pathfind/pf_status.h"
 #include "pathfind/pf_alloc.h"
+#include "port_internal.h" /* PF__INLINE, PF__LIKELY and every other compiler-specific construct */
 
 #define PF__DEF(v, d) ((v) == 0 ? (d) : (v))
 
@@ -19,15 +20,6 @@ static inline size_t pf__align64(size_t n) { return (n + 63u) & ~(size_t)63u; }
 #define PF_ASSERT(c) assert(c)
 #endif
 
-#if defined(__GNUC__)
-#define PF__LIKELY(x) __builtin_expect(!!(x), 1)
-#define PF__UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define PF__INLINE static inline __attribute__((always_inline))
-#else
-#define PF__LIKELY(x) (x)
-#define PF__UNLIKELY(x) (x)
-#define PF__INLINE static inline
-#endif
 
 /* Handle checks. Every map, context and batch carries a tag word, set at creation and overwritten
  * at destruction. Debug builds (NDEBUG not defined) check it on entry to the main calls and stop

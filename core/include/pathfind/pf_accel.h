@@ -93,6 +93,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "pf_search.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,9 +111,10 @@ typedef struct pf_accel pf_accel;
 
 typedef struct pf_accel_desc {
     pf_allocator allocator;   /* all zero = malloc */
-    int          threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
+    uint32_t     threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
     uint32_t     short_query; /* PF_ALGO_AUTO runs A* below this octile distance; 0 = PF_ACCEL_SHORT_QUERY,
                                  1 = the accelerator for every query (not stored in files) */
+    pf_parallel_for parallel; /* [opt] the build's loops on the engine's threads (pf_parallel.h) */
 } pf_accel_desc;
 
 /** What an accelerator holds (for reports). */
@@ -159,7 +161,7 @@ PF_API pf_status pf_accel_save_mem(const pf_accel *acc, void *buf, size_t capaci
 /**
  * Loads a baked accelerator for `map`: refused with a message when the file is for another map
  * (fingerprint), of another version, truncated, corrupted or inconsistent.
- * @param desc [opt] allocator and short_query (threads unused).
+ * @param desc [opt] allocator and short_query; threads and parallel run the subgoal scan.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR, PF_PARSE_ERROR, PF_UNSUPPORTED (version, map),
  *         PF_WRONG_MAP, PF_OUT_OF_MEMORY.
  */

@@ -43,6 +43,7 @@
 #include "pf_status.h"
 #include "pf_alloc.h"
 #include "pf_generic.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,6 +151,8 @@ typedef struct pf_goap_plan_desc {
     uint64_t     max_expansions; /* default 100000 */
     size_t       max_bytes;      /* 0 = unlimited */
     uint32_t     max_depth;      /* depth-first algorithms: 0 = 64 */
+    pf_parallel_for parallel;    /* [opt] pf_goap_plan_many's queries on the engine's threads
+                                    (pf_parallel.h); the `threads` argument is then unused */
 } pf_goap_plan_desc;
 
 /** Plan in caller memory. On PF_BUFFER_TOO_SMALL nothing is written and `len` is the length needed. */

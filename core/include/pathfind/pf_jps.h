@@ -47,6 +47,7 @@
 
 #include <stddef.h>
 #include "pf_search.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +58,8 @@ typedef struct pf_jps_table pf_jps_table;
 typedef struct pf_jps_desc {
     pf_allocator allocator;   /* all zero = malloc */
     int          bitmaps_only; /* non-zero: skip the JPS+ distances (online JPS only, 2 bits/cell/class) */
-    int          threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
+    uint32_t     threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
+    pf_parallel_for parallel; /* [opt] the build's loops on the engine's threads (pf_parallel.h) */
 } pf_jps_desc;
 
 /** Non-zero when PF_ALGO_JPS / PF_ALGO_JPS_PLUS run natively on `map` (no A* fallback). */

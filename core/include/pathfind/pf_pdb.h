@@ -60,6 +60,7 @@
 #include "pf_status.h"
 #include "pf_alloc.h"
 #include "pf_generic.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,6 +113,7 @@ typedef struct pf_pdb_desc {
     uint32_t              threads;        /* build threads; 0 = OpenMP's default (1 without OpenMP) */
     void                 *user;           /* passed to successors, predecessors and symmetries */
     pf_allocator          allocator;
+    pf_parallel_for       parallel;       /* [opt] the build's loops on the engine's threads (pf_parallel.h) */
 } pf_pdb_desc;
 
 /** What one pattern's table holds. */

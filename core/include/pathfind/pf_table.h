@@ -85,6 +85,7 @@
 #include <stdint.h>
 #include "pf_map.h"
 #include "pf_search.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +112,8 @@ typedef struct pf_table_desc {
     uint32_t             threads;        /* 0 = OpenMP default; 1 = serial (same result either way) */
     pf_table_progress_fn progress;       /* [opt] */
     void                *progress_user;
+    pf_parallel_for      parallel;       /* [opt] the rows on the engine's threads (pf_parallel.h);
+                                            progress is then called from the thread of worker 0 */
 } pf_table_desc;
 
 typedef enum pf_table_rule {
@@ -127,6 +130,7 @@ typedef struct pf_table_update_desc {
     uint32_t     *examined;      /* [opt][len: capacity] node ids */
     uint8_t      *changed;       /* [opt][len: capacity] 1 where that row's next hops changed */
     uint32_t      capacity;
+    pf_parallel_for parallel;    /* [opt] the rows on the engine's threads (pf_parallel.h) */
 } pf_table_update_desc;
 
 typedef struct pf_table_report {

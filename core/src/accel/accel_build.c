@@ -18,12 +18,6 @@
 #include "search/heap_internal.h"
 #include "common/grow_internal.h"
 
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#define PF__OMP(x) _Pragma(x)
-#else
-#define PF__OMP(x)
-#endif
 
 /* Witness searches stop after settling this many nodes: a longer witness is simply not found and
  * costs one unneeded shortcut. The priority estimate looks much less far than the contraction
@@ -39,6 +33,11 @@
 #define PF__ACCEL_CORE_DEGREE 24u
 /* Rounds over fewer remaining nodes run on one thread. */
 #define PF__ACCEL_PAR_MIN 20000u
+/* Nodes per range of the parallel loops: the graph's scans and the priorities (cheap each), and
+ * the contractions (a few witness searches each). */
+#define PF__ACCEL_SCAN_GRAIN 1024u
+#define PF__ACCEL_PRIO_GRAIN 256u
+#define PF__ACCEL_CONTRACT_GRAIN 64u
 
 enum { ST_LEFT = 0, ST_ROUND = 1, ST_DONE = 2 };
 
@@ -71,16 +70,29 @@ typedef struct bld_sc {
     uint32_t from, to, a, b, mid;
 } bld_sc;
 
+/* A worker's output and scratch: shortcuts found (in the order of its ranges), the seeds of its
+ * graph scans, the marks of its pruning. */
 typedef struct bld_buf {
-    bld_sc  *v;
-    uint32_t n, cap;
-    int      oom;
+    bld_sc         *v;
+    uint32_t        n, cap;
+    int             oom;
+    pf__accel_seed *seeds; /* [scap] */
+    uint32_t        scap;
+    uint32_t       *mark;  /* [n] zero between uses */
 } bld_buf;
+
+/* The shortcuts of the contraction range starting at sel[begin] (indexed by begin / grain): the
+ * range's end and where its worker's buffer holds them. */
+typedef struct bld_span {
+    uint32_t worker, end;
+    uint32_t from, to;
+} bld_span;
 
 typedef struct bld {
     const pf_map *m;
     pf_allocator  alloc;
-    int           nt;
+    pf__par       par;
+    int           nt;     /* workers: par.workers */
     uint32_t      n;
     uint32_t     *cell;   /* [n] padded cell of each node */
     uint32_t     *id;     /* [cells] node of a subgoal cell */
@@ -94,6 +106,8 @@ typedef struct bld {
     uint32_t     *order;  /* [n] nodes in contraction order */
     bld_wit      *wit;    /* [nt] */
     bld_buf      *buf;    /* [nt] */
+    bld_span     *span;   /* [n / PF__ACCEL_CONTRACT_GRAIN + 1] */
+    const uint32_t *sel;  /* the round's nodes, while they are contracted */
     uint64_t      graph_arcs, shortcuts;
     uint32_t      ncore;
 } bld;
@@ -176,41 +190,76 @@ static int cmp_arc(const void *x, const void *y)
 /* Every subgoal's direct canonical paths (pf__accel_scan_fwd), made symmetric: u - v is an arc
  * when either end reaches the other, marked with the direction whose canonical path is legal.
  * Returns 0 on allocation failure. */
+typedef struct graph_job {
+    bld           *b;
+    const uint8_t *sub;
+} graph_job;
+
+static void graph_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    const graph_job *j = ctx;
+    bld *b = j->b;
+    bld_buf *o = &b->buf[worker];
+    for (uint64_t i = begin; i < end && !o->oom; i++) {
+        if (!o->seeds) {
+            o->seeds = pf__alloc(&b->alloc, 256u * sizeof *o->seeds, 64);
+            o->scap = o->seeds ? 256u : 0u;
+            if (!o->seeds) o->oom = 1;
+            if (!o->seeds) return;
+        }
+        uint32_t u = (uint32_t)i, c = b->cell[u];
+        uint32_t k = pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap);
+        if (k > o->scap) {
+            pf__free(&b->alloc, o->seeds, o->scap * sizeof *o->seeds);
+            o->seeds = pf__alloc(&b->alloc, k * sizeof *o->seeds, 64);
+            o->scap = o->seeds ? k : 0u;
+            if (!o->seeds) {
+                o->oom = 1;
+                return;
+            }
+            k = pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap);
+        }
+        for (uint32_t s = 0; s < k; s++)
+            buf_put(&b->alloc, o, (bld_sc){u, b->id[o->seeds[s].cell], o->seeds[s].a, o->seeds[s].b, PF__ACCEL_FROM_SRC});
+    }
+}
+
+/* Sorts and merges each list; counts the arcs left into b->graph_arcs (twice each). */
+static void dedup_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    bld *b = ctx;
+    uint64_t total = 0;
+    (void)worker;
+    for (uint64_t i = begin; i < end; i++) {
+        bld_list *l = &b->adj[i];
+        if (l->n > 1) qsort(l->v, l->n, sizeof *l->v, cmp_arc);
+        uint32_t w = 0;
+        for (uint32_t r = 0; r < l->n; r++) {
+            /* found from both ends: one arc (the sort put FROM_SRC last, and it wins: the path
+             * from this end is legal) */
+            if (w && l->v[w - 1].to == l->v[r].to) l->v[w - 1] = l->v[r];
+            else l->v[w++] = l->v[r];
+        }
+        l->n = w;
+        total += w;
+    }
+    (void)pf__atomic_add_u64(&b->graph_arcs, total);
+}
+
+/* Every subgoal's direct canonical paths (pf__accel_scan_fwd), made symmetric: u - v is an arc
+ * when either end reaches the other, marked with the direction whose canonical path is legal.
+ * Returns 0 on allocation failure. */
 static int make_graph(bld *b, const uint8_t *sub)
 {
-    const pf_map *m = b->m;
     const uint32_t n = b->n;
     int nt = b->nt, fail = 0;
     for (int t = 0; t < nt; t++) b->buf[t].n = 0;
-    PF__OMP("omp parallel num_threads(nt)")
-    {
-#ifdef PF_WITH_OPENMP
-        bld_buf *o = &b->buf[omp_get_thread_num()];
-#else
-        bld_buf *o = &b->buf[0];
-#endif
-        uint32_t cap = 256;
-        pf__accel_seed *seeds = pf__alloc(&b->alloc, cap * sizeof *seeds, 64);
-        if (!seeds) o->oom = 1;
-        PF__OMP("omp for schedule(dynamic, 1024)")
-        for (int64_t i = 0; i < (int64_t)n; i++) {
-            if (!seeds) continue;
-            uint32_t u = (uint32_t)i, c = b->cell[u];
-            uint32_t k = pf__accel_scan_fwd(m, sub, c, seeds, cap);
-            if (k > cap) {
-                pf__free(&b->alloc, seeds, cap * sizeof *seeds);
-                cap = k;
-                seeds = pf__alloc(&b->alloc, cap * sizeof *seeds, 64);
-                if (!seeds) {
-                    o->oom = 1;
-                    continue;
-                }
-                k = pf__accel_scan_fwd(m, sub, c, seeds, cap);
-            }
-            for (uint32_t j = 0; j < k; j++)
-                buf_put(&b->alloc, o, (bld_sc){u, b->id[seeds[j].cell], seeds[j].a, seeds[j].b, PF__ACCEL_FROM_SRC});
-        }
-        pf__free(&b->alloc, seeds, cap * sizeof *seeds);
+    graph_job gj = {b, sub};
+    pf__par_for(&b->par, n, PF__ACCEL_SCAN_GRAIN, graph_body, &gj);
+    for (int t = 0; t < nt; t++) {
+        pf__free(&b->alloc, b->buf[t].seeds, b->buf[t].scap * sizeof *b->buf[t].seeds);
+        b->buf[t].seeds = NULL;
+        b->buf[t].scap = 0;
     }
     for (int t = 0; t < nt; t++) fail |= b->buf[t].oom;
     if (fail) return 0;
@@ -234,23 +283,62 @@ static int make_graph(bld *b, const uint8_t *sub)
             lu->v[lu->n++] = (pf__accel_arc){s.to, PF__ACCEL_FROM_SRC, s.a, s.b};
             lv->v[lv->n++] = (pf__accel_arc){s.from, PF__ACCEL_FROM_DST, s.a, s.b};
         }
-    uint64_t total = 0;
-    PF__OMP("omp parallel for num_threads(nt) schedule(dynamic, 1024) reduction(+ : total)")
-    for (int64_t i = 0; i < (int64_t)n; i++) {
-        bld_list *l = &b->adj[i];
-        if (l->n > 1) qsort(l->v, l->n, sizeof *l->v, cmp_arc);
-        uint32_t w = 0;
-        for (uint32_t r = 0; r < l->n; r++) {
-            /* found from both ends: one arc (the sort put FROM_SRC last, and it wins: the path
-             * from this end is legal) */
-            if (w && l->v[w - 1].to == l->v[r].to) l->v[w - 1] = l->v[r];
-            else l->v[w++] = l->v[r];
+    b->graph_arcs = 0;
+    pf__par_for(&b->par, n, PF__ACCEL_SCAN_GRAIN, dedup_body, b);
+    b->graph_arcs /= 2u;
+    return 1;
+}
+
+typedef struct prune_job {
+    bld            *b;
+    const uint32_t *first; /* [n + 1] where u's arcs start in drop */
+    uint8_t        *drop;
+} prune_job;
+
+static void prune_mark_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    const prune_job *j = ctx;
+    bld *b = j->b;
+    bld_buf *o = &b->buf[worker];
+    /* mark[v] = 1 + index of v in u's list, for the node u being examined */
+    if (!o->mark && !o->oom) o->mark = pf__calloc(&b->alloc, (size_t)b->n * sizeof(uint32_t), 64);
+    if (!o->mark) {
+        o->oom = 1;
+        return;
+    }
+    uint32_t *mark = o->mark;
+    for (uint64_t i = begin; i < end; i++) {
+        const bld_list *lu = &b->adj[i];
+        for (uint32_t r = 0; r < lu->n; r++) mark[lu->v[r].to] = r + 1u;
+        for (uint32_t r = 0; r < lu->n; r++) {
+            const pf__accel_arc *ux = &lu->v[r];
+            const bld_list *lx = &b->adj[ux->to];
+            for (uint32_t q = 0; q < lx->n; q++) {
+                uint32_t k = mark[lx->v[q].to];
+                if (!k) continue;
+                const pf__accel_arc *uv = &lu->v[k - 1u];
+                if (ux->a + lx->v[q].a == uv->a && ux->b + lx->v[q].b == uv->b) j->drop[j->first[i] + k - 1u] = 1;
+            }
         }
+        for (uint32_t r = 0; r < lu->n; r++) mark[lu->v[r].to] = 0;
+    }
+}
+
+static void prune_drop_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    const prune_job *j = ctx;
+    bld *b = j->b;
+    uint64_t total = 0;
+    (void)worker;
+    for (uint64_t i = begin; i < end; i++) {
+        bld_list *l = &b->adj[i];
+        uint32_t w = 0;
+        for (uint32_t r = 0; r < l->n; r++)
+            if (!j->drop[j->first[i] + r]) l->v[w++] = l->v[r];
         l->n = w;
         total += w;
     }
-    b->graph_arcs = total / 2u;
-    return 1;
+    (void)pf__atomic_add_u64(&b->graph_arcs, total);
 }
 
 /*
@@ -264,7 +352,6 @@ static int prune_graph(bld *b)
 {
     const uint32_t n = b->n;
     int nt = b->nt, fail = 0;
-    (void)nt;
     uint8_t *drop = NULL;
     uint32_t *first = pf__alloc(&b->alloc, ((size_t)n + 1) * sizeof(uint32_t), 64);
     if (!first) return 0;
@@ -279,42 +366,17 @@ static int prune_graph(bld *b)
         pf__free(&b->alloc, first, ((size_t)n + 1) * sizeof(uint32_t));
         return 0;
     }
-    PF__OMP("omp parallel num_threads(nt)")
-    {
-        /* mark[v] = 1 + index of v in u's list, for the node u being examined */
-        uint32_t *mark = pf__calloc(&b->alloc, (size_t)n * sizeof(uint32_t), 64);
-        if (!mark) fail = 1;
-        PF__OMP("omp for schedule(dynamic, 1024)")
-        for (int64_t i = 0; i < (int64_t)n; i++) {
-            if (!mark) continue;
-            const bld_list *lu = &b->adj[i];
-            for (uint32_t j = 0; j < lu->n; j++) mark[lu->v[j].to] = j + 1u;
-            for (uint32_t j = 0; j < lu->n; j++) {
-                const pf__accel_arc *ux = &lu->v[j];
-                const bld_list *lx = &b->adj[ux->to];
-                for (uint32_t r = 0; r < lx->n; r++) {
-                    uint32_t k = mark[lx->v[r].to];
-                    if (!k) continue;
-                    const pf__accel_arc *uv = &lu->v[k - 1u];
-                    if (ux->a + lx->v[r].a == uv->a && ux->b + lx->v[r].b == uv->b) drop[first[i] + k - 1u] = 1;
-                }
-            }
-            for (uint32_t j = 0; j < lu->n; j++) mark[lu->v[j].to] = 0;
-        }
-        pf__free(&b->alloc, mark, (size_t)n * sizeof(uint32_t));
+    prune_job pj = {b, first, drop};
+    pf__par_for(&b->par, n, PF__ACCEL_SCAN_GRAIN, prune_mark_body, &pj);
+    for (int t = 0; t < nt; t++) {
+        fail |= b->buf[t].oom;
+        pf__free(&b->alloc, b->buf[t].mark, (size_t)n * sizeof(uint32_t));
+        b->buf[t].mark = NULL;
     }
     if (!fail) {
-        uint64_t total = 0;
-        PF__OMP("omp parallel for num_threads(nt) schedule(static) reduction(+ : total)")
-        for (int64_t i = 0; i < (int64_t)n; i++) {
-            bld_list *l = &b->adj[i];
-            uint32_t w = 0;
-            for (uint32_t j = 0; j < l->n; j++)
-                if (!drop[first[i] + j]) l->v[w++] = l->v[j];
-            l->n = w;
-            total += w;
-        }
-        b->graph_arcs = total / 2u;
+        b->graph_arcs = 0;
+        pf__par_for(&b->par, n, 0, prune_drop_body, &pj);
+        b->graph_arcs /= 2u;
     }
     pf__free(&b->alloc, drop, acc ? acc : 1);
     pf__free(&b->alloc, first, ((size_t)n + 1) * sizeof(uint32_t));
@@ -447,11 +509,56 @@ PF__INLINE uint64_t node_hash(uint32_t x)
 
 /* ---- the contraction ------------------------------------------------------------------------ */
 
+static void prio_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    bld *b = ctx;
+    const uint32_t *left = b->sel;
+    bld_wit *w = &b->wit[worker];
+    for (uint64_t i = begin; i < end; i++) {
+        uint32_t v = left[i];
+        if (!b->dirty[v]) continue;
+        int32_t s = (int32_t)contract(b, w, v, PF__ACCEL_SETTLE_ESTIMATE, 0, NULL);
+        b->prio[v] = 2 * (s - (int32_t)b->adj[v].n) + (int32_t)b->gone[v] + (int32_t)b->depth[v];
+        b->dirty[v] = 0;
+    }
+}
+
+/* the round: every node below all of its neighbours (ties by a hash of the id) */
+static void select_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    bld *b = ctx;
+    const uint32_t *left = b->sel;
+    (void)worker;
+    for (uint64_t i = begin; i < end; i++) {
+        uint32_t v = left[i];
+        const bld_list *l = &b->adj[v];
+        uint64_t hv = node_hash(v);
+        int low = 1;
+        for (uint32_t j = 0; j < l->n && low; j++) {
+            uint32_t u = l->v[j].to;
+            low = b->prio[v] < b->prio[u] || (b->prio[v] == b->prio[u] && hv < node_hash(u)) ||
+                  (b->prio[v] == b->prio[u] && hv == node_hash(u) && v < u);
+        }
+        b->state[v] = low ? ST_ROUND : ST_LEFT;
+    }
+}
+
+/* The contractions of sel[begin, end): the worker's shortcuts come out in the order of sel, each
+ * with its node in `mid`, and the range's span says where. */
+static void contract_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    bld *b = ctx;
+    bld_buf *o = &b->buf[worker];
+    uint32_t from = o->n;
+    for (uint64_t i = begin; i < end; i++)
+        (void)contract(b, &b->wit[worker], b->sel[i], PF__ACCEL_SETTLE_CONTRACT, 1, o);
+    b->span[begin / PF__ACCEL_CONTRACT_GRAIN] = (bld_span){worker, (uint32_t)end, from, o->n};
+}
+
 static int contract_all(bld *b)
 {
     const uint32_t n = b->n;
     int nt = b->nt;
-    (void)nt;
     uint32_t *left = pf__alloc(&b->alloc, ((size_t)n + 1) * sizeof(uint32_t), 64);
     uint32_t *sel = pf__alloc(&b->alloc, ((size_t)n + 1) * sizeof(uint32_t), 64);
     if (!left || !sel) {
@@ -473,55 +580,19 @@ static int contract_all(bld *b)
          * plus contracted neighbours and depth (both spread the contraction evenly) */
         /* the tail of the contraction is hundreds of rounds over few nodes: run those serially,
          * where a team's wake-ups and barriers cost more than the work (and spin on a busy machine) */
-        const int par = nleft > PF__ACCEL_PAR_MIN;
-        (void)par;
-        PF__OMP("omp parallel for num_threads(nt) schedule(dynamic, 256) if (par)")
-        for (int64_t i = 0; i < (int64_t)nleft; i++) {
-            uint32_t v = left[i];
-            if (!b->dirty[v]) continue;
-#ifdef PF_WITH_OPENMP
-            bld_wit *w = &b->wit[omp_get_thread_num()];
-#else
-            bld_wit *w = &b->wit[0];
-#endif
-            int32_t s = (int32_t)contract(b, w, v, PF__ACCEL_SETTLE_ESTIMATE, 0, NULL);
-            b->prio[v] = 2 * (s - (int32_t)b->adj[v].n) + (int32_t)b->gone[v] + (int32_t)b->depth[v];
-            b->dirty[v] = 0;
-        }
-        /* the round: every node below all of its neighbours (ties by a hash of the id) */
-        PF__OMP("omp parallel for num_threads(nt) schedule(static) if (par)")
-        for (int64_t i = 0; i < (int64_t)nleft; i++) {
-            uint32_t v = left[i];
-            const bld_list *l = &b->adj[v];
-            uint64_t hv = node_hash(v);
-            int low = 1;
-            for (uint32_t j = 0; j < l->n && low; j++) {
-                uint32_t u = l->v[j].to;
-                low = b->prio[v] < b->prio[u] || (b->prio[v] == b->prio[u] && hv < node_hash(u)) ||
-                      (b->prio[v] == b->prio[u] && hv == node_hash(u) && v < u);
-            }
-            b->state[v] = low ? ST_ROUND : ST_LEFT;
-        }
+        const pf__par par = nleft > PF__ACCEL_PAR_MIN ? b->par : (pf__par){b->par.hook, 1};
+        b->sel = left;
+        pf__par_for(&par, nleft, PF__ACCEL_PRIO_GRAIN, prio_body, b);
+        pf__par_for(&par, nleft, 0, select_body, b);
         uint32_t ns = 0;
         for (uint32_t i = 0; i < nleft; i++)
             if (b->state[left[i]] == ST_ROUND) sel[ns++] = left[i];
-        /* the contractions, in parallel; each thread's shortcuts come out in the order of `sel`,
-         * each with its node in `mid`, so the threads' buffers merge back into that order. That
-         * takes the monotonic modifier: OpenMP 5 makes plain dynamic nonmonotonic, and LLVM's
-         * libomp then lets threads steal chunks out of order (the clang build's hierarchy
-         * differed between 1 and 2 threads) */
+        /* the contractions, in parallel; the workers' buffers merge back into the order of `sel`
+         * by the spans of their ranges, so neither the split into ranges nor the order they ran
+         * in shows in the hierarchy */
         for (int t = 0; t < nt; t++) b->buf[t].n = 0;
-        PF__OMP("omp parallel num_threads(nt) if (par)")
-        {
-#ifdef PF_WITH_OPENMP
-            int t = omp_get_thread_num();
-#else
-            int t = 0;
-#endif
-            PF__OMP("omp for schedule(monotonic : dynamic, 64)")
-            for (int64_t i = 0; i < (int64_t)ns; i++)
-                (void)contract(b, &b->wit[t], sel[i], PF__ACCEL_SETTLE_CONTRACT, 1, &b->buf[t]);
-        }
+        b->sel = sel;
+        pf__par_for(&par, ns, PF__ACCEL_CONTRACT_GRAIN, contract_body, b);
         for (int t = 0; t < nt; t++) ok &= !b->buf[t].oom;
         if (!ok) break;
         /* apply, serially and in node order: first the contracted nodes leave their neighbours'
@@ -539,22 +610,17 @@ static int contract_all(bld *b)
                 if (b->depth[u] < b->depth[v] + 1u) b->depth[u] = b->depth[v] + 1u;
             }
         }
-        /* then the shortcuts, merged from the threads' buffers in the order of sel */
-        size_t pos[256] = {0};
-        for (uint32_t i = 0; i < ns && ok; i++) {
-            uint32_t v = sel[i];
-            for (int t = 0; t < nt; t++) {
-                bld_buf *o = &b->buf[t];
-                while (pos[t] < o->n && o->v[pos[t]].mid == v) {
-                    bld_sc s = o->v[pos[t]++];
-                    ok &= list_offer(b, s.from, s.to, s.a, s.b, v) && list_offer(b, s.to, s.from, s.a, s.b, v);
-                    b->shortcuts++;
-                }
+        /* then the shortcuts, range by range in the order of sel */
+        for (uint32_t i = 0; i < ns && ok;) {
+            const bld_span *sp = &b->span[i / PF__ACCEL_CONTRACT_GRAIN];
+            const bld_buf *o = &b->buf[sp->worker];
+            for (uint32_t r = sp->from; r < sp->to && ok; r++) {
+                bld_sc sc = o->v[r];
+                ok &= list_offer(b, sc.from, sc.to, sc.a, sc.b, sc.mid) && list_offer(b, sc.to, sc.from, sc.a, sc.b, sc.mid);
+                b->shortcuts++;
             }
+            i = sp->end;
         }
-        /* a runtime that broke the order would leave shortcuts unmerged: fail the build rather
-         * than return a hierarchy that depends on the thread count */
-        for (int t = 0; t < nt && ok; t++) ok = pos[t] == b->buf[t].n;
         uint32_t k = 0;
         for (uint32_t i = 0; i < nleft; i++)
             if (b->state[left[i]] != ST_DONE) left[k++] = left[i];
@@ -637,8 +703,13 @@ static void bld_free(bld *b)
     pf__free(al, b->order, n * sizeof(uint32_t));
     for (int t = 0; t < b->nt; t++) {
         if (b->wit) wit_free(b, &b->wit[t]);
-        if (b->buf) pf__free(al, b->buf[t].v, b->buf[t].cap * sizeof(bld_sc));
+        if (b->buf) {
+            pf__free(al, b->buf[t].v, b->buf[t].cap * sizeof(bld_sc));
+            pf__free(al, b->buf[t].seeds, b->buf[t].scap * sizeof(pf__accel_seed));
+            pf__free(al, b->buf[t].mark, n * sizeof(uint32_t));
+        }
     }
+    pf__free(al, b->span, (n / PF__ACCEL_CONTRACT_GRAIN + 1) * sizeof(bld_span));
     pf__free(al, b->wit, (size_t)b->nt * sizeof(bld_wit));
     pf__free(al, b->buf, (size_t)b->nt * sizeof(bld_buf));
     while (b->slabs) {
@@ -648,16 +719,16 @@ static void bld_free(bld *b)
     }
 }
 
-static pf_status build(pf_accel *acc, int threads)
+static pf_status build(pf_accel *acc, const pf_accel_desc *d)
 {
     const pf_map *m = acc->map;
     const size_t cells = acc->cells;
     acc->sub = pf__alloc(&acc->alloc, cells, 64);
     if (!acc->sub) return PF_OUT_OF_MEMORY;
     bld b = {.m = m, .alloc = acc->alloc};
-    b.nt = pf__build_threads(threads, cells);
-    if (b.nt > 256) b.nt = 256; /* the shortcut merge keeps a cursor per thread */
-    b.n = acc->nodes = pf__accel_mark_subgoals(m, acc->sub, b.nt);
+    b.par = pf__par_build(&d->parallel, d->threads, cells);
+    b.nt = (int)b.par.workers;
+    b.n = acc->nodes = pf__accel_mark_subgoals(m, acc->sub, &b.par);
     size_t n = b.n ? b.n : 1;
     b.cell = pf__alloc(&b.alloc, n * sizeof(uint32_t), 64);
     b.id = pf__alloc(&b.alloc, cells * sizeof(uint32_t), 64);
@@ -670,7 +741,9 @@ static pf_status build(pf_accel *acc, int threads)
     b.order = pf__alloc(&b.alloc, n * sizeof(uint32_t), 64);
     b.wit = pf__calloc(&b.alloc, (size_t)b.nt * sizeof(bld_wit), 64);
     b.buf = pf__calloc(&b.alloc, (size_t)b.nt * sizeof(bld_buf), 64);
-    int ok = b.cell && b.id && b.adj && b.prio && b.depth && b.gone && b.state && b.dirty && b.order && b.wit && b.buf;
+    b.span = pf__alloc(&b.alloc, (n / PF__ACCEL_CONTRACT_GRAIN + 1) * sizeof(bld_span), 64);
+    int ok = b.cell && b.id && b.adj && b.prio && b.depth && b.gone && b.state && b.dirty && b.order && b.wit && b.buf &&
+             b.span;
     for (int t = 0; ok && t < b.nt; t++) ok = wit_init(&b, &b.wit[t]);
     if (ok) {
         uint32_t v = 0;
@@ -693,10 +766,9 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
-    if (d.threads < 0) return PF_INVALID_ARGUMENT;
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
-    pf_status st = build(acc, d.threads);
+    pf_status st = build(acc, &d);
     if (st != PF_OK) {
         pf_accel_destroy(acc);
         return st;

@@ -278,7 +278,8 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
         return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
     }
     /* the subgoals are the map's: recomputed, and the file's arcs checked against them */
-    (void)pf__accel_mark_subgoals(map, acc->sub, 0);
+    const pf__par par = pf__par_build(&d.parallel, d.threads, acc->cells);
+    (void)pf__accel_mark_subgoals(map, acc->sub, &par);
     const uint8_t *p = b + HEADER_SIZE;
     const size_t fb = ((size_t)acc->cells + 1) * 4u;
     const size_t ab = (size_t)acc->narcs * sizeof(pf__accel_arc);

@@ -6,6 +6,7 @@
 #include "pathfind/pf_accel.h"
 #include "search/ctx_internal.h"
 #include "map/grid_moves_internal.h"
+#include "common/par_internal.h"
 
 #define PF__ACCEL_SQRT2 1.4142135623730951
 
@@ -125,7 +126,7 @@ uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_
 /* ---- build, query ----------------------------------------------------------------------------- */
 
 /* Marks the subgoals of m into sub[cells] (in parallel); returns how many there are. */
-uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads);
+uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *par);
 /* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
 

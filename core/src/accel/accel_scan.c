@@ -8,25 +8,25 @@
  */
 #include "accel/accel_internal.h"
 
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#define PF__OMP(x) _Pragma(x)
-#else
-#define PF__OMP(x)
-#endif
+typedef struct mark_job {
+    const pf_map *m;
+    uint8_t      *sub;
+    uint64_t      total; /* added to atomically, once per range */
+} mark_job;
 
-uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads)
+/* rows 1 + [begin, end) */
+static void mark_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
 {
-    const uint32_t pw = m->pw, ph = m->ph;
-    int nt = pf__build_threads(threads, (size_t)pw * ph);
-    (void)nt;
+    mark_job *j = ctx;
+    const pf_map *m = j->m;
+    const uint32_t pw = m->pw;
+    uint8_t *sub = j->sub;
     uint64_t total = 0;
-    memset(sub, 0, (size_t)pw * ph);
-    PF__OMP("omp parallel for num_threads(nt) schedule(static) reduction(+ : total)")
-    for (int64_t y = 1; y < (int64_t)ph - 1; y++) {
-        /* each thread's own copy: a shared one is read through a pointer, and reloaded after
-         * every store to sub */
-        const pf__grid_view v = pf__grid_view_of(m);
+    (void)worker;
+    /* a copy of its own: a shared one is read through a pointer, and reloaded after every store
+     * to sub */
+    const pf__grid_view v = pf__grid_view_of(m);
+    for (uint64_t y = 1 + begin; y < 1 + end; y++) {
         for (uint32_t x = 1; x + 1 < pw; x++) {
             uint32_t c = (uint32_t)y * pw + x;
             pf__unit u = {v.cls[c], 1};
@@ -41,7 +41,17 @@ uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, int threads)
             }
         }
     }
-    return (uint32_t)total;
+    (void)pf__atomic_add_u64(&j->total, total);
+}
+
+uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *par)
+{
+    const uint32_t pw = m->pw, ph = m->ph;
+    memset(sub, 0, (size_t)pw * ph);
+    pf__par p = par ? *par : pf__par_build(NULL, 0, (size_t)pw * ph);
+    mark_job j = {m, sub, 0};
+    pf__par_for(&p, ph - 2u, 0, mark_body, &j);
+    return (uint32_t)j.total;
 }
 
 PF__INLINE void emit(pf__accel_seed *out, uint32_t cap, uint32_t *n, uint32_t cell, uint32_t a, uint32_t b)

@@ -25,14 +25,8 @@
 #include <string.h>
 #include "common/pf_internal.h"
 
-/* `unused`: not every file that includes this header grows something. */
-#if defined(__GNUC__)
-#define PF__GROW_SLOW_ATTR __attribute__((noinline, unused))
-#define PF__GROW_COLD_ATTR __attribute__((cold, noinline, unused))
-#else
-#define PF__GROW_SLOW_ATTR
-#define PF__GROW_COLD_ATTR
-#endif
+#define PF__GROW_SLOW_ATTR PF__NOINLINE_ATTR
+#define PF__GROW_COLD_ATTR PF__COLD_ATTR
 
 static PF__GROW_SLOW_ATTR int pf__grow_slow(const pf_allocator *a, void *arrp, uint32_t *cap, uint64_t need,
                                             size_t elem, uint32_t first, int zero)

@@ -33,20 +33,10 @@ PF__INLINE uint32_t pf__tie_deeper(double h)
     return u ^ ((uint32_t)((int32_t)u >> 31) | UINT32_C(0x80000000));
 }
 
-/* Threads for a parallel build pass over `cells` cells (JPS tables, the accelerator): `threads`,
- * 0 = OpenMP's maximum; 1 on small maps, where waking a team costs more than the work, and
- * without OpenMP. */
-int pf__build_threads(int threads, size_t cells);
-/* Threads for `want` (0 = OpenMP's maximum), at most `cap` and at least 1 (1 without OpenMP). */
-uint32_t pf__threads_upto(uint32_t want, uint32_t cap);
 
 /* Fills diag (if any) with status and a formatted "name:line:col: msg"; returns status. */
 pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,
-                       const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+                       const char *fmt, ...) PF__PRINTF(6, 7);
 
 /* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
  * and the two-byte UTF-8 forms of C1) written as \xNN, so input echoed in a message cannot drive a

@@ -8,9 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include "common/pf_internal.h"
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -446,26 +443,3 @@ void pf__handle_fail(const char *fn, const char *type, const char *why)
 }
 #endif
 
-int pf__build_threads(int threads, size_t cells)
-{
-#ifdef PF_WITH_OPENMP
-    if (cells < ((size_t)1 << 18)) return 1;
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    (void)cells;
-    return 1;
-#endif
-}
-
-uint32_t pf__threads_upto(uint32_t want, uint32_t cap)
-{
-#ifdef PF_WITH_OPENMP
-    uint32_t t = want ? want : (uint32_t)omp_get_max_threads();
-#else
-    uint32_t t = 1;
-    (void)want;
-#endif
-    if (t > cap) t = cap;
-    return t ? t : 1;
-}

@@ -4,9 +4,7 @@
 #include <string.h>
 #include "pathfind/pf_goap.h"
 #include "common/pf_internal.h"
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#endif
+#include "common/par_internal.h"
 
 /* Actions are flat: conditions and effects of all actions live in two growable arrays and each
  * action holds a [begin, end) range into them, so successor generation walks contiguous memory. */
@@ -309,33 +307,46 @@ static pf_status plan_one(pf_gen_ctx *ctx, const pf_goap *g, pf_goap_query *q, c
     return pf_goap_plan_find(ctx, g, q->world, q->goal, q->goal_count, &qd, &q->plan);
 }
 
+typedef struct many_job {
+    const pf_goap           *g;
+    pf_goap_query           *queries;
+    const pf_goap_plan_desc *d;
+    const pf_gen_ctx_desc   *ctx_desc;
+    pf_gen_ctx             **ctx;    /* [workers] made by the worker's first range */
+    int                      failed; /* a context could not be made */
+} many_job;
+
+/* Each query's result depends only on the query: any split gives the same plans. */
+static void many_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    many_job *j = ctx;
+    pf_gen_ctx **c = &j->ctx[worker];
+    if (!*c && pf_gen_ctx_create(j->ctx_desc, c) != PF_OK) {
+        *c = NULL;
+        pf__atomic_store_int(&j->failed, 1);
+    }
+    for (uint64_t i = begin; i < end; i++)
+        j->queries[i].status = *c ? plan_one(*c, j->g, &j->queries[i], j->d) : PF_OUT_OF_MEMORY;
+}
+
 pf_status pf_goap_plan_many(const pf_goap *g, pf_goap_query *queries, uint32_t count,
                             const pf_goap_plan_desc *desc, const pf_gen_ctx_desc *ctx_desc, uint32_t threads)
 {
     if (!g || (count && !queries)) return PF_INVALID_ARGUMENT;
     pf_goap_plan_desc d = desc ? *desc : (pf_goap_plan_desc){0};
-    int failed = 0;
-#ifdef PF_WITH_OPENMP
-    int nt = threads ? (int)threads : omp_get_max_threads();
-    if ((uint32_t)nt > count) nt = count ? (int)count : 1;
-#pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : failed)
-    {
-        /* one context per thread, created by that thread: no search state is ever shared */
-        pf_gen_ctx *ctx = NULL;
-        pf_status cs = pf_gen_ctx_create(ctx_desc, &ctx);
-        failed |= cs != PF_OK;
-#pragma omp for schedule(dynamic, 8)
-        for (int64_t i = 0; i < (int64_t)count; i++)
-            queries[i].status = ctx ? plan_one(ctx, g, &queries[i], &d) : PF_OUT_OF_MEMORY;
-        pf_gen_ctx_destroy(ctx);
+    if (!count) return PF_OK;
+    const pf__par par = pf__par_upto(&d.parallel, threads, count);
+    /* one context per worker, made by that worker: no search state is ever shared. The array
+     * comes from the contexts' allocator, as the contexts do. */
+    pf_allocator a = pf__alloc_resolve(ctx_desc ? &ctx_desc->allocator : NULL);
+    pf_gen_ctx **ctxs = pf__calloc(&a, (size_t)par.workers * sizeof *ctxs, 64);
+    if (!ctxs) {
+        for (uint32_t i = 0; i < count; i++) queries[i].status = PF_OUT_OF_MEMORY;
+        return PF_OUT_OF_MEMORY;
     }
-#else
-    (void)threads;
-    pf_gen_ctx *ctx = NULL;
-    failed = pf_gen_ctx_create(ctx_desc, &ctx) != PF_OK;
-    for (uint32_t i = 0; i < count; i++)
-        queries[i].status = ctx ? plan_one(ctx, g, &queries[i], &d) : PF_OUT_OF_MEMORY;
-    pf_gen_ctx_destroy(ctx);
-#endif
-    return failed ? PF_OUT_OF_MEMORY : PF_OK;
+    many_job j = {g, queries, &d, ctx_desc, ctxs, 0};
+    pf__par_for(&par, count, 8, many_body, &j);
+    for (uint32_t w = 0; w < par.workers; w++) pf_gen_ctx_destroy(ctxs[w]);
+    pf__free(&a, ctxs, (size_t)par.workers * sizeof *ctxs);
+    return j.failed ? PF_OUT_OF_MEMORY : PF_OK;
 }

@@ -16,9 +16,7 @@
 #include <time.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#endif
+#include "common/par_internal.h"
 #include "generic/generic_internal.h"
 #include "pathfind/pf_pdb.h"
 
@@ -219,6 +217,10 @@ typedef struct worker {
     uint32_t    stack_cap;
     uint64_t   *ranks;   /* [ranks_cap >= PF_PDB_MAX_NEIGHBOURS] ranks of one state's successors */
     uint32_t    ranks_cap;
+    /* its part of a table's summary (pack_pattern): unreached, largest value, common factors
+     * with and without the base, largest value above the base, whether the base held */
+    uint64_t    unreached, maxd, gcd_raw, gcd_rel, max_rel;
+    int         base_ok;
 } worker;
 
 typedef struct bfs {
@@ -235,25 +237,24 @@ typedef struct bfs {
 
 static inline int bit_test(const uint64_t *set, uint64_t r)
 {
-    return (int)((__atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED) >> (r & 63)) & 1u);
+    return (int)((pf__atomic_load_u64(&set[r >> 6]) >> (r & 63)) & 1u);
 }
 /* Sets bit r; returns its previous value. One thread needs no locked instruction (a tenth of a
  * single-threaded build went to them). */
 static inline int bit_set(uint64_t *set, uint64_t r, const int shared)
 {
-    uint64_t m = UINT64_C(1) << (r & 63), w = __atomic_load_n(&set[r >> 6], __ATOMIC_RELAXED);
+    uint64_t m = UINT64_C(1) << (r & 63), w = pf__atomic_load_u64(&set[r >> 6]);
     if (w & m) return 1;
     if (!shared) {
         set[r >> 6] = w | m;
         return 0;
     }
-    return (__atomic_fetch_or(&set[r >> 6], m, __ATOMIC_RELAXED) & m) != 0;
+    return (pf__atomic_or_u64(&set[r >> 6], m) & m) != 0;
 }
 
 static void fail(bfs *b, pf_status st)
 {
-    int none = 0;
-    __atomic_compare_exchange_n(&b->error, &none, (int)st, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    (void)pf__atomic_cas_int(&b->error, 0, (int)st);
 }
 
 static int stack_push(bfs *b, worker *w, uint32_t *sp, uint64_t r)
@@ -301,8 +302,8 @@ PF__INLINE void expand_closure(bfs *b, worker *w, uint64_t r0, const int shared)
     if (!stack_push(b, w, &sp, r0)) return;
     while (sp) {
         uint64_t r = w->stack[--sp], e = r / b->group;
-        if (__atomic_load_n(&b->dist[e], __ATOMIC_RELAXED) == UNSET)
-            __atomic_store_n(&b->dist[e], b->layer, __ATOMIC_RELAXED); /* same value from any thread */
+        if (pf__atomic_load_u8(&b->dist[e]) == UNSET)
+            pf__atomic_store_u8(&b->dist[e], b->layer); /* same value from any thread */
         uint32_t count;
         const uint64_t *ranks;
         if (pat->neighbours) {
@@ -340,18 +341,52 @@ PF__INLINE void expand_closure(bfs *b, worker *w, uint64_t r0, const int shared)
     }
 }
 
-/* The calling thread's worker (inside a parallel region). */
-static inline worker *my_worker(worker *ws)
+typedef struct layer_job {
+    bfs    *b;
+    worker *ws;
+    int     shared; /* several workers: bits are claimed with locked instructions */
+    uint64_t any;   /* bits of the next layer, or-ed atomically once per range */
+} layer_job;
+
+/* expand the layer: word blocks of 256 are independent (bits are claimed atomically) */
+static void expand_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker_id)
 {
-#ifdef PF_WITH_OPENMP
-    return &ws[omp_get_thread_num()];
-#else
-    return &ws[0];
-#endif
+    layer_job *j = ctx;
+    bfs *b = j->b;
+    worker *w = &j->ws[worker_id];
+    for (uint64_t blk = begin; blk < end; blk++) {
+        uint64_t last = (blk + 1) * 256 < b->words ? (blk + 1) * 256 : b->words;
+        for (uint64_t k = blk * 256; k < last; k++) {
+            uint64_t bits = pf__atomic_load_u64(&b->cur[k]);
+            while (bits && !pf__atomic_load_int(&b->error)) {
+                uint64_t r = k * 64 + (uint64_t)pf__ctz64(bits);
+                bits &= bits - 1;
+                if (j->shared) expand_closure(b, w, r, 1);
+                else expand_closure(b, w, r, 0);
+            }
+        }
+    }
+}
+
+/* the next layer: what this one reached and nobody visited */
+static void next_layer_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker_id)
+{
+    layer_job *j = ctx;
+    bfs *b = j->b;
+    uint64_t any = 0;
+    (void)worker_id;
+    for (uint64_t k = begin; k < end; k++) {
+        uint64_t n = b->next[k] & ~b->visited[k];
+        b->visited[k] |= n;
+        b->cur[k] = n;
+        b->next[k] = 0;
+        any |= n;
+    }
+    if (any) (void)pf__atomic_or_u64(&j->any, any);
 }
 
 /* One pattern's entries (bytes, UNSET = unreached) by the layered search. */
-static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
+static pf_status search_pattern(bfs *b, worker *ws, const pf__par *par)
 {
     const uint64_t words = b->words;
     uint64_t g = b->pat->rank(b->pdb->goal, b->pat->user);
@@ -361,37 +396,11 @@ static pf_status search_pattern(bfs *b, worker *ws, uint32_t nt)
     for (uint32_t layer = 0;; layer++) {
         if (layer > MAX_MOVES) return PF_TOO_LARGE;
         b->layer = (uint8_t)layer;
-        /* expand the layer: word ranges are independent (bits are claimed atomically) */
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel for num_threads((int)nt) schedule(dynamic, 1)
-#endif
-        for (uint64_t blk = 0; blk < (words + 255) / 256; blk++) {
-            worker *w = my_worker(ws);
-            uint64_t end = (blk + 1) * 256 < words ? (blk + 1) * 256 : words;
-            for (uint64_t k = blk * 256; k < end; k++) {
-                uint64_t bits = __atomic_load_n(&b->cur[k], __ATOMIC_RELAXED);
-                while (bits && !__atomic_load_n(&b->error, __ATOMIC_RELAXED)) {
-                    uint64_t r = k * 64 + (uint64_t)__builtin_ctzll(bits);
-                    bits &= bits - 1;
-                    if (nt > 1) expand_closure(b, w, r, 1);
-                    else expand_closure(b, w, r, 0);
-                }
-            }
-        }
+        layer_job j = {b, ws, par->workers > 1 && (words + 255) / 256 > 1, 0};
+        pf__par_for(par, (words + 255) / 256, 1, expand_body, &j);
         if (b->error) return (pf_status)b->error;
-        /* the next layer: what this one reached and nobody visited */
-        uint64_t any = 0;
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel for num_threads((int)nt) schedule(static) reduction(| : any)
-#endif
-        for (uint64_t k = 0; k < words; k++) {
-            uint64_t n = b->next[k] & ~b->visited[k];
-            b->visited[k] |= n;
-            b->cur[k] = n;
-            b->next[k] = 0;
-            any |= n;
-        }
-        if (!any) return PF_OK;
+        pf__par_for(par, words, 0, next_layer_body, &j);
+        if (!j.any) return PF_OK;
     }
 }
 
@@ -405,56 +414,100 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+typedef struct pack_job {
+    const pf_pdb_pattern *pat;
+    const uint8_t        *dist;
+    worker               *ws;
+    uint8_t              *data;
+    uint64_t              entries;
+    uint32_t              bits, scale, none;
+    int                   use_base;
+} pack_job;
+
+/* one pass: reach counts, largest value, common factors with and without the base */
+static void summary_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker_id)
+{
+    const pack_job *j = ctx;
+    const pf_pdb_pattern *pat = j->pat;
+    worker *w = &j->ws[worker_id];
+    uint64_t u = 0, mx = 0, gr = 0, gb = 0, mb = 0;
+    int ok = w->base_ok;
+    for (uint64_t e = begin; e < end; e++) {
+        uint32_t d = j->dist[e];
+        if (d == UNSET) {
+            u++;
+            continue;
+        }
+        if (d > mx) mx = d;
+        gr = gcd64(gr, d);
+        if (ok) {
+            pat->unrank(e * group_of(pat), w->state, pat->user);
+            uint32_t bv = pat->base(w->state, pat->user);
+            if (bv > d) {
+                ok = 0;
+            } else {
+                gb = gcd64(gb, d - bv);
+                if (d - bv > mb) mb = d - bv;
+            }
+        }
+    }
+    w->unreached += u;
+    if (mx > w->maxd) w->maxd = mx;
+    w->gcd_raw = gcd64(w->gcd_raw, gr);
+    w->base_ok = ok;
+    w->gcd_rel = gcd64(w->gcd_rel, gb);
+    if (mb > w->max_rel) w->max_rel = mb;
+}
+
+/* pairs of entries, so the 4-bit table is written a whole byte at a time by one worker */
+static void pack_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker_id)
+{
+    const pack_job *j = ctx;
+    const pf_pdb_pattern *pat = j->pat;
+    worker *w = &j->ws[worker_id];
+    const uint64_t entries = j->entries;
+    for (uint64_t e2 = begin; e2 < end; e2++) {
+        uint32_t v[2] = {j->none, j->none};
+        for (uint64_t e = 2 * e2; e < 2 * e2 + 2 && e < entries; e++) {
+            uint32_t d = j->dist[e];
+            if (d == UNSET) continue;
+            if (j->use_base) {
+                pat->unrank(e * group_of(pat), w->state, pat->user);
+                d -= pat->base(w->state, pat->user);
+            }
+            v[e - 2 * e2] = d / j->scale;
+        }
+        if (j->bits == 4) {
+            j->data[e2] = (uint8_t)(v[0] | v[1] << 4);
+        } else {
+            j->data[2 * e2] = (uint8_t)v[0];
+            if (2 * e2 + 1 < entries) j->data[2 * e2 + 1] = (uint8_t)v[1];
+        }
+    }
+}
+
 /* Chooses the layout of a pattern's table from its entries and packs it. */
-static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker *ws, uint32_t nt)
+static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker *ws, const pf__par *par)
 {
     const pf_pdb_pattern *pat = &p->pat[i];
     const uint64_t entries = pat->size / group_of(pat);
     pdb_table *t = &p->tab[i];
     uint64_t unreached = 0, maxd = 0, gcd_raw = 0, gcd_rel = 0, max_rel = 0;
     int base_ok = pat->base != NULL;
-    (void)nt; /* serial builds run the pass on one thread */
-    /* one pass: reach counts, largest value, common factors with and without the base */
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel num_threads((int)nt)
-#endif
-    {
-        worker *w = my_worker(ws);
-        uint64_t u = 0, mx = 0, gr = 0, gb = 0, mb = 0;
-        int ok = base_ok;
-#ifdef PF_WITH_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (uint64_t e = 0; e < entries; e++) {
-            uint32_t d = dist[e];
-            if (d == UNSET) {
-                u++;
-                continue;
-            }
-            if (d > mx) mx = d;
-            gr = gcd64(gr, d);
-            if (ok) {
-                pat->unrank(e * group_of(pat), w->state, pat->user);
-                uint32_t bv = pat->base(w->state, pat->user);
-                if (bv > d) {
-                    ok = 0;
-                } else {
-                    gb = gcd64(gb, d - bv);
-                    if (d - bv > mb) mb = d - bv;
-                }
-            }
-        }
-#ifdef PF_WITH_OPENMP
-#pragma omp critical
-#endif
-        {
-            unreached += u;
-            if (mx > maxd) maxd = mx;
-            gcd_raw = gcd64(gcd_raw, gr);
-            if (!ok) base_ok = 0;
-            gcd_rel = gcd64(gcd_rel, gb);
-            if (mb > max_rel) max_rel = mb;
-        }
+    for (uint32_t k = 0; k < par->workers; k++) {
+        ws[k].unreached = ws[k].maxd = ws[k].gcd_raw = ws[k].gcd_rel = ws[k].max_rel = 0;
+        ws[k].base_ok = base_ok;
+    }
+    pack_job j = {pat, dist, ws, NULL, entries, 0, 0, 0, 0};
+    pf__par_for(par, entries, 0, summary_body, &j);
+    /* sums, maxima and common factors: the same whichever worker saw what */
+    for (uint32_t k = 0; k < par->workers; k++) {
+        unreached += ws[k].unreached;
+        if (ws[k].maxd > maxd) maxd = ws[k].maxd;
+        gcd_raw = gcd64(gcd_raw, ws[k].gcd_raw);
+        if (!ws[k].base_ok) base_ok = 0;
+        gcd_rel = gcd64(gcd_rel, ws[k].gcd_rel);
+        if (ws[k].max_rel > max_rel) max_rel = ws[k].max_rel;
     }
     /* 4 bits hold 0..14 (15 = unreached): relative to the base if that fits, else raw values if
      * they fit; otherwise one raw byte, where lookups need no base call */
@@ -478,35 +531,12 @@ static pf_status pack_pattern(pf_pdb *p, uint32_t i, const uint8_t *dist, worker
     p->bytes += bytes;
     t->info = (pf_pdb_info){.entries = entries, .unreached = unreached, .bytes = bytes, .bits = bits,
                             .scale = scale, .max_moves = (uint32_t)maxd, .uses_base = use_base};
-    const uint32_t none = unreached_raw(bits);
-    /* pairs of entries, so the 4-bit table is written a whole byte at a time by one thread */
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel num_threads((int)nt)
-#endif
-    {
-        worker *w = my_worker(ws);
-#ifdef PF_WITH_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (uint64_t e2 = 0; e2 < (entries + 1) / 2; e2++) {
-            uint32_t v[2] = {none, none};
-            for (uint64_t e = 2 * e2; e < 2 * e2 + 2 && e < entries; e++) {
-                uint32_t d = dist[e];
-                if (d == UNSET) continue;
-                if (use_base) {
-                    pat->unrank(e * group_of(pat), w->state, pat->user);
-                    d -= pat->base(w->state, pat->user);
-                }
-                v[e - 2 * e2] = d / scale;
-            }
-            if (bits == 4) {
-                t->data[e2] = (uint8_t)(v[0] | v[1] << 4);
-            } else {
-                t->data[2 * e2] = (uint8_t)v[0];
-                if (2 * e2 + 1 < entries) t->data[2 * e2 + 1] = (uint8_t)v[1];
-            }
-        }
-    }
+    j.data = t->data;
+    j.bits = bits;
+    j.scale = scale;
+    j.none = unreached_raw(bits);
+    j.use_base = use_base;
+    pf__par_for(par, (entries + 1) / 2, 0, pack_body, &j);
     return PF_OK;
 }
 
@@ -560,7 +590,8 @@ pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out)
     pf_pdb *p;
     st = pdb_new(desc, &p);
     if (st != PF_OK) return st;
-    const uint32_t nt = pf__threads_upto(desc->threads, UINT32_MAX);
+    const pf__par par = pf__par_upto(&desc->parallel, desc->threads, UINT32_MAX);
+    const uint32_t nt = par.workers;
     worker *ws = NULL;
     st = workers_new(p, nt, &ws);
     for (uint32_t i = 0; st == PF_OK && i < desc->pattern_count; i++) {
@@ -575,12 +606,12 @@ pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out)
         if (!b.visited || !b.cur || !b.next || !b.dist) st = PF_OUT_OF_MEMORY;
         if (st == PF_OK) {
             memset(b.dist, UNSET, entries);
-            st = search_pattern(&b, ws, nt);
+            st = search_pattern(&b, ws, &par);
         }
         pf__free(&p->alloc, b.visited, set_bytes);
         pf__free(&p->alloc, b.cur, set_bytes);
         pf__free(&p->alloc, b.next, set_bytes);
-        if (st == PF_OK) st = pack_pattern(p, i, b.dist, ws, nt);
+        if (st == PF_OK) st = pack_pattern(p, i, b.dist, ws, &par);
         pf__free(&p->alloc, b.dist, entries);
     }
     workers_free(&p->alloc, ws, nt, desc->state_size);

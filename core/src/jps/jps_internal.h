@@ -3,6 +3,7 @@
 #define PF_JPS_INTERNAL_H
 
 #include "search/ctx_internal.h"
+#include "common/par_internal.h"
 #include "pathfind/pf_jps.h"
 
 /* Directions as every grid search numbers them (map/grid_moves_internal.h): 0..7 = N E S W NE SE
@@ -59,14 +60,15 @@ typedef struct pf__jps_ext {
 void      pf__jps_hugepages(void *p, size_t bytes);
 
 void      pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a);
-/* Builds the bitmaps of class k if absent. */
-pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads);
+/* Builds the bitmaps of class k if absent. par: the build's workers; NULL = OpenMP's default
+ * (a context building its own data on a search). */
+pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, const pf__par *par);
 /* The bitmap pair of the cells open to a unit of side `size` (class k, clearance >= size) of m,
  * allocated with a (freed with it, *bytes in all). */
-pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, int threads,
+pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, const pf__par *par,
                           uint64_t **rows, uint64_t **cols, size_t *bytes);
 /* Builds the JPS+ distances if absent (needs no bitmaps). */
-pf_status pf__jps_table_dist(pf_jps_table *t, int threads);
+pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par);
 void      pf__jps_table_release(pf_jps_table *t);
 /* Brings the built parts of `t` to the map's new version after the edits in `e` (bitmaps of the
  * edited cells, JPS+ distances along the lines they reach); 0 on allocation failure, with `t` left

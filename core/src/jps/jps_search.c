@@ -188,7 +188,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         }
         if (!x->sz_rows[k]) {
             size_t bytes;
-            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, 0, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, NULL, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
                 return PF_OUT_OF_MEMORY;
             x->sz_bytes += bytes;
         }
@@ -199,7 +199,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     } else if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */
-            if (pf__jps_table_dist(&x->own, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_dist(&x->own, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
             x->dist = x->own.dist;
         } else {
             x->dist = t->dist;
@@ -211,7 +211,7 @@ pf_status pf__jps_begin(pf_ctx *c)
             x->rows = t->rows[k];
             x->cols = t->cols[k];
         } else {
-            if (pf__jps_table_class(&x->own, k, 0) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_class(&x->own, k, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
             x->rows = x->own.rows[k];
             x->cols = x->own.cols[k];
         }
@@ -261,7 +261,7 @@ PF__INLINE uint32_t scan_fwd(const uint64_t *C, const uint64_t *A, const uint64_
         uint64_t any = f | bl;
         first = ~UINT64_C(0);
         if (any) {
-            uint32_t j = (uint32_t)__builtin_ctzll(any);
+            uint32_t j = pf__ctz64(any);
             jp = !((bl >> j) & 1u);
             stop = p + j - (uint32_t)!jp;
             break;
@@ -287,7 +287,7 @@ PF__INLINE uint32_t scan_bwd(const uint64_t *C, const uint64_t *A, const uint64_
         uint64_t any = f | bl;
         first = ~UINT64_C(0);
         if (any) {
-            uint32_t j = (uint32_t)__builtin_clzll(any);
+            uint32_t j = pf__clz64(any);
             jp = !((bl >> (63u - j)) & 1u);
             stop = p - j + (uint32_t)!jp;
             break;
@@ -487,8 +487,8 @@ PF__INLINE int jps_flush(jps_out *o)
 /* Queues successor t at padded (tx, ty), reached at cost ng moving in direction back ^ 2. */
 PF__INLINE int jps_emit(jps_out *o, uint32_t t, double ng, uint32_t back, uint32_t tx, uint32_t ty)
 {
-    __builtin_prefetch(&o->c->stamp[t]);
-    __builtin_prefetch(&o->c->g[t]);
+    PF__PREFETCH(&o->c->stamp[t]);
+    PF__PREFETCH(&o->c->g[t]);
     if (o->n == PF__JPS_PEND && !jps_flush(o)) return 0;
     o->pend[o->n].t = t;
     o->pend[o->n].back = back;
@@ -555,9 +555,9 @@ PF__INLINE int plus_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d)
     const int16_t *e = D + (size_t)p->cell * 8u;
     const uint32_t h = pf__dir_h[d], v = pf__dir_v[d];
     int32_t nh = e[h], nv = e[v], nd = e[d];
-    if (nh > 0) __builtin_prefetch(&o->c->stamp[(uint32_t)((int32_t)p->cell + nh * off[h])]);
-    if (nv > 0) __builtin_prefetch(&o->c->stamp[(uint32_t)((int32_t)p->cell + nv * off[v])]);
-    if (nd > 0) __builtin_prefetch(&D[(size_t)(uint32_t)((int32_t)p->cell + nd * od) * 8u]);
+    if (nh > 0) PF__PREFETCH(&o->c->stamp[(uint32_t)((int32_t)p->cell + nh * off[h])]);
+    if (nv > 0) PF__PREFETCH(&o->c->stamp[(uint32_t)((int32_t)p->cell + nv * off[v])]);
+    if (nd > 0) PF__PREFETCH(&D[(size_t)(uint32_t)((int32_t)p->cell + nd * od) * 8u]);
     return PF__DIAG_ON;
 }
 
@@ -640,9 +640,9 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
             uint32_t nx = c->open.heap[0].node;
-            __builtin_prefetch(&c->stamp[nx]);
-            __builtin_prefetch(&c->g[nx]);
-            if (PLUS) __builtin_prefetch(&D[(size_t)nx * 8u]);
+            PF__PREFETCH(&c->stamp[nx]);
+            PF__PREFETCH(&c->g[nx]);
+            if (PLUS) PF__PREFETCH(&D[(size_t)nx * 8u]);
         }
         if (cur == goal) {
             s->found = cur;
@@ -661,17 +661,17 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
              * outgrow the caches on big maps). */
             const int16_t *e = D + (size_t)cur * 8u;
             for (uint32_t r = dirs; r; r &= r - 1u) {
-                uint32_t d = (uint32_t)__builtin_ctz(r);
+                uint32_t d = pf__ctz32(r);
                 int32_t n = e[d];
                 if (n <= 0) continue;
                 uint32_t t = (uint32_t)((int32_t)cur + n * off[d]);
-                if (d < 4) __builtin_prefetch(&c->stamp[t]);
-                else __builtin_prefetch(&D[(size_t)t * 8u]);
+                if (d < 4) PF__PREFETCH(&c->stamp[t]);
+                else PF__PREFETCH(&D[(size_t)t * 8u]);
             }
         }
         out.from = cur;
         for (; dirs; dirs &= dirs - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(dirs);
+            uint32_t d = pf__ctz32(dirs);
             int ok = d < 4 ? jps_straight(&out, cur, px, py, gc, d, CUT, PLUS)
                            : jps_diagonal(&out, cur, px, py, gc, d, CUT, PLUS);
             if (!ok) return PF_OUT_OF_MEMORY;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "jps/jps_internal.h"
 #include "map/grid_moves_internal.h"
+#include "common/par_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -29,13 +30,6 @@ void pf__jps_hugepages(void *p, size_t bytes)
     (void)bytes;
 #endif
 }
-
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#define PF__OMP(x) _Pragma(x)
-#else
-#define PF__OMP(x)
-#endif
 
 
 int pf__jps_map_ok(const pf_map *m)
@@ -59,20 +53,68 @@ void pf__jps_table_init(pf_jps_table *t, const pf_map *m, const pf_allocator *a)
     t->cw = line_words(m->ph);
 }
 
-pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, int threads)
+pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, const pf__par *par)
 {
     if (t->rows[k]) return PF_OK;
     size_t bytes;
-    pf_status st = pf__jps_bitmaps(t->map, &t->alloc, k, 1, threads, &t->rows[k], &t->cols[k], &bytes);
+    pf_status st = pf__jps_bitmaps(t->map, &t->alloc, k, 1, par, &t->rows[k], &t->cols[k], &bytes);
     if (st == PF_OK) t->bytes += bytes;
     return st;
 }
 
-pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, int threads,
+typedef struct bitmap_job {
+    const pf_map *m;
+    uint64_t     *rows, *cols;
+    uint32_t      rw, cw, rjobs; /* jobs [0, rjobs) fill rows, the others columns */
+    uint8_t       k, size;
+} bitmap_job;
+
+/* a unit of side `size` is open on a cell of its class whose clearance holds its footprint */
+#define PF__BIT_OPEN(c, x) ((c)[x] == k && (size <= 1 || clr[(size_t)((c) - cls) + (x)] >= size))
+
+/* Rows and columns in one loop (one start of the workers): the first rjobs jobs take slices of rows,
+ * the others slices of 64-column blocks. */
+static void bitmap_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    const bitmap_job *j = ctx;
+    const uint32_t pw = j->m->pw, ph = j->m->ph, rw = j->rw, cw = j->cw;
+    const uint8_t *cls = j->m->cls, *clr = j->m->clr, k = j->k, size = j->size;
+    uint64_t *rows = j->rows, *cols = j->cols;
+    const uint32_t nb = (pw + 63u) / 64u, rj = j->rjobs, cj = rj; /* as many column jobs as row jobs */
+    (void)worker;
+    for (uint64_t job = begin; job < end; job++) {
+        if (job < rj) {
+            uint32_t y0 = (uint32_t)((uint64_t)ph * job / rj), y1 = (uint32_t)((uint64_t)ph * (job + 1) / rj);
+            for (uint32_t y = y0; y < y1; y++) {
+                uint64_t *line = rows + (size_t)y * rw;
+                const uint8_t *c = cls + (size_t)y * pw;
+                for (uint32_t x = 0; x < pw; x++)
+                    if (PF__BIT_OPEN(c, x)) line[(x + 64u) >> 6] |= UINT64_C(1) << ((x + 64u) & 63u);
+            }
+            continue;
+        }
+        /* The transpose by blocks of 64 columns: each job owns whole column lines (no shared
+         * words), and a block's 64 lines stay in cache while the rows stream past. */
+        uint64_t cjob = job - rj;
+        uint32_t b0 = (uint32_t)((uint64_t)nb * cjob / cj), b1 = (uint32_t)((uint64_t)nb * (cjob + 1) / cj);
+        for (uint32_t bx = b0; bx < b1; bx++) {
+            uint32_t x0 = bx * 64u, x1 = x0 + 64u < pw ? x0 + 64u : pw;
+            for (uint32_t y = 0; y < ph; y++) {
+                const uint8_t *c = cls + (size_t)y * pw;
+                uint64_t bit = UINT64_C(1) << ((y + 64u) & 63u);
+                size_t w = (y + 64u) >> 6;
+                for (uint32_t x = x0; x < x1; x++)
+                    if (PF__BIT_OPEN(c, x)) cols[(size_t)x * cw + w] |= bit;
+            }
+        }
+    }
+}
+#undef PF__BIT_OPEN
+
+pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, const pf__par *par,
                           uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
 {
     const uint32_t pw = m->pw, ph = m->ph, rw = line_words(pw), cw = line_words(ph);
-    const uint8_t *cls = m->cls, *clr = m->clr;
     pf_allocator al = *a;
     size_t rb = (size_t)ph * rw * sizeof(uint64_t), cb = (size_t)pw * cw * sizeof(uint64_t);
     uint64_t *rows = pf__calloc(&al, rb, 64);
@@ -82,31 +124,9 @@ pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uin
         pf__free(&al, cols, cb);
         return PF_OUT_OF_MEMORY;
     }
-    /* a unit of side `size` is open on a cell of its class whose clearance holds its footprint */
-#define PF__BIT_OPEN(c, x) ((c)[x] == k && (size <= 1 || clr[(size_t)((c) - cls) + (x)] >= size))
-    int nt = pf__build_threads(threads, (size_t)pw * ph);
-    (void)nt;
-    PF__OMP("omp parallel for num_threads(nt) schedule(static)")
-    for (int64_t y = 0; y < (int64_t)ph; y++) {
-        uint64_t *line = rows + (size_t)y * rw;
-        const uint8_t *c = cls + (size_t)y * pw;
-        for (uint32_t x = 0; x < pw; x++)
-            if (PF__BIT_OPEN(c, x)) line[(x + 64u) >> 6] |= UINT64_C(1) << ((x + 64u) & 63u);
-    }
-    /* The transpose by blocks of 64 columns: each thread owns whole column lines (no shared
-     * words), and a block's 64 lines stay in cache while the rows stream past. */
-    PF__OMP("omp parallel for num_threads(nt) schedule(static)")
-    for (int64_t bx = 0; bx < (int64_t)((pw + 63u) / 64u); bx++) {
-        uint32_t x0 = (uint32_t)bx * 64u, x1 = x0 + 64u < pw ? x0 + 64u : pw;
-        for (uint32_t y = 0; y < ph; y++) {
-            const uint8_t *c = cls + (size_t)y * pw;
-            uint64_t bit = UINT64_C(1) << ((y + 64u) & 63u);
-            size_t w = (y + 64u) >> 6;
-            for (uint32_t x = x0; x < x1; x++)
-                if (PF__BIT_OPEN(c, x)) cols[(size_t)x * cw + w] |= bit;
-        }
-    }
-#undef PF__BIT_OPEN
+    pf__par p = par ? *par : pf__par_build(NULL, 0, (size_t)pw * ph);
+    bitmap_job j = {m, rows, cols, rw, cw, p.workers, k, size};
+    pf__par_for(&p, 2u * (uint64_t)p.workers, 1, bitmap_body, &j);
     *rows_out = rows;
     *cols_out = cols;
     *bytes = rb + cb;
@@ -169,75 +189,120 @@ PF__INLINE void dist_diag(int16_t *D, const uint8_t *cls, const int32_t *off, ui
     D[(size_t)i * 8u + d] = v;
 }
 
-pf_status pf__jps_table_dist(pf_jps_table *t, int threads)
+typedef struct dist_job {
+    int16_t       *D;
+    const uint8_t *cls;
+    const int32_t *off;
+    uint32_t       pw, ph, rjobs; /* pass 0: jobs [0, rjobs) take rows, the others column blocks */
+    int            cut;
+} dist_job;
+
+/* Straight runs are independent per row (E, W) and per column (N, S); each sweep goes against its
+ * direction so the next cell is always done. Borders stay 0 (blocked). Rows and columns share one
+ * loop, as the bitmaps do (bitmap_body). */
+static void dist_straight_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
 {
-    if (t->dist) return PF_OK;
-    const pf_map *m = t->map;
-    const uint32_t pw = m->pw, ph = m->ph;
-    const uint8_t *cls = m->cls;
-    const int32_t *off = m->nb_off[0];
-    const int cut = m->moves == PF_MOVES_8_CUT;
-    size_t bytes = (size_t)pw * ph * 8u * sizeof(int16_t);
-    int16_t *D = pf__alloc(&t->alloc, bytes, 64);
-    if (!D) return PF_OUT_OF_MEMORY;
-    pf__jps_hugepages(D, bytes); /* before the first touch, so the pages are born huge */
-    memset(D, 0, bytes);
-    int nt = pf__build_threads(threads, (size_t)pw * ph);
-    (void)nt;
-    /* Straight runs are independent per row (E, W) and per column (N, S); each sweep goes against
-     * its direction so the next cell is always done. Borders stay 0 (blocked). */
-    PF__OMP("omp parallel num_threads(nt)")
-    {
-        PF__OMP("omp for schedule(static) nowait")
-        for (int64_t y = 1; y < (int64_t)ph - 1; y++) {
-            uint32_t row = (uint32_t)y * pw;
-            for (uint32_t x = pw - 2; x >= 1; x--) dist_straight(D, cls, off, row + x, 1, cut);
-            for (uint32_t x = 1; x < pw - 1; x++) dist_straight(D, cls, off, row + x, 3, cut);
+    const dist_job *j = ctx;
+    int16_t *D = j->D;
+    const uint8_t *cls = j->cls;
+    const int32_t *off = j->off;
+    const uint32_t pw = j->pw, ph = j->ph, rj = j->rjobs, nb = (pw + 15u) / 16u;
+    const int cut = j->cut;
+    (void)worker;
+    for (uint64_t job = begin; job < end; job++) {
+        if (job < rj) {
+            uint32_t y0 = 1u + (uint32_t)((uint64_t)(ph - 2u) * job / rj);
+            uint32_t y1 = 1u + (uint32_t)((uint64_t)(ph - 2u) * (job + 1) / rj);
+            for (uint32_t y = y0; y < y1; y++) {
+                uint32_t row = y * pw;
+                for (uint32_t x = pw - 2; x >= 1; x--) dist_straight(D, cls, off, row + x, 1, cut);
+                for (uint32_t x = 1; x < pw - 1; x++) dist_straight(D, cls, off, row + x, 3, cut);
+            }
+            continue;
         }
         /* columns in blocks of 16 so a sweep reads rows in runs */
-        PF__OMP("omp for schedule(static)")
-        for (int64_t bx = 0; bx < (int64_t)((pw + 15u) / 16u); bx++) {
-            uint32_t x0 = (uint32_t)bx * 16u > 0 ? (uint32_t)bx * 16u : 1u;
-            uint32_t x1 = (uint32_t)bx * 16u + 16u < pw - 1 ? (uint32_t)bx * 16u + 16u : pw - 1;
+        uint64_t cjob = job - rj;
+        uint32_t b0 = (uint32_t)((uint64_t)nb * cjob / rj), b1 = (uint32_t)((uint64_t)nb * (cjob + 1) / rj);
+        for (uint32_t bx = b0; bx < b1; bx++) {
+            uint32_t x0 = bx * 16u > 0 ? bx * 16u : 1u;
+            uint32_t x1 = bx * 16u + 16u < pw - 1 ? bx * 16u + 16u : pw - 1;
             for (uint32_t y = 1; y < ph - 1; y++)
                 for (uint32_t x = x0; x < x1; x++) dist_straight(D, cls, off, y * pw + x, 0, cut);
             for (uint32_t y = ph - 2; y >= 1; y--)
                 for (uint32_t x = x0; x < x1; x++) dist_straight(D, cls, off, y * pw + x, 2, cut);
         }
-        /* Diagonals: a cell needs the next cell along its own diagonal, so every diagonal line is
-         * an independent chain, swept against each direction. Lines (not rows) keep the number of
-         * barriers at two: on a loaded machine each barrier can cost a scheduler time slice. */
-        const uint32_t lines = pw + ph - 1u;
-        PF__OMP("omp for schedule(dynamic, 32)")
-        for (int64_t l = 0; l < (int64_t)lines; l++) {
-            /* anti-diagonal x + y = l: NE steps to (x+1, y-1), SW to (x-1, y+1) */
-            uint32_t y0 = (uint32_t)l < pw ? 0u : (uint32_t)l - (pw - 1u);
-            uint32_t y1 = (uint32_t)l < ph ? (uint32_t)l : ph - 1u;
-            for (uint32_t y = y0; y <= y1; y++) {
-                uint32_t x = (uint32_t)l - y;
-                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 4, cut);
-            }
-            for (uint32_t y = y1 + 1u; y-- > y0;) {
-                uint32_t x = (uint32_t)l - y;
-                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 6, cut);
-            }
+    }
+}
+
+static void dist_main_line(const dist_job *j, int64_t l)
+{
+    int16_t *D = j->D;
+    const uint8_t *cls = j->cls;
+    const int32_t *off = j->off;
+    const uint32_t pw = j->pw, ph = j->ph;
+    const int cut = j->cut;
+    /* diagonal x - y = l - (ph - 1): NW steps to (x-1, y-1), SE to (x+1, y+1) */
+    int64_t dxy = l - (int64_t)(ph - 1u);
+    uint32_t y0 = dxy >= 0 ? 0u : (uint32_t)(-dxy);
+    uint32_t y1 = (int64_t)(pw - 1u) - dxy < (int64_t)(ph - 1u) ? (uint32_t)((int64_t)(pw - 1u) - dxy) : ph - 1u;
+    for (uint32_t y = y0; y <= y1; y++) {
+        uint32_t x = (uint32_t)((int64_t)y + dxy);
+        if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 7, cut);
+    }
+    for (uint32_t y = y1 + 1u; y-- > y0;) {
+        uint32_t x = (uint32_t)((int64_t)y + dxy);
+        if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 5, cut);
+    }
+}
+
+/* Diagonals: a cell needs the next cell along its own diagonal, so every diagonal line is an
+ * independent chain, swept against each direction. Lines (not rows) keep the number of loops at
+ * two: on a loaded machine each start of the workers can cost a scheduler time slice. A diagonal
+ * distance reads the straight ones and its own direction's only, so the NE/SW lines (jobs
+ * [0, lines)) and the NW/SE ones ([lines, 2 lines)) share the loop. */
+static void dist_diag_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    const dist_job *j = ctx;
+    int16_t *D = j->D;
+    const uint8_t *cls = j->cls;
+    const int32_t *off = j->off;
+    const uint32_t pw = j->pw, ph = j->ph, lines = pw + ph - 1u;
+    const int cut = j->cut;
+    (void)worker;
+    for (uint64_t job = begin; job < end; job++) {
+        if (job >= lines) {
+            dist_main_line(j, (int64_t)(job - lines));
+            continue;
         }
-        PF__OMP("omp for schedule(dynamic, 32)")
-        for (int64_t l = 0; l < (int64_t)lines; l++) {
-            /* diagonal x - y = l - (ph - 1): NW steps to (x-1, y-1), SE to (x+1, y+1) */
-            int64_t dxy = l - (int64_t)(ph - 1u);
-            uint32_t y0 = dxy >= 0 ? 0u : (uint32_t)(-dxy);
-            uint32_t y1 = (int64_t)(pw - 1u) - dxy < (int64_t)(ph - 1u) ? (uint32_t)((int64_t)(pw - 1u) - dxy) : ph - 1u;
-            for (uint32_t y = y0; y <= y1; y++) {
-                uint32_t x = (uint32_t)((int64_t)y + dxy);
-                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 7, cut);
-            }
-            for (uint32_t y = y1 + 1u; y-- > y0;) {
-                uint32_t x = (uint32_t)((int64_t)y + dxy);
-                if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 5, cut);
-            }
+        uint32_t l = (uint32_t)job;
+        /* anti-diagonal x + y = l: NE steps to (x+1, y-1), SW to (x-1, y+1) */
+        uint32_t y0 = l < pw ? 0u : l - (pw - 1u);
+        uint32_t y1 = l < ph ? l : ph - 1u;
+        for (uint32_t y = y0; y <= y1; y++) {
+            uint32_t x = l - y;
+            if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 4, cut);
+        }
+        for (uint32_t y = y1 + 1u; y-- > y0;) {
+            uint32_t x = l - y;
+            if (y && y < ph - 1 && x && x < pw - 1) dist_diag(D, cls, off, y * pw + x, 6, cut);
         }
     }
+}
+
+pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par)
+{
+    if (t->dist) return PF_OK;
+    const pf_map *m = t->map;
+    const uint32_t pw = m->pw, ph = m->ph;
+    size_t bytes = (size_t)pw * ph * 8u * sizeof(int16_t);
+    int16_t *D = pf__alloc(&t->alloc, bytes, 64);
+    if (!D) return PF_OUT_OF_MEMORY;
+    pf__jps_hugepages(D, bytes); /* before the first touch, so the pages are born huge */
+    memset(D, 0, bytes);
+    pf__par p = par ? *par : pf__par_build(NULL, 0, (size_t)pw * ph);
+    dist_job j = {D, m->cls, m->nb_off[0], pw, ph, p.workers, m->moves == PF_MOVES_8_CUT};
+    pf__par_for(&p, 2u * (uint64_t)p.workers, 1, dist_straight_body, &j);
+    pf__par_for(&p, 2u * ((uint64_t)pw + ph - 1u), 32, dist_diag_body, &j);
     t->dist = D;
     t->bytes += bytes;
     return PF_OK;
@@ -377,7 +442,7 @@ int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
         for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
             for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
                 uint8_t k = m->cls[(size_t)y * m->pw + x];
-                if (k && !t->rows[k] && t->all_classes && pf__jps_table_class(t, k, 0) != PF_OK) return 0;
+                if (k && !t->rows[k] && t->all_classes && pf__jps_table_class(t, k, NULL) != PF_OK) return 0;
             }
     }
     for (int k = 1; k < 256; k++) {
@@ -437,7 +502,6 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     if (!map) return PF_INVALID_ARGUMENT;
     if (!pf__jps_map_ok(map)) return PF_UNSUPPORTED;
     pf_jps_desc d = desc ? *desc : (pf_jps_desc){0};
-    if (d.threads < 0) return PF_INVALID_ARGUMENT;
     pf_allocator a = pf__alloc_resolve(&d.allocator);
     pf_jps_table *t = pf__alloc(&a, sizeof *t, 64);
     if (!t) return PF_OUT_OF_MEMORY;
@@ -454,9 +518,10 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     size_t cells = (size_t)map->pw * map->ph;
     for (size_t i = 0; i < cells; i++) present[map->cls[i]] = 1;
     pf_status st = PF_OK;
+    const pf__par par = pf__par_build(&d.parallel, d.threads, cells);
     for (int k = 1; k < 256 && st == PF_OK; k++)
-        if (present[k]) st = pf__jps_table_class(t, (uint8_t)k, d.threads);
-    if (st == PF_OK && !d.bitmaps_only) st = pf__jps_table_dist(t, d.threads);
+        if (present[k]) st = pf__jps_table_class(t, (uint8_t)k, &par);
+    if (st == PF_OK && !d.bitmaps_only) st = pf__jps_table_dist(t, &par);
     pf__map_leave(&t->user);
     if (st != PF_OK) {
         pf_jps_table_destroy(t);

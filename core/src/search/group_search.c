@@ -87,7 +87,7 @@ PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const i
         const double gc = c->g[cur];
         const pf__unit u = {gv.cls[cur], 1};
         for (uint32_t open = pf__grid_open_dirs(&gv, NULL, cur, u, MV); open; open &= open - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(open);
+            uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             double ng = gc + pf__grid_step(MV, WEIGHTED, 1, d, gv.cost, cur, nb);
             uint32_t was = pf__bf_admit(c, nb, ng, 0); /* consistent: never reopens */

@@ -140,14 +140,14 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
              * ahead of time hid about a tenth of the maze-2000 query time. */
             uint32_t up = cur >= 3 * pw ? cur - 3 * pw : cur;
             uint32_t dn = cur + 3 * pw < c->count ? cur + 3 * pw : cur;
-            __builtin_prefetch(&cls[up]);
-            __builtin_prefetch(&cls[dn]);
-            __builtin_prefetch(&c->stamp[up]);
-            __builtin_prefetch(&c->stamp[dn]);
-            __builtin_prefetch(&c->g[up]);
-            __builtin_prefetch(&c->g[dn]);
-            __builtin_prefetch(&c->hpos[up]);
-            __builtin_prefetch(&c->hpos[dn]);
+            PF__PREFETCH(&cls[up]);
+            PF__PREFETCH(&cls[dn]);
+            PF__PREFETCH(&c->stamp[up]);
+            PF__PREFETCH(&c->stamp[dn]);
+            PF__PREFETCH(&c->g[up]);
+            PF__PREFETCH(&c->g[dn]);
+            PF__PREFETCH(&c->hpos[up]);
+            PF__PREFETCH(&c->hpos[dn]);
         }
         const double gc = c->g[cur];
         const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
@@ -159,7 +159,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             if (PF__UNLIKELY(hn <= s->near_d)) return PF_NO_PATH; /* finish: PF_PARTIAL, from best */
         }
         for (uint32_t open = pf__grid_open_dirs_sz(&gv, hoff, cur, u, MV, SZ); open; open &= open - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(open);
+            uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + (MV == PF__MV_HEX ? hoff : gv.off)[d]);
             double ng = gc + (unit ? 1.0 : pf__grid_step(MV, WEIGHTED, BACK, d, gv.cost, cur, nb));
             uint32_t was = pf__bf_admit(c, nb, ng, reopen);
@@ -201,7 +201,7 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             /* set the vertex: the best closed neighbour by a grid step (moves are symmetric) */
             double best = INFINITY;
             for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
-                uint32_t d = (uint32_t)__builtin_ctz(open);
+                uint32_t d = pf__ctz32(open);
                 uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
                 uint32_t st = c->stamp[nb];
                 if ((st & PF__GEN_MASK) != gen || !(st & PF__CLOSED_BIT)) continue;
@@ -230,7 +230,7 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
         }
         const double gp = c->g[p];
         for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(open);
+            uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             /* from the start itself, a grid step (its own parent) */
             double ng = p == cur ? c->g[cur] + pf__dir_step[d] : gp + pf__grid_euclid(pw, p, nb);

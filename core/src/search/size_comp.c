@@ -44,7 +44,7 @@ static void flood(const pf_map *m, pf__szcomp *z, uint32_t from, pf__unit u)
         uint32_t cur = z->queue[head++];
         const int32_t *off = m->nb_off[(cur / m->pw) & 1u];
         for (uint32_t open = pf__grid_moves_of(m, cur, u); open; open &= open - 1u) {
-            uint32_t nb = (uint32_t)((int32_t)cur + off[__builtin_ctz(open)]);
+            uint32_t nb = (uint32_t)((int32_t)cur + off[pf__ctz32(open)]);
             if (z->lab[nb]) continue;
             z->lab[nb] = label;
             z->queue[tail++] = nb;

@@ -36,9 +36,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef PF_WITH_OPENMP
-#include <omp.h>
-#endif
+#include "common/par_internal.h"
 #include "table/table_internal.h"
 #include "map/grid_moves_internal.h"
 #include "search/ctx_internal.h"
@@ -204,7 +202,7 @@ static int relax_in(row_work *w, const pf_map *m, uint32_t s, uint32_t t, int sa
     uint32_t open = pf__grid_moves_at(m, c);
     const int32_t *off = m->nb_off[(c / m->pw) & 1u];
     while (open) {
-        uint32_t d = (uint32_t)__builtin_ctz(open);
+        uint32_t d = pf__ctz32(open);
         open &= open - 1u;
         uint32_t xc = (uint32_t)((int32_t)c + off[d]);
         uint32_t x = pf__grid_unpad(m, xc);
@@ -295,6 +293,34 @@ static void works_destroy(row_work *ws, uint32_t nt, const pf_allocator *a, uint
     pf__free(a, ws, (size_t)nt * sizeof *ws);
 }
 
+typedef struct rows_job {
+    const pf_map        *map;
+    pf_table            *t;
+    row_work            *ws;
+    const pf_table_desc *d;
+    int                  failed;
+    uint32_t             done;
+} rows_job;
+
+/* Rows are independent and each is a function of the map alone, so any split gives the same
+ * bytes. Progress is reported by worker 0 only: the callback need not be thread-safe. */
+static void rows_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    rows_job *j = ctx;
+    row_work *w = &j->ws[worker];
+    const uint32_t n = j->t->n;
+    for (uint64_t u = begin; u < end; u++) {
+        if (pf__atomic_load_int(&j->failed)) return;
+        if (row_compute(w, j->map, (uint32_t)u) != PF_OK) {
+            pf__atomic_store_int(&j->failed, 1);
+            return;
+        }
+        row_emit(w, j->t->data + (size_t)u * n * j->t->width, n, j->t->width, (uint32_t)u);
+        uint32_t now = pf__atomic_add_u32(&j->done, 1u) + 1u;
+        if (worker == 0 && j->d->progress && (now & 63u) == 0) j->d->progress(now, n, j->d->progress_user);
+    }
+}
+
 pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -305,7 +331,8 @@ pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table
     pf_status st = pf__table_alloc(map, &d.allocator, pf__table_width_for(map), &t);
     if (st != PF_OK) return st;
     const uint32_t n = t->n;
-    const uint32_t nt = pf__threads_upto(d.threads, n);
+    const pf__par par = pf__par_upto(&d.parallel, d.threads, n);
+    const uint32_t nt = par.workers;
     row_work *ws;
     st = works_create(&ws, nt, map, &t->alloc);
     if (st != PF_OK) {
@@ -313,47 +340,10 @@ pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table
         pf_table_destroy(t);
         return st;
     }
-    int failed = 0;
-    uint32_t done = 0;
-    /* Rows are independent and each is a function of the map alone, so any schedule gives the
-     * same bytes. Progress is reported by thread 0 only: the hook need not be thread-safe. */
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel num_threads((int)nt)
-#endif
-    {
-#ifdef PF_WITH_OPENMP
-        row_work *w = &ws[omp_get_thread_num()];
-        int lead = omp_get_thread_num() == 0;
-#pragma omp for schedule(dynamic, 4)
-#else
-        row_work *w = &ws[0];
-        int lead = 1;
-#endif
-        for (uint32_t u = 0; u < n; u++) {
-            int f;
-#ifdef PF_WITH_OPENMP
-#pragma omp atomic read
-#endif
-            f = failed;
-            if (f) continue;
-            if (row_compute(w, map, u) != PF_OK) {
-#ifdef PF_WITH_OPENMP
-#pragma omp atomic write
-#endif
-                failed = 1;
-                continue;
-            }
-            row_emit(w, t->data + (size_t)u * n * t->width, n, t->width, u);
-            uint32_t now;
-#ifdef PF_WITH_OPENMP
-#pragma omp atomic capture
-#endif
-            now = ++done;
-            if (lead && d.progress && (now & 63u) == 0) d.progress(now, n, d.progress_user);
-        }
-    }
+    rows_job j = {map, t, ws, &d, 0, 0};
+    pf__par_for(&par, n, 4, rows_body, &j);
     works_destroy(ws, nt, &t->alloc, n);
-    if (failed) {
+    if (j.failed) {
         pf_table_destroy(t);
         return PF_OUT_OF_MEMORY;
     }
@@ -445,7 +435,7 @@ static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
         if (ma != pf__grid_moves_at(b, c) || !a->cls[c] != !b->cls[c]) return 0;
         const int32_t *off = a->nb_off[(c / a->pw) & 1u];
         for (uint32_t open = ma; open; open &= open - 1u) {
-            uint32_t d = (uint32_t)__builtin_ctz(open), nb = (uint32_t)((int32_t)c + off[d]);
+            uint32_t d = pf__ctz32(open), nb = (uint32_t)((int32_t)c + off[d]);
             if (grid_step(a, d, c, nb) != grid_step(b, d, c, nb)) return 0;
         }
         return 1;
@@ -470,7 +460,7 @@ static int same_arcs(const pf_map *a, const pf_map *b, uint32_t u)
             uint32_t c_ = pf__grid_pad(m, x);                                                          \
             const int32_t *off_ = (m)->nb_off[(c_ / (m)->pw) & 1u];                                    \
             for (uint32_t open_ = pf__grid_moves_at(m, c_); open_; open_ &= open_ - 1u) {                     \
-                uint32_t d_ = (uint32_t)__builtin_ctz(open_), slot = (x) * 8u + d_;                    \
+                uint32_t d_ = pf__ctz32(open_), slot = (x) * 8u + d_;                    \
                 uint32_t v = pf__grid_unpad(m, (uint32_t)((int32_t)c_ + off_[d_]));                    \
                 __VA_ARGS__                                                                            \
             }                                                                                          \
@@ -497,7 +487,8 @@ typedef struct upd_scratch {
     size_t    mcand;
     uint8_t  *wide;       /* [n * n * width] the table re-encoded, when the width changes; else NULL */
     upd_work *ws;         /* [nt] one per worker */
-    uint32_t  nt;
+    uint32_t  nt;         /* workers: par.workers */
+    pf__par   par;
 } upd_scratch;
 
 static void upd_free(upd_scratch *u, const pf_allocator *a)
@@ -518,7 +509,8 @@ static void upd_free(upd_scratch *u, const pf_allocator *a)
     pf__free(a, u->state, n);
 }
 
-static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, const pf_map *nm, uint32_t threads)
+static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, const pf_map *nm,
+                           const pf_table_update_desc *d)
 {
     const pf_allocator *a = &t->alloc;
     const uint32_t n = t->n;
@@ -532,7 +524,8 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
     u->changed = pf__alloc(a, n, 64);
     u->cand = pf__alloc(a, u->mcand, 64);
     u->wide = u->width != t->width ? pf__alloc(a, (size_t)n * n * u->width, 64) : NULL;
-    u->nt = pf__threads_upto(threads, n);
+    u->par = pf__par_upto(&d->parallel, d->threads, n);
+    u->nt = u->par.workers;
     u->ws = pf__calloc(a, (size_t)u->nt * sizeof *u->ws, 64);
     pf_status st = (u->state && u->cur && u->next && u->changed && u->cand && u->ws &&
                     (u->wide || u->width == t->width))
@@ -633,28 +626,28 @@ static int examine_row(pf_table *t, const pf_map *om, const pf_map *nm, upd_scra
     return 1;
 }
 
+typedef struct wave_job {
+    pf_table     *t;
+    const pf_map *om, *nm;
+    upd_scratch  *u;
+    int           slides, failed;
+} wave_job;
+
+static void wave_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
+{
+    wave_job *j = ctx;
+    for (uint64_t i = begin; i < end; i++)
+        if (!examine_row(j->t, j->om, j->nm, j->u, &j->u->ws[worker], (uint32_t)i, j->slides))
+            pf__atomic_store_int(&j->failed, 1);
+}
+
 /* Examines the wave's ncur rows, in parallel; 0 when a row search failed. */
 static int examine_wave(pf_table *t, const pf_map *om, const pf_map *nm, upd_scratch *u, uint32_t ncur, int slides)
 {
     for (uint32_t i = 0; i < ncur; i++) u->state[u->cur[i]] = PF__UPD_EXAMINED;
-    int failed = 0;
-#ifdef PF_WITH_OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads((int)(u->nt < ncur ? u->nt : ncur))
-#endif
-    for (uint32_t i = 0; i < ncur; i++) {
-#ifdef PF_WITH_OPENMP
-        upd_work *w = &u->ws[omp_get_thread_num()];
-#else
-        upd_work *w = &u->ws[0];
-#endif
-        if (!examine_row(t, om, nm, u, w, i, slides)) {
-#ifdef PF_WITH_OPENMP
-#pragma omp atomic write
-#endif
-            failed = 1;
-        }
-    }
-    return !failed;
+    wave_job j = {t, om, nm, u, slides, 0};
+    pf__par_for(&u->par, ncur, 1, wave_body, &j);
+    return !j.failed;
 }
 
 /* After a wave: reports its rows in wave order (deterministic) and queues the next wave into
@@ -694,7 +687,7 @@ static pf_status update_rows(pf_table *t, const pf_map *om, const pf_map *nm, co
     if ((unsigned)d.rule > PF_TABLE_RULE_SLIDES) return PF_INVALID_ARGUMENT;
 
     upd_scratch u;
-    pf_status st = upd_alloc(&u, t, om, nm, d.threads);
+    pf_status st = upd_alloc(&u, t, om, nm, &d);
     if (st == PF_OK && u.wide) reencode(t, &u);
     uint32_t ncur = 0;
     if (st == PF_OK) rep.seeds = ncur = queue_seeds(&u, om, nm);

@@ -1,0 +1,239 @@
+/* test_parallel_hook.c - the builders' loops on a user's parallel-for hook (pf_parallel.h): a
+ * serial hook, one running the jobs backwards with scattered worker indices, and one on pthreads
+ * each build the same bytes as the default (OpenMP) build: JPS tables, the accelerator and the
+ * first-move table. The hooks also check the contract they are handed (every job once, worker
+ * indices in range). */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "jps/jps_internal.h"
+#include "testutil.h"
+
+typedef struct hook_log {
+    uint32_t calls, jobs, max_workers, bad; /* bad: a job index or worker out of range */
+} hook_log;
+
+static void serial_run(void *user, uint32_t jobs, uint32_t workers, pf_parallel_job_fn job, void *ctx)
+{
+    hook_log *l = user;
+    l->calls++;
+    l->jobs += jobs;
+    if (workers > l->max_workers) l->max_workers = workers;
+    for (uint32_t j = 0; j < jobs; j++) job(ctx, j, 0);
+}
+
+static void reverse_run(void *user, uint32_t jobs, uint32_t workers, pf_parallel_job_fn job, void *ctx)
+{
+    hook_log *l = user;
+    l->calls++;
+    l->jobs += jobs;
+    if (workers > l->max_workers) l->max_workers = workers;
+    if (!workers) l->bad++;
+    for (uint32_t j = jobs; j-- > 0;) job(ctx, j, workers ? (j * 7u + 3u) % workers : 0);
+}
+
+typedef struct pool {
+    uint32_t           jobs, next;
+    pthread_mutex_t    lock;
+    pf_parallel_job_fn job;
+    void              *ctx;
+} pool;
+
+typedef struct pool_arg {
+    pool    *p;
+    uint32_t worker;
+} pool_arg;
+
+static void *pool_main(void *arg)
+{
+    pool_arg *a = arg;
+    for (;;) {
+        pthread_mutex_lock(&a->p->lock);
+        uint32_t j = a->p->next++;
+        pthread_mutex_unlock(&a->p->lock);
+        if (j >= a->p->jobs) return NULL;
+        a->p->job(a->p->ctx, j, a->worker);
+    }
+}
+
+/* `workers` threads, the calling one among them, taking jobs from a shared counter */
+static void threads_run(void *user, uint32_t jobs, uint32_t workers, pf_parallel_job_fn job, void *ctx)
+{
+    hook_log *l = user;
+    l->calls++;
+    l->jobs += jobs;
+    if (workers > l->max_workers) l->max_workers = workers;
+    pool p = {jobs, 0, PTHREAD_MUTEX_INITIALIZER, job, ctx};
+    pthread_t th[8];
+    pool_arg args[8];
+    uint32_t n = workers < 8 ? workers : 8;
+    for (uint32_t w = 0; w < n; w++) args[w] = (pool_arg){&p, w};
+    for (uint32_t w = 1; w < n; w++) assert_int_equal(pthread_create(&th[w], NULL, pool_main, &args[w]), 0);
+    pool_main(&args[0]);
+    for (uint32_t w = 1; w < n; w++) pthread_join(th[w], NULL);
+}
+
+enum { HOOKS = 3 };
+static const pf_parallel_for_fn hook_fns[HOOKS] = {serial_run, reverse_run, threads_run};
+static const uint32_t hook_workers[HOOKS] = {1, 5, 3};
+static const char *const hook_names[HOOKS] = {"serial", "reverse", "pthreads"};
+
+/* cells blocked at random, and `walls` more, every 97th open one from the start */
+static pf_map *random_map(uint64_t seed, uint32_t w, uint32_t h, double density, uint32_t walls)
+{
+    uint64_t rs = seed;
+    uint8_t *c = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++) c[i] = rng_unit(&rs) < density ? 0 : 1;
+    for (size_t i = 0; walls && i < (size_t)w * h; i += 97)
+        if (c[i]) {
+            c[i] = 0;
+            walls--;
+        }
+    pf_map *m = NULL;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+    free(c);
+    return m;
+}
+
+static void assert_jps_equal(const pf_jps_table *a, const pf_jps_table *b, const pf_map *m)
+{
+    size_t rb = (size_t)m->ph * a->rw * sizeof(uint64_t), cb = (size_t)m->pw * a->cw * sizeof(uint64_t);
+    for (int k = 0; k < 256; k++) {
+        assert_true((a->rows[k] == NULL) == (b->rows[k] == NULL));
+        if (!a->rows[k]) continue;
+        assert_memory_equal(a->rows[k], b->rows[k], rb);
+        assert_memory_equal(a->cols[k], b->cols[k], cb);
+    }
+    assert_non_null(a->dist);
+    assert_memory_equal(a->dist, b->dist, (size_t)m->pw * m->ph * 8u * sizeof(int16_t));
+}
+
+/* 600 x 520 cells: over the size below which builds stay on one thread */
+static void test_jps(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(28, 600, 520, 0.25, 0);
+    pf_jps_table *ref;
+    assert_int_equal(pf_jps_table_create(m, NULL, &ref), PF_OK);
+    for (int h = 0; h < HOOKS; h++) {
+        hook_log log = {0};
+        pf_jps_table *t;
+        pf_jps_desc d = {.parallel = {hook_fns[h], &log, hook_workers[h]}};
+        assert_int_equal(pf_jps_table_create(m, &d, &t), PF_OK);
+        print_message("jps, %s hook: %u loops, %u jobs, up to %u workers\n", hook_names[h], log.calls, log.jobs,
+                      log.max_workers);
+        assert_int_equal(log.bad, 0);
+        assert_true(hook_workers[h] == 1 ? log.calls == 0 : log.calls >= 3); /* one worker: no hook */
+        assert_true(log.max_workers <= hook_workers[h]);
+        assert_jps_equal(ref, t, m);
+        pf_jps_table_destroy(t);
+    }
+    pf_jps_table_destroy(ref);
+    pf_map_destroy(m);
+}
+
+static uint8_t *accel_bytes(const pf_accel *a, size_t *n)
+{
+    *n = pf_accel_file_size(a);
+    uint8_t *b = malloc(*n);
+    assert_int_equal(pf_accel_save_mem(a, b, *n, NULL), PF_OK);
+    return b;
+}
+
+static void test_accel(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(2828, 560, 500, 0.06, 0);
+    pf_accel *ref;
+    assert_int_equal(pf_accel_create(m, NULL, &ref), PF_OK);
+    size_t nref;
+    uint8_t *bref = accel_bytes(ref, &nref);
+    pf_accel_info info = pf_accel_get_info(ref);
+    print_message("accelerator: %u subgoals\n", info.subgoals);
+    assert_true(info.subgoals > 20000); /* the contraction's first rounds run in parallel */
+    for (int h = 0; h < HOOKS; h++) {
+        hook_log log = {0};
+        pf_accel *a;
+        pf_accel_desc d = {.parallel = {hook_fns[h], &log, hook_workers[h]}};
+        assert_int_equal(pf_accel_create(m, &d, &a), PF_OK);
+        print_message("accel, %s hook: %u loops, %u jobs\n", hook_names[h], log.calls, log.jobs);
+        assert_int_equal(log.bad, 0);
+        assert_true(hook_workers[h] == 1 ? log.calls == 0 : log.calls >= 6);
+        size_t n;
+        uint8_t *b = accel_bytes(a, &n);
+        assert_int_equal(n, nref);
+        assert_memory_equal(b, bref, n);
+        free(b);
+        pf_accel_destroy(a);
+    }
+    free(bref);
+    pf_accel_destroy(ref);
+    pf_map_destroy(m);
+}
+
+static uint8_t *table_bytes(const pf_table *t, size_t *n)
+{
+    *n = pf_table_file_size(t);
+    uint8_t *b = malloc(*n);
+    assert_int_equal(pf_table_save_mem(t, b, *n, NULL), PF_OK);
+    return b;
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(5, 48, 40, 0.2, 0);
+    pf_table *ref;
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.threads = 2}, &ref), PF_OK);
+    size_t nref;
+    uint8_t *bref = table_bytes(ref, &nref);
+    /* an edit, for the update's waves */
+    pf_map *m2 = random_map(5, 48, 40, 0.2, 3);
+    for (int h = 0; h < HOOKS; h++) {
+        hook_log log = {0};
+        pf_table *t;
+        pf_parallel_for hook = {hook_fns[h], &log, hook_workers[h]};
+        assert_int_equal(pf_table_create(m, &(pf_table_desc){.parallel = hook}, &t), PF_OK);
+        assert_int_equal(log.bad, 0);
+        assert_true(hook_workers[h] == 1 ? log.calls == 0 : log.calls == 1);
+        size_t n;
+        uint8_t *b = table_bytes(t, &n);
+        assert_int_equal(n, nref);
+        assert_memory_equal(b, bref, n);
+        free(b);
+        /* the update on the hook against the update on OpenMP */
+        pf_table *u1;
+        assert_int_equal(pf_table_create(m, NULL, &u1), PF_OK);
+        pf_table_report r1, r2;
+        assert_int_equal(pf_table_update(u1, m2, &(pf_table_update_desc){.threads = 2}, &r1), PF_OK);
+        assert_int_equal(pf_table_update(t, m2, &(pf_table_update_desc){.parallel = hook}, &r2), PF_OK);
+        assert_int_equal(r1.rows_examined, r2.rows_examined);
+        assert_int_equal(r1.rows_changed, r2.rows_changed);
+        uint8_t *b1 = table_bytes(u1, &n), *b2 = table_bytes(t, &nref);
+        assert_int_equal(n, nref);
+        assert_memory_equal(b1, b2, n);
+        free(b1);
+        free(b2);
+        nref = n = 0;
+        pf_table_destroy(u1);
+        pf_table_destroy(t);
+        free(bref);
+        bref = table_bytes(ref, &nref);
+    }
+    free(bref);
+    pf_table_destroy(ref);
+    pf_map_destroy(m2);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_accel),
+                                       cmocka_unit_test(test_table)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
