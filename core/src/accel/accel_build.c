@@ -16,7 +16,7 @@
 #include <string.h>
 #include "accel/accel_internal.h"
 #include "search/heap_internal.h"
-#include "common/grow_internal.h"
+#include "grow_internal.h"
 
 #ifdef PF_WITH_OPENMP
 #include <omp.h>

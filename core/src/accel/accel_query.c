@@ -17,7 +17,7 @@
 #include "search/heap_internal.h"
 #include "search/metric_internal.h"
 #include "jps/jps_internal.h"
-#include "common/grow_internal.h"
+#include "grow_internal.h"
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
