@@ -189,19 +189,16 @@ static int make_graph(bld *b, const uint8_t *sub)
 #else
         bld_buf *o = &b->buf[0];
 #endif
-        uint32_t cap = 256;
-        pf__accel_seed *seeds = pf__alloc(&b->alloc, cap * sizeof *seeds, 64);
-        if (!seeds) o->oom = 1;
+        uint32_t cap = 0;
+        pf__accel_seed *seeds = NULL;
+        if (!pf__grow_slow(&b->alloc, &seeds, &cap, 256u, sizeof *seeds, 256u, 0)) o->oom = 1;
         PF__OMP("omp for schedule(dynamic, 1024)")
         for (int64_t i = 0; i < (int64_t)n; i++) {
-            if (!seeds) continue;
+            if (o->oom) continue;
             uint32_t u = (uint32_t)i, c = b->cell[u];
             uint32_t k = pf__accel_scan_fwd(m, sub, c, seeds, cap);
             if (k > cap) {
-                pf__free(&b->alloc, seeds, cap * sizeof *seeds);
-                cap = k;
-                seeds = pf__alloc(&b->alloc, cap * sizeof *seeds, 64);
-                if (!seeds) {
+                if (!pf__grow_slow(&b->alloc, &seeds, &cap, k, sizeof *seeds, 256u, 0)) {
                     o->oom = 1;
                     continue;
                 }
