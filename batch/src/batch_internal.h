@@ -14,6 +14,7 @@
  * and of files that hold no fields, which work on the parts through their APIs:
  *
  *     arena.c         a worker's path arena
+ *     sort.c          the batch's one sort (of indices, without allocating)
  *     group.c         group jobs: the search over their members and their results
  *     results.c       a job's answers written into its queries' slots, taken back, counted
  *     run.c           a run: prepare and finish around the jobs
@@ -21,7 +22,7 @@
  *
  * Files call each other in one direction only; bottom to top:
  *
- *     arena.c         <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
+ *     arena.c sort.c  <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
  *                     <  sched_jobs.c  <  follow.c  <  run.c  <  sched_omp.c  <  batch.c
  *
  * A file calls only files to its left. The counters in `st` are the one field every part adds
@@ -259,6 +260,12 @@ static inline void *pf__carve(char **p, size_t n)
     *p += n;
     return r;
 }
+
+/* ---- sort.c: the one sort of the batch -------------------------------------------------------- */
+
+/* Sorts the n indices of v ascending by cmp(ctx, a, b) (< 0: a first), in place and without
+ * allocating; cmp must be a total order. */
+void pf__sort_idx(uint32_t *v, uint32_t n, int (*cmp)(const void *ctx, uint32_t a, uint32_t b), const void *ctx);
 
 /* ---- queries.c: query slots, the tag index, the fresh list ----------------------------------- */
 
