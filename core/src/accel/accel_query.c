@@ -114,7 +114,8 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
     const pf_map *m = c->map;
     const uint8_t *sub = x->acc->sub;
     if (sub[cell]) { /* a subgoal is its own only seed */
-        if (!pf__grow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + 1u, sizeof *x->seeds, 64u, 0))
+        if (at + 1u > x->seeds_cap &&
+            !pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + 1u, sizeof *x->seeds, 64u, 0))
             return UINT32_MAX;
         x->seeds[at] = (pf__accel_seed){cell, 0, 0};
         return 1;
@@ -124,7 +125,8 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
         uint32_t n = fwd ? pf__accel_scan_fwd(m, sub, cell, x->seeds + at, room)
                          : pf__accel_scan_bwd(m, sub, cell, x->seeds + at, room);
         if (n <= room) return n;
-        if (!pf__grow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
+        /* pf__grow_slow, not pf__grow: the cold growth of put_arc's arrays stays specialised to them */
+        if (!pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
             return UINT32_MAX;
     }
 }
