@@ -477,36 +477,12 @@ static void test_file_refused(void **state)
 
 /* ---- allocation failures ---------------------------------------------------------------------- */
 
-typedef struct failing {
-    long left; /* allocations that succeed before the failure; -1 never fails */
-    long live;
-} failing;
-
-static void *f_alloc(size_t size, size_t align, void *user)
-{
-    failing *f = user;
-    if (f->left == 0) return NULL;
-    if (f->left > 0) f->left--;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) f->live++;
-    return p;
-}
-
-static void f_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    failing *f = user;
-    if (p) f->live--;
-    free(p);
-}
-
 static void test_alloc_failure(void **state)
 {
     (void)state;
     pf_map *m = rooms_map(60, 40, PF_MOVES_8_NO_CUT, 0);
-    failing f = {-1, 0};
-    pf_accel_desc d = {.allocator = {f_alloc, f_free, &f}};
+    test_tracker f = {.countdown = -1};
+    pf_accel_desc d = {.allocator = {test_track_alloc, test_track_free, &f}};
     pf_accel *a;
     assert_int_equal(pf_accel_create(m, &d, &a), PF_OK);
     size_t n;
@@ -515,7 +491,7 @@ static void test_alloc_failure(void **state)
     assert_int_equal(f.live, 0);
     int failed = 0;
     for (long k = 0; k < 4000; k++) {
-        f = (failing){k, 0};
+        f = (test_tracker){.countdown = k};
         pf_status st = pf_accel_create(m, &d, &a);
         if (st == PF_OK) {
             pf_accel_destroy(a);
@@ -529,7 +505,7 @@ static void test_alloc_failure(void **state)
     }
     assert_true(failed > 3);
     for (long k = 0; k < 10; k++) {
-        f = (failing){k, 0};
+        f = (test_tracker){.countdown = k};
         pf_diag dg;
         pf_status st = pf_accel_load_mem(b, n, "x", m, &d, &a, &dg);
         if (st == PF_OK) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "pathfind.h"
 #include "pathfind/pf_batch.h"
+#include "testutil.h"
 
 /* An open 32x16 grid with a wall at x = 16 that has a door at y = 8. */
 static pf_map *walled(pf_moves mv)
@@ -504,32 +505,6 @@ static void test_table_follows(void **state)
 
 /* ---- allocation failures inside an edit ------------------------------------------------------------ */
 
-typedef struct fail_alloc {
-    long countdown; /* fail the allocation when it reaches 0; negative: never */
-    long live;
-    long fails;
-} fail_alloc;
-
-static void *fa_alloc(size_t size, size_t align, void *user)
-{
-    fail_alloc *f = user;
-    if (f->countdown >= 0 && f->countdown-- == 0) {
-        f->fails++;
-        return NULL;
-    }
-    void *p = aligned_alloc(align < sizeof(void *) ? sizeof(void *) : align, (size + align - 1) / align * align);
-    if (p) f->live++;
-    return p;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    fail_alloc *f = user;
-    f->live--;
-    free(p);
-}
-
 /* Every allocation an edit makes fails in turn: the edit reports PF_OUT_OF_MEMORY or succeeds,
  * nothing leaks, and once memory is back the map and what follows it agree with a fresh map. */
 static void test_edit_out_of_memory(void **state)
@@ -537,8 +512,8 @@ static void test_edit_out_of_memory(void **state)
     (void)state;
     int reached_ok = 0;
     for (long n = 0; n < 400 && !reached_ok; n++) {
-        fail_alloc f = {.countdown = -1};
-        pf_allocator al = {fa_alloc, fa_free, &f};
+        test_tracker f = {.countdown = -1, .once = 1};
+        pf_allocator al = {test_track_alloc, test_track_free, &f};
         uint8_t cells[96 * 80];
         for (int i = 0; i < 96 * 80; i++) cells[i] = (i % 96 == 40 && i / 96 != 30) ? 0 : 1;
         pf_map *m;

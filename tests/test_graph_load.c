@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "testutil.h"
 
 static pf_status parse(const char *gr, const char *co, pf_map **out, pf_diag *d)
 {
@@ -279,36 +280,13 @@ static void test_graph_create(void **state)
     pf_map_destroy(m);
 }
 
-typedef struct fail_alloc { int countdown; long live; size_t bytes; } fail_alloc;
-
-static void *fa_alloc(size_t size, size_t align, void *user)
-{
-    fail_alloc *f = user;
-    if (f->countdown-- == 0) return NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) {
-        f->live++;
-        f->bytes += size;
-    }
-    return p;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    fail_alloc *f = user;
-    f->live--;
-    f->bytes -= size;
-    free(p);
-}
-
 static void test_allocation_failures(void **state)
 {
     (void)state;
     int ok = 0;
     for (int n = 0; n < 100 && !ok; n++) {
-        fail_alloc f = {.countdown = n};
-        pf_allocator a = {fa_alloc, fa_free, &f};
+        test_tracker f = {.countdown = n, .once = 1};
+        pf_allocator a = {test_track_alloc, test_track_free, &f};
         pf_map *m;
         pf_diag d;
         pf_status s = pf_graph_parse_dimacs(GOOD_GR, strlen(GOOD_GR), GOOD_CO, strlen(GOOD_CO), &(pf_graph_load_desc){.allocator = a}, &m, &d);
@@ -326,8 +304,8 @@ static void test_allocation_failures(void **state)
     assert_true(ok);
     ok = 0;
     for (int n = 0; n < 100 && !ok; n++) {
-        fail_alloc f = {.countdown = n};
-        pf_allocator a = {fa_alloc, fa_free, &f};
+        test_tracker f = {.countdown = n, .once = 1};
+        pf_allocator a = {test_track_alloc, test_track_free, &f};
         pf_map *m;
         pf_diag d;
         pf_status s = pf_graph_load_dimacs(PF_SOURCE_DIR "/tests/data/tiny.gr", PF_SOURCE_DIR "/tests/data/tiny.co",

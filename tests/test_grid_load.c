@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "testutil.h"
 
 static pf_status parse(const char *text, pf_map **out, pf_diag *d)
 {
@@ -313,37 +314,14 @@ static void test_grid_create(void **state)
 
 /* ---- allocation failures: fail the n-th allocation, for every n, and check nothing leaks -------- */
 
-typedef struct fail_alloc { int countdown; long live; size_t bytes; } fail_alloc;
-
-static void *fa_alloc(size_t size, size_t align, void *user)
-{
-    fail_alloc *f = user;
-    if (f->countdown-- == 0) return NULL;
-    void *p = aligned_alloc(align < sizeof(void *) ? sizeof(void *) : align,
-                            (size + align - 1) / align * align);
-    if (p) {
-        f->live++;
-        f->bytes += size;
-    }
-    return p;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    fail_alloc *f = user;
-    f->live--;
-    f->bytes -= size; /* the size given back must be the size asked for */
-    free(p);
-}
-
 static void test_allocation_failures(void **state)
 {
     (void)state;
     const char *t = HDR(3, 4) "..@.\n.SS.\nW...\n";
     int ok = 0;
     for (int n = 0; n < 64 && !ok; n++) {
-        fail_alloc f = {.countdown = n};
-        pf_grid_load_desc ld = {.allocator = {fa_alloc, fa_free, &f}};
+        test_tracker f = {.countdown = n, .once = 1};
+        pf_grid_load_desc ld = {.allocator = {test_track_alloc, test_track_free, &f}};
         ld.char_cost['S'] = 2.0f;
         pf_map *m;
         pf_diag d;
@@ -364,8 +342,8 @@ static void test_allocation_failures(void **state)
     /* the file loader reads through the same allocator */
     ok = 0;
     for (int n = 0; n < 64 && !ok; n++) {
-        fail_alloc f = {.countdown = n};
-        pf_grid_load_desc ld = {.allocator = {fa_alloc, fa_free, &f}};
+        test_tracker f = {.countdown = n, .once = 1};
+        pf_grid_load_desc ld = {.allocator = {test_track_alloc, test_track_free, &f}};
         pf_map *m;
         pf_diag d;
         pf_status s = pf_grid_load_movingai(PF_SOURCE_DIR "/tests/data/crlf_nofinal.map", &ld, &m, &d);

@@ -29,6 +29,7 @@
 #include "pathfind.h"
 #include "batch_internal.h"
 #include "common/pf_internal.h"
+#include "testutil.h"
 
 static char g_dir[64];
 
@@ -60,34 +61,6 @@ static const char *sparse_tmp(const char *name, const char *head, uint64_t size)
     return p;
 }
 
-/* Allocator that counts bytes and refuses any request above `limit`: a loader that trusts a size
- * it was told shows up as a refused request (and an out-of-memory status) instead of as swapping. */
-typedef struct counter { size_t calls, bytes, largest, limit, live; } counter;
-
-static void *c_alloc(size_t size, size_t align, void *user)
-{
-    counter *c = user;
-    c->calls++;
-    if (size > c->largest) c->largest = size;
-    if (size > c->limit) return NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) {
-        c->bytes += size;
-        c->live++;
-    }
-    return p;
-}
-
-static void c_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    counter *c = user;
-    c->live--;
-    free(p);
-}
-
-static pf_allocator counting(counter *c) { return (pf_allocator){c_alloc, c_free, c}; }
 
 /* ---- defect 12: an unknown algorithm name is not A* ------------------------------------------ */
 
@@ -165,8 +138,8 @@ static void test_cost_overflow_is_an_error(void **state)
 static void test_graph_limits(void **state)
 {
     (void)state;
-    counter c = {.limit = (size_t)64 << 20};
-    pf_allocator a = counting(&c);
+    test_tracker c = {.countdown = -1, .limit = (size_t)64 << 20};
+    pf_allocator a = test_tracked(&c);
     char text[128];
     pf_map *m;
     pf_diag d;
@@ -229,19 +202,19 @@ static void test_dimacs_weight_limit(void **state)
 static void test_read_bounds(void **state)
 {
     (void)state;
-    counter c = {.limit = (size_t)16 << 20};
+    test_tracker c = {.countdown = -1, .limit = (size_t)16 << 20};
     pf_map *m;
     pf_scen *sc;
     pf_diag d;
     /* /dev/zero: refused at its first bytes, not after gigabytes */
-    pf_grid_load_desc gd = {.allocator = counting(&c)};
+    pf_grid_load_desc gd = {.allocator = test_tracked(&c)};
     assert_int_equal(pf_grid_load_movingai("/dev/zero", &gd, &m, &d), PF_PARSE_ERROR);
     assert_non_null(strstr(d.msg, "NUL byte"));
     assert_true(c.largest <= (size_t)1 << 17);
     assert_int_equal(pf_scen_load("/dev/zero", &(pf_scen_load_desc){.allocator = gd.allocator}, &sc, &d), PF_PARSE_ERROR);
     assert_int_equal(pf_graph_load_dimacs("/dev/zero", NULL, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_PARSE_ERROR);
     /* a regular file over the limit: refused by its size, before a byte is read */
-    c = (counter){.limit = (size_t)16 << 20};
+    c = (test_tracker){.countdown = -1, .limit = (size_t)16 << 20};
     const char *big = sparse_tmp("big.map", "type octile\n", PF_GRID_MAX_FILE_BYTES + 1);
     assert_int_equal(pf_grid_load_movingai(big, &gd, &m, &d), PF_TOO_LARGE);
     assert_non_null(strstr(d.msg, "largest .map"));
@@ -282,8 +255,8 @@ static void test_read_bound_on_a_stream(void **state)
             if (write(fd, line, sizeof line) < 0) break;
         _exit(0);
     }
-    counter c = {.limit = (size_t)1 << 30};
-    pf_allocator a = counting(&c);
+    test_tracker c = {.countdown = -1, .limit = (size_t)1 << 30};
+    pf_allocator a = test_tracked(&c);
     char *buf;
     size_t len;
     pf_diag d;
@@ -352,8 +325,8 @@ static void test_table_header_checked_before_allocating(void **state)
     uint8_t good[64 + 9];
     assert_int_equal(pf_table_save_mem(t, good, sizeof good, NULL), PF_OK);
     pf_table_destroy(t);
-    counter c = {.limit = (size_t)1 << 20};
-    pf_table_desc td = {.allocator = counting(&c)};
+    test_tracker c = {.countdown = -1, .limit = (size_t)1 << 20};
+    pf_table_desc td = {.allocator = test_tracked(&c)};
     pf_diag d;
     /* the 64-byte file: a header (checksum and all) announcing 16 GiB */
     uint8_t h[64];
@@ -486,12 +459,12 @@ static void test_batch_sizes(void **state)
     (void)state;
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 16, .height = 16}, &m), PF_OK);
-    counter c = {.limit = (size_t)64 << 20};
+    test_tracker c = {.countdown = -1, .limit = (size_t)64 << 20};
     pf_batch *b = (pf_batch *)&b;
     /* the value: header plus bytes wrapped to a tiny block recorded as a huge one */
     static const size_t huge[] = {SIZE_MAX, SIZE_MAX - 63, SIZE_MAX / 2 + 1, PF_BATCH_MAX_ARENA_BYTES + 1};
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
-        pf_batch_desc d = {.workers = 1, .arena_bytes = huge[i], .allocator = counting(&c)};
+        pf_batch_desc d = {.workers = 1, .arena_bytes = huge[i], .allocator = test_tracked(&c)};
         assert_int_equal(pf_batch_create(m, &d, &b), PF_TOO_LARGE);
         assert_null(b);
     }
@@ -502,14 +475,14 @@ static void test_batch_sizes(void **state)
     assert_int_equal(c.calls, 0);
     /* at the arena limit the size is accepted and asked of the allocator whole */
     c.limit = (size_t)1 << 20;
-    pf_batch_desc at = {.workers = 1, .arena_bytes = PF_BATCH_MAX_ARENA_BYTES, .allocator = counting(&c)};
+    pf_batch_desc at = {.workers = 1, .arena_bytes = PF_BATCH_MAX_ARENA_BYTES, .allocator = test_tracked(&c)};
     assert_int_equal(pf_batch_create(m, &at, &b), PF_OUT_OF_MEMORY);
     assert_true(c.largest >= PF_BATCH_MAX_ARENA_BYTES);
     assert_int_equal(c.live, 0);
     /* the arena itself: requests that would wrap fail, and the arena stays usable */
     pf__arena a;
     c.limit = (size_t)1 << 20;
-    pf_allocator al = counting(&c);
+    pf_allocator al = test_tracked(&c);
     assert_true(pf__arena_init(&a, &al, 256));
     assert_null(pf__arena_alloc(&a, SIZE_MAX, 8));
     assert_null(pf__arena_alloc(&a, SIZE_MAX - 8, 64));
@@ -545,9 +518,9 @@ static void test_table_node_limit(void **state)
     pf_map *m;
     /* 257 x 256 cells: one row more than PF_TABLE_MAX_NODES */
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 257, .height = 256}, &m), PF_OK);
-    counter c = {.limit = (size_t)1 << 20};
+    test_tracker c = {.countdown = -1, .limit = (size_t)1 << 20};
     pf_table *t = (pf_table *)&t;
-    assert_int_equal(pf_table_create(m, &(pf_table_desc){.allocator = counting(&c)}, &t), PF_TOO_LARGE);
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.allocator = test_tracked(&c)}, &t), PF_TOO_LARGE);
     assert_null(t);
     assert_int_equal(c.calls, 0);
     pf_map_destroy(m);

@@ -12,6 +12,7 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "search/ctx_internal.h"
+#include "testutil.h"
 
 /* 24x12, rooms and doors: corners and forced neighbours in both corner rules */
 static const char ROOMS[] = "type octile\nheight 12\nwidth 24\nmap\n"
@@ -365,25 +366,6 @@ static void test_shared_table_threads(void **state)
 
 /* ---- allocation failure ------------------------------------------------------------------ */
 
-typedef struct failer { int left; long live; } failer;
-static void *f_alloc(size_t n, size_t align, void *u)
-{
-    failer *f = u;
-    if (f->left-- <= 0) return NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (n + align - 1) / align * align + align);
-    if (!p) return NULL;
-    f->live++;
-    return p;
-}
-static void f_free(void *p, size_t n, void *u)
-{
-    (void)n;
-    if (!p) return;
-    ((failer *)u)->live--;
-    free(p);
-}
-
 static void test_allocation_failure(void **state)
 {
     (void)state;
@@ -392,8 +374,8 @@ static void test_allocation_failure(void **state)
     double want = oracle_cost(m, s, g);
     int saw_oom = 0, saw_ok = 0;
     for (int budget = 0; budget < 16; budget++) {
-        failer f = {budget, 0};
-        pf_allocator a = {f_alloc, f_free, &f};
+        test_tracker f = {.countdown = budget};
+        pf_allocator a = {test_track_alloc, test_track_free, &f};
         pf_ctx *c;
         if (pf_ctx_create(m, &(pf_ctx_desc){.allocator = a}, &c) == PF_OK) {
             for (int alg = 0; alg < 2; alg++) {
@@ -410,9 +392,9 @@ static void test_allocation_failure(void **state)
             pf_ctx_destroy(c);
         }
         assert_int_equal(f.live, 0);
-        failer ft = {budget, 0};
+        test_tracker ft = {.countdown = budget};
         pf_jps_table *t;
-        pf_status r = pf_jps_table_create(m, &(pf_jps_desc){.allocator = {f_alloc, f_free, &ft}}, &t);
+        pf_status r = pf_jps_table_create(m, &(pf_jps_desc){.allocator = {test_track_alloc, test_track_free, &ft}}, &t);
         assert_true(r == PF_OK || r == PF_OUT_OF_MEMORY);
         pf_jps_table_destroy(r == PF_OK ? t : NULL);
         assert_int_equal(ft.live, 0);

@@ -21,45 +21,22 @@
 #include "pathfind.h"
 #include "search/ctx_internal.h"
 #include "oracle.h"
+#include "testutil.h"
 
-/* Allocator that refuses everything (or everything above `limit` bytes) and records requests. */
-typedef struct refuser { unsigned calls; size_t largest, limit; size_t live; } refuser;
-
-static void *r_alloc(size_t size, size_t align, void *user)
-{
-    refuser *r = user;
-    r->calls++;
-    if (size > r->largest) r->largest = size;
-    if (size > r->limit) return NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) r->live++;
-    return p;
-}
-
-static void r_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    refuser *r = user;
-    r->live--;
-    free(p);
-}
-
-static pf_allocator refusing(refuser *r) { return (pf_allocator){r_alloc, r_free, r}; }
 
 /* ---- maps beyond the index range ----------------------------------------------------------- */
 
 static void test_grid_too_large_without_allocating(void **state)
 {
     (void)state;
-    refuser r = {0};
+    test_tracker r = {.countdown = 0}; /* refuses everything */
     const uint32_t sizes[][2] = {
         {PF_GRID_MAX_SIDE + 1, 1}, {1, PF_GRID_MAX_SIDE + 1}, {PF_GRID_MAX_SIDE, PF_GRID_MAX_SIDE},
         {UINT32_MAX, 1},           {UINT32_MAX, UINT32_MAX},  {65536, 65536},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         pf_map *m = (pf_map *)&m;
-        pf_grid_desc d = {.width = sizes[i][0], .height = sizes[i][1], .allocator = refusing(&r)};
+        pf_grid_desc d = {.width = sizes[i][0], .height = sizes[i][1], .allocator = test_tracked(&r)};
         assert_int_equal(pf_grid_create(&d, &m), PF_TOO_LARGE);
         assert_null(m);
     }
@@ -74,7 +51,7 @@ static void test_grid_too_large_without_allocating(void **state)
         cells[i] = 1;
     }
     pf_map *m = (pf_map *)&m;
-    pf_grid_desc big = {.width = 40000, .height = 40000, .cells = cells, .costs = costs, .allocator = refusing(&r)};
+    pf_grid_desc big = {.width = 40000, .height = 40000, .cells = cells, .costs = costs, .allocator = test_tracked(&r)};
     assert_int_equal(pf_grid_create(&big, &m), PF_TOO_LARGE);
     assert_null(m);
     big.width = big.height = PF_GRID_MAX_SIDE;
@@ -84,8 +61,9 @@ static void test_grid_too_large_without_allocating(void **state)
     free(cells);
 
     /* just inside the range, the size check passes and the allocator is asked (and refuses) */
+    r.countdown = -1;
     r.limit = 1u << 20;
-    pf_grid_desc inside = {.width = PF_GRID_MAX_SIDE, .height = 32000, .allocator = refusing(&r)};
+    pf_grid_desc inside = {.width = PF_GRID_MAX_SIDE, .height = 32000, .allocator = test_tracked(&r)};
     assert_int_equal(pf_grid_create(&inside, &m), PF_OUT_OF_MEMORY);
     assert_null(m);
     assert_true(r.calls >= 1);
@@ -96,8 +74,8 @@ static void test_grid_too_large_without_allocating(void **state)
 static void test_movingai_header_too_large(void **state)
 {
     (void)state;
-    refuser r = {0};
-    pf_grid_load_desc d = {.allocator = refusing(&r)};
+    test_tracker r = {.countdown = 0}; /* refuses everything */
+    pf_grid_load_desc d = {.allocator = test_tracked(&r)};
     static const char *const texts[] = {
         "type octile\nheight 40000\nwidth 2\nmap\n..\n",
         "type octile\nheight 2\nwidth 4294967296\nmap\n..\n",
@@ -126,14 +104,14 @@ static void test_movingai_header_too_large(void **state)
 static void test_graph_too_large_without_allocating(void **state)
 {
     (void)state;
-    refuser r = {0};
+    test_tracker r = {.countdown = 0}; /* refuses everything */
     pf_map *m = (pf_map *)&m;
-    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = PF_MAX_NODES, .allocator = refusing(&r)}, &m),
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = PF_MAX_NODES, .allocator = test_tracked(&r)}, &m),
                      PF_TOO_LARGE);
     assert_null(m);
-    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = UINT32_MAX, .allocator = refusing(&r)}, &m),
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = UINT32_MAX, .allocator = test_tracked(&r)}, &m),
                      PF_TOO_LARGE);
-    pf_allocator a = refusing(&r);
+    pf_allocator a = test_tracked(&r);
     static const char *const grs[] = {"p sp 1073741824 0\n", "p sp 5 4294967296\n",
                                       "p sp 18446744073709551615 1\na 1 1 1\n"};
     for (size_t i = 0; i < sizeof grs / sizeof grs[0]; i++) {
@@ -154,9 +132,9 @@ static void test_open_list_size_in_size_t(void **state)
     (void)state;
     pf_map *map;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 8}, &map), PF_OK);
-    refuser r = {.limit = (size_t)1 << 30};
+    test_tracker r = {.countdown = -1, .limit = (size_t)1 << 30};
     pf_ctx *ctx = (pf_ctx *)&ctx;
-    pf_ctx_desc d = {.allocator = refusing(&r), .heap_capacity = UINT32_MAX};
+    pf_ctx_desc d = {.allocator = test_tracked(&r), .heap_capacity = UINT32_MAX};
     assert_int_equal(pf_ctx_create(map, &d, &ctx), PF_OUT_OF_MEMORY);
     assert_null(ctx);
     /* 2^32 - 1 entries of at least 12 bytes: a 32-bit product would have wrapped to a small block */

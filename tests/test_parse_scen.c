@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "testutil.h"
 
 static void expect_fail(const char *text, uint32_t line, uint32_t col, const char *needle)
 {
@@ -140,23 +141,6 @@ static void test_inputs(void **state)
     assert_non_null(strstr(d.msg, "nope.scen"));
 }
 
-typedef struct fail_alloc { int countdown; long live; } fail_alloc;
-static void *fa_alloc(size_t size, size_t align, void *user)
-{
-    fail_alloc *f = user;
-    if (f->countdown-- == 0) return NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    f->live += p != NULL;
-    return p;
-}
-static void fa_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    ((fail_alloc *)user)->live--;
-    free(p);
-}
-
 static void test_allocation_failures(void **state)
 {
     (void)state;
@@ -170,8 +154,8 @@ static void test_allocation_failures(void **state)
                               i / 3 % 100, i % 97, i);
     int ok = 0;
     for (int k = 0; k < 20 && !ok; k++) {
-        fail_alloc f = {.countdown = k};
-        pf_allocator a = {fa_alloc, fa_free, &f};
+        test_tracker f = {.countdown = k, .once = 1};
+        pf_allocator a = {test_track_alloc, test_track_free, &f};
         pf_scen *s;
         pf_diag d;
         pf_status st = pf_scen_parse(text, n, "t.scen", &(pf_scen_load_desc){.allocator = a}, &s, &d);

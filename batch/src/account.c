@@ -35,8 +35,9 @@ void pf__account_init(pf_batch *b)
 
 /* Budget order: priority, then run of submission, then the query's content (never submission
  * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP). */
-static int by_plan_key(const pf__job *x, const pf__job *y)
+static int by_plan_key(const void *bv, uint32_t i, uint32_t k)
 {
+    const pf__job *x = pf__plan_job(bv, i), *y = pf__plan_job(bv, k);
 #define PF__CMP(f)                                                                                 \
     if (x->f != y->f) return x->f < y->f ? -1 : 1
     PF__CMP(rank);
@@ -50,39 +51,11 @@ static int by_plan_key(const pf__job *x, const pf__job *y)
     return 0;
 }
 
-static int by_est_desc(const pf__job *x, const pf__job *y)
+static int by_est_desc(const void *bv, uint32_t i, uint32_t k)
 {
+    const pf__job *x = pf__plan_job(bv, i), *y = pf__plan_job(bv, k);
     if (x->est != y->est) return x->est > y->est ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Heapsort of the run (job indices) by `cmp`, in place. Not qsort: glibc's mallocs a buffer for
- * arrays over 1 KiB, and a batch must not allocate per frame (one in caller memory not at all).
- * Both orders are total (seq is unique), so the result is the one any correct sort gives. */
-static void sift_run(const pf_batch *b, uint32_t *r, uint32_t i, uint32_t n,
-                     int (*cmp)(const pf__job *, const pf__job *))
-{
-    for (;;) {
-        uint32_t c = 2u * i + 1u;
-        if (c >= n) return;
-        if (c + 1u < n && cmp(pf__plan_job(b, r[c + 1u]), pf__plan_job(b, r[c])) > 0) c++;
-        if (cmp(pf__plan_job(b, r[c]), pf__plan_job(b, r[i])) <= 0) return;
-        uint32_t t = r[i];
-        r[i] = r[c];
-        r[c] = t;
-        i = c;
-    }
-}
-
-static void sort_run(const pf_batch *b, uint32_t *r, uint32_t n, int (*cmp)(const pf__job *, const pf__job *))
-{
-    for (uint32_t i = n / 2u; i-- > 0;) sift_run(b, r, i, n, cmp);
-    for (uint32_t k = n; k-- > 1u;) {
-        uint32_t t = r[0];
-        r[0] = r[k];
-        r[k] = t;
-        sift_run(b, r, 0, k, cmp);
-    }
 }
 
 static double octile(int32_t ax, int32_t ay, int32_t bx, int32_t by)
@@ -114,7 +87,7 @@ static void order_longest_first(pf_batch *b)
             j->est = s.x < 0 || g.x < 0 ? -1.0 : octile(s.x, s.y, g.x, g.y);
         }
     }
-    sort_run(b, b->run, b->run_jobs, by_est_desc);
+    pf__sort_idx(b->run, b->run_jobs, by_est_desc, b);
 }
 
 static void add_entry(pf_batch *b, uint32_t job, uint32_t fair)
@@ -155,7 +128,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
         return 1;
     }
     pf__plan_rank(b);
-    sort_run(b, b->run, n, by_plan_key);
+    pf__sort_idx(b->run, n, by_plan_key, b);
 
     /* The fair round: every suspended non-urgent search, and (while a slot is free) the waiting
      * non-urgent job that has waited longest, by run of submission and then the order above. */

@@ -13,7 +13,8 @@
  *
  * and of files that hold no fields, which work on the parts through their APIs:
  *
- *     arena.c grow.c  a worker's path arena; growing and placing tables
+ *     arena.c         a worker's path arena
+ *     sort.c          the batch's one sort (of indices, without allocating)
  *     group.c         group jobs: the search over their members and their results
  *     results.c       a job's answers written into its queries' slots, taken back, counted
  *     run.c           a run: prepare and finish around the jobs
@@ -21,7 +22,7 @@
  *
  * Files call each other in one direction only; bottom to top:
  *
- *     arena.c grow.c  <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
+ *     arena.c sort.c  <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
  *                     <  sched_jobs.c  <  follow.c  <  run.c  <  sched_omp.c  <  batch.c
  *
  * A file calls only files to its left. The counters in `st` are the one field every part adds
@@ -36,7 +37,8 @@
 #include <stdatomic.h>
 #include "pathfind/pf_batch.h"
 #include "pathfind/pf_grid.h"
-#include "core_batch_internal.h" /* the one core header batch includes besides the public ones */
+#include "core_batch_internal.h" /* what batch uses of core besides the public headers */
+#include "grow_internal.h"      /* and the library's growable array */
 
 /* ---- arena.c: bump allocator for paths, one per worker --------------------------------------- */
 
@@ -245,11 +247,12 @@ struct pf_batch {
     pf_batch_stats st;
 };
 
-/* ---- grow.c: growing the parts' tables, placing them in caller memory ------------------------ */
+/* ---- growing the parts' tables, placing them in caller memory -------------------------------- */
 
-/* Grows the array at `arrp` (elements of `elem` bytes) to hold `need`; 0 on out-of-memory. */
-int       pf__batch_grow(pf_batch *b, void *arrp, uint32_t *cap, uint32_t need, size_t elem);
-#define PF__GROW(b, arr, cap, need) pf__batch_grow((b), &(arr), &(cap), (need), sizeof *(arr))
+/* Grows the array `arr` (capacity `cap`) to hold `need` through the batch's allocator, with the
+ * library's one growable array (core/internal/grow_internal.h); 0 on out-of-memory, or always in
+ * a static batch, whose allocator fails. */
+#define PF__GROW(b, arr, cap, need) pf__grow(&(b)->alloc, &(arr), &(cap), (need), sizeof *(arr), 64u, 0)
 /* Static batches: takes `n` bytes (a multiple of 64) from the cursor. */
 static inline void *pf__carve(char **p, size_t n)
 {
@@ -257,6 +260,12 @@ static inline void *pf__carve(char **p, size_t n)
     *p += n;
     return r;
 }
+
+/* ---- sort.c: the one sort of the batch -------------------------------------------------------- */
+
+/* Sorts the n indices of v ascending by cmp(ctx, a, b) (< 0: a first), in place and without
+ * allocating; cmp must be a total order. */
+void pf__sort_idx(uint32_t *v, uint32_t n, int (*cmp)(const void *ctx, uint32_t a, uint32_t b), const void *ctx);
 
 /* ---- queries.c: query slots, the tag index, the fresh list ----------------------------------- */
 

@@ -237,32 +237,13 @@ void pf__query_requeue(pf_batch *b, uint32_t slot, int ok)
     pf__query_done(b, slot);
 }
 
-/* Heapsort by seq, in place: no allocation, which a batch in caller memory could not make. */
-static void sift_fresh(const pf_batch *b, uint32_t *f, uint32_t i, uint32_t n)
+static int by_seq(const void *bv, uint32_t x, uint32_t y)
 {
-    for (;;) {
-        uint32_t c = 2u * i + 1u;
-        if (c >= n) return;
-        if (c + 1u < n && b->q[f[c + 1u]].seq > b->q[f[c]].seq) c++;
-        if (b->q[f[c]].seq <= b->q[f[i]].seq) return;
-        uint32_t t = f[i];
-        f[i] = f[c];
-        f[c] = t;
-        i = c;
-    }
+    const pf_batch *b = bv;
+    return b->q[x].seq < b->q[y].seq ? -1 : b->q[x].seq > b->q[y].seq;
 }
 
-void pf__queries_sort_fresh(pf_batch *b)
-{
-    uint32_t *f = b->fresh, n = b->nfresh;
-    for (uint32_t i = n / 2u; i-- > 0;) sift_fresh(b, f, i, n);
-    for (uint32_t k = n; k-- > 1u;) {
-        uint32_t t = f[0];
-        f[0] = f[k];
-        f[k] = t;
-        sift_fresh(b, f, 0, k);
-    }
-}
+void pf__queries_sort_fresh(pf_batch *b) { pf__sort_idx(b->fresh, b->nfresh, by_seq, b); }
 
 pf_status pf__query_result(const pf_batch *b, pf_query_id id, pf_batch_result *out)
 {

@@ -1,8 +1,9 @@
 /* core_batch_internal.h - what the batch module uses of core beyond the public headers (never
  * installed).
  *
- * batch/ includes the public headers, its own batch_internal.h and this file, and nothing else of
- * core: core/src is not on its include path, and nothing here shows the layout of a core object.
+ * batch/ includes the public headers, its own batch_internal.h, this file and the library's
+ * growable array (grow_internal.h), and nothing else of core: core/src is not on its include path,
+ * and nothing here shows the layout of a core object.
  * A batch needs three things the public API does not give: the library's base (allocation through
  * the user's hooks, handle checks: base_internal.h), the running statistics of a context's search
  * (the scheduler charges expansions to a budget), and the group search, which answers many units

@@ -65,27 +65,40 @@ static inline uint32_t open_cell(const pf_map *m, uint64_t *s)
 /* Costs compared to 1e-9 relative: sums of the same steps in another order may differ in the last bits. */
 static inline int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
 
-/* An allocator for pf_allocator hooks that counts live blocks and bytes, remembers the largest
- * request, and fails when `countdown` reaches 0 (negative: never):
+/* The tests' allocator for pf_allocator hooks: counts requests, live blocks and bytes, remembers
+ * the largest request (refused ones too), and refuses
+ *   - every request once `countdown` allocations have succeeded (negative: never), or with `once`
+ *     only the one request that finds it at 0 (then none: a failure in turn, the rest succeed);
+ *   - every request above `limit` bytes (0: no limit), as a loader that trusted a size it was told
+ *     would make.
  *     test_tracker t = {.countdown = -1};
- *     pf_allocator a = {test_track_alloc, test_track_free, &t}; */
+ *     pf_allocator a = {test_track_alloc, test_track_free, &t};
+ * Single-threaded: batches with several workers count with their own. */
 typedef struct test_tracker {
-    long   live;
-    size_t bytes, largest;
-    int    countdown;
+    long          live;
+    size_t        bytes, largest;
+    long          countdown;
+    int           once;
+    size_t        limit;
+    unsigned long calls, fails;
 } test_tracker;
 
 static inline void *test_track_alloc(size_t n, size_t align, void *u)
 {
     test_tracker *t = u;
-    if (t->countdown == 0) return NULL;
+    t->calls++;
+    if (n > t->largest) t->largest = n;
+    if (t->countdown == 0 || (t->limit && n > t->limit)) {
+        if (t->countdown == 0 && t->once) t->countdown = -1;
+        t->fails++;
+        return NULL;
+    }
     if (t->countdown > 0) t->countdown--;
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
     void *p = aligned_alloc(a, (n + a - 1) / a * a);
     if (p) {
         t->live++;
         t->bytes += n;
-        if (n > t->largest) t->largest = n;
     }
     return p;
 }
@@ -96,6 +109,10 @@ static inline void test_track_free(void *p, size_t n, void *u)
     t->bytes -= n;
     free(p);
 }
+
+#ifdef PATHFIND_PF_ALLOC_H /* tests that include pathfind.h first */
+static inline pf_allocator test_tracked(test_tracker *t) { return (pf_allocator){test_track_alloc, test_track_free, t}; }
+#endif
 
 /* PF_TEST_SCALE (float, default 1) scales how much a test does: CI's sanitizer runs use 0.25. */
 static inline double env_scale(void)

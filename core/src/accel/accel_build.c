@@ -16,7 +16,7 @@
 #include <string.h>
 #include "accel/accel_internal.h"
 #include "search/heap_internal.h"
-#include "common/grow_internal.h"
+#include "grow_internal.h"
 
 
 /* Witness searches stop after settling this many nodes: a longer witness is simply not found and
@@ -201,19 +201,10 @@ static void graph_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
     bld *b = j->b;
     bld_buf *o = &b->buf[worker];
     for (uint64_t i = begin; i < end && !o->oom; i++) {
-        if (!o->seeds) {
-            o->seeds = pf__alloc(&b->alloc, 256u * sizeof *o->seeds, 64);
-            o->scap = o->seeds ? 256u : 0u;
-            if (!o->seeds) o->oom = 1;
-            if (!o->seeds) return;
-        }
         uint32_t u = (uint32_t)i, c = b->cell[u];
-        uint32_t k = pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap);
-        if (k > o->scap) {
-            pf__free(&b->alloc, o->seeds, o->scap * sizeof *o->seeds);
-            o->seeds = pf__alloc(&b->alloc, k * sizeof *o->seeds, 64);
-            o->scap = o->seeds ? k : 0u;
-            if (!o->seeds) {
+        uint32_t k = o->scap ? pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap) : 256u;
+        while (k > o->scap) { /* the scan says how many it needs: grow, then scan again */
+            if (!pf__grow_slow(&b->alloc, &o->seeds, &o->scap, k, sizeof *o->seeds, 256u, 0)) {
                 o->oom = 1;
                 return;
             }

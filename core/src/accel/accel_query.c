@@ -17,7 +17,7 @@
 #include "search/heap_internal.h"
 #include "search/metric_internal.h"
 #include "jps/jps_internal.h"
-#include "common/grow_internal.h"
+#include "grow_internal.h"
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
@@ -108,15 +108,9 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
     const pf_map *m = c->map;
     const uint8_t *sub = x->acc->sub;
     if (sub[cell]) { /* a subgoal is its own only seed */
-        if (at + 1u > x->seeds_cap) {
-            uint32_t cap = x->seeds_cap;
-            pf__accel_seed *q = pf__alloc(&c->alloc, (size_t)(at + 64u) * sizeof *q, 64);
-            if (!q) return UINT32_MAX;
-            if (at) memcpy(q, x->seeds, (size_t)at * sizeof *q);
-            pf__free(&c->alloc, x->seeds, (size_t)cap * sizeof *q);
-            x->seeds = q;
-            x->seeds_cap = at + 64u;
-        }
+        if (at + 1u > x->seeds_cap &&
+            !pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + 1u, sizeof *x->seeds, 64u, 0))
+            return UINT32_MAX;
         x->seeds[at] = (pf__accel_seed){cell, 0, 0};
         return 1;
     }
@@ -125,14 +119,9 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
         uint32_t n = fwd ? pf__accel_scan_fwd(m, sub, cell, x->seeds + at, room)
                          : pf__accel_scan_bwd(m, sub, cell, x->seeds + at, room);
         if (n <= room) return n;
-        uint64_t cap = (uint64_t)at + n + 64u;
-        if (cap > UINT32_MAX) return UINT32_MAX;
-        pf__accel_seed *q = pf__alloc(&c->alloc, (size_t)cap * sizeof *q, 64);
-        if (!q) return UINT32_MAX;
-        if (at) memcpy(q, x->seeds, (size_t)at * sizeof *q);
-        pf__free(&c->alloc, x->seeds, (size_t)x->seeds_cap * sizeof *q);
-        x->seeds = q;
-        x->seeds_cap = (uint32_t)cap;
+        /* pf__grow_slow, not pf__grow: the cold growth of put_arc's arrays stays specialised to them */
+        if (!pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
+            return UINT32_MAX;
     }
 }
 

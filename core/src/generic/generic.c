@@ -9,6 +9,7 @@
 #include <string.h>
 #include <xxhash.h>
 #include "generic/generic_internal.h"
+#include "grow_internal.h"
 
 /* ---- pools ----------------------------------------------------------------------------------- */
 
@@ -34,29 +35,22 @@ int pf__gen_grow(pf_gen_ctx *c, void **const *ptrs, const size_t *elems, int cou
                  uint32_t need)
 {
     if (need <= *cap) return 1;
-    uint64_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
-    if (n < need || count > 16) return 0;
-    /* allocate every array first, then commit: a failure leaves all of them as they were */
-    void *fresh[16] = {0};
+    uint64_t n = pf__grow_cap(*cap, need, 16u);
+    if (!n || count > PF__GROW_MAX_ARRAYS) return 0;
+    /* the limit counts the old arrays and the new ones together: both are held while copying */
+    size_t held = 0, add = 0;
+    void *arrps[PF__GROW_MAX_ARRAYS];
     for (int i = 0; i < count; i++) {
-        if (!grow_raw(c, &fresh[i], 0, elems[i] * (size_t)n)) {
-            for (int j = 0; j < i; j++) {
-                pf__free(&c->alloc, fresh[j], elems[j] * (size_t)n);
-                c->bytes -= elems[j] * (size_t)n;
-            }
-            return 0;
-        }
+        held += elems[i] * (size_t)n;
+        add += elems[i] * (size_t)(n - *cap);
+        arrps[i] = ptrs[i];
     }
-    for (int i = 0; i < count; i++) {
-        size_t old = elems[i] * (size_t)*cap;
-        if (old) memcpy(fresh[i], *ptrs[i], old);
-        pf__free(&c->alloc, *ptrs[i], old);
-        c->bytes -= old;
-        *ptrs[i] = fresh[i];
+    if ((c->limit_bytes && c->bytes + held > c->limit_bytes) ||
+        !pf__grow_all(&c->alloc, arrps, elems, count, cap, n, 16u, 0)) {
+        c->limit_hit = 1;
+        return 0;
     }
-    *cap = (uint32_t)n;
+    c->bytes += add;
     return 1;
 }
 
@@ -96,10 +90,8 @@ static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
 static int records_grow(pf_gen_ctx *c, uint32_t need)
 {
     if (need > c->ncap) {
-        uint64_t n = c->ncap ? c->ncap : 64;
-        while (n < need) n *= 2;
-        if (n > UINT32_MAX - 2u) n = UINT32_MAX - 2u;
-        if (n < need) return 0;
+        uint64_t n = pf__grow_cap(c->ncap, need, 64u);
+        if (!n) return 0;
         size_t old = (size_t)c->ncap * PF__REC_BYTES;
         void *blk = NULL;
         if (!grow_raw(c, &blk, 0, (size_t)n * PF__REC_BYTES)) return 0;

@@ -5,6 +5,7 @@
 #include "pathfind/pf_goap.h"
 #include "common/pf_internal.h"
 #include "common/par_internal.h"
+#include "grow_internal.h"
 
 /* Actions are flat: conditions and effects of all actions live in two growable arrays and each
  * action holds a [begin, end) range into them, so successor generation walks contiguous memory. */
@@ -26,40 +27,17 @@ struct pf_goap {
     pf_goap_effect *effs;
     uint32_t        neff, ecap;
     char           *names;
-    size_t          nlen, ncap;
+    size_t          nlen;
+    uint32_t        ncap;
     double          min_cost;
 };
 
-/* Doubling growth through the domain's allocator; only while building, never while planning. */
-static int grow(pf_goap *g, void **p, size_t elem, uint32_t *cap, uint64_t need)
-{
-    if (need <= *cap) return 1;
-    uint64_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > UINT32_MAX / 2) return 0;
-    void *q = pf__alloc(&g->alloc, elem * (size_t)n, 16);
-    if (!q) return 0;
-    if (*p) memcpy(q, *p, elem * *cap);
-    pf__free(&g->alloc, *p, elem * *cap);
-    *p = q;
-    *cap = (uint32_t)n;
-    return 1;
-}
-
+/* The domain's arrays grow through its allocator; only while building, never while planning. */
 static int add_name(pf_goap *g, const char *s, uint32_t *off)
 {
     size_t n = strlen(s) + 1;
     if (g->nlen + n > UINT32_MAX) return 0;
-    if (g->nlen + n > g->ncap) {
-        size_t cap = g->ncap ? g->ncap : 256;
-        while (cap < g->nlen + n) cap *= 2;
-        char *q = pf__alloc(&g->alloc, cap, 16);
-        if (!q) return 0;
-        if (g->names) memcpy(q, g->names, g->nlen);
-        pf__free(&g->alloc, g->names, g->ncap);
-        g->names = q;
-        g->ncap = cap;
-    }
+    if (!pf__grow(&g->alloc, &g->names, &g->ncap, g->nlen + n, 1, 256u, 0)) return 0;
     memcpy(g->names + g->nlen, s, n);
     *off = (uint32_t)g->nlen;
     g->nlen += n;
@@ -138,9 +116,9 @@ pf_status pf_goap_add_action(pf_goap *g, const pf_goap_action_desc *a, uint32_t 
         if (a->pre[i].fact >= g->nfacts || (unsigned)a->pre[i].cmp > PF_GOAP_GE) return PF_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < a->effect_count; i++)
         if (a->effects[i].fact >= g->nfacts || (unsigned)a->effects[i].op > PF_GOAP_ADD) return PF_INVALID_ARGUMENT;
-    if (!grow(g, (void **)&g->acts, sizeof *g->acts, &g->acap, (uint64_t)g->nacts + 1) ||
-        !grow(g, (void **)&g->conds, sizeof *g->conds, &g->ccap, (uint64_t)g->ncond + a->pre_count) ||
-        !grow(g, (void **)&g->effs, sizeof *g->effs, &g->ecap, (uint64_t)g->neff + a->effect_count))
+    if (!pf__grow(&g->alloc, &g->acts, &g->acap, (uint64_t)g->nacts + 1, sizeof *g->acts, 16u, 0) ||
+        !pf__grow(&g->alloc, &g->conds, &g->ccap, (uint64_t)g->ncond + a->pre_count, sizeof *g->conds, 16u, 0) ||
+        !pf__grow(&g->alloc, &g->effs, &g->ecap, (uint64_t)g->neff + a->effect_count, sizeof *g->effs, 16u, 0))
         return PF_OUT_OF_MEMORY;
     uint32_t name = 0;
     if (a->name && a->name[0] && !add_name(g, a->name, &name)) return PF_OUT_OF_MEMORY;

@@ -18,6 +18,7 @@
 #include <xxhash.h>
 #include "common/par_internal.h"
 #include "generic/generic_internal.h"
+#include "grow_internal.h"
 #include "pathfind/pf_pdb.h"
 
 #define UNSET 0xFFu            /* entry not reached (in the byte array of the build) */
@@ -259,17 +260,10 @@ static void fail(bfs *b, pf_status st)
 
 static int stack_push(bfs *b, worker *w, uint32_t *sp, uint64_t r)
 {
-    if (*sp == w->stack_cap) {
-        uint32_t ncap = w->stack_cap * 2;
-        uint64_t *ns = pf__alloc(&b->pdb->alloc, (size_t)ncap * sizeof *ns, 64);
-        if (!ns) {
-            fail(b, PF_OUT_OF_MEMORY);
-            return 0;
-        }
-        memcpy(ns, w->stack, (size_t)w->stack_cap * sizeof *ns);
-        pf__free(&b->pdb->alloc, w->stack, (size_t)w->stack_cap * sizeof *ns);
-        w->stack = ns;
-        w->stack_cap = ncap;
+    if (*sp == w->stack_cap && !pf__grow_slow(&b->pdb->alloc, &w->stack, &w->stack_cap, (uint64_t)*sp + 1u,
+                                              sizeof *w->stack, 64u, 0)) {
+        fail(b, PF_OUT_OF_MEMORY);
+        return 0;
     }
     w->stack[(*sp)++] = r;
     return 1;
@@ -277,16 +271,10 @@ static int stack_push(bfs *b, worker *w, uint32_t *sp, uint64_t r)
 
 static int ranks_reserve(bfs *b, worker *w, uint32_t need)
 {
-    uint32_t ncap = w->ranks_cap;
-    while (ncap < need) ncap *= 2;
-    uint64_t *nr = pf__alloc(&b->pdb->alloc, (size_t)ncap * sizeof *nr, 64);
-    if (!nr) {
+    if (!pf__grow_slow(&b->pdb->alloc, &w->ranks, &w->ranks_cap, need, sizeof *w->ranks, 64u, 0)) {
         fail(b, PF_OUT_OF_MEMORY);
         return 0;
     }
-    pf__free(&b->pdb->alloc, w->ranks, (size_t)w->ranks_cap * sizeof *nr);
-    w->ranks = nr;
-    w->ranks_cap = ncap;
     return 1;
 }
 

@@ -18,6 +18,7 @@
 #include "search/metric_internal.h"
 #include "map/grid_moves_internal.h"
 #include "jps/jps_internal.h"
+#include "grow_internal.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -394,15 +395,7 @@ static int mark_path(pf_ctx *c, pf__jps_ext *x)
         int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
         len += (uint32_t)(ax > ay ? ax : ay);
     }
-    if (len > x->path_cap) {
-        uint32_t cap = x->path_cap ? x->path_cap : 1024u;
-        while (cap < len) cap = cap > UINT32_MAX / 2u ? len : cap * 2u;
-        uint32_t *np = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
-        if (!np) return 0;
-        pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
-        x->path = np;
-        x->path_cap = cap;
-    }
+    if (!pf__grow(&c->alloc, &x->path, &x->path_cap, len, sizeof *x->path, 1024u, 0)) return 0;
     uint32_t *out = x->path, n = 0;
     uint32_t t = c->s.found;
     while (t != start) {

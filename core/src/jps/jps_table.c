@@ -11,6 +11,7 @@
 #include "jps/jps_internal.h"
 #include "map/grid_moves_internal.h"
 #include "common/par_internal.h"
+#include "grow_internal.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -324,20 +325,12 @@ pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par)
 
 typedef struct seedvec {
     uint64_t *v;
-    size_t    n, cap;
+    uint32_t  n, cap;
 } seedvec;
 
 static int seed_push(seedvec *s, const pf_allocator *a, uint64_t x)
 {
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 1024;
-        uint64_t *nv = pf__alloc(a, nc * sizeof *nv, 64);
-        if (!nv) return 0;
-        if (s->n) memcpy(nv, s->v, s->n * sizeof *nv);
-        pf__free(a, s->v, s->cap * sizeof *s->v);
-        s->v = nv;
-        s->cap = nc;
-    }
+    if (!pf__grow(a, &s->v, &s->cap, (uint64_t)s->n + 1u, sizeof *s->v, 1024u, 0)) return 0;
     s->v[s->n++] = x;
     return 1;
 }
@@ -420,7 +413,7 @@ static int edit_dist(pf_jps_table *t, const pf__edit_view *e, uint32_t *updated)
             (*updated)++;
         }
     }
-    for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, sv[d].v, sv[d].cap * sizeof *sv[d].v);
+    for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, sv[d].v, (size_t)sv[d].cap * sizeof *sv[d].v);
     return ok;
 }
 

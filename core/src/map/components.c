@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include "map/map_internal.h"
 #include "map/grid_moves_internal.h" /* the move rule: which cells join which */
-#include "common/grow_internal.h"
+#include "grow_internal.h"
 
 /* Tile side. Larger tiles mean fewer nodes for a cut to relabel and more cells to label again per
  * edited tile: on the 2000x2000 grids (bench_edit, 4x4 buildings, CPU time) 32 gave maze-2000-w4
@@ -133,29 +133,10 @@ static int edge_add(const pf_allocator *a, tile_edges *t, uint32_t u, uint32_t v
 static int nodes_grow(pf_map *m, uint32_t need)
 {
     struct pf__comps *cc = m->cc;
-    if (need <= cc->ncap) return 1;
-    uint32_t ncap = cc->ncap ? cc->ncap : 1024u;
-    while (ncap < need) {
-        if (ncap > UINT32_MAX / 16u) return 0;
-        ncap *= 2u;
-    }
-    size_t ob = (size_t)cc->ncap * sizeof(uint32_t), nb = (size_t)ncap * sizeof(uint32_t);
-    uint32_t **arr[5] = {&m->comp_root, &cc->ntile, &cc->nmark, &cc->nadj, &cc->ndeg};
-    uint32_t *fresh[5];
-    for (int i = 0; i < 5; i++) {
-        fresh[i] = pf__calloc(&cc->alloc, nb, 64);
-        if (!fresh[i]) {
-            while (i--) pf__free(&cc->alloc, fresh[i], nb);
-            return 0;
-        }
-    }
-    for (int i = 0; i < 5; i++) {
-        if (ob) memcpy(fresh[i], *arr[i], ob);
-        pf__free(&cc->alloc, *arr[i], ob);
-        *arr[i] = fresh[i];
-    }
-    cc->ncap = ncap;
-    return 1;
+    if (need > (UINT32_C(1) << 29)) return 0; /* the bound the node ids always had */
+    void *const arr[5] = {&m->comp_root, &cc->ntile, &cc->nmark, &cc->nadj, &cc->ndeg};
+    const size_t elems[5] = {sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t)};
+    return pf__grow_all(&cc->alloc, arr, elems, 5, &cc->ncap, need, 1024u, 1);
 }
 
 /* A node of tile t with no component and no edges, or 0 on allocation failure. */

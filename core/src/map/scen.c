@@ -1,6 +1,7 @@
 /* scen.c - Moving AI scenario (.scen) loader. */
 #include <string.h>
 #include "common/pf_internal.h"
+#include "grow_internal.h"
 #include "pathfind/pf_scen.h"
 
 struct pf_scen {
@@ -72,16 +73,10 @@ pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf
                 pf_scen_destroy(sc);
                 return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0, "more than 2^31 queries");
             }
-            uint32_t ncap = sc->cap ? sc->cap * 2 : 256;
-            pf_scen_entry *ne = pf__alloc(&a, (size_t)ncap * sizeof *ne, 16);
-            if (!ne) {
+            if (!pf__grow_slow(&a, &sc->e, &sc->cap, (uint64_t)sc->n + 1u, sizeof *sc->e, 256u, 0)) {
                 pf_scen_destroy(sc);
                 return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "out of memory");
             }
-            if (sc->n) memcpy(ne, sc->e, (size_t)sc->n * sizeof *ne);
-            pf__free(&a, sc->e, (size_t)sc->cap * sizeof *ne);
-            sc->e = ne;
-            sc->cap = ncap;
         }
         if (sc->n == 0) {
             size_t ml = tlen[1] < sizeof sc->map_name - 1 ? tlen[1] : sizeof sc->map_name - 1;
