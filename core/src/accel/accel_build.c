@@ -368,7 +368,7 @@ static void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double max
                     int round)
 {
     pf_ctx *c = &w->c;
-    pf__ctx_next_gen(c);
+    pf__nodes_next_gen(&c->nodes);
     c->open.size = 0;
     c->stamp[u] = c->gen;
     w->pa[u] = w->pb[u] = 0;

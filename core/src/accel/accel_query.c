@@ -234,7 +234,7 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
     const pf__accel_arc *arcs = acc->arcs;
     pf__search *s = &c->s;
     uint32_t *par = x->parent;
-    pf__ctx_next_gen(c);
+    pf__nodes_next_gen(&c->nodes);
     c->open.size = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;

@@ -10,7 +10,7 @@
 /* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
  * for a static context its own struct first and the JPS state last. */
 typedef struct ctx_layout {
-    size_t   sz_g, sz_stamp, sz_hpos, sz_parent, block; /* records */
+    size_t   block;                                    /* records */
     uint32_t hcap;                                     /* open-list entries */
     size_t   heap;                                     /* bytes of the open list, padding included */
 } ctx_layout;
@@ -39,12 +39,7 @@ static int ctx_open_grow(pf__open *o)
 static ctx_layout layout(const pf_map *map, uint32_t hcap)
 {
     ctx_layout l;
-    size_t n = map->count;
-    l.sz_stamp = pf__align64(n * sizeof(uint32_t));
-    l.sz_g = pf__align64(n * sizeof(double));
-    l.sz_hpos = pf__align64(n * sizeof(uint32_t));
-    l.sz_parent = map->kind == PF_MAP_GRAPH ? pf__align64(n * sizeof(uint32_t)) : 0;
-    l.block = l.sz_stamp + l.sz_g + l.sz_hpos + l.sz_parent;
+    l.block = pf__nodes_bytes(map->count, map->kind == PF_MAP_GRAPH);
     l.hcap = hcap;
     l.heap = pf__align64(pf__open_bytes(hcap));
     return l;
@@ -64,21 +59,13 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->tag = PF__TAG_CTX;
     ctx->map = map;
     ctx->alloc = a;
-    ctx->count = map->count;
     ctx->block = b;
     ctx->block_size = l->block;
-    /* every array starts on a 64-byte boundary (sizes are rounded up by pf__align64) */
-    ctx->g = (double *)(void *)b;
-    ctx->stamp = (uint32_t *)(void *)(b + l->sz_g);
-    ctx->hpos = (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp);
-    ctx->parent = l->sz_parent ? (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp + l->sz_hpos) : NULL;
-    /* Only the stamps must start at zero ("never written"); every other record is written before
-     * it is read, which is what makes the generation stamp a complete reset. By default the whole
-     * block is still written once here so its pages are faulted in at creation, not inside a frame:
-     * on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
-    if (prefault == PF_PREFAULT_NONE) memset(ctx->stamp, 0, l->sz_stamp);
-    else memset(b, 0, l->block);
-    ctx->gen = 0;
+    /* The records need only their stamps zeroed (pf__nodes_place). By default the whole block is
+     * still written once here so its pages are faulted in at creation, not inside a frame: on a
+     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
+    if (prefault != PF_PREFAULT_NONE) memset(b, 0, l->block);
+    pf__nodes_place(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
     if (prefault == PF_PREFAULT_ALL) memset(hb, 0, pf__open_bytes(l->hcap));
     ctx->open.heap = hb + PF__HEAP_PAD;
     ctx->open.cap = l->hcap;
@@ -211,15 +198,6 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
            pf__szcomp_bytes(ctx);                                       /* sized units' components */
 }
 
-void pf__ctx_next_gen(pf_ctx *ctx)
-{
-    if (++ctx->gen > PF__GEN_MASK) {
-        /* wrapped after 2^27 - 1 searches on this context (PF__GEN_BITS) */
-        memset(ctx->stamp, 0, (size_t)ctx->count * sizeof ctx->stamp[0]);
-        ctx->gen = 1; /* 0 is reserved for "never written" */
-    }
-}
-
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
 
 int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
@@ -232,15 +210,13 @@ int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
     return 1;
 }
 
-static int live(const pf_ctx *ctx, uint32_t idx) { return (ctx->stamp[idx] & PF__GEN_MASK) == ctx->gen; }
-
 pf_stats pf__ctx_stats(const pf_ctx *ctx) { return ctx->s.st; }
 
 double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;
     uint32_t idx = pf__map_inner(ctx->map, node);
-    if (idx == PF_NODE_NONE || !live(ctx, idx)) return INFINITY;
+    if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx)) return INFINITY;
     return ctx->g[idx];
 }
 
@@ -248,7 +224,7 @@ int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return 0;
     uint32_t idx = pf__map_inner(ctx->map, node);
-    return idx != PF_NODE_NONE && live(ctx, idx) && (ctx->stamp[idx] & PF__CLOSED_BIT);
+    return idx != PF_NODE_NONE && pf__nodes_settled(&ctx->nodes, idx);
 }
 
 uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
@@ -256,10 +232,9 @@ uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
     uint32_t idx = pf__map_inner(m, node);
-    if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;
+    if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx) || idx == ctx->s.start) return PF_NODE_NONE;
     if (m->kind == PF_MAP_GRAPH) return ctx->parent[idx];
     if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ctx->aparent[idx]);
-    uint32_t back = ctx->stamp[idx] >> PF__DIR_SHIFT;
-    uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
+    uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][pf__nodes_dir(&ctx->nodes, idx)]);
     return pf__map_outer(m, p);
 }

@@ -5,28 +5,8 @@
 
 #include "pathfind/pf_search.h"
 #include "map/map_internal.h"
-#include "search/heap_internal.h"
+#include "search/nodes_internal.h"
 
-/*
- * Node records, structure of arrays, one allocation aligned to 64 bytes:
- *   stamp  [count] u32  bits 0..26: generation that last wrote the record (live iff equal to gen);
- *                       bit 27: closed (expanded); bits 28..31: grids: direction back to the parent
- *   g      [count] f64  cost so far (valid only when live)
- *   hpos   [count] u32  slot in the open list (valid only when live and not closed)
- *   parent [count] u32  graphs only: parent node
- * Grids: 16 bytes per cell. Graphs: 20 bytes per node.
- *
- * Why this shape: A* on big grids is memory-bound. The closed bit in the stamp lets a neighbour that
- * is already expanded be rejected on one load, without touching g. Parent directions ride in the
- * stamp word so a grid needs no parent array; 27 bits of generation give 134 million searches
- * between the (handled) wrap-arounds. The open list keeps decrease-key (hence hpos): lazy deletion
- * was measured on rooms-2000 and doubled the heap operations (on 8-connected grids a node is
- * improved about once after its first push), 4.9 -> 3.6 M expansions/s.
- */
-#define PF__GEN_BITS 27u
-#define PF__GEN_MASK ((UINT32_C(1) << PF__GEN_BITS) - 1u)
-#define PF__CLOSED_BIT (UINT32_C(1) << PF__GEN_BITS)
-#define PF__DIR_SHIFT 28u
 
 /* What pf_search_path may read of a context's last search. */
 typedef enum pf__search_state {
@@ -75,12 +55,19 @@ struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
     pf_allocator  alloc;
-    uint32_t      count;
-    uint32_t      gen;
-    uint32_t     *stamp;
-    double       *g;
-    uint32_t     *hpos;
-    uint32_t     *parent;      /* graphs only */
+    /* The node records (search/nodes_internal.h): passed whole as `nodes` to the shared pieces,
+     * read by name in the hot loops (c->stamp, c->g); parent is kept for graphs only. */
+    union {
+        pf__nodes nodes;
+        struct {
+            uint32_t  count;
+            uint32_t  gen;
+            uint32_t *stamp;
+            double   *g;
+            uint32_t *hpos;
+            uint32_t *parent;
+        };
+    };
     void         *block;       /* the records' allocation */
     size_t        block_size;
     pf__open      open;        /* open list; open.pos is hpos */
@@ -104,8 +91,6 @@ struct pf_ctx {
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step
  * continues it. */
 pf_status pf__flow_begin(pf_ctx *ctx, uint32_t goal, const pf_search_desc *desc);
-/* Starts a new generation (clears stamps only on wrap-around). */
-void pf__ctx_next_gen(pf_ctx *ctx);
 /* Forces the generation counter, so tests can exercise the wrap. */
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
 
