@@ -7,14 +7,14 @@
  * expanded). Running them in turn lets them share the context's records and open list; the goal's
  * side is not cut short, which costs little: an upward search space is small.
  *
- * ONE SKELETON: upward() is this module's best-first loop, written on the shared open list
- * (heap_internal.h) and the context's records until the shared skeleton in search/ can take a
- * graph-shaped successor generator with a second record set; it then moves onto it.
+ * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
+ * context's records and open list: its loop head bounded by the best meeting, a successor
+ * generator over the hierarchy's arcs, and the shared relaxation writing the accelerator's parents.
  */
 #include <math.h>
 #include <string.h>
 #include "accel/accel_internal.h"
-#include "search/heap_internal.h"
+#include "search/skeleton_internal.h"
 #include "search/metric_internal.h"
 #include "jps/jps_internal.h"
 #include "common/grow_internal.h"
@@ -215,6 +215,17 @@ typedef struct meet {
     uint32_t node; /* PF_NODE_NONE until the sides meet */
 } meet;
 
+/* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng, heuristic h, through
+ * the shared one (search/nodes_internal.h), the accelerator's parents written; 0 when the open list
+ * cannot grow. Closed nodes are not reopened: the keys are consistent. */
+PF__INLINE int reach(pf_ctx *c, pf__hold *hd, uint32_t *par, uint32_t y, uint32_t from, double ng, double h)
+{
+    uint32_t was = pf__nodes_admit(&c->nodes, y, ng, 0);
+    if (!was) return 1;
+    c->s.st.pushed += was == PF__WAS_NEW;
+    return pf__nodes_put(&c->nodes, &c->open, hd, y, was, ng, 0, par, from, ng + h, h, 1);
+}
+
 /*
  * One side's search up the hierarchy from seeds[0..n). The goal's side (fwd = 0) runs until its
  * open list is empty and labels every node it expands; the start's side stops when its smallest
@@ -232,36 +243,23 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
 #define PF__ACCEL_H(v) (fwd ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)((v) % pw) - tx, (int32_t)((v) / pw) - ty) : 0.0)
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
-    pf__search *s = &c->s;
     uint32_t *par = x->parent;
+    pf__hold hold = PF__HOLD_EMPTY;
     pf__nodes_next_gen(&c->nodes);
-    c->open.size = 0;
+    pf__open_reset(&c->open, PF__TIE_NONE, 0);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        double g0 = pf__accel_cost(seeds[i].a, seeds[i].b);
-        if ((c->stamp[v] & PF__GEN_MASK) == c->gen) {
-            if (!(g0 < c->g[v])) continue;
-            c->g[v] = g0;
-            pf__accel_lower(c, v, g0 + PF__ACCEL_H(v));
-            continue;
-        }
-        c->stamp[v] = c->gen;
-        c->g[v] = g0;
-        par[v] = PF_NODE_NONE;
-        s->st.pushed++;
-        if (!pf__accel_push(c, v, g0 + PF__ACCEL_H(v))) return PF_OUT_OF_MEMORY;
+        if (!reach(c, &hold, par, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b), PF__ACCEL_H(v)))
+            return PF_OUT_OF_MEMORY;
     }
-    const uint64_t none = pf__fkey(INFINITY);
-    while (c->open.size) {
-        if (fwd && c->open.heap[0].fkey >= (mt->best < INFINITY ? pf__fkey(mt->best) : none)) break;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        uint32_t v = pf__accel_pop_close(c);
-        s->st.expanded++;
-        if (s->d.trace) {
-            pf_trace *t = s->d.trace;
-            if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, v);
-            t->total++;
-        }
+    /* the goal's side runs until its open list is empty, the start's until the best meeting */
+    const double unbounded = INFINITY, *bound = fwd ? &mt->best : &unbounded;
+    uint32_t budget = UINT32_MAX;
+    pf_status ret;
+    for (;;) {
+        uint32_t v = pf__bf_next_bounded(c, &hold, &budget, &ret, 1, bound);
+        if (v == PF_NODE_NONE) break;
+        c->s.st.expanded++;
         const double gv = c->g[v];
         if (fwd && x->lcount) {
             uint32_t k = label_find(x, v);
@@ -275,33 +273,17 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
          * not a shortest one and nothing above it can be reached best through it (the relative
          * margin keeps a tie, summed in a different order, from looking like an improvement) */
         int stalled = 0;
-        for (const pf__accel_arc *p = a; p < e && !stalled; p++) {
-            uint32_t y = p->to;
-            stalled = (c->stamp[y] & PF__GEN_MASK) == c->gen && c->g[y] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
-        }
+        for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+            stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
         if (stalled) continue;
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
-        for (const pf__accel_arc *p = a; p < e; p++) {
-            uint32_t y = p->to;
-            double ng = gv + pf__accel_cost(p->a, p->b);
-            uint32_t st = c->stamp[y];
-            if ((st & PF__GEN_MASK) == c->gen) {
-                if ((st & PF__CLOSED_BIT) || !(ng < c->g[y])) continue;
-                c->g[y] = ng;
-                par[y] = v;
-                pf__accel_lower(c, y, ng + PF__ACCEL_H(y));
-                continue;
-            }
-            c->stamp[y] = c->gen;
-            c->g[y] = ng;
-            par[y] = v;
-            s->st.pushed++;
-            if (!pf__accel_push(c, y, ng + PF__ACCEL_H(y))) return PF_OUT_OF_MEMORY;
-        }
+        for (const pf__accel_arc *p = a; p < e; p++)
+            if (!reach(c, &hold, par, p->to, v, gv + pf__accel_cost(p->a, p->b), PF__ACCEL_H(p->to)))
+                return PF_OUT_OF_MEMORY;
     }
 #undef PF__ACCEL_H
-    return PF_OK;
+    return ret;
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
@@ -518,8 +500,8 @@ pf_status pf__accel_step(pf_ctx *c)
         return PF_LIMIT_REACHED;
     }
     /* the goal's record holds the cost, as after any search (pf_ctx_cost, pf_search_path) */
-    c->stamp[s->goal] = c->gen | PF__CLOSED_BIT;
-    c->g[s->goal] = cost;
+    pf__nodes_set(&c->nodes, s->goal, cost, 0);
+    pf__nodes_close(&c->nodes, s->goal);
     s->found = s->goal;
     s->st.path_len = x->path_len;
     return PF_OK;
