@@ -215,15 +215,31 @@ typedef struct meet {
     uint32_t node; /* PF_NODE_NONE until the sides meet */
 } meet;
 
-/* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng, heuristic h, through
- * the shared one (search/nodes_internal.h), the accelerator's parents written; 0 when the open list
- * cannot grow. Closed nodes are not reopened: the keys are consistent. */
-PF__INLINE int reach(pf_ctx *c, pf__hold *hd, uint32_t *par, uint32_t y, uint32_t from, double ng, double h)
+/* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
+ * width pw): no path from v to the goal is shorter than the octile distance, so it stays exact,
+ * and it keeps the search in the core pointed at the goal. The goal's side has none (on = 0). */
+typedef struct aim {
+    uint32_t pw;
+    int32_t  x, y;
+    int      on;
+} aim;
+
+PF__INLINE double aim_h(const aim *t, uint32_t v)
+{
+    return t->on ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y) : 0.0;
+}
+
+/* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng through the shared one
+ * (search/nodes_internal.h), the accelerator's parents written, the heuristic computed only for
+ * a record it writes; 0 when the open list cannot grow. Closed nodes are not reopened: the keys
+ * are consistent. */
+PF__INLINE int reach(pf_ctx *c, pf__hold *hd, uint32_t *par, const aim *t, uint32_t y, uint32_t from, double ng)
 {
     uint32_t was = pf__nodes_admit(&c->nodes, y, ng, 0);
     if (!was) return 1;
     c->s.st.pushed += was == PF__WAS_NEW;
-    return pf__nodes_put(&c->nodes, &c->open, hd, y, was, ng, 0, par, from, ng + h, h, 1);
+    double h = aim_h(t, y);
+    return pf__nodes_put(&c->nodes, &c->open, hd, y, was, ng, 0, par, from, ng + h, h, 1, 0);
 }
 
 /*
@@ -237,20 +253,16 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
     const uint32_t pw = c->map->pw;
-    const int32_t tx = (int32_t)(c->s.goal % pw), ty = (int32_t)(c->s.goal / pw);
-    /* the start's side is an A* towards the goal: no path from v to the goal is shorter than the
-     * octile distance, so it stays exact, and it keeps the search in the core pointed at the goal */
-#define PF__ACCEL_H(v) (fwd ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)((v) % pw) - tx, (int32_t)((v) / pw) - ty) : 0.0)
+    const aim t = {pw, (int32_t)(c->s.goal % pw), (int32_t)(c->s.goal / pw), fwd};
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
     pf__hold hold = PF__HOLD_EMPTY;
     pf__nodes_next_gen(&c->nodes);
-    pf__open_reset(&c->open, PF__TIE_NONE, 0);
+    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        if (!reach(c, &hold, par, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b), PF__ACCEL_H(v)))
-            return PF_OUT_OF_MEMORY;
+        if (!reach(c, &hold, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
     }
     /* the goal's side runs until its open list is empty, the start's until the best meeting */
     const double unbounded = INFINITY, *bound = fwd ? &mt->best : &unbounded;
@@ -279,10 +291,8 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
         for (const pf__accel_arc *p = a; p < e; p++)
-            if (!reach(c, &hold, par, p->to, v, gv + pf__accel_cost(p->a, p->b), PF__ACCEL_H(p->to)))
-                return PF_OUT_OF_MEMORY;
+            if (!reach(c, &hold, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
     }
-#undef PF__ACCEL_H
     return ret;
 }
 

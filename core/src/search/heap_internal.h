@@ -91,17 +91,11 @@ PF__INLINE int pf__hless(const pf__hentry *a, const pf__hentry *b)
 }
 #endif
 
-/* An internal tie rule: every entry's secondary key is 0, so equal keys pop in node order. The
- * accelerator's searches use it: their keys are exact (a + b * sqrt(2)), and its builds and
- * answers are defined by that order. */
-#define PF__TIE_NONE ((pf_tie)0x7F)
-
 /* The secondary key of a new entry with heuristic h. `id` identifies the record for the seeded
  * random order: the node index in a search context, the state's hash in the generic search. */
 PF__INLINE uint32_t pf__open_tie(pf__open *o, uint64_t id, double h)
 {
-    switch ((unsigned)o->tie) { /* unsigned: PF__TIE_NONE is no pf_tie enumerator */
-    case (unsigned)PF__TIE_NONE: return 0;
+    switch (o->tie) {
     case PF_TIE_FIFO: return o->fifo++;
     case PF_TIE_LIFO: return ~o->fifo++;
     case PF_TIE_RANDOM: return pf__mix32(o->tie_seed ^ (id * UINT64_C(0x9E3779B97F4A7C15)));

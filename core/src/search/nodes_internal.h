@@ -83,10 +83,13 @@ PF__INLINE uint32_t pf__nodes_admit(const pf__nodes *r, uint32_t nb, double ng, 
 
 /* Second half, for a record admitted as `was`: writes g = ng, the direction back (`back`, grids)
  * and the parent (`parent`: NULL, or an array that gets `from`), then puts it on the open list with
- * key f (h for the tie key), or lowers its key there (where it is held, with REPEATS: one expansion
- * may reach a node twice). Returns 0 only when the open list cannot grow. */
+ * key f, or lowers its key there (where it is held, with REPEATS: one expansion may reach a node
+ * twice). TIES: the tie key of a new entry is the open list's rule applied to h (pf__open_tie); 0:
+ * the key is 0, equal keys popping in node order (the accelerator's exact searches, compiled
+ * without the rule's switch). Returns 0 only when the open list cannot grow. */
 PF__INLINE int pf__nodes_put(pf__nodes *r, pf__open *o, pf__hold *hd, uint32_t nb, uint32_t was, double ng,
-                             uint32_t back, uint32_t *parent, uint32_t from, double f, double h, const int REPEATS)
+                             uint32_t back, uint32_t *parent, uint32_t from, double f, double h, const int REPEATS,
+                             const int TIES)
 {
     pf__nodes_set(r, nb, ng, back);
     if (parent) parent[nb] = from;
@@ -94,6 +97,7 @@ PF__INLINE int pf__nodes_put(pf__nodes *r, pf__open *o, pf__hold *hd, uint32_t n
         pf__open_lower(o, REPEATS ? hd : NULL, nb, f);
         return 1;
     }
+    if (!TIES) return hd ? pf__hold_push(o, hd, pf__hentry_make(f, 0, nb)) : pf__open_push(o, pf__hentry_make(f, 0, nb));
     return pf__open_add(o, hd, nb, nb, f, h);
 }
 

@@ -171,7 +171,7 @@ PF__INLINE int pf__bf_relax(pf_ctx *c, pf__hold *hd, uint32_t nb, uint32_t was, 
         s->st.reopened += was == PF__WAS_CLOSED;
         s->st.pushed++;
     }
-    return pf__nodes_put(&c->nodes, &c->open, hd, nb, was, ng, back, parent, from, f, h, REPEATS);
+    return pf__nodes_put(&c->nodes, &c->open, hd, nb, was, ng, back, parent, from, f, h, REPEATS, 1);
 }
 
 #endif
