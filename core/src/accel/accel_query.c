@@ -55,15 +55,14 @@ static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
     x->acc = acc;
 }
 
-static void ext_free(pf_ctx *c)
+static void ext_destroy(pf_ctx *c, void *p)
 {
-    pf__accel_ext *x = c->accel;
-    if (!x) return;
+    pf__accel_ext *x = p;
     ext_release_query(c, x);
     pf__free(&c->alloc, x, sizeof *x);
-    c->accel = NULL;
-    c->accel_free = NULL;
 }
+
+static void *ext_create(pf_ctx *c) { return pf__calloc(&c->alloc, sizeof(pf__accel_ext), 64); }
 
 pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
 {
@@ -71,16 +70,11 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (acc && (acc->map != ctx->map || acc->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
     if (!acc) {
-        ext_free(ctx);
+        pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
     }
-    pf__accel_ext *x = ctx->accel;
-    if (!x) {
-        x = pf__calloc(&ctx->alloc, sizeof *x, 64);
-        if (!x) return PF_OUT_OF_MEMORY;
-        ctx->accel = x;
-        ctx->accel_free = ext_free;
-    }
+    pf__accel_ext *x = pf__ctx_ext(ctx, PF__EXT_ACCEL);
+    if (!x) return PF_OUT_OF_MEMORY;
     x->acc = acc;
     x->path_len = 0;
     return PF_OK;
@@ -88,8 +82,8 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
 
 size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
 {
-    if (!ctx || !ctx->accel) return 0;
-    const pf__accel_ext *x = ctx->accel;
+    const pf__accel_ext *x = ctx ? pf__ctx_ext_get(ctx, PF__EXT_ACCEL) : NULL;
+    if (!x) return 0;
     return sizeof *x + (x->parent ? (size_t)ctx->count * sizeof(uint32_t) : 0) +
            (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
            ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t);
@@ -97,7 +91,7 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
 
 int pf__accel_attached(const pf_ctx *c)
 {
-    const pf__accel_ext *x = c->accel;
+    const pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     return x && x->acc && x->acc->map == c->map;
 }
 
@@ -447,7 +441,7 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
 pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail)
 {
     const pf_map *m = c->map;
-    const pf__accel_ext *x = c->accel;
+    const pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     if (m->kind != PF_MAP_GRID) return PF_ALGO_ASTAR;
     int32_t pw = (int32_t)m->pw;
     int32_t dx = (int32_t)si % pw - (int32_t)gi % pw, dy = (int32_t)si / pw - (int32_t)gi / pw;
@@ -469,23 +463,39 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     return PF_ALGO_ASTAR;
 }
 
+/* The parents, made by the first query (or a reserve); 0 when out of memory. */
+static int make_parent(pf_ctx *c, pf__accel_ext *x)
+{
+    size_t bytes = (size_t)c->count * sizeof(uint32_t);
+    x->parent = pf__alloc(&c->alloc, bytes, 64);
+    if (!x->parent) return 0;
+    /* faulted in now, once, not a page at a time inside later queries (as ctx.c does) */
+    memset(x->parent, 0xFF, bytes);
+    return 1;
+}
+
+/* The parents, and room for the buffers a typical query uses (they grow on demand beyond it). */
+static int ext_reserve(pf_ctx *c, void *p)
+{
+    pf__accel_ext *x = p;
+    if (!x->parent && !make_parent(c, x)) return 0;
+    if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
+    return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, 256u) &&
+           grow_u32(c, &x->chain, &x->chain_cap, 256u);
+}
+
+const pf__ext_class pf__ext_accel = {ext_create, ext_destroy, ext_reserve, NULL};
+
 pf_status pf__accel_begin(pf_ctx *c)
 {
-    pf__accel_ext *x = c->accel;
+    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     x->path_len = 0;
-    if (!x->parent) {
-        size_t bytes = (size_t)c->count * sizeof(uint32_t);
-        x->parent = pf__alloc(&c->alloc, bytes, 64);
-        if (!x->parent) return PF_OUT_OF_MEMORY;
-        /* faulted in now, once, not a page at a time inside later queries (as ctx.c does) */
-        memset(x->parent, 0xFF, bytes);
-    }
-    return PF_IN_PROGRESS;
+    return x->parent || make_parent(c, x) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
 }
 
 pf_status pf__accel_step(pf_ctx *c)
 {
-    pf__accel_ext *x = c->accel;
+    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     pf__search *s = &c->s;
     double cost = INFINITY;
     pf_status st = PF_OK;
@@ -519,7 +529,7 @@ pf_status pf__accel_step(pf_ctx *c)
 
 const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len)
 {
-    const pf__accel_ext *x = c->accel;
+    const pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     *len = x ? x->path_len : 0;
     return x ? x->path : NULL;
 }

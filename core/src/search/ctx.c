@@ -15,13 +15,48 @@ typedef struct ctx_layout {
     size_t   heap;                                     /* bytes of the open list, padding included */
 } ctx_layout;
 
+/* The extensions' callbacks, by kind (ctx_internal.h). */
+static const pf__ext_class *const EXT[PF__EXT__COUNT] = {&pf__ext_jps, &pf__ext_accel, &pf__ext_theta,
+                                                          &pf__ext_sized};
+
 /* After an edit: the records need nothing (same cell count, reset by generation; a sliced search
- * in progress restarts at its next step, search.c), the JPS data this context built follows. */
+ * in progress restarts at its next step, search.c), the extensions' derived data follows (the JPS
+ * data this context built). */
 static int ctx_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
 {
     pf_ctx *ctx = (pf_ctx *)(void *)((char *)u - offsetof(pf_ctx, user));
     (void)m;
-    return ctx->ext_edit ? ctx->ext_edit(ctx, e) : 1;
+    int ok = 1;
+    for (int k = 0; k < PF__EXT__COUNT; k++)
+        if (ctx->ext[k] && EXT[k]->edit && !(ctx->ext_placed >> k & 1u)) ok &= EXT[k]->edit(ctx, ctx->ext[k], e);
+    return ok;
+}
+
+void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind)
+{
+    if (!ctx->ext[kind] && !ctx->fixed) ctx->ext[kind] = EXT[kind]->create(ctx);
+    return ctx->ext[kind];
+}
+
+pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind)
+{
+    void *x = pf__ctx_ext(ctx, kind);
+    if (!x) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    if (EXT[kind]->reserve && !EXT[kind]->reserve(ctx, x)) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    return PF_OK;
+}
+
+void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind)
+{
+    if (!ctx->ext[kind] || (ctx->ext_placed >> kind & 1u)) return;
+    EXT[kind]->destroy(ctx, ctx->ext[kind]);
+    ctx->ext[kind] = NULL;
+}
+
+void pf__ctx_ext_place(pf_ctx *ctx, pf__ext_kind kind, void *x)
+{
+    ctx->ext[kind] = x;
+    ctx->ext_placed |= 1u << kind;
 }
 
 /* The open list doubles on demand (pf__open.grow); a static context's never grows, and its search
@@ -173,10 +208,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf__map_detach(ctx->map, &ctx->user);
     pf_allocator a = ctx->alloc;
-    if (ctx->ext_free) ctx->ext_free(ctx);
-    if (ctx->accel_free) ctx->accel_free(ctx);
-    pf__free(&a, ctx->aparent, (size_t)ctx->count * sizeof(uint32_t));
-    pf__szcomp_free(ctx);
+    for (int k = 0; k < PF__EXT__COUNT; k++) pf__ctx_ext_drop(ctx, (pf__ext_kind)k);
     pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
@@ -194,7 +226,7 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
     return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
-           (ctx->aparent ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents, once made */
+           (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */
            pf__szcomp_bytes(ctx);                                       /* sized units' components */
 }
 
@@ -234,7 +266,7 @@ uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
     uint32_t idx = pf__map_inner(m, node);
     if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx) || idx == ctx->s.start) return PF_NODE_NONE;
     if (m->kind == PF_MAP_GRAPH) return ctx->parent[idx];
-    if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ctx->aparent[idx]);
+    if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ((const uint32_t *)ctx->ext[PF__EXT_THETA])[idx]);
     uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][pf__nodes_dir(&ctx->nodes, idx)]);
     return pf__map_outer(m, p);
 }

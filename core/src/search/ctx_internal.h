@@ -51,6 +51,34 @@ typedef struct pf__search {
 
 typedef struct pf__szcomp pf__szcomp;
 
+/*
+ * Per-context extensions: what an algorithm keeps in a context beside the records, one slot per
+ * kind, made on first use (pf__ctx_ext) or ahead of time (pf__ctx_ext_reserve), freed with the
+ * context. Each kind's callbacks live with its algorithm.
+ */
+typedef enum pf__ext_kind {
+    PF__EXT_JPS = 0, /* jps/jps_search.c: jump-point parents, the path, bitmaps/distances built here */
+    PF__EXT_ACCEL,   /* accel/accel_query.c: the attached accelerator and its query buffers */
+    PF__EXT_THETA,   /* search.c: Theta*'s parent of each cell (any cell, not a neighbour) */
+    PF__EXT_SIZED,   /* size_comp.c: components for units larger than one cell */
+    PF__EXT__COUNT
+} pf__ext_kind;
+
+typedef struct pf__ext_class {
+    /* Makes the extension of ctx; NULL when out of memory. Never called for a static context. */
+    void *(*create)(pf_ctx *ctx);
+    /* Frees it (with everything it holds). */
+    void (*destroy)(pf_ctx *ctx, void *x);
+    /* Optional: makes now what the first search would allocate (parents, buffers); 0 when out of
+     * memory. Called after create, and on a placed extension too (it then has what it needs). */
+    int (*reserve)(pf_ctx *ctx, void *x);
+    /* Optional: follows the derived data it holds through a map edit; 0 when it could not (the data
+     * is then dropped and rebuilt on demand). */
+    int (*edit)(pf_ctx *ctx, void *x, pf__edit_view *e);
+} pf__ext_class;
+
+extern const pf__ext_class pf__ext_jps, pf__ext_accel, pf__ext_theta, pf__ext_sized;
+
 struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
@@ -72,21 +100,26 @@ struct pf_ctx {
     size_t        block_size;
     pf__open      open;        /* open list; open.pos is hpos */
     pf__search    s;
-    void         *ext;         /* algorithm extensions (JPS+ tables...), owned */
-    void        (*ext_free)(pf_ctx *ctx);
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
                                 * and what would grow fails with PF_CAPACITY_EXCEEDED */
-    /* follows the extension's derived data (JPS tables built by this context) through an edit;
-     * 0 when it could not (the data is then dropped and rebuilt on demand) */
-    int         (*ext_edit)(pf_ctx *ctx, pf__edit_view *e);
     pf__map_user  user;        /* busy during a search call; follows the map's edits */
-    void         *accel;       /* the accelerator's query state (accel/), owned */
-    void        (*accel_free)(pf_ctx *ctx);
-    uint32_t     *aparent;     /* [count] Theta*'s parents (any cell, not a neighbour), made by the
-                                  first Theta* search on a grid; NULL until then */
-    struct pf__szcomp *szcomp; /* components for sized units (size_comp.c), made by the first
-                                  sized query; NULL until then */
+    void         *ext[PF__EXT__COUNT]; /* extensions by kind, NULL until made */
+    uint32_t      ext_placed;  /* bit per kind: placed in caller memory (static), never freed */
 };
+
+/* The extension of `kind`, made on first use; NULL when it cannot be (out of memory, or a static
+ * context, which allocates nothing). */
+void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind);
+/* The extension if it exists, else NULL: never makes it. */
+PF__INLINE void *pf__ctx_ext_get(const pf_ctx *ctx, pf__ext_kind kind) { return ctx->ext[kind]; }
+/* Makes the extension and what its first search would allocate, ahead of time (pf_batch_reserve:
+ * a frame's first search then allocates nothing for it). PF_OK, PF_OUT_OF_MEMORY, or
+ * PF_CAPACITY_EXCEEDED for a static context that was not given it. */
+pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind);
+/* Frees the extension (nothing when it does not exist or was placed). */
+void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind);
+/* Installs an extension placed in a static context's memory: never freed, never edited. */
+void pf__ctx_ext_place(pf_ctx *ctx, pf__ext_kind kind, void *x);
 
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step
  * continues it. */
