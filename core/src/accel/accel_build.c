@@ -362,20 +362,19 @@ static void wit_free(bld *b, bld_wit *w)
  * are. Afterwards w's distance is (pa, pb) when its stamp is live: an upper bound on the shortest,
  * which is all a witness needs.
  */
-static void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double maxd, uint32_t ntgt, uint32_t limit,
+PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double maxd, uint32_t ntgt, uint32_t limit,
                     int round)
 {
     pf__nodes *r = &w->r;
     pf__open *o = &w->open;
-    pf__hold hold = PF__HOLD_EMPTY;
+    pf__hold hold = PF__HOLD_EMPTY; /* stays empty: entries go straight onto the heap */
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     pf__nodes_set(r, u, 0.0, 0);
     w->pa[u] = w->pb[u] = 0;
     /* the list holds every node and a node is on it at most once: it never needs to grow */
-    (void)pf__hold_push(o, &hold, pf__hentry_make(0.0, 0, u));
+    (void)pf__open_push(o, pf__hentry_make(0.0, 0, u));
     for (uint32_t settled = 0;;) {
-        (void)pf__hold_settle(o, &hold);
         uint32_t x = pf__nodes_take(r, o, &hold);
         if (x == PF_NODE_NONE || r->g[x] > maxd) break;
         if (w->tgt[x] == w->tgen && --ntgt == 0) break;
@@ -389,7 +388,7 @@ static void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double max
             if (nd > maxd) continue;
             uint32_t was = pf__nodes_admit(r, y, nd, 0);
             if (!was) continue;
-            (void)pf__nodes_put(r, o, &hold, y, was, nd, 0, NULL, 0, nd, 0.0, 1, 0);
+            (void)pf__nodes_put(r, o, NULL, y, was, nd, 0, NULL, 0, nd, 0.0, 0, 0);
             w->pa[y] = na;
             w->pb[y] = nb;
         }

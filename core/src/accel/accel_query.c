@@ -226,14 +226,16 @@ PF__INLINE double aim_h(const aim *t, uint32_t v)
 /* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng through the shared one
  * (search/nodes_internal.h), the accelerator's parents written, the heuristic computed only for
  * a record it writes; 0 when the open list cannot grow. Closed nodes are not reopened: the keys
- * are consistent. */
-PF__INLINE int reach(pf_ctx *c, pf__hold *hd, uint32_t *par, const aim *t, uint32_t y, uint32_t from, double ng)
+ * are consistent. Entries go straight onto the heap, not through the held entry: measured with
+ * callgrind on rooms-2000, holding cost 0.6% more instructions here (a node's arcs lead up the
+ * hierarchy to many nodes, seldom to the next one popped). */
+PF__INLINE int reach(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_t from, double ng)
 {
     uint32_t was = pf__nodes_admit(&c->nodes, y, ng, 0);
     if (!was) return 1;
     c->s.st.pushed += was == PF__WAS_NEW;
     double h = aim_h(t, y);
-    return pf__nodes_put(&c->nodes, &c->open, hd, y, was, ng, 0, par, from, ng + h, h, 1, 0);
+    return pf__nodes_put(&c->nodes, &c->open, NULL, y, was, ng, 0, par, from, ng + h, h, 1, 0);
 }
 
 /*
@@ -251,12 +253,12 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
-    pf__hold hold = PF__HOLD_EMPTY;
+    pf__hold hold = PF__HOLD_EMPTY; /* stays empty (reach) */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        if (!reach(c, &hold, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
+        if (!reach(c, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
     }
     /* the goal's side runs until its open list is empty, the start's until the best meeting */
     const double unbounded = INFINITY, *bound = fwd ? &mt->best : &unbounded;
@@ -285,7 +287,7 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
         for (const pf__accel_arc *p = a; p < e; p++)
-            if (!reach(c, &hold, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+            if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
     }
     return ret;
 }
