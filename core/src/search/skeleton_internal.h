@@ -167,10 +167,11 @@ PF__INLINE int pf__bf_relax(pf_ctx *c, pf__hold *hd, uint32_t nb, uint32_t was, 
         return 1;
     }
     double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
-    if (was != PF__WAS_OPEN) {
-        s->st.reopened += was == PF__WAS_CLOSED;
-        s->st.pushed++;
-    }
+    /* the open case first and apart, as the common one: each call below folds to its half */
+    if (was == PF__WAS_OPEN)
+        return pf__nodes_put(&c->nodes, &c->open, hd, nb, PF__WAS_OPEN, ng, back, parent, from, f, h, REPEATS, 1);
+    if (was == PF__WAS_CLOSED) s->st.reopened++;
+    s->st.pushed++;
     return pf__nodes_put(&c->nodes, &c->open, hd, nb, was, ng, back, parent, from, f, h, REPEATS, 1);
 }
 
