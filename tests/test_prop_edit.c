@@ -155,7 +155,7 @@ static void compare_world(world *wd, uint64_t *rs, uint32_t queries)
         PCHECK(pf_grid_same_component(m, s, g) == pf_grid_same_component(f, s, g));
     }
     if (jps) {
-        const pf__jps_ext *x = wd->ctx_own->ext;
+        const pf__jps_ext *x = pf__ctx_ext_get(wd->ctx_own, PF__EXT_JPS);
         if (x) check_jps_data(&x->own, fjt, m);
     }
     pf_ctx_destroy(fc);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "accel/accel_internal.h"
-#include "search/heap_internal.h"
+#include "search/nodes_internal.h"
 #include "grow_internal.h"
 
 
@@ -55,12 +55,13 @@ typedef struct bld_slab {
     pf__accel_arc    arcs[];
 } bld_slab;
 
-/* A search for witnesses (a Dijkstra from one neighbour of the node being contracted). It runs on
- * the shared open list of a context shell: heap, hpos, stamp and generation are the shell's own
- * arrays over the build's node ids. */
+/* A search for witnesses (a Dijkstra from one neighbour of the node being contracted): the shared
+ * node records (search/nodes_internal.h) and open list over the build's node ids, one per thread. */
 typedef struct bld_wit {
-    pf_ctx    c;
-    uint32_t *pa, *pb;   /* [n] exact tentative distance (straight, diagonal steps) */
+    pf__nodes r;
+    pf__open  open;      /* its pos is r.hpos */
+    void     *block;     /* the records' allocation */
+    uint32_t *pa, *pb;   /* [n] exact tentative distance (straight, diagonal steps): g is their cost */
     uint32_t *tgt;       /* [n] == tgen for the targets of the running search */
     uint32_t  tgen;
 } bld_wit;
@@ -387,25 +388,22 @@ static int wit_init(bld *b, bld_wit *w)
 {
     memset(w, 0, sizeof *w);
     size_t n = b->n ? b->n : 1;
-    w->c.alloc = b->alloc;
-    w->c.count = (uint32_t)n;
-    w->c.stamp = pf__calloc(&b->alloc, n * sizeof(uint32_t), 64);
-    w->c.hpos = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);
-    w->c.open.pos = w->c.hpos;
-    w->c.open.grow = wit_no_grow;
-    int heap_ok = pf__open_resize(&w->c.open, &b->alloc, (uint32_t)n);
+    w->block = pf__alloc(&b->alloc, pf__nodes_bytes((uint32_t)n, 0), 64);
+    if (w->block) pf__nodes_place(&w->r, w->block, (uint32_t)n, 0);
+    w->open.pos = w->r.hpos;
+    w->open.grow = wit_no_grow;
+    int heap_ok = pf__open_resize(&w->open, &b->alloc, (uint32_t)n);
     w->pa = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);
     w->pb = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);
     w->tgt = pf__calloc(&b->alloc, n * sizeof(uint32_t), 64);
-    return w->c.stamp && w->c.hpos && heap_ok && w->pa && w->pb && w->tgt;
+    return w->block && heap_ok && w->pa && w->pb && w->tgt;
 }
 
 static void wit_free(bld *b, bld_wit *w)
 {
     size_t n = b->n ? b->n : 1;
-    pf__free(&b->alloc, w->c.stamp, n * sizeof(uint32_t));
-    pf__free(&b->alloc, w->c.hpos, n * sizeof(uint32_t));
-    pf__open_free(&w->c.open, &b->alloc);
+    pf__free(&b->alloc, w->block, pf__nodes_bytes((uint32_t)n, 0));
+    pf__open_free(&w->open, &b->alloc);
     pf__free(&b->alloc, w->pa, n * sizeof(uint32_t));
     pf__free(&b->alloc, w->pb, n * sizeof(uint32_t));
     pf__free(&b->alloc, w->tgt, n * sizeof(uint32_t));
@@ -417,19 +415,21 @@ static void wit_free(bld *b, bld_wit *w)
  * are. Afterwards w's distance is (pa, pb) when its stamp is live: an upper bound on the shortest,
  * which is all a witness needs.
  */
-static void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double maxd, uint32_t ntgt, uint32_t limit,
+PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double maxd, uint32_t ntgt, uint32_t limit,
                     int round)
 {
-    pf_ctx *c = &w->c;
-    pf__ctx_next_gen(c);
-    c->open.size = 0;
-    c->stamp[u] = c->gen;
+    pf__nodes *r = &w->r;
+    pf__open *o = &w->open;
+    pf__hold hold = PF__HOLD_EMPTY; /* stays empty: entries go straight onto the heap */
+    pf__nodes_next_gen(r);
+    pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    pf__nodes_set(r, u, 0.0, 0);
     w->pa[u] = w->pb[u] = 0;
-    (void)pf__accel_push(c, u, 0.0);
-    for (uint32_t settled = 0; c->open.size;) {
-        uint32_t x = pf__accel_pop_close(c);
-        double dx = pf__accel_cost(w->pa[x], w->pb[x]);
-        if (dx > maxd) break;
+    /* the list holds every node and a node is on it at most once: it never needs to grow */
+    (void)pf__open_push(o, pf__hentry_make(0.0, 0, u));
+    for (uint32_t settled = 0;;) {
+        uint32_t x = pf__nodes_take(r, o, &hold);
+        if (x == PF_NODE_NONE || r->g[x] > maxd) break;
         if (w->tgt[x] == w->tgen && --ntgt == 0) break;
         if (++settled > limit) break;
         const bld_list *l = &b->adj[x];
@@ -439,18 +439,11 @@ static void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double max
             uint32_t na = w->pa[x] + l->v[i].a, nb = w->pb[x] + l->v[i].b;
             double nd = pf__accel_cost(na, nb);
             if (nd > maxd) continue;
-            uint32_t st = c->stamp[y];
-            if ((st & PF__GEN_MASK) == c->gen) {
-                if ((st & PF__CLOSED_BIT) || !(nd < pf__accel_cost(w->pa[y], w->pb[y]))) continue;
-                w->pa[y] = na;
-                w->pb[y] = nb;
-                pf__accel_lower(c, y, nd);
-            } else {
-                c->stamp[y] = c->gen;
-                w->pa[y] = na;
-                w->pb[y] = nb;
-                (void)pf__accel_push(c, y, nd);
-            }
+            uint32_t was = pf__nodes_admit(r, y, nd, 0);
+            if (!was) continue;
+            (void)pf__nodes_put(r, o, NULL, y, was, nd, 0, NULL, 0, nd, 0.0, 0, 0);
+            w->pa[y] = na;
+            w->pb[y] = nb;
         }
     }
 }
@@ -478,10 +471,9 @@ static uint32_t contract(const bld *b, bld_wit *w, uint32_t v, uint32_t limit, i
             w->tgt[l->v[j].to] = w->tgen;
         }
         witness(b, w, ui->to, v, maxd, l->n - 1u - i, limit, round);
-        const pf_ctx *c = &w->c;
         for (uint32_t j = i + 1; j < l->n; j++) {
             uint32_t x = l->v[j].to, a = ui->a + l->v[j].a, bb = ui->b + l->v[j].b;
-            if ((c->stamp[x] & PF__GEN_MASK) == c->gen && pf__accel_cost(w->pa[x], w->pb[x]) <= pf__accel_cost(a, bb))
+            if (pf__nodes_live(&w->r, x) && w->r.g[x] <= pf__accel_cost(a, bb))
                 continue; /* a witness: a path at most as long that avoids v */
             cnt++;
             if (out) buf_put(&b->alloc, out, (bld_sc){ui->to, x, a, bb, v});

@@ -53,24 +53,6 @@ struct pf_accel {
     pf__accel_arc *arcs;
 };
 
-/* ---- the open list ---------------------------------------------------------------------------- */
-
-/* The witness and query searches run on the library's open list (search/heap_internal.h) over a
- * context's records, with tie key 0 (their keys are exact: a + b * sqrt(2)). */
-PF__INLINE int pf__accel_push(pf_ctx *c, uint32_t v, double f) { return pf__open_push(&c->open, pf__hentry_make(f, 0, v)); }
-/* Takes the best node off the open list and marks it closed. */
-PF__INLINE uint32_t pf__accel_pop_close(pf_ctx *c)
-{
-    uint32_t v = pf__open_pop(&c->open);
-    c->stamp[v] |= PF__CLOSED_BIT;
-    return v;
-}
-/* Lowers open node v's key to f. */
-PF__INLINE void pf__accel_lower(pf_ctx *c, uint32_t v, double f)
-{
-    pf__open_sift_up(&c->open, c->open.pos[v], pf__hentry_make(f, 0, v));
-}
-
 /* ---- canonical paths ------------------------------------------------------------------------ */
 
 /* The move rule is the grid's (map/grid_moves_internal.h): 8 directions without corner cutting,

@@ -44,38 +44,47 @@ static void sz_release(pf_ctx *c, pf__jps_ext *x)
         }
 }
 
-static void ext_free(pf_ctx *c)
+static void ext_destroy(pf_ctx *c, void *p)
 {
-    pf__jps_ext *x = c->ext;
-    if (!x) return;
+    pf__jps_ext *x = p;
     sz_release(c, x);
     pf__jps_table_release(&x->own);
     pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
     pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x, sizeof *x);
-    c->ext = NULL;
-    c->ext_free = NULL;
-    c->ext_edit = NULL;
 }
 
 /* The map changed: the data this context built follows (an attached table follows on its own). */
-static int ext_edit(pf_ctx *c, pf__edit_view *e)
+static int ext_edit(pf_ctx *c, void *p, pf__edit_view *e)
 {
-    pf__jps_ext *x = c->ext;
+    (void)c;
+    pf__jps_ext *x = p;
     return pf__jps_table_edit(&x->own, e);
 }
 
-static pf__jps_ext *ext_get(pf_ctx *c)
+static void *ext_create(pf_ctx *c)
 {
-    if (c->ext) return c->ext;
     pf__jps_ext *x = pf__calloc(&c->alloc, sizeof *x, 64);
-    if (!x) return NULL;
-    pf__jps_table_init(&x->own, c->map, &c->alloc);
-    c->ext = x;
-    c->ext_free = ext_free;
-    c->ext_edit = ext_edit;
+    if (x) pf__jps_table_init(&x->own, c->map, &c->alloc);
     return x;
 }
+
+/* The jump-point parents, made by the first JPS search otherwise. */
+static int ext_reserve(pf_ctx *c, void *p)
+{
+    pf__jps_ext *x = p;
+    if (x->parent) return 1;
+    x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+    if (!x->parent) return 0;
+    pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+    /* the context's own records (g, stamps, slots) are the other hot arrays */
+    pf__jps_hugepages(c->block, c->block_size);
+    return 1;
+}
+
+const pf__ext_class pf__ext_jps = {ext_create, ext_destroy, ext_reserve, ext_edit};
+
+static pf__jps_ext *ext_get(pf_ctx *c) { return pf__ctx_ext(c, PF__EXT_JPS); }
 
 size_t pf__jps_static_size(const pf_map *m)
 {
@@ -93,14 +102,13 @@ void pf__jps_static_init(pf_ctx *c, void *mem, const pf_jps_table *table)
     x->parent = (uint32_t *)(void *)(p + pf__align64(sizeof *x));
     x->path = (uint32_t *)(void *)(p + pf__align64(sizeof *x) + words);
     x->path_cap = c->count; /* an optimal path visits a cell once; a weighted one may not fit */
-    c->ext = x;
-    c->ext_free = NULL;
+    pf__ctx_ext_place(c, PF__EXT_JPS, x);
 }
 
 /* A static context runs JPS only on data an attached table has: building it would allocate. */
 static int static_ready(const pf_ctx *c, uint8_t k)
 {
-    const pf__jps_ext *x = c->ext;
+    const pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
     const pf_jps_table *t = x ? x->shared : NULL;
     if (!t) return 0;
     return c->s.d.algo == PF_ALGO_JPS_PLUS ? t->dist != NULL : t->rows[k] != NULL;
@@ -113,8 +121,8 @@ pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
                   table->version != ctx->map->version))
         return PF_WRONG_MAP;
     /* a static context has room for the JPS state only when it was created with a table */
-    if (ctx->fixed && !ctx->ext) return table ? PF_CAPACITY_EXCEEDED : PF_OK;
-    if (!table && !ctx->ext) return PF_OK;
+    if (ctx->fixed && !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return table ? PF_CAPACITY_EXCEEDED : PF_OK;
+    if (!table && !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return PF_OK;
     pf__jps_ext *x = ext_get(ctx);
     if (!x) return PF_OUT_OF_MEMORY;
     if (table) pf__jps_table_release(&x->own); /* the shared copy replaces ours */
@@ -125,8 +133,8 @@ pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table)
 
 size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
-    if (!ctx || !ctx->ext) return 0;
-    const pf__jps_ext *x = ctx->ext;
+    if (!ctx || !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return 0;
+    const pf__jps_ext *x = pf__ctx_ext_get(ctx, PF__EXT_JPS);
     return sizeof *x + x->own.bytes + x->sz_bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
@@ -162,13 +170,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     if (c->fixed && (s->size > 1 || !static_ready(c, m->cls[si]))) return PF_UNSUPPORTED;
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
-    if (!x->parent) {
-        x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-        if (!x->parent) return PF_OUT_OF_MEMORY;
-        pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
-        /* the context's own records (g, stamps, slots) are the other hot arrays */
-        pf__jps_hugepages(c->block, c->block_size);
-    }
+    if (!ext_reserve(c, x)) return PF_OUT_OF_MEMORY;
     x->path_len = 0;
     uint8_t k = m->cls[si];
     const pf_jps_table *t = x->shared;
@@ -613,7 +615,7 @@ PF__INLINE int jps_diagonal(jps_out *o, uint32_t cur, uint32_t px, uint32_t py, 
 PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const int PLUS)
 {
     pf__search *s = &c->s;
-    pf__jps_ext *x = c->ext;
+    pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
     const int32_t *off = c->map->nb_off[0];
     const uint32_t pw = c->map->pw, goal = s->goal;
     const int16_t *D = x->dist;
@@ -680,7 +682,7 @@ static pf_status run_plus_cut(pf_ctx *c, uint32_t b) { return jps_run(c, b, 1, 1
 
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
 {
-    const pf__jps_ext *x = c->ext;
+    const pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
     if (!x || !x->parent) return PF_INVALID_ARGUMENT;
     if (x->dist) return x->cut ? run_plus_cut(c, budget) : run_plus_nocut(c, budget);
     return x->cut ? run_cut(c, budget) : run_nocut(c, budget);
@@ -688,13 +690,13 @@ pf_status pf__jps_step(pf_ctx *c, uint32_t budget)
 
 const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
 {
-    const pf__jps_ext *x = c->ext;
+    const pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
     *len = x ? x->path_len : 0;
     return x ? x->path : NULL;
 }
 
 int pf__jps_has_plus(const pf_ctx *c)
 {
-    const pf__jps_ext *x = c->ext;
+    const pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
     return x && ((x->shared && x->shared->dist) || x->own.dist);
 }

@@ -11,18 +11,53 @@
 /* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
  * for a static context its own struct first and the JPS state last. */
 typedef struct ctx_layout {
-    size_t   sz_g, sz_stamp, sz_hpos, sz_parent, block; /* records */
+    size_t   block;                                    /* records */
     uint32_t hcap;                                     /* open-list entries */
     size_t   heap;                                     /* bytes of the open list, padding included */
 } ctx_layout;
 
+/* The extensions' callbacks, by kind (ctx_internal.h). */
+static const pf__ext_class *const EXT[PF__EXT__COUNT] = {&pf__ext_jps, &pf__ext_accel, &pf__ext_theta,
+                                                          &pf__ext_sized};
+
 /* After an edit: the records need nothing (same cell count, reset by generation; a sliced search
- * in progress restarts at its next step, search.c), the JPS data this context built follows. */
+ * in progress restarts at its next step, search.c), the extensions' derived data follows (the JPS
+ * data this context built). */
 static int ctx_after_edit(pf__map_user *u, const pf_map *m, pf__edit_view *e)
 {
     pf_ctx *ctx = (pf_ctx *)(void *)((char *)u - offsetof(pf_ctx, user));
     (void)m;
-    return ctx->ext_edit ? ctx->ext_edit(ctx, e) : 1;
+    int ok = 1;
+    for (int k = 0; k < PF__EXT__COUNT; k++)
+        if (ctx->ext[k] && EXT[k]->edit && !(ctx->ext_placed >> k & 1u)) ok &= EXT[k]->edit(ctx, ctx->ext[k], e);
+    return ok;
+}
+
+void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind)
+{
+    if (!ctx->ext[kind] && !ctx->fixed) ctx->ext[kind] = EXT[kind]->create(ctx);
+    return ctx->ext[kind];
+}
+
+pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind)
+{
+    void *x = pf__ctx_ext(ctx, kind);
+    if (!x) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    if (EXT[kind]->reserve && !EXT[kind]->reserve(ctx, x)) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    return PF_OK;
+}
+
+void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind)
+{
+    if (!ctx->ext[kind] || (ctx->ext_placed >> kind & 1u)) return;
+    EXT[kind]->destroy(ctx, ctx->ext[kind]);
+    ctx->ext[kind] = NULL;
+}
+
+void pf__ctx_ext_place(pf_ctx *ctx, pf__ext_kind kind, void *x)
+{
+    ctx->ext[kind] = x;
+    ctx->ext_placed |= 1u << kind;
 }
 
 /* The open list doubles on demand (pf__open.grow); a static context's never grows, and its search
@@ -40,12 +75,7 @@ static int ctx_open_grow(pf__open *o)
 static ctx_layout layout(const pf_map *map, uint32_t hcap)
 {
     ctx_layout l;
-    size_t n = map->count;
-    l.sz_stamp = pf__align64(n * sizeof(uint32_t));
-    l.sz_g = pf__align64(n * sizeof(double));
-    l.sz_hpos = pf__align64(n * sizeof(uint32_t));
-    l.sz_parent = map->kind == PF_MAP_GRAPH ? pf__align64(n * sizeof(uint32_t)) : 0;
-    l.block = l.sz_stamp + l.sz_g + l.sz_hpos + l.sz_parent;
+    l.block = pf__nodes_bytes(map->count, map->kind == PF_MAP_GRAPH);
     l.hcap = hcap;
     l.heap = pf__align64(pf__open_bytes(hcap));
     return l;
@@ -65,21 +95,13 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->tag = PF__TAG_CTX;
     ctx->map = map;
     ctx->alloc = a;
-    ctx->count = map->count;
     ctx->block = b;
     ctx->block_size = l->block;
-    /* every array starts on a 64-byte boundary (sizes are rounded up by pf__align64) */
-    ctx->g = (double *)(void *)b;
-    ctx->stamp = (uint32_t *)(void *)(b + l->sz_g);
-    ctx->hpos = (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp);
-    ctx->parent = l->sz_parent ? (uint32_t *)(void *)(b + l->sz_g + l->sz_stamp + l->sz_hpos) : NULL;
-    /* Only the stamps must start at zero ("never written"); every other record is written before
-     * it is read, which is what makes the generation stamp a complete reset. By default the whole
-     * block is still written once here so its pages are faulted in at creation, not inside a frame:
-     * on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
-    if (prefault == PF_PREFAULT_NONE) memset(ctx->stamp, 0, l->sz_stamp);
-    else memset(b, 0, l->block);
-    ctx->gen = 0;
+    /* The records need only their stamps zeroed (pf__nodes_place). By default the whole block is
+     * still written once here so its pages are faulted in at creation, not inside a frame: on a
+     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
+    if (prefault != PF_PREFAULT_NONE) memset(b, 0, l->block);
+    pf__nodes_place(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
     if (prefault == PF_PREFAULT_ALL) memset(hb, 0, pf__open_bytes(l->hcap));
     ctx->open.heap = hb + PF__HEAP_PAD;
     ctx->open.cap = l->hcap;
@@ -189,10 +211,7 @@ void pf_ctx_destroy(pf_ctx *ctx)
     ctx->tag = PF__TAG_DEAD;
     pf__map_detach(ctx->map, &ctx->user);
     pf_allocator a = ctx->alloc;
-    if (ctx->ext_free) ctx->ext_free(ctx);
-    if (ctx->accel_free) ctx->accel_free(ctx);
-    pf__free(&a, ctx->aparent, (size_t)ctx->count * sizeof(uint32_t));
-    pf__szcomp_free(ctx);
+    for (int k = 0; k < PF__EXT__COUNT; k++) pf__ctx_ext_drop(ctx, (pf__ext_kind)k);
     pf__open_free(&ctx->open, &a);
     pf__free(&a, ctx->block, ctx->block_size);
     pf__free(&a, ctx, sizeof *ctx);
@@ -219,17 +238,8 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
     return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
-           (ctx->aparent ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents, once made */
+           (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */
            pf__szcomp_bytes(ctx);                                       /* sized units' components */
-}
-
-void pf__ctx_next_gen(pf_ctx *ctx)
-{
-    if (++ctx->gen > PF__GEN_MASK) {
-        /* wrapped after 2^27 - 1 searches on this context (PF__GEN_BITS) */
-        memset(ctx->stamp, 0, (size_t)ctx->count * sizeof ctx->stamp[0]);
-        ctx->gen = 1; /* 0 is reserved for "never written" */
-    }
 }
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }
@@ -244,15 +254,13 @@ int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
     return 1;
 }
 
-static int live(const pf_ctx *ctx, uint32_t idx) { return (ctx->stamp[idx] & PF__GEN_MASK) == ctx->gen; }
-
 pf_stats pf__ctx_stats(const pf_ctx *ctx) { return ctx->s.st; }
 
 double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;
     uint32_t idx = pf__map_inner(ctx->map, node);
-    if (idx == PF_NODE_NONE || !live(ctx, idx)) return INFINITY;
+    if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx)) return INFINITY;
     return ctx->g[idx];
 }
 
@@ -260,7 +268,7 @@ int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return 0;
     uint32_t idx = pf__map_inner(ctx->map, node);
-    return idx != PF_NODE_NONE && live(ctx, idx) && (ctx->stamp[idx] & PF__CLOSED_BIT);
+    return idx != PF_NODE_NONE && pf__nodes_settled(&ctx->nodes, idx);
 }
 
 uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
@@ -268,10 +276,9 @@ uint32_t pf_ctx_parent(const pf_ctx *ctx, uint32_t node)
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
     uint32_t idx = pf__map_inner(m, node);
-    if (idx == PF_NODE_NONE || !live(ctx, idx) || idx == ctx->s.start) return PF_NODE_NONE;
+    if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx) || idx == ctx->s.start) return PF_NODE_NONE;
     if (m->kind == PF_MAP_GRAPH) return ctx->parent[idx];
-    if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ctx->aparent[idx]);
-    uint32_t back = ctx->stamp[idx] >> PF__DIR_SHIFT;
-    uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
+    if (ctx->s.d.algo == PF_ALGO_THETA) return pf__map_outer(m, ((const uint32_t *)ctx->ext[PF__EXT_THETA])[idx]);
+    uint32_t p = (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][pf__nodes_dir(&ctx->nodes, idx)]);
     return pf__map_outer(m, p);
 }

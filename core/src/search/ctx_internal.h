@@ -5,28 +5,8 @@
 
 #include "pathfind/pf_search.h"
 #include "map/map_internal.h"
-#include "search/heap_internal.h"
+#include "search/nodes_internal.h"
 
-/*
- * Node records, structure of arrays, one allocation aligned to 64 bytes:
- *   stamp  [count] u32  bits 0..26: generation that last wrote the record (live iff equal to gen);
- *                       bit 27: closed (expanded); bits 28..31: grids: direction back to the parent
- *   g      [count] f64  cost so far (valid only when live)
- *   hpos   [count] u32  slot in the open list (valid only when live and not closed)
- *   parent [count] u32  graphs only: parent node
- * Grids: 16 bytes per cell. Graphs: 20 bytes per node.
- *
- * Why this shape: A* on big grids is memory-bound. The closed bit in the stamp lets a neighbour that
- * is already expanded be rejected on one load, without touching g. Parent directions ride in the
- * stamp word so a grid needs no parent array; 27 bits of generation give 134 million searches
- * between the (handled) wrap-arounds. The open list keeps decrease-key (hence hpos): lazy deletion
- * was measured on rooms-2000 and doubled the heap operations (on 8-connected grids a node is
- * improved about once after its first push), 4.9 -> 3.6 M expansions/s.
- */
-#define PF__GEN_BITS 27u
-#define PF__GEN_MASK ((UINT32_C(1) << PF__GEN_BITS) - 1u)
-#define PF__CLOSED_BIT (UINT32_C(1) << PF__GEN_BITS)
-#define PF__DIR_SHIFT 28u
 
 /* What pf_search_path may read of a context's last search. */
 typedef enum pf__search_state {
@@ -72,42 +52,80 @@ typedef struct pf__search {
 
 typedef struct pf__szcomp pf__szcomp;
 
+/*
+ * Per-context extensions: what an algorithm keeps in a context beside the records, one slot per
+ * kind, made on first use (pf__ctx_ext) or ahead of time (pf__ctx_ext_reserve), freed with the
+ * context. Each kind's callbacks live with its algorithm.
+ */
+typedef enum pf__ext_kind {
+    PF__EXT_JPS = 0, /* jps/jps_search.c: jump-point parents, the path, bitmaps/distances built here */
+    PF__EXT_ACCEL,   /* accel/accel_query.c: the attached accelerator and its query buffers */
+    PF__EXT_THETA,   /* search.c: Theta*'s parent of each cell (any cell, not a neighbour) */
+    PF__EXT_SIZED,   /* size_comp.c: components for units larger than one cell */
+    PF__EXT__COUNT
+} pf__ext_kind;
+
+typedef struct pf__ext_class {
+    /* Makes the extension of ctx; NULL when out of memory. Never called for a static context. */
+    void *(*create)(pf_ctx *ctx);
+    /* Frees it (with everything it holds). */
+    void (*destroy)(pf_ctx *ctx, void *x);
+    /* Optional: makes now what the first search would allocate (parents, buffers); 0 when out of
+     * memory. Called after create, and on a placed extension too (it then has what it needs). */
+    int (*reserve)(pf_ctx *ctx, void *x);
+    /* Optional: follows the derived data it holds through a map edit; 0 when it could not (the data
+     * is then dropped and rebuilt on demand). */
+    int (*edit)(pf_ctx *ctx, void *x, pf__edit_view *e);
+} pf__ext_class;
+
+extern const pf__ext_class pf__ext_jps, pf__ext_accel, pf__ext_theta, pf__ext_sized;
+
 struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
     pf_allocator  alloc;
-    uint32_t      count;
-    uint32_t      gen;
-    uint32_t     *stamp;
-    double       *g;
-    uint32_t     *hpos;
-    uint32_t     *parent;      /* graphs only */
+    /* The node records (search/nodes_internal.h): passed whole as `nodes` to the shared pieces,
+     * read by name in the hot loops (c->stamp, c->g); parent is kept for graphs only. */
+    union {
+        pf__nodes nodes;
+        struct {
+            uint32_t  count;
+            uint32_t  gen;
+            uint32_t *stamp;
+            double   *g;
+            uint32_t *hpos;
+            uint32_t *parent;
+        };
+    };
     void         *block;       /* the records' allocation */
     size_t        block_size;
     pf__open      open;        /* open list; open.pos is hpos */
     pf__search    s;
-    void         *ext;         /* algorithm extensions (JPS+ tables...), owned */
-    void        (*ext_free)(pf_ctx *ctx);
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
                                 * and what would grow fails with PF_CAPACITY_EXCEEDED */
-    /* follows the extension's derived data (JPS tables built by this context) through an edit;
-     * 0 when it could not (the data is then dropped and rebuilt on demand) */
-    int         (*ext_edit)(pf_ctx *ctx, pf__edit_view *e);
     pf__map_user  user;        /* busy during a search call; follows the map's edits */
-    void         *accel;       /* the accelerator's query state (accel/), owned */
-    void        (*accel_free)(pf_ctx *ctx);
-    uint32_t     *aparent;     /* [count] Theta*'s parents (any cell, not a neighbour), made by the
-                                  first Theta* search on a grid; NULL until then */
-    struct pf__szcomp *szcomp; /* components for sized units (size_comp.c), made by the first
-                                  sized query; NULL until then */
+    void         *ext[PF__EXT__COUNT]; /* extensions by kind, NULL until made */
+    uint32_t      ext_placed;  /* bit per kind: placed in caller memory (static), never freed */
     pf_trace     *trace;       /* pf_ctx_use_trace; NULL = no recording */
 };
+
+/* The extension of `kind`, made on first use; NULL when it cannot be (out of memory, or a static
+ * context, which allocates nothing). */
+void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind);
+/* The extension if it exists, else NULL: never makes it. */
+PF__INLINE void *pf__ctx_ext_get(const pf_ctx *ctx, pf__ext_kind kind) { return ctx->ext[kind]; }
+/* Makes the extension and what its first search would allocate, ahead of time (pf_batch_reserve:
+ * a frame's first search then allocates nothing for it). PF_OK, PF_OUT_OF_MEMORY, or
+ * PF_CAPACITY_EXCEEDED for a static context that was not given it. */
+pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind);
+/* Frees the extension (nothing when it does not exist or was placed). */
+void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind);
+/* Installs an extension placed in a static context's memory: never freed, never edited. */
+void pf__ctx_ext_place(pf_ctx *ctx, pf__ext_kind kind, void *x);
 
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step
  * continues it. */
 pf_status pf__flow_begin(pf_ctx *ctx, uint32_t goal, const pf_search_desc *desc);
-/* Starts a new generation (clears stamps only on wrap-around). */
-void pf__ctx_next_gen(pf_ctx *ctx);
 /* Forces the generation counter, so tests can exercise the wrap. */
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
 

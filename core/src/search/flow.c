@@ -29,8 +29,7 @@ static uint32_t settled(const pf_ctx *ctx, uint32_t node)
     if (ctx->s.version != ctx->map->version) return PF_NODE_NONE; /* its cells are gone */
     uint32_t i = pf__map_inner(ctx->map, node);
     if (i == PF_NODE_NONE) return PF_NODE_NONE;
-    uint32_t st = ctx->stamp[i];
-    return (st & PF__GEN_MASK) == ctx->gen && (st & PF__CLOSED_BIT) ? i : PF_NODE_NONE;
+    return pf__nodes_settled(&ctx->nodes, i) ? i : PF_NODE_NONE;
 }
 
 uint8_t pf_flow_dir(const pf_ctx *ctx, uint32_t node)
@@ -38,7 +37,7 @@ uint8_t pf_flow_dir(const pf_ctx *ctx, uint32_t node)
     uint32_t i = settled(ctx, node);
     if (i == PF_NODE_NONE) return PF_FLOW_NONE;
     if (i == ctx->s.start) return PF_FLOW_GOAL;
-    return (uint8_t)(ctx->stamp[i] >> PF__DIR_SHIFT);
+    return (uint8_t)pf__nodes_dir(&ctx->nodes, i);
 }
 
 uint32_t pf_flow_next(const pf_ctx *ctx, uint32_t node)
@@ -46,7 +45,7 @@ uint32_t pf_flow_next(const pf_ctx *ctx, uint32_t node)
     uint32_t i = settled(ctx, node);
     if (i == PF_NODE_NONE || i == ctx->s.start) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
-    uint32_t d = ctx->stamp[i] >> PF__DIR_SHIFT;
+    uint32_t d = pf__nodes_dir(&ctx->nodes, i);
     return pf__map_outer(m, (uint32_t)((int64_t)i + m->nb_off[(i / m->pw) & 1u][d]));
 }
 
@@ -63,16 +62,15 @@ pf_status pf_flow_export(const pf_ctx *ctx, uint8_t *dirs, size_t len)
     if (ctx->s.version != m->version) return PF_MAP_CHANGED;
     const uint32_t w = m->width, h = m->height, pw = m->pw;
     if (len < (size_t)w * h) return PF_BUFFER_TOO_SMALL;
-    const uint32_t gen = ctx->gen, root = ctx->s.start;
+    const pf__nodes *r = &ctx->nodes;
+    const uint32_t root = ctx->s.start;
     /* row by row over the padded records: one pass, no per-cell address arithmetic */
     for (uint32_t y = 0; y < h; y++) {
-        const uint32_t *stamp = ctx->stamp + (size_t)(y + 1u) * pw + 1u;
+        const uint32_t row = (y + 1u) * pw + 1u;
         uint8_t *out = dirs + (size_t)y * w;
-        for (uint32_t x = 0; x < w; x++) {
-            uint32_t st = stamp[x];
-            out[x] = (st & PF__GEN_MASK) == gen && (st & PF__CLOSED_BIT) ? (uint8_t)(st >> PF__DIR_SHIFT) : PF_FLOW_NONE;
-        }
+        for (uint32_t x = 0; x < w; x++)
+            out[x] = pf__nodes_settled(r, row + x) ? (uint8_t)pf__nodes_dir(r, row + x) : PF_FLOW_NONE;
     }
-    if (ctx->stamp[root] & PF__CLOSED_BIT) dirs[pf__map_outer(m, root)] = PF_FLOW_GOAL; /* as pf_flow_dir */
+    if (pf__nodes_settled(r, root)) dirs[pf__map_outer(m, root)] = PF_FLOW_GOAL; /* as pf_flow_dir */
     return PF_OK;
 }

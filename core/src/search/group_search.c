@@ -119,7 +119,7 @@ uint32_t pf__group_search_path_len(const pf_ctx *c, const pf__group *g, uint32_t
     const pf_map *m = c->map;
     const uint32_t gi = pf__map_inner(m, g->goal), si = pf__map_inner(m, start);
     const int32_t *off = m->nb_off[0];
-    int settled = (c->stamp[si] & PF__GEN_MASK) == c->gen && (c->stamp[si] & PF__CLOSED_BIT);
+    int settled = pf__nodes_settled(&c->nodes, si);
     if (!settled) return 0;
     uint32_t len = 1;
     for (uint32_t i = si; i != gi && len <= m->count; len++)

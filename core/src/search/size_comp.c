@@ -21,17 +21,34 @@ struct pf__szcomp {
     uint8_t   size;    /* and the unit size */
 };
 
-void pf__szcomp_free(pf_ctx *c)
+static void sized_destroy(pf_ctx *c, void *p)
 {
-    pf__szcomp *z = c->szcomp;
-    if (!z) return;
+    pf__szcomp *z = p;
     pf__free(&c->alloc, z->lab, (size_t)c->count * sizeof(uint32_t));
     pf__free(&c->alloc, z->queue, (size_t)c->count * sizeof(uint32_t));
     pf__free(&c->alloc, z, sizeof *z);
-    c->szcomp = NULL;
 }
 
-size_t pf__szcomp_bytes(const pf_ctx *c) { return c->szcomp ? sizeof(pf__szcomp) + 2u * (size_t)c->count * sizeof(uint32_t) : 0; }
+static void *sized_create(pf_ctx *c)
+{
+    pf__szcomp *z = pf__calloc(&c->alloc, sizeof *z, 64);
+    if (!z) return NULL;
+    z->lab = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+    z->queue = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+    if (!z->lab || !z->queue) {
+        sized_destroy(c, z);
+        return NULL;
+    }
+    z->version = ~c->map->version; /* not labelled yet */
+    return z;
+}
+
+const pf__ext_class pf__ext_sized = {sized_create, sized_destroy, NULL, NULL};
+
+size_t pf__szcomp_bytes(const pf_ctx *c)
+{
+    return pf__ctx_ext_get(c, PF__EXT_SIZED) ? sizeof(pf__szcomp) + 2u * (size_t)c->count * sizeof(uint32_t) : 0;
+}
 
 /* Labels the component of padded cell `from` (open to u) with a new label. */
 static void flood(const pf_map *m, pf__szcomp *z, uint32_t from, pf__unit u)
@@ -55,20 +72,9 @@ static void flood(const pf_map *m, pf__szcomp *z, uint32_t from, pf__unit u)
 pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, int *same)
 {
     const pf_map *m = c->map;
-    pf__szcomp *z = c->szcomp;
-    if (!z) {
-        if (c->fixed) return PF_UNSUPPORTED; /* no room for labels in caller memory: search instead */
-        z = pf__calloc(&c->alloc, sizeof *z, 64);
-        if (!z) return PF_OUT_OF_MEMORY;
-        z->lab = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-        z->queue = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-        c->szcomp = z;
-        if (!z->lab || !z->queue) {
-            pf__szcomp_free(c);
-            return PF_OUT_OF_MEMORY;
-        }
-        z->version = ~m->version; /* labelled below */
-    }
+    if (c->fixed) return PF_UNSUPPORTED; /* no room for labels in caller memory: search instead */
+    pf__szcomp *z = pf__ctx_ext(c, PF__EXT_SIZED);
+    if (!z) return PF_OUT_OF_MEMORY;
     const uint8_t k = m->cls[si];
     /* a flood covers cells of one class only: the labels of every class live side by side */
     if (z->version != m->version || z->size != size || z->next > UINT32_MAX - 2u) {

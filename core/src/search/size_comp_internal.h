@@ -9,7 +9,6 @@
  * open to it, gi of si's class): *same. PF_UNSUPPORTED in a static context (the caller searches
  * instead), PF_OUT_OF_MEMORY. */
 pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, int *same);
-void      pf__szcomp_free(pf_ctx *c);
 size_t    pf__szcomp_bytes(const pf_ctx *c);
 
 #endif

@@ -41,7 +41,13 @@
  *                   from the node's parent through pf__bf_admit / pf__bf_relax with a parent array.
  *   flow fields     a tree search rooted at the goal with BACK = 1 (flow.c reads the stamps), as
  *                   group_search.c searches backwards with a goal test on a set of starts.
- *   accelerator     accel/: its witness and query searches push and pop the same open list.
+ *   accelerator     accel/accel_query.c: each side of a query is this loop on the context's records
+ *                   with pf__bf_next_bounded (it ends at the best meeting), a successor generator
+ *                   over the hierarchy's arcs, and the relaxation with the accelerator's parents.
+ *                   The build's witness searches (accel_build.c) run the same pieces one level
+ *                   down, on records over the build's node ids: search/nodes_internal.h holds the
+ *                   records, their relaxation (pf__nodes_admit, pf__nodes_put) and the loop
+ *                   head's pop (pf__nodes_take), which this file's functions are built on.
  */
 #ifndef PF_SKELETON_INTERNAL_H
 #define PF_SKELETON_INTERNAL_H
@@ -52,7 +58,7 @@
  * stale) and an empty open list ordered by the desc's tie rule. */
 PF__INLINE void pf__bf_reset(pf_ctx *c)
 {
-    pf__ctx_next_gen(c);
+    pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, c->s.d.tie, c->s.d.tie_seed);
 }
 
@@ -61,8 +67,7 @@ PF__INLINE void pf__bf_reset(pf_ctx *c)
  * parents. */
 PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
 {
-    c->stamp[node] = c->gen | (back << PF__DIR_SHIFT);
-    c->g[node] = 0.0;
+    pf__nodes_set(&c->nodes, node, 0.0, back);
     c->s.st.pushed = 1;
     return pf__open_push(&c->open, pf__hentry_make(c->s.hmul * h, pf__open_tie(&c->open, node, h), node));
 }
@@ -72,14 +77,27 @@ PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
  * PF_NODE_NONE when the search is to return *ret: PF_IN_PROGRESS when the step's budget is spent,
  * PF_LIMIT_REACHED at max_expansions, or at the end of the open list PF_OK (a tree search),
  * PF_LIMIT_REACHED (max_cost pruned a node) or PF_NO_PATH. A search that returns to be resumed
- * leaves its held entry on the heap.
+ * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance.)
+ *
+ * BOUNDED (a compile-time constant) is an exact search that ends once its best open key reaches
+ * *bound (PF_OK), the bound read anew at every step (the accelerator's query: the best meeting
+ * found so far), and whose open list running dry is PF_OK too.
  */
-PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret)
+PF__INLINE uint32_t pf__bf_next_bounded(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED,
+                                        const double *bound)
 {
     pf__search *s = &c->s;
     if (!pf__hold_settle(&c->open, hd)) {
         *ret = PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
+    }
+    if (BOUNDED) {
+        const pf__open *o = &c->open;
+        uint64_t top = hd->have ? hd->e.fkey : o->size ? o->heap[0].fkey : UINT64_MAX;
+        if (top >= pf__fkey(*bound)) {
+            *ret = PF_OK;
+            return PF_NODE_NONE;
+        }
     }
     if ((*budget)-- == 0) { /* a sliced search resumes from the heap alone */
         *ret = pf__hold_park(&c->open, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
@@ -92,18 +110,22 @@ PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_st
         *ret = pf__hold_park(&c->open, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
     }
-    uint32_t n = pf__hold_pop(&c->open, hd);
-    if (n == PF_NODE_NONE) {
-        *ret = s->tree ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
+    uint32_t n = pf__nodes_take(&c->nodes, &c->open, hd);
+    if (n == PF_NODE_NONE) { /* (bounded: caught above) */
+        *ret = s->tree || BOUNDED ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
         return PF_NODE_NONE;
     }
-    c->stamp[n] |= PF__CLOSED_BIT;
     if (s->trace) {
         pf_trace *t = s->trace;
         if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, n);
         t->total++;
     }
     return n;
+}
+
+PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret)
+{
+    return pf__bf_next_bounded(c, hd, budget, ret, 0, NULL);
 }
 
 /* The loop head with the goal test of A* and its kin: the goal (s->goal, passed in a register)
@@ -122,17 +144,11 @@ PF__INLINE uint32_t pf__bf_next_expand(pf_ctx *c, pf__hold *hd, uint32_t *budget
     return cur;
 }
 
-/* What a record was before a relaxation writes it (pf__bf_admit); 0: it is left alone. */
-enum { PF__WAS_NEW = 1, PF__WAS_OPEN = 2, PF__WAS_CLOSED = 3 };
-
-/* The relaxation, first half: whether nb's record is to be written for cost ng. A stale record
- * (another search's) always is; a live one by pf__relax_improves. REOPEN: 0, or s->reopen. */
+/* The relaxation, first half (search/nodes_internal.h): whether nb's record is to be written for
+ * cost ng, and what it was (PF__WAS_*). REOPEN: 0, or s->reopen. */
 PF__INLINE uint32_t pf__bf_admit(const pf_ctx *c, uint32_t nb, double ng, int REOPEN)
 {
-    uint32_t st = c->stamp[nb];
-    if ((st & PF__GEN_MASK) != c->gen) return PF__WAS_NEW;
-    if (!pf__relax_improves((st >> PF__GEN_BITS) & 1u, REOPEN, ng, c->g[nb])) return 0u;
-    return PF__WAS_OPEN + ((st >> PF__GEN_BITS) & 1u);
+    return pf__nodes_admit(&c->nodes, nb, ng, REOPEN);
 }
 
 /*
@@ -150,17 +166,13 @@ PF__INLINE int pf__bf_relax(pf_ctx *c, pf__hold *hd, uint32_t nb, uint32_t was, 
         s->pruned = 1;
         return 1;
     }
-    c->stamp[nb] = c->gen | (back << PF__DIR_SHIFT);
-    c->g[nb] = ng;
-    if (parent) parent[nb] = from;
     double f = s->greedy ? s->hmul * h : ng + s->hmul * h;
-    if (was == PF__WAS_OPEN) {
-        pf__open_lower(&c->open, REPEATS ? hd : NULL, nb, f);
-        return 1;
-    }
+    /* the open case first and apart, as the common one: each call below folds to its half */
+    if (was == PF__WAS_OPEN)
+        return pf__nodes_put(&c->nodes, &c->open, hd, nb, PF__WAS_OPEN, ng, back, parent, from, f, h, REPEATS, 1);
     if (was == PF__WAS_CLOSED) s->st.reopened++;
     s->st.pushed++;
-    return pf__open_add(&c->open, hd, nb, nb, f, h);
+    return pf__nodes_put(&c->nodes, &c->open, hd, nb, was, ng, back, parent, from, f, h, REPEATS, 1);
 }
 
 #endif
