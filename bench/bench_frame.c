@@ -7,6 +7,10 @@
  *     astar. ALGO auto builds the map's accelerator first (its build time is build_s; the batch
  *     attaches it to every worker) and runs every query as PF_ALGO_AUTO: A* for the short moves,
  *     the accelerator for the long ones.
+ * Each batch is made with reserve.algos naming ALGO (pf_batch.h), so its first frame allocates
+ * nothing for it; first_frame_ms is that frame, first_frame_ms_unreserved the first frame of a
+ * batch made without the reservation (the per-context JPS and accelerator state then made, and a
+ * JPS table built, inside it), measured once per thread count before the timed batch.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -14,6 +18,26 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+
+static double now(void);
+
+enum { NS = 500, NL = 20 };
+
+/* One frame: reset, submit frame f's queries (the same for every thread count), run. Seconds. */
+static double run_frame(pf_batch *b, const pf_map *map, const pf_scen *sh, const pf_scen *lo, uint32_t f, pf_algo algo)
+{
+    uint32_t nsh = pf_scen_count(sh), nlo = pf_scen_count(lo);
+    double t0 = now();
+    pf_batch_reset(b);
+    for (uint32_t i = 0; i < NS + NL; i++) {
+        const pf_scen_entry *e = i < NS ? pf_scen_get(sh, (f * NS + i) % nsh) : pf_scen_get(lo, (f * NL + i - NS) % nlo);
+        pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy), .goal = pf_grid_node(map, e->gx, e->gy),
+                            .search = {.algo = algo}, .tag = i};
+        pf_batch_submit(b, &q, NULL);
+    }
+    pf_batch_run(b, NULL);
+    return now() - t0;
+}
 
 static double now(void)
 {
@@ -79,8 +103,6 @@ int main(int argc, char **argv)
         }
         build_s = now() - t0;
     }
-    const uint32_t NS = 500, NL = 20;
-    uint32_t nsh = pf_scen_count(sh), nlo = pf_scen_count(lo);
     double *ft = malloc((size_t)frames * sizeof *ft);
     long rss_before = status_kb("VmRSS:");
     printf("{\"bench\":\"frame\",\"map\":\"%s\",\"algo\":\"%s\",\"build_s\":%.3f,\"frames\":%d,"
@@ -89,22 +111,22 @@ int main(int argc, char **argv)
            mp, pf_algo_name(algo), build_s, frames, NS, NL);
     double qps1 = 0.0;
     for (int t = 1; t <= maxt; t++) {
+        double first_unreserved = 0.0, first = 0.0;
         pf_batch *b;
-        if (pf_batch_create(map, &(pf_batch_desc){.workers = (uint32_t)t, .accel = acc}, &b) != PF_OK) return 1;
+        for (int reserved = 0; reserved < 2; reserved++) {
+            pf_batch_desc bd = {.workers = (uint32_t)t, .accel = acc};
+            if (reserved) bd.reserve.algos = 1u << algo;
+            if (pf_batch_create(map, &bd, &b) != PF_OK) return 1;
+            if (!reserved) {
+                first_unreserved = run_frame(b, map, sh, lo, 0, algo);
+                pf_batch_destroy(b);
+            }
+        }
         double total = 0.0;
         for (int f = 0; f < frames; f++) {
             /* a frame = reset + submit + run; the same queries for every thread count */
-            double t0 = now();
-            pf_batch_reset(b);
-            for (uint32_t i = 0; i < NS + NL; i++) {
-                const pf_scen_entry *e = i < NS ? pf_scen_get(sh, ((uint32_t)f * NS + i) % nsh)
-                                                : pf_scen_get(lo, ((uint32_t)f * NL + i - NS) % nlo);
-                pf_batch_query q = {.start = pf_grid_node(map, e->sx, e->sy),
-                                    .goal = pf_grid_node(map, e->gx, e->gy), .search = {.algo = algo}, .tag = i};
-                pf_batch_submit(b, &q, NULL);
-            }
-            pf_batch_run(b, NULL);
-            ft[f] = now() - t0;
+            ft[f] = run_frame(b, map, sh, lo, (uint32_t)f, algo);
+            if (f == 0) first = ft[f];
             total += ft[f];
         }
         pf_batch_stats st = pf_batch_get_stats(b);
@@ -113,10 +135,10 @@ int main(int argc, char **argv)
         if (t == 1) qps1 = qps;
         long rss = status_kb("VmRSS:");
         printf("%s{\"threads\":%d,\"queries_per_s\":%.1f,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,"
-               "\"frame_ms_max\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
+               "\"frame_ms_max\":%.3f,\"first_frame_ms\":%.3f,\"first_frame_ms_unreserved\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
                "\"batch_bytes\":%zu,\"rss_kb\":%ld}",
                t > 1 ? "," : "", t, qps, pct(ft, frames, 0.5) * 1e3, pct(ft, frames, 0.99) * 1e3,
-               ft[frames - 1] * 1e3, qps / qps1, (unsigned long long)st.expanded,
+               ft[frames - 1] * 1e3, first * 1e3, first_unreserved * 1e3, qps / qps1, (unsigned long long)st.expanded,
                (unsigned long long)(st.submitted - st.completed), pf_batch_mem_size(b), rss);
         pf_batch_destroy(b);
     }

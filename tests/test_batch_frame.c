@@ -614,6 +614,67 @@ static void test_reserve_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* reserve.algos: frames of JPS, JPS+ and AUTO queries (the accelerator attached) allocate nothing
+ * after creation, spares included; without it the first such frames do (the check can fail). */
+static unsigned long algo_frames(pf_map *m, const pf_accel *acc, uint32_t algos, counter *cnt)
+{
+    pf_batch *b;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 2,
+                       .suspend_slots = 2, .accel = acc,
+                       .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1,
+                                   .algos = algos}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    unsigned long made = atomic_load(&cnt->allocs);
+    uint32_t n;
+    op *ops = make_stream(m, 40, &n, 7);
+    static const pf_algo each[] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
+    pf_query_id *ids = calloc(n, sizeof *ids);
+    for (uint32_t i = 0, frame = 0; frame < 40; frame++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        for (; i < n && ops[i].frame == frame; i++) {
+            if (ops[i].cancel) {
+                pf_batch_cancel(b, ids[ops[i].target]);
+                continue;
+            }
+            ops[i].q.search.algo = each[i % 3];
+            assert_int_equal(pf_batch_submit(b, &ops[i].q, &ids[i]), PF_OK);
+        }
+        pf_batch_budget bud = frame % 2 ? (pf_batch_budget){.max_expansions = 400} : (pf_batch_budget){.max_us = 300};
+        assert_int_equal(example_run_pthreads(b, 2, &bud), PF_OK);
+    }
+    pf_batch_stats st = pf_batch_get_stats(b);
+    assert_true(st.completed > 100);
+    free(ids);
+    free(ops);
+    pf_batch_destroy(b);
+    return atomic_load(&cnt->allocs) - made;
+}
+
+static void test_reserve_algos_then_no_allocation(void **state)
+{
+    (void)state;
+    /* unweighted: JPS, JPS+ and the accelerator all run (on costs they fall back to A*) */
+    uint64_t seed = 15;
+    uint8_t *cls = malloc(160 * 120);
+    for (size_t i = 0; i < 160 * 120; i++) cls[i] = rng_below(&seed, 100) < 22 ? 0 : 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 160, .height = 120, .cells = cls}, &m), PF_OK);
+    free(cls);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    const uint32_t algos = (1u << PF_ALGO_JPS) | (1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO);
+    assert_int_equal(algo_frames(m, acc, algos, &cnt), 0);
+    assert_true(algo_frames(m, acc, 0, &cnt) > 0);
+    /* a bit that names no algorithm is refused */
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.reserve = {.algos = 1u << PF_ALGO__COUNT}}, &b),
+                     PF_INVALID_ARGUMENT);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* The slot holder keeps its search even when a worker running ahead parks first. Jobs run by hand
  * in the racy order: the job the plan does not admit (it only runs ahead of the account) goes first
  * and finds the one spare free; the admitted long search parks after it. Before spares were owed to
@@ -716,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),
+        cmocka_unit_test(test_reserve_algos_then_no_allocation),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
     };

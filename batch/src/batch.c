@@ -83,6 +83,9 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
     if ((unsigned)d->prefault > PF_PREFAULT_NONE)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "prefault: %u is not a pf_prefault value",
                           (unsigned)d->prefault);
+    if (d->reserve.algos >> PF_ALGO__COUNT)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.algos: 0x%x names no pf_algo beyond bit %u",
+                          d->reserve.algos, PF_ALGO__COUNT - 1u);
     if (d->reserve.queries > PF__BQ_SLOT_MASK)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.queries: %u exceed PF_BATCH_MAX_QUERIES (%u)",
                           d->reserve.queries, PF_BATCH_MAX_QUERIES);
@@ -140,7 +143,7 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->prefault = c->prefault;
     b->open_cap = c->d.heap_capacity;
     b->ctx_desc = (pf_ctx_desc){.allocator = a, .heap_capacity = c->d.heap_capacity,
-                                .jps_table = c->d.jps_table, .prefault = c->prefault};
+                                .jps_table = c->d.jps_table, .accel = c->d.accel, .prefault = c->prefault};
     b->flags = c->d.flags;
     b->group_min = c->group_min;
     b->nworkers = c->nworkers;
@@ -245,6 +248,7 @@ void pf_batch_destroy(pf_batch *b)
     pf__queries_free(b);
     pf__plan_free(b);
     pf__account_free(b);
+    pf_jps_table_destroy(b->jps_own); /* after the contexts that used it */
     pf__free(&a, b, sizeof *b);
 }
 
@@ -254,6 +258,29 @@ static int reserve_queries(pf_batch *b, uint32_t n)
 {
     return pf__plan_reserve_table(b, n) && pf__queries_reserve(b, n) && pf__plan_reserve(b, n) &&
            pf__account_reserve(b, n) && pf__tag_reserve(b, n);
+}
+
+/* reserve.algos: one JPS table for all contexts when they would each build their own, then each
+ * context's per-algorithm state (workers' and spares'; spares made later get it in pf__new_ctx). */
+static pf_status reserve_algos(pf_batch *b, uint32_t algos)
+{
+    const uint32_t jps = (1u << PF_ALGO_JPS) | (1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO);
+    const int plus = (algos & ((1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO))) != 0;
+    if ((algos & jps) && !b->fixed && pf_jps_supported(b->map) &&
+        (!b->jps || (b->jps_own && plus && !b->jps_own_plus))) {
+        pf_jps_table *t;
+        pf_status st = pf_jps_table_create(b->map, &(pf_jps_desc){.allocator = b->alloc, .bitmaps_only = !plus}, &t);
+        if (st != PF_OK) return st;
+        pf__workers_use_jps(b, t);
+        pf__spares_use_jps(b, t);
+        pf_jps_table_destroy(b->jps_own); /* a bitmaps-only one, replaced */
+        b->jps = b->jps_own = t;
+        b->jps_own_plus = plus;
+        b->ctx_desc.jps_table = t;
+    }
+    b->algos |= algos;
+    pf_status st = pf__workers_reserve_algos(b, b->algos);
+    return st == PF_OK ? pf__spares_reserve_algos(b, b->algos) : st;
 }
 
 pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
@@ -281,6 +308,7 @@ pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
         return fail;
     if (r->arena_bytes && !pf__workers_reserve_arena(b, r->arena_bytes, pre)) return fail;
     if (r->spares && !pf__spares_make_all(b)) return fail;
+    if (r->algos && (st = reserve_algos(b, r->algos)) != PF_OK) return st == PF_OUT_OF_MEMORY ? fail : st;
     return PF_OK;
 }
 

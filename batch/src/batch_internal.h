@@ -166,8 +166,11 @@ struct pf_batch {
     struct { /* follow.c: the batch as a user of its map */
         pf__map_user user;     /* busy from prepare to finish; follows the map's edits */
     };
-    const pf_jps_table *jps;   /* attached to every context made, when given */
+    const pf_jps_table *jps;   /* attached to every context made, when given or built */
     const pf_accel *accel;     /* likewise */
+    pf_jps_table *jps_own;     /* the table reserve.algos built (jps points to it), owned */
+    int           jps_own_plus; /* jps_own has JPS+ distances */
+    uint32_t      algos;       /* reserve.algos so far: their state is made in every context */
     pf_allocator  alloc;
     pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
     uint32_t      flags, group_min, nspare_want;
@@ -333,6 +336,8 @@ void      pf__spare_put(pf_batch *b, pf_ctx *c);
 /* The run's slot holders that have no context yet: spares kept for them (pf__spare_take). */
 void      pf__spares_owe(pf_batch *b, uint32_t n);
 int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
+pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos);
+void      pf__spares_use_jps(pf_batch *b, const pf_jps_table *t);
 size_t    pf__spares_mem_size(const pf_batch *b); /* the contexts */
 void      pf__spares_free(pf_batch *b);
 size_t    pf__spares_static_size(uint32_t n);
@@ -437,6 +442,8 @@ static inline pf__job *pf__account_job(const pf_batch *b, uint32_t i) { return p
 int       pf__workers_alloc(pf_batch *b);
 pf_status pf__workers_init(pf_batch *b, size_t arena);
 int       pf__workers_reserve_open(pf_batch *b, uint32_t open, int prefault);
+pf_status pf__workers_reserve_algos(pf_batch *b, uint32_t algos);
+void      pf__workers_use_jps(pf_batch *b, const pf_jps_table *t);
 int       pf__workers_reserve_arena(pf_batch *b, size_t bytes, int prefault);
 /* pf_batch_reset: the paths of the frame are given up. */
 void      pf__workers_reset(pf_batch *b);

@@ -70,6 +70,18 @@ int pf__workers_reserve_open(pf_batch *b, uint32_t open, int prefault)
     return 1;
 }
 
+pf_status pf__workers_reserve_algos(pf_batch *b, uint32_t algos)
+{
+    pf_status st = PF_OK;
+    for (uint32_t w = 0; w < b->nworkers && st == PF_OK; w++) st = pf__ctx_reserve_algos(b->workers[w].ctx, algos);
+    return st;
+}
+
+void pf__workers_use_jps(pf_batch *b, const pf_jps_table *t)
+{
+    for (uint32_t w = 0; w < b->nworkers; w++) pf_ctx_use_jps_table(b->workers[w].ctx, t);
+}
+
 int pf__workers_reserve_arena(pf_batch *b, size_t bytes, int prefault)
 {
     for (uint32_t w = 0; w < b->nworkers; w++)

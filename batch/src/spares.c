@@ -26,7 +26,7 @@ pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
     pf_status st = pf_ctx_create(b->map, &cd, out);
-    if (st == PF_OK && b->accel && (st = pf_ctx_use_accel(*out, b->accel)) != PF_OK) {
+    if (st == PF_OK && b->algos && (st = pf__ctx_reserve_algos(*out, b->algos)) != PF_OK) {
         pf_ctx_destroy(*out);
         *out = NULL;
     }
@@ -92,6 +92,18 @@ void pf__spare_put(pf_batch *b, pf_ctx *c)
 }
 
 void pf__spares_owe(pf_batch *b, uint32_t n) { b->spare_owed = n; }
+
+pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos)
+{
+    pf_status st = PF_OK;
+    for (uint32_t i = 0; i < b->nspare && st == PF_OK; i++) st = pf__ctx_reserve_algos(b->spares[i], algos);
+    return st;
+}
+
+void pf__spares_use_jps(pf_batch *b, const pf_jps_table *t)
+{
+    for (uint32_t i = 0; i < b->nspare; i++) pf_ctx_use_jps_table(b->spares[i], t);
+}
 
 int pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault)
 {

@@ -37,6 +37,13 @@ pf_stats pf__ctx_stats(const pf_ctx *ctx);
  * caller memory would have to grow (nothing changed). pf_batch_reserve's way to size contexts. */
 int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault);
 
+/* Makes now the per-context state the algorithms of `algos` (bit 1u << pf_algo each) allocate on
+ * their first search: JPS's and JPS+'s jump-point state (JPS, JPS+, AUTO on maps JPS supports), the
+ * accelerator's query state (AUTO, when one is attached), Theta*'s parents (THETA). PF_OK,
+ * PF_OUT_OF_MEMORY, PF_CAPACITY_EXCEEDED (a context in caller memory without it).
+ * pf_batch_reserve's way to keep a frame's first searches from allocating. */
+pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos);
+
 /* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
 double pf__grid_octile(int32_t dx, int32_t dy);
 

@@ -73,13 +73,17 @@ static void *ext_create(pf_ctx *c)
 static int ext_reserve(pf_ctx *c, void *p)
 {
     pf__jps_ext *x = p;
-    if (x->parent) return 1;
-    x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
-    if (!x->parent) return 0;
-    pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
-    /* the context's own records (g, stamps, slots) are the other hot arrays */
-    pf__jps_hugepages(c->block, c->block_size);
-    return 1;
+    if (!x->parent) {
+        x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+        if (!x->parent) return 0;
+        pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+        /* the context's own records (g, stamps, slots) are the other hot arrays */
+        pf__jps_hugepages(c->block, c->block_size);
+    }
+    /* the path buffer, for a path twice the map's half-perimeter: crossings of open and room maps
+     * (a maze's longer ones still grow it once) */
+    const uint64_t len = 2u * ((uint64_t)c->map->pw + c->map->ph);
+    return pf__grow(&c->alloc, &x->path, &x->path_cap, len > 1024u ? len : 1024u, sizeof *x->path, 1024u, 0);
 }
 
 const pf__ext_class pf__ext_jps = {ext_create, ext_destroy, ext_reserve, ext_edit};

@@ -47,6 +47,18 @@ pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind)
     return PF_OK;
 }
 
+pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos)
+{
+    const uint32_t jps = (1u << PF_ALGO_JPS) | (1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO);
+    pf_status st = PF_OK;
+    if ((algos & jps) && pf_jps_supported(ctx->map)) st = pf__ctx_ext_reserve(ctx, PF__EXT_JPS);
+    if (st == PF_OK && (algos & (1u << PF_ALGO_AUTO)) && pf__ctx_ext_get(ctx, PF__EXT_ACCEL))
+        st = pf__ctx_ext_reserve(ctx, PF__EXT_ACCEL);
+    if (st == PF_OK && (algos & (1u << PF_ALGO_THETA)) && ctx->map->kind == PF_MAP_GRID)
+        st = pf__ctx_ext_reserve(ctx, PF__EXT_THETA);
+    return st;
+}
+
 void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind)
 {
     if (!ctx->ext[kind] || (ctx->ext_placed >> kind & 1u)) return;
