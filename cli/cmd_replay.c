@@ -407,7 +407,7 @@ int pf_cli_replay(int argc, char **argv)
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
      * all up front: 64 slots and one order cost one spare context at most */
     pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
-                        .accel = prep.accel};
+                        .accel = prep.accel, .reserve = {.algos = 1u << o.algo}};
     pf_diag bdiag;
     pf_status st = pf_batch_check(map, &bd, &bdiag);
     if (st != PF_OK) {
