@@ -433,6 +433,10 @@ int pf_cli_replay(int argc, char **argv)
     double edit_s = 0.0;
     cli_answers answers = {0};
     const uint64_t first_frame = frame;
+    /* the repairs' context is made at load, as a game would, not inside the first frame an edit
+     * breaks a path in (64 MB of records on a 2000x2000 map) */
+    for (uint32_t k = 0; k < lg.n && !rp.ctx; k++)
+        if (lg.r[k].kind == CLI_EDIT && pf_ctx_create(map, NULL, &rp.ctx) != PF_OK) goto oom;
     if (o.animate) {
         if (!(units = malloc((lg.orders ? lg.orders : 1) * sizeof *units))) goto oom;
         /* a picture every 4 hundredths of a second: a 60 Hz game's frames at about a third of the speed */

@@ -20,6 +20,8 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "search/size_comp_internal.h" /* the sized labels themselves, checked below */
+#include "map/map_internal.h"
 
 /* Walls and class-2 areas as rectangles: open rooms wide enough for units of several sizes. */
 static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h)
@@ -231,6 +233,84 @@ static void test_sizes_match_eroded(void **state)
                   "jump point for jump point\n",
                   queries, jps_checked);
     assert_true(jps_checked > 100);
+}
+
+/* Sized queries on one context through a run of edits (size_comp.c relabels a window around each
+ * edit instead of starting its labels afresh): every answer equals a fresh context's on the map
+ * eroded for the size, built from the edited cells. Rooms-like maps, so that windows meet walls
+ * and the larger windows are tried. */
+static void sizes_after_edits(uint64_t seed, long *queries)
+{
+    uint64_t rs = seed;
+    uint32_t w = 24 + rng_below(&rs, 60), h = 24 + rng_below(&rs, 50);
+    pf_moves mv = MOVES[rng_below(&rs, 3)];
+    uint8_t *c = make_cells(&rs, w, h);
+    for (uint32_t y = 0; y < h; y++) /* walls every 10 cells with doors: rooms */
+        for (uint32_t x = 0; x < w; x++)
+            if ((x % 10 == 9 || y % 10 == 9) && rng_below(&rs, 8)) c[y * w + x] = 0;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
+    pf_ctx *cm;
+    assert_int_equal(pf_ctx_create(m, NULL, &cm), PF_OK);
+    const uint32_t K = 2 + rng_below(&rs, 2);
+    static const uint8_t CLS[] = {0, 0, 1, 1, 2, 3};
+    for (int edit = 0; edit < 12; edit++) {
+        uint32_t ew = 1 + rng_below(&rs, 5), eh = 1 + rng_below(&rs, 5);
+        pf_grid_edit ed = {.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
+                           .cls = CLS[rng_below(&rs, 6)]};
+        assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+        assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, w, h}, c, NULL), PF_OK);
+        uint8_t *e = erode(c, w, h, K);
+        pf_map *me;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = e}, &me), PF_OK);
+        pf_ctx *ce;
+        assert_int_equal(pf_ctx_create(me, NULL, &ce), PF_OK);
+        for (int q = 0; q < 30; q++) {
+            uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
+            run_out x = run(cm, s, g, &(pf_search_desc){.unit_size = K}, w * h), y = run(ce, s, g, NULL, w * h);
+            (*queries)++;
+            /* the labels as such (a wrong "joined" costs only a search; a wrong "apart" a path) */
+            uint32_t sp = pf__grid_pad(m, s), gp = pf__grid_pad(m, g);
+            if (e[s] && e[s] == e[g]) {
+                int same = -1;
+                assert_int_equal(pf__szcomp_same(cm, sp, gp, (uint8_t)K, &same), PF_OK);
+                if (same != pf_grid_same_component(me, s, g)) {
+                    print_message("size %u after edit %d: labels say %s for %u, %u (seed %llu)\n", K, edit,
+                                  same ? "joined" : "apart", s, g, (unsigned long long)seed);
+                    fail();
+                }
+            }
+            if (x.st != y.st || (x.st == PF_OK && !close_to(x.s.cost, y.s.cost))) {
+                print_message("size %u moves %d after edit %d: %u -> %u: sized %s %.9f, eroded %s %.9f (seed %llu)\n", K,
+                              (int)mv, edit, s, g, pf_status_name(x.st), x.s.cost, pf_status_name(y.st), y.s.cost,
+                              (unsigned long long)seed);
+                fail();
+            }
+            free(x.nodes);
+            free(y.nodes);
+        }
+        pf_ctx_destroy(ce);
+        pf_map_destroy(me);
+        free(e);
+    }
+    pf_ctx_destroy(cm);
+    pf_map_destroy(m);
+    free(c);
+}
+
+static void test_sizes_after_edits(void **state)
+{
+    (void)state;
+    long queries = 0;
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        sizes_after_edits(strtoull(e, NULL, 10), &queries);
+        return;
+    }
+    int maps = (int)(80 * env_scale());
+    for (int i = 0; i < maps; i++) sizes_after_edits(UINT64_C(0x7e11) + (uint64_t)i, &queries);
+    print_message("%ld sized queries after edits matched fresh eroded maps\n", queries);
+    assert_true(queries > 1000);
 }
 
 static void test_sizes_refused(void **state)
@@ -566,6 +646,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clearance),       cmocka_unit_test(test_sizes_match_eroded),
+        cmocka_unit_test(test_sizes_after_edits),
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_limit),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_partial_wall_click),
