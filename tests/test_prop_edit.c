@@ -17,6 +17,7 @@
 #include <string.h>
 #include "pathfind.h"
 #include "jps/jps_internal.h"
+#include "components_check.h"
 #include "table/table_internal.h"
 #include "batch_internal.h"
 #include "testutil.h"

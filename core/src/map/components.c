@@ -30,62 +30,7 @@
 #include "map/map_internal.h"
 #include "map/grid_moves_internal.h" /* the move rule: which cells join which */
 #include "grow_internal.h"
-
-/* Tile side. Larger tiles mean fewer nodes for a cut to relabel and more cells to label again per
- * edited tile: on the 2000x2000 grids (bench_edit, 4x4 buildings, CPU time) 32 gave maze-2000-w4
- * 0.43 ms mean and 2.4 ms worst and random-2000-20 0.07 / 0.17 ms; 64 gives 0.21 / 0.85 and
- * 0.11 / 0.25; 128 costs twice 64's instructions on random-2000-20 and rooms-2000. */
-#define TS 64u
-#define FRONT_BASE UINT32_C(0x80000000) /* nmark of a node claimed by split front f: FRONT_BASE + f */
-#define FREED UINT32_MAX                /* ntile of a free node */
-#define FR 6u                           /* words per split front */
-
-typedef struct tile_edges {
-    uint32_t *e;     /* [2 * n] pairs (u, v): u a node of this tile, v of a neighbouring tile; sorted
-                        and unique between edits, so a node's edges are one range (nadj, ndeg) */
-    uint32_t  n, cap;
-    uint32_t  stamp; /* scratch: in T (rebuilt) for the edit in progress */
-    uint32_t  nstamp; /* scratch: a neighbour of T whose list changes in the edit in progress */
-} tile_edges;
-
-struct pf__comps {
-    pf_allocator alloc;
-    uint32_t     tx, ty;       /* tiles across, down */
-    tile_edges  *te;           /* [tx * ty] */
-    /* nodes: comp_root (in the map), ntile, nmark; ids 1..nend-1, freed ones listed */
-    uint32_t    *ntile;        /* [ncap] tile of the node, FREED when free */
-    uint32_t    *nmark;        /* [ncap] scratch of the split search, 0 outside it */
-    uint32_t    *nadj, *ndeg;  /* [ncap] the node's edges: te[ntile].e pairs nadj .. nadj+ndeg-1 */
-    uint32_t     ncap, nend;
-    uint32_t    *nfree;
-    uint32_t     nfreed, nfree_cap;
-    /* components: ids 1..cend-1, nodes per component, freed ids listed */
-    uint32_t    *csize;        /* [ccap] */
-    uint32_t    *cmark;        /* [ccap] stamp: lost nodes in the edit in progress */
-    uint32_t     ccap, cend;
-    uint32_t    *cfree;
-    uint32_t     cfreed, cfree_cap;
-    uint32_t     count;        /* live components */
-    uint32_t     stamp;
-    /* scratch */
-    uint32_t    *q;            /* node queue of searches */
-    uint32_t     qcap;
-    uint32_t    *qn;           /* [qncap] split: next position in the same front's queue */
-    uint32_t     qncap;
-    uint32_t    *v;            /* general list (ports, new nodes, cells of a flood) */
-    uint32_t     vcap;
-    uint32_t    *fr;           /* [frcap * (FR + 1)] split fronts (FR words each), then their turns */
-    uint32_t     frcap;
-    /* runs of one tile's labelling, [TS * TS] each, and row starts [TS + 1] */
-    uint8_t     *rx0, *rx1, *rk;
-    uint32_t    *rpar, *rnode, *rrow;
-};
-
-/* Tile of padded cell (px, py), which must be inside the border. */
-static uint32_t tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)
-{
-    return ((py - 1u) / TS) * cc->tx + (px - 1u) / TS;
-}
+#include "map/components_internal.h" /* the layout, shared with the tests' consistency check */
 
 /* ---- growable arrays ---------------------------------------------------------------------------- */
 
@@ -694,7 +639,7 @@ static int update(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited)
         for (uint32_t x = 0; x < r.w; x++) {
             uint32_t px = (uint32_t)r.x + x, py = (uint32_t)r.y + y;
             if (old[(size_t)y * r.w + x] == m->cls[py * pw + px]) continue;
-            uint32_t t = tile_of(cc, px, py);
+            uint32_t t = pf__comps_tile_of(cc, px, py);
             if (cc->te[t].stamp == ts) continue;
             cc->te[t].stamp = ts;
             if (nt == tl_cap && !list_grow(cc, &tl, &tl_heap, &tl_cap, nt)) {
@@ -828,122 +773,6 @@ int pf__grid_components_edit(pf_map *m, pf_rect r, const uint8_t *old, uint32_t 
     if (update(m, r, old, visited)) return 1;
     pf__grid_components_free(m); /* searches only lose the early unreachable answer */
     return 0;
-}
-
-/* ---- consistency (tests) ---------------------------------------------------------------------------- */
-
-#include <stdio.h>
-
-int pf__grid_components_check(const pf_map *m, char *why, size_t len)
-{
-    const struct pf__comps *cc = m->cc;
-    if (!m->comp || !cc) {
-        snprintf(why, len, "no components");
-        return 0;
-    }
-    uint32_t *cnt = calloc(cc->ncap + 1u, sizeof(uint32_t));
-    uint32_t *csz = calloc(cc->ccap + 1u, sizeof(uint32_t));
-    int ok = cnt && csz;
-    for (uint32_t y = 1; ok && y + 1 < m->ph; y++)
-        for (uint32_t x = 1; ok && x + 1 < m->pw; x++) {
-            uint32_t c = y * m->pw + x, id = m->comp[c];
-            if (!m->cls[c] != !id) {
-                snprintf(why, len, "cell %u,%u: class %u, node %u", x - 1, y - 1, m->cls[c], id);
-                ok = 0;
-            } else if (id && (id >= cc->nend || cc->ntile[id] != tile_of(cc, x, y))) {
-                snprintf(why, len, "cell %u,%u: node %u not of its tile", x - 1, y - 1, id);
-                ok = 0;
-            } else if (id) {
-                cnt[id]++;
-            }
-        }
-    for (uint32_t id = 1; ok && id < cc->nend; id++) {
-        int live = cc->ntile[id] != FREED;
-        if (live != (cnt[id] > 0)) {
-            snprintf(why, len, "node %u: live %d with %u cells", id, live, cnt[id]);
-            ok = 0;
-        } else if (live) {
-            uint32_t l = m->comp_root[id];
-            if (!l || l >= cc->cend) {
-                snprintf(why, len, "node %u: component %u", id, l);
-                ok = 0;
-            } else {
-                csz[l]++;
-            }
-            if (cc->nmark[id]) {
-                snprintf(why, len, "node %u: mark left %u", id, cc->nmark[id]);
-                ok = 0;
-            }
-        }
-    }
-    uint32_t live_comps = 0;
-    for (uint32_t l = 1; ok && l < cc->cend; l++) {
-        if (csz[l] != cc->csize[l]) {
-            snprintf(why, len, "component %u: %u nodes, size says %u", l, csz[l], cc->csize[l]);
-            ok = 0;
-        }
-        live_comps += csz[l] > 0;
-    }
-    if (ok && live_comps != cc->count) {
-        snprintf(why, len, "%u components live, count says %u", live_comps, cc->count);
-        ok = 0;
-    }
-    /* edges: exactly the border crossings, both ways, and each joins one component */
-    for (uint32_t t = 0; ok && t < cc->tx * cc->ty; t++) {
-        const tile_edges *te = &cc->te[t];
-        for (uint32_t k = 0; ok && k < te->n; k++) {
-            uint32_t u = te->e[2 * k], v = te->e[2 * k + 1];
-            if (cc->ntile[u] != t || cc->ntile[v] == FREED || m->comp_root[u] != m->comp_root[v]) {
-                snprintf(why, len, "tile %u: bad edge %u-%u", t, u, v);
-                ok = 0;
-                break;
-            }
-            const tile_edges *tv = &cc->te[cc->ntile[v]];
-            int back = 0;
-            for (uint32_t j = 0; j < tv->n && !back; j++) back = tv->e[2 * j] == v && tv->e[2 * j + 1] == u;
-            if (!back) {
-                snprintf(why, len, "tile %u: edge %u-%u has no reverse", t, u, v);
-                ok = 0;
-            }
-        }
-    }
-    /* and the components are the move rule's: a flood over pf__grid_moves_at from each cell meets
-     * only its own component, and there are as many floods as components */
-    uint8_t *seen = ok ? calloc((size_t)m->pw * m->ph, 1) : NULL;
-    uint32_t *stack = ok ? malloc((size_t)m->pw * m->ph * sizeof(uint32_t)) : NULL;
-    uint32_t floods = 0;
-    if (ok && (!seen || !stack)) ok = 0;
-    for (uint32_t i = 0; ok && i < m->pw * m->ph; i++) {
-        if (!m->cls[i] || seen[i]) continue;
-        floods++;
-        uint32_t top = 0, want = pf__grid_comp(m, i);
-        stack[top++] = i;
-        seen[i] = 1;
-        while (top && ok) {
-            uint32_t c = stack[--top];
-            if (pf__grid_comp(m, c) != want) {
-                snprintf(why, len, "cells %u and %u connected, components %u and %u", i, c, want, pf__grid_comp(m, c));
-                ok = 0;
-            }
-            const int32_t *off = m->nb_off[(c / m->pw) & 1u];
-            for (uint32_t open = pf__grid_moves_at(m, c), d = 0; open; open >>= 1, d++) {
-                uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-                if ((open & 1u) && !seen[nb]) {
-                    seen[nb] = 1;
-                    stack[top++] = nb;
-                }
-            }
-        }
-    }
-    if (ok && floods != cc->count) {
-        snprintf(why, len, "%u connected pieces, %u components", floods, cc->count);
-        ok = 0;
-    }
-    free(seen);
-    free(stack);
-    free(cnt);
-    free(csz);
-    return ok;
 }
 
 /* ---- public ------------------------------------------------------------------------------------ */

@@ -132,8 +132,6 @@ int pf__grid_label_components(pf_map *m);
 int pf__grid_components_edit(pf_map *m, pf_rect r, const uint8_t *old, uint32_t *visited);
 void pf__grid_components_free(pf_map *m);
 size_t pf__grid_components_mem(const pf_map *m);
-/* Checks the bookkeeping against the cells (tests): 0 and a message in `why` when inconsistent. */
-int pf__grid_components_check(const pf_map *m, char *why, size_t len);
 /* min_cost, cost_min_n and cost_not1 from a scan of the multipliers (grid.c; m->cost set). */
 void pf__grid_cost_scan(pf_map *m);
 /* Fingerprint of a grid from its tile hashes; `all` rehashes every tile, else those under `r`. */
