@@ -137,6 +137,39 @@ static void test_jps(void **state)
     pf_map_destroy(m);
 }
 
+/* A context given no JPS table builds its own data through pf_ctx_desc.parallel: the hook runs it,
+ * and JPS and JPS+ answer as on a context that built it on OpenMP. */
+static void test_ctx_builds(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(29, 600, 520, 0.25, 0);
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    for (int h = 1; h < HOOKS; h++) {
+        hook_log log = {0};
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.parallel = {hook_fns[h], &log, hook_workers[h]}}, &c), PF_OK);
+        uint64_t rs = 31;
+        for (int q = 0; q < 40; q++) {
+            uint32_t s = rng_below(&rs, 600 * 520), g = rng_below(&rs, 600 * 520);
+            pf_search_desc d = {.algo = q % 2 ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS};
+            pf_stats a, b;
+            pf_status sa = pf_search(ref, s, g, &d, NULL, &a), sb = pf_search(c, s, g, &d, NULL, &b);
+            assert_int_equal(sa, sb);
+            if (sa == PF_OK) {
+                assert_true(a.cost == b.cost);
+                assert_int_equal(a.expanded, b.expanded);
+            }
+        }
+        print_message("context, %s hook: %u loops, %u jobs\n", hook_names[h], log.calls, log.jobs);
+        assert_int_equal(log.bad, 0);
+        assert_true(log.calls >= 2); /* the bitmaps and the distances */
+        pf_ctx_destroy(c);
+    }
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 static uint8_t *accel_bytes(const pf_accel *a, size_t *n)
 {
     *n = pf_accel_file_size(a);
@@ -233,7 +266,7 @@ static void test_table(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_accel),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_accel),
                                        cmocka_unit_test(test_table)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

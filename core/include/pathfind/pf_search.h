@@ -40,6 +40,7 @@
 #define PATHFIND_PF_SEARCH_H
 
 #include "pf_map.h"
+#include "pf_parallel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -210,6 +211,10 @@ typedef struct pf_ctx_desc {
     /* What creation writes so first searches take no page faults; default PF_PREFAULT_RECORDS
      * (pf_ctx_init_static: the caller's memory is written as it is carved, whatever this says). */
     pf_prefault  prefault;
+    /* [opt] JPS and JPS+ on a context given no table build their bitmaps and distances themselves,
+     * on their first search of a terrain class (on big maps on OpenMP threads): this hook runs
+     * them on the engine's threads instead (pf_parallel.h). */
+    pf_parallel_for parallel;
 } pf_ctx_desc;
 
 /**

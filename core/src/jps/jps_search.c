@@ -163,6 +163,8 @@ pf_status pf__jps_begin(pf_ctx *c)
         hk != PF_HEUR_EUCLIDEAN)
         return PF_UNSUPPORTED;
     uint32_t si = s->start, gi = s->goal;
+    /* what this context builds for itself, on the engine's threads when it gave a hook */
+    const pf__par par = pf__par_build(&c->parallel, 0, (size_t)m->pw * m->ph);
     if (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi))) {
         /* different classes or components never connect: answer without searching */
         c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
@@ -195,7 +197,7 @@ pf_status pf__jps_begin(pf_ctx *c)
         }
         if (!x->sz_rows[k]) {
             size_t bytes;
-            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, NULL, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, &par, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
                 return PF_OUT_OF_MEMORY;
             x->sz_bytes += bytes;
         }
@@ -206,7 +208,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     } else if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */
-            if (pf__jps_table_dist(&x->own, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_dist(&x->own, &par) != PF_OK) return PF_OUT_OF_MEMORY;
             x->dist = x->own.dist;
         } else {
             x->dist = t->dist;
@@ -218,7 +220,7 @@ pf_status pf__jps_begin(pf_ctx *c)
             x->rows = t->rows[k];
             x->cols = t->cols[k];
         } else {
-            if (pf__jps_table_class(&x->own, k, NULL) != PF_OK) return PF_OUT_OF_MEMORY;
+            if (pf__jps_table_class(&x->own, k, &par) != PF_OK) return PF_OUT_OF_MEMORY;
             x->rows = x->own.rows[k];
             x->cols = x->own.cols[k];
         }

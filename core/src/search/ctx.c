@@ -165,6 +165,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx_init(ctx, map, a, b, &l, hb, d.prefault);
+    ctx->parallel = d.parallel;
     if ((d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) ||
         (d.accel && (st = pf_ctx_use_accel(ctx, d.accel)) != PF_OK)) {
         pf_ctx_destroy(ctx);
@@ -208,6 +209,7 @@ pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map, const pf
     pf__hentry *hb = (pf__hentry *)(void *)(p + l.block);
     ctx_init(ctx, map, pf__alloc_none(), b, &l, hb, PF_PREFAULT_RECORDS);
     ctx->fixed = 1;
+    if (desc) ctx->parallel = desc->parallel;
     if (desc && desc->jps_table) pf__jps_static_init(ctx, p + l.block + l.heap, desc->jps_table);
     *out = ctx;
     return PF_OK;

@@ -107,6 +107,7 @@ struct pf_ctx {
     void         *ext[PF__EXT__COUNT]; /* extensions by kind, NULL until made */
     uint32_t      ext_placed;  /* bit per kind: placed in caller memory (static), never freed */
     pf_trace     *trace;       /* pf_ctx_use_trace; NULL = no recording */
+    pf_parallel_for parallel;  /* pf_ctx_desc.parallel: the JPS data a context builds for itself */
 };
 
 /* The extension of `kind`, made on first use; NULL when it cannot be (out of memory, or a static
