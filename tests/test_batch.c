@@ -402,6 +402,63 @@ static uint32_t box_cell(const pf_map *m, int32_t x0, int32_t y0, uint64_t *s)
 
 /* The issue's group move on the real 2000x2000 map, sampled: costs of 12 of the units equal
  * separate A*; the full 200-unit gain is measured by bench_group. */
+/* Squads with options (sizes, JPS, JPS+, AUTO, Dijkstra, waypoints) are grouped whenever their
+ * options match, each unit's cost the optimal one for its options (a single pf_search's). */
+static void test_squads_with_options(void **state)
+{
+    (void)state;
+    static const pf_moves MV[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4};
+    for (int mi = 0; mi < 3; mi++)
+        for (int weighted = 0; weighted < 2; weighted++) {
+            pf_map *m = make_grid(120, 90, 6, weighted, MV[mi], 40u + (uint64_t)mi);
+            pf_ctx *ctx;
+            assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+            const pf_search_desc opts[] = {
+                {.unit_size = 2}, {.unit_size = 3, .algo = PF_ALGO_DIJKSTRA}, {.algo = PF_ALGO_JPS},
+                {.algo = PF_ALGO_JPS_PLUS, .unit_size = 2}, {.algo = PF_ALGO_AUTO}, {.waypoints = 1, .unit_size = 2},
+            };
+            enum { NOPT = sizeof opts / sizeof opts[0], N = 8 };
+            pf_batch *b;
+            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+            uint64_t s = 77;
+            pf_query_id id[NOPT][N];
+            pf_batch_query q[NOPT][N];
+            for (int o = 0; o < NOPT; o++) {
+                uint32_t goal;
+                do goal = box_cell(m, 90, 60, &s);
+                while (pf_grid_clearance(m, pf_grid_point(m, goal).x, pf_grid_point(m, goal).y) < 3);
+                for (int i = 0; i < N; i++) {
+                    uint32_t st;
+                    do st = box_cell(m, 5, 5, &s);
+                    while (pf_grid_clearance(m, pf_grid_point(m, st).x, pf_grid_point(m, st).y) < 3);
+                    q[o][i] = (pf_batch_query){.start = st, .goal = goal, .search = opts[o], .tag = (uint64_t)(o * N + i)};
+                    assert_int_equal(pf_batch_submit(b, &q[o][i], &id[o][i]), PF_OK);
+                }
+            }
+            assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+            uint32_t grouped = 0;
+            for (int o = 0; o < NOPT; o++)
+                for (int i = 0; i < N; i++) {
+                    pf_batch_result r;
+                    assert_int_equal(pf_batch_get(b, id[o][i], &r), PF_OK);
+                    pf_stats st;
+                    pf_status ss = pf_search(ctx, q[o][i].start, q[o][i].goal, &opts[o], NULL, &st);
+                    assert_int_equal(r.status, ss);
+                    grouped += (r.flags & PF_BATCH_RESULT_GROUPED) != 0;
+                    if (ss != PF_OK) continue;
+                    if (fabs(r.stats.cost - st.cost) > 1e-9 * (1.0 + st.cost))
+                        fail_msg("moves %d weighted %d option %d unit %d: group %.9f, search %.9f", (int)MV[mi], weighted, o,
+                                 i, r.stats.cost, st.cost);
+                    if (opts[o].waypoints) assert_true(r.path_len <= st.path_len + 8u && r.path_len >= 2);
+                }
+            assert_int_equal(grouped, NOPT * N); /* every squad: one group each */
+            assert_int_equal(pf_batch_get_stats(b).groups, NOPT);
+            pf_batch_destroy(b);
+            pf_ctx_destroy(ctx);
+            pf_map_destroy(m);
+        }
+}
+
 static void test_group_2000(void **state)
 {
     (void)state;
@@ -451,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_jps),
         cmocka_unit_test(test_dedup),                cmocka_unit_test(test_group_8),
         cmocka_unit_test(test_group_8cut),           cmocka_unit_test(test_group_4),
+        cmocka_unit_test(test_squads_with_options),
         cmocka_unit_test(test_budget_expansions),    cmocka_unit_test(test_budget_time),
         cmocka_unit_test(test_lifecycle),            cmocka_unit_test(test_group_2000),
     };

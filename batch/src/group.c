@@ -34,10 +34,28 @@ static pf__group group_of(const pf_batch *b, const pf__job *j, group_members *gm
     gm->b = b;
     gm->j = j;
     const pf__bquery *e = pf__query(b, j->query);
-    pf__group g = {.goal = e->q.goal, .heuristic = e->rd.heuristic,
+    pf__group g = {.goal = e->q.goal, .heuristic = e->rd.algo == PF_ALGO_DIJKSTRA ? PF_HEUR_ZERO : e->rd.heuristic,
+                   .size = (uint8_t)(e->rd.unit_size > 1 ? e->rd.unit_size : 1u),
                    .bx0 = j->bx0, .by0 = j->by0, .bx1 = j->bx1, .by1 = j->by1,
                    .count = j->count, .settled = j->settled, .starts_at = starts_at, .user = gm};
     return g;
+}
+
+/* A waypoint path (pf_search_desc.waypoints): the start, the cells where the path turns and the
+ * goal, compacted in place; returns their number. */
+static uint32_t keep_turns(const pf_map *m, uint32_t *nodes, uint32_t len)
+{
+    if (len <= 2) return len;
+    uint32_t n = 1;
+    pf_point a = pf_grid_point(m, nodes[0]), b = pf_grid_point(m, nodes[1]);
+    for (uint32_t i = 1; i + 1 < len; i++) {
+        const pf_point c = pf_grid_point(m, nodes[i + 1]);
+        if (b.x - a.x != c.x - b.x || b.y - a.y != c.y - b.y) nodes[n++] = nodes[i];
+        a = b;
+        b = c;
+    }
+    nodes[n++] = nodes[len - 1];
+    return n;
 }
 
 pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, int begin)
@@ -76,6 +94,7 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
         }
         r->status = PF_OK;
         r->stats.cost = pf__group_search_path(c, e->q.start, nodes, len);
+        if (e->rd.waypoints) len = keep_turns(b->map, nodes, len);
         r->stats.path_len = len;
         r->path = nodes;
         r->path_len = len;

@@ -58,6 +58,7 @@ double pf__grid_octile(int32_t dx, int32_t dy);
 typedef struct pf__group {
     uint32_t goal;                /* public node */
     pf_heur  heuristic;           /* the map's metric, or PF_HEUR_ZERO (Dijkstra) */
+    uint8_t  size;                /* the units' side (pf_search_desc.unit_size), 1 = one cell */
     int32_t  bx0, by0, bx1, by1;  /* bounding box of the starts, grid coordinates */
     uint32_t count;               /* starts to settle, a start shared by k units counted k times */
     uint32_t settled;             /* starts settled so far: written by the search */
@@ -67,8 +68,9 @@ typedef struct pf__group {
     const void *user;
 } pf__group;
 
-/* Whether a query (resolved desc `rd`, public start and goal) may join a group: optimal default
- * options on a square grid, endpoints open and connected. */
+/* Whether a query (resolved desc `rd`, public start and goal) may join a group: a shortest-path
+ * algorithm (A*, Dijkstra, JPS, JPS+, AUTO), any unit size, waypoints or not, no limits, default
+ * ties, on a square grid, endpoints open to the unit and connected for one cell. */
 int       pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t start, uint32_t goal);
 /* Starts g's search on ctx: PF_IN_PROGRESS, or PF_OUT_OF_MEMORY. */
 pf_status pf__group_search_begin(pf_ctx *ctx, pf__group *g);

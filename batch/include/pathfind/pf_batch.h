@@ -35,12 +35,16 @@
  * path array is shared and read-only). The search runs at the highest priority among them.
  *
  * GROUP MOVES. On square grids, at least `group_min` queries (default 4) with the same goal, the same
- * priority and optimal default options are solved by one backward A* from the goal, aimed at the
+ * priority and the same options are solved by one backward A* from the goal, aimed at the
  * bounding box of the starts, that stops when every start is settled. Moves are symmetric on grids
  * but a step costs the multiplier of the cell *entered*, so the backward search charges the
  * multiplier of the node it expands (the cell a forward walker would enter), not of the neighbour it
  * reaches. Every unit gets an optimal path (its cost equals a separate A*'s; among equal-cost paths
- * it may pick another one).
+ * it may pick another one). The options that group: A*, Dijkstra, JPS, JPS+ and AUTO (each a
+ * shortest path; the group's search answers, pf_stats.algo PF_ALGO_ASTAR), any unit size (the group
+ * searches with the sized move rule), waypoints (the group's path reduced to its turns). Limits
+ * (max_expansions, max_cost), other tie rules, weighted A*, greedy, BFS, Theta* and partial
+ * queries are searched one by one.
  *
  * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16

@@ -27,9 +27,14 @@
 int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t start, uint32_t goal)
 {
     if (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX) return 0;
-    if (rd->algo != PF_ALGO_ASTAR && rd->algo != PF_ALGO_DIJKSTRA) return 0;
-    if (rd->waypoints) return 0; /* a group writes whole paths */
-    if (rd->unit_size > 1 || rd->partial) return 0; /* one-cell units, goals reached */
+    /* the algorithms that promise a shortest path: the group's own search gives one too (JPS, JPS+
+     * and AUTO answer the same cost by other means) */
+    if (rd->algo != PF_ALGO_ASTAR && rd->algo != PF_ALGO_DIJKSTRA && rd->algo != PF_ALGO_JPS &&
+        rd->algo != PF_ALGO_JPS_PLUS && rd->algo != PF_ALGO_AUTO)
+        return 0;
+    if ((rd->algo == PF_ALGO_JPS || rd->algo == PF_ALGO_JPS_PLUS) && rd->weight != 1.0) return 0;
+    if (rd->partial) return 0; /* goals reached: a partial answer's end differs per start */
+    if (rd->unit_size > PF_UNIT_SIZE_MAX) return 0;
     if (rd->max_expansions || rd->max_cost != 0.0 || rd->reverse) return 0;
     if (rd->tie != PF_TIE_DEEPER) return 0;
     pf_heur def = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE;
@@ -37,6 +42,8 @@ int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t
     uint32_t si = pf__map_inner(m, start), gi = pf__map_inner(m, goal);
     if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
     if (!m->cls[si] || m->cls[si] != m->cls[gi]) return 0;
+    /* a unit of side K stands where its K x K block is of one class (the sized move rule) */
+    if (rd->unit_size > 1 && (m->clr[si] < rd->unit_size || m->clr[gi] < rd->unit_size)) return 0;
     return !m->comp || pf__grid_comp(m, si) == pf__grid_comp(m, gi);
 }
 
@@ -68,7 +75,8 @@ pf_status pf__group_search_begin(pf_ctx *c, pf__group *g)
 
 /* The skeleton (skeleton_internal.h) backwards from the goal, instantiated per move rule and
  * weighting; its goal test is "every start settled". */
-PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const int MV, const int WEIGHTED)
+PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const int MV, const int WEIGHTED,
+                               const int SZ)
 {
     const pf_map *m = c->map;
     const pf__grid_view gv = pf__grid_view_of(m);
@@ -85,8 +93,8 @@ PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const i
         }
         c->s.st.expanded++;
         const double gc = c->g[cur];
-        const pf__unit u = {gv.cls[cur], 1};
-        for (uint32_t open = pf__grid_open_dirs(&gv, NULL, cur, u, MV); open; open &= open - 1u) {
+        const pf__unit u = {gv.cls[cur], SZ ? g->size : 1u};
+        for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             double ng = gc + pf__grid_step(MV, WEIGHTED, 1, d, gv.cost, cur, nb);
@@ -103,12 +111,22 @@ pf_status pf__group_search_step(pf_ctx *c, pf__group *g, uint32_t budget)
     if (budget == 0) budget = UINT32_MAX;
     int w = c->map->cost != NULL;
     pf_status st;
-    switch (pf__mv_of(c->map->moves)) {
-    case PF__MV_4: st = w ? group_run(c, g, budget, PF__MV_4, 1) : group_run(c, g, budget, PF__MV_4, 0); break;
-    case PF__MV_8CUT:
-        st = w ? group_run(c, g, budget, PF__MV_8CUT, 1) : group_run(c, g, budget, PF__MV_8CUT, 0);
-        break;
-    default: st = w ? group_run(c, g, budget, PF__MV_8, 1) : group_run(c, g, budget, PF__MV_8, 0); break;
+    if (g->size > 1) { /* sized units: the move rule reads clearance too (SZ = 1) */
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = w ? group_run(c, g, budget, PF__MV_4, 1, 1) : group_run(c, g, budget, PF__MV_4, 0, 1); break;
+        case PF__MV_8CUT:
+            st = w ? group_run(c, g, budget, PF__MV_8CUT, 1, 1) : group_run(c, g, budget, PF__MV_8CUT, 0, 1);
+            break;
+        default: st = w ? group_run(c, g, budget, PF__MV_8, 1, 1) : group_run(c, g, budget, PF__MV_8, 0, 1); break;
+        }
+    } else {
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = w ? group_run(c, g, budget, PF__MV_4, 1, 0) : group_run(c, g, budget, PF__MV_4, 0, 0); break;
+        case PF__MV_8CUT:
+            st = w ? group_run(c, g, budget, PF__MV_8CUT, 1, 0) : group_run(c, g, budget, PF__MV_8CUT, 0, 0);
+            break;
+        default: st = w ? group_run(c, g, budget, PF__MV_8, 1, 0) : group_run(c, g, budget, PF__MV_8, 0, 0); break;
+        }
     }
     /* as pf_search reports it: a context in caller memory cannot grow, so its capacity ran out */
     return st == PF_OUT_OF_MEMORY && c->fixed ? PF_CAPACITY_EXCEEDED : st;
