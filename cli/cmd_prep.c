@@ -28,14 +28,16 @@ int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *
         return 0;
     }
     double t0 = cli_now();
+    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
+    const pf_accel_desc ad = {.edits = PF_ACCEL_EDITS_REBUILD};
     if (algo == PF_ALGO_AUTO && file) {
         pf_diag diag;
-        if (pf_accel_load(file, map, NULL, &p->accel, &diag) != PF_OK) {
+        if (pf_accel_load(file, map, &ad, &p->accel, &diag) != PF_OK) {
             cli_error(cmd, "%s", diag.msg);
             return 0;
         }
     } else if (algo == PF_ALGO_AUTO && pf_accel_supported(map)) {
-        pf_status st = pf_accel_create(map, NULL, &p->accel);
+        pf_status st = pf_accel_create(map, &ad, &p->accel);
         if (st != PF_OK) {
             cli_error(cmd, "cannot build the accelerator: %s", pf_status_str(st));
             return 0;

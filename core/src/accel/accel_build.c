@@ -668,6 +668,7 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d)
     acc->alloc = al;
     acc->cells = m->pw * m->ph;
     acc->short_query = PF__DEF(d->short_query, (uint32_t)PF_ACCEL_SHORT_QUERY);
+    acc->desc = *d;
     return acc;
 }
 
@@ -756,6 +757,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
         pf_accel_destroy(acc);
         return st;
     }
+    pf__accel_follow(acc);
     *out = acc;
     return PF_OK;
 }
@@ -763,6 +765,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
 void pf_accel_destroy(pf_accel *acc)
 {
     if (!acc) return;
+    pf__accel_unfollow(acc);
     pf_allocator a = acc->alloc;
     pf__free(&a, acc->sub, acc->cells);
     pf__free(&a, acc->first, ((size_t)acc->cells + 1) * sizeof(uint32_t));

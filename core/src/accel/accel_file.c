@@ -313,6 +313,7 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
         return st;
     }
     if (diag) *diag = (pf_diag){.status = PF_OK};
+    pf__accel_follow(acc);
     *out = acc;
     return PF_OK;
 }
