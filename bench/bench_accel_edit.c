@@ -59,7 +59,7 @@ static int pick_square(const pf_map *m, uint64_t *rs, pf_rect *r)
 }
 
 typedef struct qround {
-    uint32_t queries, skipped, by_accel, stale, mismatches;
+    uint32_t queries, skipped, no_path, by_accel, stale, mismatches;
     double   auto_s, jps_s;
 } qround;
 
@@ -83,6 +83,7 @@ static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_
         r.auto_s += t1 - t0;
         r.jps_s += t2 - t1;
         r.queries++;
+        r.no_path += rj == PF_NO_PATH; /* a building closed the way: answered before AUTO picks */
         r.by_accel += (sa.detail & PF_DETAIL_ACCEL) != 0;
         r.stale += (sa.detail & PF_DETAIL_ACCEL_STALE) != 0;
         int same = ra == rj && (ra != PF_OK || fabs(sa.cost - sj.cost) <= 1e-6 * (1.0 + sj.cost));
@@ -93,9 +94,9 @@ static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_
 
 static void print_round(const char *name, const qround *r)
 {
-    printf("\"%s\":{\"queries\":%u,\"skipped\":%u,\"by_accel\":%u,\"accel_stale\":%u,\"mismatches\":%u,"
+    printf("\"%s\":{\"queries\":%u,\"skipped\":%u,\"no_path\":%u,\"by_accel\":%u,\"accel_stale\":%u,\"mismatches\":%u,"
            "\"auto_us\":%.2f,\"jps_plus_us\":%.2f,\"speedup\":%.2f}",
-           name, r->queries, r->skipped, r->by_accel, r->stale, r->mismatches, r->queries ? r->auto_s * 1e6 / r->queries : 0.0,
+           name, r->queries, r->skipped, r->no_path, r->by_accel, r->stale, r->mismatches, r->queries ? r->auto_s * 1e6 / r->queries : 0.0,
            r->queries ? r->jps_s * 1e6 / r->queries : 0.0, r->auto_s > 0 ? r->jps_s / r->auto_s : 0.0);
 }
 
