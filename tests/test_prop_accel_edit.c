@@ -202,6 +202,9 @@ static void test_default_stale_following_not(void **state)
     query_after(m, c1, PF_DETAIL_ACCEL_STALE, PF_DETAIL_ACCEL);
     query_after(m, c2, PF_DETAIL_ACCEL, PF_DETAIL_ACCEL_STALE);
     assert_int_equal(pf_ctx_use_accel(c1, stale), PF_WRONG_MAP);
+    pf_accel *bad = NULL;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.edits = (pf_accel_edits)7}, &bad), PF_INVALID_ARGUMENT);
+    assert_null(bad);
     assert_int_equal(pf_ctx_use_accel(c1, follow), PF_OK); /* follows: made for the map as it is */
     pf_ctx_destroy(c1);
     pf_ctx_destroy(c2);

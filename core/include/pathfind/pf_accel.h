@@ -149,7 +149,8 @@ PF_API int pf_accel_supported(const pf_map *map);
 /**
  * Builds the accelerator of `map` in parallel. The result is the same for any thread count.
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (see pf_accel_supported), PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT (also an unknown desc->edits), PF_UNSUPPORTED (see
+ *         pf_accel_supported), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel **out);
 /** NULL-safe. Destroy (or detach) the contexts that use it first. */

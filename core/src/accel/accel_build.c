@@ -750,6 +750,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
+    if ((unsigned)d.edits > PF_ACCEL_EDITS_REBUILD) return PF_INVALID_ARGUMENT;
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
