@@ -50,8 +50,8 @@
  * background, with pf_accel_create on any thread). With PF_ACCEL_EDITS_REBUILD the accelerator
  * follows its map instead: each pf_grid_apply_edits rebuilds it in place, on the desc's threads,
  * before it returns, and every context it is attached to goes on answering AUTO by it, exact. The
- * rebuild is the whole build (0.65 s on maze-2000-w4, 1.2 s on rooms-2000, about a minute on
- * random-2000-20, 2 threads): a map edited every frame wants the default and a rebuild off the
+ * rebuild is the whole build (0.55 s on maze-2000-w4, 0.95 s on rooms-2000, minutes on
+ * random-2000-20, 2 threads: bench_accel_edit): a map edited every frame wants the default and a rebuild off the
  * frame. It is not repaired locally: one wall can change which nodes are subgoals and which arcs
  * exist far from it, and which witnesses of the contraction crossed it is not recorded, so no
  * exact local repair short of re-contracting is known here (docs/living-maps.md). A rebuild that
