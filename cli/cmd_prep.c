@@ -9,8 +9,10 @@ static const char *HELP =
     "Builds the long-query accelerator of a map (a contraction hierarchy over its subgoal graph, see\n"
     "pf_accel.h) and bakes it to FILE, which `scen`, `path` and `replay` read with --prep FILE\n"
     "and --algo auto. The file carries the map's fingerprint: it is refused for any other map, or\n"
-    "for the same map after an edit. Supported: 8-connected maps without corner cutting and without\n"
-    "cost multipliers (other maps answer --algo auto with JPS or A*, and need no file).\n"
+    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`\n"
+    "and replay's edit lines: each edit rebuilds it). Supported: 8-connected maps without corner\n"
+    "cutting and without cost multipliers (other maps answer --algo auto with JPS or A*, and need no\n"
+    "file).\n"
     "Prints one JSON object: map, prep_s (build), save_s, subgoals, graph_arcs, shortcuts, arcs,\n"
     "bytes, bytes_per_cell, file_bytes, peak_rss_kb.\n"
     "\n"
@@ -28,14 +30,16 @@ int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *
         return 0;
     }
     double t0 = cli_now();
+    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
+    const pf_accel_desc ad = {.edits = PF_ACCEL_EDITS_REBUILD};
     if (algo == PF_ALGO_AUTO && file) {
         pf_diag diag;
-        if (pf_accel_load(file, map, NULL, &p->accel, &diag) != PF_OK) {
+        if (pf_accel_load(file, map, &ad, &p->accel, &diag) != PF_OK) {
             cli_error(cmd, "%s", diag.msg);
             return 0;
         }
     } else if (algo == PF_ALGO_AUTO && pf_accel_supported(map)) {
-        pf_status st = pf_accel_create(map, NULL, &p->accel);
+        pf_status st = pf_accel_create(map, &ad, &p->accel);
         if (st != PF_OK) {
             cli_error(cmd, "cannot build the accelerator: %s", pf_status_str(st));
             return 0;

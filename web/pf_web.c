@@ -130,7 +130,8 @@ KEEP int pfw_session(int algo)
     double t0 = emscripten_get_now();
     pf_status s = PF_OK;
     if (W.algo == PF_ALGO_AUTO && pf_accel_supported(W.map)) {
-        s = pf_accel_create(W.map, NULL, &W.accel);
+        /* following the demo's edits, as replay's does (rebuilt by each edit) */
+        s = pf_accel_create(W.map, &(pf_accel_desc){.edits = PF_ACCEL_EDITS_REBUILD}, &W.accel);
     } else if ((W.algo == PF_ALGO_JPS || W.algo == PF_ALGO_JPS_PLUS || W.algo == PF_ALGO_AUTO) &&
                pf_jps_supported(W.map)) {
         if (pf_jps_table_create(W.map, &(pf_jps_desc){.bitmaps_only = W.algo == PF_ALGO_JPS}, &W.jps) != PF_OK)

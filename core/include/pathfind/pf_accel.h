@@ -44,12 +44,18 @@
  * as expansions.
  *
  * MAP EDITS. pf_grid_apply_edits changes a map in place, between runs; the edited map has a new
- * fingerprint, and an accelerator made before the edit is not used for it (AUTO says so:
- * PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it, PF_WRONG_MAP), so queries run JPS or A*
- * until an accelerator is built for the edited map (in the background, with pf_accel_create on any
- * thread). The hierarchy is not updated in place: one wall can change which nodes are subgoals
- * and which arcs exist far from it, and a contraction hierarchy has no local repair that keeps it
- * exact short of re-contracting. Answers stay exact either way.
+ * fingerprint. By default (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before
+ * the edit is not used for it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it,
+ * PF_WRONG_MAP), so queries run JPS or A* until an accelerator is built for the edited map (in the
+ * background, with pf_accel_create on any thread). With PF_ACCEL_EDITS_REBUILD the accelerator
+ * follows its map instead: each pf_grid_apply_edits rebuilds it in place, on the desc's threads,
+ * before it returns, and every context it is attached to goes on answering AUTO by it, exact. The
+ * rebuild is the whole build (0.55 s on maze-2000-w4, 0.95 s on rooms-2000, minutes on
+ * random-2000-20, 2 threads: bench_accel_edit): a map edited every frame wants the default and a rebuild off the
+ * frame. It is not repaired locally: one wall can change which nodes are subgoals and which arcs
+ * exist far from it, and which witnesses of the contraction crossed it is not recorded, so no
+ * exact local repair short of re-contracting is known here (docs/living-maps.md). A rebuild that
+ * fails (out of memory, or an edit that made the map weighted) leaves it stale, as by default.
  *
  * MEMORY. 1 byte per cell (subgoal flags), 4 per cell (arc offsets) and 16 per arc; each context
  * that runs accelerated queries adds 4 bytes per cell (parents) and a few small buffers.
@@ -83,8 +89,9 @@
  *     pf_ctx_destroy(ctx);                                   // contexts first,
  *     pf_accel_destroy(acc);                                 // then the accelerator
  *
- * THREAD SAFETY: a pf_accel is immutable after creation; any number of threads' contexts may use
- * it at once. It borrows its map and must outlive every context it is attached to.
+ * THREAD SAFETY: a pf_accel is immutable after creation (except inside pf_grid_apply_edits, which
+ * never overlaps a search on its map, with PF_ACCEL_EDITS_REBUILD); any number of threads' contexts
+ * may use it at once. It borrows its map and must outlive every context it is attached to.
  * pf_ctx_use_accel follows the context's rule (one thread at a time).
  */
 #ifndef PATHFIND_PF_ACCEL_H
@@ -109,12 +116,20 @@ typedef struct pf_accel pf_accel;
 /** By default PF_ALGO_AUTO runs A* for queries shorter than this many octile steps. */
 #define PF_ACCEL_SHORT_QUERY 32
 
+/** What an accelerator does when its map is edited (see MAP EDITS). */
+typedef enum pf_accel_edits {
+    PF_ACCEL_EDITS_STALE = 0,   /* not used for the edited map: AUTO answers by JPS, says so */
+    PF_ACCEL_EDITS_REBUILD = 1  /* rebuilt inside pf_grid_apply_edits: AUTO keeps answering by it */
+} pf_accel_edits;
+
 typedef struct pf_accel_desc {
     pf_allocator allocator;   /* all zero = malloc */
     uint32_t     threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
     uint32_t     short_query; /* PF_ALGO_AUTO runs A* below this octile distance; 0 = PF_ACCEL_SHORT_QUERY,
                                  1 = the accelerator for every query (not stored in files) */
-    pf_parallel_for parallel; /* [opt] the build's loops on the engine's threads (pf_parallel.h) */
+    pf_parallel_for parallel; /* [opt] the build's loops on the engine's threads (pf_parallel.h); with
+                                 PF_ACCEL_EDITS_REBUILD it must stay valid for the rebuilds too */
+    pf_accel_edits  edits;    /* default PF_ACCEL_EDITS_STALE (not stored in files) */
 } pf_accel_desc;
 
 /** What an accelerator holds (for reports). */
@@ -134,7 +149,8 @@ PF_API int pf_accel_supported(const pf_map *map);
 /**
  * Builds the accelerator of `map` in parallel. The result is the same for any thread count.
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_UNSUPPORTED (see pf_accel_supported), PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT (also an unknown desc->edits), PF_UNSUPPORTED (see
+ *         pf_accel_supported), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel **out);
 /** NULL-safe. Destroy (or detach) the contexts that use it first. */

@@ -668,6 +668,7 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d)
     acc->alloc = al;
     acc->cells = m->pw * m->ph;
     acc->short_query = PF__DEF(d->short_query, (uint32_t)PF_ACCEL_SHORT_QUERY);
+    acc->desc = *d;
     return acc;
 }
 
@@ -749,6 +750,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
+    if ((unsigned)d.edits > PF_ACCEL_EDITS_REBUILD) return PF_INVALID_ARGUMENT;
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
@@ -756,6 +758,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
         pf_accel_destroy(acc);
         return st;
     }
+    pf__accel_follow(acc);
     *out = acc;
     return PF_OK;
 }
@@ -763,6 +766,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
 void pf_accel_destroy(pf_accel *acc)
 {
     if (!acc) return;
+    pf__accel_unfollow(acc);
     pf_allocator a = acc->alloc;
     pf__free(&a, acc->sub, acc->cells);
     pf__free(&a, acc->first, ((size_t)acc->cells + 1) * sizeof(uint32_t));

@@ -265,6 +265,8 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     if (XXH3_64bits(b + HEADER_SIZE, size - HEADER_SIZE) != pf__get64(b + 48))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload checksum mismatch (corrupted)");
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
+    if ((unsigned)d.edits > PF_ACCEL_EDITS_REBUILD)
+        return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "pf_accel_desc.edits: unknown value %u", (unsigned)d.edits);
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
     acc->nodes = pf__get32(b + 28);
@@ -313,6 +315,7 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
         return st;
     }
     if (diag) *diag = (pf_diag){.status = PF_OK};
+    pf__accel_follow(acc);
     *out = acc;
     return PF_OK;
 }

@@ -7,6 +7,7 @@
 #include "search/ctx_internal.h"
 #include "map/grid_moves_internal.h"
 #include "common/par_internal.h"
+#include "map_user_internal.h"
 
 #define PF__ACCEL_SQRT2 1.4142135623730951
 
@@ -51,6 +52,10 @@ struct pf_accel {
     uint8_t       *sub;
     uint32_t      *first;
     pf__accel_arc *arcs;
+    /* following the map's edits (accel_edit.c): the desc it was made with, rebuilt from */
+    pf_accel_desc  desc;
+    pf__map_user   user;
+    int            following;
 };
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
@@ -111,6 +116,11 @@ uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *par);
 /* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
+
+/* With desc.edits = PF_ACCEL_EDITS_REBUILD, attaches acc to its map so that every edit rebuilds it
+ * (accel_edit.c); called once a create or a load succeeded. The detach is NULL-safe and idempotent. */
+void pf__accel_follow(pf_accel *acc);
+void pf__accel_unfollow(pf_accel *acc);
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail

@@ -1,0 +1,69 @@
+/* accel_edit.c - the accelerator follows its map's edits (pf_accel_desc.edits, pf_accel.h MAP EDITS).
+ *
+ * An accelerator made with PF_ACCEL_EDITS_REBUILD is one of its map's users (map_user_internal.h):
+ * after the cells of an edit changed, pf_grid_apply_edits calls accel_after, which builds the
+ * accelerator of the edited map and moves its arrays into this one. The handle the contexts and
+ * batches hold stays the same, and its fingerprint becomes the map's, so AUTO goes on answering by
+ * it with no call from the caller.
+ *
+ * Why a whole rebuild and not a local repair: which nodes are subgoals changes only near the edit,
+ * but a subgoal-graph arc changes wherever its canonical path crosses the edit (tens of cells away
+ * across an open room), an arc dropped by the build's pruning may be needed again once its
+ * equal-cost detour is walled, and a contraction skipped a shortcut wherever a witness search found
+ * a detour, which is not recorded. Keeping the order and re-contracting the nodes whose
+ * neighbourhood or witnesses an edit can reach, with everything above them, is the known exact
+ * repair (dynamic contraction hierarchies); its extent on these maps has not been measured here.
+ * The rebuild is exact by construction and is the fallback such a repair would keep for edits that
+ * reach too far.
+ */
+#include <stddef.h>
+#include "accel/accel_internal.h"
+
+static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
+{
+    pf_accel *acc = (pf_accel *)(void *)((char *)u - offsetof(pf_accel, user));
+    (void)e;
+    /* an edit that made the map weighted: no accelerator answers it (pf_accel_supported); this one
+     * stays stale, and AUTO says so, until an edit makes the map unweighted again */
+    if (!pf_accel_supported(m)) return 1;
+    pf_accel_desc d = acc->desc;
+    d.edits = PF_ACCEL_EDITS_STALE; /* the fresh one is not a user of the map: its arrays move here */
+    pf_accel *fresh = NULL;
+    pf_status st = pf_accel_create(m, &d, &fresh);
+    if (st != PF_OK) return st != PF_OUT_OF_MEMORY; /* stale (never wrong); out of memory is reported */
+    /* swap everything the build made; the old arrays leave with the fresh shell */
+    uint8_t *sub = acc->sub;
+    uint32_t *first = acc->first, narcs = acc->narcs;
+    pf__accel_arc *arcs = acc->arcs;
+    acc->fingerprint = fresh->fingerprint;
+    acc->nodes = fresh->nodes;
+    acc->narcs = fresh->narcs;
+    acc->graph_arcs = fresh->graph_arcs;
+    acc->shortcuts = fresh->shortcuts;
+    acc->core = fresh->core;
+    acc->sub = fresh->sub;
+    acc->first = fresh->first;
+    acc->arcs = fresh->arcs;
+    fresh->narcs = narcs;
+    fresh->sub = sub;
+    fresh->first = first;
+    fresh->arcs = arcs;
+    pf_accel_destroy(fresh);
+    return 1;
+}
+
+void pf__accel_follow(pf_accel *acc)
+{
+    if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return;
+    /* acc->user is zero (the shell is zeroed when made) */
+    acc->user.after = accel_after;
+    pf__map_attach(acc->map, &acc->user);
+    acc->following = 1;
+}
+
+void pf__accel_unfollow(pf_accel *acc)
+{
+    if (!acc || !acc->following) return;
+    pf__map_detach(acc->map, &acc->user);
+    acc->following = 0;
+}
