@@ -99,6 +99,9 @@ struct pf_ctx {
     };
     void         *block;       /* the records' allocation */
     size_t        block_size;
+    int           lazy;        /* block is lazy pages (pf__alloc_lazy): pf__ctx_release gives them back */
+    unsigned char *resident;   /* pf__ctx_trim's page map (one byte per page of block), made on first use */
+    size_t        resident_size;
     pf__open      open;        /* open list; open.pos is hpos */
     pf__search    s;
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
