@@ -151,14 +151,15 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     /* Huge pages only where the whole block is written now anyway: on lazy pages a touch would
      * map 2 MiB, and the context would no longer cost what it touches. */
     int lazy = 0;
-    char *b = ctx ? pf__alloc_lazy(&a, l.block, d.prefault != PF_PREFAULT_NONE, &lazy) : NULL;
+    int huge = d.prefault != PF_PREFAULT_NONE;
+    char *b = ctx ? pf__alloc_lazy(&a, l.block, huge, &lazy) : NULL;
     pf__hentry *hb = b ? pf__alloc(&a, pf__open_bytes(l.hcap), 64) : NULL;
     if (!hb) {
         pf__free_lazy(&a, b, l.block, lazy);
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
     }
-    ctx->lazy = lazy;
+    ctx->lazy = lazy ? 1 + huge : 0;
     ctx_init(ctx, map, a, b, &l, hb, d.prefault);
     if ((d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) ||
         (d.accel && (st = pf_ctx_use_accel(ctx, d.accel)) != PF_OK)) {
@@ -225,9 +226,18 @@ void pf_ctx_destroy(pf_ctx *ctx)
     pf__free(&a, ctx, sizeof *ctx);
 }
 
+/* Before the first pages go back: from then on a touch maps 4 KiB, not 2 MiB. */
+static void small_pages(pf_ctx *ctx)
+{
+    if (ctx->lazy != 2) return;
+    pf__lazy_small_pages(ctx->block, ctx->block_size);
+    ctx->lazy = 1;
+}
+
 void pf__ctx_release(pf_ctx *ctx)
 {
     if (!ctx->lazy) return;
+    small_pages(ctx);
     /* the stamps read as zeros again: stale for every generation (the counter is never 0 once a
      * search has begun, and 0 is "never written" before that) */
     pf__release_lazy(ctx->block, ctx->block_size);
@@ -296,6 +306,7 @@ void pf__ctx_trim(pf_ctx *ctx)
      * (records of searches before it, or pages of a pre-faulted block) go back in runs; every
      * stamp is read before any page goes */
     chunks_live(ctx, map, ps, live);
+    small_pages(ctx);
     size_t run = 0, n = 0;
     for (size_t pg = 0; pg <= np; pg++) {
         if (pg < np && (map[pg] & 1u) && !page_live(ctx, live, ps, pg * ps)) {
