@@ -52,7 +52,8 @@ pf_allocator pf__alloc_none(void);
 void *pf__alloc(const pf_allocator *a, size_t size, size_t align);
 void *pf__calloc(const pf_allocator *a, size_t size, size_t align);
 void  pf__free(const pf_allocator *a, void *p, size_t size);
-/* Memory that follows use (node records of big maps): with the default allocator on Linux, pages
+/* Memory that follows use (node records of big maps): blocks of 4 MiB and more with the default
+ * allocator on Linux are pages
  * the kernel maps zeroed on first touch, so untouched parts cost nothing, and *lazy is set; with a
  * user's allocator or elsewhere, pf__alloc (*lazy 0). `huge`: offered as transparent huge pages
  * (fewer TLB misses, but a touch then maps 2 MiB). Free with pf__free_lazy. */

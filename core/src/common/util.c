@@ -108,7 +108,8 @@ void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy)
 {
     *lazy = 0;
 #if PF__LAZY_PAGES
-    if (pf__alloc_resolve(a).alloc == default_alloc) { /* the hooks left zero, or passed on resolved */
+    /* small blocks are malloc's: a mapping each would cost a system call per context for little */
+    if (size >= PF__HUGE_BLOCK && pf__alloc_resolve(a).alloc == default_alloc) { /* hooks zero, or resolved */
         if (!size) size = 1;
         /* big blocks start on a 2 MiB boundary, as default_alloc's do, so every 2 MiB of them can
          * be a huge page: map 2 MiB more and cut off the ends */

@@ -134,6 +134,10 @@ static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
     return PF_OK;
 }
 
+/* Cells per liveness chunk of pf__ctx_trim: a page of g, the widest array, so that no page of any
+ * array covers less. */
+static size_t trim_chunk(size_t ps) { return ps / sizeof(double) ? ps / sizeof(double) : 1; }
+
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -160,6 +164,18 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx->lazy = lazy ? 1 + huge : 0;
+    if (lazy) {
+        /* pf__ctx_trim's page map, made now: a batch's frames allocate nothing after its reserve */
+        size_t ps = pf__page_size();
+        ctx->resident_size = (l.block + ps - 1) / ps + map->count / trim_chunk(ps) + 1;
+        ctx->resident = pf__alloc(&a, ctx->resident_size, 64);
+        if (!ctx->resident) {
+            pf__free_lazy(&a, b, l.block, lazy);
+            pf__free(&a, hb, pf__open_bytes(l.hcap));
+            pf__free(&a, ctx, sizeof *ctx);
+            return PF_OUT_OF_MEMORY;
+        }
+    }
     ctx_init(ctx, map, a, b, &l, hb, d.prefault);
     if ((d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) ||
         (d.accel && (st = pf_ctx_use_accel(ctx, d.accel)) != PF_OK)) {
@@ -246,14 +262,11 @@ void pf__ctx_release(pf_ctx *ctx)
     ctx->s.found = PF_NODE_NONE;
 }
 
-/* Cells per liveness chunk: a page of g, the widest array, so no page of any array covers less. */
-static size_t chunk_cells(size_t ps) { return ps / sizeof(double) ? ps / sizeof(double) : 1; }
-
 /* live[c]: whether chunk c holds a live record. Stamps are read only on mapped pages (`map`, one
  * byte per page of the block, bit 0): an unmapped one reads as zeros, and reading it would map it. */
 static void chunks_live(const pf_ctx *ctx, const unsigned char *map, size_t ps, unsigned char *live)
 {
-    size_t cc = chunk_cells(ps), soff = (size_t)((const char *)ctx->stamp - (const char *)ctx->block);
+    size_t cc = trim_chunk(ps), soff = (size_t)((const char *)ctx->stamp - (const char *)ctx->block);
     for (size_t c = 0; c * cc < ctx->count; c++) {
         uint32_t lo = (uint32_t)(c * cc), hi = (uint32_t)((c + 1) * cc < ctx->count ? (c + 1) * cc : ctx->count);
         unsigned char v = 0;
@@ -277,7 +290,7 @@ static int page_live(const pf_ctx *ctx, const unsigned char *live, size_t ps, si
         const void *a;
         size_t      e;
     } arr[4] = {{ctx->g, sizeof(double)}, {ctx->stamp, 4}, {ctx->hpos, 4}, {ctx->parent, 4}};
-    size_t cc = chunk_cells(ps);
+    size_t cc = trim_chunk(ps);
     for (int k = 0; k < 4; k++) {
         if (!arr[k].a) continue;
         size_t s0 = (size_t)((const char *)arr[k].a - base), s1 = s0 + (size_t)ctx->count * arr[k].e;
@@ -294,12 +307,7 @@ void pf__ctx_trim(pf_ctx *ctx)
 {
     if (!ctx->lazy) return;
     size_t ps = pf__page_size();
-    size_t np = (ctx->block_size + ps - 1) / ps, nc = ctx->count / chunk_cells(ps) + 1;
-    if (!ctx->resident) {
-        ctx->resident = pf__alloc(&ctx->alloc, np + nc, 64);
-        if (!ctx->resident) return; /* it stays as it is: correct, only bigger */
-        ctx->resident_size = np + nc;
-    }
+    size_t np = (ctx->block_size + ps - 1) / ps;
     unsigned char *map = ctx->resident, *live = ctx->resident + np;
     if (!pf__resident_pages(ctx->block, ctx->block_size, map)) return;
     /* a record is live iff its stamp is: pages holding no live record of the search in progress
