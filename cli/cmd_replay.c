@@ -72,6 +72,9 @@ static const char *HELP2 =
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
     "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
     "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
+    "  --prefault P    what the batch's contexts write at creation (pf_prefault): default (all),\n"
+    "                  records, all, or none: then the spares hold only the pages their suspended\n"
+    "                  searches touch (memory that follows use, page faults inside the frames)\n"
     "  --speed S       nodes of its path a unit moves each frame once its order is answered (default 1;\n"
     "                  0: units stay where their orders were given); edits break and repair the paths\n"
     "                  ahead of the units\n"
@@ -97,6 +100,7 @@ typedef struct replay_opts {
     long        speed;
     const char *animate;
     long        anim_px, anim_step;
+    pf_prefault prefault;
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -124,6 +128,17 @@ static int opt_animate(replay_opts *o, const char *a)
     o->animate = a;
     return 1;
 }
+static int opt_prefault(replay_opts *o, const char *a)
+{
+    static const char *const names[] = {"default", "records", "all", "none"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(a, names[i]) == 0) {
+            o->prefault = (pf_prefault)i;
+            return 1;
+        }
+    cli_error("replay", "--prefault: '%s' is not default, records, all or none", a);
+    return 0;
+}
 static int opt_speed(replay_opts *o, const char *a) { return cli_parse_int("replay", "--speed", a, 0, 1000, &o->speed); }
 static int opt_anim_px(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-px", a, 64, 4096, &o->anim_px); }
 static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-step", a, 1, 10000, &o->anim_step); }
@@ -132,7 +147,7 @@ static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
-    {"--anim-step", opt_anim_step},
+    {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault},
 };
 
 /* ---- the replay ------------------------------------------------------------------------------ */
@@ -407,7 +422,7 @@ int pf_cli_replay(int argc, char **argv)
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
      * all up front: 64 slots and one order cost one spare context at most */
     pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
-                        .accel = prep.accel, .reserve = {.algos = 1u << o.algo}};
+                        .accel = prep.accel, .prefault = o.prefault, .reserve = {.algos = 1u << o.algo}};
     pf_diag bdiag;
     pf_status st = pf_batch_check(map, &bd, &bdiag);
     if (st != PF_OK) {

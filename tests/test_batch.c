@@ -106,7 +106,8 @@ static void test_jps(void **state)
         for (uint32_t workers = 1; workers <= 3; workers += 2)
             for (int budgeted = 0; budgeted < 2; budgeted++) {
                 pf_batch *b;
-                pf_batch_desc bd = {.workers = workers, .jps_table = shared ? t : NULL};
+                /* JPS itself, query by query: squads of JPS queries are grouped (test_squads_with_options) */
+                pf_batch_desc bd = {.workers = workers, .flags = PF_BATCH_NO_GROUPS, .jps_table = shared ? t : NULL};
                 assert_int_equal(pf_batch_create(m, &bd, &b), PF_OK);
                 pf_query_id id[N];
                 for (int i = 0; i < N; i++) assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
@@ -118,7 +119,7 @@ static void test_jps(void **state)
                 for (int i = 0; i < N; i++) {
                     pf_batch_result r;
                     assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
-                    assert_int_equal(r.flags & PF_BATCH_RESULT_GROUPED, 0); /* groups are A* and Dijkstra only */
+                    assert_int_equal(r.flags & PF_BATCH_RESULT_GROUPED, 0);
                     expect_same_as_search(ctx, &q[i], &r);
                 }
                 if (budgeted) assert_true(pf_batch_get_stats(b).suspended > 0);

@@ -182,6 +182,8 @@ static int park(pf_batch *b, pf__job *j, pf__worker *wk, pf_ctx *c)
     if (!spare) return 0;
     j->held = c;
     wk->ctx = spare;
+    /* kept between frames: only the pages of this search stay mapped */
+    pf__ctx_trim(c);
     return 1;
 }
 

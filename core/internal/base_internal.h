@@ -52,5 +52,24 @@ pf_allocator pf__alloc_none(void);
 void *pf__alloc(const pf_allocator *a, size_t size, size_t align);
 void *pf__calloc(const pf_allocator *a, size_t size, size_t align);
 void  pf__free(const pf_allocator *a, void *p, size_t size);
+/* Memory that follows use (node records of big maps): blocks of 4 MiB and more with the default
+ * allocator on Linux are pages
+ * the kernel maps zeroed on first touch, so untouched parts cost nothing, and *lazy is set; with a
+ * user's allocator or elsewhere, pf__alloc (*lazy 0). `huge`: offered as transparent huge pages
+ * (fewer TLB misses, but a touch then maps 2 MiB). Free with pf__free_lazy. */
+void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy);
+void  pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy);
+/* Gives the pages of lazy memory back to the kernel, to read as zeros again and be mapped when
+ * next touched. */
+void  pf__release_lazy(void *p, size_t size);
+/* Lazy memory offered as huge pages (`huge`) becomes 4 KiB pages from now on: a huge page would
+ * come back whole on the next touch. Apply to the whole block, once: advice on parts of it splits
+ * the kernel's mapping. */
+void  pf__lazy_small_pages(void *p, size_t size);
+/* The system's page size (4096 where not known). */
+size_t pf__page_size(void);
+/* Which pages of lazy memory are mapped: bit 0 of map[i] for page i (map: one byte per page,
+ * p page-aligned); 0 where not known (then nothing is given back). */
+int   pf__resident_pages(void *p, size_t size, unsigned char *map);
 
 #endif

@@ -36,6 +36,14 @@ pf_stats pf__ctx_stats(const pf_ctx *ctx);
  * writes its unused part so its pages are mapped; 0 on allocation failure or when a context in
  * caller memory would have to grow (nothing changed). pf_batch_reserve's way to size contexts. */
 int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault);
+/* Gives back the pages of the records when they are lazy (the default allocator on Linux), so an
+ * idle context (a batch's free spare) holds none of a finished search's memory; the next search
+ * maps what it touches. Any search state is lost. Nothing for caller memory or user allocators. */
+void pf__ctx_release(pf_ctx *ctx);
+/* Gives back the pages of lazy records that hold no record of the search in progress, so a
+ * suspended search keeps what it touched, not what the context's earlier searches (or its
+ * pre-faulting) left mapped. Reads only mapped stamp pages; nothing for other records. */
+void pf__ctx_trim(pf_ctx *ctx);
 
 /* Makes now the per-context state the algorithms of `algos` (bit 1u << pf_algo each) allocate on
  * their first search: JPS's and JPS+'s jump-point state (JPS, JPS+, AUTO on maps JPS supports), the

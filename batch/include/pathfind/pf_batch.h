@@ -96,8 +96,11 @@
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
  * query tables; batches pre-fault their contexts (records and open lists) at creation by default
  * (pf_batch_desc.prefault). Without a reservation a spare context is made by the worker whose
- * search is being suspended and finds none free, at that moment: that worker's frame runs over by
- * the making (about 20-60 ms on 2000x2000, once per spare over the batch's life). A batch thus holds
+ * search is being suspended and finds none free, at that moment (the making writes the records,
+ * about 20-60 ms on 2000x2000, once per spare over the batch's life; with prefault
+ * PF_PREFAULT_NONE and the default allocator on Linux its records are instead mapped as its
+ * searches touch them, a parked spare keeps only its search's pages and gives them back when the
+ * search ends: memory that follows use, for page faults inside the frames). A batch thus holds
  * only as many spares as searches were ever suspended at once: 64 slots and one query cost one
  * spare, not 64. Open lists and arenas grow when a search or a frame outgrows them. A spare that cannot be made (the allocator
  * returns NULL) is not an error and loses no query: the search is treated as finding no spare free.

@@ -189,7 +189,9 @@ typedef enum pf_prefault {
     PF_PREFAULT_DEFAULT = 0, /* contexts: PF_PREFAULT_RECORDS; batches: PF_PREFAULT_ALL */
     PF_PREFAULT_RECORDS,     /* the node records (stamps, g, open-list positions, parents) */
     PF_PREFAULT_ALL,         /* the records and the open list's initial capacity */
-    PF_PREFAULT_NONE         /* the stamps only: quicker to create, slower first searches */
+    PF_PREFAULT_NONE         /* nothing where the records are lazy pages (default allocator on
+                                Linux: mapped as searches touch them), else the stamps only:
+                                quicker to create, slower first searches */
 } pf_prefault;
 
 typedef struct pf_jps_table pf_jps_table; /* pf_jps.h */

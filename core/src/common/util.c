@@ -95,6 +95,102 @@ void pf__free(const pf_allocator *a, void *p, size_t size)
     r.free(p, size ? size : 1, r.user);
 }
 
+#if defined(__linux__)
+#define PF__LAZY_PAGES 1
+#else
+#define PF__LAZY_PAGES 0
+#endif
+
+/* Lazy memory is mapped directly, not taken from malloc: only a fresh mapping is known to read as
+ * zeros, so the records' stamps need no clearing (which would map every page of them), and only a
+ * mapping can be given back page by page while the block stays in use. */
+void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy)
+{
+    *lazy = 0;
+#if PF__LAZY_PAGES
+    /* small blocks are malloc's: a mapping each would cost a system call per context for little */
+    if (size >= PF__HUGE_BLOCK && pf__alloc_resolve(a).alloc == default_alloc) { /* hooks zero, or resolved */
+        if (!size) size = 1;
+        /* big blocks start on a 2 MiB boundary, as default_alloc's do, so every 2 MiB of them can
+         * be a huge page: map 2 MiB more and cut off the ends */
+        size_t pad = size >= PF__HUGE_BLOCK ? PF__HUGE_ALIGN : 0;
+        if (size > SIZE_MAX - pad) return NULL;
+        char *m = mmap(NULL, size + pad, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        char *p = m;
+        if (pad) {
+            p = (char *)(((uintptr_t)m + PF__HUGE_ALIGN - 1) & ~(uintptr_t)(PF__HUGE_ALIGN - 1));
+            size_t page = pf__page_size(), end = ((uintptr_t)p + size + page - 1) & ~(uintptr_t)(page - 1);
+            if (p > m) munmap(m, (size_t)(p - m));
+            if ((uintptr_t)m + size + pad > end) munmap((void *)end, (uintptr_t)m + size + pad - end);
+        }
+#if defined(MADV_HUGEPAGE)
+        if (huge && size >= PF__HUGE_BLOCK) madvise(p, size, MADV_HUGEPAGE); /* advice only */
+#else
+        (void)huge;
+#endif
+        *lazy = 1;
+        return p;
+    }
+#endif
+    (void)huge;
+    return pf__alloc(a, size, 64);
+}
+
+void pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy)
+{
+    if (!p) return;
+#if PF__LAZY_PAGES
+    if (lazy) {
+        munmap(p, size ? size : 1); /* the pages of the range, whatever its end's alignment */
+        return;
+    }
+#endif
+    (void)lazy;
+    pf__free(a, p, size);
+}
+
+void pf__lazy_small_pages(void *p, size_t size)
+{
+#if PF__LAZY_PAGES && defined(MADV_NOHUGEPAGE)
+    (void)madvise(p, size, MADV_NOHUGEPAGE);
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
+void pf__release_lazy(void *p, size_t size)
+{
+#if PF__LAZY_PAGES
+    (void)madvise(p, size, MADV_DONTNEED);
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
+size_t pf__page_size(void)
+{
+#if PF__POSIX_FILES
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps > 0) return (size_t)ps;
+#endif
+    return 4096;
+}
+
+int pf__resident_pages(void *p, size_t size, unsigned char *map)
+{
+#if PF__LAZY_PAGES
+    return mincore(p, size, map) == 0;
+#else
+    (void)p;
+    (void)size;
+    (void)map;
+    return 0;
+#endif
+}
+
 /* Bytes the escaped form of src[i] takes (0xC2 0x80..0x9F: a C1 control, 8 for the pair). */
 static size_t escaped_len(const char *src, size_t n, size_t i)
 {

@@ -77,8 +77,9 @@ static int ext_reserve(pf_ctx *c, void *p)
         x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
         if (!x->parent) return 0;
         pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
-        /* the context's own records (g, stamps, slots) are the other hot arrays */
-        pf__jps_hugepages(c->block, c->block_size);
+        /* the context's own records (g, stamps, slots) are the other hot arrays; lazy records have
+         * their advice from creation (huge only where pre-faulted: a lazy spare must map 4 KiB) */
+        if (!c->lazy) pf__jps_hugepages(c->block, c->block_size);
     }
     /* the path buffer, for a path twice the map's half-perimeter: crossings of open and room maps
      * (a maze's longer ones still grow it once) */

@@ -109,11 +109,14 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->alloc = a;
     ctx->block = b;
     ctx->block_size = l->block;
-    /* The records need only their stamps zeroed (pf__nodes_place). By default the whole block is
-     * still written once here so its pages are faulted in at creation, not inside a frame: on a
-     * 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x its search time. */
+    /* The records need only their stamps zeroed (pf__nodes_place), and lazy pages read as zeros
+     * already. By default the whole block is still written once here so its pages are faulted in
+     * at creation, not inside a frame: on a 2000x2000 map a 50-cell query otherwise takes ~100 page
+     * faults, 3x its search time. PF_PREFAULT_NONE on lazy pages maps nothing: the context then
+     * holds what its searches touch (a batch's spares). */
     if (prefault != PF_PREFAULT_NONE) memset(b, 0, l->block);
-    pf__nodes_place(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
+    if (prefault != PF_PREFAULT_NONE || ctx->lazy) pf__nodes_place_zeroed(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
+    else pf__nodes_place(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
     if (prefault == PF_PREFAULT_ALL) memset(hb, 0, pf__open_bytes(l->hcap));
     ctx->open.heap = hb + PF__HEAP_PAD;
     ctx->open.cap = l->hcap;
@@ -143,6 +146,10 @@ static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
     return PF_OK;
 }
 
+/* Cells per liveness chunk of pf__ctx_trim: a page of g, the widest array, so that no page of any
+ * array covers less. */
+static size_t trim_chunk(size_t ps) { return ps / sizeof(double) ? ps / sizeof(double) : 1; }
+
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -157,12 +164,29 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     size_t n = map->count;
     ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024));
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
-    char *b = ctx ? pf__alloc(&a, l.block, 64) : NULL;
+    /* Huge pages only where the whole block is written now anyway: on lazy pages a touch would
+     * map 2 MiB, and the context would no longer cost what it touches. */
+    int lazy = 0;
+    int huge = d.prefault != PF_PREFAULT_NONE;
+    char *b = ctx ? pf__alloc_lazy(&a, l.block, huge, &lazy) : NULL;
     pf__hentry *hb = b ? pf__alloc(&a, pf__open_bytes(l.hcap), 64) : NULL;
     if (!hb) {
-        pf__free(&a, b, l.block);
+        pf__free_lazy(&a, b, l.block, lazy);
         pf__free(&a, ctx, sizeof *ctx);
         return PF_OUT_OF_MEMORY;
+    }
+    ctx->lazy = lazy ? 1 + huge : 0;
+    if (lazy) {
+        /* pf__ctx_trim's page map, made now: a batch's frames allocate nothing after its reserve */
+        size_t ps = pf__page_size();
+        ctx->resident_size = (l.block + ps - 1) / ps + map->count / trim_chunk(ps) + 1;
+        ctx->resident = pf__alloc(&a, ctx->resident_size, 64);
+        if (!ctx->resident) {
+            pf__free_lazy(&a, b, l.block, lazy);
+            pf__free(&a, hb, pf__open_bytes(l.hcap));
+            pf__free(&a, ctx, sizeof *ctx);
+            return PF_OUT_OF_MEMORY;
+        }
     }
     ctx_init(ctx, map, a, b, &l, hb, d.prefault);
     ctx->parallel = d.parallel;
@@ -227,8 +251,97 @@ void pf_ctx_destroy(pf_ctx *ctx)
     pf_allocator a = ctx->alloc;
     for (int k = 0; k < PF__EXT__COUNT; k++) pf__ctx_ext_drop(ctx, (pf__ext_kind)k);
     pf__open_free(&ctx->open, &a);
-    pf__free(&a, ctx->block, ctx->block_size);
+    pf__free_lazy(&a, ctx->block, ctx->block_size, ctx->lazy);
+    pf__free(&a, ctx->resident, ctx->resident_size);
     pf__free(&a, ctx, sizeof *ctx);
+}
+
+/* Before the first pages go back: from then on a touch maps 4 KiB, not 2 MiB. */
+static void small_pages(pf_ctx *ctx)
+{
+    if (ctx->lazy != 2) return;
+    pf__lazy_small_pages(ctx->block, ctx->block_size);
+    ctx->lazy = 1;
+}
+
+void pf__ctx_release(pf_ctx *ctx)
+{
+    if (!ctx->lazy) return;
+    small_pages(ctx);
+    /* the stamps read as zeros again: stale for every generation (the counter is never 0 once a
+     * search has begun, and 0 is "never written" before that) */
+    pf__release_lazy(ctx->block, ctx->block_size);
+    ctx->s.active = PF__SEARCH_NONE;
+    ctx->s.status = PF_INVALID_ARGUMENT;
+    ctx->s.found = PF_NODE_NONE;
+}
+
+/* live[c]: whether chunk c holds a live record. Stamps are read only on mapped pages (`map`, one
+ * byte per page of the block, bit 0): an unmapped one reads as zeros, and reading it would map it. */
+static void chunks_live(const pf_ctx *ctx, const unsigned char *map, size_t ps, unsigned char *live)
+{
+    size_t cc = trim_chunk(ps), soff = (size_t)((const char *)ctx->stamp - (const char *)ctx->block);
+    for (size_t c = 0; c * cc < ctx->count; c++) {
+        uint32_t lo = (uint32_t)(c * cc), hi = (uint32_t)((c + 1) * cc < ctx->count ? (c + 1) * cc : ctx->count);
+        unsigned char v = 0;
+        for (uint32_t i = lo; i < hi && !v;) {
+            size_t pg = (soff + (size_t)i * sizeof(uint32_t)) / ps;
+            uint32_t end = (uint32_t)(((pg + 1) * ps - soff) / sizeof(uint32_t));
+            if (end > hi) end = hi;
+            if (map[pg] & 1u)
+                for (uint32_t k = i; k < end; k++) v |= (ctx->stamp[k] & PF__GEN_MASK) == ctx->gen;
+            i = end;
+        }
+        live[c] = v;
+    }
+}
+
+/* Whether the page at byte `off` of the block holds a live record of any array. */
+static int page_live(const pf_ctx *ctx, const unsigned char *live, size_t ps, size_t off)
+{
+    const char *base = ctx->block;
+    const struct {
+        const void *a;
+        size_t      e;
+    } arr[4] = {{ctx->g, sizeof(double)}, {ctx->stamp, 4}, {ctx->hpos, 4}, {ctx->parent, 4}};
+    size_t cc = trim_chunk(ps);
+    for (int k = 0; k < 4; k++) {
+        if (!arr[k].a) continue;
+        size_t s0 = (size_t)((const char *)arr[k].a - base), s1 = s0 + (size_t)ctx->count * arr[k].e;
+        size_t lo = off > s0 ? off : s0, hi = off + ps < s1 ? off + ps : s1;
+        if (lo >= hi) continue;
+        size_t c0 = (lo - s0) / arr[k].e / cc, c1 = ((hi - s0 + arr[k].e - 1) / arr[k].e - 1) / cc;
+        for (size_t c = c0; c <= c1; c++)
+            if (live[c]) return 1;
+    }
+    return 0;
+}
+
+void pf__ctx_trim(pf_ctx *ctx)
+{
+    if (!ctx->lazy) return;
+    size_t ps = pf__page_size();
+    size_t np = (ctx->block_size + ps - 1) / ps;
+    unsigned char *map = ctx->resident, *live = ctx->resident + np;
+    if (!pf__resident_pages(ctx->block, ctx->block_size, map)) return;
+    /* a record is live iff its stamp is: pages holding no live record of the search in progress
+     * (records of searches before it, or pages of a pre-faulted block) go back in runs; every
+     * stamp is read before any page goes */
+    chunks_live(ctx, map, ps, live);
+    small_pages(ctx);
+    size_t run = 0, n = 0;
+    for (size_t pg = 0; pg <= np; pg++) {
+        if (pg < np && (map[pg] & 1u) && !page_live(ctx, live, ps, pg * ps)) {
+            if (!n) run = pg;
+            n++;
+            continue;
+        }
+        if (n) {
+            size_t end = (run + n) * ps < ctx->block_size ? (run + n) * ps : ctx->block_size;
+            pf__release_lazy((char *)ctx->block + run * ps, end - run * ps);
+        }
+        n = 0;
+    }
 }
 
 const pf_map *pf_ctx_map(const pf_ctx *ctx) { return ctx ? ctx->map : NULL; }

@@ -99,6 +99,11 @@ struct pf_ctx {
     };
     void         *block;       /* the records' allocation */
     size_t        block_size;
+    int           lazy;        /* block is lazy pages (pf__alloc_lazy), which pf__ctx_release gives
+                                * back: 1, or 2 while they are offered as huge pages */
+    unsigned char *resident;   /* lazy only: pf__ctx_trim's page map (a byte per page of block), then
+                                * its chunks' liveness; made with the context */
+    size_t        resident_size;
     pf__open      open;        /* open list; open.pos is hpos */
     pf__search    s;
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,

@@ -8,7 +8,7 @@ size_t pf__nodes_bytes(uint32_t count, int with_parent)
     return pf__align64((size_t)count * sizeof(double)) + 2u * u + (with_parent ? u : 0u);
 }
 
-void pf__nodes_place(pf__nodes *r, void *block, uint32_t count, int with_parent)
+void pf__nodes_place_zeroed(pf__nodes *r, void *block, uint32_t count, int with_parent)
 {
     char *b = block;
     size_t sz_g = pf__align64((size_t)count * sizeof(double)), u = pf__align64((size_t)count * sizeof(uint32_t));
@@ -19,9 +19,14 @@ void pf__nodes_place(pf__nodes *r, void *block, uint32_t count, int with_parent)
     r->stamp = (uint32_t *)(void *)(b + sz_g);
     r->hpos = (uint32_t *)(void *)(b + sz_g + u);
     r->parent = with_parent ? (uint32_t *)(void *)(b + sz_g + 2u * u) : NULL;
+}
+
+void pf__nodes_place(pf__nodes *r, void *block, uint32_t count, int with_parent)
+{
+    pf__nodes_place_zeroed(r, block, count, with_parent);
     /* Only the stamps must start at zero ("never written"); every other record is written before
      * it is read, which is what makes the generation stamp a complete reset. */
-    memset(r->stamp, 0, u);
+    memset(r->stamp, 0, pf__align64((size_t)count * sizeof(uint32_t)));
 }
 
 void pf__nodes_next_gen(pf__nodes *r)

@@ -44,6 +44,9 @@ typedef struct pf__nodes {
  * zeroes the stamps ("never written"); the rest is written before it is read. */
 size_t pf__nodes_bytes(uint32_t count, int with_parent);
 void   pf__nodes_place(pf__nodes *r, void *block, uint32_t count, int with_parent);
+/* The same over a block known to read as zeros (fresh lazy pages): clears nothing, so the pages
+ * stay unmapped until a search touches them. */
+void   pf__nodes_place_zeroed(pf__nodes *r, void *block, uint32_t count, int with_parent);
 /* Starts a new generation: every record stale (the stamps are cleared only on wrap-around). */
 void   pf__nodes_next_gen(pf__nodes *r);
 

@@ -1,0 +1,244 @@
+/* test_lazy_records.c - node records on lazy pages (pf__alloc_lazy): a context made without
+ * pre-faulting maps only what its searches touch; pf__ctx_trim gives back the pages a suspended
+ * search does not use and pf__ctx_release all of them, and neither changes an answer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "search/ctx_internal.h"
+#include "core_batch_internal.h" /* pf__ctx_trim, pf__ctx_release */
+#include "testutil.h"
+
+#define W 600u
+#define H 600u
+
+/* An open field with scattered walls: searches spread over many rows. */
+static pf_map *field(void)
+{
+    uint8_t *cells = malloc(W * H);
+    assert_non_null(cells);
+    uint64_t seed = 11;
+    for (uint32_t i = 0; i < W * H; i++) cells[i] = rng_below(&seed, 100) < 20 ? 0 : 1;
+    cells[0] = cells[W * H - 1] = cells[(H / 2) * W + W / 2] = 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cells}, &m), PF_OK);
+    free(cells);
+    return m;
+}
+
+/* Pages of the context's records that are mapped now; (size_t)-1 where that cannot be known. */
+static size_t mapped_pages(const pf_ctx *ctx)
+{
+    size_t ps = pf__page_size(), np = (ctx->block_size + ps - 1) / ps, n = 0;
+    unsigned char *v = malloc(np);
+    assert_non_null(v);
+    if (!pf__resident_pages(ctx->block, ctx->block_size, v)) {
+        free(v);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < np; i++) n += v[i] & 1u;
+    free(v);
+    return n;
+}
+
+typedef struct answer {
+    pf_status st;
+    double    cost;
+    uint64_t  expanded;
+    uint32_t  len;
+    uint32_t  nodes[4096];
+} answer;
+
+static void finish(pf_ctx *ctx, answer *a)
+{
+    pf_path p = {.nodes = a->nodes, .capacity = 4096};
+    pf_stats s;
+    a->st = pf_search_path(ctx, &p, &s);
+    a->cost = s.cost;
+    a->expanded = s.expanded;
+    a->len = p.len;
+}
+
+static void same(const answer *a, const answer *b)
+{
+    assert_int_equal(a->st, b->st);
+    assert_true(a->cost == b->cost);
+    assert_int_equal(a->expanded, b->expanded);
+    assert_int_equal(a->len, b->len);
+    assert_memory_equal(a->nodes, b->nodes, a->len * sizeof a->nodes[0]);
+}
+
+/* A search trimmed (and resumed) between its slices answers as one run in a pre-faulted context,
+ * also when earlier searches left their records in the context's pages. */
+static void test_trim_keeps_the_search(void **state)
+{
+    (void)state;
+    pf_map *m = field();
+    pf_ctx *lazy, *ref;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &lazy), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    uint64_t seed = 5;
+    for (int k = 0; k < 12; k++) {
+        uint32_t s = pf_grid_node(m, rng_below(&seed, W), rng_below(&seed, H));
+        uint32_t g = pf_grid_node(m, rng_below(&seed, W), rng_below(&seed, H));
+        pf_search_begin(ref, s, g, NULL);
+        pf_search_step(ref, 0);
+        finish(ref, a);
+        pf_status st = pf_search_begin(lazy, s, g, NULL);
+        while (st == PF_IN_PROGRESS) {
+            pf__ctx_trim(lazy);
+            st = pf_search_step(lazy, 500);
+        }
+        finish(lazy, b);
+        same(a, b);
+        if (k % 3 == 2) pf__ctx_release(lazy);
+    }
+    free(a);
+    free(b);
+    pf_ctx_destroy(lazy);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
+/* What a trim keeps follows the search in progress: after a search over the whole map, a small
+ * search's trim leaves a small part mapped; a release leaves nothing. Lazy pages exist with the
+ * default allocator on Linux; elsewhere the context is an ordinary one and this has nothing to see. */
+static void test_trim_gives_back_pages(void **state)
+{
+    (void)state;
+    pf_map *m = field();
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &ctx), PF_OK);
+    if (!ctx->lazy || mapped_pages(ctx) == (size_t)-1) {
+        pf_ctx_destroy(ctx);
+        pf_map_destroy(m);
+        skip();
+    }
+    size_t total = (ctx->block_size + pf__page_size() - 1) / pf__page_size();
+    assert_true(mapped_pages(ctx) < total / 20); /* created: nothing of the records mapped */
+    assert_int_equal(pf_search_tree(ctx, pf_grid_node(m, 0, 0), NULL), PF_OK);
+    size_t full = mapped_pages(ctx);
+    assert_true(full > total / 2);
+    /* a short search in the middle, suspended */
+    uint32_t mid = pf_grid_node(m, W / 2, H / 2);
+    assert_int_equal(pf_search_begin(ctx, mid, pf_grid_node(m, W - 1, H - 1), NULL), PF_IN_PROGRESS);
+    assert_int_equal(pf_search_step(ctx, 200), PF_IN_PROGRESS);
+    pf__ctx_trim(ctx);
+    size_t kept = mapped_pages(ctx);
+    assert_true(kept > 0 && kept < full / 8);
+    /* it goes on to the right answer */
+    assert_int_equal(pf_search_step(ctx, 0), PF_OK);
+    pf_stats s;
+    assert_int_equal(pf_search_path(ctx, NULL, &s), PF_OK);
+    assert_true(isfinite(s.cost));
+    pf__ctx_release(ctx);
+    assert_int_equal(mapped_pages(ctx), 0);
+    assert_true(isinf(pf_ctx_cost(ctx, mid)));
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+/* Released records are all stale, also across the generation wrap (the stamps then read 0). */
+static void test_release_and_wrap(void **state)
+{
+    (void)state;
+    pf_map *m = field();
+    pf_ctx *ctx, *ref;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &ctx), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    uint32_t gens[] = {PF__GEN_MASK - 1, PF__GEN_MASK, 1};
+    uint64_t seed = 9;
+    for (size_t gi = 0; gi < 3; gi++) {
+        pf_search_tree(ctx, pf_grid_node(m, rng_below(&seed, W), rng_below(&seed, H)), NULL);
+        pf__ctx_release(ctx);
+        pf__ctx_set_gen(ctx, gens[gi]);
+        for (int k = 0; k < 3; k++) {
+            uint32_t s = pf_grid_node(m, rng_below(&seed, W), rng_below(&seed, H));
+            uint32_t g = pf_grid_node(m, rng_below(&seed, W), rng_below(&seed, H));
+            pf_search_begin(ref, s, g, NULL);
+            pf_search_step(ref, 0);
+            finish(ref, a);
+            pf_search_begin(ctx, s, g, NULL);
+            pf_search_step(ctx, 0);
+            finish(ctx, b);
+            same(a, b);
+        }
+    }
+    free(a);
+    free(b);
+    pf_ctx_destroy(ctx);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
+/* A user's allocator gets no lazy pages: trim and release leave its records alone, answers stay. */
+static int user_calls;
+static void *user_alloc(size_t size, size_t align, void *u)
+{
+    (void)u;
+    user_calls++;
+    size = (size + align - 1) / align * align;
+    return aligned_alloc(align, size);
+}
+static void user_free(void *p, size_t size, void *u)
+{
+    (void)size;
+    (void)u;
+    free(p);
+}
+
+static void test_user_allocator(void **state)
+{
+    (void)state;
+    pf_map *m = field();
+    pf_ctx *ctx, *ref;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE,
+                                                     .allocator = {user_alloc, user_free, NULL}},
+                                   &ctx),
+                     PF_OK);
+    assert_int_equal(ctx->lazy, 0);
+    assert_true(user_calls >= 3); /* the context, its records, its open list */
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    uint32_t s = pf_grid_node(m, 0, 0), g = pf_grid_node(m, W - 1, H - 1);
+    pf_search_begin(ref, s, g, NULL);
+    pf_search_step(ref, 0);
+    finish(ref, a);
+    pf_status st = pf_search_begin(ctx, s, g, NULL);
+    while (st == PF_IN_PROGRESS) {
+        pf__ctx_trim(ctx);
+        st = pf_search_step(ctx, 1000);
+    }
+    finish(ctx, b);
+    same(a, b);
+    pf__ctx_release(ctx); /* nothing to give back: the answer is still there */
+    assert_true(pf_ctx_cost(ctx, g) == a->cost);
+    free(a);
+    free(b);
+    pf_ctx_destroy(ctx);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trim_keeps_the_search),
+        cmocka_unit_test(test_trim_gives_back_pages),
+        cmocka_unit_test(test_release_and_wrap),
+        cmocka_unit_test(test_user_allocator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
