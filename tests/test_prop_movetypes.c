@@ -309,6 +309,64 @@ static void test_river(void **state)
     pf_map_destroy(m);
 }
 
+/* Batches: two filters are two queries even for one start and goal, one filter shared by two units
+ * is one search, groups take only unfiltered queries, a flow field refuses a filter; the answers
+ * equal pf_search's. Many same-goal units, half of them filtered: the filtered ones are answered
+ * as pf_search answers them whatever grouping does for the rest. */
+static void test_batch(void **state)
+{
+    (void)state;
+    const uint32_t w = 24, h = 16;
+    uint8_t cells[24 * 16];
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = x >= 10 && x <= 12 ? 2 : (x == 5 && y > 2 ? 0 : 1);
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_move_filter hover = {0}, dear = {0};
+    pf_move_filter_allow(&hover, 1, 0.0f);
+    pf_move_filter_allow(&hover, 2, 0.0f);
+    dear = hover;
+    dear.class_cost[2] = 4.0f;
+    const pf_move_filter *kinds[3] = {NULL, &hover, &dear};
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
+    pf_query_id ids[40];
+    uint32_t goal = pf_grid_node(m, 20, 8);
+    for (uint32_t i = 0; i < 40; i++) {
+        uint32_t start = pf_grid_node(m, (int32_t)(i % 4), (int32_t)(i / 4 % 16));
+        pf_batch_query q = {.start = i < 6 ? pf_grid_node(m, 0, 0) : start, .goal = i < 6 ? pf_grid_node(m, 23, 0) : goal,
+                            .search = {.filter = kinds[i % 3]}};
+        assert_int_equal(pf_batch_submit(b, &q, &ids[i]), PF_OK);
+    }
+    pf_query_id fid;
+    pf_batch_query fq = {.goal = goal, .flags = PF_QUERY_FLOW, .search = {.filter = &hover}};
+    assert_int_equal(pf_batch_submit(b, &fq, &fid), PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    uint32_t deduped = 0;
+    for (uint32_t i = 0; i < 40; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, ids[i], &r), PF_OK);
+        uint32_t start = i < 6 ? pf_grid_node(m, 0, 0) : pf_grid_node(m, (int32_t)(i % 4), (int32_t)(i / 4 % 16));
+        pf_stats st;
+        pf_status s = pf_search(ctx, start, i < 6 ? pf_grid_node(m, 23, 0) : goal, &(pf_search_desc){.filter = kinds[i % 3]},
+                                NULL, &st);
+        assert_int_equal(r.status, s);
+        if (s == PF_OK) assert_true(near_eq(r.stats.cost, st.cost));
+        if (kinds[i % 3]) assert_false(r.flags & PF_BATCH_RESULT_GROUPED);
+        if (i < 6 && (r.flags & PF_BATCH_RESULT_DEDUPED)) deduped++;
+    }
+    /* queries 0..5: three kinds twice over, each second one answered by the first of its kind */
+    assert_int_equal(deduped, 3);
+    pf_batch_result fr;
+    assert_int_equal(pf_batch_get(b, fid, &fr), PF_OK);
+    assert_int_equal(fr.status, PF_UNSUPPORTED);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -353,6 +411,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_river),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_batch),
         cmocka_unit_test(test_against_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,7 @@ int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t
     if (rd->algo != PF_ALGO_ASTAR && rd->algo != PF_ALGO_DIJKSTRA) return 0;
     if (rd->waypoints) return 0; /* a group writes whole paths */
     if (rd->unit_size > 1 || rd->partial) return 0; /* one-cell units, goals reached */
+    if (rd->filter) return 0;                       /* the start's class, the map's costs */
     if (rd->max_expansions || rd->max_cost != 0.0 || rd->reverse) return 0;
     if (rd->tie != PF_TIE_DEEPER) return 0;
     pf_heur def = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE;
