@@ -135,8 +135,9 @@ typedef struct pf_trace {
  * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
  * different filter pointers are never merged). JPS, JPS+ and AUTO are answered by A*, exact, with
  * PF_DETAIL_FALLBACK (their jump tables are per class). Refused with PF_UNSUPPORTED: graphs,
- * unit_size > 1 (clearance is kept per class, not per set of classes) and Theta*. Groups of a
- * batch take only queries without a filter.
+ * unit_size > 1 (clearance is kept per class, not per set of classes), Theta*, flow fields and
+ * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
+ * without a filter.
  */
 typedef struct pf_move_filter {
     uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at
