@@ -147,6 +147,7 @@ static void one_map(uint64_t seed, run_counts *rc)
             if (isfinite(want)) rc->reached++;
 
             static const pf_algo EXACT[] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
+            uint32_t astar_expanded = 0;
             for (size_t ai = 0; ai < sizeof EXACT / sizeof EXACT[0]; ai++) {
                 pf_search_desc d = {.algo = EXACT[ai], .filter = &f};
                 pf_path p = {.nodes = nodes, .capacity = cap};
@@ -163,9 +164,11 @@ static void one_map(uint64_t seed, run_counts *rc)
                 CHECK_EQ(nodes[0], a);
                 CHECK_EQ(nodes[p.len - 1], b);
                 int jumpy = EXACT[ai] == PF_ALGO_JPS || EXACT[ai] == PF_ALGO_JPS_PLUS || EXACT[ai] == PF_ALGO_AUTO;
-                if (jumpy) {
+                if (EXACT[ai] == PF_ALGO_ASTAR) astar_expanded = st.expanded;
+                if (jumpy) { /* answered as A* answers it, expansion for expansion */
                     CHECK(st.detail & PF_DETAIL_FALLBACK);
                     CHECK_EQ(st.algo, PF_ALGO_ASTAR);
+                    CHECK_EQ(st.expanded, astar_expanded);
                 }
             }
             if (one) {
@@ -378,6 +381,14 @@ static void test_refusals(void **state)
     pf_move_filter f = {0};
     /* no class at all */
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f}, NULL, NULL), PF_INVALID_ARGUMENT);
+    /* a filter of classes the map does not have is valid, whichever byte of the mask holds them;
+     * the unit just cannot stand anywhere */
+    const uint8_t lone[] = {8, 64, 200, 255};
+    for (size_t i = 0; i < sizeof lone; i++) {
+        pf_move_filter o = {0};
+        pf_move_filter_allow(&o, lone[i], 2.0f);
+        assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &o}, NULL, NULL), PF_INVALID_START);
+    }
     pf_move_filter_allow(&f, 1, 0.0f);
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f}, NULL, NULL), PF_OK);
     /* class 0 is "blocked": never enterable */
