@@ -146,6 +146,20 @@ void     cli_orders_free(cli_orders *o);
 /* What a hex grid cannot answer (Theta*, --smooth, --size above 1), refused as a usage error before
  * anything is loaded: message printed, returns 0. */
 int      cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, long size);
+/* Movement types: --classes CHARS (the Moving AI terrain characters the unit may enter; any of
+ * `.GS` names ground) and --class-cost C=X[,C=X] (the multiplier of a step into the class of
+ * character C, > 0). cli_filter_opt takes either option (returns 1 when `opt` was one of them and
+ * its value is good; 0 with a message when bad; -1 when `opt` is another option); cli_filter_done,
+ * after every option, checks they agree (a cost for a class not in --classes, or --class-cost
+ * without --classes, is an error: returns 0 with a message) and gives the filter for
+ * pf_search_desc.filter, NULL when neither option was given. */
+typedef struct cli_filter {
+    pf_move_filter f;
+    int            classes, costs; /* options seen */
+    uint8_t        cost_set[4];    /* classes given a cost (bits of classes 0..31) */
+} cli_filter;
+int      cli_filter_opt(const char *cmd, const char *opt, const char *arg, cli_filter *cf);
+int      cli_filter_done(const char *cmd, cli_filter *cf, const pf_move_filter **out);
 /* --algo NAME; an unknown name is an error that lists the valid ones */
 int      cli_parse_algo(const char *cmd, const char *s, pf_algo *out);
 /* How searches were answered (pf_stats.algo and .detail), never a silent substitution: a JSON

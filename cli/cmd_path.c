@@ -6,6 +6,7 @@
 static const char *HELP =
     "usage: pathfind path MAP.map SX SY GX GY [--algo NAME] [--weight W] [--moves 4|8|8cut|hex] [--json]\n"
     "                     [--prep FILE] [--waypoints] [--size K] [--partial] [--smooth]\n"
+    "                     [--classes CHARS [--class-cost C=X[,C=X]]]\n"
     "\n"
     "Finds one path and prints its status, the search that answered and how (answered_by, detail:\n"
     "fallback, accel, accel_stale, short, partial), cost, expansions and the cells (x,y) from start\n"
@@ -16,6 +17,10 @@ static const char *HELP =
     "the goal. --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
     "jps, jps+ and auto run JPS for K > 1. --partial: when the goal cannot be reached, the status is\n"
     "partial and the path leads to the reachable cell nearest it (exit status 0, like no_path).\n"
+    "--classes CHARS names the Moving AI terrain the unit may enter (. G S ground, W water, T trees;\n"
+    "--classes .W: a hover unit); --class-cost C=X[,C=X] the multiplier of a step into terrain C\n"
+    "(default 1). Without them a unit keeps to its start's terrain. jps, jps+ and auto answer a\n"
+    "filtered query by A* (detail: fallback); --size and --smooth do not take them.\n"
     "--smooth adds the path pulled into straight segments (pf_path_smooth): waypoints and their\n"
     "Euclidean length smooth_cost. --algo theta searches any-angle (Theta*): its path is already\n"
     "waypoints, and smooth_cost is its cost.\n"
@@ -28,6 +33,7 @@ int pf_cli_path(int argc, char **argv)
     int npos = 0, json = 0, smooth = 0;
     const char *prep_file = NULL;
     pf_search_desc d = {0};
+    cli_filter filt = {0};
     pf_moves moves = PF_MOVES_8_NO_CUT;
     int weight_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -53,6 +59,8 @@ int pf_cli_path(int argc, char **argv)
             d.unit_size = (uint32_t)k;
         } else if (strcmp(a, "--smooth") == 0) {
             smooth = 1;
+        } else if ((strcmp(a, "--classes") == 0 || strcmp(a, "--class-cost") == 0) && has) {
+            if (cli_filter_opt("path", a, argv[++i], &filt) != 1) return 2;
         } else if (strcmp(a, "--partial") == 0) {
             d.partial = 1;
         } else if (strcmp(a, "--waypoints") == 0) {
@@ -76,6 +84,11 @@ int pf_cli_path(int argc, char **argv)
     for (int k = 0; k < 4; k++)
         if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
     if (!cli_check_weight("path", d.algo, weight_given)) return 2;
+    if (!cli_filter_done("path", &filt, &d.filter)) return 2;
+    if (d.filter && (smooth || d.unit_size > 1 || d.algo == PF_ALGO_THETA)) {
+        cli_error("path", "--classes goes with one-cell units on grid paths (not --size, --smooth or theta)");
+        return 2;
+    }
     if (!cli_check_moves("path", moves, d.algo, smooth, d.unit_size)) return 2;
     if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
     if (cli_args_only) return 0;

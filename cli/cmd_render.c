@@ -9,6 +9,7 @@ static const char *HELP =
     "usage: pathfind render MAP.map (SX SY GX GY | --scen FILE.scen [--ids 0,5,9]) -o OUT.png\n"
     "                       [--algo astar,dijkstra,jps] [--weight W] [--moves 4|8|8cut|hex]\n"
     "                       [--max-px N] [--json] [--edits EDITS] [--size K] [--smooth]\n"
+    "                       [--classes CHARS [--class-cost C=X[,C=X]]]\n"
     "\n"
     "Draws the map (terrain colours and a legend), the cells each search expanded shaded by expansion\n"
     "order (pale yellow = first, dark red = last), and the path on top in magenta (255,0,255); the\n"
@@ -35,6 +36,10 @@ static const char *HELP =
     "  --size K      search for units of K x K cells (1..32); the path drawn is the unit's top-left cell\n"
     "  --smooth      draw each grid path pulled into straight segments (pf_path_smooth); --algo theta\n"
     "                draws its any-angle waypoints either way. path_len then counts waypoints\n"
+    "  --classes CHARS  the Moving AI terrain the unit may enter: . G S ground, W water, T trees (e.g.\n"
+    "                .W for a hover unit); without it a unit keeps to its start's terrain. jps, jps+\n"
+    "                and auto answer by A* then; not with --size, --smooth or theta\n"
+    "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
     "  -o FILE       output PNG (written with libpng)\n"
     "\n"
     "examples:\n"
@@ -327,6 +332,7 @@ typedef struct render_args {
     long size;                    /* --size, 0 = one cell */
     int smooth;                   /* --smooth */
     int nalgo;
+    cli_filter filt;              /* --classes, --class-cost: descs[i].filter points here */
 } render_args;
 
 /* Returns -1 when the arguments are good, else the exit code (0 after --help). */
@@ -362,6 +368,8 @@ static int parse_args(int argc, char **argv, render_args *a)
             a->smooth = 1;
         } else if (strcmp(s, "--size") == 0 && has) {
             if (!cli_parse_int("render", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &a->size)) return 2;
+        } else if ((strcmp(s, "--classes") == 0 || strcmp(s, "--class-cost") == 0) && has) {
+            if (cli_filter_opt("render", s, argv[++i], &a->filt) != 1) return 2;
         } else if (s[0] == '-' && s[1] && !(s[1] >= '0' && s[1] <= '9')) {
             cli_error("render", "unknown or incomplete option '%s' (see --help)", s);
             return 2;
@@ -385,6 +393,8 @@ static int parse_args(int argc, char **argv, render_args *a)
         return 2;
     }
     if (!(a->nalgo = split_list(a->algos, a->names, MAX_ALGOS))) return 2;
+    const pf_move_filter *flt;
+    if (!cli_filter_done("render", &a->filt, &flt)) return 2;
     int weighted = 0;
     for (int i = 0; i < a->nalgo; i++) {
         pf_algo al;
@@ -394,7 +404,11 @@ static int parse_args(int argc, char **argv, render_args *a)
         if (!cli_check_moves("render", a->moves, al, a->smooth, a->size)) return 2;
         a->descs[i] = (pf_search_desc){.algo = al, .weight = takes && a->weight > 0 ? a->weight
                                                                 : al == PF_ALGO_WASTAR ? 1.5 : 0,
-                                       .unit_size = (uint32_t)a->size};
+                                       .unit_size = (uint32_t)a->size, .filter = flt};
+        if (flt && (a->smooth || a->size > 1 || al == PF_ALGO_THETA)) {
+            cli_error("render", "--classes goes with one-cell units on grid paths (not --size, --smooth or theta)");
+            return 2;
+        }
     }
     if (a->weight_given && !weighted) {
         cli_error("render", "--weight applies to wastar, jps and jps+; none of '%s' reads it", a->algos);

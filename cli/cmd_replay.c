@@ -19,6 +19,7 @@ static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
     "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "                       [--speed S] [--animate FILE.gif [--anim-px N] [--anim-step N]]\n"
+    "                       [--classes CHARS [--class-cost C=X[,C=X]]]\n"
     "\n"
     "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
     "file order, runs the batch once with the budget and collects what completed, until every order\n"
@@ -57,9 +58,16 @@ static const char *HELP2 =
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
     "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
     "mended from where the unit stands) and repair_us (mean per broken path).\n"
-    "\n"
+    "\n";
+
+static const char *HELP3 =
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
+    "  --classes CHARS every unit may enter this Moving AI terrain (. G S ground, W water, T trees;\n"
+    "                  .W: hover units); without it a unit keeps to its start's terrain. One-cell\n"
+    "                  units only; jps, jps+ and auto answer by A* then. Delivered paths are not\n"
+    "                  re-checked after edits (pf_grid_path_check knows one terrain; a warning says so)\n"
+    "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
     "  --budget-exp E  expansions per frame, an integer in 0..10^12 (0 = unlimited)\n"
     "  --budget-us U   microseconds per frame, an integer in 0..3600000000 (0 = unlimited): one\n"
     "                  deadline from the first worker's start; completion frames then depend on the\n"
@@ -101,6 +109,7 @@ typedef struct replay_opts {
     const char *animate;
     long        anim_px, anim_step;
     pf_prefault prefault;
+    cli_filter  filt; /* --classes, --class-cost */
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -113,6 +122,8 @@ static int opt_us(replay_opts *o, const char *a) { return cli_parse_int("replay"
 static int opt_algo(replay_opts *o, const char *a) { return cli_parse_algo("replay", a, &o->algo); }
 static int opt_moves(replay_opts *o, const char *a) { return cli_parse_moves("replay", a, &o->moves); }
 static int opt_size(replay_opts *o, const char *a) { return cli_parse_int("replay", "--size", a, 1, PF_UNIT_SIZE_MAX, &o->size); }
+static int opt_classes(replay_opts *o, const char *a) { return cli_filter_opt("replay", "--classes", a, &o->filt) == 1; }
+static int opt_class_cost(replay_opts *o, const char *a) { return cli_filter_opt("replay", "--class-cost", a, &o->filt) == 1; }
 static int opt_csv(replay_opts *o, const char *a)
 {
     o->csv = a;
@@ -147,7 +158,8 @@ static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
-    {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault},
+    {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault}, {"--classes", opt_classes},
+    {"--class-cost", opt_class_cost},
 };
 
 /* ---- the replay ------------------------------------------------------------------------------ */
@@ -365,6 +377,7 @@ int pf_cli_replay(int argc, char **argv)
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             fputs(HELP2, stdout);
+            fputs(HELP3, stdout);
             return 0;
         }
         size_t k = 0;
@@ -384,9 +397,16 @@ int pf_cli_replay(int argc, char **argv)
     if (npos != 2) {
         fputs(HELP, stderr);
         fputs(HELP2, stderr);
+        fputs(HELP3, stderr);
         return 2;
     }
     if (!cli_check_moves("replay", o.moves, o.algo, 0, o.size)) return 2;
+    const pf_move_filter *flt;
+    if (!cli_filter_done("replay", &o.filt, &flt)) return 2;
+    if (flt && (o.size > 1 || o.algo == PF_ALGO_THETA)) {
+        cli_error("replay", "--classes goes with one-cell units on grid paths (not --size or theta)");
+        return 2;
+    }
     if (o.prep && o.algo != PF_ALGO_AUTO) {
         cli_error("replay", "--prep is read by --algo auto only");
         return 2;
@@ -440,7 +460,7 @@ int pf_cli_replay(int argc, char **argv)
         goto done;
     }
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
-    pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size};
+    pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size, .filter = flt};
     uint32_t npend = 0, i = 0;
     uint64_t frame = lg.n ? lg.r[0].frame : 0;
     double busy = 0.0;
@@ -458,6 +478,7 @@ int pf_cli_replay(int argc, char **argv)
         if (!(anim = cli_anim_open("replay", o.animate, map, o.anim_px, 4))) goto done;
     }
     uint64_t moved = frame; /* units have moved up to this frame */
+    int filter_warned = 0;
     for (;;) {
         int moving = 0; /* a unit is still on its way */
         for (uint32_t k = 0; o.speed && k < lg.orders && !moving; k++) moving = rows[k].path && rows[k].at + 1 < rows[k].plen;
@@ -479,7 +500,12 @@ int pf_cli_replay(int argc, char **argv)
                 if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
                 edits++;
             }
-        if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
+        if (edits != edits_before && flt && !filter_warned) {
+            cli_error("replay", "warning: --classes: delivered paths are not re-checked after edits "
+                                "(pf_grid_path_check knows one terrain class)");
+            filter_warned = 1;
+        }
+        if (edits != edits_before && !flt && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
         double t0 = cli_now();
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];

@@ -7,7 +7,7 @@
 static const char *HELP =
     "usage: pathfind scen MAP.map SCEN.scen [--algo NAME] [--weight W] [--moves 4|8|8cut|hex]\n"
     "                     [--csv FILE [--csv-us]] [--threads N] [--edits EDITS] [--prep FILE]\n"
-    "                     [--size K] [--partial]\n"
+    "                     [--size K] [--partial] [--classes CHARS [--class-cost C=X[,C=X]]]\n"
     "\n"
     "Solves every line of a Moving AI scenario file and prints, as its last line, one JSON object:\n"
     "queries, solved, mismatches, total_s, us_per_query, expanded, prep_s (JPS tables or the accelerator,\n"
@@ -35,6 +35,10 @@ static const char *HELP =
     "                or goal where the unit cannot stand is invalid. jps, jps+ and auto run JPS for K > 1\n"
     "  --partial     a goal that cannot be reached gives status partial and the path to the reachable\n"
     "                cell nearest it (cost and path_len of that path; not counted as solved)\n"
+    "  --classes CHARS  the Moving AI terrain the unit may enter: . G S ground, W water, T trees (e.g.\n"
+    "                .W for a hover unit); without it a unit keeps to its start's terrain\n"
+    "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
+    "                (lengths are not checked with them; jps, jps+ and auto run A*: detail_fallback)\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 
@@ -45,6 +49,7 @@ typedef struct scen_args {
     long threads;
     pf_search_desc d;
     pf_moves moves;
+    cli_filter filt; /* d.filter points here */
 } scen_args;
 
 /* Returns -1 when the arguments are good, else the exit code (0 after --help). */
@@ -75,6 +80,8 @@ static int parse_args(int argc, char **argv, scen_args *a)
             long k;
             if (!cli_parse_int("scen", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
             a->d.unit_size = (uint32_t)k;
+        } else if ((strcmp(s, "--classes") == 0 || strcmp(s, "--class-cost") == 0) && has) {
+            if (cli_filter_opt("scen", s, argv[++i], &a->filt) != 1) return 2;
         } else if (strcmp(s, "--partial") == 0) {
             a->d.partial = 1;
         } else if (strcmp(s, "--csv-us") == 0) {
@@ -97,6 +104,7 @@ static int parse_args(int argc, char **argv, scen_args *a)
         return 2;
     }
     if (!cli_check_weight("scen", a->d.algo, a->weight_given)) return 2;
+    if (!cli_filter_done("scen", &a->filt, &a->d.filter)) return 2;
     if (!cli_check_moves("scen", a->moves, a->d.algo, 0, a->d.unit_size)) return 2;
     if (a->d.algo == PF_ALGO_WASTAR && a->d.weight == 0) a->d.weight = 1.5;
     return -1;
@@ -201,7 +209,7 @@ int pf_cli_scen(int argc, char **argv)
     }
     pf_search_desc rd = pf_search_desc_resolve(r.map, &a.d);
     /* the listed lengths are the unedited map's, for one-cell units */
-    int check = a.moves == PF_MOVES_8_NO_CUT && !a.edits && rd.unit_size <= 1;
+    int check = a.moves == PF_MOVES_8_NO_CUT && !a.edits && rd.unit_size <= 1 && !rd.filter;
     uint32_t n = pf_scen_count(r.sc), solved = 0, mismatches = 0, size_warn = 0;
     cli_answers answers = {0};
     uint64_t expanded = 0;

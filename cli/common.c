@@ -93,6 +93,77 @@ int cli_check_moves(const char *cmd, pf_moves moves, pf_algo algo, int smooth, l
     return 0;
 }
 
+/* The class of a terrain character a unit may enter; 0 (with a message) for an unknown or blocked one. */
+static uint8_t filter_class(const char *cmd, const char *opt, char ch)
+{
+    int k = pf_grid_terrain_class(ch);
+    if (k > 0) return (uint8_t)k;
+    if (k == 0) cli_error(cmd, "%s: '%c' is blocked terrain, which no unit enters", opt, ch);
+    else cli_error(cmd, "%s: unknown terrain character '%c' (expected . G S W T)", opt, ch);
+    return 0;
+}
+
+int cli_filter_opt(const char *cmd, const char *opt, const char *arg, cli_filter *cf)
+{
+    if (strcmp(opt, "--classes") == 0) {
+        if (!*arg) {
+            cli_error(cmd, "--classes needs at least one terrain character (e.g. --classes .W)");
+            return 0;
+        }
+        for (const char *p = arg; *p; p++) {
+            uint8_t k = filter_class(cmd, opt, *p);
+            if (!k) return 0;
+            cf->f.classes[k >> 3] = (uint8_t)(cf->f.classes[k >> 3] | (1u << (k & 7u)));
+        }
+        cf->classes = 1;
+        return 1;
+    }
+    if (strcmp(opt, "--class-cost") != 0) return -1;
+    /* C=X[,C=X]: one character, '=', a positive finite number, each item whole */
+    for (const char *p = arg;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char num[64];
+        if (n < 3 || p[1] != '=' || n - 2 >= sizeof num) {
+            cli_error(cmd, "bad value '%s' for --class-cost (expected C=X[,C=X], e.g. W=2.5)", arg);
+            return 0;
+        }
+        uint8_t k = filter_class(cmd, opt, p[0]);
+        if (!k) return 0;
+        memcpy(num, p + 2, n - 2);
+        num[n - 2] = 0;
+        char *e;
+        double x = strtod(num, &e);
+        if (*e || !(x > 0) || !(x <= 1e30)) {
+            cli_error(cmd, "bad multiplier '%s' for --class-cost %c (expected a number > 0)", num, p[0]);
+            return 0;
+        }
+        cf->f.class_cost[k] = (float)x;
+        cf->cost_set[k >> 3] = (uint8_t)(cf->cost_set[k >> 3] | (1u << (k & 7u)));
+        if (!end) break;
+        p = end + 1;
+    }
+    cf->costs = 1;
+    return 1;
+}
+
+int cli_filter_done(const char *cmd, cli_filter *cf, const pf_move_filter **out)
+{
+    *out = NULL;
+    if (!cf->classes && !cf->costs) return 1;
+    if (!cf->classes) {
+        cli_error(cmd, "--class-cost needs --classes (the terrain the unit may enter)");
+        return 0;
+    }
+    for (uint32_t k = 1; k < 4; k++) /* the classes terrain characters name */
+        if (((cf->cost_set[k >> 3] >> (k & 7u)) & 1u) && !((cf->f.classes[k >> 3] >> (k & 7u)) & 1u)) {
+            cli_error(cmd, "--class-cost names terrain '%c', which --classes does not allow", "?.WT"[k < 4 ? k : 0]);
+            return 0;
+        }
+    *out = &cf->f;
+    return 1;
+}
+
 int cli_parse_moves(const char *cmd, const char *s, pf_moves *out)
 {
     if (s && strcmp(s, "4") == 0) *out = PF_MOVES_4;

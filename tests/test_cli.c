@@ -222,6 +222,67 @@ static void test_path(void **state)
     HAS(g_err, "nope.map");
 }
 
+/* Movement types: a river a walker cannot cross and a hover unit (--classes .W) can, through
+ * path, scen, render and replay; bad values are usage errors. */
+static void test_classes(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("river.map", "type octile\nheight 3\nwidth 7\nmap\n"
+                                             "..WWW..\n"
+                                             "..WWW..\n"
+                                             "..WWW..\n");
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1"), 0);
+    HAS(g_out, "status: no_path");
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W"), 0);
+    HAS(g_out, "status: ok");
+    HAS(g_out, "cost: 6.000000");
+    /* three water cells at 2: 3 + 6; JPS answers by A*, and says so */
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", "W.", "--class-cost", "W=2", "--algo", "jps"), 0);
+    HAS(g_out, "cost: 9.000000");
+    HAS(g_out, "fallback");
+    /* any of . G S names ground; a ship (W only) cannot start on the bank */
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", "GW"), 0);
+    HAS(g_out, "cost: 6.000000");
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", "W"), 1);
+    HAS(g_out, "invalid");
+    static const char *const bad[][4] = {
+        {"--classes", "X", NULL, NULL},          {"--classes", "@", NULL, NULL},
+        {"--classes", "", NULL, NULL},           {"--class-cost", "W=2", NULL, NULL},
+        {"--classes", ".W", "--class-cost", "T=2"}, {"--classes", ".W", "--class-cost", "W"},
+        {"--classes", ".W", "--class-cost", "W=0"}, {"--classes", ".W", "--class-cost", "W=-1"},
+        {"--classes", ".W", "--class-cost", "W=2,"}, {"--classes", ".W", "--class-cost", "W=inf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(RUN("path", map, "0", "1", "6", "1", bad[i][0], bad[i][1], bad[i][2], bad[i][3]), 2);
+        HAS(g_err, "--class");
+    }
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W", "--size", "2"), 2);
+    const char *scen = write_tmp("river.scen", "version 1\n0\triver.map\t7\t3\t0\t1\t6\t1\t6\n");
+    assert_int_equal(RUN("scen", map, scen), 1); /* the listed length is a mismatch for a walker */
+    HAS(g_out, "\"solved\":0");
+    assert_int_equal(RUN("scen", map, scen, "--classes", ".W"), 0);
+    HAS(g_out, "\"solved\":1");
+    assert_int_equal(RUN("scen", map, scen, "--classes", ".W", "--threads", "2", "--algo", "auto"), 0);
+    HAS(g_out, "\"solved\":1");
+    HAS(g_out, "\"detail_fallback\":1");
+    assert_int_equal(RUN("scen", map, scen, "--class-cost", "W=3"), 2);
+    const char *png = tmp("river.png");
+    assert_int_equal(RUN("render", map, "0", "1", "6", "1", "--classes", ".W", "--class-cost", "W=1.5", "--json", "-o", png), 0);
+    HAS(g_out, "\"status\":\"ok\"");
+    assert_int_equal(RUN("render", map, "0", "1", "6", "1", "--classes", "Q", "-o", png), 2);
+    const char *orders = write_tmp("river.orders", "orders 1\n0 7 0 1 6 1 normal\n");
+    const char *csv = tmp("river.csv");
+    assert_int_equal(RUN("replay", map, orders, "--csv", csv), 0);
+    HAS(g_out, "\"completed\":1");
+    char buf[512];
+    slurp(csv, buf, sizeof buf);
+    HAS(buf, "no_path");
+    assert_int_equal(RUN("replay", map, orders, "--classes", ".W", "--class-cost", "W=2", "--csv", csv), 0);
+    slurp(csv, buf, sizeof buf);
+    HAS(buf, ",ok,9.000000,");
+    assert_int_equal(RUN("replay", map, orders, "--classes", ".W", "--class-cost", "X=2"), 2);
+}
+
 static void test_gen(void **state)
 {
     (void)state;
@@ -374,7 +435,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_level), cmocka_unit_test(test_demo), cmocka_unit_test(test_scen),
-        cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_gen),
+        cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_classes), cmocka_unit_test(test_gen),
         cmocka_unit_test(test_render),    cmocka_unit_test(test_plot), cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -22,6 +22,8 @@ typedef struct qkey {
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
+    uintptr_t filter; /* movement types: by pointer, so two filters are never merged (one filter
+                         shared by many units merges them, as it should) */
 } qkey;
 
 static void make_key(const pf__bquery *e, int with_start, qkey *k)
@@ -46,6 +48,7 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k)
     k->tie_seed = d->tie_seed;
     memcpy(&k->fn, &d->heuristic_fn, sizeof d->heuristic_fn < sizeof k->fn ? sizeof d->heuristic_fn : sizeof k->fn);
     k->user = (uintptr_t)d->heuristic_user;
+    k->filter = (uintptr_t)d->filter;
 }
 
 /* Open-addressing table of fresh indices + 1 (0 = empty). For each fresh query i, out[i] receives

@@ -37,20 +37,32 @@ static item pq_pop(pq *q)
     return top;
 }
 
-/* Legal grid step from (x,y) by (dx,dy) under the map's move rule; returns its cost or -1. */
-static double grid_step(const pf_map *m, int32_t x, int32_t y, int32_t dx, int32_t dy)
+/* Whether a unit standing on class k may enter class t: the same class, or with a movement filter
+ * any class it allows (bits read here apart from the library's own helper). */
+static int may_enter(const pf_move_filter *f, uint8_t k, uint8_t t)
+{
+    if (!t) return 0;
+    if (!f) return t == k;
+    return (f->classes[t / 8] & (1u << (t % 8))) != 0;
+}
+
+/* Legal grid step from (x,y) by (dx,dy) under the map's move rule (and filter f [opt]); returns
+ * its cost or -1. */
+static double grid_step_f(const pf_map *m, const pf_move_filter *f, int32_t x, int32_t y, int32_t dx, int32_t dy)
 {
     uint8_t k = pf_grid_class(m, x, y);
     uint8_t t = pf_grid_class(m, x + dx, y + dy);
-    if (!k || t != k) return -1;
+    if (!k || !may_enter(f, k, t)) return -1;
     pf_moves mv = pf_grid_moves(m);
     int diag = dx && dy;
     if (diag && mv == PF_MOVES_8_NO_CUT) {
-        if (pf_grid_class(m, x + dx, y) != k || pf_grid_class(m, x, y + dy) != k) return -1;
+        if (!may_enter(f, k, pf_grid_class(m, x + dx, y)) || !may_enter(f, k, pf_grid_class(m, x, y + dy))) return -1;
     }
     double base = (diag && mv != PF_MOVES_HEX) ? sqrt(2.0) : 1.0;
-    return base * (double)pf_grid_cost(m, x + dx, y + dy);
+    double mult = f && f->class_cost[t] != 0.0f ? (double)f->class_cost[t] : 1.0;
+    return base * (double)pf_grid_cost(m, x + dx, y + dy) * mult;
 }
+
 
 /* Neighbour deltas for the move rule; hex odd-r depends on the row. */
 static int grid_deltas(const pf_map *m, int32_t y, int32_t d[8][2])
@@ -72,7 +84,9 @@ static int grid_deltas(const pf_map *m, int32_t y, int32_t d[8][2])
     return n;
 }
 
-double *oracle_all(const pf_map *m, uint32_t start, int reverse)
+double *oracle_all(const pf_map *m, uint32_t start, int reverse) { return oracle_all_filter(m, start, reverse, NULL); }
+
+double *oracle_all_filter(const pf_map *m, uint32_t start, int reverse, const pf_move_filter *f)
 {
     uint32_t n = pf_map_node_count(m);
     double *dist = malloc((size_t)n * sizeof *dist);
@@ -94,7 +108,7 @@ double *oracle_all(const pf_map *m, uint32_t start, int reverse)
             int32_t d[8][2];
             int nd = grid_deltas(m, p.y, d);
             for (int i = 0; i < nd; i++) {
-                double c = grid_step(m, p.x, p.y, d[i][0], d[i][1]);
+                double c = grid_step_f(m, f, p.x, p.y, d[i][0], d[i][1]);
                 if (c < 0) continue;
                 uint32_t v = pf_grid_node(m, p.x + d[i][0], p.y + d[i][1]);
                 if (it.d + c < dist[v]) {
@@ -128,6 +142,11 @@ double oracle_cost(const pf_map *m, uint32_t start, uint32_t goal)
 
 double oracle_path_cost(const pf_map *m, const uint32_t *nodes, uint32_t len)
 {
+    return oracle_path_cost_filter(m, nodes, len, NULL);
+}
+
+double oracle_path_cost_filter(const pf_map *m, const uint32_t *nodes, uint32_t len, const pf_move_filter *f)
+{
     double sum = 0;
     for (uint32_t i = 1; i < len; i++) {
         if (pf_map_kind_of(m) == PF_MAP_GRID) {
@@ -136,7 +155,7 @@ double oracle_path_cost(const pf_map *m, const uint32_t *nodes, uint32_t len)
             int32_t d[8][2];
             int nd = grid_deltas(m, a.y, d), legal = 0;
             for (int k = 0; k < nd; k++) legal |= d[k][0] == dx && d[k][1] == dy;
-            double c = legal ? grid_step(m, a.x, a.y, dx, dy) : -1;
+            double c = legal ? grid_step_f(m, f, a.x, a.y, dx, dy) : -1;
             if (c < 0) return INFINITY;
             sum += c;
         } else {

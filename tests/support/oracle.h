@@ -15,4 +15,9 @@ double *oracle_all(const pf_map *map, uint32_t start, int reverse);
 /* Cost of a given path (consecutive nodes must be legal moves); INFINITY when a step is illegal. */
 double oracle_path_cost(const pf_map *map, const uint32_t *nodes, uint32_t len);
 
+/* The same under a movement filter (pf_search_desc.filter): a step may enter any class the filter
+ * allows and costs base * cell multiplier * class multiplier. NULL f: the rules above. */
+double *oracle_all_filter(const pf_map *map, uint32_t start, int reverse, const pf_move_filter *f);
+double oracle_path_cost_filter(const pf_map *map, const uint32_t *nodes, uint32_t len, const pf_move_filter *f);
+
 #endif

@@ -254,7 +254,8 @@ typedef enum pf_priority {
 enum {
     PF_QUERY_SUPERSEDE = 1u << 0, /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
     /* a flow field to `goal` (pf_flow.h; grids): `start` is ignored, search.unit_size and
-     * search.max_cost are read, the rest of `search` is not. The result's `field` holds one
+     * search.max_cost are read (a search.filter is answered PF_UNSUPPORTED: fields take no movement
+     * types), the rest of `search` is not. The result's `field` holds one
      * direction per node; it is sliced by budgets like any search and deduplicated with identical
      * fields, never grouped */
     PF_QUERY_FLOW = 1u << 1
@@ -263,7 +264,10 @@ enum {
 /** One query. */
 typedef struct pf_batch_query {
     uint32_t       start, goal;  /* node ids (pf_grid_node on grids) */
-    pf_search_desc search;       /* zero = defaults (A*) */
+    pf_search_desc search;       /* zero = defaults (A*). A search.filter must stay valid and unchanged
+                                    until the query's result is read; queries are deduplicated by the
+                                    filter's address (one filter shared by many units), and a group
+                                    takes only queries without one */
     uint64_t       tag;          /* user value, returned in the result (a unit id, say) */
     pf_priority    priority;     /* default PF_PRIORITY_NORMAL */
     uint32_t       flags;        /* PF_QUERY_SUPERSEDE */

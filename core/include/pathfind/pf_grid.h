@@ -4,11 +4,12 @@
  * CELLS. Each cell has a terrain class (uint8): 0 is blocked; any other value is passable. A step is
  * allowed only between two cells of the same class (the Moving AI rule: ground, water and trees are
  * separate classes, so a walker never enters water). On user-built grids, use class 1 everywhere
- * that is open.
+ * that is open. A search may widen that rule for its unit: pf_search_desc.filter names the classes
+ * it may enter and a cost multiplier for each (pf_search.h, MOVEMENT TYPES).
  *
  * MOVES. PF_MOVES_4: N E S W, cost 1. PF_MOVES_8_NO_CUT: plus diagonals of cost sqrt(2), a diagonal
  * needs both side cells passable (the Moving AI convention). PF_MOVES_8_CUT: diagonals need only
- * the target cell. PF_MOVES_HEX: six neighbours, cost 1, "odd-r" offset layout: odd rows are
+ * the target cell (with a filter, "passable" reads "of a class the filter allows"). PF_MOVES_HEX: six neighbours, cost 1, "odd-r" offset layout: odd rows are
  * shifted half a cell right; neighbours of (x, y) are (x-1,y) (x+1,y) and, on even rows,
  * (x-1,y-1) (x,y-1) (x-1,y+1) (x,y+1), on odd rows (x,y-1) (x+1,y-1) (x,y+1) (x+1,y+1).
  *

@@ -113,6 +113,47 @@ typedef struct pf_trace {
     uint32_t  total;     /* nodes taken off the open list, even past capacity */
 } pf_trace;
 
+/*
+ * MOVEMENT TYPES. By default a unit steps only between cells of its start's terrain class, at the
+ * map's costs. A filter names the classes its unit may enter and what a step into each costs, so
+ * one shared map serves hover units (ground and water), ships (water) and tanks that avoid trees:
+ *
+ *     pf_move_filter hover = {0};
+ *     pf_move_filter_allow(&hover, 1, 1.0f);                    // ground
+ *     pf_move_filter_allow(&hover, 2, 1.5f);                    // water, half again as dear
+ *     pf_search_desc d = { .filter = &hover };
+ *     pf_search(ctx, a, b, &d, &path, &st);
+ *
+ * With a filter a step between two allowed classes is legal; a diagonal without corner cutting
+ * needs both side cells allowed; a step into cell c costs its base (1, or sqrt 2 for a diagonal)
+ * times class_cost[class of c] times the map's multiplier of c (where the map has them). The
+ * heuristic is scaled by the smallest multiplier of an allowed class times the map's smallest,
+ * so A* stays optimal. Start and goal must be on allowed classes (PF_INVALID_START /
+ * PF_INVALID_GOAL; a partial query may aim at any goal).
+ *
+ * Supported with a filter: A*, weighted A*, Dijkstra, BFS (steps), greedy, pf_search_tree,
+ * partial paths (the nearest cell is found by the search itself, not by the component scan),
+ * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
+ * different filter pointers are never merged). JPS, JPS+ and AUTO are answered by A*, exact, with
+ * PF_DETAIL_FALLBACK (their jump tables are per class). Refused with PF_UNSUPPORTED: graphs,
+ * unit_size > 1 (clearance is kept per class, not per set of classes), Theta*, flow fields and
+ * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
+ * without a filter.
+ */
+typedef struct pf_move_filter {
+    uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at
+                                least one of 1..255, never 0 (blocked) */
+    float   class_cost[256]; /* multiplier of a step into a cell of class k; 0 = 1; else > 0 and
+                                finite (other values: PF_INVALID_ARGUMENT) */
+} pf_move_filter;
+
+/** Lets a filter's unit enter class `cls` (1..255) at multiplier `cost` (0 = 1). */
+static inline void pf_move_filter_allow(pf_move_filter *f, uint8_t cls, float cost)
+{
+    f->classes[cls >> 3] = (uint8_t)(f->classes[cls >> 3] | (1u << (cls & 7u)));
+    f->class_cost[cls] = cost;
+}
+
 typedef struct pf_search_desc {
     pf_algo         algo;           /* default PF_ALGO_ASTAR */
     pf_heur         heuristic;      /* default: the map's natural metric (see pf_heur) */
@@ -134,6 +175,10 @@ typedef struct pf_search_desc {
     int             partial;        /* grids: a goal that cannot be reached (blocked, walled off, or
                                        past max_expansions / max_cost) gives PF_PARTIAL and the path
                                        to the reachable cell nearest it (see pf_search) */
+    const pf_move_filter *filter;   /* [opt] grids: the classes the unit may enter and their step
+                                       multipliers (MOVEMENT TYPES); NULL = the start's class, the
+                                       map's costs. Read while the search runs: it must stay valid
+                                       and unchanged until the search (or batch) is done */
 } pf_search_desc;
 
 /** Effective values of a desc (defaults filled in) for `map`. NULL desc means all defaults. */
@@ -147,7 +192,8 @@ PF_API pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_
 typedef enum pf_detail {
     PF_DETAIL_FALLBACK    = 1u << 0, /* the algorithm asked cannot answer this query (JPS, JPS+ or
                                         AUTO's jump points on a unit size, a partial query, costs,
-                                        hex, a static context without tables): A* answered, exact */
+                                        a movement filter, hex, a static context without tables):
+                                        A* answered, exact */
     PF_DETAIL_ACCEL       = 1u << 1, /* AUTO: the accelerator answered */
     PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
                                         version of the map (an edit since): it was not used */

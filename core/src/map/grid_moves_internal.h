@@ -17,11 +17,17 @@
  * plus its clearance byte (map/clearance.c) at least K. The rule above then reads "position" for
  * "cell": a diagonal needs both side footprints. Searches that take sizes are instantiated with
  * SZ = 1 (pf__grid_open_dirs_sz); SZ = 0 reads no clearance at all.
+ * Movement types (pf_search_desc.filter) plug in at the same place: with FL = 1 a cell is open
+ * when its class is one the unit's filter allows (the view's flt), whatever the start's class; the searches
+ * that take filters are instantiated with FL = 1 (pf__grid_open_dirs_f), every other caller runs
+ * the FL = 0 rule unchanged. A filter goes with one-cell units only (search.c refuses sizes):
+ * clearance is per class, so it says nothing of a block of mixed allowed classes.
  */
 #ifndef PF_GRID_MOVES_INTERNAL_H
 #define PF_GRID_MOVES_INTERNAL_H
 
 #include "map/map_internal.h"
+#include "pathfind/pf_search.h" /* pf_move_filter */
 
 /* Move rules as compile-time constants: search loops are instantiated per rule. */
 enum { PF__MV_4 = 0, PF__MV_8 = 1, PF__MV_8CUT = 2, PF__MV_HEX = 3 };
@@ -84,6 +90,10 @@ typedef struct pf__grid_view {
     const float   *cost;  /* multiplier of each padded cell; NULL when uniform */
     const int32_t *off;   /* square grids: padded offset of direction d (the map's nb_off[0]) */
     uint32_t       pw;    /* padded width */
+    /* The movement type the map is read for (pf_search_desc.filter), read only where FL = 1; NULL
+     * from pf__grid_view_of. It rides with the view rather than with pf__unit so the unit stays
+     * two bytes in every caller that knows nothing of filters. */
+    const pf_move_filter *flt;
 } pf__grid_view;
 
 PF__INLINE pf__grid_view pf__grid_view_of(const pf_map *m)
@@ -98,9 +108,25 @@ typedef struct pf__unit {
     uint8_t size;       /* side of the unit's square footprint; read only where SZ = 1 */
 } pf__unit;
 
+/* Whether filter f lets its unit enter class k (never class 0: validated in search.c). */
+PF__INLINE int pf__filter_allows(const pf_move_filter *f, uint8_t k) { return (f->classes[k >> 3] >> (k & 7u)) & 1u; }
+
+/* The multiplier filter f puts on a step into class k. */
+PF__INLINE double pf__filter_mult(const pf_move_filter *f, uint8_t k)
+{
+    float x = f->class_cost[k];
+    return x > 0.0f ? (double)x : 1.0;
+}
+
+PF__INLINE int pf__cell_open_f(const pf__grid_view *v, uint32_t i, pf__unit u, const int SZ, const int FL)
+{
+    if (FL) return pf__filter_allows(v->flt, v->cls[i]);
+    return v->cls[i] == u.k && (!SZ || v->clr[i] >= u.size);
+}
+
 PF__INLINE int pf__cell_open_sz(const pf__grid_view *v, uint32_t i, pf__unit u, const int SZ)
 {
-    return v->cls[i] == u.k && (!SZ || v->clr[i] >= u.size);
+    return pf__cell_open_f(v, i, u, SZ, 0);
 }
 
 PF__INLINE int pf__cell_open(const pf__grid_view *v, uint32_t i, pf__unit u) { return pf__cell_open_sz(v, i, u, 0); }
@@ -111,32 +137,39 @@ PF__INLINE int pf__cell_open(const pf__grid_view *v, uint32_t i, pf__unit u) { r
  * reloaded after every store to the records); hex rules by `hex_off`, the offsets of cur's row
  * parity (unused otherwise). SZ = 1: the unit is u.size cells square (not on hex grids).
  */
-PF__INLINE uint32_t pf__grid_open_dirs_sz(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
-                                          const int MV, const int SZ)
+PF__INLINE uint32_t pf__grid_open_dirs_f(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
+                                         const int MV, const int SZ, const int FL)
 {
     const uint32_t pw = v->pw;
     uint32_t open = 0;
     if (MV == PF__MV_HEX) {
         for (uint32_t d = 0; d < 6; d++)
-            open |= (uint32_t)pf__cell_open_sz(v, (uint32_t)((int32_t)cur + hex_off[d]), u, SZ) << d;
+            open |= (uint32_t)pf__cell_open_f(v, (uint32_t)((int32_t)cur + hex_off[d]), u, SZ, FL) << d;
         return open;
     }
-    if (pf__cell_open_sz(v, cur - pw, u, SZ)) open |= 1u;
-    if (pf__cell_open_sz(v, cur + 1, u, SZ)) open |= 2u;
-    if (pf__cell_open_sz(v, cur + pw, u, SZ)) open |= 4u;
-    if (pf__cell_open_sz(v, cur - 1, u, SZ)) open |= 8u;
+    if (pf__cell_open_f(v, cur - pw, u, SZ, FL)) open |= 1u;
+    if (pf__cell_open_f(v, cur + 1, u, SZ, FL)) open |= 2u;
+    if (pf__cell_open_f(v, cur + pw, u, SZ, FL)) open |= 4u;
+    if (pf__cell_open_f(v, cur - 1, u, SZ, FL)) open |= 8u;
     if (MV == PF__MV_8) { /* a diagonal needs both sides: NE N+E, SE S+E, SW S+W, NW N+W */
-        if ((open & 3u) == 3u && pf__cell_open_sz(v, cur - pw + 1, u, SZ)) open |= 16u;
-        if ((open & 6u) == 6u && pf__cell_open_sz(v, cur + pw + 1, u, SZ)) open |= 32u;
-        if ((open & 12u) == 12u && pf__cell_open_sz(v, cur + pw - 1, u, SZ)) open |= 64u;
-        if ((open & 9u) == 9u && pf__cell_open_sz(v, cur - pw - 1, u, SZ)) open |= 128u;
+        if ((open & 3u) == 3u && pf__cell_open_f(v, cur - pw + 1, u, SZ, FL)) open |= 16u;
+        if ((open & 6u) == 6u && pf__cell_open_f(v, cur + pw + 1, u, SZ, FL)) open |= 32u;
+        if ((open & 12u) == 12u && pf__cell_open_f(v, cur + pw - 1, u, SZ, FL)) open |= 64u;
+        if ((open & 9u) == 9u && pf__cell_open_f(v, cur - pw - 1, u, SZ, FL)) open |= 128u;
     } else if (MV == PF__MV_8CUT) {
-        if (pf__cell_open_sz(v, cur - pw + 1, u, SZ)) open |= 16u;
-        if (pf__cell_open_sz(v, cur + pw + 1, u, SZ)) open |= 32u;
-        if (pf__cell_open_sz(v, cur + pw - 1, u, SZ)) open |= 64u;
-        if (pf__cell_open_sz(v, cur - pw - 1, u, SZ)) open |= 128u;
+        if (pf__cell_open_f(v, cur - pw + 1, u, SZ, FL)) open |= 16u;
+        if (pf__cell_open_f(v, cur + pw + 1, u, SZ, FL)) open |= 32u;
+        if (pf__cell_open_f(v, cur + pw - 1, u, SZ, FL)) open |= 64u;
+        if (pf__cell_open_f(v, cur - pw - 1, u, SZ, FL)) open |= 128u;
     }
     return open;
+}
+
+/* The rule without a filter: the start's class, and clearance where SZ = 1. */
+PF__INLINE uint32_t pf__grid_open_dirs_sz(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
+                                          const int MV, const int SZ)
+{
+    return pf__grid_open_dirs_f(v, hex_off, cur, u, MV, SZ, 0);
 }
 
 PF__INLINE uint32_t pf__grid_open_dirs(const pf__grid_view *v, const int32_t *hex_off, uint32_t cur, pf__unit u,
@@ -209,6 +242,16 @@ PF__INLINE double pf__grid_step(const int MV, const int WEIGHTED, const int BACK
 {
     double base = MV == PF__MV_HEX ? 1.0 : pf__dir_step[d];
     return WEIGHTED ? base * (double)cost[BACKWARD ? from : to] : base;
+}
+
+/* The same under a movement filter (FL = 1): times f's multiplier of the class of the cell the
+ * forward step enters. */
+PF__INLINE double pf__grid_step_f(const int MV, const int WEIGHTED, const int BACKWARD, const int FL, uint32_t d,
+                                  const float *cost, const uint8_t *cls, const pf_move_filter *f, uint32_t from,
+                                  uint32_t to)
+{
+    double st = pf__grid_step(MV, WEIGHTED, BACKWARD, d, cost, from, to);
+    return FL ? st * pf__filter_mult(f, cls[BACKWARD ? from : to]) : st;
 }
 
 #endif

@@ -35,6 +35,7 @@ int pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t
     if ((rd->algo == PF_ALGO_JPS || rd->algo == PF_ALGO_JPS_PLUS) && rd->weight != 1.0) return 0;
     if (rd->partial) return 0; /* goals reached: a partial answer's end differs per start */
     if (rd->unit_size > PF_UNIT_SIZE_MAX) return 0;
+    if (rd->filter) return 0; /* the start's class, the map's costs */
     if (rd->max_expansions || rd->max_cost != 0.0 || rd->reverse) return 0;
     if (rd->tie != PF_TIE_DEEPER) return 0;
     pf_heur def = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : PF_HEUR_OCTILE;

@@ -104,6 +104,9 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
         return PF_INVALID_ARGUMENT;
     const pf_map *m = ctx->map;
     if (m->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
+    /* the check and the kept legs' costs read one class: a movement filter's path would be judged
+     * by another rule than the one that made it (pf_search.h, MOVEMENT TYPES) */
+    if (desc && desc->filter) return PF_UNSUPPORTED;
     const uint32_t n = m->width * m->height;
     for (uint32_t i = at; i < len; i++)
         if (nodes[i] >= n) return PF_INVALID_ARGUMENT;
