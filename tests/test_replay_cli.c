@@ -18,26 +18,9 @@
 #include <xxhash.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "tmpdir.h"
 
-static char g_dir[64];
 static char g_out[1 << 14], g_err[1 << 14];
-
-static const char *tmp(const char *name)
-{
-    static char bufs[8][160];
-    static int k;
-    char *b = bufs[k++ % 8];
-    snprintf(b, 160, "%s/%s", g_dir, name);
-    return b;
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
 
 /* Runs `pathfind replay ARGS`; returns the exit code, output in g_out and g_err. */
 static int replay(const char *args)
@@ -412,21 +395,6 @@ static void test_bad_orders(void **state)
     HAS(g_err, "missing.txt");
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_replay_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,5 +404,5 @@ int main(void)
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
