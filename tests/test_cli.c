@@ -23,10 +23,6 @@ static char g_out[1 << 16], g_err[1 << 16];
 static int run(const char *const *args) { return cli_run(NULL, args, g_out, sizeof g_out, g_err, sizeof g_err); }
 
 #define RUN(...) run((const char *const[]){__VA_ARGS__, NULL})
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
 
 static const char MAP[] = "type octile\nheight 5\nwidth 6\nmap\n"
                           "......\n"

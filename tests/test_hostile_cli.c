@@ -42,14 +42,6 @@ static int run_in(const confine *c, const char *const *args)
 
 #define RUN(...) run_in(&(confine){0}, (const char *const[]){__VA_ARGS__, NULL})
 #define RUN_IN(c, ...) run_in(&(c), (const char *const[]){__VA_ARGS__, NULL})
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
-#define HASNT(buf, s)                                                                                        \
-    do {                                                                                                     \
-        if (strstr(buf, s)) fail_msg("did not expect '%s' in:\n%s", s, buf);                                 \
-    } while (0)
 
 static int exists(const char *path)
 {

@@ -18,6 +18,7 @@
 #include <xxhash.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "run_cli.h"
 #include "tmpdir.h"
 
 static char g_out[1 << 14], g_err[1 << 14];
@@ -32,11 +33,6 @@ static int replay(const char *args)
     slurp(tmp("err"), g_err, sizeof g_err);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
-
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
 
 enum { W = 120, H = 100, UNITS = 40 };
 static char g_grid[H][W];

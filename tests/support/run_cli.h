@@ -25,4 +25,15 @@ int cli_run(const cli_confine *c, const char *const *args, char *out, size_t out
  * does); stdout into out, NUL-terminated. Returns the exit code, or -1 when a signal ended it. */
 int cli_run_shell(const char *args, const char *err_name, char *out, size_t cap);
 
+/* Fails the case, showing `buf` (what a run wrote), unless it holds `s`; HASNT: unless it does
+ * not. Include <string.h> and cmocka.h first. */
+#define HAS(buf, s)                                                                                          \
+    do {                                                                                                     \
+        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
+    } while (0)
+#define HASNT(buf, s)                                                                                        \
+    do {                                                                                                     \
+        if (strstr(buf, s)) fail_msg("did not expect '%s' in:\n%s", s, buf);                                 \
+    } while (0)
+
 #endif
