@@ -391,6 +391,16 @@ static void test_bad_orders(void **state)
     HAS(g_err, "missing.txt");
 }
 
+static int setup(void **state)
+{
+    return tmpdir_setup(state);
+}
+
+static int teardown(void **state)
+{
+    return tmpdir_teardown(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,5 +410,5 @@ int main(void)
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
     };
-    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
