@@ -14,6 +14,7 @@
 #include "pathfind.h"
 #include "testutil.h"
 #include "oracle.h"
+#include "maps.h"
 
 /* Rooms of 9x9 joined by doors, some water, a few pillars: subgoals, shortcuts and a core. */
 static pf_map *rooms_map(uint32_t w, uint32_t h, pf_moves mv, int weighted)
@@ -30,9 +31,7 @@ static pf_map *rooms_map(uint32_t w, uint32_t h, pf_moves mv, int weighted)
             c[y * w + x] = v;
             if (cost) cost[y * w + x] = 1.0f + (float)(x % 3);
         }
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = cost}, &m),
-                     PF_OK);
+    pf_map *m = grid_make(w, h, mv, c, cost);
     free(c);
     free(cost);
     return m;

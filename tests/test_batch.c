@@ -11,6 +11,7 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "maps.h"
 
 /* w x h grid, ~pct% blocked, multipliers in {1, 2, 3.5} when weighted. */
 static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_moves mv, uint64_t seed)
@@ -22,9 +23,7 @@ static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, int weighted, pf_
         uint32_t r = lcg_next(&seed) % 3;
         cost[i] = r == 0 ? 1.0f : (r == 1 ? 2.0f : 3.5f);
     }
-    pf_map *m = NULL;
-    pf_grid_desc d = {.width = w, .height = h, .moves = mv, .cells = cls, .costs = weighted ? cost : NULL};
-    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
+    pf_map *m = grid_make(w, h, mv, cls, weighted ? cost : NULL);
     free(cls);
     free(cost);
     return m;
@@ -465,9 +464,7 @@ static void test_group_2000(void **state)
     (void)state;
     const char *path = PF_SHARED_DATA "/grids/random-2000-20.map";
     SKIP_IF_ABSENT(path);
-    pf_map *m;
-    pf_diag d;
-    if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) fail_msg("%s", d.msg);
+    pf_map *m = grid_load(path);
     pf_batch *b;
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2}, &b), PF_OK);
     uint64_t s = 2024;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "batch_internal.h" /* a few checks read the plan's account (vprog) and the spare stack */
 #include "testutil.h"
+#include "maps.h"
 
 static pf_map *make_map(uint32_t w, uint32_t h, uint64_t seed)
 {
@@ -21,8 +22,7 @@ static pf_map *make_map(uint32_t w, uint32_t h, uint64_t seed)
         cls[i] = rng_below(&seed, 100) < 22 ? 0 : 1;
         cost[i] = 1.0f + (float)rng_below(&seed, 3) * 0.5f;
     }
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls, .costs = cost}, &m), PF_OK);
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, cls, cost);
     free(cls);
     free(cost);
     return m;
@@ -657,8 +657,7 @@ static void test_reserve_algos_then_no_allocation(void **state)
     uint64_t seed = 15;
     uint8_t *cls = malloc(160 * 120);
     for (size_t i = 0; i < 160 * 120; i++) cls[i] = rng_below(&seed, 100) < 22 ? 0 : 1;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 160, .height = 120, .cells = cls}, &m), PF_OK);
+    pf_map *m = grid_make(160, 120, PF_MOVES_DEFAULT, cls, NULL);
     free(cls);
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);

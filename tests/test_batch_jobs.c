@@ -3,6 +3,7 @@
 #define PF_EXAMPLE_NO_MAIN
 #include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
 #include "testutil.h"
+#include "maps.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,9 +18,7 @@ static pf_map *make_map(uint64_t seed)
         cls[i] = lcg_next(&seed) % 100 < 22 ? 0 : 1;
         cost[i] = 1.0f + (float)(lcg_next(&seed) % 4) * 0.5f;
     }
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cls, .costs = cost}, &m), PF_OK);
-    return m;
+    return grid_make(W, H, PF_MOVES_DEFAULT, cls, cost);
 }
 
 static void compare_paths(const pf_batch *a, pf_query_id ia, const pf_batch *b, pf_query_id ib)

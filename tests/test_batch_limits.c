@@ -28,6 +28,7 @@
 #include "pathfind.h"
 #include "batch_internal.h" /* a few checks count the spare contexts made (spare_made) */
 #include "testutil.h"
+#include "maps.h"
 
 /* ---- a thread-safe counting allocator ---------------------------------------------------------- */
 
@@ -77,9 +78,7 @@ static pf_allocator hooks(tally *t) { return (pf_allocator){t_alloc, t_free, t};
 
 static pf_map *open_grid(uint32_t w, uint32_t h)
 {
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h}, &m), PF_OK);
-    return m;
+    return grid_make(w, h, PF_MOVES_DEFAULT, NULL, NULL);
 }
 
 /* A search that expands the whole map: long enough to be suspended by small budgets. */
@@ -461,8 +460,7 @@ static void test_lazy_spares_lockstep(void **state)
     uint64_t s = 3;
     static uint8_t cells[160 * 120];
     for (size_t i = 0; i < sizeof cells; i++) cells[i] = rng_below(&s, 100) < 25 ? 0 : 1;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 160, .height = 120, .cells = cells}, &m), PF_OK);
+    pf_map *m = grid_make(160, 120, PF_MOVES_DEFAULT, cells, NULL);
     static lockstep ref, got;
     lockstep_case(m, 1, &ref);
     print_message("spares made: %u of 6 (1 worker)\n", ref.made);

@@ -8,23 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
+#include "tmpdir.h"
 
 static void test_gen_reproduces_bundled_map(void **state)
 {
@@ -34,8 +18,8 @@ static void test_gen_reproduces_bundled_map(void **state)
     snprintf(cmd, sizeof cmd, "'%s' gen --width 512 --height 512 --seed 2026 -o %s >/dev/null", PF_CLI_PATH, out);
     assert_int_equal(system(cmd), 0);
     size_t a_len, b_len;
-    char *a = slurp(PF_SOURCE_DIR "/maps/demo-512.map", &a_len);
-    char *b = slurp(out, &b_len);
+    char *a = slurp_alloc(PF_SOURCE_DIR "/maps/demo-512.map", &a_len);
+    char *b = slurp_alloc(out, &b_len);
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(a_len, b_len);

@@ -14,68 +14,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "pathfind.h"
+#include "run_cli.h"
+#include "tmpdir.h"
 
-static char g_dir[64];
 static char g_out[1 << 16], g_err[1 << 16];
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
-
 /* Runs the CLI with args (NULL-terminated), captures stdout/stderr; returns the exit code. */
-static int run(const char *const *args)
-{
-    char o[128], e[128];
-    snprintf(o, sizeof o, "%s/stdout", g_dir);
-    snprintf(e, sizeof e, "%s/stderr", g_dir);
-    const char *argv[40] = {PF_CLI_PATH};
-    int n = 1;
-    for (; args[n - 1] && n < 39; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(PF_CLI_PATH, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    slurp(o, g_out, sizeof g_out);
-    slurp(e, g_err, sizeof g_err);
-    if (!WIFEXITED(st)) return -1;
-    return WEXITSTATUS(st);
-}
-
-static const char *tmp(const char *name)
-{
-    static char bufs[8][160];
-    static int k;
-    char *b = bufs[k++ % 8];
-    snprintf(b, 160, "%s/%s", g_dir, name);
-    return b;
-}
-
-static const char *write_tmp(const char *name, const char *text)
-{
-    const char *p = tmp(name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return p;
-}
+static int run(const char *const *args) { return cli_run(NULL, args, g_out, sizeof g_out, g_err, sizeof g_err); }
 
 #define RUN(...) run((const char *const[]){__VA_ARGS__, NULL})
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
 
 static const char MAP[] = "type octile\nheight 5\nwidth 6\nmap\n"
                           "......\n"
@@ -416,21 +363,6 @@ static void test_bench(void **state)
     HAS(g_err, "missing.scen");
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_cli_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,5 +370,5 @@ int main(void)
         cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_classes), cmocka_unit_test(test_gen),
         cmocka_unit_test(test_render),    cmocka_unit_test(test_plot), cmocka_unit_test(test_bench),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -12,15 +12,14 @@
 #include "pathfind.h"
 #include "pathfind/pf_batch.h"
 #include "testutil.h"
+#include "maps.h"
 
 /* An open 32x16 grid with a wall at x = 16 that has a door at y = 8. */
 static pf_map *walled(pf_moves mv)
 {
     uint8_t cells[32 * 16];
     for (int i = 0; i < 32 * 16; i++) cells[i] = (i % 32 == 16 && i / 32 != 8) ? 0 : 1;
-    pf_map *m = NULL;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 32, .height = 16, .moves = mv, .cells = cells}, &m), PF_OK);
-    return m;
+    return grid_make(32, 16, mv, cells, NULL);
 }
 
 static double cost_of(pf_ctx *c, uint32_t s, uint32_t g, pf_status *st)

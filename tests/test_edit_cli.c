@@ -11,65 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "run_cli.h"
+#include "tmpdir.h"
 #include "testutil.h"
 
-static char dir[64];
-
-static void write_file(const char *name, const char *text)
-{
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static char *read_file(const char *name, size_t *len)
-{
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
-/* Runs the CLI with `args` (in dir); returns the exit code, stdout in out, stderr in err.txt. */
-static int run(const char *args, char *out, size_t cap)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && '%s' %s 2>err.txt", dir, PF_CLI_PATH, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/pf_edit_cli_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+/* Runs the CLI with `args` (in g_dir); returns the exit code, stdout in out, stderr in err.txt. */
+static int run(const char *args, char *out, size_t cap) { return cli_run_shell(args, "err.txt", out, cap); }
 
 static const char SMALL[] = "type octile\nheight 4\nwidth 6\nmap\n......\n.@@...\n..TTWW\nGS..OO\n";
 
@@ -77,12 +24,12 @@ static void test_edit_small(void **state)
 {
     (void)state;
     char out[4096];
-    write_file("m.map", SMALL);
-    write_file("e.txt", "# a house and a pond\nrect 0 0 2 1 @\n\n  rect 4 0 2 2 W\r\nrect 1 1 2 1 .\n");
+    write_tmp("m.map", SMALL);
+    write_tmp("e.txt", "# a house and a pond\nrect 0 0 2 1 @\n\n  rect 4 0 2 2 W\r\nrect 1 1 2 1 .\n");
     assert_int_equal(run("edit m.map e.txt -o o.map", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"edits\":3"));
     size_t n;
-    char *o = read_file("o.map", &n);
+    char *o = slurp_alloc(tmp("o.map"), &n);
     assert_non_null(o);
     /* untouched cells keep their characters ('G', 'S', 'O'), edited ones get the edit's */
     assert_string_equal(o, "type octile\nheight 4\nwidth 6\nmap\n@@..WW\n....WW\n..TTWW\nGS..OO\n");
@@ -94,38 +41,38 @@ static void test_edit_errors(void **state)
     (void)state;
     char out[4096];
     size_t n;
-    write_file("m.map", SMALL);
-    write_file("keep.map", "precious");
+    write_tmp("m.map", SMALL);
+    write_tmp("keep.map", "precious");
     /* partly outside, on line 3: named, and the existing output untouched */
-    write_file("e.txt", "rect 0 0 1 1 @\n\nrect 5 3 2 1 @\n");
+    write_tmp("e.txt", "rect 0 0 1 1 @\n\nrect 5 3 2 1 @\n");
     assert_int_equal(run("edit m.map e.txt -o keep.map", out, sizeof out), 1);
-    char *err = read_file("err.txt", &n);
+    char *err = slurp_alloc(tmp("err.txt"), &n);
     assert_non_null(strstr(err, "e.txt:3"));
     assert_non_null(strstr(err, "outside"));
     free(err);
-    char *k = read_file("keep.map", &n);
+    char *k = slurp_alloc(tmp("keep.map"), &n);
     assert_string_equal(k, "precious");
     free(k);
-    write_file("e.txt", "rect 0 0 1 1 X\n");
+    write_tmp("e.txt", "rect 0 0 1 1 X\n");
     assert_int_equal(run("edit m.map e.txt -o o2.map", out, sizeof out), 1);
-    err = read_file("err.txt", &n);
+    err = slurp_alloc(tmp("err.txt"), &n);
     assert_non_null(strstr(err, "e.txt:1"));
     free(err);
-    assert_null(read_file("o2.map", &n));
-    write_file("e.txt", "frob 1 2\n");
+    assert_null(slurp_alloc(tmp("o2.map"), &n));
+    write_tmp("e.txt", "frob 1 2\n");
     assert_int_equal(run("edit m.map e.txt -o o2.map", out, sizeof out), 1);
     assert_int_equal(run("edit m.map missing.txt -o o2.map", out, sizeof out), 1);
     assert_int_equal(run("edit m.map e.txt", out, sizeof out), 2); /* no -o */
     assert_int_equal(run("edit --help", out, sizeof out), 0);
     assert_non_null(strstr(out, "rect X Y W H C"));
     /* an output that cannot be written */
-    write_file("e.txt", "rect 0 0 1 1 @\n");
+    write_tmp("e.txt", "rect 0 0 1 1 @\n");
     assert_int_equal(run("edit m.map e.txt -o no/such/dir/o.map", out, sizeof out), 1);
     /* scen --edits reports the same errors */
-    write_file("s.scen", "version 1\n0\tm.map\t6\t4\t0\t0\t3\t0\t3\n");
-    write_file("e.txt", "rect 9 9 1 1 @\n");
+    write_tmp("s.scen", "version 1\n0\tm.map\t6\t4\t0\t0\t3\t0\t3\n");
+    write_tmp("e.txt", "rect 9 9 1 1 @\n");
     assert_int_equal(run("scen m.map s.scen --edits e.txt", out, sizeof out), 1);
-    err = read_file("err.txt", &n);
+    err = slurp_alloc(tmp("err.txt"), &n);
     assert_non_null(strstr(err, "e.txt:1"));
     free(err);
 }
@@ -143,7 +90,7 @@ static void test_scen_equivalence(void **state)
         skip();
     }
     char p[256];
-    snprintf(p, sizeof p, "%s/s.scen", dir);
+    snprintf(p, sizeof p, "%s/s.scen", g_dir);
     FILE *o = fopen(p, "w");
     assert_non_null(o);
     char line[512];
@@ -161,7 +108,7 @@ static void test_scen_equivalence(void **state)
     }
     fclose(f);
     assert_int_equal(fclose(o), 0);
-    snprintf(p, sizeof p, "%s/e.txt", dir);
+    snprintf(p, sizeof p, "%s/e.txt", g_dir);
     o = fopen(p, "w");
     assert_non_null(o);
     uint64_t rs = 17;
@@ -190,7 +137,7 @@ static void test_scen_equivalence(void **state)
         snprintf(cmd, sizeof cmd, "scen edited.map s.scen --algo %s --csv b.csv", algos[a]);
         run(cmd, out, sizeof out); /* exit 1: the file's lengths are the unedited map's */
         size_t na, nb;
-        char *ca = read_file("a.csv", &na), *cb = read_file("b.csv", &nb);
+        char *ca = slurp_alloc(tmp("a.csv"), &na), *cb = slurp_alloc(tmp("b.csv"), &nb);
         assert_non_null(ca);
         assert_non_null(cb);
         if (na != nb || memcmp(ca, cb, na) != 0) print_message("CSV differ for %s\n", algos[a]);
@@ -203,8 +150,8 @@ static void test_scen_equivalence(void **state)
         /* and with a batch on two threads, the same CSV */
         snprintf(cmd, sizeof cmd, "scen '%s' s.scen --edits e.txt --algo %s --csv c.csv --threads 2", map, algos[a]);
         assert_int_equal(run(cmd, out, sizeof out), 0);
-        char *cc = read_file("c.csv", &na);
-        cb = read_file("b.csv", &nb);
+        char *cc = slurp_alloc(tmp("c.csv"), &na);
+        cb = slurp_alloc(tmp("b.csv"), &nb);
         assert_int_equal(na, nb);
         assert_memory_equal(cc, cb, na);
         free(cc);
@@ -218,26 +165,26 @@ static void test_render_edits(void **state)
 {
     (void)state;
     char out[8192];
-    write_file("r.map", "type octile\nheight 8\nwidth 12\nmap\n............\n............\n............\n"
+    write_tmp("r.map", "type octile\nheight 8\nwidth 12\nmap\n............\n............\n............\n"
                         "............\n............\n............\n............\n............\n");
-    write_file("wall.txt", "rect 5 0 1 7 @\n");
+    write_tmp("wall.txt", "rect 5 0 1 7 @\n");
     assert_int_equal(run("render r.map 0 3 11 3 --algo astar,jps --edits wall.txt -o ba.png --json", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"after_edits\":false"));
     assert_non_null(strstr(out, "\"after_edits\":true,\"path_broke\":true"));
     size_t n;
-    char *png = read_file("ba.png", &n);
+    char *png = slurp_alloc(tmp("ba.png"), &n);
     assert_non_null(png);
     assert_true(n > 8 && memcmp(png, "\x89PNG", 4) == 0);
     free(png);
     /* an edit far from the path keeps it */
-    write_file("far.txt", "rect 0 7 2 1 @\n");
+    write_tmp("far.txt", "rect 0 7 2 1 @\n");
     assert_int_equal(run("render r.map 0 3 11 3 --edits far.txt -o ba2.png --json", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"after_edits\":true,\"path_broke\":false"));
     /* a goal walled in after the edit is drawn, not an error */
-    write_file("goal.txt", "rect 11 3 1 1 @\n");
+    write_tmp("goal.txt", "rect 11 3 1 1 @\n");
     assert_int_equal(run("render r.map 0 3 11 3 --edits goal.txt -o ba3.png --json", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"status\":\"invalid\""));
-    write_file("bad.txt", "rect 11 3 2 1 @\n");
+    write_tmp("bad.txt", "rect 11 3 2 1 @\n");
     assert_int_equal(run("render r.map 0 3 11 3 --edits bad.txt -o ba4.png", out, sizeof out), 1);
 }
 
@@ -249,5 +196,5 @@ int main(void)
         cmocka_unit_test(test_scen_equivalence),
         cmocka_unit_test(test_render_edits),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "maps.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -60,7 +61,7 @@ static void run_map(const char *name, int samples)
     pf_map *map;
     pf_scen *scen;
     pf_diag diag;
-    if (pf_grid_load_movingai(mp, NULL, &map, &diag) != PF_OK) fail_msg("%s", diag.msg);
+    map = grid_load(mp);
     if (pf_scen_load(sp, NULL, &scen, &diag) != PF_OK) fail_msg("%s", diag.msg);
     pf_ctx *core;
     assert_int_equal(pf_ctx_create(map, NULL, &core), PF_OK);

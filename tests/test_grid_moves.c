@@ -19,6 +19,7 @@
 #include "map/grid_moves_internal.h"
 #include "accel/accel_internal.h"
 #include "testutil.h"
+#include "maps.h"
 
 static uint64_t g_seed;
 static char g_where[256];
@@ -61,10 +62,7 @@ static pf_map *random_grid(uint64_t *rs, pf_moves mv, grid *g)
     uint32_t wall = rng_below(rs, 50);
     for (uint32_t i = 0; i < g->w * g->h; i++)
         g->cls[i] = rng_below(rs, 100) < wall ? 0 : (uint8_t)(rng_below(rs, 6) ? 1 : 2 + rng_below(rs, 2));
-    pf_map *m = NULL;
-    pf_grid_desc d = {.width = g->w, .height = g->h, .moves = mv, .cells = g->cls};
-    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
-    return m;
+    return grid_make(g->w, g->h, mv, g->cls, NULL);
 }
 
 static void check_map(const pf_map *m, const grid *g, pf_moves mv)

@@ -30,37 +30,7 @@
 #include "batch_internal.h"
 #include "common/pf_internal.h"
 #include "testutil.h"
-
-static char g_dir[64];
-
-static const char *tmp(const char *name)
-{
-    static char bufs[8][256];
-    static int k;
-    char *b = bufs[k++ % 8];
-    snprintf(b, sizeof bufs[0], "%s/%s", g_dir, name);
-    return b;
-}
-
-static const char *write_tmp(const char *name, const void *data, size_t n)
-{
-    const char *p = tmp(name);
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-    return p;
-}
-
-/* A regular file of `size` bytes that starts with `head`: the rest is a hole, so a limit of
- * gigabytes costs no disk. */
-static const char *sparse_tmp(const char *name, const char *head, uint64_t size)
-{
-    const char *p = write_tmp(name, head, strlen(head));
-    assert_int_equal(truncate(p, (off_t)size), 0);
-    return p;
-}
-
+#include "tmpdir.h"
 
 /* ---- defect 12: an unknown algorithm name is not A* ------------------------------------------ */
 
@@ -224,7 +194,7 @@ static void test_read_bounds(void **state)
     const char *bigg = sparse_tmp("big.gr", "p sp 1 0\n", PF_DIMACS_MAX_FILE_BYTES + 1);
     assert_int_equal(pf_graph_load_dimacs(bigg, NULL, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_TOO_LARGE);
     assert_int_equal(c.calls, 0);
-    const char *gr = write_tmp("ok.gr", "p sp 1 0\n", 9);
+    const char *gr = write_tmp_bytes("ok.gr", "p sp 1 0\n", 9);
     assert_int_equal(pf_graph_load_dimacs(gr, bigg, &(pf_graph_load_desc){.allocator = gd.allocator}, &m, &d), PF_TOO_LARGE);
     assert_true(c.largest <= (size_t)1 << 16); /* the .gr was read; the .co was refused by its size */
     /* exactly at the limit is not refused for its size (it is a sparse file of NULs: malformed) */
@@ -335,22 +305,22 @@ static void test_table_header_checked_before_allocating(void **state)
     put32(h + 32, 4);
     put64(h + 40, (uint64_t)65536 * 65536 * 4);
     put64(h + 56, XXH3_64bits(h, 56));
-    const char *f = write_tmp("huge.pft", h, sizeof h);
+    const char *f = write_tmp_bytes("huge.pft", h, sizeof h);
     assert_int_equal(pf_table_load(f, g, &td, &t, &d), PF_WRONG_MAP);
     assert_null(strstr(d.msg, "out of memory"));
     assert_int_equal(c.calls, 0);
     /* a header that matches the map but a file shorter than it says: truncated, nothing allocated */
-    f = write_tmp("short.pft", good, 64 + 4);
+    f = write_tmp_bytes("short.pft", good, 64 + 4);
     assert_int_equal(pf_table_load(f, g, &td, &t, &d), PF_PARSE_ERROR);
     assert_non_null(strstr(d.msg, "truncated"));
     uint8_t longer[sizeof good + 7] = {0};
     memcpy(longer, good, sizeof good); /* the table, then 7 bytes more */
-    f = write_tmp("long.pft", longer, sizeof longer);
+    f = write_tmp_bytes("long.pft", longer, sizeof longer);
     assert_int_equal(pf_table_load(f, g, &td, &t, &d), PF_PARSE_ERROR);
     assert_non_null(strstr(d.msg, "trailing"));
     assert_int_equal(c.calls, 0);
     /* the whole file loads */
-    f = write_tmp("good.pft", good, sizeof good);
+    f = write_tmp_bytes("good.pft", good, sizeof good);
     assert_int_equal(pf_table_load(f, g, &td, &t, &d), PF_OK);
     pf_table_destroy(t);
     assert_int_equal(c.live, 0);
@@ -526,21 +496,6 @@ static void test_table_node_limit(void **state)
     pf_map_destroy(m);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_hostile_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -557,5 +512,5 @@ int main(void)
         cmocka_unit_test(test_batch_query_limit),
         cmocka_unit_test(test_table_node_limit),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -23,100 +23,25 @@
 #include "pathfind.h"
 #include "cli.h"
 #include "plot.h"
+#include "run_cli.h"
+#include "tmpdir.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PF_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PF_TEST_ASAN 1
-#endif
-#endif
-#ifndef PF_TEST_ASAN
-#define PF_TEST_ASAN 0
-#endif
-
-static char g_dir[64];
 static char g_out[1 << 16], g_err[1 << 16];
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
-
-/* How a run is confined: stdout to a file (or a path such as /dev/full), a wall-clock alarm, an
- * address-space limit and a file-size limit (0 = none). */
-typedef struct confine { const char *stdout_path; unsigned alarm_s; size_t as_bytes, fsize_bytes; } confine;
+/* How a run is confined (run_cli.h); every run here goes in g_dir, with an alarm of 60 s where it
+ * names none. */
+typedef cli_confine confine;
 
 static int run_in(const confine *c, const char *const *args)
 {
-    char o[128], e[128];
-    snprintf(o, sizeof o, "%s/stdout", g_dir);
-    snprintf(e, sizeof e, "%s/stderr", g_dir);
-    const char *argv[40] = {PF_CLI_PATH};
-    int n = 1;
-    for (; args[n - 1] && n < 39; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(c->stdout_path ? c->stdout_path : o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        if (chdir(g_dir) != 0) _exit(126);
-        /* ASan reserves terabytes of address space for its shadow: no limit there (the alarm
-         * still bounds the run) */
-        if (c->as_bytes && !PF_TEST_ASAN) setrlimit(RLIMIT_AS, &(struct rlimit){c->as_bytes, c->as_bytes});
-        if (c->fsize_bytes) {
-            signal(SIGXFSZ, SIG_IGN);
-            setrlimit(RLIMIT_FSIZE, &(struct rlimit){c->fsize_bytes, c->fsize_bytes});
-        }
-        alarm(c->alarm_s ? c->alarm_s : 60); /* kept across exec: a hang ends as a signal */
-        execv(PF_CLI_PATH, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    g_out[0] = '\0';
-    if (!c->stdout_path) slurp(o, g_out, sizeof g_out);
-    slurp(e, g_err, sizeof g_err);
-    if (!WIFEXITED(st)) return -1;
-    return WEXITSTATUS(st);
+    confine in = *c;
+    in.cwd = g_dir;
+    if (!in.alarm_s) in.alarm_s = 60;
+    return cli_run(&in, args, g_out, sizeof g_out, g_err, sizeof g_err);
 }
 
 #define RUN(...) run_in(&(confine){0}, (const char *const[]){__VA_ARGS__, NULL})
 #define RUN_IN(c, ...) run_in(&(c), (const char *const[]){__VA_ARGS__, NULL})
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
-#define HASNT(buf, s)                                                                                        \
-    do {                                                                                                     \
-        if (strstr(buf, s)) fail_msg("did not expect '%s' in:\n%s", s, buf);                                 \
-    } while (0)
-
-/* Paths in rotating buffers: enough that no test outlives its own (each makes fewer than 128). */
-static const char *tmp(const char *name)
-{
-    static char bufs[128][256];
-    static int k;
-    char *b = bufs[k++ % 128];
-    snprintf(b, sizeof bufs[0], "%s/%s", g_dir, name);
-    return b;
-}
-
-static const char *write_tmp(const char *name, const char *text)
-{
-    const char *p = tmp(name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return p;
-}
 
 static int exists(const char *path)
 {
@@ -585,16 +510,7 @@ static void test_text_inputs_bounded(void **state)
     HAS(g_err, "more than 67108864");
 }
 
-static const char *write_bytes(const char *name, const char *data, size_t n)
-{
-    const char *p = tmp(name);
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-    return p;
-}
-#define WRITE_BYTES(name, lit) write_bytes(name, lit, sizeof lit - 1)
+#define WRITE_BYTES(name, lit) write_tmp_bytes(name, lit, sizeof lit - 1)
 
 /* 2. The shared line reader's NUL check was dead code: a NUL in a PAIRS line was "line longer than
  * 4094 bytes", on the last line the rest was dropped (exit 0), and in an edit list a valid token was
@@ -768,21 +684,6 @@ static void test_prep_directory(void **state)
     HASNT(g_err, "truncated");
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_hcli_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -800,5 +701,5 @@ int main(void)
         cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
         cmocka_unit_test(test_replay_slots),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -13,6 +13,7 @@
 #include "oracle.h"
 #include "search/ctx_internal.h"
 #include "testutil.h"
+#include "maps.h"
 
 /* 24x12, rooms and doors: corners and forced neighbours in both corner rules */
 static const char ROOMS[] = "type octile\nheight 12\nwidth 24\nmap\n"
@@ -29,14 +30,7 @@ static const char ROOMS[] = "type octile\nheight 12\nwidth 24\nmap\n"
                             "...@....@.......@..WW...\n"
                             "........@..........WW...\n";
 
-static pf_map *load(const char *text, size_t len, pf_moves mv)
-{
-    pf_map *m = NULL;
-    pf_diag d;
-    assert_int_equal(pf_grid_parse_movingai(text, len, "t", &(pf_grid_load_desc){.moves = mv}, &m, &d), PF_OK);
-    return m;
-}
-#define LOAD(mv) load(ROOMS, sizeof ROOMS - 1, mv)
+#define LOAD(mv) grid_parse(ROOMS, sizeof ROOMS - 1, mv)
 
 static pf_status jsearch(pf_ctx *c, uint32_t s, uint32_t g, pf_algo a, pf_path *p, pf_stats *st)
 {

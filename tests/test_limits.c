@@ -22,6 +22,7 @@
 #include "search/ctx_internal.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "maps.h"
 
 
 /* ---- maps beyond the index range ----------------------------------------------------------- */
@@ -156,9 +157,7 @@ static pf_map *walled_grid(uint32_t w, uint32_t h, pf_moves moves)
     for (uint32_t y = 0; y < 3; y++)
         for (uint32_t x = 0; x < 3; x++) cells[y * w + x] = 1; /* the corner the short searches use */
     cells[w * h - 1] = 1;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = moves, .cells = cells}, &m),
-                     PF_OK);
+    pf_map *m = grid_make(w, h, moves, cells, NULL);
     free(cells);
     return m;
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "maps.h"
 
 enum { THREADS = 6, QUERIES = 24, W = 48, H = 40 };
 
@@ -67,10 +68,7 @@ static pf_map *make_map(uint32_t seed)
         cells[i] = (seed >> 24) < 60 ? 0 : 1;
         costs[i] = 1.0f + (float)((seed >> 8) & 3u);
     }
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cells, .costs = costs}, &m),
-                     PF_OK);
-    return m;
+    return grid_make(W, H, PF_MOVES_DEFAULT, cells, costs);
 }
 
 static void test_many_threads_one_map(void **state)

@@ -26,15 +26,14 @@
 #include <unistd.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "maps.h"
 
 static const char MAP[] = "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n.@...\n..W..\n";
 static const char GR[] = "p sp 3 2\na 1 2 1\na 2 3 1\n";
 
 static pf_map *grid(void)
 {
-    pf_map *m;
-    assert_int_equal(pf_grid_parse_movingai(MAP, sizeof MAP - 1, "t", NULL, &m, NULL), PF_OK);
-    return m;
+    return grid_parse(MAP, sizeof MAP - 1, PF_MOVES_DEFAULT);
 }
 
 static pf_map *graph(void)

@@ -13,6 +13,7 @@
 #include "pathfind.h"
 #include "jps/jps_internal.h"
 #include "testutil.h"
+#include "maps.h"
 
 typedef struct hook_log {
     uint32_t calls, jobs, max_workers, bad; /* bad: a job index or worker out of range */
@@ -94,8 +95,7 @@ static pf_map *random_map(uint64_t seed, uint32_t w, uint32_t h, double density,
             c[i] = 0;
             walls--;
         }
-    pf_map *m = NULL;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, c, NULL);
     free(c);
     return m;
 }

@@ -12,6 +12,7 @@
 #include "pathfind.h"
 #include "domains/puzzle.h"
 #include "testutil.h"
+#include "tmpdir.h"
 
 /* A random 8-puzzle state (solvable or not). */
 static void random_eight(uint64_t *rs, uint8_t *s)
@@ -286,20 +287,6 @@ static void test_limits_and_bad_input(void **state)
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
-static uint8_t *read_all(const char *path, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    assert_int_equal(fread(b, 1, (size_t)len, fp), (size_t)len);
-    fclose(fp);
-    *n = (size_t)len;
-    return b;
-}
-
 static int file_exists(const char *path)
 {
     FILE *fp = fopen(path, "rb");
@@ -346,7 +333,9 @@ static void test_files(void **state)
     assert_null(back);
 
     size_t n;
-    uint8_t *good = read_all(path, &n), *b = malloc(n + 1);
+    uint8_t *good = (uint8_t *)slurp_alloc(path, &n);
+    assert_non_null(good);
+    uint8_t *b = malloc(n + 1);
     /* the file is exactly the in-memory bake */
     size_t need = 0;
     assert_int_equal(pf_pdb_save_mem(pdb, NULL, 0, &need), PF_BUFFER_TOO_SMALL);

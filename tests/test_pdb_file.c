@@ -28,42 +28,10 @@
 #include <unistd.h>
 #include "pathfind.h"
 #include "domains/puzzle.h"
+#include "tmpdir.h"
 
-static char g_dir[] = "/tmp/pf_test_pdb_file_XXXXXX";
 static pf_pdb *g_pdb; /* the 8-puzzle's 4-4 database, with the reflection */
 static puz_pdb_set g_set;
-
-static const char *in_dir(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    char *b = buf[k++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", g_dir, name);
-    return b;
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *b = malloc(cap);
-    for (size_t r; b && (r = fread(b + len, 1, cap - len, f)) > 0;) {
-        len += r;
-        if (len == cap) b = realloc(b, cap *= 2);
-    }
-    fclose(f);
-    *n = len;
-    return b;
-}
-
-static void spit(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
 
 /* The bytes a save must write: the in-memory bake. */
 static uint8_t *baked(size_t *n)
@@ -88,7 +56,7 @@ static int count_tmp(const char *dir)
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(g_dir)) return -1;
+    if (tmpdir_setup(state) != 0) return -1;
     if (!puz_pdb_set_init(&g_set, "4-4", 1, 1)) return -1;
     return pf_pdb_build(&g_set.desc, &g_pdb) == PF_OK ? 0 : -1;
 }
@@ -97,9 +65,7 @@ static int teardown(void **state)
 {
     (void)state;
     pf_pdb_destroy(g_pdb);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_teardown(state);
 }
 
 /* ---- pf_pdb_save: the output rule ---------------------------------------------------------- */
@@ -108,8 +74,8 @@ static int teardown(void **state)
 static void test_save_through_a_link(void **state)
 {
     (void)state;
-    const char *target = in_dir("real.pfp"), *link = in_dir("link.pfp");
-    spit(target, "an old database", 15);
+    const char *target = tmp("real.pfp"), *link = tmp("link.pfp");
+    write_tmp_bytes("real.pfp", "an old database", 15);
     assert_int_equal(symlink(target, link), 0);
     pf_diag d;
     assert_int_equal(pf_pdb_save(g_pdb, link, &d), PF_OK);
@@ -117,7 +83,7 @@ static void test_save_through_a_link(void **state)
     assert_int_equal(lstat(link, &sb), 0);
     assert_true(S_ISLNK(sb.st_mode));
     size_t n, want;
-    uint8_t *got = slurp(target, &n), *exp = baked(&want);
+    uint8_t *got = (uint8_t *)slurp_alloc(target, &n), *exp = baked(&want);
     assert_non_null(got);
     assert_int_equal(n, want);
     assert_memory_equal(got, exp, n);
@@ -125,12 +91,10 @@ static void test_save_through_a_link(void **state)
     assert_int_equal(pf_pdb_load(link, &g_set.desc, &back, &d), PF_OK);
     pf_pdb_destroy(back);
     /* a link to a file in another directory: the temporary file goes beside the target */
-    const char *sub = in_dir("sub");
+    const char *sub = tmp("sub");
     assert_int_equal(mkdir(sub, 0700), 0);
-    char far[600];
-    snprintf(far, sizeof far, "%s/far.pfp", sub);
-    spit(far, "x", 1);
-    const char *link2 = in_dir("far-link.pfp");
+    const char *far = write_tmp_bytes("sub/far.pfp", "x", 1);
+    const char *link2 = tmp("far-link.pfp");
     assert_int_equal(symlink(far, link2), 0);
     assert_int_equal(pf_pdb_save(g_pdb, link2, &d), PF_OK);
     assert_int_equal(lstat(link2, &sb), 0);
@@ -144,12 +108,12 @@ static void test_save_through_a_link(void **state)
     unlink(far);
     /* a dangling link (relative, to a file not made yet): the file it names is made, the link
      * stays a link (it was replaced by a regular file) */
-    const char *link3 = in_dir("new-link.pfp");
+    const char *link3 = tmp("new-link.pfp");
     assert_int_equal(symlink("sub/new.pfp", link3), 0);
     assert_int_equal(pf_pdb_save(g_pdb, link3, &d), PF_OK);
     assert_int_equal(lstat(link3, &sb), 0);
     assert_true(S_ISLNK(sb.st_mode));
-    snprintf(far, sizeof far, "%s/new.pfp", sub);
+    far = tmp("sub/new.pfp");
     assert_int_equal(stat(far, &sb), 0);
     assert_int_equal((size_t)sb.st_size, want);
     assert_int_equal(count_tmp(sub), 0);
@@ -195,7 +159,7 @@ static void *fifo_drain(void *arg)
 static void test_save_to_a_fifo(void **state)
 {
     (void)state;
-    const char *fifo = in_dir("db.fifo");
+    const char *fifo = tmp("db.fifo");
     assert_int_equal(mkfifo(fifo, 0600), 0);
     size_t want;
     uint8_t *exp = baked(&want);
@@ -234,7 +198,7 @@ static void test_save_to_a_device(void **state)
         print_message("no writable /dev/null: skipped\n");
         return;
     }
-    const char *link = in_dir("null.pfp");
+    const char *link = tmp("null.pfp");
     assert_int_equal(symlink("/dev/null", link), 0);
     pf_diag d;
     assert_int_equal(pf_pdb_save(g_pdb, link, &d), PF_OK);
@@ -272,7 +236,7 @@ static void test_directory(void **state)
 static void assert_file_is(const char *path, const void *data, size_t n)
 {
     size_t len;
-    uint8_t *b = slurp(path, &len);
+    uint8_t *b = (uint8_t *)slurp_alloc(path, &len);
     assert_non_null(b);
     assert_int_equal(len, n);
     assert_memory_equal(b, data, n);
@@ -282,7 +246,7 @@ static void assert_file_is(const char *path, const void *data, size_t n)
 static void test_get_missing_file_is_built_and_saved(void **state)
 {
     (void)state;
-    const char *path = in_dir("new.pfp");
+    const char *path = tmp("new.pfp");
     pf_pdb *pdb, *back;
     puz_pdb_source src;
     pf_diag d;
@@ -305,9 +269,9 @@ static void test_get_missing_file_is_built_and_saved(void **state)
 static void test_get_garbage_is_left_alone(void **state)
 {
     (void)state;
-    const char *path = in_dir("notes.txt");
+    const char *path = tmp("notes.txt");
     static const char text[] = "not a database: somebody's notes\n";
-    spit(path, text, sizeof text - 1);
+    write_tmp_bytes("notes.txt", text, sizeof text - 1);
     pf_pdb *pdb = (pf_pdb *)&pdb;
     puz_pdb_source src;
     pf_diag d;
@@ -334,7 +298,7 @@ static void test_get_garbage_is_left_alone(void **state)
 static void test_get_other_options_is_left_alone(void **state)
 {
     (void)state;
-    const char *path = in_dir("plain.pfp");
+    const char *path = tmp("plain.pfp");
     puz_pdb_set plain;
     assert_true(puz_pdb_set_init(&plain, "4-4", 0, 1));
     pf_pdb *pdb;
@@ -344,7 +308,7 @@ static void test_get_other_options_is_left_alone(void **state)
     assert_int_equal(src, PUZ_PDB_BUILT);
     pf_pdb_destroy(pdb);
     size_t n;
-    uint8_t *before = slurp(path, &n);
+    uint8_t *before = (uint8_t *)slurp_alloc(path, &n);
     assert_non_null(before);
     assert_int_equal(puz_pdb_get(&g_set, path, 0, &pdb, &src, &d), PF_WRONG_MAP);
     print_message("expected: %s\n", d.msg);

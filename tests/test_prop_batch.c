@@ -13,6 +13,7 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "maps.h"
 
 static uint64_t g_seed;
 
@@ -34,9 +35,7 @@ static pf_map *make_map(pf_moves mv, int weighted, uint64_t *s)
         cls[i] = r < 22 ? 0 : (r < 25 ? 2 : 1); /* a little water: a class of its own */
         cost[i] = 1.0f + (float)(lcg_next(s) % 5) * 0.75f;
     }
-    pf_map *m;
-    pf_grid_desc d = {.width = w, .height = h, .moves = mv, .cells = cls, .costs = weighted ? cost : NULL};
-    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
+    pf_map *m = grid_make(w, h, mv, cls, weighted ? cost : NULL);
     free(cls);
     free(cost);
     return m;

@@ -22,6 +22,7 @@
 #include "batch_internal.h"
 #include "testutil.h"
 #include "oracle.h"
+#include "maps.h"
 
 static uint64_t g_seed;
 static char g_where[200];
@@ -184,11 +185,7 @@ static pf_map *random_map(uint64_t *rs, uint32_t w, uint32_t h, pf_moves mv, int
                 cost[y * w + x] = char_cost(c);
             }
     }
-    pf_map *m = NULL;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cls,
-                                                    .costs = weighted ? cost : NULL},
-                                    &m),
-                     PF_OK);
+    pf_map *m = grid_make(w, h, mv, cls, weighted ? cost : NULL);
     free(cls);
     free(cost);
     return m;
@@ -226,8 +223,7 @@ static pf_map *maze_map(uint64_t *rs, uint32_t w, uint32_t h, pf_moves mv, uint3
         in[n] = 1;
         stack[top++] = n;
     }
-    pf_map *m = NULL;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cls}, &m), PF_OK);
+    pf_map *m = grid_make(w, h, mv, cls, NULL);
     free(cls);
     free(in);
     free(stack);

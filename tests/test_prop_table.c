@@ -12,6 +12,7 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "maps.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -238,9 +239,7 @@ static void test_movingai_arena(void **state)
     (void)state;
     const char *path = PF_SHARED_DATA "/movingai/arena.map";
     SKIP_IF_ABSENT(path);
-    pf_map *map;
-    pf_diag diag;
-    if (pf_grid_load_movingai(path, NULL, &map, &diag) != PF_OK) fail_msg("%s", diag.msg);
+    pf_map *map = grid_load(path);
     pf_table *t;
     assert_int_equal(pf_table_create(map, NULL, &t), PF_OK);
     uint32_t n = pf_map_node_count(map);

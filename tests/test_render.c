@@ -13,51 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "pathfind.h"
+#include "run_cli.h"
+#include "tmpdir.h"
 
-static char g_dir[64];
 static char g_out[1 << 16], g_err[1 << 16];
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
-
 /* Runs the CLI with args (NULL-terminated), captures stdout/stderr; returns the exit code. */
-static int run(const char *const *args)
-{
-    char o[128], e[128];
-    snprintf(o, sizeof o, "%s/stdout", g_dir);
-    snprintf(e, sizeof e, "%s/stderr", g_dir);
-    const char *argv[32] = {PF_CLI_PATH};
-    int n = 1;
-    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(PF_CLI_PATH, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    slurp(o, g_out, sizeof g_out);
-    slurp(e, g_err, sizeof g_err);
-    if (!WIFEXITED(st)) return -1;
-    return WEXITSTATUS(st);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+static int run(const char *const *args) { return cli_run(NULL, args, g_out, sizeof g_out, g_err, sizeof g_err); }
 
 static long json_long(const char *json, const char *key)
 {
@@ -131,10 +93,7 @@ static uint32_t lib_path(const char *text, pf_algo algo, int sx, int sy, int gx,
 static void test_small_map_enlarged(void **state)
 {
     (void)state;
-    char map[128], png[128];
-    snprintf(map, sizeof map, "%s/m20.map", g_dir);
-    snprintf(png, sizeof png, "%s/m20.png", g_dir);
-    write_file(map, MAP20);
+    const char *map = write_tmp("m20.map", MAP20), *png = tmp("m20.png");
     const char *args[] = {"render", map, "1", "1", "18", "8", "--algo", "astar,dijkstra", "--max-px", "200",
                           "--json", "-o", png, NULL};
     assert_int_equal(run(args), 0);
@@ -178,9 +137,7 @@ static void test_small_map_enlarged(void **state)
 static void test_large_map_reduced_keeps_path(void **state)
 {
     (void)state;
-    char map[128], png[128];
-    snprintf(map, sizeof map, "%s/g300.map", g_dir);
-    snprintf(png, sizeof png, "%s/g300.png", g_dir);
+    const char *map = tmp("g300.map"), *png = tmp("g300.png");
     const char *gen[] = {"gen", "--width", "300", "--height", "300", "--seed", "7", "--obstacles", "3", "-o", map, NULL};
     assert_int_equal(run(gen), 0);
     FILE *f = fopen(map, "rb");
@@ -230,14 +187,10 @@ static void test_large_map_reduced_keeps_path(void **state)
 static void test_scenario_rows(void **state)
 {
     (void)state;
-    char map[128], scen[128], png[128];
-    snprintf(map, sizeof map, "%s/s.map", g_dir);
-    snprintf(scen, sizeof scen, "%s/s.scen", g_dir);
-    snprintf(png, sizeof png, "%s/s.png", g_dir);
-    write_file(map, MAP20);
-    write_file(scen, "version 1\n0\ts.map\t20\t10\t0\t0\t5\t0\t5\n"
-                     "0\ts.map\t20\t10\t0\t9\t19\t9\t19\n"
-                     "1\ts.map\t20\t10\t0\t0\t19\t9\t21.31370850\n");
+    const char *map = write_tmp("s.map", MAP20), *png = tmp("s.png");
+    const char *scen = write_tmp("s.scen", "version 1\n0\ts.map\t20\t10\t0\t0\t5\t0\t5\n"
+                                           "0\ts.map\t20\t10\t0\t9\t19\t9\t19\n"
+                                           "1\ts.map\t20\t10\t0\t0\t19\t9\t21.31370850\n");
     const char *args[] = {"render", map, "--scen", scen, "--ids", "0,2", "--algo", "astar,jps", "--json", "-o", png, NULL};
     assert_int_equal(run(args), 0);
     assert_non_null(strstr(g_out, "\"id\":0,"));
@@ -257,14 +210,9 @@ static void test_scenario_rows(void **state)
 static void test_bad_inputs(void **state)
 {
     (void)state;
-    char map[128], bad[128], png[128], scen[128];
-    snprintf(map, sizeof map, "%s/b.map", g_dir);
-    snprintf(bad, sizeof bad, "%s/bad.map", g_dir);
-    snprintf(png, sizeof png, "%s/b.png", g_dir);
-    snprintf(scen, sizeof scen, "%s/b.scen", g_dir);
-    write_file(map, MAP20);
-    write_file(bad, "type octile\nheight 2\nwidth 3\nmap\n...\n.X.\n");
-    write_file(scen, "version 1\n0\tb.map\t20\t10\t0\t0\t5\t0\t5\n");
+    const char *map = write_tmp("b.map", MAP20), *png = tmp("b.png");
+    const char *bad = write_tmp("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.X.\n");
+    const char *scen = write_tmp("b.scen", "version 1\n0\tb.map\t20\t10\t0\t0\t5\t0\t5\n");
     const char *blocked[] = {"render", map, "10", "1", "18", "8", "-o", png, NULL};
     assert_int_equal(run(blocked), 1);
     assert_non_null(strstr(g_err, "blocked"));
@@ -298,21 +246,6 @@ static void test_help(void **state)
     assert_non_null(strstr(g_out, "examples:"));
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_render_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,5 +255,5 @@ int main(void)
         cmocka_unit_test(test_scenario_rows),
         cmocka_unit_test(test_bad_inputs),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

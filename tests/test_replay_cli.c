@@ -18,26 +18,10 @@
 #include <xxhash.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "run_cli.h"
+#include "tmpdir.h"
 
-static char g_dir[64];
 static char g_out[1 << 14], g_err[1 << 14];
-
-static const char *tmp(const char *name)
-{
-    static char bufs[8][160];
-    static int k;
-    char *b = bufs[k++ % 8];
-    snprintf(b, 160, "%s/%s", g_dir, name);
-    return b;
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
 
 /* Runs `pathfind replay ARGS`; returns the exit code, output in g_out and g_err. */
 static int replay(const char *args)
@@ -49,11 +33,6 @@ static int replay(const char *args)
     slurp(tmp("err"), g_err, sizeof g_err);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
-
-#define HAS(buf, s)                                                                                          \
-    do {                                                                                                     \
-        if (!strstr(buf, s)) fail_msg("expected '%s' in:\n%s", s, buf);                                      \
-    } while (0)
 
 enum { W = 120, H = 100, UNITS = 40 };
 static char g_grid[H][W];
@@ -414,17 +393,12 @@ static void test_bad_orders(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pf_replay_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
+    return tmpdir_setup(state);
 }
 
 static int teardown(void **state)
 {
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_teardown(state);
 }
 
 /* replay --algo auto --prep FILE with edit lines: the accelerator follows every edit (rebuilt), so

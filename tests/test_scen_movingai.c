@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "maps.h"
 
 #define DIR_MOVINGAI PF_SHARED_DATA "/movingai"
 
@@ -70,7 +71,7 @@ static void solve_file(const char *scen_name, uint32_t stride, uint32_t dstride,
     pf_scen *sc;
     pf_map *map;
     if (pf_scen_load(path, NULL, &sc, &diag) != PF_OK) fail_msg("%s", diag.msg);
-    if (pf_grid_load_movingai(map_path, NULL, &map, &diag) != PF_OK) fail_msg("%s", diag.msg);
+    map = grid_load(map_path);
     pf_ctx *ctx;
     assert_int_equal(pf_ctx_create(map, NULL, &ctx), PF_OK);
     uint32_t n = pf_scen_count(sc), offset = (uint32_t)(strlen(scen_name) % stride);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "maps.h"
 #include "search/ctx_internal.h" /* pf__ctx_set_gen, PF__GEN_MASK: force the generation wrap */
 
 #define EPS 1e-9
@@ -33,9 +34,7 @@ static pf_map *grid_from(const char *const *rows, uint32_t h, pf_moves moves)
             cost[i] = ch >= '1' && ch <= '9' ? (float)(ch - '0') : 1.0f;
             weighted |= cost[i] != 1.0f;
         }
-    pf_map *m;
-    pf_grid_desc d = {.width = w, .height = h, .moves = moves, .cells = cls, .costs = weighted ? cost : NULL};
-    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
+    pf_map *m = grid_make(w, h, moves, cls, weighted ? cost : NULL);
     free(cls);
     free(cost);
     return m;

@@ -6,14 +6,13 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "oracle.h"
+#include "maps.h"
 
 static void test_grid_path_matches_oracle(void **state)
 {
     (void)state;
     static const char text[] = "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n.@...\n.....\n";
-    pf_map *map;
-    pf_diag diag;
-    assert_int_equal(pf_grid_parse_movingai(text, sizeof text - 1, "t", NULL, &map, &diag), PF_OK);
+    pf_map *map = grid_parse(text, sizeof text - 1, PF_MOVES_DEFAULT);
     pf_ctx *ctx;
     assert_int_equal(pf_ctx_create(map, NULL, &ctx), PF_OK);
     uint32_t cells[32];

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "maps.h"
 
 /* ---- allocation counting ------------------------------------------------------------------- */
 
@@ -89,8 +90,7 @@ static pf_map *make_grid(uint32_t w, uint32_t h, uint32_t pct, uint64_t seed)
 {
     uint8_t *cls = malloc((size_t)w * h);
     for (size_t i = 0; i < (size_t)w * h; i++) cls[i] = lcg_next(&seed) % 100 < pct ? 0 : 1;
-    pf_map *m = NULL;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls}, &m), PF_OK);
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, cls, NULL);
     free(cls);
     return m;
 }

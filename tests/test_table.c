@@ -14,6 +14,7 @@
 #include <xxhash.h> /* to forge checksums the way the format documents them */
 #include "pathfind.h"
 #include "oracle.h"
+#include "maps.h"
 
 /* ---- the slides' graph ------------------------------------------------------------------------ */
 /*
@@ -239,9 +240,7 @@ static void test_grid_table(void **state)
 {
     (void)state;
     static const char text[] = "type octile\nheight 5\nwidth 6\nmap\n......\n.@@@..\n.@..@.\n.@@.@.\n......\n";
-    pf_map *map;
-    pf_diag diag;
-    assert_int_equal(pf_grid_parse_movingai(text, sizeof text - 1, "t", NULL, &map, &diag), PF_OK);
+    pf_map *map = grid_parse(text, sizeof text - 1, PF_MOVES_DEFAULT);
     pf_table *t;
     assert_int_equal(pf_table_create(map, &(pf_table_desc){.threads = 2}, &t), PF_OK);
     assert_int_equal(pf_table_entry_bytes(t), 1);

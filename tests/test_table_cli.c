@@ -8,31 +8,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include "run_cli.h"
+#include "tmpdir.h"
 
-static char dir[64];
-
-static void write_file(const char *name, const char *text)
-{
-    char p[128];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* Runs the CLI with `args` (in dir); returns the exit code and stdout in out. */
-static int run(const char *args, char *out, size_t cap)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd %s && '%s' %s 2>stderr.txt", dir, PF_CLI_PATH, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+/* Runs the CLI with `args` (in g_dir); returns the exit code and stdout in out. */
+static int run(const char *args, char *out, size_t cap) { return cli_run_shell(args, "stderr.txt", out, cap); }
 
 /* The slides' graph, numbered A=1 B=2 E=3 C=4 D=5 (see test_table.c), unit weights. */
 static const char SLIDES_GR[] = "c slides\np sp 5 12\n"
@@ -43,7 +23,7 @@ static void test_cli_round_trip(void **state)
 {
     (void)state;
     char out[4096];
-    write_file("g.gr", SLIDES_GR);
+    write_tmp("g.gr", SLIDES_GR);
     assert_int_equal(run("table build g.gr -o g.pft", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"nodes\":5"));
     /* A -> D goes through E */
@@ -51,7 +31,7 @@ static void test_cli_round_trip(void **state)
     assert_non_null(strstr(out, "path: 1 3 5"));
     assert_non_null(strstr(out, "cost: 2.000000"));
     /* remove A-E both ways: A -> D now via B (2) */
-    write_file("e.txt", "# the slides' edit\nremove 1 3\nremove 3 1   # both directions\n\n");
+    write_tmp("e.txt", "# the slides' edit\nremove 1 3\nremove 3 1   # both directions\n\n");
     assert_int_equal(run("table update g.pft g.gr e.txt -o g2.pft --graph-out g2.gr --rule slides", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"rows_examined\":4"));
     assert_non_null(strstr(out, "\"rows_changed\":2"));
@@ -60,7 +40,7 @@ static void test_cli_round_trip(void **state)
     /* the new table with the old graph: refused */
     assert_int_equal(run("table path g2.pft g.gr 1 5", out, sizeof out), 1);
     /* set and add */
-    write_file("e2.txt", "set 1 2 10\nadd 1 5 1\n");
+    write_tmp("e2.txt", "set 1 2 10\nadd 1 5 1\n");
     assert_int_equal(run("table update g.pft g.gr e2.txt -o g3.pft --graph-out g3.gr", out, sizeof out), 0);
     assert_int_equal(run("table path g3.pft g3.gr 1 4", out, sizeof out), 0);
     assert_non_null(strstr(out, "path: 1 5 4"));
@@ -70,7 +50,7 @@ static void test_cli_errors(void **state)
 {
     (void)state;
     char out[4096];
-    write_file("g.gr", SLIDES_GR);
+    write_tmp("g.gr", SLIDES_GR);
     assert_int_equal(run("table build g.gr -o g.pft", out, sizeof out), 0);
     assert_int_equal(run("table --help", out, sizeof out), 0);
     assert_non_null(strstr(out, "remove U V"));
@@ -81,31 +61,16 @@ static void test_cli_errors(void **state)
     assert_int_equal(run("table build missing.gr -o x.pft", out, sizeof out), 1);
     assert_int_equal(run("table path g.pft g.gr 1 9", out, sizeof out), 2);  /* node out of range */
     assert_int_equal(run("table path missing.pft g.gr 1 2", out, sizeof out), 1);
-    write_file("bad.txt", "remove 1 2\nremove 1 2\n"); /* second removal finds nothing */
+    write_tmp("bad.txt", "remove 1 2\nremove 1 2\n"); /* second removal finds nothing */
     assert_int_equal(run("table update g.pft g.gr bad.txt -o x.pft", out, sizeof out), 1);
-    write_file("bad2.txt", "add 1 2 -3\n");
+    write_tmp("bad2.txt", "add 1 2 -3\n");
     assert_int_equal(run("table update g.pft g.gr bad2.txt -o x.pft", out, sizeof out), 1);
-    write_file("bad3.txt", "teleport 1 2\n");
+    write_tmp("bad3.txt", "teleport 1 2\n");
     assert_int_equal(run("table update g.pft g.gr bad3.txt -o x.pft", out, sizeof out), 1);
     assert_int_equal(run("table update g.pft g.gr bad3.txt -o x.pft --rule fast", out, sizeof out), 2);
     /* a corrupted file */
-    write_file("junk.pft", "PFTABLE");
+    write_tmp("junk.pft", "PFTABLE");
     assert_int_equal(run("table path junk.pft g.gr 1 2", out, sizeof out), 1);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    strcpy(dir, "/tmp/pf_table_cliXXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
@@ -114,5 +79,5 @@ int main(void)
         cmocka_unit_test(test_cli_round_trip),
         cmocka_unit_test(test_cli_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

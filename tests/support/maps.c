@@ -1,0 +1,31 @@
+/* maps.c - grids for the tests' map makers (see maps.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "maps.h"
+
+pf_map *grid_make(uint32_t w, uint32_t h, pf_moves moves, const uint8_t *cells, const float *costs)
+{
+    pf_map *m = NULL;
+    pf_grid_desc d = {.width = w, .height = h, .moves = moves, .cells = cells, .costs = costs};
+    assert_int_equal(pf_grid_create(&d, &m), PF_OK);
+    return m;
+}
+
+pf_map *grid_parse(const char *text, size_t len, pf_moves moves)
+{
+    pf_map *m = NULL;
+    pf_diag d;
+    pf_status st = pf_grid_parse_movingai(text, len, "t", &(pf_grid_load_desc){.moves = moves}, &m, &d);
+    if (st != PF_OK) fail_msg("%s", d.msg);
+    return m;
+}
+
+pf_map *grid_load(const char *path)
+{
+    pf_map *m = NULL;
+    pf_diag d;
+    if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) fail_msg("%s", d.msg);
+    return m;
+}

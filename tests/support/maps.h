@@ -1,0 +1,18 @@
+/* maps.h - the steps every test's map maker ends with: a grid from arrays of classes and costs,
+ * from a MovingAI text, or from a file, failing the case (not returning NULL) when the library
+ * refuses it. The makers themselves stay in their tests: each draws its own layout from its own
+ * stream, and a test's seeds name those layouts. */
+#ifndef PF_TEST_MAPS_H
+#define PF_TEST_MAPS_H
+
+#include <stdint.h>
+#include "pathfind.h"
+
+/* The w x h grid of `cells` (classes, 0 blocked) with `costs` ([opt] NULL: all 1) under `moves`. */
+pf_map *grid_make(uint32_t w, uint32_t h, pf_moves moves, const uint8_t *cells, const float *costs);
+/* The grid a MovingAI text in memory describes, with `moves` (PF_MOVES_DEFAULT: the loader's default). */
+pf_map *grid_parse(const char *text, size_t len, pf_moves moves);
+/* The grid of the MovingAI file at `path`; a refusal fails the case with the loader's message. */
+pf_map *grid_load(const char *path);
+
+#endif
