@@ -420,7 +420,6 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
 {
     pf__nodes *r = &w->r;
     pf__open *o = &w->open;
-    pf__hold hold = PF__HOLD_EMPTY; /* stays empty: entries go straight onto the heap */
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     pf__nodes_set(r, u, 0.0, 0);
@@ -428,7 +427,7 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
     /* the list holds every node and a node is on it at most once: it never needs to grow */
     (void)pf__open_push(o, pf__hentry_make(0.0, 0, u));
     for (uint32_t settled = 0;;) {
-        uint32_t x = pf__nodes_take(r, o, &hold);
+        uint32_t x = pf__nodes_take(r, o, NULL); /* nothing is held: entries go straight onto the heap */
         if (x == PF_NODE_NONE || r->g[x] > maxd) break;
         if (w->tgt[x] == w->tgen && --ntgt == 0) break;
         if (++settled > limit) break;

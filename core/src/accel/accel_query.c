@@ -227,7 +227,7 @@ PF__INLINE int reach(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_
  * key reaches mt->best, meeting the labels as it expands. Returns PF_OK, PF_LIMIT_REACHED
  * (max_expansions) or PF_OUT_OF_MEMORY.
  */
-static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, int fwd, meet *mt)
+PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt)
 {
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
@@ -236,19 +236,19 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
-    pf__hold hold = PF__HOLD_EMPTY; /* stays empty (reach) */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
         if (!reach(c, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
     }
-    /* the goal's side runs until its open list is empty, the start's until the best meeting */
-    const double unbounded = INFINITY, *bound = fwd ? &mt->best : &unbounded;
+    /* the goal's side runs until its open list is empty (the unbounded loop head's PF_NO_PATH),
+     * the start's until the best meeting; fwd is a constant of each instance, so the goal's side
+     * has no bound to read at each step */
     uint32_t budget = UINT32_MAX;
     pf_status ret;
     for (;;) {
-        uint32_t v = pf__bf_next_bounded(c, &hold, &budget, &ret, 1, bound);
+        uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
         if (v == PF_NODE_NONE) break;
         c->s.st.expanded++;
         const double gv = c->g[v];
@@ -272,7 +272,18 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
         for (const pf__accel_arc *p = a; p < e; p++)
             if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
     }
-    return ret;
+    return !fwd && ret == PF_NO_PATH ? PF_OK : ret;
+}
+
+/* The two instances, out of line: each side's loop is compiled once, for its own fwd. */
+static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+{
+    return upward(c, x, seeds, n, 0, mt);
+}
+
+static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+{
+    return upward(c, x, seeds, n, 1, mt);
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
@@ -489,11 +500,11 @@ pf_status pf__accel_step(pf_ctx *c)
         uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
         if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
         meet mt = {INFINITY, PF_NODE_NONE};
-        st = upward(c, x, x->seeds, nb, 0, &mt);
+        st = upward_goal(c, x, x->seeds, nb, &mt);
         if (st != PF_OK) return st;
         uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
         if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-        st = upward(c, x, x->seeds, nf, 1, &mt);
+        st = upward_start(c, x, x->seeds, nf, &mt);
         if (st != PF_OK) return st;
         if (mt.node == PF_NODE_NONE) return PF_NO_PATH; /* the components matched: cannot happen */
         st = write_path(c, x, mt.node, &cost);
