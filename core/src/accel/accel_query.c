@@ -260,11 +260,20 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
             }
         }
         const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+        /* the records of v's neighbours are scattered over the map's cells: their loads start
+         * together here, not one miss after another in the loops below */
+        for (const pf__accel_arc *p = a; p < e; p++) {
+            PF__PREFETCH(&c->nodes.stamp[p->to]);
+            PF__PREFETCH(&c->nodes.g[p->to]);
+        }
         /* stalled: a higher neighbour already reached reaches v more cheaply, so v's distance is
          * not a shortest one and nothing above it can be reached best through it (the relative
-         * margin keeps a tie, summed in a different order, from looking like an improvement) */
+         * margin keeps a tie, summed in a different order, from looking like an improvement).
+         * Not tested in the core, which the start's side crosses as an A* with a consistent
+         * heuristic: there a node is expanded at its shortest distance, and on random-2000-20 the
+         * test stalled 1,497 of 723,158 expansions while reading every arc twice. */
         int stalled = 0;
-        for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+        for (const pf__accel_arc *p = a; p < e && !stalled && !(fwd && sub[v] == 2); p++)
             stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
         if (stalled) continue;
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
