@@ -751,6 +751,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
+    if (st == PF_OK && !pf__accel_landmarks(acc)) st = PF_OUT_OF_MEMORY;
     if (st != PF_OK) {
         pf_accel_destroy(acc);
         return st;
@@ -763,6 +764,7 @@ void pf_accel_destroy(pf_accel *acc)
 {
     if (!acc) return;
     pf_allocator a = acc->alloc;
+    pf__accel_landmarks_free(acc);
     pf__free(&a, acc->sub, acc->cells);
     pf__free(&a, acc->first, ((size_t)acc->cells + 1) * sizeof(uint32_t));
     pf__free(&a, acc->arcs, (acc->narcs ? acc->narcs : 1) * sizeof(pf__accel_arc));
@@ -773,7 +775,7 @@ size_t pf_accel_mem_size(const pf_accel *acc)
 {
     if (!acc) return 0;
     return sizeof *acc + acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
-           (size_t)acc->narcs * sizeof(pf__accel_arc);
+           (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc);
 }
 
 pf_accel_info pf_accel_get_info(const pf_accel *acc)

@@ -29,6 +29,12 @@ typedef struct pf__accel_arc {
 
 PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (double)b * PF__ACCEL_SQRT2; }
 
+/* Landmarks over the core (accel_landmarks.c). */
+#define PF__ACCEL_LANDMARKS 16u
+/* Landmarks a query uses: those that bound its start and goal best (computing all 16 at every
+ * relaxation cost more than the expansions they saved). */
+#define PF__ACCEL_LANDMARKS_QUERY 4u
+
 /*
  * The accelerator of one map. Nodes are the map's subgoals, named by their padded cell index, so
  * a query runs on a context's own records (indexed the same way).
@@ -51,6 +57,13 @@ struct pf_accel {
     uint8_t       *sub;
     uint32_t      *first;
     pf__accel_arc *arcs;
+    /* landmark distances over the core (accel_landmarks.c; not in the file: computed after a
+     * build or a load): lm_key/lm_idx [lm_cap] cell -> core index (open addressing, PF_NODE_NONE
+     * = empty), lm_d [core * PF__ACCEL_LANDMARKS] d(L, v) by core index, landmark-minor */
+    uint32_t       lm_k, lm_cap;
+    uint32_t       lm_cell[PF__ACCEL_LANDMARKS];   /* the landmarks' cells */
+    uint32_t      *lm_key, *lm_idx;
+    double        *lm_d;
 };
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
@@ -111,6 +124,28 @@ uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *par);
 /* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
+
+/* accel_landmarks.c: computes acc's landmark distances over its core (after a build or a load;
+ * nothing when it has no core); 0 on allocation failure. */
+int      pf__accel_landmarks(pf_accel *acc);
+void     pf__accel_landmarks_free(pf_accel *acc);
+size_t   pf__accel_landmarks_bytes(const pf_accel *acc);
+PF__INLINE uint32_t pf__accel_lm_slot(uint32_t cell, uint32_t mask)
+{
+    return (uint32_t)(((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+/* The core index of a core cell; PF_NODE_NONE for any other. */
+PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)
+{
+    uint32_t mask = acc->lm_cap - 1u, i = pf__accel_lm_slot(cell, mask);
+    for (;;) {
+        uint32_t k = acc->lm_key[i];
+        if (k == cell) return acc->lm_idx[i];
+        if (k == PF_NODE_NONE) return PF_NODE_NONE;
+        i = (i + 1u) & mask;
+    }
+}
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail

@@ -36,6 +36,7 @@ typedef struct pf__accel_ext {
     uint32_t        stk_cap, chain_cap;
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
+    uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
@@ -194,16 +195,78 @@ typedef struct meet {
 
 /* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
  * width pw): no path from v to the goal is shorter than the octile distance, so it stays exact,
- * and it keeps the search in the core pointed at the goal. The goal's side has none (on = 0). */
+ * and it keeps the search in the core pointed at the goal. In the core it also takes the landmark
+ * bounds (accel_landmarks.c) of the nl landmarks that the goal's core labels reach: ub, lb per
+ * landmark lm[j]. The goal's side has none (on = 0). */
 typedef struct aim {
-    uint32_t pw;
-    int32_t  x, y;
-    int      on;
+    uint32_t        pw;
+    int32_t         x, y;
+    int             on;
+    const pf_accel *acc;
+    uint32_t        nl;
+    uint32_t        lm[PF__ACCEL_LANDMARKS];
+    double          ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
 } aim;
 
 PF__INLINE double aim_h(const aim *t, uint32_t v)
 {
-    return t->on ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y) : 0.0;
+    if (!t->on) return 0.0;
+    double h = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y);
+    if (t->nl && t->acc->sub[v] == 2) {
+        const double *row = t->acc->lm_d + (size_t)pf__accel_core_index(t->acc, v) * PF__ACCEL_LANDMARKS;
+        double alt = 0.0;
+        for (uint32_t j = 0; j < t->nl; j++) {
+            double d = row[t->lm[j]], up = d - t->ub[j], lo = t->lb[j] - d;
+            alt = up > alt ? up : alt;
+            alt = lo > alt ? lo : alt;
+        }
+        /* sums of doubles in a different order: shaved so rounding never overestimates; the
+         * costs of different paths differ by far more than this (a + b sqrt(2), integers) */
+        alt = alt * (1.0 - 1e-12) - 1e-7;
+        h = alt > h ? alt : h;
+    }
+    return h;
+}
+
+/* The landmark bounds of the start's side from the goal side's labels in the core. */
+static void aim_landmarks(const pf__accel_ext *x, aim *t)
+{
+    const pf_accel *acc = x->acc;
+    t->acc = acc;
+    t->nl = 0;
+    if (!acc->lm_k) return;
+    double ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
+    for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) ub[l] = INFINITY, lb[l] = -INFINITY;
+    for (uint32_t i = 0; i < x->lcap; i++) {
+        uint32_t k = x->lkey[i];
+        if (k == PF_NODE_NONE || acc->sub[k] != 2) continue;
+        const double *row = acc->lm_d + (size_t)pf__accel_core_index(acc, k) * PF__ACCEL_LANDMARKS, lg = x->lg[i];
+        for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
+            if (row[l] == INFINITY) continue;
+            if (lg + row[l] < ub[l]) ub[l] = lg + row[l];
+            if (row[l] - lg > lb[l]) lb[l] = row[l] - lg;
+        }
+    }
+    /* the landmarks whose octile distances to the start and the goal differ most: those lie
+     * behind one end as seen from the other, where their bounds are tight */
+    const uint32_t pw = t->pw, sx = x->sx, sy = x->sy;
+    double score[PF__ACCEL_LANDMARKS];
+    for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
+        int32_t lx = (int32_t)(acc->lm_cell[l] % pw), ly = (int32_t)(acc->lm_cell[l] / pw);
+        double ds = pf__grid_metric(PF_HEUR_OCTILE, lx - (int32_t)sx, ly - (int32_t)sy);
+        double dt = pf__grid_metric(PF_HEUR_OCTILE, lx - t->x, ly - t->y);
+        score[l] = ub[l] < INFINITY ? fabs(ds - dt) : -1.0;
+    }
+    while (t->nl < PF__ACCEL_LANDMARKS_QUERY) {
+        uint32_t best = 0;
+        for (uint32_t l = 1; l < PF__ACCEL_LANDMARKS; l++)
+            if (score[l] > score[best]) best = l;
+        if (score[best] < 0.0) break;
+        score[best] = -1.0;
+        t->lm[t->nl] = best;
+        t->ub[t->nl] = ub[best];
+        t->lb[t->nl++] = lb[best];
+    }
 }
 
 /* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng through the shared one
@@ -227,12 +290,12 @@ PF__INLINE int reach(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_
  * key reaches mt->best, meeting the labels as it expands. Returns PF_OK, PF_LIMIT_REACHED
  * (max_expansions) or PF_OUT_OF_MEMORY.
  */
-PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt)
+PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt,
+                            const aim *tp)
 {
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
-    const uint32_t pw = c->map->pw;
-    const aim t = {pw, (int32_t)(c->s.goal % pw), (int32_t)(c->s.goal / pw), fwd};
+    const aim t0 = {.on = 0}, *tt = fwd ? tp : &t0;
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
@@ -240,7 +303,7 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        if (!reach(c, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
+        if (!reach(c, par, tt, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
     }
     /* the goal's side runs until its open list is empty (the unbounded loop head's PF_NO_PATH),
      * the start's until the best meeting; fwd is a constant of each instance, so the goal's side
@@ -279,7 +342,7 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
         for (const pf__accel_arc *p = a; p < e; p++)
-            if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+            if (!reach(c, par, tt, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
     }
     return !fwd && ret == PF_NO_PATH ? PF_OK : ret;
 }
@@ -287,12 +350,17 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
 /* The two instances, out of line: each side's loop is compiled once, for its own fwd. */
 static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
 {
-    return upward(c, x, seeds, n, 0, mt);
+    return upward(c, x, seeds, n, 0, mt, NULL);
 }
 
 static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
 {
-    return upward(c, x, seeds, n, 1, mt);
+    const uint32_t pw = c->map->pw;
+    aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1};
+    x->sx = c->s.start % pw;
+    x->sy = c->s.start / pw;
+    aim_landmarks(x, &t);
+    return upward(c, x, seeds, n, 1, mt, &t);
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
