@@ -31,9 +31,11 @@ PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (d
 
 /* Landmarks over the core (accel_landmarks.c). */
 #define PF__ACCEL_LANDMARKS 16u
-/* Landmarks a query uses: those that bound its start and goal best (computing all 16 at every
- * relaxation cost more than the expansions they saved). */
-#define PF__ACCEL_LANDMARKS_QUERY 4u
+/* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
+ * (bench_jps, us a query, pairs on a loaded machine): 2: 1,713; 4: 1,435; 6: 1,338; all 16
+ * expanded 6% fewer nodes than 4 but paid for 16 terms at every relaxation; 24 landmarks to
+ * choose 6 from: no better (1,294 / 1,220 against 1,265 / 1,510). */
+#define PF__ACCEL_LANDMARKS_QUERY 6u
 
 /*
  * The accelerator of one map. Nodes are the map's subgoals, named by their padded cell index, so

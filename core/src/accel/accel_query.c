@@ -212,8 +212,11 @@ PF__INLINE double aim_h(const aim *t, uint32_t v)
 {
     if (!t->on) return 0.0;
     double h = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y);
-    if (t->nl && t->acc->sub[v] == 2) {
-        const double *row = t->acc->lm_d + (size_t)pf__accel_core_index(t->acc, v) * PF__ACCEL_LANDMARKS;
+    /* the core index table (1 MB on random-2000-20) says whether v is in the core: a read of
+     * acc->sub (4 MB, one byte a cell) would miss the cache */
+    uint32_t ci = t->nl ? pf__accel_core_index(t->acc, v) : PF_NODE_NONE;
+    if (ci != PF_NODE_NONE) {
+        const double *row = t->acc->lm_d + (size_t)ci * PF__ACCEL_LANDMARKS;
         double alt = 0.0;
         for (uint32_t j = 0; j < t->nl; j++) {
             double d = row[t->lm[j]], up = d - t->ub[j], lo = t->lb[j] - d;
