@@ -32,6 +32,7 @@ typedef struct pf__accel_ext {
     /* the last path, goal first, as public ids; the unpacking stack */
     uint32_t       *path;
     uint32_t        path_cap, path_len;
+    uint32_t        fill;    /* put_cp: path[fill] is the last cell written (goal first, from the end) */
     uint32_t       *stk, *chain;
     uint32_t        stk_cap, chain_cap;
     /* the query between begin and step */
@@ -377,31 +378,32 @@ static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uin
     return NULL;
 }
 
-/* Appends the cells after `from` up to `to` of the canonical path between them: from -> to when
- * `forward`, else the reverse of to -> from. */
-static int put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
+/* Writes the cells after `from` up to `to` of the canonical path between them (from -> to when
+ * `forward`, else the reverse of to -> from) goal first: into path[fill - steps .. fill - 1], `to`
+ * at the lowest, path[fill] holding `from` already; lowers fill. The path is written in place from
+ * its end, its length known before (write_path, direct): no reversal afterwards, and a backward
+ * segment is generated straight into its place instead of reversed and moved (on maze-2000-w4
+ * writing the paths' cells is most of a query). */
+static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
 {
     const pf_map *m = c->map;
     const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
     const uint32_t steps = p.nd + p.ns;
-    if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)x->path_len + steps + 1u)) return 0;
-    uint32_t *out = x->path + x->path_len;
+    if (!steps) return;
+    uint32_t *out = x->path + x->fill - steps;
     if (forward) {
-        pf__accel_cp_cells(m, from, to, out, 0);
+        pf__accel_cp_cells(m, from, to, out, 1);
     } else {
-        /* the path to -> from reversed: [from, ..., first cell after to], then drop from, add to */
-        pf__accel_cp_cells(m, to, from, out, 1);
-        if (steps) memmove(out, out + 1, (size_t)(steps - 1u) * sizeof *out);
-        if (steps) out[steps - 1u] = pf__grid_unpad(m, to);
+        /* to -> from forward into [fill - steps + 1, fill]: its last cell is `from` again */
+        pf__accel_cp_cells(m, to, from, out + 1, 0);
+        out[0] = pf__grid_unpad(m, to);
     }
-    x->path_len += steps;
-    return 1;
+    x->fill -= steps;
 }
 
-/* Appends the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
+/* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
  * through their middle nodes with an explicit stack (nesting can be as deep as the hierarchy). */
-static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner, uint32_t *pa, uint32_t *pb,
-                         int top)
+static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
 {
     const pf_accel *acc = x->acc;
     uint32_t sp = 0;
@@ -413,11 +415,6 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
         uint32_t own = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
         const pf__accel_arc *arc = arc_between(acc, own, own == from ? to : from);
         if (!arc) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
-        if (top) {
-            *pa += arc->a;
-            *pb += arc->b;
-            top = 0;
-        }
         if (arc->mid < PF__ACCEL_FROM_DST) {
             /* from -> mid first: pushed last */
             uint32_t v = arc->mid;
@@ -433,21 +430,20 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
         /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
          * from the other end */
         int legal_from_owner = arc->mid == PF__ACCEL_FROM_SRC;
-        if (!put_cp(c, x, from, to, legal_from_owner == (own == from))) return PF_OUT_OF_MEMORY;
+        put_cp(c, x, from, to, legal_from_owner == (own == from));
     }
     return PF_OK;
 }
 
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
- * *cost. */
+ * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
+ * one cell a step), so the cells are then written in place from the path's end (put_cp). */
 static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, double *cost)
 {
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
-    uint32_t pa = 0, pb = 0;
+    const pf_accel *acc = x->acc;
     x->path_len = 0;
-    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return PF_OUT_OF_MEMORY;
-    x->path[x->path_len++] = pf__grid_unpad(m, s->start);
     /* the start's side: meet, its parents, ..., a seed (then read backwards) */
     uint32_t n = 0;
     for (uint32_t v = meet_node; v != PF_NODE_NONE; v = x->parent[v]) {
@@ -455,17 +451,15 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
         x->chain[n++] = v;
     }
     const uint32_t *chain = x->chain;
-    pf_status st = PF_OK;
-    uint32_t seed = chain[n - 1u];
-    if (seed != s->start) {
-        uint32_t sa, sb;
-        if (!pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) st = PF_INVALID_ARGUMENT;
-        else if (!put_cp(c, x, s->start, seed, 1)) st = PF_OUT_OF_MEMORY;
-        pa += sa;
-        pb += sb;
+    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0;
+    if (seed != s->start && !pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
+    uint64_t pa = sa, pb = sb;
+    for (uint32_t i = n - 1u; i > 0; i--) {
+        const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
+        if (!arc) return PF_INVALID_ARGUMENT;
+        pa += arc->a;
+        pb += arc->b;
     }
-    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i], &pa, &pb, 1);
-    if (st != PF_OK) return st;
     /* the goal's side: meet, its label parents, ..., a seed; each arc is held by its lower end */
     uint32_t v = meet_node;
     for (;;) {
@@ -473,24 +467,32 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
         if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
         uint32_t p = x->lpar[k];
         if (p == PF_NODE_NONE) break;
-        st = put_arc(c, x, v, p, p, &pa, &pb, 1);
-        if (st != PF_OK) return st;
+        const pf__accel_arc *arc = arc_between(acc, p, v);
+        if (!arc) return PF_INVALID_ARGUMENT;
+        pa += arc->a;
+        pb += arc->b;
         v = p;
     }
-    if (v != s->goal) {
-        uint32_t ga, gb;
-        if (!pf__accel_cp_legal(m, v, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
-        if (!put_cp(c, x, v, s->goal, 1)) return PF_OUT_OF_MEMORY;
-        pa += ga;
-        pb += gb;
+    const uint32_t gseed = v;
+    if (gseed != s->goal && !pf__accel_cp_legal(m, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+    pa += ga;
+    pb += gb;
+    if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
+    x->fill = (uint32_t)(pa + pb);
+    x->path[x->fill] = pf__grid_unpad(m, s->start);
+    if (seed != s->start) put_cp(c, x, s->start, seed, 1);
+    pf_status st = PF_OK;
+    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i]);
+    for (v = meet_node; st == PF_OK && v != gseed;) {
+        uint32_t p = x->lpar[label_find(x, v)];
+        st = put_arc(c, x, v, p, p);
+        v = p;
     }
-    *cost = pf__accel_cost(pa, pb);
-    /* goal first, as pf_search_path reads a written path */
-    for (uint32_t i = 0, j = x->path_len - 1u; i < j; i++, j--) {
-        uint32_t t = x->path[i];
-        x->path[i] = x->path[j];
-        x->path[j] = t;
-    }
+    if (st != PF_OK) return st;
+    if (gseed != s->goal) put_cp(c, x, gseed, s->goal, 1);
+    if (x->fill != 0) return PF_INVALID_ARGUMENT; /* cannot happen: every step is one cell */
+    x->path_len = (uint32_t)(pa + pb) + 1u;
+    *cost = pf__accel_cost((uint32_t)pa, (uint32_t)pb);
     return PF_OK;
 }
 
@@ -506,10 +508,12 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     int fwd = pf__accel_cp_legal(m, s->start, s->goal, &a, &b);
     if (!fwd && !pf__accel_cp_legal(m, s->goal, s->start, &a, &b)) return 0;
     x->path_len = 0;
-    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return 0;
-    x->path[x->path_len++] = pf__grid_unpad(m, s->goal);
-    /* goal first: the canonical path goal -> start read forward, or start -> goal reversed */
-    if (!put_cp(c, x, s->goal, s->start, !fwd)) return 0;
+    if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
+    /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
+    x->fill = a + b;
+    x->path[x->fill] = pf__grid_unpad(m, s->start);
+    put_cp(c, x, s->start, s->goal, fwd);
+    x->path_len = a + b + 1u;
     *cost = pf__accel_cost(a, b);
     return 1;
 }
