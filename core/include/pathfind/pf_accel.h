@@ -23,8 +23,10 @@
  *     everywhere, 1,310,703 (41%). A hierarchy on the grid itself has 3.2-3.8 million nodes, and
  *     its queries settle 5-10x more nodes (a prototype on den520d: 606 against 239).
  *   - compressed path databases answer faster but need one Dijkstra per cell: 3.2 million
- *     searches, days on two cores. Landmarks (ALT, 16 of them, 64 bytes a cell) cut A*'s
- *     expansions on random-2000-20 only 3.4x: the detours of a random map are too local.
+ *     searches, days on two cores. Landmarks (ALT, 16 of them, 64 bytes a cell) over the whole
+ *     grid cut A*'s expansions on random-2000-20 only 3.4x: the detours of a random map are too
+ *     local. Over the hierarchy's core alone they are cheap (16 distances per core node, computed
+ *     after a build or a load, not stored in the file) and bound the A* that crosses the core.
  *   - a hierarchy builds in parallel from local searches and stores about 16 bytes per arc.
  * Its weak case is the random map, whose subgoal graph is nearly as large as the grid and has no
  * hierarchy to find: see docs/performance.md for the figures reached there.

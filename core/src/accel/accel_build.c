@@ -420,7 +420,6 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
 {
     pf__nodes *r = &w->r;
     pf__open *o = &w->open;
-    pf__hold hold = PF__HOLD_EMPTY; /* stays empty: entries go straight onto the heap */
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     pf__nodes_set(r, u, 0.0, 0);
@@ -428,7 +427,7 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
     /* the list holds every node and a node is on it at most once: it never needs to grow */
     (void)pf__open_push(o, pf__hentry_make(0.0, 0, u));
     for (uint32_t settled = 0;;) {
-        uint32_t x = pf__nodes_take(r, o, &hold);
+        uint32_t x = pf__nodes_take(r, o, NULL); /* nothing is held: entries go straight onto the heap */
         if (x == PF_NODE_NONE || r->g[x] > maxd) break;
         if (w->tgt[x] == w->tgen && --ntgt == 0) break;
         if (++settled > limit) break;
@@ -754,6 +753,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
+    if (st == PF_OK && !pf__accel_landmarks(acc)) st = PF_OUT_OF_MEMORY;
     if (st != PF_OK) {
         pf_accel_destroy(acc);
         return st;
@@ -768,6 +768,7 @@ void pf_accel_destroy(pf_accel *acc)
     if (!acc) return;
     pf__accel_unfollow(acc);
     pf_allocator a = acc->alloc;
+    pf__accel_landmarks_free(acc);
     pf__free(&a, acc->sub, acc->cells);
     pf__free(&a, acc->first, ((size_t)acc->cells + 1) * sizeof(uint32_t));
     pf__free(&a, acc->arcs, (acc->narcs ? acc->narcs : 1) * sizeof(pf__accel_arc));
@@ -778,7 +779,7 @@ size_t pf_accel_mem_size(const pf_accel *acc)
 {
     if (!acc) return 0;
     return sizeof *acc + acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
-           (size_t)acc->narcs * sizeof(pf__accel_arc);
+           (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc);
 }
 
 pf_accel_info pf_accel_get_info(const pf_accel *acc)

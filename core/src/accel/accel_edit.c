@@ -31,23 +31,20 @@ static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
     pf_accel *fresh = NULL;
     pf_status st = pf_accel_create(m, &d, &fresh);
     if (st != PF_OK) return st != PF_OUT_OF_MEMORY; /* stale (never wrong); out of memory is reported */
-    /* swap everything the build made; the old arrays leave with the fresh shell */
-    uint8_t *sub = acc->sub;
-    uint32_t *first = acc->first, narcs = acc->narcs;
-    pf__accel_arc *arcs = acc->arcs;
-    acc->fingerprint = fresh->fingerprint;
-    acc->nodes = fresh->nodes;
-    acc->narcs = fresh->narcs;
-    acc->graph_arcs = fresh->graph_arcs;
-    acc->shortcuts = fresh->shortcuts;
-    acc->core = fresh->core;
-    acc->sub = fresh->sub;
-    acc->first = fresh->first;
-    acc->arcs = fresh->arcs;
-    fresh->narcs = narcs;
-    fresh->sub = sub;
-    fresh->first = first;
-    fresh->arcs = arcs;
+    /* Everything the build made (the hierarchy, its sizes, the landmark distances over its core)
+     * moves here; the handle keeps what makes it this one (its map, allocator, desc and its place
+     * among the map's users), and the old arrays leave with the fresh shell, with their own sizes
+     * for the frees. */
+    const pf_accel keep = *acc;
+    *acc = *fresh;
+    acc->map = keep.map;
+    acc->alloc = keep.alloc;
+    acc->desc = keep.desc;
+    acc->user = keep.user;
+    acc->following = keep.following;
+    *fresh = keep;
+    fresh->user = (pf__map_user){0};
+    fresh->following = 0; /* never attached: destroying it detaches nothing */
     pf_accel_destroy(fresh);
     return 1;
 }

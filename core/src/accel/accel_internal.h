@@ -30,6 +30,14 @@ typedef struct pf__accel_arc {
 
 PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (double)b * PF__ACCEL_SQRT2; }
 
+/* Landmarks over the core (accel_landmarks.c). */
+#define PF__ACCEL_LANDMARKS 16u
+/* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
+ * (bench_jps, us a query, pairs on a loaded machine): 2: 1,713; 4: 1,435; 6: 1,338; all 16
+ * expanded 6% fewer nodes than 4 but paid for 16 terms at every relaxation; 24 landmarks to
+ * choose 6 from: no better (1,294 / 1,220 against 1,265 / 1,510). */
+#define PF__ACCEL_LANDMARKS_QUERY 6u
+
 /*
  * The accelerator of one map. Nodes are the map's subgoals, named by their padded cell index, so
  * a query runs on a context's own records (indexed the same way).
@@ -56,6 +64,13 @@ struct pf_accel {
     pf_accel_desc  desc;
     pf__map_user   user;
     int            following;
+    /* landmark distances over the core (accel_landmarks.c; not in the file: computed after a
+     * build or a load): lm_key/lm_idx [lm_cap] cell -> core index (open addressing, PF_NODE_NONE
+     * = empty), lm_d [core * PF__ACCEL_LANDMARKS] d(L, v) by core index, landmark-minor */
+    uint32_t       lm_k, lm_cap;
+    uint32_t       lm_cell[PF__ACCEL_LANDMARKS];   /* the landmarks' cells */
+    uint32_t      *lm_key, *lm_idx;
+    double        *lm_d;
 };
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
@@ -121,6 +136,27 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
  * (accel_edit.c); called once a create or a load succeeded. The detach is NULL-safe and idempotent. */
 void pf__accel_follow(pf_accel *acc);
 void pf__accel_unfollow(pf_accel *acc);
+/* accel_landmarks.c: computes acc's landmark distances over its core (after a build or a load;
+ * nothing when it has no core); 0 on allocation failure. */
+int      pf__accel_landmarks(pf_accel *acc);
+void     pf__accel_landmarks_free(pf_accel *acc);
+size_t   pf__accel_landmarks_bytes(const pf_accel *acc);
+PF__INLINE uint32_t pf__accel_lm_slot(uint32_t cell, uint32_t mask)
+{
+    return (uint32_t)(((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+/* The core index of a core cell; PF_NODE_NONE for any other. */
+PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)
+{
+    uint32_t mask = acc->lm_cap - 1u, i = pf__accel_lm_slot(cell, mask);
+    for (;;) {
+        uint32_t k = acc->lm_key[i];
+        if (k == cell) return acc->lm_idx[i];
+        if (k == PF_NODE_NONE) return PF_NODE_NONE;
+        i = (i + 1u) & mask;
+    }
+}
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail

@@ -32,10 +32,12 @@ typedef struct pf__accel_ext {
     /* the last path, goal first, as public ids; the unpacking stack */
     uint32_t       *path;
     uint32_t        path_cap, path_len;
+    uint32_t        fill;    /* put_cp: path[fill] is the last cell written (goal first, from the end) */
     uint32_t       *stk, *chain;
     uint32_t        stk_cap, chain_cap;
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
+    uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
@@ -194,16 +196,81 @@ typedef struct meet {
 
 /* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
  * width pw): no path from v to the goal is shorter than the octile distance, so it stays exact,
- * and it keeps the search in the core pointed at the goal. The goal's side has none (on = 0). */
+ * and it keeps the search in the core pointed at the goal. In the core it also takes the landmark
+ * bounds (accel_landmarks.c) of the nl landmarks that the goal's core labels reach: ub, lb per
+ * landmark lm[j]. The goal's side has none (on = 0). */
 typedef struct aim {
-    uint32_t pw;
-    int32_t  x, y;
-    int      on;
+    uint32_t        pw;
+    int32_t         x, y;
+    int             on;
+    const pf_accel *acc;
+    uint32_t        nl;
+    uint32_t        lm[PF__ACCEL_LANDMARKS];
+    double          ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
 } aim;
 
 PF__INLINE double aim_h(const aim *t, uint32_t v)
 {
-    return t->on ? pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y) : 0.0;
+    if (!t->on) return 0.0;
+    double h = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(v % t->pw) - t->x, (int32_t)(v / t->pw) - t->y);
+    /* the core index table (1 MB on random-2000-20) says whether v is in the core: a read of
+     * acc->sub (4 MB, one byte a cell) would miss the cache */
+    uint32_t ci = t->nl ? pf__accel_core_index(t->acc, v) : PF_NODE_NONE;
+    if (ci != PF_NODE_NONE) {
+        const double *row = t->acc->lm_d + (size_t)ci * PF__ACCEL_LANDMARKS;
+        double alt = 0.0;
+        for (uint32_t j = 0; j < t->nl; j++) {
+            double d = row[t->lm[j]], up = d - t->ub[j], lo = t->lb[j] - d;
+            alt = up > alt ? up : alt;
+            alt = lo > alt ? lo : alt;
+        }
+        /* sums of doubles in a different order: shaved so rounding never overestimates; the
+         * costs of different paths differ by far more than this (a + b sqrt(2), integers) */
+        alt = alt * (1.0 - 1e-12) - 1e-7;
+        h = alt > h ? alt : h;
+    }
+    return h;
+}
+
+/* The landmark bounds of the start's side from the goal side's labels in the core. */
+static void aim_landmarks(const pf__accel_ext *x, aim *t)
+{
+    const pf_accel *acc = x->acc;
+    t->acc = acc;
+    t->nl = 0;
+    if (!acc->lm_k) return;
+    double ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
+    for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) ub[l] = INFINITY, lb[l] = -INFINITY;
+    for (uint32_t i = 0; i < x->lcap; i++) {
+        uint32_t k = x->lkey[i];
+        if (k == PF_NODE_NONE || acc->sub[k] != 2) continue;
+        const double *row = acc->lm_d + (size_t)pf__accel_core_index(acc, k) * PF__ACCEL_LANDMARKS, lg = x->lg[i];
+        for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
+            if (row[l] == INFINITY) continue;
+            if (lg + row[l] < ub[l]) ub[l] = lg + row[l];
+            if (row[l] - lg > lb[l]) lb[l] = row[l] - lg;
+        }
+    }
+    /* the landmarks whose octile distances to the start and the goal differ most: those lie
+     * behind one end as seen from the other, where their bounds are tight */
+    const uint32_t pw = t->pw, sx = x->sx, sy = x->sy;
+    double score[PF__ACCEL_LANDMARKS];
+    for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
+        int32_t lx = (int32_t)(acc->lm_cell[l] % pw), ly = (int32_t)(acc->lm_cell[l] / pw);
+        double ds = pf__grid_metric(PF_HEUR_OCTILE, lx - (int32_t)sx, ly - (int32_t)sy);
+        double dt = pf__grid_metric(PF_HEUR_OCTILE, lx - t->x, ly - t->y);
+        score[l] = ub[l] < INFINITY ? fabs(ds - dt) : -1.0;
+    }
+    while (t->nl < PF__ACCEL_LANDMARKS_QUERY) {
+        uint32_t best = 0;
+        for (uint32_t l = 1; l < PF__ACCEL_LANDMARKS; l++)
+            if (score[l] > score[best]) best = l;
+        if (score[best] < 0.0) break;
+        score[best] = -1.0;
+        t->lm[t->nl] = best;
+        t->ub[t->nl] = ub[best];
+        t->lb[t->nl++] = lb[best];
+    }
 }
 
 /* The relaxation of y reached from `from` (PF_NODE_NONE: a seed) at cost ng through the shared one
@@ -227,28 +294,28 @@ PF__INLINE int reach(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_
  * key reaches mt->best, meeting the labels as it expands. Returns PF_OK, PF_LIMIT_REACHED
  * (max_expansions) or PF_OUT_OF_MEMORY.
  */
-static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, int fwd, meet *mt)
+PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt,
+                            const aim *tp)
 {
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
-    const uint32_t pw = c->map->pw;
-    const aim t = {pw, (int32_t)(c->s.goal % pw), (int32_t)(c->s.goal / pw), fwd};
+    const aim t0 = {.on = 0}, *tt = fwd ? tp : &t0;
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
-    pf__hold hold = PF__HOLD_EMPTY; /* stays empty (reach) */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        if (!reach(c, par, &t, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
+        if (!reach(c, par, tt, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
     }
-    /* the goal's side runs until its open list is empty, the start's until the best meeting */
-    const double unbounded = INFINITY, *bound = fwd ? &mt->best : &unbounded;
+    /* the goal's side runs until its open list is empty (the unbounded loop head's PF_NO_PATH),
+     * the start's until the best meeting; fwd is a constant of each instance, so the goal's side
+     * has no bound to read at each step */
     uint32_t budget = UINT32_MAX;
     pf_status ret;
     for (;;) {
-        uint32_t v = pf__bf_next_bounded(c, &hold, &budget, &ret, 1, bound);
+        uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
         if (v == PF_NODE_NONE) break;
         c->s.st.expanded++;
         const double gv = c->g[v];
@@ -260,19 +327,44 @@ static pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds
             }
         }
         const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+        /* the records of v's neighbours are scattered over the map's cells: their loads start
+         * together here, not one miss after another in the loops below */
+        for (const pf__accel_arc *p = a; p < e; p++) {
+            PF__PREFETCH(&c->nodes.stamp[p->to]);
+            PF__PREFETCH(&c->nodes.g[p->to]);
+        }
         /* stalled: a higher neighbour already reached reaches v more cheaply, so v's distance is
          * not a shortest one and nothing above it can be reached best through it (the relative
-         * margin keeps a tie, summed in a different order, from looking like an improvement) */
+         * margin keeps a tie, summed in a different order, from looking like an improvement).
+         * Not tested in the core, which the start's side crosses as an A* with a consistent
+         * heuristic: there a node is expanded at its shortest distance, and on random-2000-20 the
+         * test stalled 1,497 of 723,158 expansions while reading every arc twice. */
         int stalled = 0;
-        for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+        for (const pf__accel_arc *p = a; p < e && !stalled && !(fwd && sub[v] == 2); p++)
             stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
         if (stalled) continue;
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (!fwd && sub[v] == 2) continue; /* the goal's side stops at the core: the start's crosses it */
         for (const pf__accel_arc *p = a; p < e; p++)
-            if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+            if (!reach(c, par, tt, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
     }
-    return ret;
+    return !fwd && ret == PF_NO_PATH ? PF_OK : ret;
+}
+
+/* The two instances, out of line: each side's loop is compiled once, for its own fwd. */
+static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+{
+    return upward(c, x, seeds, n, 0, mt, NULL);
+}
+
+static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+{
+    const uint32_t pw = c->map->pw;
+    aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1};
+    x->sx = c->s.start % pw;
+    x->sy = c->s.start / pw;
+    aim_landmarks(x, &t);
+    return upward(c, x, seeds, n, 1, mt, &t);
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
@@ -286,31 +378,32 @@ static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uin
     return NULL;
 }
 
-/* Appends the cells after `from` up to `to` of the canonical path between them: from -> to when
- * `forward`, else the reverse of to -> from. */
-static int put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
+/* Writes the cells after `from` up to `to` of the canonical path between them (from -> to when
+ * `forward`, else the reverse of to -> from) goal first: into path[fill - steps .. fill - 1], `to`
+ * at the lowest, path[fill] holding `from` already; lowers fill. The path is written in place from
+ * its end, its length known before (write_path, direct): no reversal afterwards, and a backward
+ * segment is generated straight into its place instead of reversed and moved (on maze-2000-w4
+ * writing the paths' cells is most of a query). */
+static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
 {
     const pf_map *m = c->map;
     const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
     const uint32_t steps = p.nd + p.ns;
-    if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)x->path_len + steps + 1u)) return 0;
-    uint32_t *out = x->path + x->path_len;
+    if (!steps) return;
+    uint32_t *out = x->path + x->fill - steps;
     if (forward) {
-        pf__accel_cp_cells(m, from, to, out, 0);
+        pf__accel_cp_cells(m, from, to, out, 1);
     } else {
-        /* the path to -> from reversed: [from, ..., first cell after to], then drop from, add to */
-        pf__accel_cp_cells(m, to, from, out, 1);
-        if (steps) memmove(out, out + 1, (size_t)(steps - 1u) * sizeof *out);
-        if (steps) out[steps - 1u] = pf__grid_unpad(m, to);
+        /* to -> from forward into [fill - steps + 1, fill]: its last cell is `from` again */
+        pf__accel_cp_cells(m, to, from, out + 1, 0);
+        out[0] = pf__grid_unpad(m, to);
     }
-    x->path_len += steps;
-    return 1;
+    x->fill -= steps;
 }
 
-/* Appends the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
+/* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
  * through their middle nodes with an explicit stack (nesting can be as deep as the hierarchy). */
-static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner, uint32_t *pa, uint32_t *pb,
-                         int top)
+static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
 {
     const pf_accel *acc = x->acc;
     uint32_t sp = 0;
@@ -322,11 +415,6 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
         uint32_t own = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
         const pf__accel_arc *arc = arc_between(acc, own, own == from ? to : from);
         if (!arc) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
-        if (top) {
-            *pa += arc->a;
-            *pb += arc->b;
-            top = 0;
-        }
         if (arc->mid < PF__ACCEL_FROM_DST) {
             /* from -> mid first: pushed last */
             uint32_t v = arc->mid;
@@ -342,21 +430,20 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
         /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
          * from the other end */
         int legal_from_owner = arc->mid == PF__ACCEL_FROM_SRC;
-        if (!put_cp(c, x, from, to, legal_from_owner == (own == from))) return PF_OUT_OF_MEMORY;
+        put_cp(c, x, from, to, legal_from_owner == (own == from));
     }
     return PF_OK;
 }
 
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
- * *cost. */
+ * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
+ * one cell a step), so the cells are then written in place from the path's end (put_cp). */
 static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, double *cost)
 {
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
-    uint32_t pa = 0, pb = 0;
+    const pf_accel *acc = x->acc;
     x->path_len = 0;
-    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return PF_OUT_OF_MEMORY;
-    x->path[x->path_len++] = pf__grid_unpad(m, s->start);
     /* the start's side: meet, its parents, ..., a seed (then read backwards) */
     uint32_t n = 0;
     for (uint32_t v = meet_node; v != PF_NODE_NONE; v = x->parent[v]) {
@@ -364,17 +451,15 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
         x->chain[n++] = v;
     }
     const uint32_t *chain = x->chain;
-    pf_status st = PF_OK;
-    uint32_t seed = chain[n - 1u];
-    if (seed != s->start) {
-        uint32_t sa, sb;
-        if (!pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) st = PF_INVALID_ARGUMENT;
-        else if (!put_cp(c, x, s->start, seed, 1)) st = PF_OUT_OF_MEMORY;
-        pa += sa;
-        pb += sb;
+    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0;
+    if (seed != s->start && !pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
+    uint64_t pa = sa, pb = sb;
+    for (uint32_t i = n - 1u; i > 0; i--) {
+        const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
+        if (!arc) return PF_INVALID_ARGUMENT;
+        pa += arc->a;
+        pb += arc->b;
     }
-    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i], &pa, &pb, 1);
-    if (st != PF_OK) return st;
     /* the goal's side: meet, its label parents, ..., a seed; each arc is held by its lower end */
     uint32_t v = meet_node;
     for (;;) {
@@ -382,24 +467,32 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
         if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
         uint32_t p = x->lpar[k];
         if (p == PF_NODE_NONE) break;
-        st = put_arc(c, x, v, p, p, &pa, &pb, 1);
-        if (st != PF_OK) return st;
+        const pf__accel_arc *arc = arc_between(acc, p, v);
+        if (!arc) return PF_INVALID_ARGUMENT;
+        pa += arc->a;
+        pb += arc->b;
         v = p;
     }
-    if (v != s->goal) {
-        uint32_t ga, gb;
-        if (!pf__accel_cp_legal(m, v, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
-        if (!put_cp(c, x, v, s->goal, 1)) return PF_OUT_OF_MEMORY;
-        pa += ga;
-        pb += gb;
+    const uint32_t gseed = v;
+    if (gseed != s->goal && !pf__accel_cp_legal(m, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+    pa += ga;
+    pb += gb;
+    if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
+    x->fill = (uint32_t)(pa + pb);
+    x->path[x->fill] = pf__grid_unpad(m, s->start);
+    if (seed != s->start) put_cp(c, x, s->start, seed, 1);
+    pf_status st = PF_OK;
+    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i]);
+    for (v = meet_node; st == PF_OK && v != gseed;) {
+        uint32_t p = x->lpar[label_find(x, v)];
+        st = put_arc(c, x, v, p, p);
+        v = p;
     }
-    *cost = pf__accel_cost(pa, pb);
-    /* goal first, as pf_search_path reads a written path */
-    for (uint32_t i = 0, j = x->path_len - 1u; i < j; i++, j--) {
-        uint32_t t = x->path[i];
-        x->path[i] = x->path[j];
-        x->path[j] = t;
-    }
+    if (st != PF_OK) return st;
+    if (gseed != s->goal) put_cp(c, x, gseed, s->goal, 1);
+    if (x->fill != 0) return PF_INVALID_ARGUMENT; /* cannot happen: every step is one cell */
+    x->path_len = (uint32_t)(pa + pb) + 1u;
+    *cost = pf__accel_cost((uint32_t)pa, (uint32_t)pb);
     return PF_OK;
 }
 
@@ -415,10 +508,12 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     int fwd = pf__accel_cp_legal(m, s->start, s->goal, &a, &b);
     if (!fwd && !pf__accel_cp_legal(m, s->goal, s->start, &a, &b)) return 0;
     x->path_len = 0;
-    if (!grow_u32(c, &x->path, &x->path_cap, 1)) return 0;
-    x->path[x->path_len++] = pf__grid_unpad(m, s->goal);
-    /* goal first: the canonical path goal -> start read forward, or start -> goal reversed */
-    if (!put_cp(c, x, s->goal, s->start, !fwd)) return 0;
+    if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
+    /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
+    x->fill = a + b;
+    x->path[x->fill] = pf__grid_unpad(m, s->start);
+    put_cp(c, x, s->start, s->goal, fwd);
+    x->path_len = a + b + 1u;
     *cost = pf__accel_cost(a, b);
     return 1;
 }
@@ -490,11 +585,11 @@ pf_status pf__accel_step(pf_ctx *c)
         uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
         if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
         meet mt = {INFINITY, PF_NODE_NONE};
-        st = upward(c, x, x->seeds, nb, 0, &mt);
+        st = upward_goal(c, x, x->seeds, nb, &mt);
         if (st != PF_OK) return st;
         uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
         if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-        st = upward(c, x, x->seeds, nf, 1, &mt);
+        st = upward_start(c, x, x->seeds, nf, &mt);
         if (st != PF_OK) return st;
         if (mt.node == PF_NODE_NONE) return PF_NO_PATH; /* the components matched: cannot happen */
         st = write_path(c, x, mt.node, &cost);

@@ -206,26 +206,30 @@ PF__INLINE int pf__hold_flush(pf__open *o, pf__hold *hd)
     return pf__open_push(o, hd->e);
 }
 
+/* The loop-head functions below take hd == NULL for a search that never holds an entry (the
+ * accelerator's): a constant NULL folds the held entry's tests away, where the address of a local
+ * that reaches the out-of-line park would be reloaded at every pop. */
+
 /* heap.c: pf__hold_flush out of line, for the rare flushes of a loop head (a held entry beaten
  * by the top, a search about to return to be resumed): inlined there they only cost registers. */
 int pf__hold_park(pf__open *o, pf__hold *hd);
 
 PF__INLINE int pf__hold_settle(pf__open *o, pf__hold *hd)
 {
-    if (hd->have && o->size && !pf__hless(&hd->e, &o->heap[0])) return pf__hold_park(o, hd);
+    if (hd && hd->have && o->size && !pf__hless(&hd->e, &o->heap[0])) return pf__hold_park(o, hd);
     return 1;
 }
 
 /* The node that would be popped next (after a settle); PF_NODE_NONE when none is open. */
 PF__INLINE uint32_t pf__hold_top(const pf__open *o, const pf__hold *hd)
 {
-    return hd->have ? hd->e.node : (o->size ? o->heap[0].node : PF_NODE_NONE);
+    return hd && hd->have ? hd->e.node : (o->size ? o->heap[0].node : PF_NODE_NONE);
 }
 
 /* Pops the best open node (after a settle); PF_NODE_NONE when none is open. */
 PF__INLINE uint32_t pf__hold_pop(pf__open *o, pf__hold *hd)
 {
-    if (hd->have) {
+    if (hd && hd->have) {
         hd->have = 0;
         return hd->e.node;
     }

@@ -97,7 +97,9 @@ PF__INLINE int pf__nodes_put(pf__nodes *r, pf__open *o, pf__hold *hd, uint32_t n
     pf__nodes_set(r, nb, ng, back);
     if (parent) parent[nb] = from;
     if (was == PF__WAS_OPEN) {
-        pf__open_lower(o, REPEATS ? hd : NULL, nb, f);
+        /* without the rule every tie key is 0: the stored one need not be read back */
+        if (!TIES && !(REPEATS && hd)) pf__open_sift_up(o, o->pos[nb], pf__hentry_make(f, 0, nb));
+        else pf__open_lower(o, REPEATS ? hd : NULL, nb, f);
         return 1;
     }
     if (!TIES) return hd ? pf__hold_push(o, hd, pf__hentry_make(f, 0, nb)) : pf__open_push(o, pf__hentry_make(f, 0, nb));

@@ -77,7 +77,8 @@ PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
  * PF_NODE_NONE when the search is to return *ret: PF_IN_PROGRESS when the step's budget is spent,
  * PF_LIMIT_REACHED at max_expansions, or at the end of the open list PF_OK (a tree search),
  * PF_LIMIT_REACHED (max_cost pruned a node) or PF_NO_PATH. A search that returns to be resumed
- * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance.)
+ * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance.) hd is
+ * NULL for a search that never holds an entry (its relaxation passes NULL to pf__nodes_put).
  *
  * BOUNDED (a compile-time constant) is an exact search that ends once its best open key reaches
  * *bound (PF_OK), the bound read anew at every step (the accelerator's query: the best meeting
@@ -93,21 +94,21 @@ PF__INLINE uint32_t pf__bf_next_bounded(pf_ctx *c, pf__hold *hd, uint32_t *budge
     }
     if (BOUNDED) {
         const pf__open *o = &c->open;
-        uint64_t top = hd->have ? hd->e.fkey : o->size ? o->heap[0].fkey : UINT64_MAX;
+        uint64_t top = hd && hd->have ? hd->e.fkey : o->size ? o->heap[0].fkey : UINT64_MAX;
         if (top >= pf__fkey(*bound)) {
             *ret = PF_OK;
             return PF_NODE_NONE;
         }
     }
     if ((*budget)-- == 0) { /* a sliced search resumes from the heap alone */
-        *ret = pf__hold_park(&c->open, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+        *ret = !hd || pf__hold_park(&c->open, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
     }
     /* the goal coming off the open list is not an expansion: a search that needs exactly
      * max_expansions expansions still succeeds (tree searches have no goal) */
     if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
         (pf__hold_top(&c->open, hd) != s->goal || s->goal == PF_NODE_NONE)) {
-        *ret = pf__hold_park(&c->open, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
+        *ret = !hd || pf__hold_park(&c->open, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
     }
     uint32_t n = pf__nodes_take(&c->nodes, &c->open, hd);

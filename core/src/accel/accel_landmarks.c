@@ -1,0 +1,136 @@
+/* accel_landmarks.c - landmark distances over the hierarchy's core (ALT), for the start side's A*
+ * across it.
+ *
+ * Why: on maps whose contraction leaves a core (random-2000-20: 65,514 of 1,310,703 subgoals), a
+ * query is almost all A* in the core: 718,000 of 736,452 expansions over 200 queries, with the
+ * octile distance as heuristic. On a random map the shortest path is a few percent longer than the
+ * octile distance, and that error over a long query makes a wide band of core nodes whose f is
+ * below the optimum. Distances to landmarks on the map's border see the obstacles' detour along
+ * their direction. The core graph keeps the shortest distances between its nodes (the contraction's
+ * invariant), so one Dijkstra over the core per landmark gives exact distances d(L, v) for every
+ * core node v: computed after a build and after a load (a fraction of a second; nothing is added
+ * to the file), and again by whatever rebuilds the core.
+ *
+ * The query's bound for a core node v towards the goal t is, for each landmark L,
+ *   d(v, t) >= d(v, L) - d(t, L) >= d(L, v) - ub(L)   with ub(L) = min_k lg(k) + d(L, k)
+ *   d(v, t) >= d(L, t) - d(L, v) >= lb(L) - d(L, v)   with lb(L) = max_k d(L, k) - lg(k)
+ * over the goal side's labels k in the core (lg(k) >= d(k, t): its cost to the goal), the graph
+ * being undirected. Each term is consistent in v, so their maximum with the octile distance is.
+ */
+#include <math.h>
+#include <string.h>
+#include "accel/accel_internal.h"
+#include "search/nodes_internal.h"
+
+void pf__accel_landmarks_free(pf_accel *acc)
+{
+    pf__free(&acc->alloc, acc->lm_key, (size_t)acc->lm_cap * sizeof(uint32_t));
+    pf__free(&acc->alloc, acc->lm_idx, (size_t)acc->lm_cap * sizeof(uint32_t));
+    pf__free(&acc->alloc, acc->lm_d, (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(double));
+    acc->lm_key = acc->lm_idx = NULL;
+    acc->lm_d = NULL;
+    acc->lm_cap = acc->lm_k = 0;
+}
+
+size_t pf__accel_landmarks_bytes(const pf_accel *acc)
+{
+    return acc->lm_d ? (size_t)acc->lm_cap * 2u * sizeof(uint32_t) + (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(double)
+                     : 0;
+}
+
+static int no_grow(pf__open *o)
+{
+    (void)o;
+    return 0;
+}
+
+/* Distances from core node `src` (core index) over the core's arcs into column `col` of lm_d. */
+static void core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_t *cells, uint32_t src, uint32_t col)
+{
+    pf__nodes_next_gen(r);
+    pf__open_reset(o, PF_TIE_DEFAULT, 0);
+    pf__nodes_set(r, src, 0.0, 0);
+    (void)pf__open_push(o, pf__hentry_make(0.0, 0, src)); /* a node is on the list at most once */
+    for (;;) {
+        uint32_t x = pf__nodes_take(r, o, NULL);
+        if (x == PF_NODE_NONE) break;
+        const double gx = r->g[x];
+        acc->lm_d[(size_t)x * PF__ACCEL_LANDMARKS + col] = gx;
+        const pf__accel_arc *p = acc->arcs + acc->first[cells[x]], *e = acc->arcs + acc->first[cells[x] + 1u];
+        for (; p < e; p++) {
+            uint32_t y = pf__accel_core_index(acc, p->to);
+            if (y == PF_NODE_NONE) continue; /* not from a build: check_arcs lets no such file in */
+            double ng = gx + pf__accel_cost(p->a, p->b);
+            uint32_t was = pf__nodes_admit(r, y, ng, 0);
+            if (was) (void)pf__nodes_put(r, o, NULL, y, was, ng, 0, NULL, 0, ng, 0.0, 0, 0);
+        }
+    }
+}
+
+int pf__accel_landmarks(pf_accel *acc)
+{
+    pf__accel_landmarks_free(acc);
+    const uint32_t n = acc->core;
+    if (!n) return 1;
+    uint32_t cap = 1024u;
+    while (cap < 2u * n) cap *= 2u;
+    const pf_allocator *al = &acc->alloc;
+    acc->lm_cap = cap;
+    acc->lm_key = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
+    acc->lm_idx = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
+    acc->lm_d = pf__alloc(al, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(double), 64);
+    uint32_t *cells = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
+    void *block = pf__alloc(al, pf__nodes_bytes(n, 0), 64);
+    pf__nodes r;
+    pf__open o = {0};
+    int ok = acc->lm_key && acc->lm_idx && acc->lm_d && cells && block;
+    if (ok) {
+        pf__nodes_place(&r, block, n, 0);
+        o.pos = r.hpos;
+        o.grow = no_grow;
+        ok = pf__open_resize(&o, al, n);
+    }
+    if (ok) {
+        memset(acc->lm_key, 0xFF, (size_t)cap * sizeof(uint32_t));
+        uint32_t k = 0;
+        for (uint32_t c = 0; c < acc->cells; c++)
+            if (acc->sub[c] == 2) {
+                uint32_t i = pf__accel_lm_slot(c, cap - 1u);
+                while (acc->lm_key[i] != PF_NODE_NONE) i = (i + 1u) & (cap - 1u);
+                acc->lm_key[i] = c;
+                acc->lm_idx[i] = k;
+                cells[k++] = c;
+            }
+        ok = k == n;
+    }
+    if (ok) {
+        /* landmarks: the core nodes nearest PF__ACCEL_LANDMARKS points spaced evenly along the
+         * map's border, so that some landmark lies behind the goal of any long query */
+        const uint32_t pw = acc->map->pw, ph = (uint32_t)(acc->cells / pw);
+        const double per = 2.0 * ((double)pw + (double)ph);
+        for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
+            double t = per * (double)l / (double)PF__ACCEL_LANDMARKS, px, py;
+            if (t < pw) px = t, py = 0;
+            else if (t < (double)pw + ph) px = pw - 1.0, py = t - pw;
+            else if (t < 2.0 * pw + ph) px = pw - 1.0 - (t - pw - ph), py = ph - 1.0;
+            else px = 0, py = ph - 1.0 - (t - 2.0 * pw - ph);
+            uint32_t best = 0;
+            double bd = INFINITY;
+            for (uint32_t i = 0; i < n; i++) {
+                double dx = (double)(cells[i] % pw) - px, dy = (double)(cells[i] / pw) - py, d = dx * dx + dy * dy;
+                if (d < bd) bd = d, best = i;
+            }
+            /* core nodes the landmark's search does not reach (another component) keep INFINITY;
+             * a query skips a landmark that none of its goal's core labels reaches */
+            for (uint32_t i = 0; i < n; i++) acc->lm_d[(size_t)i * PF__ACCEL_LANDMARKS + l] = INFINITY;
+            acc->lm_cell[l] = cells[best];
+            core_dijkstra(acc, &r, &o, cells, best, l);
+        }
+        acc->lm_k = PF__ACCEL_LANDMARKS;
+    }
+    pf__open_free(&o, al);
+    pf__free(al, block, pf__nodes_bytes(n, 0));
+    pf__free(al, cells, (size_t)n * sizeof(uint32_t));
+    if (!ok) pf__accel_landmarks_free(acc);
+    return ok;
+}
