@@ -106,7 +106,7 @@ void pf__spare_put(pf_batch *b, pf_ctx *c)
     /* The search it held is over: its pages go back to the kernel (outside the lock: a few
      * microseconds per thousand pages), or every spare would in time hold the whole map's records
      * that its searches ever touched. The next search there maps what it touches. */
-    pf__ctx_release(c);
+    if (b->prefault == PF_PREFAULT_NONE) pf__ctx_release(c); /* lazy records only (see park) */
     spin_lock(b);
     b->spares[b->nspare++] = c; /* contexts are conserved: the stack never exceeds spare_cap */
     spin_unlock(b);
