@@ -109,7 +109,7 @@ typedef struct pf__unit {
 } pf__unit;
 
 /* Whether filter f lets its unit enter class k (never class 0: validated in search.c). */
-PF__INLINE int pf__filter_allows(const pf_move_filter *f, uint8_t k) { return (f->classes[k >> 3] >> (k & 7u)) & 1u; }
+PF__INLINE int pf__filter_allows(const pf_move_filter *f, uint8_t k) { return (int)(((unsigned)f->classes[k >> 3] >> (k & 7u)) & 1u); }
 
 /* The multiplier filter f puts on a step into class k. */
 PF__INLINE double pf__filter_mult(const pf_move_filter *f, uint8_t k)
