@@ -107,28 +107,22 @@ PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const i
     }
 }
 
+/* One instance per move rule and weighting, for one-cell (SZ = 0) or sized (SZ = 1) units. */
+PF__INLINE pf_status group_run_sz(pf_ctx *c, pf__group *g, uint32_t budget, int w, const int SZ)
+{
+    switch (pf__mv_of(c->map->moves)) {
+    case PF__MV_4: return w ? group_run(c, g, budget, PF__MV_4, 1, SZ) : group_run(c, g, budget, PF__MV_4, 0, SZ);
+    case PF__MV_8CUT: return w ? group_run(c, g, budget, PF__MV_8CUT, 1, SZ) : group_run(c, g, budget, PF__MV_8CUT, 0, SZ);
+    default: return w ? group_run(c, g, budget, PF__MV_8, 1, SZ) : group_run(c, g, budget, PF__MV_8, 0, SZ);
+    }
+}
+
 pf_status pf__group_search_step(pf_ctx *c, pf__group *g, uint32_t budget)
 {
     if (budget == 0) budget = UINT32_MAX;
     int w = c->map->cost != NULL;
-    pf_status st;
-    if (g->size > 1) { /* sized units: the move rule reads clearance too (SZ = 1) */
-        switch (pf__mv_of(c->map->moves)) {
-        case PF__MV_4: st = w ? group_run(c, g, budget, PF__MV_4, 1, 1) : group_run(c, g, budget, PF__MV_4, 0, 1); break;
-        case PF__MV_8CUT:
-            st = w ? group_run(c, g, budget, PF__MV_8CUT, 1, 1) : group_run(c, g, budget, PF__MV_8CUT, 0, 1);
-            break;
-        default: st = w ? group_run(c, g, budget, PF__MV_8, 1, 1) : group_run(c, g, budget, PF__MV_8, 0, 1); break;
-        }
-    } else {
-        switch (pf__mv_of(c->map->moves)) {
-        case PF__MV_4: st = w ? group_run(c, g, budget, PF__MV_4, 1, 0) : group_run(c, g, budget, PF__MV_4, 0, 0); break;
-        case PF__MV_8CUT:
-            st = w ? group_run(c, g, budget, PF__MV_8CUT, 1, 0) : group_run(c, g, budget, PF__MV_8CUT, 0, 0);
-            break;
-        default: st = w ? group_run(c, g, budget, PF__MV_8, 1, 0) : group_run(c, g, budget, PF__MV_8, 0, 0); break;
-        }
-    }
+    /* sized units: the move rule reads clearance too (SZ = 1) */
+    pf_status st = g->size > 1 ? group_run_sz(c, g, budget, w, 1) : group_run_sz(c, g, budget, w, 0);
     /* as pf_search reports it: a context in caller memory cannot grow, so its capacity ran out */
     return st == PF_OUT_OF_MEMORY && c->fixed ? PF_CAPACITY_EXCEEDED : st;
 }
