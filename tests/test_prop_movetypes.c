@@ -6,7 +6,8 @@
  * with a multiplier):
  *   (a) a filter with unit multipliers answers the costs of the map rewritten so that the allowed
  *       classes are one class (and the others blocked), searched without a filter;
- *   (b) A*, Dijkstra and JPS / JPS+ / AUTO (answered by A*, flagged) give the cost of a plain
+ *   (b) A*, Dijkstra and JPS / JPS+ / AUTO (by jump points where the filter's classes cost one
+ *       multiplier on a JPS map, else by A*, flagged) give the cost of a plain
  *       Dijkstra with the class multipliers (tests/support/oracle.c), their paths cost what they
  *       say under the filter's rule; BFS, weighted A* and greedy give legal paths (weighted A*
  *       within its bound); pf_search_tree gives every cell's cost;
@@ -66,6 +67,19 @@ static void make_filter(uint64_t *rs, pf_move_filter *f, int unit_costs)
 }
 
 static int allows(const pf_move_filter *f, uint8_t k) { return k && (f->classes[k / 8] >> (k % 8)) & 1; }
+
+/* Whether every class the filter allows costs the same multiplier (0 counts as 1). */
+static int uniform_mult(const pf_move_filter *f)
+{
+    double m0 = -1.0;
+    for (int k = 1; k <= 255; k++) {
+        if (!allows(f, (uint8_t)k)) continue;
+        double v = f->class_cost[k] > 0.0f ? f->class_cost[k] : 1.0;
+        if (m0 >= 0.0 && v != m0) return 0;
+        m0 = v;
+    }
+    return 1;
+}
 
 /* A cell of an allowed class, drawn uniformly; PF_NODE_NONE when there is none. */
 static uint32_t allowed_cell(const pf_map *m, const pf_move_filter *f, uint64_t *rs)
@@ -148,6 +162,9 @@ static void one_map(uint64_t seed, run_counts *rc)
 
             static const pf_algo EXACT[] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
             uint32_t astar_expanded = 0;
+            /* JPS searches a filter whose classes cost one multiplier on 8-connected maps without
+             * cell multipliers (tests/test_prop_jps_filter.c); elsewhere A* answers */
+            const int jump_points = uniform_mult(&f) && !costs && (mv == PF_MOVES_8_NO_CUT || mv == PF_MOVES_8_CUT);
             for (size_t ai = 0; ai < sizeof EXACT / sizeof EXACT[0]; ai++) {
                 pf_search_desc d = {.algo = EXACT[ai], .filter = &f};
                 pf_path p = {.nodes = nodes, .capacity = cap};
@@ -165,7 +182,10 @@ static void one_map(uint64_t seed, run_counts *rc)
                 CHECK_EQ(nodes[p.len - 1], b);
                 int jumpy = EXACT[ai] == PF_ALGO_JPS || EXACT[ai] == PF_ALGO_JPS_PLUS || EXACT[ai] == PF_ALGO_AUTO;
                 if (EXACT[ai] == PF_ALGO_ASTAR) astar_expanded = st.expanded;
-                if (jumpy) { /* answered as A* answers it, expansion for expansion */
+                if (jumpy && jump_points) { /* one multiplier on a JPS map: jump points answer */
+                    CHECK(!(st.detail & PF_DETAIL_FALLBACK));
+                    CHECK(st.algo == PF_ALGO_JPS || st.algo == PF_ALGO_JPS_PLUS);
+                } else if (jumpy) { /* answered as A* answers it, expansion for expansion */
                     CHECK(st.detail & PF_DETAIL_FALLBACK);
                     CHECK_EQ(st.algo, PF_ALGO_ASTAR);
                     CHECK_EQ(st.expanded, astar_expanded);

@@ -34,6 +34,9 @@ struct pf_jps_table {
     size_t        bytes;
 };
 
+/* Class sets of movement filters a context keeps bitmaps for (the least recently used one goes) */
+#define PF__JPS_SETS 4u
+
 /* Per-context JPS state, hung on pf_ctx.ext. */
 typedef struct pf__jps_ext {
     pf_jps_table        own;     /* what this context built (lazily) */
@@ -50,6 +53,17 @@ typedef struct pf__jps_ext {
     size_t              sz_bytes;
     uint8_t             sz_size;
     uint64_t            sz_version;
+    /* movement filters of several classes with one multiplier: the bitmaps of the cells of any
+     * class in `set`, built by the first query of that set, kept in step with the map's edits */
+    struct {
+        uint8_t   set[32];
+        uint64_t *rows, *cols;   /* NULL: a free slot */
+        uint64_t  version, used; /* map version described; last use (fs_tick) */
+    } fs[PF__JPS_SETS];
+    uint64_t            fs_tick;
+    size_t              fs_bytes;
+    double              mul_s, mul_d; /* a straight and a diagonal step: 1 and sqrt 2, times the
+                                         filter's common multiplier */
     uint8_t             k;       /* terrain class searched */
     int                 cut;     /* PF_MOVES_8_CUT */
     int                 hkind;   /* pf_heur */
@@ -67,6 +81,13 @@ pf_status pf__jps_table_class(pf_jps_table *t, uint8_t k, const pf__par *par);
  * allocated with a (freed with it, *bytes in all). */
 pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, const pf__par *par,
                           uint64_t **rows, uint64_t **cols, size_t *bytes);
+/* The bitmap pair of the cells of any class in `set` (a movement filter's classes: bit k of
+ * set[k >> 3]), one-cell units; and bringing such a pair to the map's version after the edits in e
+ * (the edited cells' bits: nothing else of a bitmap depends on them, and nothing is allocated). */
+pf_status pf__jps_bitmaps_set(const pf_map *m, const pf_allocator *a, const uint8_t set[32], const pf__par *par,
+                              uint64_t **rows, uint64_t **cols, size_t *bytes);
+void      pf__jps_bitmaps_edit(const pf_map *m, const uint8_t set[32], uint64_t *rows, uint64_t *cols,
+                               const pf__edit_view *e);
 /* Builds the JPS+ distances if absent (needs no bitmaps). */
 pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par);
 void      pf__jps_table_release(pf_jps_table *t);

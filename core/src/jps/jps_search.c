@@ -44,9 +44,22 @@ static void sz_release(pf_ctx *c, pf__jps_ext *x)
         }
 }
 
+/* Frees the bitmaps of filter class set i. */
+static void fs_release(pf_ctx *c, pf__jps_ext *x, uint32_t i)
+{
+    const pf_map *m = c->map;
+    size_t rb = (size_t)m->ph * x->own.rw * sizeof(uint64_t), cb = (size_t)m->pw * x->own.cw * sizeof(uint64_t);
+    if (!x->fs[i].rows) return;
+    pf__free(&c->alloc, x->fs[i].rows, rb);
+    pf__free(&c->alloc, x->fs[i].cols, cb);
+    x->fs[i].rows = x->fs[i].cols = NULL;
+    x->fs_bytes -= rb + cb;
+}
+
 static void ext_destroy(pf_ctx *c, void *p)
 {
     pf__jps_ext *x = p;
+    for (uint32_t i = 0; i < PF__JPS_SETS; i++) fs_release(c, x, i);
     sz_release(c, x);
     pf__jps_table_release(&x->own);
     pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
@@ -57,8 +70,17 @@ static void ext_destroy(pf_ctx *c, void *p)
 /* The map changed: the data this context built follows (an attached table follows on its own). */
 static int ext_edit(pf_ctx *c, void *p, pf__edit_view *e)
 {
-    (void)c;
     pf__jps_ext *x = p;
+    /* a filter's bitmaps: the edited cells' bits (one that missed an edit is built again) */
+    for (uint32_t i = 0; i < PF__JPS_SETS; i++) {
+        if (!x->fs[i].rows) continue;
+        if (x->fs[i].version + 1u != e->version) {
+            fs_release(c, x, i);
+            continue;
+        }
+        pf__jps_bitmaps_edit(c->map, x->fs[i].set, x->fs[i].rows, x->fs[i].cols, e);
+        x->fs[i].version = e->version;
+    }
     return pf__jps_table_edit(&x->own, e);
 }
 
@@ -140,7 +162,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return 0;
     const pf__jps_ext *x = pf__ctx_ext_get(ctx, PF__EXT_JPS);
-    return sizeof *x + x->own.bytes + x->sz_bytes + (x->parent ? state_bytes(ctx, x) : 0);
+    return sizeof *x + x->own.bytes + x->sz_bytes + x->fs_bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic -------------------------------------------------------------------------------- */
@@ -150,6 +172,67 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 PF__INLINE double jps_h(const pf__jps_ext *x, uint32_t tx, uint32_t ty)
 {
     return pf__grid_metric((pf_heur)x->hkind, (int32_t)tx - (int32_t)x->gx, (int32_t)ty - (int32_t)x->gy);
+}
+
+/* ---- movement filters ------------------------------------------------------------------------ */
+
+/* Whether JPS answers filter f: jumps are runs of equal steps, so every class f allows must cost
+ * one multiplier (*mul). *one is the class when f allows a single one (its bitmaps and JPS+
+ * distances are the class's own), else 0. */
+static int filter_uniform(const pf_move_filter *f, double *mul, uint8_t *one)
+{
+    double m0 = 1.0;
+    uint32_t n = 0;
+    uint8_t k1 = 0;
+    for (uint32_t i = 0; i < 32; i++)
+        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
+            uint8_t k = (uint8_t)(i * 8u + pf__ctz32(b));
+            double v = pf__filter_mult(f, k);
+            if (n++ && v != m0) return 0;
+            m0 = v;
+            k1 = k;
+        }
+    *mul = m0;
+    *one = n == 1 ? k1 : 0;
+    return n > 0;
+}
+
+/* The bitmaps of the cells of any class in `set`, for the map's version: kept from an earlier
+ * query of the same set (edits keep them current, ext_edit), else built into a free slot or the
+ * least recently used one. */
+static pf_status fs_bitmaps(pf_ctx *c, pf__jps_ext *x, const uint8_t set[32], const pf__par *par)
+{
+    const pf_map *m = c->map;
+    uint32_t slot = PF__JPS_SETS;
+    x->fs_tick++;
+    for (uint32_t i = 0; i < PF__JPS_SETS; i++)
+        if (x->fs[i].rows && !memcmp(x->fs[i].set, set, sizeof x->fs[i].set)) {
+            if (x->fs[i].version == m->version) {
+                x->fs[i].used = x->fs_tick;
+                x->rows = x->fs[i].rows;
+                x->cols = x->fs[i].cols;
+                return PF_OK;
+            }
+            slot = i; /* stale (an edit it missed): built again in place */
+        }
+    for (uint32_t i = 0; i < PF__JPS_SETS && slot == PF__JPS_SETS; i++)
+        if (!x->fs[i].rows) slot = i;
+    if (slot == PF__JPS_SETS) {
+        slot = 0;
+        for (uint32_t i = 1; i < PF__JPS_SETS; i++)
+            if (x->fs[i].used < x->fs[slot].used) slot = i;
+    }
+    fs_release(c, x, slot);
+    size_t bytes;
+    if (pf__jps_bitmaps_set(m, &c->alloc, set, par, &x->fs[slot].rows, &x->fs[slot].cols, &bytes) != PF_OK)
+        return PF_OUT_OF_MEMORY;
+    x->fs_bytes += bytes;
+    memcpy(x->fs[slot].set, set, sizeof x->fs[slot].set);
+    x->fs[slot].version = m->version;
+    x->fs[slot].used = x->fs_tick;
+    x->rows = x->fs[slot].rows;
+    x->cols = x->fs[slot].cols;
+    return PF_OK;
 }
 
 /* ---- begin ---------------------------------------------------------------------------------- */
@@ -163,10 +246,19 @@ pf_status pf__jps_begin(pf_ctx *c)
     if (hk != PF_HEUR_OCTILE && hk != PF_HEUR_ZERO && hk != PF_HEUR_MANHATTAN && hk != PF_HEUR_CHEBYSHEV &&
         hk != PF_HEUR_EUCLIDEAN)
         return PF_UNSUPPORTED;
+    /* A movement filter whose classes all cost one multiplier M is a uniform grid of the cells of
+     * those classes at M times the costs: JPS on their bitmaps is exact. Otherwise, and for sized
+     * units and partial queries with a filter (the search must find the unit's reachable region
+     * itself), A* answers (PF_DETAIL_FALLBACK). */
+    const pf_move_filter *f = s->d.filter;
+    double mul = 1.0;
+    uint8_t one = 0;
+    if (f && (s->size > 1 || s->partial || !filter_uniform(f, &mul, &one))) return PF_UNSUPPORTED;
+    const int multi = f && !one; /* several classes: the bitmaps of the set */
     uint32_t si = s->start, gi = s->goal;
     /* what this context builds for itself, on the engine's threads when it gave a hook */
     const pf__par par = pf__par_build(&c->parallel, 0, (size_t)m->pw * m->ph);
-    if (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi))) {
+    if (!multi && (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)))) {
         /* different classes or components never connect: answer without searching */
         c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
         c->g[si] = 0.0;
@@ -174,7 +266,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     }
 
     /* a static context holds no room for bitmaps it was not given: A* runs (PF_DETAIL_FALLBACK) */
-    if (c->fixed && (s->size > 1 || !static_ready(c, m->cls[si]))) return PF_UNSUPPORTED;
+    if (c->fixed && (s->size > 1 || multi || !static_ready(c, m->cls[si]))) return PF_UNSUPPORTED;
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
     if (!ext_reserve(c, x)) return PF_OUT_OF_MEMORY;
@@ -206,6 +298,13 @@ pf_status pf__jps_begin(pf_ctx *c)
         x->dist = NULL;
         x->rows = x->sz_rows[k];
         x->cols = x->sz_cols[k];
+    } else if (multi) {
+        /* JPS+'s distances are of one class, and a table per set would cost 16 bytes a cell and a
+         * whole build for each: JPS answers a JPS+ query of several classes (pf_stats.algo) on
+         * bitmaps of a quarter byte a cell */
+        if (fs_bitmaps(c, x, f->classes, &par) != PF_OK) return PF_OUT_OF_MEMORY;
+        s->d.algo = s->st.algo = PF_ALGO_JPS;
+        x->dist = NULL;
     } else if (s->d.algo == PF_ALGO_JPS_PLUS) {
         if (!t || !t->dist) {
             /* the distances need no bitmaps: build only what this context lacks */
@@ -227,6 +326,8 @@ pf_status pf__jps_begin(pf_ctx *c)
         }
     }
     x->k = k;
+    x->mul_s = mul;
+    x->mul_d = PF__SQRT2 * mul; /* as A* prices a diagonal step under the filter */
     x->cut = m->moves == PF_MOVES_8_CUT;
     x->hkind = (int)hk;
     x->gx = (uint32_t)s->gx + 1u;
@@ -510,7 +611,7 @@ PF__INLINE int jps_straight(jps_out *o, uint32_t y, uint32_t yx, uint32_t yy, do
     uint32_t n = PLUS ? plus_straight(x->dist, y, yx, yy, d, x->gx, x->gy)
                       : jump_straight(x, x->own.rw, x->own.cw, yx, yy, d, CUT);
     if (!n) return 1;
-    return jps_emit(o, (uint32_t)((int32_t)y + (int32_t)n * o->off[d]), gy + (double)n, d ^ 2u,
+    return jps_emit(o, (uint32_t)((int32_t)y + (int32_t)n * o->off[d]), gy + (double)n * x->mul_s, d ^ 2u,
                     (uint32_t)((int32_t)yx + (int32_t)n * pf__dir_dx[d]),
                     (uint32_t)((int32_t)yy + (int32_t)n * pf__dir_dy[d]));
 }
@@ -542,7 +643,7 @@ PF__INLINE int plus_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d)
         uint32_t tt = ax < ay ? ax : ay;
         if (tt <= reach) { /* expanded like a diagonal arrival */
             p->steps += tt;
-            int ok = jps_emit(o, (uint32_t)((int32_t)p->cell + (int32_t)tt * od), gc + (double)p->steps * PF__SQRT2,
+            int ok = jps_emit(o, (uint32_t)((int32_t)p->cell + (int32_t)tt * od), gc + (double)p->steps * x->mul_d,
                               d ^ 2u, (uint32_t)((int32_t)p->x + (int32_t)tt * dx),
                               (uint32_t)((int32_t)p->y + (int32_t)tt * dy));
             return ok ? PF__DIAG_STOP : PF__DIAG_OOM;
@@ -577,7 +678,7 @@ PF__INLINE int bits_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d, cons
     p->y += dy;
     p->steps++;
     if (p->cell == o->goal)
-        return jps_emit(o, p->cell, gc + (double)p->steps * PF__SQRT2, d ^ 2u, p->x, p->y) ? PF__DIAG_STOP
+        return jps_emit(o, p->cell, gc + (double)p->steps * o->x->mul_d, d ^ 2u, p->x, p->y) ? PF__DIAG_STOP
                                                                                          : PF__DIAG_OOM;
     return PF__DIAG_ON;
 }
@@ -607,7 +708,7 @@ PF__INLINE int jps_diagonal(jps_out *o, uint32_t cur, uint32_t px, uint32_t py, 
     for (;;) {
         int r = PLUS ? plus_diag_move(o, &p, gc, d) : bits_diag_move(o, &p, gc, d, CUT);
         if (r != PF__DIAG_ON) return r == PF__DIAG_STOP;
-        const double gy = gc + (double)p.steps * PF__SQRT2;
+        const double gy = gc + (double)p.steps * o->x->mul_d;
         if (CUT && diag_forced(o, &p, d, PLUS)) return jps_emit(o, p.cell, gy, d ^ 2u, p.x, p.y);
         if (!jps_straight(o, p.cell, p.x, p.y, gy, h, CUT, PLUS)) return 0;
         if (!jps_straight(o, p.cell, p.x, p.y, gy, v, CUT, PLUS)) return 0;

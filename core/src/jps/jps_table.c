@@ -67,11 +67,12 @@ typedef struct bitmap_job {
     const pf_map *m;
     uint64_t     *rows, *cols;
     uint32_t      rw, cw, rjobs; /* jobs [0, rjobs) fill rows, the others columns */
-    uint8_t       k, size;
+    uint8_t       size;
+    uint8_t       open[256];     /* the classes the unit may stand on: its own, or a filter's set */
 } bitmap_job;
 
-/* a unit of side `size` is open on a cell of its class whose clearance holds its footprint */
-#define PF__BIT_OPEN(c, x) ((c)[x] == k && (size <= 1 || clr[(size_t)((c) - cls) + (x)] >= size))
+/* a unit of side `size` is open on a cell of its classes whose clearance holds its footprint */
+#define PF__BIT_OPEN(c, x) (open[(c)[x]] && (size <= 1 || clr[(size_t)((c) - cls) + (x)] >= size))
 
 /* Rows and columns in one loop (one start of the workers): the first rjobs jobs take slices of rows,
  * the others slices of 64-column blocks. */
@@ -79,7 +80,7 @@ static void bitmap_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker
 {
     const bitmap_job *j = ctx;
     const uint32_t pw = j->m->pw, ph = j->m->ph, rw = j->rw, cw = j->cw;
-    const uint8_t *cls = j->m->cls, *clr = j->m->clr, k = j->k, size = j->size;
+    const uint8_t *cls = j->m->cls, *clr = j->m->clr, *open = j->open, size = j->size;
     uint64_t *rows = j->rows, *cols = j->cols;
     const uint32_t nb = (pw + 63u) / 64u, rj = j->rjobs, cj = rj; /* as many column jobs as row jobs */
     (void)worker;
@@ -112,8 +113,8 @@ static void bitmap_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker
 }
 #undef PF__BIT_OPEN
 
-pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, const pf__par *par,
-                          uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
+static pf_status bitmaps_of(const pf_map *m, const pf_allocator *a, const uint8_t open[256], uint8_t size,
+                            const pf__par *par, uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
 {
     const uint32_t pw = m->pw, ph = m->ph, rw = line_words(pw), cw = line_words(ph);
     pf_allocator al = *a;
@@ -126,12 +127,52 @@ pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uin
         return PF_OUT_OF_MEMORY;
     }
     pf__par p = par ? *par : pf__par_build(NULL, 0, (size_t)pw * ph);
-    bitmap_job j = {m, rows, cols, rw, cw, p.workers, k, size};
+    bitmap_job j = {m, rows, cols, rw, cw, p.workers, size, {0}};
+    memcpy(j.open, open, sizeof j.open);
     pf__par_for(&p, 2u * (uint64_t)p.workers, 1, bitmap_body, &j);
     *rows_out = rows;
     *cols_out = cols;
     *bytes = rb + cb;
     return PF_OK;
+}
+
+pf_status pf__jps_bitmaps(const pf_map *m, const pf_allocator *a, uint8_t k, uint8_t size, const pf__par *par,
+                          uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
+{
+    uint8_t open[256] = {0};
+    open[k] = 1;
+    return bitmaps_of(m, a, open, size, par, rows_out, cols_out, bytes);
+}
+
+pf_status pf__jps_bitmaps_set(const pf_map *m, const pf_allocator *a, const uint8_t set[32], const pf__par *par,
+                              uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
+{
+    uint8_t open[256];
+    for (uint32_t k = 0; k < 256; k++) open[k] = (uint8_t)(k && ((set[k >> 3] >> (k & 7u)) & 1u));
+    return bitmaps_of(m, a, open, 1, par, rows_out, cols_out, bytes);
+}
+
+void pf__jps_bitmaps_edit(const pf_map *m, const uint8_t set[32], uint64_t *rows, uint64_t *cols,
+                          const pf__edit_view *e)
+{
+    const uint32_t rw = line_words(m->pw), cw = line_words(m->ph);
+    for (uint32_t r = 0; r < e->count; r++) {
+        const pf_rect *q = &e->rects[r];
+        for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
+            for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
+                uint8_t k = m->cls[(size_t)y * m->pw + x];
+                uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
+                uint64_t *wr = &rows[(size_t)y * rw + ((x + 64u) >> 6)];
+                uint64_t *wc = &cols[(size_t)x * cw + ((y + 64u) >> 6)];
+                if (k && ((set[k >> 3] >> (k & 7u)) & 1u)) {
+                    *wr |= bx;
+                    *wc |= by;
+                } else {
+                    *wr &= ~bx;
+                    *wc &= ~by;
+                }
+            }
+    }
 }
 
 /* Is n a jump point when entered moving straight in direction a (class k)? */

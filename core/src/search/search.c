@@ -588,9 +588,10 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     /* (a partial sized query too: components are for one-cell units, so whether a sized unit can
      * reach its goal is known only by searching) */
     const int cells_only = partial && (size > 1 || unreachable || s->d.max_expansions || s->d.max_cost > 0);
-    /* JPS's bitmaps and jump distances, and the accelerator, are of one class: a filtered query is
-     * answered by A* (PF_DETAIL_FALLBACK, below) */
-    if (flt && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_JPS;
+    /* the accelerator is of one class: AUTO answers a filtered query by JPS, which searches the
+     * cells of the filter's classes when they cost one multiplier, else falls back to A*
+     * (PF_DETAIL_FALLBACK, below) */
+    if (flt && s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__jps_has_plus(c) ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
     if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
     if (size > 1 && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_JPS;
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
@@ -643,7 +644,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     }
 
     if (s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS) {
-        st = cells_only || flt ? PF_UNSUPPORTED : pf__jps_begin(c);
+        st = cells_only ? PF_UNSUPPORTED : pf__jps_begin(c);
         if (st != PF_UNSUPPORTED) return s->status = st;
         s->d.algo = s->st.algo = PF_ALGO_ASTAR; /* fall back, and say so in the stats */
         s->st.detail |= PF_DETAIL_FALLBACK;
