@@ -38,7 +38,8 @@ static const char *HELP =
     "  --classes CHARS  the Moving AI terrain the unit may enter: . G S ground, W water, T trees (e.g.\n"
     "                .W for a hover unit); without it a unit keeps to its start's terrain\n"
     "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
-    "                (lengths are not checked with them; jps, jps+ and auto run A*: detail_fallback)\n"
+    "                (lengths are not checked with them; jps, jps+ and auto run JPS where the\n"
+    "                classes cost one multiplier, else A*: detail_fallback)\n"
     "\n"
     "example: pathfind scen arena.map arena.map.scen --algo astar --csv out.csv\n";
 

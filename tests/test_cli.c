@@ -183,10 +183,15 @@ static void test_classes(void **state)
     assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W"), 0);
     HAS(g_out, "status: ok");
     HAS(g_out, "cost: 6.000000");
-    /* three water cells at 2: 3 + 6; JPS answers by A*, and says so */
+    /* three water cells at 2: 3 + 6; JPS answers by A* (two multipliers), and says so */
     assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", "W.", "--class-cost", "W=2", "--algo", "jps"), 0);
     HAS(g_out, "cost: 9.000000");
     HAS(g_out, "fallback");
+    /* one multiplier for both classes: JPS itself answers, at twice the unit cost */
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W", "--class-cost", ".=2,W=2", "--algo", "jps"), 0);
+    HAS(g_out, "cost: 12.000000");
+    HAS(g_out, "answered by: jps");
+    HASNT(g_out, "fallback");
     /* any of . G S names ground; a ship (W only) cannot start on the bank */
     assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", "GW"), 0);
     HAS(g_out, "cost: 6.000000");
@@ -210,6 +215,10 @@ static void test_classes(void **state)
     assert_int_equal(RUN("scen", map, scen, "--classes", ".W"), 0);
     HAS(g_out, "\"solved\":1");
     assert_int_equal(RUN("scen", map, scen, "--classes", ".W", "--threads", "2", "--algo", "auto"), 0);
+    HAS(g_out, "\"solved\":1");
+    HAS(g_out, "\"by_jps\":1"); /* one multiplier: auto's jump points, through a batch */
+    HAS(g_out, "\"detail_fallback\":0");
+    assert_int_equal(RUN("scen", map, scen, "--classes", ".W", "--class-cost", "W=2", "--threads", "2", "--algo", "auto"), 0);
     HAS(g_out, "\"solved\":1");
     HAS(g_out, "\"detail_fallback\":1");
     assert_int_equal(RUN("scen", map, scen, "--class-cost", "W=3"), 2);

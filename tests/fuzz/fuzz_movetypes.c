@@ -13,7 +13,9 @@
  *
  * The harness predicts independently which filters the library must refuse and what happens to
  * endpoints the unit may not enter; for accepted queries it checks statuses and costs against the
- * oracle (optimal algorithms exactly, the others a legal path), partial answers, and determinism.
+ * oracle (optimal algorithms exactly, the others a legal path), which search answered JPS, JPS+
+ * and AUTO (jump points for filters of one multiplier, else A* flagged), partial answers, and
+ * determinism.
  */
 #include <math.h>
 #include "fuzz_common.h"
@@ -41,6 +43,22 @@ static int filter_valid(const pf_move_filter *f)
     if (!any || allows(f, 0)) return 0;
     for (uint32_t k = 0; k < 256; k++)
         if (!(f->class_cost[k] >= 0.0f) || isinf(f->class_cost[k])) return 0;
+    return 1;
+}
+
+/* Whether JPS, JPS+ and AUTO answer by jump points (pf_search.h, MOVEMENT TYPES): every class
+ * the filter allows of one multiplier, on a map JPS supports, not a partial query. */
+static int jump_points(const pf_map *map, const pf_move_filter *f, int partial)
+{
+    pf_moves mv = pf_grid_moves(map);
+    if (partial || pf_grid_weighted(map) || (mv != PF_MOVES_8_NO_CUT && mv != PF_MOVES_8_CUT)) return 0;
+    double m0 = -1.0;
+    for (uint32_t k = 1; k < 256; k++) {
+        if (!allows(f, (uint8_t)k)) continue;
+        double v = f->class_cost[k] > 0.0f ? (double)f->class_cost[k] : 1.0;
+        if (m0 >= 0.0 && v != m0) return 0;
+        m0 = v;
+    }
     return 1;
 }
 
@@ -117,7 +135,9 @@ static void run_query(const pf_map *map, pf_ctx *ctx, const pf_move_filter *f, r
         FUZZ_CHECK(isfinite(pc) && fabs(pc - st.cost) <= tol(pc));
         if (exact) FUZZ_CHECK(fabs(st.cost - opt) <= tol(opt));
         if (algo == PF_ALGO_WASTAR) FUZZ_CHECK(st.cost <= 1.5 * opt + tol(opt));
-        if (algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS || algo == PF_ALGO_AUTO)
+        if ((algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS || algo == PF_ALGO_AUTO) && jump_points(map, f, partial))
+            FUZZ_CHECK(!(st.detail & PF_DETAIL_FALLBACK) && (st.algo == PF_ALGO_JPS || st.algo == PF_ALGO_JPS_PLUS));
+        else if (algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS || algo == PF_ALGO_AUTO)
             FUZZ_CHECK((st.detail & PF_DETAIL_FALLBACK) && st.algo == PF_ALGO_ASTAR);
     } else if (partial) {
         FUZZ_CHECK(s == PF_PARTIAL && path.len >= 1 && nodes[0] == start);

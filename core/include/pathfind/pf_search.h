@@ -134,8 +134,18 @@ typedef struct pf_trace {
  * Supported with a filter: A*, weighted A*, Dijkstra, BFS (steps), greedy, pf_search_tree,
  * partial paths (the nearest cell is found by the search itself, not by the component scan),
  * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
- * different filter pointers are never merged). JPS, JPS+ and AUTO are answered by A*, exact, with
- * PF_DETAIL_FALLBACK (their jump tables are per class). Refused with PF_UNSUPPORTED: graphs,
+ * different filter pointers are never merged).
+ * JPS, JPS+ and AUTO search by jump points when every class the filter allows has the same
+ * multiplier M (on maps JPS supports: 8-connected, no cell multipliers): the cells of those
+ * classes are one uniform grid whose steps cost M times the usual, exact. JPS jumps over bitmaps
+ * of the allowed cells that a context builds on the first query of each class set and keeps for
+ * up to 4 sets (rows and columns: about a quarter byte a cell each, 1.04 MiB on 2000x2000;
+ * pf_ctx_jps_mem_size counts them), following the map's edits. A filter of one class uses that
+ * class's own bitmaps and JPS+ distances; a JPS+ or AUTO query of several classes is answered by
+ * JPS (pf_stats.algo = PF_ALGO_JPS: a jump-distance table per set would cost 16 bytes a cell and
+ * a whole build). Different multipliers, partial queries, sized units (should a filter take
+ * them) and static contexts with several classes are answered by A*, exact, with
+ * PF_DETAIL_FALLBACK. Refused with PF_UNSUPPORTED: graphs,
  * unit_size > 1 (clearance is kept per class, not per set of classes), Theta*, flow fields and
  * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
  * without a filter.
@@ -192,8 +202,8 @@ PF_API pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_
 typedef enum pf_detail {
     PF_DETAIL_FALLBACK    = 1u << 0, /* the algorithm asked cannot answer this query (JPS, JPS+ or
                                         AUTO's jump points on a unit size, a partial query, costs,
-                                        a movement filter, hex, a static context without tables):
-                                        A* answered, exact */
+                                        a movement filter whose classes differ in multiplier, hex,
+                                        a static context without tables): A* answered, exact */
     PF_DETAIL_ACCEL       = 1u << 1, /* AUTO: the accelerator answered */
     PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
                                         version of the map (an edit since): it was not used */
