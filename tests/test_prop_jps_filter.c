@@ -277,13 +277,14 @@ static void test_against_oracle(void **state)
     for (uint32_t i = 0; i < maps; i++) one_map(0x7e550000ull + i, &n);
     print_message("%u queries (%u reached), %u answered by jump points, %u by A*, %u batch queries\n", n.queries,
                   n.reached, n.jumped, n.fell_back, n.batch);
-    /* the draw must cover what the test claims to check */
-    assert_true(n.queries > 1000);
+    /* the draw must cover what the test claims to check (about 24 queries and 6 in a batch a map:
+     * 6,000 and 1,500 at full scale, a quarter of that under the sanitizer presets) */
+    assert_true(n.queries > 16 * maps);
     assert_true(n.reached > n.queries / 3);
     assert_true(n.queries - n.reached > n.queries / 50);
     assert_true(n.jumped > 3 * n.fell_back);
-    assert_true(n.fell_back > 100);
-    assert_true(n.batch > 500);
+    assert_true(n.fell_back > maps / 3);
+    assert_true(n.batch > 4 * maps);
 }
 
 /* A hover unit over ground and water at one multiplier: JPS answers with the scaled cost of the

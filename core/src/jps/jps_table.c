@@ -148,7 +148,7 @@ pf_status pf__jps_bitmaps_set(const pf_map *m, const pf_allocator *a, const uint
                               uint64_t **rows_out, uint64_t **cols_out, size_t *bytes)
 {
     uint8_t open[256];
-    for (uint32_t k = 0; k < 256; k++) open[k] = (uint8_t)(k && ((set[k >> 3] >> (k & 7u)) & 1u));
+    for (uint32_t k = 0; k < 256; k++) open[k] = (uint8_t)(k && (((unsigned)set[k >> 3] >> (k & 7u)) & 1u));
     return bitmaps_of(m, a, open, 1, par, rows_out, cols_out, bytes);
 }
 
@@ -164,7 +164,7 @@ void pf__jps_bitmaps_edit(const pf_map *m, const uint8_t set[32], uint64_t *rows
                 uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
                 uint64_t *wr = &rows[(size_t)y * rw + ((x + 64u) >> 6)];
                 uint64_t *wc = &cols[(size_t)x * cw + ((y + 64u) >> 6)];
-                if (k && ((set[k >> 3] >> (k & 7u)) & 1u)) {
+                if (k && (((unsigned)set[k >> 3] >> (k & 7u)) & 1u)) {
                     *wr |= bx;
                     *wc |= by;
                 } else {
