@@ -344,6 +344,21 @@ void pf__ctx_trim(pf_ctx *ctx)
     }
 }
 
+void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to)
+{
+    /* only the sized components are the map's alone: JPS's, the accelerator's and Theta*'s state
+     * is per search (a batch's JPS table is shared already) */
+    const pf__ext_kind k = PF__EXT_SIZED;
+    if (from == to || from->map != to->map || !from->ext[k] || ((from->ext_placed | to->ext_placed) >> k & 1u))
+        return;
+    /* freed later through `to`'s allocator */
+    if (from->alloc.alloc != to->alloc.alloc || from->alloc.free != to->alloc.free || from->alloc.user != to->alloc.user)
+        return;
+    pf__ctx_ext_drop(to, k);
+    to->ext[k] = from->ext[k];
+    from->ext[k] = NULL;
+}
+
 const pf_map *pf_ctx_map(const pf_ctx *ctx) { return ctx ? ctx->map : NULL; }
 
 pf_status pf_ctx_use_trace(pf_ctx *ctx, pf_trace *trace)
