@@ -80,9 +80,9 @@ static const char *HELP3 =
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
     "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
     "  --moves M       8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
-    "  --prefault P    what the batch's contexts write at creation (pf_prefault): default (all),\n"
-    "                  records, all, or none: then the spares hold only the pages their suspended\n"
-    "                  searches touch (memory that follows use, page faults inside the frames)\n"
+    "  --prefault P    what the batch's contexts and the repairs' write at creation (pf_prefault):\n"
+    "                  default (all), records, all, or none: then the spares hold only the pages their\n"
+    "                  suspended searches touch (memory that follows use, page faults inside the frames)\n"
     "  --speed S       nodes of its path a unit moves each frame once its order is answered (default 1;\n"
     "                  0: units stay where their orders were given); edits break and repair the paths\n"
     "                  ahead of the units\n"
@@ -297,7 +297,9 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
 /* After a frame's edits: every unit's delivered path is checked ahead of the unit against the
  * edited map (pf_grid_path_check, for the unit's size); a broken one is repaired by pf_path_repair
  * from where the unit stands. */
-typedef struct repairs { pf_ctx *ctx; uint64_t broken, repaired; double seconds; } repairs;
+/* The repairs' context is written at creation as the batch's are (--prefault): with none, its 64 MB
+ * of records on a 2000x2000 map are not all resident for a few local repairs. */
+typedef struct repairs { pf_ctx *ctx; pf_prefault prefault; uint64_t broken, repaired; double seconds; } repairs;
 
 static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc *sd, repairs *rp)
 {
@@ -312,7 +314,7 @@ static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc 
             continue;
         }
         rp->broken++;
-        if (!rp->ctx && pf_ctx_create(map, NULL, &rp->ctx) != PF_OK) return 0;
+        if (!rp->ctx && pf_ctx_create(map, &(pf_ctx_desc){.prefault = rp->prefault}, &rp->ctx) != PF_OK) return 0;
         uint32_t cap = w->plen * 2u + 64u;
         uint32_t *np = malloc((size_t)cap * sizeof *np);
         if (!np) return 0;
@@ -427,7 +429,7 @@ int pf_cli_replay(int argc, char **argv)
     int rc = 1;
     pf_batch *b = NULL;
     cli_prep prep = {0};
-    repairs rp = {0};
+    repairs rp = {.prefault = o.prefault};
     cli_anim *anim = NULL;
     cli_anim_unit *units = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
@@ -471,7 +473,8 @@ int pf_cli_replay(int argc, char **argv)
     /* the repairs' context is made at load, as a game would, not inside the first frame an edit
      * breaks a path in (64 MB of records on a 2000x2000 map) */
     for (uint32_t k = 0; k < lg.n && !rp.ctx; k++)
-        if (lg.r[k].kind == CLI_EDIT && pf_ctx_create(map, NULL, &rp.ctx) != PF_OK) goto oom;
+        if (lg.r[k].kind == CLI_EDIT && pf_ctx_create(map, &(pf_ctx_desc){.prefault = rp.prefault}, &rp.ctx) != PF_OK)
+            goto oom;
     if (o.animate) {
         if (!(units = malloc((lg.orders ? lg.orders : 1) * sizeof *units))) goto oom;
         /* a picture every 4 hundredths of a second: a 60 Hz game's frames at about a third of the speed */

@@ -674,6 +674,63 @@ static void test_reserve_algos_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* Bytes the library holds now through a batch's allocator. */
+typedef struct held_bytes { size_t now; } held_bytes;
+
+static void *bytes_alloc(size_t size, size_t align, void *user)
+{
+    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) ((held_bytes *)user)->now += size;
+    return p;
+}
+
+static void bytes_free(void *p, size_t size, void *user)
+{
+    if (p) ((held_bytes *)user)->now -= size;
+    free(p);
+}
+
+/* Bytes held once `size`-unit searches fill every suspend slot: four long searches across an open
+ * field, a small expansion budget, one worker. */
+static size_t held_with_slots_full(const pf_map *m, uint32_t size)
+{
+    held_bytes hb = {0};
+    pf_batch *b;
+    pf_batch_desc d = {.allocator = {.alloc = bytes_alloc, .free = bytes_free, .user = &hb}, .workers = 1,
+                       .suspend_slots = 4};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    for (int32_t k = 0; k < 4; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 2 + 8 * k, 2),
+                                                                .goal = pf_grid_node(m, 250 - 8 * k, 250),
+                                                                .search = {.unit_size = size}}, NULL), PF_OK);
+    for (int run = 0; run < 6; run++) assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 400}), PF_OK);
+    uint32_t held = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) held += b->jobs[i].held != NULL;
+    assert_int_equal(held, 4);
+    size_t now = hb.now;
+    pf_batch_destroy(b);
+    assert_int_equal(hb.now, 0);
+    return now;
+}
+
+/* A suspended search keeps its records, not the sized units' components its context labelled (8
+ * bytes a cell, derived from the map alone): the worker searches on with them. Every suspended
+ * sized search used to keep a copy. */
+static void test_suspended_keep_no_components(void **state)
+{
+    (void)state;
+    uint8_t *cls = malloc(256 * 256);
+    memset(cls, 1, 256 * 256);
+    pf_map *m = grid_make(256, 256, PF_MOVES_DEFAULT, cls, NULL);
+    free(cls);
+    const size_t labels = 2u * sizeof(uint32_t) * 258u * 258u; /* one context's, padded cells */
+    size_t one = held_with_slots_full(m, 1), two = held_with_slots_full(m, 2);
+    /* the worker's one set of labels (and its union-find), not one per context */
+    assert_true(two > one + labels / 2);
+    assert_true(two < one + labels + labels / 2);
+    pf_map_destroy(m);
+}
+
 /* The slot holder keeps its search even when a worker running ahead parks first. Jobs run by hand
  * in the racy order: the job the plan does not admit (it only runs ahead of the account) goes first
  * and finds the one spare free; the admitted long search parks after it. Before spares were owed to
@@ -779,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_reserve_algos_then_no_allocation),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
+        cmocka_unit_test(test_suspended_keep_no_components),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

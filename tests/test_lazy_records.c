@@ -11,24 +11,27 @@
 #include "pathfind.h"
 #include "search/ctx_internal.h"
 #include "core_batch_internal.h" /* pf__ctx_trim, pf__ctx_release */
+#include "jps/jps_internal.h"   /* the jump-point parents */
 #include "testutil.h"
 
 #define W 600u
 #define H 600u
 
 /* An open field with scattered walls: searches spread over many rows. */
-static pf_map *field(void)
+static pf_map *field_of(uint32_t w, uint32_t h)
 {
-    uint8_t *cells = malloc(W * H);
+    uint8_t *cells = malloc((size_t)w * h);
     assert_non_null(cells);
     uint64_t seed = 11;
-    for (uint32_t i = 0; i < W * H; i++) cells[i] = rng_below(&seed, 100) < 20 ? 0 : 1;
-    cells[0] = cells[W * H - 1] = cells[(H / 2) * W + W / 2] = 1;
+    for (uint32_t i = 0; i < w * h; i++) cells[i] = rng_below(&seed, 100) < 20 ? 0 : 1;
+    cells[0] = cells[w * h - 1] = cells[(h / 2) * w + w / 2] = 1;
     pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cells}, &m), PF_OK);
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
     free(cells);
     return m;
 }
+
+static pf_map *field(void) { return field_of(W, H); }
 
 /* Pages of the context's records that are mapped now; (size_t)-1 where that cannot be known. */
 static size_t mapped_pages(const pf_ctx *ctx)
@@ -232,6 +235,86 @@ static void test_user_allocator(void **state)
     pf_map_destroy(m);
 }
 
+/* Pages of a lazy context's JPS parents mapped now. */
+static size_t parent_pages(const pf_ctx *ctx)
+{
+    const pf__jps_ext *x = ctx->ext[PF__EXT_JPS];
+    size_t ps = pf__page_size(), bytes = (size_t)ctx->count * sizeof(uint32_t), np = (bytes + ps - 1) / ps, n = 0;
+    unsigned char *v = malloc(np);
+    assert_non_null(v);
+    assert_true(pf__resident_pages(x->parent, bytes, v));
+    for (size_t i = 0; i < np; i++) n += v[i] & 1u;
+    free(v);
+    return n;
+}
+
+/* JPS's jump-point parents (4 bytes a cell) live on lazy pages in a lazy context: a trim keeps the
+ * pages of the search's live records and the answers stay those of a pre-faulted context; a
+ * release gives back all of them. The map is big enough (over a million cells) for the parents to
+ * be mapped by the library. */
+static void test_jps_parents_follow(void **state)
+{
+    (void)state;
+    const uint32_t w = 1100, h = 1000;
+    pf_map *m = field_of(w, h);
+    pf_ctx *lazy, *ref;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &lazy), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    const pf_search_desc jps = {.algo = PF_ALGO_JPS};
+    /* a crossing maps parents over much of the map */
+    assert_int_equal(pf_search(lazy, pf_grid_node(m, 0, 0), pf_grid_node(m, (int32_t)w - 1, (int32_t)h - 1), &jps,
+                               NULL, NULL),
+                     PF_OK);
+    const pf__jps_ext *x = lazy->ext[PF__EXT_JPS];
+    assert_non_null(x);
+    if (!lazy->lazy || !x->parent_lazy) { /* not Linux, or another allocator: nothing to see */
+        pf_ctx_destroy(lazy);
+        pf_ctx_destroy(ref);
+        pf_map_destroy(m);
+        skip();
+    }
+    size_t full = parent_pages(lazy);
+    assert_true(full > 0);
+    answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    uint64_t seed = 9;
+    for (int k = 0; k < 8; k++) {
+        /* short ones in the middle first: a trim then leaves a small part of the parents mapped */
+        int32_t r = k < 2 ? 40 : (int32_t)w / 2;
+        uint32_t s = pf_grid_node(m, (int32_t)w / 2, (int32_t)h / 2), g;
+        for (;;) {
+            int32_t gx = (int32_t)w / 2 - r + (int32_t)rng_below(&seed, (uint32_t)(2 * r)),
+                    gy = (int32_t)h / 2 - r + (int32_t)rng_below(&seed, (uint32_t)(2 * r));
+            g = pf_grid_node(m, gx, gy);
+            if (pf_grid_class(m, gx, gy)) break;
+        }
+        pf_status rs = pf_search_begin(ref, s, g, &jps);
+        if (rs == PF_IN_PROGRESS) pf_search_step(ref, 0);
+        finish(ref, a);
+        pf_status st = pf_search_begin(lazy, s, g, &jps);
+        int sliced = 0;
+        while (st == PF_IN_PROGRESS) {
+            pf__ctx_trim(lazy);
+            if (k == 0 && sliced++ == 1) {
+                size_t kept = parent_pages(lazy);
+                assert_true(kept > 0 && kept < full / 8);
+            }
+            st = pf_search_step(lazy, k == 0 ? 5 : 50);
+        }
+        if (k == 0) assert_true(sliced >= 2);
+        finish(lazy, b);
+        same(a, b);
+    }
+    pf__ctx_release(lazy);
+    assert_int_equal(parent_pages(lazy), 0);
+    free(a);
+    free(b);
+    pf_ctx_destroy(lazy);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_trim_gives_back_pages),
         cmocka_unit_test(test_release_and_wrap),
         cmocka_unit_test(test_user_allocator),
+        cmocka_unit_test(test_jps_parents_follow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -184,6 +184,9 @@ static int park(pf_batch *b, pf__job *j, pf__worker *wk, pf_ctx *c)
     if (!spare) return 0;
     j->held = c;
     wk->ctx = spare;
+    /* the worker searches on with the sized units' components its searches built; the parked
+     * search has no use for them */
+    pf__ctx_hand_over(c, spare);
     /* kept between frames: with lazy records asked for (prefault PF_PREFAULT_NONE), only the pages
      * of this search stay mapped; otherwise the context keeps its written pages, so that no search
      * in it takes page faults inside a frame (trimming pre-faulted contexts cost bench_rts a third

@@ -42,6 +42,7 @@ typedef struct pf__jps_ext {
     pf_jps_table        own;     /* what this context built (lazily) */
     const pf_jps_table *shared;  /* [opt] attached table */
     uint32_t           *parent;  /* [count] jump-point parent of each live record */
+    int                 parent_lazy; /* parent is lazy pages, as the context's records are (pf__alloc_lazy) */
     uint32_t           *path;    /* [path_cap] the last path found, goal first, public node ids */
     uint32_t            path_cap, path_len;
     /* the running search */

@@ -62,7 +62,7 @@ static void ext_destroy(pf_ctx *c, void *p)
     for (uint32_t i = 0; i < PF__JPS_SETS; i++) fs_release(c, x, i);
     sz_release(c, x);
     pf__jps_table_release(&x->own);
-    pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+    pf__free_lazy(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t), x->parent_lazy);
     pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x, sizeof *x);
 }
@@ -96,9 +96,12 @@ static int ext_reserve(pf_ctx *c, void *p)
 {
     pf__jps_ext *x = p;
     if (!x->parent) {
-        x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+        /* a lazy context's parents are lazy too, on 4 KiB pages: a suspended JPS search keeps the
+         * pages of its jump points (pf__ctx_trim), not 16 MB on 2000x2000 */
+        if (c->lazy) x->parent = pf__alloc_lazy(&c->alloc, (size_t)c->count * sizeof(uint32_t), 0, &x->parent_lazy);
+        else x->parent = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
         if (!x->parent) return 0;
-        pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
+        if (!x->parent_lazy) pf__jps_hugepages(x->parent, (size_t)c->count * sizeof(uint32_t));
         /* the context's own records (g, stamps, slots) are the other hot arrays; lazy records have
          * their advice from creation (huge only where pre-faulted: a lazy spare must map 4 KiB) */
         if (!c->lazy) pf__jps_hugepages(c->block, c->block_size);

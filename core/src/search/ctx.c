@@ -264,9 +264,19 @@ static void small_pages(pf_ctx *ctx)
     ctx->lazy = 1;
 }
 
+/* JPS's jump-point parents when they are lazy pages too (jps_search.c): written before they are
+ * read by every search, so any page of them may go. */
+static uint32_t *lazy_parents(const pf_ctx *ctx)
+{
+    const pf__jps_ext *x = ctx->ext[PF__EXT_JPS];
+    return x && x->parent_lazy && !(ctx->ext_placed >> PF__EXT_JPS & 1u) ? x->parent : NULL;
+}
+
 void pf__ctx_release(pf_ctx *ctx)
 {
     if (!ctx->lazy) return;
+    uint32_t *par = lazy_parents(ctx);
+    if (par) pf__release_lazy(par, (size_t)ctx->count * sizeof(uint32_t));
     small_pages(ctx);
     /* the stamps read as zeros again: stale for every generation (the counter is never 0 once a
      * search has begun, and 0 is "never written" before that) */
@@ -317,6 +327,33 @@ static int page_live(const pf_ctx *ctx, const unsigned char *live, size_t ps, si
     return 0;
 }
 
+/* Gives back the pages of JPS's lazy parents that hold no live record's parent (`live` as
+ * chunks_live made it; `map` has room for a byte per page of them, fewer than the block's). */
+static void trim_parents(const pf_ctx *ctx, unsigned char *map, const unsigned char *live, size_t ps)
+{
+    uint32_t *par = lazy_parents(ctx);
+    size_t bytes = (size_t)ctx->count * sizeof(uint32_t), np = (bytes + ps - 1) / ps;
+    if (!par || !pf__resident_pages(par, bytes, map)) return;
+    size_t cc = trim_chunk(ps), per = ps / sizeof(uint32_t), run = 0, n = 0;
+    for (size_t pg = 0; pg <= np; pg++) {
+        if (pg < np && (map[pg] & 1u)) {
+            size_t c1 = ((pg + 1) * per < ctx->count ? (pg + 1) * per : ctx->count) - 1;
+            int used = 0;
+            for (size_t c = pg * per / cc; c <= c1 / cc && !used; c++) used = live[c];
+            if (!used) {
+                if (!n) run = pg;
+                n++;
+                continue;
+            }
+        }
+        if (n) {
+            size_t end = (run + n) * ps < bytes ? (run + n) * ps : bytes;
+            pf__release_lazy((char *)par + run * ps, end - run * ps);
+        }
+        n = 0;
+    }
+}
+
 void pf__ctx_trim(pf_ctx *ctx)
 {
     if (!ctx->lazy) return;
@@ -342,6 +379,22 @@ void pf__ctx_trim(pf_ctx *ctx)
         }
         n = 0;
     }
+    trim_parents(ctx, map, live, ps);
+}
+
+void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to)
+{
+    /* only the sized components are the map's alone: JPS's, the accelerator's and Theta*'s state
+     * is per search (a batch's JPS table is shared already) */
+    const pf__ext_kind k = PF__EXT_SIZED;
+    if (from == to || from->map != to->map || !from->ext[k] || ((from->ext_placed | to->ext_placed) >> k & 1u))
+        return;
+    /* freed later through `to`'s allocator */
+    if (from->alloc.alloc != to->alloc.alloc || from->alloc.free != to->alloc.free || from->alloc.user != to->alloc.user)
+        return;
+    pf__ctx_ext_drop(to, k);
+    to->ext[k] = from->ext[k];
+    from->ext[k] = NULL;
 }
 
 const pf_map *pf_ctx_map(const pf_ctx *ctx) { return ctx ? ctx->map : NULL; }
