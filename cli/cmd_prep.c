@@ -24,14 +24,20 @@ static const char *HELP =
 
 int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p)
 {
+    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
+    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_REBUILD, p);
+}
+
+int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const char *file, pf_accel_edits edits,
+                        cli_prep *p)
+{
     *p = (cli_prep){0};
     if (file && algo != PF_ALGO_AUTO) {
         cli_error(cmd, "--prep FILE is read by --algo auto only");
         return 0;
     }
     double t0 = cli_now();
-    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
-    const pf_accel_desc ad = {.edits = PF_ACCEL_EDITS_REBUILD};
+    const pf_accel_desc ad = {.edits = edits};
     if (algo == PF_ALGO_AUTO && file) {
         pf_diag diag;
         if (pf_accel_load(file, map, &ad, &p->accel, &diag) != PF_OK) {

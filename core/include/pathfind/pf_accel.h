@@ -197,6 +197,35 @@ PF_API pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc);
 /** Bytes of accelerator query state owned by `ctx` (not the attached accelerator). */
 PF_API size_t    pf_ctx_accel_mem_size(const pf_ctx *ctx);
 
+/* ---- off-frame rebuilds (OFF-FRAME REBUILDS above) ------------------------------------------- */
+
+/** An accelerator being rebuilt for a map's cells as they were at pf_accel_rebuild_begin. */
+typedef struct pf_accel_rebuild pf_accel_rebuild;
+
+/**
+ * Starts a rebuild for the cells `map` has now: copies them (1 byte per cell; about 2 ms on
+ * 2000x2000) and nothing else. Call it where edits may be made (between runs, on the thread that
+ * edits the map).
+ * @param desc [opt] as pf_accel_create's, with edits PF_ACCEL_EDITS_STALE (the default).
+ * @return PF_OK, PF_INVALID_ARGUMENT (also desc->edits PF_ACCEL_EDITS_REBUILD), PF_UNSUPPORTED
+ *         (see pf_accel_supported), PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_rebuild_begin(const pf_map *map, const pf_accel_desc *desc, pf_accel_rebuild **out);
+/**
+ * Builds the accelerator of the copied cells, once, on any thread: it reads only the copy, so the
+ * map may be edited and searched meanwhile. *out is made for the map given to begin (attach it with
+ * pf_batch_adopt_accel, or pf_ctx_use_accel while pf_accel_current) and answers PF_ALGO_AUTO only
+ * while that map's cells are the copied ones; it is the caller's to destroy, after the rebuild's
+ * map and before it. The same for any thread count, like pf_accel_create's.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or run before), PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_rebuild_run(pf_accel_rebuild *r, pf_accel **out);
+/** NULL-safe; the accelerator it made is not destroyed. */
+PF_API void      pf_accel_rebuild_destroy(pf_accel_rebuild *r);
+/** Non-zero when `acc` answers PF_ALGO_AUTO on `map` now: made for it, and its cells unchanged
+ *  since (the same fingerprint). A stale one gives PF_DETAIL_ACCEL_STALE, and JPS answers. */
+PF_API int       pf_accel_current(const pf_accel *acc, const pf_map *map);
+
 #endif /* PF_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
