@@ -53,8 +53,8 @@ static const char *HELP2 =
     "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
     "how the completed orders were answered (by_ALGO, detail_fallback, detail_accel,\n"
     "detail_accel_stale, detail_short, detail_partial),\n"
-    "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
-    "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
+    "frame_ms_p50/p99/max and frame_ms_first (submit and run of one frame), queries_per_s (completed\n"
+    "orders per second of those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
     "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
@@ -612,6 +612,7 @@ int pf_cli_replay(int argc, char **argv)
     }
     double fmax = 0.0;
     for (uint32_t k = 0; k < nft; k++) fmax = ft[k] > fmax ? ft[k] : fmax;
+    double first_ms = nft ? ft[0] : 0.0; /* before pct sorts them */
     double p50 = pct(ft, nft, 0.5), p99 = pct(ft, nft, 0.99);
     printf("{\"frames\":%u,\"orders\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,\"superseded\":%llu,"
            "\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"queries_per_s\":%.1f,"
@@ -622,6 +623,7 @@ int pf_cli_replay(int argc, char **argv)
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
+    printf(",\"frame_ms_first\":%.3f", first_ms);
     printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f,\"broken\":%llu,\"repaired\":%llu,\"repair_us\":%.3f",
            (unsigned long long)edits, (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0,
            (unsigned long long)rp.broken, (unsigned long long)rp.repaired,
