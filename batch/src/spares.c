@@ -49,8 +49,9 @@ static pf_status new_spare(pf_batch *b, pf_ctx **out)
     pf_status st = pf_ctx_create(b->map, &cd, out);
     if (st == PF_OK && b->accel) st = pf__ctx_adopt_accel(*out, b->accel);
     /* reserve.algos holds for spares made later too (pf_batch.h): without it the search parked
-     * here would make its JPS or accelerator state (16 MB each on 2000x2000) in a later frame */
-    if (st == PF_OK && b->algos) st = pf__ctx_reserve_algos(*out, b->algos);
+     * here would make its JPS or accelerator state (16 MB each on 2000x2000) in a later frame.
+     * Not for lazy spares (PF_PREFAULT_NONE), which hold only what their searches touch. */
+    if (st == PF_OK && b->algos && b->prefault != PF_PREFAULT_NONE) st = pf__ctx_reserve_algos(*out, b->algos);
     if (st != PF_OK && *out) {
         pf_ctx_destroy(*out);
         *out = NULL;
