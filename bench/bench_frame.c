@@ -2,11 +2,11 @@
  * long queries on a 2000x2000 map, run as one pf_batch on 1..MAX_THREADS threads. Prints one JSON
  * object: queries/s and frame time p50/p99 per thread count, per-worker bytes per cell, RSS.
  *
- *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS [ALGO]]]]]]
+ *     bench_frame [MAP [SHORT.scen [LONG.scen [FRAMES [MAX_THREADS [ALGO [PREP.pfa]]]]]]]
  *     defaults: ../shared/data/grids/random-2000-20.map, its -short.map.scen and .map.scen, 10, 2,
  *     astar. ALGO auto builds the map's accelerator first (its build time is build_s; the batch
- *     attaches it to every worker) and runs every query as PF_ALGO_AUTO: A* for the short moves,
- *     the accelerator for the long ones.
+ *     attaches it to every worker), or loads PREP.pfa (`pathfind prep`; load time in build_s), and
+ *     runs every query as PF_ALGO_AUTO: A* for the short moves, the accelerator for the long ones.
  * Each batch is made with reserve.algos naming ALGO (pf_batch.h), so its first frame allocates
  * nothing for it; first_frame_ms is that frame, first_frame_ms_unreserved the first frame of a
  * batch made without the reservation (the per-context JPS and accelerator state then made, and a
@@ -97,8 +97,9 @@ int main(int argc, char **argv)
     double build_s = 0.0;
     if (algo == PF_ALGO_AUTO) {
         double t0 = now();
-        if (pf_accel_create(map, NULL, &acc) != PF_OK) {
-            fprintf(stderr, "bench_frame: cannot build the accelerator\n");
+        if (argc > 7 ? pf_accel_load(argv[7], map, NULL, &acc, &d) != PF_OK : pf_accel_create(map, NULL, &acc) != PF_OK) {
+            fprintf(stderr, "bench_frame: cannot %s the accelerator%s%s\n", argc > 7 ? "load" : "build",
+                    argc > 7 ? ": " : "", argc > 7 ? d.msg : "");
             return 1;
         }
         build_s = now() - t0;

@@ -9,8 +9,9 @@ static const char *HELP =
     "Builds the long-query accelerator of a map (a contraction hierarchy over its subgoal graph, see\n"
     "pf_accel.h) and bakes it to FILE, which `scen`, `path` and `replay` read with --prep FILE\n"
     "and --algo auto. The file carries the map's fingerprint: it is refused for any other map, or\n"
-    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`\n"
-    "and replay's edit lines: each edit rebuilds it). Supported: 8-connected maps without corner\n"
+    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`,\n"
+    "each edit rebuilding it, and replay's edit lines, rebuilt off the frame: --accel-adopt-frames).\n"
+    "Supported: 8-connected maps without corner\n"
     "cutting and without cost multipliers (other maps answer --algo auto with JPS or A*, and need no\n"
     "file).\n"
     "Prints one JSON object: map, prep_s (build), save_s, subgoals, graph_arcs, shortcuts, arcs,\n"
@@ -24,14 +25,20 @@ static const char *HELP =
 
 int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p)
 {
+    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
+    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_REBUILD, p);
+}
+
+int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const char *file, pf_accel_edits edits,
+                        cli_prep *p)
+{
     *p = (cli_prep){0};
     if (file && algo != PF_ALGO_AUTO) {
         cli_error(cmd, "--prep FILE is read by --algo auto only");
         return 0;
     }
     double t0 = cli_now();
-    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
-    const pf_accel_desc ad = {.edits = PF_ACCEL_EDITS_REBUILD};
+    const pf_accel_desc ad = {.edits = edits};
     if (algo == PF_ALGO_AUTO && file) {
         pf_diag diag;
         if (pf_accel_load(file, map, &ad, &p->accel, &diag) != PF_OK) {

@@ -14,12 +14,13 @@
 #include <xxhash.h>
 #include "cli.h"
 #include "replay_anim.h"
+#include "replay_adopt.h"
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
     "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "                       [--speed S] [--animate FILE.gif [--anim-px N] [--anim-step N]]\n"
-    "                       [--classes CHARS [--class-cost C=X[,C=X]]]\n"
+    "                       [--classes CHARS [--class-cost C=X[,C=X]]] [--accel-adopt-frames N]\n"
     "\n"
     "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
     "file order, runs the batch once with the budget and collects what completed, until every order\n"
@@ -52,12 +53,15 @@ static const char *HELP2 =
     "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
     "how the completed orders were answered (by_ALGO, detail_fallback, detail_accel,\n"
     "detail_accel_stale, detail_short, detail_partial),\n"
-    "frame_ms_p50/p99/max (submit and run of one frame), queries_per_s (completed orders per second of\n"
-    "those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
+    "frame_ms_p50/p99/max and frame_ms_first (submit and run of one frame), queries_per_s (completed\n"
+    "orders per second of those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
     "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
-    "mended from where the unit stands) and repair_us (mean per broken path).\n"
+    "mended from where the unit stands) and repair_us (mean per broken path); with --algo auto and an\n"
+    "accelerator: accel_adopt_frames, accel_rebuilds, accel_adoptions (copy_frame, frame, wait_ms,\n"
+    "build_s of each), accel_dropped, accel_jps_frames (frames run while it was stale: JPS answered),\n"
+    "accel_copy_us (mean in-frame copy of the cells per rebuild), accel_wait_ms_max.\n"
     "\n";
 
 static const char *HELP3 =
@@ -75,6 +79,11 @@ static const char *HELP3 =
     "  --algo NAME     astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, theta, auto (the\n"
     "                  accelerator for long moves: read from --prep FILE, else built before frame 0)\n"
     "  --prep FILE     with --algo auto: the accelerator baked by `pathfind prep`\n"
+    "  --accel-adopt-frames N  with --algo auto: after an edit JPS answers while a thread rebuilds the\n"
+    "                  accelerator from a copy of the cells; the batch adopts it at the first frame\n"
+    "                  run at or after the edit frame + N (waiting for the build there if it is late),\n"
+    "                  so the CSV does not depend on the machine (default 60; 0: rebuilt inside each\n"
+    "                  edit, in the frame)\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
@@ -110,6 +119,8 @@ typedef struct replay_opts {
     long        anim_px, anim_step;
     pf_prefault prefault;
     cli_filter  filt; /* --classes, --class-cost */
+    long        adopt; /* --accel-adopt-frames */
+    int         adopt_given;
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -150,6 +161,11 @@ static int opt_prefault(replay_opts *o, const char *a)
     cli_error("replay", "--prefault: '%s' is not default, records, all or none", a);
     return 0;
 }
+static int opt_adopt(replay_opts *o, const char *a)
+{
+    o->adopt_given = 1;
+    return cli_parse_int("replay", "--accel-adopt-frames", a, 0, 1000000, &o->adopt);
+}
 static int opt_speed(replay_opts *o, const char *a) { return cli_parse_int("replay", "--speed", a, 0, 1000, &o->speed); }
 static int opt_anim_px(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-px", a, 64, 4096, &o->anim_px); }
 static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-step", a, 1, 10000, &o->anim_step); }
@@ -159,7 +175,7 @@ static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
     {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault}, {"--classes", opt_classes},
-    {"--class-cost", opt_class_cost},
+    {"--class-cost", opt_class_cost}, {"--accel-adopt-frames", opt_adopt},
 };
 
 /* ---- the replay ------------------------------------------------------------------------------ */
@@ -371,7 +387,8 @@ static void prefer_passive_wait(int argc, char **argv)
 
 int pf_cli_replay(int argc, char **argv)
 {
-    replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1};
+    replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1,
+                     .adopt = 60};
     const char *pos[2] = {0};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -413,6 +430,10 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "--prep is read by --algo auto only");
         return 2;
     }
+    if (o.adopt_given && o.algo != PF_ALGO_AUTO) {
+        cli_error("replay", "--accel-adopt-frames goes with --algo auto only");
+        return 2;
+    }
     if (cli_args_only) return 0;
     prefer_passive_wait(argc, argv);
     o.map = pos[0];
@@ -432,6 +453,7 @@ int pf_cli_replay(int argc, char **argv)
     repairs rp = {.prefault = o.prefault};
     cli_anim *anim = NULL;
     cli_anim_unit *units = NULL;
+    cli_adopt *adopt = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
@@ -440,7 +462,11 @@ int pf_cli_replay(int argc, char **argv)
     uint32_t nft = 0, ftcap = 0;
     if (!rows || !pend || !lag) goto oom;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
-    if (!cli_prep_make("replay", map, o.algo, o.prep, &prep)) goto done;
+    /* with N frames, the accelerator goes stale at an edit and a rebuild made off the frame is
+     * adopted N frames later (replay_adopt.c); with 0 it is rebuilt inside each edit */
+    if (!cli_prep_make_edits("replay", map, o.algo, o.prep, o.adopt ? PF_ACCEL_EDITS_STALE : PF_ACCEL_EDITS_REBUILD,
+                             &prep))
+        goto done;
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
      * all up front: 64 slots and one order cost one spare context at most */
     pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
@@ -461,6 +487,7 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "%s", pf_status_str(st));
         goto done;
     }
+    if (!(adopt = cli_adopt_open(o.adopt ? prep.accel : NULL, (uint64_t)o.adopt))) goto oom;
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
     pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size, .filter = flt};
     uint32_t npend = 0, i = 0;
@@ -509,6 +536,8 @@ int pf_cli_replay(int argc, char **argv)
             filter_warned = 1;
         }
         if (edits != edits_before && !flt && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
+        /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
+        if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
         double t0 = cli_now();
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];
@@ -537,6 +566,7 @@ int pf_cli_replay(int argc, char **argv)
         }
         double dt = cli_now() - t0;
         busy += dt;
+        cli_adopt_after_run(adopt);
         if (nft == ftcap) {
             ftcap = ftcap ? ftcap * 2u : 1024u;
             double *n = realloc(ft, ftcap * sizeof *ft);
@@ -585,6 +615,7 @@ int pf_cli_replay(int argc, char **argv)
     }
     double fmax = 0.0;
     for (uint32_t k = 0; k < nft; k++) fmax = ft[k] > fmax ? ft[k] : fmax;
+    double first_ms = nft ? ft[0] : 0.0; /* before pct sorts them */
     double p50 = pct(ft, nft, 0.5), p99 = pct(ft, nft, 0.99);
     printf("{\"frames\":%u,\"orders\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,\"superseded\":%llu,"
            "\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"queries_per_s\":%.1f,"
@@ -595,10 +626,12 @@ int pf_cli_replay(int argc, char **argv)
            (unsigned long long)superseded, p50, p99, fmax, busy > 0.0 ? (double)completed / busy : 0.0, lagp[0],
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
+    printf(",\"frame_ms_first\":%.3f", first_ms);
     printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f,\"broken\":%llu,\"repaired\":%llu,\"repair_us\":%.3f",
            (unsigned long long)edits, (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0,
            (unsigned long long)rp.broken, (unsigned long long)rp.repaired,
            rp.broken ? rp.seconds * 1e6 / (double)rp.broken : 0.0);
+    if (prep.accel) cli_adopt_json(stdout, adopt);
     cli_answers_json(stdout, &answers);
     printf("}\n");
     rc = 0;
@@ -609,6 +642,7 @@ done:
     cli_anim_close(anim, 0);
     free(units);
     pf_batch_destroy(b);
+    cli_adopt_close(adopt); /* after the batch, which may use its accelerator */
     cli_prep_free(&prep);
     pf_ctx_destroy(rp.ctx);
     for (uint32_t k = 0; rows && k < lg.orders; k++) free(rows[k].path);

@@ -401,13 +401,9 @@ static int teardown(void **state)
     return tmpdir_teardown(state);
 }
 
-/* replay --algo auto --prep FILE with edit lines: the accelerator follows every edit (rebuilt), so
- * orders after an edit are answered by it (detail_accel, never detail_accel_stale) and at A*'s
- * costs, order by order. The wall moves its gap from one end to the other: the old hierarchy's
- * routes through the first gap would be wrong. */
-static void test_prep_follows_edits(void **state)
+/* The 80x60 map of the edit tests: a wall at x = 40 with a gap at its bottom, and posts. */
+static void write_walled_map(void)
 {
-    (void)state;
     FILE *f = fopen(tmp("p.map"), "w");
     assert_non_null(f);
     fprintf(f, "type octile\nheight 60\nwidth 80\nmap\n");
@@ -418,7 +414,42 @@ static void test_prep_follows_edits(void **state)
         fprintf(f, "%s\n", row);
     }
     fclose(f);
-    f = fopen(tmp("p.txt"), "w");
+}
+
+/* Two CSVs agree on every row's order, tag, submitted, status and cost (arrival frames differ between
+ * algorithms under a budget, and paths among equal-cost ones). */
+static void same_costs(const char *pa, const char *pb)
+{
+    for (int row = 0;; row++) {
+        const char *ea = strchr(pa, '\n'), *eb = strchr(pb, '\n');
+        if (!ea || !eb) {
+            assert_true(!ea && !eb);
+            return;
+        }
+        unsigned oa, ob;
+        unsigned long long ta, tb, sa, sb;
+        long long aa, ab;
+        char sta[16], stb[16], ca[32] = "", cb[32] = "";
+        if (row > 0) {
+            assert_int_equal(sscanf(pa, "%u,%llu,%llu,%lld,%15[^,],%31[^,]", &oa, &ta, &sa, &aa, sta, ca), 6);
+            assert_int_equal(sscanf(pb, "%u,%llu,%llu,%lld,%15[^,],%31[^,]", &ob, &tb, &sb, &ab, stb, cb), 6);
+            if (oa != ob || ta != tb || sa != sb || strcmp(sta, stb) != 0 || strcmp(ca, cb) != 0)
+                fail_msg("row %d differs:\n%.*s\n%.*s", row, (int)(ea - pa), pa, (int)(eb - pb), pb);
+        }
+        pa = ea + 1;
+        pb = eb + 1;
+    }
+}
+
+/* replay --algo auto --prep FILE with edit lines and --accel-adopt-frames 0: the accelerator follows
+ * every edit (rebuilt inside it), so orders after an edit are answered by it (detail_accel, never
+ * detail_accel_stale) and at A*'s costs, order by order. The wall moves its gap from one end to the
+ * other: the old hierarchy's routes through the first gap would be wrong. */
+static void test_prep_follows_edits(void **state)
+{
+    (void)state;
+    write_walled_map();
+    FILE *f = fopen(tmp("p.txt"), "w");
     assert_non_null(f);
     fputs("orders 1\n"
           "0 1 0 0 79 0 normal\n"
@@ -438,8 +469,8 @@ static void test_prep_follows_edits(void **state)
     snprintf(cmd, sizeof cmd, "'%s' prep '%s' -o '%s' >/dev/null", PF_CLI_PATH, tmp("p.map"), tmp("p.pfa"));
     assert_int_equal(system(cmd), 0);
     char args[640];
-    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --csv '%s'", tmp("p.map"), tmp("p.txt"), tmp("p.pfa"),
-             tmp("pa.csv"));
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 0 --csv '%s'", tmp("p.map"),
+             tmp("p.txt"), tmp("p.pfa"), tmp("pa.csv"));
     assert_int_equal(replay(args), 0);
     HAS(g_out, "\"completed\":7,");
     HAS(g_out, "\"edit_cells\":41,");
@@ -449,23 +480,70 @@ static void test_prep_follows_edits(void **state)
     static char a[1 << 12], b[1 << 12];
     slurp(tmp("pa.csv"), a, sizeof a);
     slurp(tmp("pb.csv"), b, sizeof b);
-    /* order, tag, submitted, arrived, status, cost agree row by row (paths may differ among equals) */
-    char *pa = a, *pb = b;
-    for (int row = 0; row < 8; row++) {
-        char *ea = strchr(pa, '\n'), *eb = strchr(pb, '\n');
-        assert_non_null(ea);
-        assert_non_null(eb);
-        int commas = 0;
-        char *ca = pa, *cb = pb;
-        while (commas < 6 && ca < ea && *ca == *cb) {
-            commas += *ca == ',';
-            ca++;
-            cb++;
-        }
-        if (commas < 6) fail_msg("row %d differs:\n%.*s\n%.*s", row, (int)(ea - pa), pa, (int)(eb - pb), pb);
-        pa = ea + 1;
-        pb = eb + 1;
+    same_costs(a, b);
+}
+
+/* replay --algo auto --prep FILE with edit lines, off the frame (the default): after the edits of
+ * frame 5 JPS answers (detail_accel_stale) while a thread rebuilds; a building at frame 7 makes that
+ * rebuild stale before its frame (9), where it is dropped and the next one starts, adopted at 13.
+ * The CSV is the same for 1, 2 and 3 workers under an expansion budget, and every cost is A*'s
+ * (unbudgeted: each order answered on the map of its frame). */
+static void test_prep_adopts_off_frame(void **state)
+{
+    (void)state;
+    write_walled_map();
+    FILE *f = fopen(tmp("q.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n", f);
+    for (int fr = 0; fr < 20; fr++) {
+        if (fr == 5) fputs("5 rect 40 55 1 5 @\n5 rect 40 0 1 4 .\n", f);
+        if (fr == 7) fputs("7 rect 20 0 4 4 @\n", f);
+        /* long moves across the wall, and one short one, every frame */
+        fprintf(f, "%d %d 0 %d 79 %d normal\n", fr, 3 * fr, (fr * 7) % 60, (fr * 13 + 5) % 60);
+        fprintf(f, "%d %d 79 %d 2 %d urgent\n", fr, 3 * fr + 1, (fr * 11 + 3) % 60, (fr * 5 + 1) % 60);
+        fprintf(f, "%d %d 50 %d 55 %d background\n", fr, 3 * fr + 2, 10 + fr, 12 + fr);
     }
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' prep '%s' -o '%s' >/dev/null", PF_CLI_PATH, tmp("p.map"), tmp("p.pfa"));
+    assert_int_equal(system(cmd), 0);
+    static char csv[3][1 << 13], json[sizeof g_out];
+    for (int w = 1; w <= 3; w++) {
+        char args[768];
+        snprintf(args, sizeof args,
+                 "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --workers %d --budget-exp 400 --csv '%s'",
+                 tmp("p.map"), tmp("q.txt"), tmp("p.pfa"), w, tmp("qa.csv"));
+        assert_int_equal(replay(args), 0);
+        slurp(tmp("qa.csv"), csv[w - 1], sizeof csv[0]);
+        if (w == 1) snprintf(json, sizeof json, "%s", g_out);
+        HAS(g_out, "\"accel_adopt_frames\":4,\"accel_rebuilds\":2,\"accel_adoptions\":[{\"copy_frame\":9,\"frame\":13,");
+        HAS(g_out, "\"accel_dropped\":1,\"accel_jps_frames\":8,");
+    }
+    assert_string_equal(csv[0], csv[1]);
+    assert_string_equal(csv[0], csv[2]);
+    /* both kinds of answer happened: JPS for the stale one, the accelerator before and after */
+    const char *st = strstr(json, "\"detail_accel_stale\":");
+    assert_non_null(st);
+    assert_true(atoi(st + strlen("\"detail_accel_stale\":")) > 0);
+    const char *ac = strstr(json, "\"detail_accel\":");
+    assert_non_null(ac);
+    assert_true(atoi(ac + strlen("\"detail_accel\":")) > 0);
+    /* unbudgeted, every order is answered in its own frame, on the map A* sees then */
+    char args[640];
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --csv '%s'", tmp("p.map"),
+             tmp("q.txt"), tmp("p.pfa"), tmp("qa.csv"));
+    assert_int_equal(replay(args), 0);
+    HAS(g_out, "\"accel_jps_frames\":8,");
+    snprintf(args, sizeof args, "'%s' '%s' --algo astar --csv '%s'", tmp("p.map"), tmp("q.txt"), tmp("qb.csv"));
+    assert_int_equal(replay(args), 0);
+    static char a[1 << 13], b[1 << 13];
+    slurp(tmp("qa.csv"), a, sizeof a);
+    slurp(tmp("qb.csv"), b, sizeof b);
+    same_costs(a, b);
+    /* --accel-adopt-frames is auto's */
+    snprintf(args, sizeof args, "'%s' '%s' --algo jps --accel-adopt-frames 3", tmp("p.map"), tmp("q.txt"));
+    assert_int_equal(replay(args), 2);
+    HAS(g_err, "--accel-adopt-frames goes with --algo auto only");
 }
 
 int main(void)
@@ -477,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
         cmocka_unit_test(test_prep_follows_edits),
+        cmocka_unit_test(test_prep_adopts_off_frame),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -115,8 +115,11 @@ async function main() {
       const log = await ev('pfDemo.log()');
       const logFile = path.join(OUT, `browser-${name}.orders.txt`), csvFile = path.join(OUT, `browser-${name}.csv`);
       fs.writeFileSync(logFile, log);
+      // the page rebuilds the accelerator inside each edit (one thread, no background build):
+      // replay does the same with --accel-adopt-frames 0
+      const adopt = name === 'auto' ? ['--accel-adopt-frames', '0'] : [];
       execFileSync(PATHFIND, ['replay', path.join(root, 'maps', MAP), logFile, '--workers', '1', '--slots', '2',
-                              '--budget-exp', String(BUDGET), '--algo', name, '--csv', csvFile],
+                              '--budget-exp', String(BUDGET), '--algo', name, ...adopt, '--csv', csvFile],
                    { env: { ...process.env, OMP_WAIT_POLICY: 'passive' }, stdio: ['ignore', 'ignore', 'inherit'] });
       const check = await ev(`pfDemo.verify(${JSON.stringify(fs.readFileSync(csvFile, 'utf8'))})`);
       const shot = await S('Page.captureScreenshot', { format: 'png' });

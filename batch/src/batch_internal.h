@@ -9,6 +9,7 @@
  *     account.c     the prepared run: the order of its jobs and its budget account
  *     sched_jobs.c  the workers, and one job run on one worker (pf_batch_run_job)
  *     follow.c      the batch as a user of its map: held during runs, following its edits
+ *     adopt.c       the run counter, and an accelerator adopted at a run the caller names
  *     batch.c       what the batch is made with (read by every part)
  *
  * and of files that hold no fields, which work on the parts through their APIs:
@@ -23,7 +24,7 @@
  * Files call each other in one direction only; bottom to top:
  *
  *     arena.c sort.c  <  queries.c spares.c  <  plan.c  <  group.c  <  results.c  <  account.c
- *                     <  sched_jobs.c  <  follow.c  <  run.c  <  sched_omp.c  <  batch.c
+ *                     <  sched_jobs.c  <  follow.c  <  adopt.c  <  run.c  <  sched_omp.c  <  batch.c
  *
  * A file calls only files to its left. The counters in `st` are the one field every part adds
  * to (each its own counters: see struct pf_batch).
@@ -167,7 +168,7 @@ struct pf_batch {
         pf__map_user user;     /* busy from prepare to finish; follows the map's edits */
     };
     const pf_jps_table *jps;   /* attached to every context made, when given or built */
-    const pf_accel *accel;     /* likewise */
+    const pf_accel *accel;     /* likewise; replaced at the start of a run by adopt.c */
     pf_jps_table *jps_own;     /* the table reserve.algos built (jps points to it), owned */
     int           jps_own_plus; /* jps_own has JPS+ distances */
     uint32_t      algos;       /* reserve.algos so far: their state is made in every context */
@@ -182,6 +183,13 @@ struct pf_batch {
         pf__worker *workers;   /* [nworkers] */
     };
     uint32_t      nworkers;
+
+    struct { /* adopt.c: runs begun, and the accelerator waiting for its run */
+        uint64_t        runs;        /* runs prepared so far: the next one is run `runs` */
+        const pf_accel *adopt;       /* adopted at the start of run adopt_run (NULL: detach) */
+        uint64_t        adopt_run;
+        int             adopt_pending;
+    };
 
     struct { /* spares.c: spare contexts */
         pf_ctx      **spares;      /* [spare_cap = nspare_want] free spare contexts (stack) */
@@ -338,6 +346,8 @@ void      pf__spares_owe(pf_batch *b, uint32_t n);
 int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos);
 void      pf__spares_use_jps(pf_batch *b, const pf_jps_table *t);
+/* The free spares use `acc` (pf__ctx_adopt_accel), with the state b->algos needs. */
+pf_status pf__spares_use_accel(pf_batch *b, const pf_accel *acc);
 size_t    pf__spares_mem_size(const pf_batch *b); /* the contexts */
 void      pf__spares_free(pf_batch *b);
 size_t    pf__spares_static_size(uint32_t n);
@@ -372,6 +382,9 @@ void      pf__plan_end_run(pf_batch *b);
 void      pf__plan_unplan(pf_batch *b, int ok);
 /* The contexts suspended searches hold. */
 int       pf__plan_reserve_open(pf_batch *b, uint32_t open, int prefault);
+/* The contexts held by suspended jobs use `acc` from their next search on (a suspended search goes
+ * on as it began: AUTO picked its algorithm then), with the state b->algos needs. */
+pf_status pf__plan_use_accel(pf_batch *b, const pf_accel *acc);
 size_t    pf__plan_mem_size(const pf_batch *b);
 void      pf__plan_free(pf_batch *b);
 size_t    pf__plan_static_size(uint32_t qcap, uint32_t tcap);
@@ -444,6 +457,8 @@ pf_status pf__workers_init(pf_batch *b, size_t arena);
 int       pf__workers_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__workers_reserve_algos(pf_batch *b, uint32_t algos);
 void      pf__workers_use_jps(pf_batch *b, const pf_jps_table *t);
+/* The workers' contexts use `acc` (pf__ctx_adopt_accel), with the state b->algos needs. */
+pf_status pf__workers_use_accel(pf_batch *b, const pf_accel *acc);
 int       pf__workers_reserve_arena(pf_batch *b, size_t bytes, int prefault);
 /* pf_batch_reset: the paths of the frame are given up. */
 void      pf__workers_reset(pf_batch *b);
@@ -471,6 +486,14 @@ void      pf__batch_unfollow(pf_batch *b);
 /* From prepare to finish the map must not change; 0 when it is being edited (PF_MAP_BUSY). */
 int       pf__batch_hold_map(pf_batch *b);
 void      pf__batch_release_map(pf_batch *b);
+
+/* ---- adopt.c: the run counter, an accelerator adopted at a named run ------------------------------ */
+
+/* pf_batch_prepare, once the map is held: the waiting accelerator replaces b->accel in every
+ * context when this is its run (PF_OK, or PF_OUT_OF_MEMORY: it waits for the next run). */
+pf_status pf__adopt_due(pf_batch *b);
+/* pf_batch_prepare, once it succeeded: the run counter moves on. */
+void      pf__adopt_run_begun(pf_batch *b);
 
 /* ---- sched_omp.c: workers of a batch created with 0 (OpenMP's thread count; 1 without OpenMP) -- */
 

@@ -369,6 +369,15 @@ int pf__plan_reserve_open(pf_batch *b, uint32_t open, int prefault)
     return 1;
 }
 
+pf_status pf__plan_use_accel(pf_batch *b, const pf_accel *acc)
+{
+    pf_status st = PF_OK;
+    for (uint32_t i = 0; i < b->njobs && st == PF_OK; i++)
+        if (b->jobs[i].held && (st = pf__ctx_adopt_accel(b->jobs[i].held, acc)) == PF_OK && b->algos)
+            st = pf__ctx_reserve_algos(b->jobs[i].held, b->algos);
+    return st;
+}
+
 size_t pf__plan_mem_size(const pf_batch *b)
 {
     size_t n = 0;

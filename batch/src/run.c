@@ -10,11 +10,14 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     if (pf__account_prepared(b)) return PF_BATCH_BUSY;
     /* from here to pf_batch_finish the map must not change (pf_grid_apply_edits checks it) */
     if (!pf__batch_hold_map(b)) return PF_MAP_BUSY;
-    if (!pf__plan_fresh(b) || !pf__account_open(b, budget)) {
+    /* an adopted accelerator first: this run's searches, every one of them, see it */
+    pf_status st = pf__adopt_due(b);
+    if (st != PF_OK || !pf__plan_fresh(b) || !pf__account_open(b, budget)) {
         pf__batch_release_map(b);
         return PF_OUT_OF_MEMORY;
     }
     pf__workers_begin_run(b);
+    pf__adopt_run_begun(b);
     return PF_OK;
 }
 

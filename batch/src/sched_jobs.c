@@ -82,6 +82,15 @@ void pf__workers_use_jps(pf_batch *b, const pf_jps_table *t)
     for (uint32_t w = 0; w < b->nworkers; w++) pf_ctx_use_jps_table(b->workers[w].ctx, t);
 }
 
+pf_status pf__workers_use_accel(pf_batch *b, const pf_accel *acc)
+{
+    pf_status st = PF_OK;
+    for (uint32_t w = 0; w < b->nworkers && st == PF_OK; w++)
+        if ((st = pf__ctx_adopt_accel(b->workers[w].ctx, acc)) == PF_OK && b->algos)
+            st = pf__ctx_reserve_algos(b->workers[w].ctx, b->algos);
+    return st;
+}
+
 int pf__workers_reserve_arena(pf_batch *b, size_t bytes, int prefault)
 {
     for (uint32_t w = 0; w < b->nworkers; w++)

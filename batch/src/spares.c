@@ -25,8 +25,11 @@ pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
 {
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
+    cd.accel = NULL; /* the batch's own now: an adopted one replaces the desc's, stale or not */
     pf_status st = pf_ctx_create(b->map, &cd, out);
-    if (st == PF_OK && b->algos && (st = pf__ctx_reserve_algos(*out, b->algos)) != PF_OK) {
+    if (st == PF_OK && b->accel) st = pf__ctx_adopt_accel(*out, b->accel);
+    if (st == PF_OK && b->algos) st = pf__ctx_reserve_algos(*out, b->algos);
+    if (st != PF_OK && *out) {
         pf_ctx_destroy(*out);
         *out = NULL;
     }
@@ -42,8 +45,14 @@ static pf_status new_spare(pf_batch *b, pf_ctx **out)
 {
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
+    cd.accel = NULL; /* as pf__new_ctx */
     pf_status st = pf_ctx_create(b->map, &cd, out);
-    if (st == PF_OK && b->accel && (st = pf_ctx_use_accel(*out, b->accel)) != PF_OK) {
+    if (st == PF_OK && b->accel) st = pf__ctx_adopt_accel(*out, b->accel);
+    /* reserve.algos holds for spares made later too (pf_batch.h): without it the search parked
+     * here would make its JPS or accelerator state (16 MB each on 2000x2000) in a later frame.
+     * Not for lazy spares (PF_PREFAULT_NONE), which hold only what their searches touch. */
+    if (st == PF_OK && b->algos && b->prefault != PF_PREFAULT_NONE) st = pf__ctx_reserve_algos(*out, b->algos);
+    if (st != PF_OK && *out) {
         pf_ctx_destroy(*out);
         *out = NULL;
     }
@@ -124,6 +133,15 @@ pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos)
 void pf__spares_use_jps(pf_batch *b, const pf_jps_table *t)
 {
     for (uint32_t i = 0; i < b->nspare; i++) pf_ctx_use_jps_table(b->spares[i], t);
+}
+
+pf_status pf__spares_use_accel(pf_batch *b, const pf_accel *acc)
+{
+    pf_status st = PF_OK;
+    for (uint32_t i = 0; i < b->nspare && st == PF_OK; i++)
+        if ((st = pf__ctx_adopt_accel(b->spares[i], acc)) == PF_OK && b->algos)
+            st = pf__ctx_reserve_algos(b->spares[i], b->algos);
+    return st;
 }
 
 int pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault)

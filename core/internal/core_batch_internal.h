@@ -13,6 +13,7 @@
 #define PF_CORE_BATCH_INTERNAL_H
 
 #include "pathfind/pf_search.h"
+#include "pathfind/pf_accel.h"
 #include "base_internal.h"
 #include "map_user_internal.h" /* a batch follows its map's edits (batch/src/follow.c) */
 
@@ -56,6 +57,13 @@ void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to);
  * PF_OUT_OF_MEMORY, PF_CAPACITY_EXCEEDED (a context in caller memory without it).
  * pf_batch_reserve's way to keep a frame's first searches from allocating. */
 pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos);
+
+/* Attaches `acc` (NULL detaches) as pf_ctx_use_accel does, but one made for the context's map
+ * object whatever its cells: a stale one answers no query until the map's fingerprint is its own
+ * (pf_batch_adopt_accel). PF_OK, PF_WRONG_MAP (another map object), PF_OUT_OF_MEMORY. */
+pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc);
+/* The map object an accelerator was made for. */
+const pf_map *pf__accel_map(const pf_accel *acc);
 
 /* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
 double pf__grid_octile(int32_t dx, int32_t dy);

@@ -153,6 +153,25 @@
  * available at once. pf_batch_result.map_version says which version a result was found on, and
  * pf_grid_path_changed whether a later edit broke its path.
  *
+ * ADOPTED ACCELERATORS (experimental tier, with pf_accel.h). After an edit the accelerator of
+ * PF_ALGO_AUTO is stale: AUTO answers by JPS (PF_DETAIL_ACCEL_STALE in the stats), exact, until an
+ * accelerator of the edited cells is attached. Rebuilding one takes seconds (pf_accel.h, MAP
+ * EDITS), so it is built off the frame (pf_accel_rebuild_begin between runs, pf_accel_rebuild_run
+ * on any thread) and the batch adopts it at a run the caller names:
+ * pf_batch_adopt_accel(b, acc, F) makes run F (pf_batch_frame counts runs: the next one is
+ * pf_batch_frame(b)) and the later ones use `acc` in every context, from the start of run F. That
+ * switch is part of DETERMINISM: lockstep peers that name the same F switch in the same run, and
+ * their results match whatever their speed, because the batch never waits for a build nor looks at
+ * whether one is done. It takes only finished accelerators: the caller waits for its build (joins
+ * its thread) before run F at the latest, and that wait, not a skipped switch, is where a slow peer
+ * pays. The switch costs nothing in the run when the contexts hold accelerator state already (a
+ * batch made with desc.accel and reserve.algos naming AUTO); otherwise it makes that state for
+ * every context (4 bytes per cell each) as pf_batch_reserve would. If the map was edited after the
+ * rebuild's copy, the adopted accelerator is stale at once and answers nothing (JPS does, with
+ * PF_DETAIL_ACCEL_STALE) unless an edit restores those cells: stale, never wrong. The accelerator
+ * it replaces may be destroyed once run F is prepared; a second adoption before run F replaces the
+ * first (which is never used).
+ *
  * THREAD SAFETY
  *   pf_map    immutable during a run; shared by every worker.
  *   pf_batch  pf_batch_run_job() may run concurrently for distinct `worker` values, between
@@ -238,7 +257,8 @@ typedef struct pf_batch_desc {
      * on its first JPS query (JPS+: 16 bytes per cell per context). */
     const pf_jps_table *jps_table;
     /* [opt] the long-query accelerator (pf_accel.h) for PF_ALGO_AUTO queries, attached to every
-     * context; made for `map` (else PF_WRONG_MAP) and outliving the batch */
+     * context; made for `map` as it is (else PF_WRONG_MAP) and outliving the batch, or its
+     * replacement by pf_batch_adopt_accel (ADOPTED ACCELERATORS) */
     const pf_accel     *accel;
     pf_prefault  prefault;       /* contexts' pages written at creation; default PF_PREFAULT_ALL */
     pf_batch_reserve_desc reserve; /* made at creation (see pf_batch_reserve); zero = nothing more */
@@ -474,6 +494,25 @@ PF_API pf_status pf_batch_get(const pf_batch *b, pf_query_id id, pf_batch_result
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_BATCH_BUSY (during a run).
  */
 PF_API pf_status pf_batch_reset(pf_batch *b);
+
+/* EXPERIMENTAL tier (pf_export.h): declared only where PF_EXPERIMENTAL_API is defined. */
+#ifdef PF_EXPERIMENTAL_API
+/** Runs prepared since creation: the next pf_batch_prepare (or pf_batch_run) is run number
+ *  pf_batch_frame(b). A run that failed to prepare is not counted. 0 for NULL. */
+PF_API uint64_t  pf_batch_frame(const pf_batch *b);
+/**
+ * Makes run `frame` and the later ones answer PF_ALGO_AUTO by `acc` (NULL: no accelerator), in
+ * every context, from the start of that run (see ADOPTED ACCELERATORS). `acc` may be stale (made
+ * for this map before its latest edits): it answers only while the map's cells are those it was
+ * built for. It must outlive its use (until another adoption's run is prepared, or the batch's
+ * destruction). A run whose switch runs out of memory fails to prepare (PF_OUT_OF_MEMORY) and the
+ * switch is tried again by the next.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch, or `frame` below pf_batch_frame(b): that run has
+ *         begun), PF_WRONG_MAP (made for another map object), PF_BATCH_BUSY (during a run),
+ *         PF_UNSUPPORTED (a batch in caller memory: pf_batch_init_static takes no accelerator).
+ */
+PF_API pf_status pf_batch_adopt_accel(pf_batch *b, const pf_accel *acc, uint64_t frame);
+#endif /* PF_EXPERIMENTAL_API */
 
 /** Counters since creation; `pending` is the current number of unanswered queries. */
 PF_API pf_batch_stats pf_batch_get_stats(const pf_batch *b);

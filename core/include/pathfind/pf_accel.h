@@ -48,8 +48,8 @@
  * MAP EDITS. pf_grid_apply_edits changes a map in place, between runs; the edited map has a new
  * fingerprint. By default (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before
  * the edit is not used for it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it,
- * PF_WRONG_MAP), so queries run JPS or A* until an accelerator is built for the edited map (in the
- * background, with pf_accel_create on any thread). With PF_ACCEL_EDITS_REBUILD the accelerator
+ * PF_WRONG_MAP), so queries run JPS or A* until an accelerator is built for the edited map, off the
+ * frame (OFF-FRAME REBUILDS below). With PF_ACCEL_EDITS_REBUILD the accelerator
  * follows its map instead: each pf_grid_apply_edits rebuilds it in place, on the desc's threads,
  * before it returns, and every context it is attached to goes on answering AUTO by it, exact. The
  * rebuild is the whole build (0.55 s on maze-2000-w4, 0.95 s on rooms-2000, minutes on
@@ -58,6 +58,27 @@
  * exist far from it, and which witnesses of the contraction crossed it is not recorded, so no
  * exact local repair short of re-contracting is known here (docs/living-maps.md). A rebuild that
  * fails (out of memory, or an edit that made the map weighted) leaves it stale, as by default.
+ *
+ * OFF-FRAME REBUILDS. The game goes on while a new accelerator is built: pf_accel_rebuild_begin,
+ * between runs, copies the map's cells (1 byte per cell); pf_accel_rebuild_run builds from the copy
+ * on any thread (its own OpenMP team, or desc.parallel), touching neither the live map nor any
+ * context or batch, while the map is edited and searched; the result belongs to the live map and
+ * answers AUTO only while its cells are the copied ones (pf_accel_current): made stale by an edit
+ * after the copy, it is never wrong, and an edit that restores those cells makes it current again.
+ * A batch takes it at a run the caller names (pf_batch_adopt_accel, pf_batch.h ADOPTED
+ * ACCELERATORS), so lockstep peers switch in the same run; JPS answers until then, saying so.
+ *
+ *     // between runs, after the edits of frame f:
+ *     pf_accel_rebuild *rb;
+ *     pf_accel_rebuild_begin(map, NULL, &rb);                 // the copy, in the frame
+ *     start_thread(build, rb);                                // pf_accel_rebuild_run(rb, &fresh)
+ *     ...
+ *     // before the run of frame f + N, on every peer:
+ *     join_thread(build);                                     // waits if the build is late
+ *     pf_batch_adopt_accel(batch, fresh, pf_batch_frame(batch));
+ *     pf_batch_run(batch, &budget);                           // every context uses it from here
+ *     pf_accel_destroy(old);                                  // nothing refers to it any more
+ *     pf_accel_rebuild_destroy(rb);
  *
  * MEMORY. 1 byte per cell (subgoal flags), 4 per cell (arc offsets) and 16 per arc; each context
  * that runs accelerated queries adds 4 bytes per cell (parents) and a few small buffers.
@@ -94,7 +115,9 @@
  * THREAD SAFETY: a pf_accel is immutable after creation (except inside pf_grid_apply_edits, which
  * never overlaps a search on its map, with PF_ACCEL_EDITS_REBUILD); any number of threads' contexts
  * may use it at once. It borrows its map and must outlive every context it is attached to.
- * pf_ctx_use_accel follows the context's rule (one thread at a time).
+ * pf_ctx_use_accel follows the context's rule (one thread at a time). pf_accel_rebuild_begin reads
+ * the map (call it where an edit could be made); pf_accel_rebuild_run reads only its copy (any
+ * thread, one call per rebuild).
  */
 #ifndef PATHFIND_PF_ACCEL_H
 #define PATHFIND_PF_ACCEL_H
@@ -196,6 +219,35 @@ PF_API pf_status pf_accel_load_mem(const void *data, size_t size, const char *na
 PF_API pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc);
 /** Bytes of accelerator query state owned by `ctx` (not the attached accelerator). */
 PF_API size_t    pf_ctx_accel_mem_size(const pf_ctx *ctx);
+
+/* ---- off-frame rebuilds (OFF-FRAME REBUILDS above) ------------------------------------------- */
+
+/** An accelerator being rebuilt for a map's cells as they were at pf_accel_rebuild_begin. */
+typedef struct pf_accel_rebuild pf_accel_rebuild;
+
+/**
+ * Starts a rebuild for the cells `map` has now: copies them (1 byte per cell; about 2 ms on
+ * 2000x2000) and nothing else. Call it where edits may be made (between runs, on the thread that
+ * edits the map).
+ * @param desc [opt] as pf_accel_create's, with edits PF_ACCEL_EDITS_STALE (the default).
+ * @return PF_OK, PF_INVALID_ARGUMENT (also desc->edits PF_ACCEL_EDITS_REBUILD), PF_UNSUPPORTED
+ *         (see pf_accel_supported), PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_rebuild_begin(const pf_map *map, const pf_accel_desc *desc, pf_accel_rebuild **out);
+/**
+ * Builds the accelerator of the copied cells, once, on any thread: it reads only the copy, so the
+ * map may be edited and searched meanwhile. *out is made for the map given to begin (attach it with
+ * pf_batch_adopt_accel, or pf_ctx_use_accel while pf_accel_current) and answers PF_ALGO_AUTO only
+ * while that map's cells are the copied ones; it is the caller's to destroy, after the rebuild's
+ * map and before it. The same for any thread count, like pf_accel_create's.
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or run before), PF_OUT_OF_MEMORY.
+ */
+PF_API pf_status pf_accel_rebuild_run(pf_accel_rebuild *r, pf_accel **out);
+/** NULL-safe; the accelerator it made is not destroyed. */
+PF_API void      pf_accel_rebuild_destroy(pf_accel_rebuild *r);
+/** Non-zero when `acc` answers PF_ALGO_AUTO on `map` now: made for it, and its cells unchanged
+ *  since (the same fingerprint). A stale one gives PF_DETAIL_ACCEL_STALE, and JPS answers. */
+PF_API int       pf_accel_current(const pf_accel *acc, const pf_map *map);
 
 #endif /* PF_EXPERIMENTAL_API */
 

@@ -18,6 +18,7 @@
 #include "search/metric_internal.h"
 #include "jps/jps_internal.h"
 #include "grow_internal.h"
+#include "core_batch_internal.h"
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
@@ -71,6 +72,17 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
     if (!ctx) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (acc && (acc->map != ctx->map || acc->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    return pf__ctx_adopt_accel(ctx, acc);
+}
+
+const pf_map *pf__accel_map(const pf_accel *acc) { return acc->map; }
+
+/* A batch adopts an accelerator at a named run whatever edits came since it was built (pf_batch.h,
+ * ADOPTED ACCELERATORS): attached stale, it answers nothing until the map's fingerprint is its own
+ * again (pf__auto_pick checks it at every query). */
+pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
+{
+    if (acc && acc->map != ctx->map) return PF_WRONG_MAP;
     if (!acc) {
         pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
