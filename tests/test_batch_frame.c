@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include <cmocka.h>
 #include "batch_internal.h" /* a few checks read the plan's account (vprog) and the spare stack */
@@ -674,6 +675,55 @@ static void test_reserve_algos_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* Reserving JPS+ after JPS replaces the batch's bitmaps-only table; searches suspended in spares
+ * still read the old one, which must outlive them (ASan: no use after free) and answer as before. */
+static void test_reserve_jps_plus_with_suspended_searches(void **state)
+{
+    (void)state;
+    uint64_t seed = 23;
+    uint8_t *cls = malloc(200 * 200);
+    for (size_t i = 0; i < 200 * 200; i++) cls[i] = rng_below(&seed, 100) < 12 ? 0 : 1;
+    for (int y = 0; y < 3; y++) /* open corners: the four ends are in the main component */
+        for (int x = 0; x < 3; x++) {
+            cls[y * 200 + x] = cls[y * 200 + 199 - x] = 1;
+            cls[(199 - y) * 200 + x] = cls[(199 - y) * 200 + 199 - x] = 1;
+        }
+    pf_map *m = grid_make(200, 200, PF_MOVES_DEFAULT, cls, NULL);
+    free(cls);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 2}, &b), PF_OK);
+    assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.algos = 1u << PF_ALGO_JPS}), PF_OK);
+    const uint32_t s[2] = {pf_grid_node(m, 0, 0), pf_grid_node(m, 199, 0)};
+    const uint32_t g[2] = {pf_grid_node(m, 199, 199), pf_grid_node(m, 0, 199)};
+    pf_query_id id[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s[k], .goal = g[k],
+                                                               .search = {.algo = PF_ALGO_JPS}}, &id[k]), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 20}), PF_OK);
+    uint32_t held = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) held += b->jobs[i].held != NULL;
+    assert_true(held > 0); /* the case this test is for: a search parked on the old table */
+    assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.algos = 1u << PF_ALGO_JPS_PLUS}), PF_OK);
+    pf_batch_result r[2];
+    for (int run = 0; run < 1000; run++) {
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 20}), PF_OK);
+        assert_int_equal(pf_batch_get(b, id[0], &r[0]), PF_OK);
+        assert_int_equal(pf_batch_get(b, id[1], &r[1]), PF_OK);
+        if (r[0].status != PF_IN_PROGRESS && r[1].status != PF_IN_PROGRESS) break;
+    }
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    for (int k = 0; k < 2; k++) {
+        pf_stats st;
+        assert_int_equal(pf_search(c, s[k], g[k], NULL, NULL, &st), r[k].status);
+        assert_int_equal(r[k].status, PF_OK);
+        assert_true(fabs(st.cost - r[k].stats.cost) <= 1e-9 * st.cost);
+    }
+    pf_ctx_destroy(c);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Bytes the library holds now through a batch's allocator. */
 typedef struct held_bytes { size_t now; } held_bytes;
 
@@ -834,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),
         cmocka_unit_test(test_reserve_algos_then_no_allocation),
+        cmocka_unit_test(test_reserve_jps_plus_with_suspended_searches),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),

@@ -252,6 +252,7 @@ void pf_batch_destroy(pf_batch *b)
     pf__plan_free(b);
     pf__account_free(b);
     pf_jps_table_destroy(b->jps_own); /* after the contexts that used it */
+    pf_jps_table_destroy(b->jps_retired);
     pf__free(&a, b, sizeof *b);
 }
 
@@ -276,7 +277,10 @@ static pf_status reserve_algos(pf_batch *b, uint32_t algos)
         if (st != PF_OK) return st;
         pf__workers_use_jps(b, t);
         pf__spares_use_jps(b, t);
-        pf_jps_table_destroy(b->jps_own); /* a bitmaps-only one, replaced */
+        /* a bitmaps-only one, replaced: the contexts of suspended searches still read it (switching
+         * their table would end their searches), so it lives as long as the batch; it is replaced
+         * at most once (the new one has the distances), and edits keep it current like any table */
+        b->jps_retired = b->jps_own;
         b->jps = b->jps_own = t;
         b->jps_own_plus = plus;
         b->ctx_desc.jps_table = t;

@@ -171,6 +171,7 @@ struct pf_batch {
     const pf_accel *accel;     /* likewise; replaced at the start of a run by adopt.c */
     pf_jps_table *jps_own;     /* the table reserve.algos built (jps points to it), owned */
     int           jps_own_plus; /* jps_own has JPS+ distances */
+    pf_jps_table *jps_retired; /* a bitmaps-only jps_own replaced while suspended searches read it */
     uint32_t      algos;       /* reserve.algos so far: their state is made in every context */
     pf_allocator  alloc;
     pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
