@@ -402,7 +402,7 @@ static void test_refusals(void **state)
         g.class_cost[i == 0 ? 1 : 200] = bad[i];
         assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &g}, NULL, NULL), PF_INVALID_ARGUMENT);
     }
-    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_UNSUPPORTED);
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_OK);
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
     /* repairs take no filter (their check reads one class); flow fields have no filter field, and
      * a batch's field with one is refused (test_batch) */

@@ -273,7 +273,7 @@ static void sizes_after_edits(uint64_t seed, long *queries)
             uint32_t sp = pf__grid_pad(m, s), gp = pf__grid_pad(m, g);
             if (e[s] && e[s] == e[g]) {
                 int same = -1;
-                assert_int_equal(pf__szcomp_same(cm, sp, gp, (uint8_t)K, &same), PF_OK);
+                assert_int_equal(pf__szcomp_same(cm, sp, gp, (uint8_t)K, NULL, &same), PF_OK);
                 if (same != pf_grid_same_component(me, s, g)) {
                     print_message("size %u after edit %d: labels say %s for %u, %u (seed %llu)\n", K, edit,
                                   same ? "joined" : "apart", s, g, (unsigned long long)seed);

@@ -135,8 +135,13 @@ typedef struct pf_trace {
  * partial paths (the nearest cell is found by the search itself, not by the component scan),
  * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
  * different filter pointers are never merged). JPS, JPS+ and AUTO are answered by A*, exact, with
- * PF_DETAIL_FALLBACK (their jump tables are per class). Refused with PF_UNSUPPORTED: graphs,
- * unit_size > 1 (clearance is kept per class, not per set of classes), Theta*, flow fields and
+ * PF_DETAIL_FALLBACK (their jump tables are per class). Unit sizes: a unit of side K under a
+ * filter stands where its K x K block holds only classes the filter allows, mixed ones included
+ * (a hover tank half on the shore), the diagonal rule as for sizes without a filter, a step
+ * priced by the class of the cell it enters (the block's top-left); a context remembers which
+ * blocks are open per size and set of classes (1 byte a cell for each of the last 4 asked) and
+ * labels their components as for sizes (a goal the unit cannot reach costs no flood), both
+ * following edits. Refused with PF_UNSUPPORTED: graphs, Theta*, flow fields and
  * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
  * without a filter.
  */
@@ -335,7 +340,7 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * Unit sizes: with unit_size K a node is open when pf_grid_clearance is at least K and its class
  * is the start's, and a diagonal step needs both side nodes open (on maps without corner
  * cutting): exactly the search on the map where a cell is open only when its KxK block is one
- * open class. A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
+ * open class (under a filter: only classes the filter allows, MOVEMENT TYPES). A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
  *
  * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL

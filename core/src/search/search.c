@@ -13,6 +13,7 @@
 #include "map/grid_moves_internal.h"
 #include "map/nearest_internal.h"
 #include "search/size_comp_internal.h"
+#include "search/fsize_internal.h"
 #include "jps/jps_internal.h"
 #include "accel/accel_internal.h"
 #include "search/anyangle_internal.h"
@@ -131,6 +132,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     pf__search *s = &c->s;
     pf__grid_view gv = pf__grid_view_of(m);
     if (FL) gv.flt = s->d.filter;
+    if (FL && SZ) gv.fmemo = s->fmemo;
     const uint8_t *cls = gv.cls;
     const uint32_t pw = gv.pw;
     const uint32_t goal = s->goal;
@@ -329,6 +331,16 @@ PF__RUNNER_FL(run_fl8cw, PF__MV_8CUT, 1, PF_HEUR__COUNT)
 PF__RUNNER_FL(run_flhex, PF__MV_HEX, 0, PF_HEUR__COUNT)
 PF__RUNNER_FL(run_flhexw, PF__MV_HEX, 1, PF_HEUR__COUNT)
 #undef PF__RUNNER_FL
+/* movement filters for units larger than a cell (square grids) */
+#define PF__RUNNER_FLSZ(name, MV, W) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, 1, 0, 1); }
+PF__RUNNER_FLSZ(run_flsz4, PF__MV_4, 0)
+PF__RUNNER_FLSZ(run_flsz4w, PF__MV_4, 1)
+PF__RUNNER_FLSZ(run_flsz8, PF__MV_8, 0)
+PF__RUNNER_FLSZ(run_flsz8w, PF__MV_8, 1)
+PF__RUNNER_FLSZ(run_flsz8c, PF__MV_8CUT, 0)
+PF__RUNNER_FLSZ(run_flsz8cw, PF__MV_8CUT, 1)
+#undef PF__RUNNER_FLSZ
 PF__RUNNER_BACK(run_back4w, PF__MV_4, 0)
 PF__RUNNER_BACK(run_back8w, PF__MV_8, 0)
 PF__RUNNER_BACK(run_back8cw, PF__MV_8CUT, 0)
@@ -380,7 +392,12 @@ static run_fn pick_runner(const pf_ctx *c)
         if (m->moves == PF_MOVES_HEX) return run_backhexw;
         return c->s.size > 1 ? run_szback8w : run_back8w;
     }
-    if (c->s.d.filter) { /* movement types: one-cell units only (check_desc), forward only (begin_on) */
+    if (c->s.d.filter && c->s.size > 1) { /* sized movement types: hex grids refused by check_desc */
+        if (m->moves == PF_MOVES_4) return w ? run_flsz4w : run_flsz4;
+        if (m->moves == PF_MOVES_8_CUT) return w ? run_flsz8cw : run_flsz8c;
+        return w ? run_flsz8w : run_flsz8;
+    }
+    if (c->s.d.filter) { /* movement types, forward only (begin_on) */
         if (m->moves == PF_MOVES_4) return w ? run_fl4w : run_fl4;
         if (m->moves == PF_MOVES_8_CUT) return w ? run_fl8cw : run_fl8c;
         if (m->moves == PF_MOVES_HEX) return w ? run_flhexw : run_flhex;
@@ -462,9 +479,8 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
         for (uint32_t i = 1; i < 32; i++) any |= f->classes[i];
         for (uint32_t k = 0; k < 256; k++) bad |= !(f->class_cost[k] >= 0.0f) | (f->class_cost[k] > FLT_MAX);
         if (!any || pf__filter_allows(f, 0) || bad) return PF_INVALID_ARGUMENT; /* no class, "blocked" */
-        /* clearance is one byte per cell for blocks of one class: a block of mixed allowed classes
-         * has no clearance to read, and Theta*'s line of sight is of one class */
-        if (m->kind != PF_MAP_GRID || d->unit_size > 1 || d->algo == PF_ALGO_THETA) return PF_UNSUPPORTED;
+        /* Theta*'s line of sight is of one class */
+        if (m->kind != PF_MAP_GRID || d->algo == PF_ALGO_THETA) return PF_UNSUPPORTED;
     }
     return PF_OK;
 }
@@ -534,9 +550,11 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     const pf_move_filter *flt = s->d.filter;
     if (flt && tree == 2) return s->status = PF_UNSUPPORTED;
     uint32_t si = pf__map_inner(m, start);
-    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && m->clr[si] < size) ||
-        (flt && !pf__filter_allows(flt, m->cls[si])))
+    /* a unit under a filter stands where its block is of allowed classes, mixed ones included */
+    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !flt && m->clr[si] < size) ||
+        (flt && !pf__block_allowed(m->cls, m->pw, flt, si, size)))
         return s->status = tree == 2 ? PF_INVALID_GOAL : PF_INVALID_START; /* a flow field's root is its goal */
+    if (flt && size > 1) s->fmemo = pf__fsize_memo(c, flt, size);
     uint32_t gi = PF_NODE_NONE;
     int unreachable = 0; /* partial: known before searching */
     if (!tree) {
@@ -545,7 +563,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         if (flt) {
             /* the one-class component labels say nothing of a unit crossing classes: whether it
              * reaches the goal is known only by searching (a partial one floods its region) */
-            if (!partial && !pf__filter_allows(flt, m->cls[gi])) return s->status = PF_INVALID_GOAL;
+            if (!partial && !pf__block_allowed(m->cls, m->pw, flt, gi, size)) return s->status = PF_INVALID_GOAL;
         } else if (m->kind == PF_MAP_GRID) {
             /* without component labels (an edit ran out of memory) reachability is unknown */
             unreachable = m->clr[gi] < size || m->cls[si] != m->cls[gi] || !m->comp ||
@@ -629,11 +647,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
 
     pf__bf_reset(c);
 
-    if (!tree && !partial && !flt && m->kind == PF_MAP_GRID && size > 1 && m->cls[si] == m->cls[gi]) {
+    if (!tree && !partial && m->kind == PF_MAP_GRID && size > 1 && (flt || m->cls[si] == m->cls[gi])) {
         /* one component for a cell, apart for the unit: known without a search that floods (for
-         * every algorithm; different classes are answered below) */
+         * every algorithm; different classes are answered below). A filtered unit's labels are of
+         * its classes: no search floods for it either */
         int same = 1;
-        pf_status cs = pf__szcomp_same(c, si, gi, size, &same);
+        pf_status cs = pf__szcomp_same(c, si, gi, size, flt, &same);
         if (cs == PF_OUT_OF_MEMORY) return s->status = cs;
         if (!same) {
             c->stamp[si] = c->gen;

@@ -5,10 +5,10 @@
 
 #include "search/ctx_internal.h"
 
-/* Whether a unit of side `size` (> 1) of the class of padded cell si can go from si to gi (both
- * open to it, gi of si's class): *same. PF_UNSUPPORTED in a static context (the caller searches
- * instead), PF_OUT_OF_MEMORY. */
-pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, int *same);
+/* Whether a unit of side `size` (> 1) of the class of padded cell si, or under filter f [opt], can
+ * go from si to gi (both open to it; without f, gi of si's class): *same. PF_UNSUPPORTED in a
+ * static context (the caller searches instead), PF_OUT_OF_MEMORY. */
+pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int *same);
 size_t    pf__szcomp_bytes(const pf_ctx *c);
 
 #endif

@@ -1,0 +1,332 @@
+/* test_prop_unit_filters.c - movement types (pf_search_desc.filter) for units of every size,
+ * against an oracle written apart from the library.
+ *
+ * The oracle of a unit of side K under filter f: the map rewritten so that a cell is open (one
+ * class) exactly when the K x K block whose top-left cell it is lies on the map and holds only
+ * classes f allows, mixed ones included; each open cell's multiplier the map's times f's
+ * multiplier of its own class; searched by a plain Dijkstra without filter or size
+ * (tests/support/oracle.c) under the map's move rule, whose diagonal rule then reads the side
+ * positions. On random maps of ground, water and trees, square move rules, with and without cell
+ * multipliers, random filters, sizes 1..3 and random edits between rounds of queries (the
+ * context's memos and labels follow them):
+ *   - A*, Dijkstra and JPS / JPS+ / AUTO (answered by A*, flagged) give the oracle's cost; their
+ *     paths are legal for the oracle and cost what they say;
+ *   - partial queries end on the reachable position nearest the goal (least metric, then cost);
+ *   - endpoints the unit cannot stand on are refused.
+ * PF_TEST_SCALE scales the number of maps; PF_TEST_SEED replays one map. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pathfind.h"
+#include "oracle.h"
+#include "testutil.h"
+
+static uint64_t cur_seed;
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c)) fail_msg("seed %llu, line %d: %s", (unsigned long long)cur_seed, __LINE__, #c);  \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                             \
+    do {                                                                                           \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
+        if (a_ != b_)                                                                              \
+            fail_msg("seed %llu, line %d: %s = %lld, not %lld", (unsigned long long)cur_seed, __LINE__, #a, a_, b_); \
+    } while (0)
+
+static const float MULTS[] = {0.0f, 1.0f, 0.5f, 1.5f, 2.0f, 3.25f};
+
+/* Ground with blobs of water, trees and walls. */
+static void fill_cells(uint64_t *rs, uint8_t *c, uint32_t w, uint32_t h)
+{
+    memset(c, 1, (size_t)w * h);
+    uint32_t rects = 3 + rng_below(rs, (w * h) / 30 + 1);
+    for (uint32_t r = 0; r < rects; r++) {
+        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
+        uint32_t rw = 1 + rng_below(rs, 6), rh = 1 + rng_below(rs, 6);
+        uint8_t k = (uint8_t)rng_below(rs, 4); /* 0 blocked, 1 ground, 2 water, 3 trees */
+        for (uint32_t y = y0; y < y0 + rh && y < h; y++)
+            for (uint32_t x = x0; x < x0 + rw && x < w; x++) c[(size_t)y * w + x] = k;
+    }
+}
+
+static void make_filter(uint64_t *rs, pf_move_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    uint32_t set = 1 + rng_below(rs, 7); /* a non-empty subset of {1, 2, 3} */
+    for (uint8_t k = 1; k <= 3; k++)
+        if (set & (1u << (k - 1))) pf_move_filter_allow(f, k, MULTS[rng_below(rs, sizeof MULTS / sizeof MULTS[0])]);
+}
+
+static int allows(const pf_move_filter *f, uint8_t k) { return k && (f->classes[k / 8] >> (k % 8)) & 1; }
+static double fmult(const pf_move_filter *f, uint8_t k) { return f->class_cost[k] > 0.0f ? f->class_cost[k] : 1.0; }
+
+/* Whether a unit of side K under f may stand at (x, y), read cell by cell. */
+static int stands(const uint8_t *c, uint32_t w, uint32_t h, const pf_move_filter *f, uint32_t K, uint32_t x, uint32_t y)
+{
+    if (x + K > w || y + K > h) return 0;
+    for (uint32_t dy = 0; dy < K; dy++)
+        for (uint32_t dx = 0; dx < K; dx++)
+            if (!allows(f, c[(size_t)(y + dy) * w + x + dx])) return 0;
+    return 1;
+}
+
+/* The oracle's map for side K under f (see the top of the file). */
+static pf_map *oracle_map(const uint8_t *c, const float *costs, uint32_t w, uint32_t h, pf_moves mv,
+                          const pf_move_filter *f, uint32_t K)
+{
+    uint8_t *oc = malloc((size_t)w * h);
+    float *ok = malloc((size_t)w * h * sizeof *ok);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            size_t i = (size_t)y * w + x;
+            oc[i] = stands(c, w, h, f, K, x, y) ? 1 : 0;
+            ok[i] = (float)((costs ? costs[i] : 1.0f) * fmult(f, c[i]));
+        }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = oc, .costs = ok}, &m), PF_OK);
+    free(oc);
+    free(ok);
+    return m;
+}
+
+static double metric(pf_moves mv, pf_point a, pf_point b)
+{
+    int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
+    if (mv == PF_MOVES_4) return dx + dy;
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return (hi - lo) + lo * sqrt(2.0);
+}
+
+static int near_eq(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
+
+/* A position the unit can stand on, drawn uniformly; PF_NODE_NONE when none is found. */
+static uint32_t standing_cell(const uint8_t *c, uint32_t w, uint32_t h, const pf_move_filter *f, uint32_t K,
+                              uint64_t *rs)
+{
+    for (int t = 0; t < 300; t++) {
+        uint32_t x = rng_below(rs, w), y = rng_below(rs, h);
+        if (stands(c, w, h, f, K, x, y)) return y * w + x;
+    }
+    return PF_NODE_NONE;
+}
+
+typedef struct run_counts {
+    uint32_t queries, reached, partial, sized, mixed;
+} run_counts;
+
+static void one_map(uint64_t seed, run_counts *rc)
+{
+    uint64_t rs = seed;
+    cur_seed = seed;
+    static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
+    uint32_t w = 10 + rng_below(&rs, 20), h = 8 + rng_below(&rs, 16);
+    pf_moves mv = RULES[rng_below(&rs, 3)];
+    uint8_t *cells = malloc((size_t)w * h);
+    fill_cells(&rs, cells, w, h);
+    float *costs = NULL;
+    if (rng_below(&rs, 3) == 0) {
+        costs = malloc((size_t)w * h * sizeof *costs);
+        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
+    }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
+             PF_OK);
+    pf_ctx *ctx = NULL;
+    CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    const uint32_t cap = w * h;
+    uint32_t *nodes = malloc(cap * sizeof *nodes);
+
+    for (int round = 0; round < 3; round++) {
+        if (round) { /* edits between rounds: the context's memos and labels follow them */
+            uint32_t ne = 1 + rng_below(&rs, 3);
+            pf_grid_edit ed[3];
+            for (uint32_t e = 0; e < ne; e++) {
+                pf_rect r = {(int32_t)rng_below(&rs, w), (int32_t)rng_below(&rs, h), 1 + rng_below(&rs, 4),
+                             1 + rng_below(&rs, 4)};
+                if ((uint32_t)r.x + r.w > w) r.w = w - (uint32_t)r.x;
+                if ((uint32_t)r.y + r.h > h) r.h = h - (uint32_t)r.y;
+                ed[e] = (pf_grid_edit){.rect = r, .cls = (uint8_t)rng_below(&rs, 4)};
+                for (uint32_t y = 0; y < r.h; y++)
+                    for (uint32_t x = 0; x < r.w; x++) cells[(size_t)(r.y + (int32_t)y) * w + (uint32_t)r.x + x] = ed[e].cls;
+            }
+            CHECK_EQ(pf_grid_apply_edits(m, ed, ne, NULL), PF_OK);
+        }
+        for (int fi = 0; fi < 4; fi++) {
+            pf_move_filter f;
+            make_filter(&rs, &f);
+            const uint32_t K = 1 + rng_below(&rs, 3);
+            pf_map *om = oracle_map(cells, costs, w, h, mv, &f, K);
+            for (int q = 0; q < 5; q++) {
+                uint32_t a = standing_cell(cells, w, h, &f, K, &rs), b = standing_cell(cells, w, h, &f, K, &rs);
+                if (a == PF_NODE_NONE || b == PF_NODE_NONE) break;
+                double *dist = oracle_all(om, a, 0);
+                const double want = dist[b];
+                rc->queries++;
+                if (K > 1) rc->sized++;
+                if (isfinite(want)) rc->reached++;
+                static const pf_algo EXACT[] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
+                for (size_t ai = 0; ai < sizeof EXACT / sizeof EXACT[0]; ai++) {
+                    pf_search_desc d = {.algo = EXACT[ai], .filter = &f, .unit_size = K};
+                    pf_path p = {.nodes = nodes, .capacity = cap};
+                    pf_stats st;
+                    pf_status s = pf_search(ctx, a, b, &d, &p, &st);
+                    if (!isfinite(want)) {
+                        if (s != PF_NO_PATH)
+                            fail_msg("seed %llu: size %u algo %d status %d, oracle: no path", (unsigned long long)seed, K,
+                                     EXACT[ai], s);
+                        continue;
+                    }
+                    if (s != PF_OK || !near_eq(st.cost, want))
+                        fail_msg("seed %llu: size %u algo %d status %d cost %.9f, oracle %.9f", (unsigned long long)seed, K,
+                                 EXACT[ai], s, st.cost, want);
+                    CHECK(near_eq(oracle_path_cost(om, nodes, p.len), want));
+                    CHECK_EQ(nodes[0], a);
+                    CHECK_EQ(nodes[p.len - 1], b);
+                    if (K > 1) { /* a path that stands on mixed classes somewhere */
+                        for (uint32_t i = 0; i < p.len && EXACT[ai] == PF_ALGO_ASTAR; i++) {
+                            uint32_t x = nodes[i] % w, y = nodes[i] / w;
+                            uint8_t k0 = cells[nodes[i]];
+                            int mixed = 0;
+                            for (uint32_t dy = 0; dy < K; dy++)
+                                for (uint32_t dx = 0; dx < K; dx++) mixed |= cells[(y + dy) * w + x + dx] != k0;
+                            if (mixed) {
+                                rc->mixed++;
+                                break;
+                            }
+                        }
+                    }
+                    if (EXACT[ai] >= PF_ALGO_JPS) CHECK(st.detail & PF_DETAIL_FALLBACK);
+                }
+                /* partial: a goal anywhere */
+                {
+                    int32_t gx = (int32_t)rng_below(&rs, w), gy = (int32_t)rng_below(&rs, h);
+                    uint32_t g = pf_grid_node(m, gx, gy);
+                    pf_search_desc d = {.filter = &f, .unit_size = K, .partial = 1};
+                    pf_path p = {.nodes = nodes, .capacity = cap};
+                    pf_stats st;
+                    pf_status s = pf_search(ctx, a, g, &d, &p, &st);
+                    pf_point gp = {gx, gy};
+                    double best_m = INFINITY, best_c = INFINITY;
+                    for (uint32_t i = 0; i < w * h; i++) {
+                        if (!isfinite(dist[i])) continue;
+                        double mm = metric(mv, pf_grid_point(m, i), gp);
+                        if (mm < best_m - 1e-9 || (mm <= best_m + 1e-9 && dist[i] < best_c)) {
+                            best_c = mm < best_m - 1e-9 ? dist[i] : (dist[i] < best_c ? dist[i] : best_c);
+                            best_m = mm;
+                        }
+                    }
+                    if (isfinite(dist[g])) {
+                        CHECK_EQ(s, PF_OK);
+                        CHECK(near_eq(st.cost, dist[g]));
+                    } else {
+                        rc->partial++;
+                        if (s != PF_PARTIAL) fail_msg("seed %llu: size %u partial status %d", (unsigned long long)seed, K, s);
+                        CHECK(st.detail & PF_DETAIL_PARTIAL);
+                        uint32_t end = nodes[p.len - 1];
+                        CHECK(near_eq(metric(mv, pf_grid_point(m, end), gp), best_m));
+                        CHECK(near_eq(st.cost, best_c));
+                        CHECK(near_eq(oracle_path_cost(om, nodes, p.len), best_c));
+                    }
+                }
+                /* a position the unit cannot stand on is refused */
+                for (uint32_t i = 0; i < w * h; i++) {
+                    if (stands(cells, w, h, &f, K, i % w, i / w)) continue;
+                    pf_search_desc d = {.filter = &f, .unit_size = K};
+                    CHECK_EQ(pf_search(ctx, i, b, &d, NULL, NULL), PF_INVALID_START);
+                    CHECK_EQ(pf_search(ctx, a, i, &d, NULL, NULL), PF_INVALID_GOAL);
+                    break;
+                }
+                free(dist);
+            }
+            pf_map_destroy(om);
+        }
+    }
+    free(nodes);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    free(costs);
+    free(cells);
+}
+
+static void test_sizes_against_oracle(void **state)
+{
+    (void)state;
+    run_counts rc = {0};
+    const char *one = getenv("PF_TEST_SEED");
+    if (one) {
+        one_map(strtoull(one, NULL, 10), &rc);
+        return;
+    }
+    uint32_t maps = 200 * env_scale();
+    for (uint32_t i = 0; i < maps; i++) one_map(0x51e0000ull + i, &rc);
+    print_message("%u queries (%u sized, %u on mixed blocks), %u reached, %u partial\n", rc.queries, rc.sized, rc.mixed,
+                  rc.reached, rc.partial);
+    assert_true(rc.queries > 2000);
+    assert_true(rc.sized > rc.queries / 2);
+    assert_true(rc.mixed > 50);
+    assert_true(rc.reached > rc.queries / 4);
+    assert_true(rc.queries - rc.reached > rc.queries / 20);
+    assert_true(rc.partial > 100);
+}
+
+/* A 2x2 hover unit on a shore: the block half on ground, half on water is open to it (no one
+ * class holds it, so clearance says 1), and a static context (no memo, no labels) answers the
+ * same. */
+static void test_shore(void **state)
+{
+    (void)state;
+    const uint32_t w = 8, h = 6;
+    uint8_t cells[8 * 6];
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = y < 3 ? 1 : 2;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    pf_move_filter hover = {0}, walker = {0};
+    pf_move_filter_allow(&hover, 1, 0.0f);
+    pf_move_filter_allow(&hover, 2, 2.0f);
+    pf_move_filter_allow(&walker, 1, 0.0f);
+    uint32_t a = pf_grid_node(m, 0, 2), b = pf_grid_node(m, 6, 2); /* blocks rows 2-3: ground over water */
+    size_t need = pf_ctx_estimate(m, NULL);
+    void *mem = malloc(need);
+    pf_ctx *ctx, *st_ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    assert_int_equal(pf_ctx_init_static(mem, need, m, NULL, &st_ctx), PF_OK);
+    pf_stats st, st2;
+    pf_search_desc d = {.filter = &hover, .unit_size = 2};
+    assert_int_equal(pf_search(ctx, a, b, &d, NULL, &st), PF_OK);
+    assert_true(near_eq(st.cost, 6.0)); /* six steps east, each into a ground cell */
+    assert_int_equal(pf_search(st_ctx, a, b, &d, NULL, &st2), PF_OK);
+    assert_true(near_eq(st2.cost, st.cost));
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &walker, .unit_size = 2}, NULL, &st), PF_INVALID_START);
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.unit_size = 2}, NULL, &st), PF_INVALID_START);
+    /* a wall across the ground rows and the water's top row: the hover unit goes below it */
+    pf_grid_edit wall = {.rect = {4, 0, 1, 4}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &wall, 1, NULL), PF_OK);
+    assert_int_equal(pf_search(ctx, a, b, &d, NULL, &st), PF_OK);
+    assert_int_equal(pf_search(st_ctx, a, b, &d, NULL, &st2), PF_OK);
+    assert_true(near_eq(st2.cost, st.cost));
+    assert_true(st.cost > 6.0);
+    pf_grid_edit wall2 = {.rect = {4, 0, 1, 6}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &wall2, 1, NULL), PF_OK);
+    assert_int_equal(pf_search(ctx, a, b, &d, NULL, &st), PF_NO_PATH);
+    assert_int_equal(st.expanded, 0); /* the labels knew: no search flooded */
+    assert_int_equal(pf_search(st_ctx, a, b, &d, NULL, &st2), PF_NO_PATH);
+    pf_ctx_destroy(st_ctx);
+    free(mem);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shore),
+        cmocka_unit_test(test_sizes_against_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
