@@ -404,11 +404,12 @@ static void test_refusals(void **state)
     }
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_OK);
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
-    /* repairs take no filter (their check reads one class); flow fields have no filter field, and
-     * a batch's field with one is refused (test_batch) */
+    /* repairs take the unit's filter (test_prop_unit_filters), and refuse a bad one as a search does */
     uint32_t old[2] = {a, pf_grid_node(m, 1, 1)}, outn[8];
     pf_path out = {.nodes = outn, .capacity = 8};
-    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &f}, &out, NULL), PF_UNSUPPORTED);
+    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &f}, &out, NULL), PF_OK);
+    pf_move_filter none = {0};
+    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &none}, &out, NULL), PF_INVALID_ARGUMENT);
     assert_int_equal(pf_path_repair(ctx, old, 2, 0, NULL, &out, NULL), PF_OK);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);

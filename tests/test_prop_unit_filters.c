@@ -23,6 +23,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pathfind.h"
+#include "pathfind/pf_repair.h"
 #include "oracle.h"
 #include "testutil.h"
 
@@ -322,11 +323,151 @@ static void test_shore(void **state)
     pf_map_destroy(m);
 }
 
+/* Where a path first breaks, by the oracle: the first node the unit cannot stand on (the oracle
+ * map's cell closed) or whose leg to the next it cannot take, a leg being a grid step or a
+ * straight or diagonal run of them (a waypoint path's segment, by the line-of-sight rule, which on
+ * maps without corner cutting is the steps' rule). */
+static uint32_t ref_break(const pf_map *om, const uint32_t *p, uint32_t len)
+{
+    uint32_t w = pf_grid_width(om);
+    for (uint32_t i = 0; i < len; i++) {
+        if (!pf_grid_class(om, (int32_t)(p[i] % w), (int32_t)(p[i] / w))) return i;
+        if (i + 1 == len) break;
+        int32_t ax = (int32_t)(p[i] % w), ay = (int32_t)(p[i] / w), bx = (int32_t)(p[i + 1] % w), by = (int32_t)(p[i + 1] / w);
+        int32_t sx = bx > ax ? 1 : bx < ax ? -1 : 0, sy = by > ay ? 1 : by < ay ? -1 : 0;
+        for (int32_t x = ax, y = ay; x != bx || y != by; x += sx, y += sy) {
+            uint32_t st[2] = {(uint32_t)y * w + (uint32_t)x, (uint32_t)(y + sy) * w + (uint32_t)(x + sx)};
+            if (!isfinite(oracle_path_cost(om, st, 2))) return i;
+        }
+    }
+    return PF_NODE_NONE;
+}
+
+typedef struct repair_counts {
+    uint32_t checks, broken, repaired, waypoint;
+} repair_counts;
+
+/* Paths found for a unit of random size and movement type, then edits: pf_grid_path_check says
+ * where each first breaks as the oracle does (grid and waypoint paths), and pf_path_repair gives,
+ * from a node of the path, a legal path to the goal on the edited map, within its stated bound of
+ * the optimum when the edits only closed cells. */
+static void repair_map(uint64_t seed, repair_counts *rc)
+{
+    uint64_t rs = seed;
+    cur_seed = seed;
+    static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4};
+    uint32_t w = 10 + rng_below(&rs, 24), h = 8 + rng_below(&rs, 20);
+    pf_moves mv = RULES[rng_below(&rs, 2)];
+    uint8_t *cells = malloc((size_t)w * h);
+    fill_cells(&rs, cells, w, h);
+    float *costs = NULL;
+    if (rng_below(&rs, 3) == 0) {
+        costs = malloc((size_t)w * h * sizeof *costs);
+        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
+    }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
+             PF_OK);
+    pf_ctx *ctx = NULL;
+    CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    const uint32_t cap = w * h;
+    uint32_t *path = malloc(cap * sizeof *path), *way = malloc(cap * sizeof *way), *out = malloc(cap * sizeof *out);
+    for (int t = 0; t < 8; t++) {
+        pf_move_filter f;
+        make_filter(&rs, &f);
+        const uint32_t K = 1 + rng_below(&rs, 3);
+        uint32_t a = standing_cell(cells, w, h, &f, K, &rs), b = standing_cell(cells, w, h, &f, K, &rs);
+        if (a == PF_NODE_NONE || b == PF_NODE_NONE) continue;
+        pf_search_desc d = {.filter = &f, .unit_size = K};
+        pf_path p = {.nodes = path, .capacity = cap}, q = {.nodes = way, .capacity = cap};
+        if (pf_search(ctx, a, b, &d, &p, NULL) != PF_OK || p.len < 2) continue;
+        d.waypoints = 1;
+        CHECK_EQ(pf_search(ctx, a, b, &d, &q, NULL), PF_OK);
+        d.waypoints = 0;
+        pf_path_check_desc cd = {.unit_size = K, .filter = &f};
+        CHECK_EQ(pf_grid_path_check(m, path, p.len, &cd), PF_NODE_NONE);
+        CHECK_EQ(pf_grid_path_check(m, way, q.len, &cd), PF_NODE_NONE);
+        /* one edit somewhere near the path: a wall, or another class */
+        uint32_t on = path[rng_below(&rs, p.len)];
+        pf_rect r = {(int32_t)(on % w) - 1 + (int32_t)rng_below(&rs, 3), (int32_t)(on / w) - 1 + (int32_t)rng_below(&rs, 3),
+                     1 + rng_below(&rs, 3), 1 + rng_below(&rs, 3)};
+        if (r.x < 0) r.x = 0;
+        if (r.y < 0) r.y = 0;
+        if ((uint32_t)r.x + r.w > w) r.w = w - (uint32_t)r.x;
+        if ((uint32_t)r.y + r.h > h) r.h = h - (uint32_t)r.y;
+        pf_grid_edit ed = {.rect = r, .cls = (uint8_t)rng_below(&rs, 4)};
+        int only_closed = ed.cls == 0;
+        for (uint32_t y = 0; y < r.h; y++)
+            for (uint32_t x = 0; x < r.w; x++) cells[(size_t)(r.y + (int32_t)y) * w + (uint32_t)r.x + x] = ed.cls;
+        CHECK_EQ(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+        pf_map *om = oracle_map(cells, costs, w, h, mv, &f, K);
+        uint32_t want = ref_break(om, path, p.len), wantw = ref_break(om, way, q.len);
+        CHECK_EQ(pf_grid_path_check(m, path, p.len, &cd), want);
+        CHECK_EQ(pf_grid_path_check(m, way, q.len, &cd), wantw);
+        rc->checks += 2;
+        if (q.len < p.len) rc->waypoint++;
+        if (want != PF_NODE_NONE) rc->broken++;
+        /* a repair from a node before the break (or anywhere when nothing broke) */
+        uint32_t at = want == PF_NODE_NONE ? rng_below(&rs, p.len) : rng_below(&rs, want + 1);
+        pf_path o = {.nodes = out, .capacity = cap};
+        pf_repair_info info;
+        pf_status s = pf_path_repair(ctx, path, p.len, at, &d, &o, &info);
+        double *dist = oracle_all(om, path[at], 0);
+        const double best = dist[b];
+        if (!pf_grid_class(om, (int32_t)(path[at] % w), (int32_t)(path[at] / w))) {
+            CHECK_EQ(s, PF_INVALID_START);
+        } else if (!pf_grid_class(om, (int32_t)(b % w), (int32_t)(b / w))) {
+            CHECK_EQ(s, PF_INVALID_GOAL);
+        } else if (!isfinite(best)) {
+            CHECK_EQ(s, PF_NO_PATH);
+        } else {
+            CHECK_EQ(s, PF_OK);
+            CHECK_EQ(out[0], path[at]);
+            CHECK_EQ(out[o.len - 1], b);
+            double got = oracle_path_cost(om, out, o.len);
+            CHECK(isfinite(got));
+            CHECK(got >= best - 1e-6);
+            if (only_closed) CHECK(got <= best + info.bound + 1e-6 * (1.0 + best));
+            if (want != PF_NODE_NONE) rc->repaired++;
+        }
+        free(dist);
+        pf_map_destroy(om);
+        /* the next round starts from the edited map's own paths */
+    }
+    free(path);
+    free(way);
+    free(out);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    free(costs);
+    free(cells);
+}
+
+static void test_check_and_repair(void **state)
+{
+    (void)state;
+    repair_counts rc = {0};
+    const char *one = getenv("PF_TEST_SEED");
+    if (one) {
+        repair_map(strtoull(one, NULL, 10), &rc);
+        return;
+    }
+    uint32_t maps = 300 * env_scale();
+    for (uint32_t i = 0; i < maps; i++) repair_map(0xbe7a0000ull + i, &rc);
+    print_message("%u checks, %u broken, %u repaired, %u waypoint paths shorter\n", rc.checks, rc.broken, rc.repaired,
+                  rc.waypoint);
+    assert_true(rc.checks > 2000);
+    assert_true(rc.broken > rc.checks / 20);
+    assert_true(rc.repaired > 100);
+    assert_true(rc.waypoint > rc.checks / 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shore),
         cmocka_unit_test(test_sizes_against_oracle),
+        cmocka_unit_test(test_check_and_repair),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

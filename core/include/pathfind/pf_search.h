@@ -141,9 +141,9 @@ typedef struct pf_trace {
  * priced by the class of the cell it enters (the block's top-left); a context remembers which
  * blocks are open per size and set of classes (1 byte a cell for each of the last 4 asked) and
  * labels their components as for sizes (a goal the unit cannot reach costs no flood), both
- * following edits. Refused with PF_UNSUPPORTED: graphs, Theta*, flow fields and
- * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
- * without a filter.
+ * following edits. pf_grid_path_check and pf_path_repair (pf_repair.h) take the unit's filter and
+ * size. Refused with PF_UNSUPPORTED: graphs, Theta*, flow fields. Groups of a batch take only
+ * queries without a filter.
  */
 typedef struct pf_move_filter {
     uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at
