@@ -462,12 +462,117 @@ static void test_check_and_repair(void **state)
     assert_true(rc.waypoint > rc.checks / 8);
 }
 
+/* Flow fields of a movement type: every cell's cost to the goal is the oracle's (its map is
+ * symmetric in moves, and a field charges the cell a forward step enters, so the oracle's tree
+ * from the goal, read with each step's price at its far end, is the same: checked through
+ * pf_search from each cell instead, which the first test holds to the oracle), each direction
+ * leads one step on, and a batch's field with a filter equals pf_flow_build's. Hex grids too. */
+static void flow_map(uint64_t seed, uint32_t *cells_checked)
+{
+    uint64_t rs = seed;
+    cur_seed = seed;
+    static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
+    uint32_t w = 8 + rng_below(&rs, 16), h = 8 + rng_below(&rs, 12);
+    pf_moves mv = RULES[rng_below(&rs, 4)];
+    uint8_t *cells = malloc((size_t)w * h);
+    fill_cells(&rs, cells, w, h);
+    float *costs = NULL;
+    if (rng_below(&rs, 2) == 0) {
+        costs = malloc((size_t)w * h * sizeof *costs);
+        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
+    }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
+             PF_OK);
+    pf_ctx *fc = NULL, *sc = NULL;
+    CHECK_EQ(pf_ctx_create(m, NULL, &fc), PF_OK);
+    CHECK_EQ(pf_ctx_create(m, NULL, &sc), PF_OK);
+    for (int t = 0; t < 3; t++) {
+        pf_move_filter f;
+        make_filter(&rs, &f);
+        const uint32_t K = mv == PF_MOVES_HEX ? 1 : 1 + rng_below(&rs, 3);
+        uint32_t g = standing_cell(cells, w, h, &f, K, &rs);
+        if (g == PF_NODE_NONE) continue;
+        pf_flow_desc fd = {.unit_size = K, .filter = &f};
+        CHECK_EQ(pf_flow_build(fc, g, &fd), PF_OK);
+        for (uint32_t i = 0; i < w * h; i++) {
+            double fcost = pf_flow_cost(fc, i);
+            pf_stats st;
+            pf_status s = pf_search(sc, i, g, &(pf_search_desc){.filter = &f, .unit_size = K}, NULL, &st);
+            if (!stands(cells, w, h, &f, K, i % w, i / w)) {
+                CHECK_EQ(s, PF_INVALID_START);
+                CHECK(!isfinite(fcost));
+                continue;
+            }
+            (*cells_checked)++;
+            if (s == PF_NO_PATH) {
+                CHECK(!isfinite(fcost));
+                CHECK_EQ(pf_flow_dir(fc, i), PF_FLOW_NONE);
+                continue;
+            }
+            CHECK_EQ(s, PF_OK);
+            if (!near_eq(fcost, st.cost))
+                fail_msg("seed %llu: size %u cell %u field %.9f, search %.9f", (unsigned long long)seed, K, i, fcost, st.cost);
+            if (i == g) continue;
+            /* the direction: one legal step to a cell whose cost plus the step's price is this one's */
+            uint32_t nx = pf_flow_next(fc, i);
+            CHECK(nx != PF_NODE_NONE);
+            uint32_t leg[2] = {i, nx};
+            pf_map *om = NULL;
+            if (mv != PF_MOVES_HEX) {
+                om = oracle_map(cells, costs, w, h, mv, &f, K);
+                CHECK(near_eq(oracle_path_cost(om, leg, 2) + pf_flow_cost(fc, nx), fcost));
+                pf_map_destroy(om);
+            } else {
+                CHECK(near_eq(oracle_path_cost_filter(m, leg, 2, &f) + pf_flow_cost(fc, nx), fcost));
+            }
+        }
+        /* the same field through a batch */
+        pf_batch *b = NULL;
+        CHECK_EQ(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &b), PF_OK);
+        pf_query_id id;
+        pf_batch_query q = {.goal = g, .flags = PF_QUERY_FLOW, .search = {.filter = &f, .unit_size = K}};
+        CHECK_EQ(pf_batch_submit(b, &q, &id), PF_OK);
+        CHECK_EQ(pf_batch_run(b, NULL), PF_OK);
+        pf_batch_result r;
+        CHECK_EQ(pf_batch_get(b, id, &r), PF_OK);
+        CHECK_EQ(r.status, PF_OK);
+        uint8_t *dirs = malloc((size_t)w * h);
+        CHECK_EQ(pf_flow_export(fc, dirs, (size_t)w * h), PF_OK);
+        CHECK(r.field != NULL);
+        CHECK(memcmp(r.field, dirs, (size_t)w * h) == 0);
+        free(dirs);
+        pf_batch_destroy(b);
+    }
+    pf_ctx_destroy(fc);
+    pf_ctx_destroy(sc);
+    pf_map_destroy(m);
+    free(costs);
+    free(cells);
+}
+
+static void test_flow_fields(void **state)
+{
+    (void)state;
+    uint32_t checked = 0;
+    const char *one = getenv("PF_TEST_SEED");
+    if (one) {
+        flow_map(strtoull(one, NULL, 10), &checked);
+        return;
+    }
+    uint32_t maps = 60 * env_scale();
+    for (uint32_t i = 0; i < maps; i++) flow_map(0xf10e0000ull + i, &checked);
+    print_message("%u cells checked\n", checked);
+    assert_true(checked > 5000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shore),
         cmocka_unit_test(test_sizes_against_oracle),
         cmocka_unit_test(test_check_and_repair),
+        cmocka_unit_test(test_flow_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,8 +254,8 @@ typedef enum pf_priority {
 enum {
     PF_QUERY_SUPERSEDE = 1u << 0, /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
     /* a flow field to `goal` (pf_flow.h; grids): `start` is ignored, search.unit_size and
-     * search.max_cost are read (a search.filter is answered PF_UNSUPPORTED: fields take no movement
-     * types), the rest of `search` is not. The result's `field` holds one
+     * search.max_cost and search.filter (the units' movement type, pf_flow_desc.filter) are read,
+     * the rest of `search` is not. The result's `field` holds one
      * direction per node; it is sliced by budgets like any search and deduplicated with identical
      * fields, never grouped */
     PF_QUERY_FLOW = 1u << 1

@@ -349,6 +349,24 @@ PF__RUNNER_BACK(run_szback4w, PF__MV_4, 1)
 PF__RUNNER_BACK(run_szback8w, PF__MV_8, 1)
 PF__RUNNER_BACK(run_szback8cw, PF__MV_8CUT, 1)
 #undef PF__RUNNER_BACK
+/* backward trees under a filter (flow fields of a movement type): weighted or not, sized or not */
+#define PF__RUNNER_BACKFL(name, MV, W, SZ) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, SZ, 1, 1); }
+PF__RUNNER_BACKFL(run_flback4, PF__MV_4, 0, 0)
+PF__RUNNER_BACKFL(run_flback4w, PF__MV_4, 1, 0)
+PF__RUNNER_BACKFL(run_flback8, PF__MV_8, 0, 0)
+PF__RUNNER_BACKFL(run_flback8w, PF__MV_8, 1, 0)
+PF__RUNNER_BACKFL(run_flback8c, PF__MV_8CUT, 0, 0)
+PF__RUNNER_BACKFL(run_flback8cw, PF__MV_8CUT, 1, 0)
+PF__RUNNER_BACKFL(run_flbackhex, PF__MV_HEX, 0, 0)
+PF__RUNNER_BACKFL(run_flbackhexw, PF__MV_HEX, 1, 0)
+PF__RUNNER_BACKFL(run_flszback4, PF__MV_4, 0, 1)
+PF__RUNNER_BACKFL(run_flszback4w, PF__MV_4, 1, 1)
+PF__RUNNER_BACKFL(run_flszback8, PF__MV_8, 0, 1)
+PF__RUNNER_BACKFL(run_flszback8w, PF__MV_8, 1, 1)
+PF__RUNNER_BACKFL(run_flszback8c, PF__MV_8CUT, 0, 1)
+PF__RUNNER_BACKFL(run_flszback8cw, PF__MV_8CUT, 1, 1)
+#undef PF__RUNNER_BACKFL
 #undef PF__RUNNER
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
@@ -386,6 +404,14 @@ static run_fn pick_runner(const pf_ctx *c)
     if (c->s.d.algo == PF_ALGO_THETA) return run_theta;
     int w = m->cost != NULL;
     pf_heur h = c->s.d.heuristic;
+    if (c->s.back && c->s.d.filter) { /* a flow field of a movement type (hex: one-cell units) */
+        const int sz = c->s.size > 1;
+        if (m->moves == PF_MOVES_4) return sz ? (w ? run_flszback4w : run_flszback4) : (w ? run_flback4w : run_flback4);
+        if (m->moves == PF_MOVES_8_CUT)
+            return sz ? (w ? run_flszback8cw : run_flszback8c) : (w ? run_flback8cw : run_flback8c);
+        if (m->moves == PF_MOVES_HEX) return w ? run_flbackhexw : run_flbackhex;
+        return sz ? (w ? run_flszback8w : run_flszback8) : (w ? run_flback8w : run_flback8);
+    }
     if (c->s.back && w) { /* a flow field's tree on a weighted grid */
         if (m->moves == PF_MOVES_4) return c->s.size > 1 ? run_szback4w : run_back4w;
         if (m->moves == PF_MOVES_8_CUT) return c->s.size > 1 ? run_szback8cw : run_back8cw;
@@ -546,9 +572,8 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     const uint8_t size = (uint8_t)s->d.unit_size;
     const int partial = s->d.partial && !tree;
     /* a filter charges the class of the cell a step enters: a tree rooted at the goal (flow fields)
-     * would need backward instances, which nothing asks for yet */
+     * runs the backward instances, which charge the expanded cell's (pick_runner) */
     const pf_move_filter *flt = s->d.filter;
-    if (flt && tree == 2) return s->status = PF_UNSUPPORTED;
     uint32_t si = pf__map_inner(m, start);
     /* a unit under a filter stands where its block is of allowed classes, mixed ones included */
     if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !flt && m->clr[si] < size) ||
