@@ -566,6 +566,127 @@ static void test_flow_fields(void **state)
     assert_true(checked > 5000);
 }
 
+/* Squads with options: on random maps, squads of 4 to 8 units ordered to one goal, each squad with
+ * its own options drawn from movement filters (two filter objects, so squads of one type share a
+ * filter as a game's units would), sizes 1..3, A* / Dijkstra / JPS / AUTO, waypoints, partial goals
+ * (some on walls) and max_cost (some below the members' costs): every squad whose endpoints the
+ * unit can stand on is one group (GROUPED, one group search each), and every member's answer
+ * (status, cost, path end, path cost) is a single pf_search's with the same options. Run for 1 and
+ * 2 workers, whose answers must be identical. */
+static uint32_t squads_map(uint64_t seed, uint32_t workers, double *sum_out)
+{
+    uint64_t rs = seed;
+    cur_seed = seed;
+    static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
+    uint32_t w = 24 + rng_below(&rs, 20), h = 20 + rng_below(&rs, 16);
+    pf_moves mv = RULES[rng_below(&rs, 3)];
+    uint8_t *cells = malloc((size_t)w * h);
+    fill_cells(&rs, cells, w, h);
+    float *costs = NULL;
+    if (rng_below(&rs, 3) == 0) {
+        costs = malloc((size_t)w * h * sizeof *costs);
+        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
+    }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
+             PF_OK);
+    pf_ctx *ctx = NULL;
+    CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_move_filter types[2];
+    make_filter(&rs, &types[0]);
+    make_filter(&rs, &types[1]);
+    enum { SQ = 10, MAXN = 8 };
+    pf_batch_query q[SQ][MAXN];
+    pf_query_id id[SQ][MAXN];
+    uint32_t n[SQ], expect_grouped = 0, squads_grouped = 0;
+    int whole[SQ]; /* a filtered squad whose units all stand where they are ordered: one group */
+    pf_batch *b = NULL;
+    CHECK_EQ(pf_batch_create(m, &(pf_batch_desc){.workers = workers}, &b), PF_OK);
+    static const pf_algo ALGOS[] = {PF_ALGO_ASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_JPS, PF_ALGO_AUTO};
+    for (uint32_t sq = 0; sq < SQ; sq++) {
+        pf_search_desc d = {.algo = ALGOS[rng_below(&rs, 4)], .unit_size = 1 + rng_below(&rs, 3),
+                            .waypoints = rng_below(&rs, 4) == 0, .partial = rng_below(&rs, 3) == 0};
+        if (rng_below(&rs, 4) != 0) d.filter = &types[rng_below(&rs, 2)];
+        if (rng_below(&rs, 4) == 0) d.max_cost = 4.0 + rng_below(&rs, 30);
+        pf_move_filter any = {0};
+        if (!d.filter) pf_move_filter_allow(&any, 1, 0.0f); /* unfiltered squads stand on ground */
+        const pf_move_filter *sf = d.filter ? d.filter : &any;
+        uint32_t goal = standing_cell(cells, w, h, sf, d.unit_size, &rs);
+        if (d.partial && rng_below(&rs, 2) == 0) goal = rng_below(&rs, w * h); /* anywhere, walls included */
+        if (goal == PF_NODE_NONE) goal = 0;
+        n[sq] = 4 + rng_below(&rs, MAXN - 3);
+        int all_stand = stands(cells, w, h, sf, d.unit_size, goal % w, goal / w);
+        for (uint32_t i = 0; i < n[sq]; i++) {
+            uint32_t st = standing_cell(cells, w, h, sf, d.unit_size, &rs);
+            if (st == PF_NODE_NONE) st = 0;
+            for (uint32_t k = 0; k < i; k++) /* distinct starts: duplicates would be merged, not grouped */
+                if (q[sq][k].start == st) {
+                    st = (st + 1) % (w * h);
+                    k = (uint32_t)-1;
+                }
+            all_stand &= stands(cells, w, h, sf, d.unit_size, st % w, st / w);
+            q[sq][i] = (pf_batch_query){.start = st, .goal = goal, .search = d, .tag = sq * MAXN + i};
+            CHECK_EQ(pf_batch_submit(b, &q[sq][i], &id[sq][i]), PF_OK);
+        }
+        /* the groups a filter takes are decided by standing alone (no component labels for a type);
+         * without one, by the class and the one-cell components as before */
+        whole[sq] = d.filter && all_stand;
+        if (whole[sq]) expect_grouped++;
+    }
+    CHECK_EQ(pf_batch_run(b, NULL), PF_OK);
+    uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
+    double sum = 0.0;
+    for (uint32_t sq = 0; sq < SQ; sq++) {
+        uint32_t grouped = 0;
+        for (uint32_t i = 0; i < n[sq]; i++) {
+            pf_batch_result r;
+            CHECK_EQ(pf_batch_get(b, id[sq][i], &r), PF_OK);
+            pf_path p = {.nodes = nodes, .capacity = w * h};
+            pf_stats st;
+            pf_status ss = pf_search(ctx, q[sq][i].start, q[sq][i].goal, &q[sq][i].search, &p, &st);
+            grouped += (r.flags & (PF_BATCH_RESULT_GROUPED | PF_BATCH_RESULT_DEDUPED)) != 0;
+            if (r.status != ss)
+                fail_msg("seed %llu squad %u unit %u: batch status %d, search %d", (unsigned long long)seed, sq, i, r.status, ss);
+            if (ss != PF_OK && ss != PF_PARTIAL) continue;
+            if (!near_eq(r.stats.cost, st.cost))
+                fail_msg("seed %llu squad %u unit %u: batch cost %.9f, search %.9f", (unsigned long long)seed, sq, i,
+                         r.stats.cost, st.cost);
+            CHECK(r.path_len >= 1);
+            CHECK_EQ(r.path[0], q[sq][i].start);
+            CHECK_EQ(r.path[r.path_len - 1], nodes[p.len - 1]); /* a partial answer ends on the same cell */
+            sum += r.stats.cost + r.path[r.path_len - 1];
+        }
+        if (whole[sq]) CHECK_EQ(grouped, n[sq]); /* its duplicates answered by their first */
+        if (grouped) squads_grouped++;
+    }
+    CHECK(squads_grouped >= expect_grouped);
+    CHECK(pf_batch_get_stats(b).groups >= expect_grouped);
+    *sum_out = sum;
+    free(nodes);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    free(costs);
+    free(cells);
+    return squads_grouped;
+}
+
+static void test_squads(void **state)
+{
+    (void)state;
+    const char *one = getenv("PF_TEST_SEED");
+    uint32_t maps = one ? 1 : 120 * env_scale(), grouped = 0;
+    for (uint32_t i = 0; i < maps; i++) {
+        uint64_t seed = one ? strtoull(one, NULL, 10) : 0x5a0d0000ull + i;
+        double s1 = 0.0, s2 = 0.0;
+        grouped += squads_map(seed, 1, &s1);
+        squads_map(seed, 2, &s2);
+        CHECK(s1 == s2); /* the same answers for 1 and 2 workers */
+    }
+    print_message("%u squads grouped\n", grouped);
+    if (!one) assert_true(grouped > maps * 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -573,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_sizes_against_oracle),
         cmocka_unit_test(test_check_and_repair),
         cmocka_unit_test(test_flow_fields),
+        cmocka_unit_test(test_squads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ typedef struct pf_path_check_desc {
                            node as the map is now; ignored with a filter */
     const pf_move_filter *filter; /* [opt] its movement type (pf_search.h, MOVEMENT TYPES): it may
                            stand where its block holds only classes the filter allows. A filter
-                           that allows no class, or class 0, breaks the path at its first node */
+                           pf_search refuses breaks the path at its first node */
 } pf_path_check_desc;
 
 /**

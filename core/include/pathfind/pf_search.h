@@ -142,8 +142,9 @@ typedef struct pf_trace {
  * blocks are open per size and set of classes (1 byte a cell for each of the last 4 asked) and
  * labels their components as for sizes (a goal the unit cannot reach costs no flood), both
  * following edits. pf_grid_path_check and pf_path_repair (pf_repair.h) take the unit's filter and
- * size. Refused with PF_UNSUPPORTED: graphs, Theta*, flow fields. Groups of a batch take only
- * queries without a filter.
+ * size, flow fields their units' (pf_flow_desc.filter), a batch's groups squads of one filter.
+ * Refused with PF_UNSUPPORTED: graphs and Theta* (its any-angle segments would cross classes of
+ * different prices, which Euclidean lengths do not measure).
  */
 typedef struct pf_move_filter {
     uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at

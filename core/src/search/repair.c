@@ -29,20 +29,12 @@ static int leg_ok(const pf_map *m, const pf__grid_view *v, uint32_t a, uint32_t 
     return v->flt ? pf__grid_los_f(v, a, b, u, 1) : pf__grid_los(v, a, b, u);
 }
 
-/* Whether a filter is one a search would take (pf_search.h): some class, never class 0. */
-static int filter_ok(const pf_move_filter *f)
-{
-    unsigned any = f->classes[0] & 0xFEu;
-    for (uint32_t i = 1; i < 32; i++) any |= f->classes[i];
-    return any && !pf__filter_allows(f, 0);
-}
-
 /* The unit a check describes, or {0} when it cannot move at all (hex grids take one-cell units);
  * under a filter its class is unused (the view's filter decides). */
 static pf__unit unit_of(const pf_map *m, uint32_t first, const pf_path_check_desc *d)
 {
     uint32_t size = d && d->unit_size ? d->unit_size : 1u, cls = d && d->cls ? d->cls : m->cls[first];
-    if (d && d->filter) cls = filter_ok(d->filter) ? 1u : 0u;
+    if (d && d->filter) cls = pf__filter_valid(d->filter) ? 1u : 0u;
     if (size > PF_UNIT_SIZE_MAX || cls > 255u || (size > 1 && m->moves == PF_MOVES_HEX)) return (pf__unit){0, 0};
     return (pf__unit){(uint8_t)cls, (uint8_t)size};
 }

@@ -498,30 +498,12 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
     if (d->algo == PF_ALGO_THETA && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX || m->cost))
         return PF_UNSUPPORTED;
     if (d->filter) {
-        /* checked at every begin, so in straight loops the compiler vectorises (a per-element
-         * early exit made this a tenth of a short filtered query) */
-        const pf_move_filter *f = d->filter;
-        unsigned any = f->classes[0] & 0xFEu, bad = 0; /* classes 1..255 */
-        for (uint32_t i = 1; i < 32; i++) any |= f->classes[i];
-        for (uint32_t k = 0; k < 256; k++) bad |= !(f->class_cost[k] >= 0.0f) | (f->class_cost[k] > FLT_MAX);
-        if (!any || pf__filter_allows(f, 0) || bad) return PF_INVALID_ARGUMENT; /* no class, "blocked" */
+        /* checked at every begin: no class, "blocked", or a bad multiplier */
+        if (!pf__filter_valid(d->filter)) return PF_INVALID_ARGUMENT;
         /* Theta*'s line of sight is of one class */
         if (m->kind != PF_MAP_GRID || d->algo == PF_ALGO_THETA) return PF_UNSUPPORTED;
     }
     return PF_OK;
-}
-
-/* The smallest multiplier filter f puts on a step: the heuristic is scaled by it (times the map's
- * smallest), so it never overestimates. */
-static double filter_min_mult(const pf_move_filter *f)
-{
-    double lo = INFINITY;
-    for (uint32_t i = 0; i < 32; i++)
-        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
-            double x = pf__filter_mult(f, (uint8_t)(i * 8u + pf__ctz32(b)));
-            lo = x < lo ? x : lo;
-        }
-    return lo;
 }
 
 /* ---- begin / step / path --------------------------------------------------------------------- */
@@ -658,7 +640,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     double scale = 1.0;
     if (m->kind == PF_MAP_GRID) {
         scale = m->min_cost;
-        if (flt) scale *= filter_min_mult(flt);
+        if (flt) scale *= pf__filter_min_mult(flt);
         pf_point gp = pf_grid_point(m, tree ? start : goal);
         s->gx = gp.x;
         s->gy = gp.y;
