@@ -687,10 +687,67 @@ static void test_squads(void **state)
     if (!one) assert_true(grouped > maps * 3);
 }
 
+/* A click on a wall for a unit of a movement type (issue 27 item 1): on a 300x300 map of ground and
+ * a lake, a hover tank of side 2 ordered onto a wall block 20 cells away gets the nearest position
+ * it can reach by searching about that far, not the whole map; a static context (no labels) floods
+ * and gives the same answer. */
+static void test_wall_click(void **state)
+{
+    (void)state;
+    const uint32_t w = 300, h = 300;
+    uint8_t *cells = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = (x > 100 && x < 200 && y > 100 && y < 200) ? 2 : 1;
+    for (uint32_t y = 40; y < 50; y++)
+        for (uint32_t x = 60; x < 70; x++) cells[y * w + x] = 0; /* the wall block */
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_move_filter hover = {0};
+    pf_move_filter_allow(&hover, 1, 0.0f);
+    pf_move_filter_allow(&hover, 2, 1.5f);
+    pf_search_desc d = {.filter = &hover, .unit_size = 2, .partial = 1};
+    uint32_t a = pf_grid_node(m, 45, 45), g = pf_grid_node(m, 65, 45);
+    pf_stats st, st2;
+    uint32_t pn[400], pn2[400];
+    pf_path p = {.nodes = pn, .capacity = 400}, p2 = {.nodes = pn2, .capacity = 400};
+    for (int round = 0; round < 2; round++) { /* the second: labels made, the search alone */
+        assert_int_equal(pf_search(ctx, a, g, &d, &p, &st), PF_PARTIAL);
+        assert_true(st.expanded < 100);
+    }
+    /* below the wall (its block's top row at y 50), 5 away; beside it on the left would be 7 */
+    assert_int_equal(pf_grid_point(m, pn[p.len - 1]).x, 65);
+    assert_int_equal(pf_grid_point(m, pn[p.len - 1]).y, 50);
+    size_t need = pf_ctx_estimate(m, NULL);
+    void *mem = malloc(need);
+    pf_ctx *sc;
+    assert_int_equal(pf_ctx_init_static(mem, need, m, NULL, &sc), PF_OK);
+    assert_int_equal(pf_search(sc, a, g, &d, &p2, &st2), PF_PARTIAL);
+    assert_true(st2.expanded > 10000); /* it flooded */
+    assert_int_equal(pn2[p2.len - 1], pn[p.len - 1]);
+    assert_true(near_eq(st2.cost, st.cost));
+    /* an edit that walls the unit in: the labels follow, the answer is where it stands */
+    pf_grid_edit box[4] = {{.rect = {40, 40, 12, 1}, .cls = 0}, {.rect = {40, 51, 12, 1}, .cls = 0},
+                           {.rect = {40, 40, 1, 12}, .cls = 0}, {.rect = {51, 40, 1, 12}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, box, 4, NULL), PF_OK);
+    assert_int_equal(pf_search(ctx, a, g, &d, &p, &st), PF_PARTIAL);
+    assert_int_equal(pf_search(sc, a, g, &d, &p2, &st2), PF_PARTIAL);
+    assert_int_equal(pn2[p2.len - 1], pn[p.len - 1]);
+    assert_true(near_eq(st2.cost, st.cost));
+    assert_int_equal(pf_grid_point(m, pn[p.len - 1]).x, 49);
+    pf_ctx_destroy(sc);
+    free(mem);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    free(cells);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shore),
+        cmocka_unit_test(test_wall_click),
         cmocka_unit_test(test_sizes_against_oracle),
         cmocka_unit_test(test_check_and_repair),
         cmocka_unit_test(test_flow_fields),

@@ -132,7 +132,10 @@ typedef struct pf_trace {
  * PF_INVALID_GOAL; a partial query may aim at any goal).
  *
  * Supported with a filter: A*, weighted A*, Dijkstra, BFS (steps), greedy, pf_search_tree,
- * partial paths (the nearest cell is found by the search itself, not by the component scan),
+ * partial paths (bounded as without a filter: the context labels the start's component for the
+ * unit's size and filter, kept across queries and edits, so an unreachable goal is answered by a
+ * scan around it and a search to the nearest reachable cell; a static context has no labels and
+ * floods the start's component instead),
  * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
  * different filter pointers are never merged). JPS, JPS+ and AUTO are answered by A*, exact, with
  * PF_DETAIL_FALLBACK (their jump tables are per class). Unit sizes: a unit of side K under a

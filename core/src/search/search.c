@@ -525,6 +525,27 @@ static pf_status finish(pf_ctx *c, pf_status st)
     return st;
 }
 
+/* A partial search toward a goal the unit cannot reach, once the cells at the least metric nd it
+ * can reach are known (ties t): A* with the map's metric, aimed at those cells when they are few. */
+static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_ties *t)
+{
+    s->near_d = nd;
+    s->d.algo = PF_ALGO_ASTAR;
+    s->d.heuristic = pf__grid_near_metric(m);
+    s->d.weight = 1.0;
+    if (t->n <= PF__NEAR_TIES) {
+        s->near_n = t->n;
+        for (uint32_t i = 0; i < t->n; i++) {
+            pf_point p = pf_grid_point(m, pf__map_outer(m, t->cell[i]));
+            s->near_x[i] = p.x;
+            s->near_y[i] = p.y;
+        }
+        /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
+        s->d.heuristic = PF_HEUR_MAX;
+        s->d.heuristic_set = 1u << pf__grid_near_metric(m);
+    }
+}
+
 static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
 {
     const pf_map *m = c->map;
@@ -589,22 +610,23 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         double nd;
         pf__near_ties t;
         if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
-                             &t) != PF_NODE_NONE) {
-            s->near_d = nd;
-            s->d.algo = PF_ALGO_ASTAR;
-            s->d.heuristic = pf__grid_near_metric(m);
-            s->d.weight = 1.0;
-            if (t.n <= PF__NEAR_TIES) {
-                s->near_n = t.n;
-                for (uint32_t i = 0; i < t.n; i++) {
-                    pf_point p = pf_grid_point(m, pf__map_outer(m, t.cell[i]));
-                    s->near_x[i] = p.x;
-                    s->near_y[i] = p.y;
-                }
-                /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
-                s->d.heuristic = PF_HEUR_MAX;
-                s->d.heuristic_set = 1u << pf__grid_near_metric(m);
-            }
+                             &t) != PF_NODE_NONE)
+            aim_near(s, m, nd, &t);
+    }
+    if (partial && flt && !tree) {
+        /* a movement type's components are its own: labelled for it (search/size_comp.c, a flood of
+         * the start's component the first time, kept across queries and edits), they say whether
+         * the goal is reachable and where the nearest reachable cells are, as the map's components
+         * do for one class. A static context has no room for labels: the search floods instead. */
+        pf_point gp = pf_grid_point(m, goal);
+        int reach = 1;
+        double nd = -1.0;
+        pf__near_ties t = {.n = 0};
+        st = pf__szcomp_nearest(c, si, gi, size, flt, gp.x, gp.y, pf__grid_near_metric(m), &reach, &nd, &t);
+        if (st == PF_OUT_OF_MEMORY) return s->status = st;
+        if (st == PF_OK && !reach) {
+            unreachable = 1;
+            if (nd >= 0.0) aim_near(s, m, nd, &t);
         }
     }
     /* JPS, JPS+ and the accelerator expand jump points, not every cell a partial path may end on:

@@ -31,6 +31,7 @@
 #include "map/grid_moves_internal.h"
 #include "search/size_comp_internal.h"
 #include "search/fsize_internal.h"
+#include "map/nearest_internal.h"
 #include "grow_internal.h"
 
 struct pf__szcomp {
@@ -298,6 +299,57 @@ size_t pf__szcomp_bytes(const pf_ctx *c)
     return z ? sizeof(pf__szcomp) + 2u * (size_t)c->count * sizeof(uint32_t) + (size_t)z->par_cap * sizeof(uint32_t) +
                    z->seen_cap + (size_t)z->ring_cap * sizeof(uint32_t)
              : 0;
+}
+
+/* The labels for (size, f), fresh for the map's version, and the view their unit reads the map
+ * through; NULL: static context (PF_UNSUPPORTED) or out of memory. */
+static pf__szcomp *labels_for(pf_ctx *c, uint8_t size, const pf_move_filter *f, pf__grid_view *v, pf_status *err)
+{
+    const pf_map *m = c->map;
+    *err = PF_OUT_OF_MEMORY;
+    if (c->fixed) {
+        *err = PF_UNSUPPORTED;
+        return NULL;
+    }
+    uint8_t *memo = f ? pf__fsize_memo(c, f, size) : NULL;
+    pf__szcomp *z = pf__ctx_ext(c, PF__EXT_SIZED);
+    if (!z) return NULL;
+    if (z->version != m->version || z->size != size || z->next > UINT32_MAX - 4u || z->filtered != (f != NULL) ||
+        (f && memcmp(z->flt.classes, f->classes, sizeof z->flt.classes)))
+        reset(z, m, size, f, c->count);
+    *v = view_of(m, z, memo);
+    return z;
+}
+
+/* The nearest-cell scan's rule: open to the unit, and under the start's root label. */
+typedef struct in_comp { pf__szcomp *z; const pf__grid_view *v; uint8_t size; uint32_t root; } in_comp;
+
+static int stands_in(void *user, const pf_map *m, uint32_t p)
+{
+    in_comp *q = user;
+    (void)m;
+    if (!q->z->lab[p] || find(q->z, q->z->lab[p]) != q->root) return 0; /* unlabelled: another component */
+    return open_at(q->v, p, (pf__unit){q->v->cls[p], q->size});
+}
+
+pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int32_t gx,
+                             int32_t gy, pf_heur metric, int *reach, double *dist, pf__near_ties *ties)
+{
+    pf_status err;
+    pf__grid_view v;
+    pf__szcomp *z = labels_for(c, size, f, &v, &err);
+    if (!z) return err;
+    const pf__unit u = {c->map->cls[si], size};
+    if (!z->lab[si] && !flood(c, z, &v, si, u)) {
+        z->version = ~c->map->version;
+        return PF_OUT_OF_MEMORY;
+    }
+    /* the start's component is labelled whole: a goal unlabelled, or under another root, is apart */
+    in_comp q = {z, &v, size, find(z, z->lab[si])};
+    *reach = stands_in(&q, c->map, gi);
+    if (*reach) return PF_OK;
+    if (pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, dist, ties) == PF_NODE_NONE) *dist = -1.0;
+    return PF_OK;
 }
 
 pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int *same)
