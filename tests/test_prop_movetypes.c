@@ -404,7 +404,11 @@ static void test_refusals(void **state)
         assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &g}, NULL, NULL), PF_INVALID_ARGUMENT);
     }
     assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_OK);
-    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
+    /* Theta* takes a filter of one multiplier (test_prop_unit_filters), not two */
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_OK);
+    pf_move_filter two = f;
+    pf_move_filter_allow(&two, 2, 2.0f);
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &two, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
     /* repairs take the unit's filter (test_prop_unit_filters), and refuse a bad one as a search does */
     uint32_t old[2] = {a, pf_grid_node(m, 1, 1)}, outn[8];
     pf_path out = {.nodes = outn, .capacity = 8};

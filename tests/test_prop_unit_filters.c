@@ -743,6 +743,68 @@ static void test_wall_click(void **state)
     free(cells);
 }
 
+/* Theta* under a filter whose allowed classes share one multiplier: on the map rewritten so that
+ * the allowed classes are one class, Theta* of the same size without a filter finds the same
+ * path, at the cost divided by that multiplier; a filter of two multipliers is refused. */
+static void test_theta(void **state)
+{
+    (void)state;
+    uint32_t compared = 0;
+    for (uint64_t seed = 0x7e7a0000ull; seed < 0x7e7a0000ull + 80 * (uint64_t)env_scale(); seed++) {
+        uint64_t rs = seed;
+        cur_seed = seed;
+        static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
+        uint32_t w = 10 + rng_below(&rs, 24), h = 8 + rng_below(&rs, 20);
+        pf_moves mv = RULES[rng_below(&rs, 3)];
+        uint8_t *cells = malloc((size_t)w * h), *one = malloc((size_t)w * h);
+        fill_cells(&rs, cells, w, h);
+        pf_move_filter f;
+        make_filter(&rs, &f);
+        const float mult = MULTS[rng_below(&rs, sizeof MULTS / sizeof MULTS[0])];
+        for (uint32_t k = 1; k < 256; k++)
+            if (allows(&f, (uint8_t)k)) f.class_cost[k] = mult;
+        for (size_t i = 0; i < (size_t)w * h; i++) one[i] = allows(&f, cells[i]) ? 1 : 0;
+        pf_map *m = NULL, *om = NULL;
+        CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells}, &m), PF_OK);
+        CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = one}, &om), PF_OK);
+        pf_ctx *c = NULL, *oc = NULL;
+        CHECK_EQ(pf_ctx_create(m, NULL, &c), PF_OK);
+        CHECK_EQ(pf_ctx_create(om, NULL, &oc), PF_OK);
+        uint32_t pa[1024], pb[1024];
+        for (int q = 0; q < 8; q++) {
+            const uint32_t K = 1 + rng_below(&rs, 3);
+            uint32_t a = standing_cell(cells, w, h, &f, K, &rs), b = standing_cell(cells, w, h, &f, K, &rs);
+            if (a == PF_NODE_NONE || b == PF_NODE_NONE) continue;
+            pf_path p1 = {.nodes = pa, .capacity = 1024}, p2 = {.nodes = pb, .capacity = 1024};
+            pf_stats s1, s2;
+            pf_status r1 = pf_search(c, a, b, &(pf_search_desc){.algo = PF_ALGO_THETA, .filter = &f, .unit_size = K}, &p1, &s1);
+            pf_status r2 = pf_search(oc, a, b, &(pf_search_desc){.algo = PF_ALGO_THETA, .unit_size = K}, &p2, &s2);
+            CHECK_EQ(r1, r2);
+            if (r1 != PF_OK) continue;
+            const double fm = mult > 0.0f ? mult : 1.0;
+            if (!near_eq(s1.cost, s2.cost * fm))
+                fail_msg("seed %llu: size %u theta %.9f, on the rewritten map %.9f x %g", (unsigned long long)seed, K,
+                         s1.cost, s2.cost, fm);
+            CHECK_EQ(p1.len, p2.len);
+            CHECK(memcmp(pa, pb, p1.len * sizeof *pa) == 0);
+            CHECK_EQ(s1.expanded, s2.expanded);
+            compared++;
+        }
+        pf_move_filter two = f;
+        pf_move_filter_allow(&two, 1, 1.0f);
+        pf_move_filter_allow(&two, 2, 2.0f);
+        CHECK_EQ(pf_search(c, 0, 1, &(pf_search_desc){.algo = PF_ALGO_THETA, .filter = &two}, NULL, NULL), PF_UNSUPPORTED);
+        pf_ctx_destroy(c);
+        pf_ctx_destroy(oc);
+        pf_map_destroy(m);
+        pf_map_destroy(om);
+        free(cells);
+        free(one);
+    }
+    print_message("%u Theta* queries compared\n", compared);
+    assert_true(compared > 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -752,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_check_and_repair),
         cmocka_unit_test(test_flow_fields),
         cmocka_unit_test(test_squads),
+        cmocka_unit_test(test_theta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,8 +146,9 @@ typedef struct pf_trace {
  * labels their components as for sizes (a goal the unit cannot reach costs no flood), both
  * following edits. pf_grid_path_check and pf_path_repair (pf_repair.h) take the unit's filter and
  * size, flow fields their units' (pf_flow_desc.filter), a batch's groups squads of one filter.
- * Refused with PF_UNSUPPORTED: graphs and Theta* (its any-angle segments would cross classes of
- * different prices, which Euclidean lengths do not measure).
+ * Theta* takes a filter whose allowed classes share one multiplier (its segments are priced by
+ * Euclidean length times it); a filter of several multipliers is refused with PF_UNSUPPORTED (a
+ * segment across classes of different prices is not measured by its length), as are graphs.
  */
 typedef struct pf_move_filter {
     uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at

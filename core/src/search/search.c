@@ -193,11 +193,15 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
  * of the same length (0.85% and 0.87% shorter than smoothed A*). Parents are
  * kept in the context's PF__EXT_THETA extension; closed nodes are not reopened. Unweighted square grids.
  */
-PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const int SZ)
+PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const int SZ, const int FL)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
-    const pf__grid_view gv = pf__grid_view_of(m);
+    pf__grid_view gv = pf__grid_view_of(m);
+    if (FL) gv.flt = s->d.filter;
+    if (FL && SZ) gv.fmemo = s->fmemo;
+    /* under a filter every allowed class has one multiplier (check_desc): lengths are scaled by it */
+    const double fm = FL ? s->hadm : 1.0;
     const uint32_t pw = gv.pw, goal = s->goal, gen = c->gen;
     uint32_t *par = pf__ctx_ext_get(c, PF__EXT_THETA);
     pf__hold hold = PF__HOLD_EMPTY;
@@ -207,15 +211,15 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
         if (cur == PF_NODE_NONE) return ret;
         const pf__unit u = {gv.cls[cur], s->size};
         uint32_t p = par[cur];
-        if (p != cur && !pf__grid_los(&gv, p, cur, u)) {
+        if (p != cur && !pf__grid_los_f(&gv, p, cur, u, FL)) {
             /* set the vertex: the best closed neighbour by a grid step (moves are symmetric) */
             double best = INFINITY;
-            for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
+            for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
                 uint32_t d = pf__ctz32(open);
                 uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
                 uint32_t st = c->stamp[nb];
                 if ((st & PF__GEN_MASK) != gen || !(st & PF__CLOSED_BIT)) continue;
-                double v = c->g[nb] + pf__dir_step[d];
+                double v = c->g[nb] + pf__dir_step[d] * fm;
                 if (v < best) {
                     best = v;
                     p = nb;
@@ -239,11 +243,11 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             note_nearest(c, cur, (int32_t)(cur - (uint32_t)py * pw) - 1, py - 1);
         }
         const double gp = c->g[p];
-        for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
+        for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             /* from the start itself, a grid step (its own parent) */
-            double ng = p == cur ? c->g[cur] + pf__dir_step[d] : gp + pf__grid_euclid(pw, p, nb);
+            double ng = p == cur ? c->g[cur] + pf__dir_step[d] * fm : gp + pf__grid_euclid(pw, p, nb) * fm;
             uint32_t was = pf__bf_admit(c, nb, ng, 0);
             if (was && !pf__bf_relax(c, &hold, nb, was, ng, pf__grid_euclid(pw, nb, goal), pf__mv_back(MV, d), par,
                                      p, 0))
@@ -259,28 +263,40 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
  * for Lazy Theta*). Writes the new length into the node's g, its reported cost. */
 static void theta_pull(pf_ctx *c, uint32_t found)
 {
-    const pf__grid_view gv = pf__grid_view_of(c->map);
+    pf__grid_view gv = pf__grid_view_of(c->map);
     const pf__unit u = {gv.cls[c->s.start], c->s.size};
+    const int fl = c->s.d.filter != NULL;
+    gv.flt = c->s.d.filter;
+    gv.fmemo = c->s.fmemo;
     uint32_t *par = pf__ctx_ext_get(c, PF__EXT_THETA);
     double len = 0.0;
     for (uint32_t a = found; a != c->s.start;) {
         uint32_t far = par[a];
-        while (far != c->s.start && pf__grid_los(&gv, a, par[far], u)) far = par[far];
+        while (far != c->s.start && (fl ? pf__grid_los_f(&gv, a, par[far], u, 1) : pf__grid_los(&gv, a, par[far], u)))
+            far = par[far];
         par[a] = far;
         len += pf__grid_euclid(gv.pw, a, far);
         a = far;
     }
-    c->g[found] = len;
+    c->g[found] = len * (fl ? c->s.hadm : 1.0); /* a filter's one multiplier (check_desc) */
 }
 
 static pf_status run_theta(pf_ctx *c, uint32_t b)
 {
     const int sz = c->s.size > 1;
     pf_status st;
-    switch (pf__mv_of(c->map->moves)) {
-    case PF__MV_4: st = sz ? theta_run(c, b, PF__MV_4, 1) : theta_run(c, b, PF__MV_4, 0); break;
-    case PF__MV_8CUT: st = sz ? theta_run(c, b, PF__MV_8CUT, 1) : theta_run(c, b, PF__MV_8CUT, 0); break;
-    default: st = sz ? theta_run(c, b, PF__MV_8, 1) : theta_run(c, b, PF__MV_8, 0); break;
+    if (c->s.d.filter) { /* a movement type (any size: SZ = 1 reads the blocks, size 1 included) */
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = theta_run(c, b, PF__MV_4, 1, 1); break;
+        case PF__MV_8CUT: st = theta_run(c, b, PF__MV_8CUT, 1, 1); break;
+        default: st = theta_run(c, b, PF__MV_8, 1, 1); break;
+        }
+    } else {
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = sz ? theta_run(c, b, PF__MV_4, 1, 0) : theta_run(c, b, PF__MV_4, 0, 0); break;
+        case PF__MV_8CUT: st = sz ? theta_run(c, b, PF__MV_8CUT, 1, 0) : theta_run(c, b, PF__MV_8CUT, 0, 0); break;
+        default: st = sz ? theta_run(c, b, PF__MV_8, 1, 0) : theta_run(c, b, PF__MV_8, 0, 0); break;
+        }
     }
     if (st == PF_OK && c->s.found != PF_NODE_NONE) theta_pull(c, c->s.found);
     return st;
@@ -500,8 +516,15 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
     if (d->filter) {
         /* checked at every begin: no class, "blocked", or a bad multiplier */
         if (!pf__filter_valid(d->filter)) return PF_INVALID_ARGUMENT;
-        /* Theta*'s line of sight is of one class */
-        if (m->kind != PF_MAP_GRID || d->algo == PF_ALGO_THETA) return PF_UNSUPPORTED;
+        if (m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
+        /* Theta*'s segments cross classes: measured by Euclidean length, they are priced right only
+         * when every allowed class has one multiplier (then lengths are scaled by it) */
+        if (d->algo == PF_ALGO_THETA) {
+            const double lo = pf__filter_min_mult(d->filter);
+            for (uint32_t k = 1; k < 256; k++)
+                if (pf__filter_allows(d->filter, (uint8_t)k) && pf__filter_mult(d->filter, (uint8_t)k) != lo)
+                    return PF_UNSUPPORTED;
+        }
     }
     return PF_OK;
 }
@@ -582,7 +605,8 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !flt && m->clr[si] < size) ||
         (flt && !pf__block_allowed(m->cls, m->pw, flt, si, size)))
         return s->status = tree == 2 ? PF_INVALID_GOAL : PF_INVALID_START; /* a flow field's root is its goal */
-    if (flt && size > 1) s->fmemo = pf__fsize_memo(c, flt, size);
+    /* Theta* under a filter runs the sized instance for every size (its size 1 reads one cell) */
+    if (flt && (size > 1 || s->d.algo == PF_ALGO_THETA)) s->fmemo = pf__fsize_memo(c, flt, size);
     uint32_t gi = PF_NODE_NONE;
     int unreachable = 0; /* partial: known before searching */
     if (!tree) {
@@ -613,7 +637,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
                              &t) != PF_NODE_NONE)
             aim_near(s, m, nd, &t);
     }
-    if (partial && flt && !tree) {
+    if (partial && flt && !tree && s->d.algo != PF_ALGO_THETA) {
         /* a movement type's components are its own: labelled for it (search/size_comp.c, a flood of
          * the start's component the first time, kept across queries and edits), they say whether
          * the goal is reachable and where the nearest reachable cells are, as the map's components
