@@ -740,6 +740,23 @@ static void test_wall_click(void **state)
     free(mem);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);
+    /* without a filter, a 2x2 unit before a one-cell gap in a long wall: the goal beyond is in its
+     * one-cell component but not in its own; its labels say so, and the nearest cell before the
+     * wall is answered by searching that far, not the side of the map it is on */
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = x == 150 && y != 50 ? 0 : 1;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_search_desc d2 = {.unit_size = 2, .partial = 1};
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(pf_search(ctx, pf_grid_node(m, 140, 50), pf_grid_node(m, 160, 50), &d2, &p, &st), PF_PARTIAL);
+        assert_true(st.expanded < 100);
+    }
+    assert_int_equal(pf_grid_point(m, pn[p.len - 1]).x, 148);
+    assert_int_equal(pf_grid_point(m, pn[p.len - 1]).y, 50);
+    assert_true(near_eq(st.cost, 8.0));
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
     free(cells);
 }
 

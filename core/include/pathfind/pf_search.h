@@ -356,8 +356,12 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * metric that the unit can stand on in the start's component are found by a scan around the goal
  * (pf_grid_nearest's), then A* aims at them and stops at the first it reaches, so the query costs
  * about what a query to that cell does (a click on a wall 20 cells away: 21 expansions, not the
- * whole component). A unit larger than a cell that cannot reach any of those cells (they are
- * in its one-cell component but too narrow a way leads there) floods its component instead. With
+ * whole component). A unit larger than a cell, or under a movement filter, is read against its
+ * own components, which the context labels for its size and filter (the first such query floods
+ * the start's component once; edits are followed), so the cells found are ones it can get to;
+ * in a context in caller memory, which has no room for labels, a sized unit is read against the
+ * one-cell components (cells too narrow a way leads to make its search flood the component) and
+ * a filtered one floods. With
  * a limit (max_expansions / max_cost) the answer is the nearest cell expanded before it, by A*
  * where JPS or AUTO was asked. The goal must still be on the map (PF_INVALID_GOAL).
  */

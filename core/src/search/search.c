@@ -629,29 +629,34 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
      * gives the same answer. Without component labels (an edit ran out of memory) the search
      * floods the start's component instead. */
     s->near_d = -1.0;
-    if (partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
-        pf_point gp = pf_grid_point(m, goal);
-        double nd;
-        pf__near_ties t;
-        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
-                             &t) != PF_NODE_NONE)
-            aim_near(s, m, nd, &t);
-    }
-    if (partial && flt && !tree && s->d.algo != PF_ALGO_THETA) {
-        /* a movement type's components are its own: labelled for it (search/size_comp.c, a flood of
-         * the start's component the first time, kept across queries and edits), they say whether
-         * the goal is reachable and where the nearest reachable cells are, as the map's components
-         * do for one class. A static context has no room for labels: the search floods instead. */
+    int labelled = 0;
+    if (partial && (flt || size > 1) && !tree && s->d.algo != PF_ALGO_THETA) {
+        /* A movement type's components, and a sized unit's, are its own: labelled for it
+         * (search/size_comp.c, a flood of the start's component the first time, kept across
+         * queries and edits), they say whether the goal is reachable and where the nearest
+         * reachable cells are, as the map's components do for one cell of one class (the one-cell
+         * scan below may name cells a sized unit cannot get to, and its search then floods). A
+         * static context has no room for labels: the scan below, or under a filter the search
+         * alone, answers instead. */
         pf_point gp = pf_grid_point(m, goal);
         int reach = 1;
         double nd = -1.0;
         pf__near_ties t = {.n = 0};
         st = pf__szcomp_nearest(c, si, gi, size, flt, gp.x, gp.y, pf__grid_near_metric(m), &reach, &nd, &t);
         if (st == PF_OUT_OF_MEMORY) return s->status = st;
-        if (st == PF_OK && !reach) {
-            unreachable = 1;
-            if (nd >= 0.0) aim_near(s, m, nd, &t);
+        if (st == PF_OK) {
+            labelled = 1;
+            unreachable = !reach;
+            if (!reach && nd >= 0.0) aim_near(s, m, nd, &t);
         }
+    }
+    if (!labelled && partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
+        pf_point gp = pf_grid_point(m, goal);
+        double nd;
+        pf__near_ties t;
+        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
+                             &t) != PF_NODE_NONE)
+            aim_near(s, m, nd, &t);
     }
     /* JPS, JPS+ and the accelerator expand jump points, not every cell a partial path may end on:
      * A* answers for them. A sized unit is searched by JPS on the bitmaps of the cells open to it
