@@ -21,7 +21,7 @@ static const char *HELP =
     "--classes .W: a hover unit); --class-cost C=X[,C=X] the multiplier of a step into terrain C\n"
     "(default 1). Without them a unit keeps to its start's terrain. jps, jps+ and auto answer a\n"
     "filtered query by JPS where its classes cost one multiplier, else by A* (detail: fallback);\n"
-    "--size and --smooth do not take them.\n"
+    "with --size the unit's whole block must be on them (answered by A*); --smooth does not take them.\n"
     "--smooth adds the path pulled into straight segments (pf_path_smooth): waypoints and their\n"
     "Euclidean length smooth_cost. --algo theta searches any-angle (Theta*): its path is already\n"
     "waypoints, and smooth_cost is its cost.\n"
@@ -86,8 +86,8 @@ int pf_cli_path(int argc, char **argv)
         if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
     if (!cli_check_weight("path", d.algo, weight_given)) return 2;
     if (!cli_filter_done("path", &filt, &d.filter)) return 2;
-    if (d.filter && (smooth || d.unit_size > 1 || d.algo == PF_ALGO_THETA)) {
-        cli_error("path", "--classes goes with one-cell units on grid paths (not --size, --smooth or theta)");
+    if (d.filter && (smooth || d.algo == PF_ALGO_THETA)) {
+        cli_error("path", "--classes goes with grid paths (not --smooth or theta)");
         return 2;
     }
     if (!cli_check_moves("path", moves, d.algo, smooth, d.unit_size)) return 2;

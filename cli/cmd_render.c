@@ -405,8 +405,8 @@ static int parse_args(int argc, char **argv, render_args *a)
         a->descs[i] = (pf_search_desc){.algo = al, .weight = takes && a->weight > 0 ? a->weight
                                                                 : al == PF_ALGO_WASTAR ? 1.5 : 0,
                                        .unit_size = (uint32_t)a->size, .filter = flt};
-        if (flt && (a->smooth || a->size > 1 || al == PF_ALGO_THETA)) {
-            cli_error("render", "--classes goes with one-cell units on grid paths (not --size, --smooth or theta)");
+        if (flt && (a->smooth || al == PF_ALGO_THETA)) {
+            cli_error("render", "--classes goes with grid paths (not --smooth or theta)");
             return 2;
         }
     }

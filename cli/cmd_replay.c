@@ -68,9 +68,9 @@ static const char *HELP3 =
     "  --workers N     worker threads (default 1)\n"
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
     "  --classes CHARS every unit may enter this Moving AI terrain (. G S ground, W water, T trees;\n"
-    "                  .W: hover units); without it a unit keeps to its start's terrain. One-cell\n"
-    "                  units only; jps, jps+ and auto answer by A* then. Delivered paths are not\n"
-    "                  re-checked after edits (pf_grid_path_check knows one terrain; a warning says so)\n"
+    "                  .W: hover units); without it a unit keeps to its start's terrain. Any size\n"
+    "                  (its whole block on those terrains); jps, jps+ and auto answer by A* then.\n"
+    "                  Delivered paths are re-checked and repaired after edits for the terrain too\n"
     "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
     "  --budget-exp E  expansions per frame, an integer in 0..10^12 (0 = unlimited)\n"
     "  --budget-us U   microseconds per frame, an integer in 0..3600000000 (0 = unlimited): one\n"
@@ -311,7 +311,7 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
 }
 
 /* After a frame's edits: every unit's delivered path is checked ahead of the unit against the
- * edited map (pf_grid_path_check, for the unit's size); a broken one is repaired by pf_path_repair
+ * edited map (pf_grid_path_check, for the unit's size and terrain filter); a broken one is repaired by pf_path_repair
  * from where the unit stands. */
 /* The repairs' context is written at creation as the batch's are (--prefault): with none, its 64 MB
  * of records on a 2000x2000 map are not all resident for a few local repairs. */
@@ -322,7 +322,7 @@ static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc 
     for (uint32_t k = 0; k < n; k++) {
         row *w = &rows[k];
         if (!w->path) continue;
-        pf_path_check_desc cd = {.unit_size = w->size};
+        pf_path_check_desc cd = {.unit_size = w->size, .filter = sd->filter};
         double t0 = cli_now();
         /* only what lies ahead of the unit matters */
         if (pf_grid_path_check(map, w->path + w->at, w->plen - w->at, &cd) == PF_NODE_NONE) {
@@ -422,8 +422,8 @@ int pf_cli_replay(int argc, char **argv)
     if (!cli_check_moves("replay", o.moves, o.algo, 0, o.size)) return 2;
     const pf_move_filter *flt;
     if (!cli_filter_done("replay", &o.filt, &flt)) return 2;
-    if (flt && (o.size > 1 || o.algo == PF_ALGO_THETA)) {
-        cli_error("replay", "--classes goes with one-cell units on grid paths (not --size or theta)");
+    if (flt && o.algo == PF_ALGO_THETA) {
+        cli_error("replay", "--classes goes with grid paths (not theta)");
         return 2;
     }
     if (o.prep && o.algo != PF_ALGO_AUTO) {
@@ -508,7 +508,6 @@ int pf_cli_replay(int argc, char **argv)
         if (!(anim = cli_anim_open("replay", o.animate, map, o.anim_px, 4))) goto done;
     }
     uint64_t moved = frame; /* units have moved up to this frame */
-    int filter_warned = 0;
     for (;;) {
         int moving = 0; /* a unit is still on its way */
         for (uint32_t k = 0; o.speed && k < lg.orders && !moving; k++) moving = rows[k].path && rows[k].at + 1 < rows[k].plen;
@@ -530,12 +529,7 @@ int pf_cli_replay(int argc, char **argv)
                 if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
                 edits++;
             }
-        if (edits != edits_before && flt && !filter_warned) {
-            cli_error("replay", "warning: --classes: delivered paths are not re-checked after edits "
-                                "(pf_grid_path_check knows one terrain class)");
-            filter_warned = 1;
-        }
-        if (edits != edits_before && !flt && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
+        if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
         /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
         if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
         double t0 = cli_now();

@@ -208,7 +208,11 @@ static void test_classes(void **state)
         assert_int_equal(RUN("path", map, "0", "1", "6", "1", bad[i][0], bad[i][1], bad[i][2], bad[i][3]), 2);
         HAS(g_err, "--class");
     }
-    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W", "--size", "2"), 2);
+    /* a 2x2 hover unit: its block over the bank and the river; steps into water at 2 */
+    assert_int_equal(RUN("path", map, "0", "1", "5", "1", "--classes", ".W", "--class-cost", "W=2", "--size", "2"), 0);
+    HAS(g_out, "cost: 8.000000");
+    assert_int_equal(RUN("path", map, "0", "1", "5", "1", "--classes", "W", "--size", "2"), 1);
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W", "--smooth"), 2);
     const char *scen = write_tmp("river.scen", "version 1\n0\triver.map\t7\t3\t0\t1\t6\t1\t6\n");
     assert_int_equal(RUN("scen", map, scen), 1); /* the listed length is a mismatch for a walker */
     HAS(g_out, "\"solved\":0");

@@ -333,9 +333,8 @@ static void test_river(void **state)
 }
 
 /* Batches: two filters are two queries even for one start and goal, one filter shared by two units
- * is one search, groups take only unfiltered queries, a flow field refuses a filter; the answers
- * equal pf_search's. Many same-goal units, half of them filtered: the filtered ones are answered
- * as pf_search answers them whatever grouping does for the rest. */
+ * is one search, squads of each movement type are grouped apart, a flow field takes a filter; the
+ * answers equal pf_search's. */
 static void test_batch(void **state)
 {
     (void)state;
@@ -377,14 +376,16 @@ static void test_batch(void **state)
                                 NULL, &st);
         assert_int_equal(r.status, s);
         if (s == PF_OK) assert_true(near_eq(r.stats.cost, st.cost));
-        if (kinds[i % 3]) assert_false(r.flags & PF_BATCH_RESULT_GROUPED);
+        /* the squads of each type to the shared goal are grouped (test_prop_unit_filters) */
+        if (i >= 6 && s == PF_OK) assert_true(r.flags & (PF_BATCH_RESULT_GROUPED | PF_BATCH_RESULT_DEDUPED));
         if (i < 6 && (r.flags & PF_BATCH_RESULT_DEDUPED)) deduped++;
     }
     /* queries 0..5: three kinds twice over, each second one answered by the first of its kind */
     assert_int_equal(deduped, 3);
     pf_batch_result fr;
     assert_int_equal(pf_batch_get(b, fid, &fr), PF_OK);
-    assert_int_equal(fr.status, PF_UNSUPPORTED);
+    assert_int_equal(fr.status, PF_OK); /* a hover unit's field (test_prop_unit_filters holds it to pf_search) */
+    assert_true(fr.field != NULL);
     pf_batch_destroy(b);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);
@@ -422,13 +423,18 @@ static void test_refusals(void **state)
         g.class_cost[i == 0 ? 1 : 200] = bad[i];
         assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &g}, NULL, NULL), PF_INVALID_ARGUMENT);
     }
-    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_UNSUPPORTED);
-    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
-    /* repairs take no filter (their check reads one class); flow fields have no filter field, and
-     * a batch's field with one is refused (test_batch) */
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .unit_size = 2}, NULL, NULL), PF_OK);
+    /* Theta* takes a filter of one multiplier (test_prop_unit_filters), not two */
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &f, .algo = PF_ALGO_THETA}, NULL, NULL), PF_OK);
+    pf_move_filter two = f;
+    pf_move_filter_allow(&two, 2, 2.0f);
+    assert_int_equal(pf_search(ctx, a, b, &(pf_search_desc){.filter = &two, .algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
+    /* repairs take the unit's filter (test_prop_unit_filters), and refuse a bad one as a search does */
     uint32_t old[2] = {a, pf_grid_node(m, 1, 1)}, outn[8];
     pf_path out = {.nodes = outn, .capacity = 8};
-    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &f}, &out, NULL), PF_UNSUPPORTED);
+    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &f}, &out, NULL), PF_OK);
+    pf_move_filter none = {0};
+    assert_int_equal(pf_path_repair(ctx, old, 2, 0, &(pf_search_desc){.filter = &none}, &out, NULL), PF_INVALID_ARGUMENT);
     assert_int_equal(pf_path_repair(ctx, old, 2, 0, NULL, &out, NULL), PF_OK);
     pf_ctx_destroy(ctx);
     pf_map_destroy(m);

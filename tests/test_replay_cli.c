@@ -231,6 +231,18 @@ static void test_edits_sizes_partial(void **state)
     }
     assert_string_equal(csv[0], csv[1]);
     assert_string_equal(csv[0], csv[2]);
+    /* a movement type (ground and water, water dear; the map is ground): paths are re-checked and
+     * repaired for it too, the answers the same for 1 and 3 workers */
+    static char fcsv[2][4096];
+    for (int w = 1; w <= 3; w += 2) {
+        char args[512];
+        snprintf(args, sizeof args, "'%s' '%s' --workers %d --budget-exp 20 --classes .W --class-cost W=3 --csv '%s'",
+                 tmp("e.map"), tmp("e.txt"), w, tmp("e.csv"));
+        assert_int_equal(replay(args), 0);
+        HAS(g_out, "\"broken\":1,\"repaired\":1,");
+        slurp(tmp("e.csv"), fcsv[w / 2], sizeof fcsv[0]);
+    }
+    assert_string_equal(fcsv[0], fcsv[1]);
     /* the answers of searches on the map with both edits */
     pf_map *m;
     pf_diag d;

@@ -35,7 +35,7 @@ static pf__group group_of(const pf_batch *b, const pf__job *j, group_members *gm
     gm->j = j;
     const pf__bquery *e = pf__query(b, j->query);
     pf__group g = {.goal = e->q.goal, .heuristic = e->rd.algo == PF_ALGO_DIJKSTRA ? PF_HEUR_ZERO : e->rd.heuristic,
-                   .size = (uint8_t)(e->rd.unit_size > 1 ? e->rd.unit_size : 1u),
+                   .size = (uint8_t)(e->rd.unit_size > 1 ? e->rd.unit_size : 1u), .filter = e->rd.filter,
                    .bx0 = j->bx0, .by0 = j->by0, .bx1 = j->bx1, .by1 = j->by1,
                    .count = j->count, .settled = j->settled, .starts_at = starts_at, .user = gm};
     return g;
@@ -67,12 +67,35 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
     return st;
 }
 
+/* A member the group could not answer as its own search would (pf__group_search_answers): its own
+ * search, on the group's context once the group's paths are read. Deterministic like any search,
+ * so the answers stay the same for any worker count. */
+static void own_result(pf_batch *b, pf__bquery *e, pf_ctx *c, pf__arena *arena)
+{
+    pf_batch_result *r = &e->res;
+    pf_path probe = {0};
+    r->status = pf_search(c, e->q.start, e->q.goal, &e->q.search, &probe, &r->stats);
+    if (r->status == PF_BUFFER_TOO_SMALL) r->status = pf_search_path(c, &probe, &r->stats);
+    if (probe.len == 0 || pf_failed(r->status)) return;
+    uint32_t *nodes = pf__arena_alloc(arena, (size_t)probe.len * sizeof *nodes, sizeof *nodes);
+    if (!nodes) {
+        r->status = PF_OUT_OF_MEMORY;
+        return;
+    }
+    pf_path p = {.nodes = nodes, .capacity = probe.len};
+    pf_search_path(c, &p, NULL);
+    r->path = nodes;
+    r->path_len = p.len;
+    (void)b;
+}
+
 void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__arena *arena)
 {
     group_members gm;
     const pf__group g = group_of(b, j, &gm);
     const pf_stats cs = pf__ctx_stats(c);
     const uint32_t *mem = pf__plan_members(b, j);
+    uint32_t own = 0; /* members left to their own search */
     for (uint32_t k = 0; k < j->count; k++) {
         pf__bquery *e = pf__query(b, mem[k]);
         pf_batch_result *r = &e->res;
@@ -85,6 +108,10 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
         uint32_t len = pf_failed(st) ? 0 : pf__group_search_path_len(c, &g, e->q.start);
         if (!len) {
             r->status = pf_failed(st) ? st : PF_NO_PATH;
+            if (!pf_failed(st) && !pf__group_search_answers(&e->rd, 0, INFINITY)) {
+                r->status = PF_IN_PROGRESS;
+                own++;
+            }
             continue;
         }
         uint32_t *nodes = pf__arena_alloc(arena, (size_t)len * sizeof *nodes, sizeof *nodes);
@@ -93,10 +120,23 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
             continue;
         }
         r->status = PF_OK;
-        r->stats.cost = pf__group_search_path(c, e->q.start, nodes, len);
+        r->stats.cost = pf__group_search_path(c, &g, e->q.start, nodes, len);
+        if (!pf__group_search_answers(&e->rd, len, r->stats.cost)) {
+            r->status = PF_IN_PROGRESS;
+            r->stats.cost = INFINITY;
+            own++;
+            continue;
+        }
         if (e->rd.waypoints) len = keep_turns(b->map, nodes, len);
         r->stats.path_len = len;
         r->path = nodes;
         r->path_len = len;
+    }
+    /* the group's records are read: the context may search for the rest */
+    for (uint32_t k = 0; own && k < j->count; k++) {
+        pf__bquery *e = pf__query(b, mem[k]);
+        if (e->res.status != PF_IN_PROGRESS) continue;
+        own_result(b, e, c, arena);
+        own--;
     }
 }

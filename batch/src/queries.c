@@ -158,7 +158,7 @@ uint32_t pf__query_add(pf_batch *b, uint32_t slot, const pf_batch_query *q)
         /* a field has no start and reads two options: keep the rest out of its identity */
         e->q.start = q->goal;
         e->q.search = (pf_search_desc){.unit_size = q->search.unit_size, .max_cost = q->search.max_cost,
-                                       .filter = q->search.filter}; /* refused when run (sched_jobs.c) */
+                                       .filter = q->search.filter}; /* a movement type's field */
     }
     e->rd = pf_search_desc_resolve(b->map, &e->q.search);
     e->seq = b->seq++;

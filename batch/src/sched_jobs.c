@@ -166,11 +166,10 @@ static pf_status start(pf_batch *b, pf__job *j, pf_ctx *c)
 {
     if (j->kind == PF__J_GROUP) return pf__group_step(b, j, c, 0, 1);
     const pf__bquery *e = pf__query(b, j->query);
-    /* a field is a tree rooted at the goal, which takes no movement filter (pf_search.h) */
-    if ((e->q.flags & PF_QUERY_FLOW) && e->q.search.filter) return PF_UNSUPPORTED;
     if (e->q.flags & PF_QUERY_FLOW)
         return pf_flow_begin(c, e->q.goal,
-                             &(pf_flow_desc){.unit_size = e->q.search.unit_size, .max_cost = e->q.search.max_cost});
+                             &(pf_flow_desc){.unit_size = e->q.search.unit_size, .max_cost = e->q.search.max_cost,
+                                             .filter = e->q.search.filter});
     return pf_search_begin(c, e->q.start, e->q.goal, &e->q.search);
 }
 

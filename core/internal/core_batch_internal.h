@@ -80,6 +80,7 @@ typedef struct pf__group {
     uint32_t goal;                /* public node */
     pf_heur  heuristic;           /* the map's metric, or PF_HEUR_ZERO (Dijkstra) */
     uint8_t  size;                /* the units' side (pf_search_desc.unit_size), 1 = one cell */
+    const pf_move_filter *filter; /* [opt] their movement type (pf_search_desc.filter) */
     int32_t  bx0, by0, bx1, by1;  /* bounding box of the starts, grid coordinates */
     uint32_t count;               /* starts to settle, a start shared by k units counted k times */
     uint32_t settled;             /* starts settled so far: written by the search */
@@ -90,8 +91,10 @@ typedef struct pf__group {
 } pf__group;
 
 /* Whether a query (resolved desc `rd`, public start and goal) may join a group: a shortest-path
- * algorithm (A*, Dijkstra, JPS, JPS+, AUTO), any unit size, waypoints or not, no limits, default
- * ties, on a square grid, endpoints open to the unit and connected for one cell. */
+ * algorithm (A*, Dijkstra, JPS, JPS+, AUTO), any unit size and movement filter, waypoints, partial
+ * or max_cost or not, no max_expansions, default ties, on a square grid, endpoints the unit can
+ * stand on and (without a filter) connected for one cell. Members a group cannot answer as their
+ * own search would (pf__group_search_answers) are searched alone by the group's job. */
 int       pf__group_search_accepts(const pf_map *m, const pf_search_desc *rd, uint32_t start, uint32_t goal);
 /* Starts g's search on ctx: PF_IN_PROGRESS, or PF_OUT_OF_MEMORY. */
 pf_status pf__group_search_begin(pf_ctx *ctx, pf__group *g);
@@ -103,6 +106,11 @@ pf_status pf__group_search_step(pf_ctx *ctx, pf__group *g, uint32_t budget);
 uint32_t  pf__group_search_path_len(const pf_ctx *ctx, const pf__group *g, uint32_t start);
 /* Writes that path (len nodes, start first, public ids) and returns its cost, summed forward as a
  * forward A* sums it, so a path the two searches share gets bit-identical costs. */
-double    pf__group_search_path(const pf_ctx *ctx, uint32_t start, uint32_t *nodes, uint32_t len);
+double    pf__group_search_path(const pf_ctx *ctx, const pf__group *g, uint32_t start, uint32_t *nodes, uint32_t len);
+/* Whether the group's answer for a member with resolved desc rd, settled (path_len > 0) at cost
+ * `cost` or not, is the one its own search gives: a settled member without max_cost always; with
+ * max_cost, one whose cost is clearly within it. The others (a partial member not settled, a
+ * max_cost member not settled or near or past its limit) get their own search. */
+int       pf__group_search_answers(const pf_search_desc *rd, uint32_t path_len, double cost);
 
 #endif

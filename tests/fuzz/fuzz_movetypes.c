@@ -35,6 +35,19 @@ static int allows(const pf_move_filter *f, uint8_t k) { return (f->classes[k >> 
 
 static double tol(double c) { return 1e-9 * (1.0 + fabs(c)); }
 
+/* Whether every allowed class has one multiplier (0 reads as 1): what Theta* takes. */
+static int one_mult(const pf_move_filter *f)
+{
+    double m = -1.0;
+    for (uint32_t k = 1; k < 256; k++) {
+        if (!allows(f, (uint8_t)k)) continue;
+        double x = f->class_cost[k] > 0.0f ? (double)f->class_cost[k] : 1.0;
+        if (m >= 0.0 && x != m) return 0;
+        m = x;
+    }
+    return 1;
+}
+
 /* Whether the library must accept the filter (pf_search.h, MOVEMENT TYPES). */
 static int filter_valid(const pf_move_filter *f)
 {
@@ -102,7 +115,10 @@ static void run_query(const pf_map *map, pf_ctx *ctx, const pf_move_filter *f, r
         return;
     }
     if (algo == PF_ALGO_THETA && !tree) {
-        FUZZ_CHECK(s == PF_UNSUPPORTED);
+        /* one multiplier: searched (held to the map rewritten to one class by
+         * test_prop_unit_filters' test_theta); several: refused */
+        if (theta_off || !one_mult(f)) FUZZ_CHECK(s == PF_UNSUPPORTED);
+        else FUZZ_CHECK(s != PF_UNSUPPORTED && s != PF_INVALID_ARGUMENT);
         return;
     }
     if (!sk || !allows(f, sk)) {

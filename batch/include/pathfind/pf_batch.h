@@ -42,9 +42,15 @@
  * reaches. Every unit gets an optimal path (its cost equals a separate A*'s; among equal-cost paths
  * it may pick another one). The options that group: A*, Dijkstra, JPS, JPS+ and AUTO (each a
  * shortest path; the group's search answers, pf_stats.algo PF_ALGO_ASTAR), any unit size (the group
- * searches with the sized move rule), waypoints (the group's path reduced to its turns). Limits
- * (max_expansions, max_cost), other tie rules, weighted A*, greedy, BFS, Theta* and partial
- * queries are searched one by one.
+ * searches with the sized move rule), movement filters (the filter's rule and prices; squads of
+ * one type share one filter object, as deduplication compares its address), waypoints (the group's
+ * path reduced to its turns), partial paths and max_cost. A member whose answer the backward search
+ * cannot give as its own search would (a partial one it did not settle, whose answer ends nearest
+ * the goal as seen from its own start; a max_cost one not settled, or not clearly within its limit)
+ * is searched alone by the group's job, after the group's paths are read: its result keeps
+ * PF_BATCH_RESULT_GROUPED, with its own search's stats. max_expansions, other tie rules, weighted
+ * A*, greedy, BFS and Theta* are searched one by one: whether a forward A* reaches the goal within
+ * N expansions is known only by running that search, so a group could not answer it alike.
  *
  * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
@@ -274,8 +280,8 @@ typedef enum pf_priority {
 enum {
     PF_QUERY_SUPERSEDE = 1u << 0, /* cancel the pending queries with the same tag (PF_SUPERSEDED) */
     /* a flow field to `goal` (pf_flow.h; grids): `start` is ignored, search.unit_size and
-     * search.max_cost are read (a search.filter is answered PF_UNSUPPORTED: fields take no movement
-     * types), the rest of `search` is not. The result's `field` holds one
+     * search.max_cost and search.filter (the units' movement type, pf_flow_desc.filter) are read,
+     * the rest of `search` is not. The result's `field` holds one
      * direction per node; it is sliced by budgets like any search and deduplicated with identical
      * fields, never grouped */
     PF_QUERY_FLOW = 1u << 1
@@ -285,9 +291,9 @@ enum {
 typedef struct pf_batch_query {
     uint32_t       start, goal;  /* node ids (pf_grid_node on grids) */
     pf_search_desc search;       /* zero = defaults (A*). A search.filter must stay valid and unchanged
-                                    until the query's result is read; queries are deduplicated by the
-                                    filter's address (one filter shared by many units), and a group
-                                    takes only queries without one */
+                                    until the query's result is read; queries are deduplicated and
+                                    grouped by the filter's address (one filter shared by many
+                                    units) */
     uint64_t       tag;          /* user value, returned in the result (a unit id, say) */
     pf_priority    priority;     /* default PF_PRIORITY_NORMAL */
     uint32_t       flags;        /* PF_QUERY_SUPERSEDE */
@@ -295,7 +301,8 @@ typedef struct pf_batch_query {
 
 enum {
     PF_BATCH_RESULT_DEDUPED = 1u << 0, /* answered by an identical query's search */
-    PF_BATCH_RESULT_GROUPED = 1u << 1, /* answered by a group search; stats are the group's */
+    PF_BATCH_RESULT_GROUPED = 1u << 1, /* answered by a group's job; stats are the group search's (a
+                                          member left to its own search: that search's, GROUP MOVES) */
     PF_BATCH_RESULT_SLICED = 1u << 2   /* its search did not finish in the run it started in */
 };
 

@@ -19,6 +19,10 @@
  * SIZES. With unit_size K the field is that of a KxK unit (pf_search.h): cells where it cannot
  * stand have no direction; a goal where it cannot stand is PF_INVALID_GOAL.
  *
+ * MOVEMENT TYPES. With a filter (pf_search.h) the field is that of units of that type, of any
+ * size: each cell's cost is what such a unit pays from it to the goal (a step priced by the class
+ * of the cell it enters), the same cost a filtered pf_search from the cell returns.
+ *
  * DIRECTIONS. Square grids: 0..7 = N E S W NE SE SW NW (dx, dy: N = (0,-1), E = (1,0), NE =
  * (1,-1)); hex grids (odd-r): 0..5 = W E NW NE SW SE. PF_FLOW_GOAL at the goal, PF_FLOW_NONE where
  * the goal is not reached (walls, other components, beyond max_cost, not yet settled).
@@ -43,12 +47,16 @@ extern "C" {
 typedef struct pf_flow_desc {
     uint32_t unit_size; /* 0 = 1 (pf_search_desc.unit_size) */
     double   max_cost;  /* 0 = no limit; cells farther from the goal get PF_FLOW_NONE */
+    const pf_move_filter *filter; /* [opt] the units' movement type (pf_search.h): the field of
+                           units that may enter its classes at its multipliers; NULL = the goal's
+                           class, the map's costs. Read while the field is built (every step) */
 } pf_flow_desc;
 
 /**
  * Starts the field of `goal` on grid context `ctx` (abandoning its search). Continue it with
  * pf_search_step. @return PF_IN_PROGRESS, or PF_INVALID_ARGUMENT (graph map, bad desc),
- * PF_INVALID_GOAL, PF_UNSUPPORTED (unit sizes on hex grids), PF_OUT_OF_MEMORY, PF_MAP_BUSY.
+ * PF_INVALID_GOAL, PF_UNSUPPORTED (unit sizes on hex grids), PF_OUT_OF_MEMORY, PF_MAP_BUSY
+ * (a bad filter: PF_INVALID_ARGUMENT, as pf_search).
  */
 PF_API pf_status pf_flow_begin(pf_ctx *ctx, uint32_t goal, const pf_flow_desc *desc);
 

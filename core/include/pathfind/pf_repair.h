@@ -9,7 +9,7 @@
  * the map as it is now, not its edit log (pf_grid_path_changed answers "did anything under it
  * change since version V", which also counts a wall that went away):
  *
- *     pf_path_check_desc tank = { .unit_size = 2 };
+ *     pf_path_check_desc tank = { .unit_size = 2, .filter = &tracks };   // filter [opt]
  *     uint32_t at = pf_grid_path_check(map, path, len, &tank);   // PF_NODE_NONE: still good
  *     if (at != PF_NODE_NONE)
  *         pf_path_repair(ctx, path, len, unit_index, &(pf_search_desc){ .unit_size = 2 }, &out, &info);
@@ -35,14 +35,18 @@ typedef struct pf_path_check_desc {
     uint32_t unit_size; /* the unit stands on the top-left cell of its unit_size x unit_size block
                            (pf_grid_clearance); 0 = 1 */
     uint32_t cls;       /* the terrain class it moves on (1..255); 0 = the class of the path's first
-                           node as the map is now */
+                           node as the map is now; ignored with a filter */
+    const pf_move_filter *filter; /* [opt] its movement type (pf_search.h, MOVEMENT TYPES): it may
+                           stand where its block holds only classes the filter allows. A filter
+                           pf_search refuses breaks the path at its first node */
 } pf_path_check_desc;
 
 /**
  * Whether the unit can still follow nodes[0..len): the index i of the first node it can no
  * longer stand on, or whose step to nodes[i + 1] it can no longer take (a grid step by the map's
  * move rule, diagonals without corner cutting needing both side cells; a longer segment by
- * pf_grid_line_of_sight for the unit's size); PF_NODE_NONE when the whole path holds. A node off
+ * pf_grid_line_of_sight for the unit's size, which for a filter reads every position the segment
+ * crosses as the filter's rule does); PF_NODE_NONE when the whole path holds. A node off
  * the map, or two nodes neither adjacent nor in line of sight on a hex grid, break it there.
  * O(len) for grid-step paths, O(cells crossed) for segments. PF_NODE_NONE for NULL or a graph.
  */
@@ -69,7 +73,10 @@ typedef struct pf_repair_info {
  * so the one is reachable exactly when the other is: the repair never costs a whole new query's
  * search from the unit to the goal, only one to the nearer rejoin point. The repaired path, from
  * nodes[at] to the goal, is written to `out` (grid steps for the searched stretch; the old nodes
- * after it). A path with no break is copied from `at` on.
+ * after it). A path with no break is copied from `at` on. desc->filter and unit_size are the
+ * unit's: the path is checked, and the stretch searched, by its rule, and the kept legs priced
+ * with its multipliers (a straight or diagonal segment of a waypoint path by the cells it steps
+ * into; another segment by its Euclidean length, as pf_path_smooth measures it).
  * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room).
  * @return PF_OK, PF_NO_PATH (the goal cannot be reached any more), PF_INVALID_START (the unit
  *         cannot stand on nodes[at] now), PF_INVALID_GOAL (nor on the goal), PF_INVALID_ARGUMENT,

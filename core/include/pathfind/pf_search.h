@@ -132,7 +132,10 @@ typedef struct pf_trace {
  * PF_INVALID_GOAL; a partial query may aim at any goal).
  *
  * Supported with a filter: A*, weighted A*, Dijkstra, BFS (steps), greedy, pf_search_tree,
- * partial paths (the nearest cell is found by the search itself, not by the component scan),
+ * partial paths (bounded as without a filter: the context labels the start's component for the
+ * unit's size and filter, kept across queries and edits, so an unreachable goal is answered by a
+ * scan around it and a search to the nearest reachable cell; a static context has no labels and
+ * floods the start's component instead),
  * sliced searches, edits (a sliced search restarts on the new version), batches (queries with
  * different filter pointers are never merged).
  * JPS, JPS+ and AUTO search by jump points when every class the filter allows has the same
@@ -143,12 +146,19 @@ typedef struct pf_trace {
  * pf_ctx_jps_mem_size counts them), following the map's edits. A filter of one class uses that
  * class's own bitmaps and JPS+ distances; a JPS+ or AUTO query of several classes is answered by
  * JPS (pf_stats.algo = PF_ALGO_JPS: a jump-distance table per set would cost 16 bytes a cell and
- * a whole build). Different multipliers, partial queries, sized units (should a filter take
- * them) and static contexts with several classes are answered by A*, exact, with
- * PF_DETAIL_FALLBACK. Refused with PF_UNSUPPORTED: graphs,
- * unit_size > 1 (clearance is kept per class, not per set of classes), Theta*, flow fields and
- * pf_path_repair (pf_grid_path_check reads one class). Groups of a batch take only queries
- * without a filter.
+ * a whole build). Different multipliers, partial queries, sized units under a filter and static
+ * contexts with several classes are answered by A*, exact, with PF_DETAIL_FALLBACK.
+ * Unit sizes: a unit of side K under a
+ * filter stands where its K x K block holds only classes the filter allows, mixed ones included
+ * (a hover tank half on the shore), the diagonal rule as for sizes without a filter, a step
+ * priced by the class of the cell it enters (the block's top-left); a context remembers which
+ * blocks are open per size and set of classes (1 byte a cell for each of the last 4 asked) and
+ * labels their components as for sizes (a goal the unit cannot reach costs no flood), both
+ * following edits. pf_grid_path_check and pf_path_repair (pf_repair.h) take the unit's filter and
+ * size, flow fields their units' (pf_flow_desc.filter), a batch's groups squads of one filter.
+ * Theta* takes a filter whose allowed classes share one multiplier (its segments are priced by
+ * Euclidean length times it); a filter of several multipliers is refused with PF_UNSUPPORTED (a
+ * segment across classes of different prices is not measured by its length), as are graphs.
  */
 typedef struct pf_move_filter {
     uint8_t classes[32];     /* bit k of classes[k >> 3] (k & 7): the unit may enter class k; at
@@ -345,7 +355,7 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * Unit sizes: with unit_size K a node is open when pf_grid_clearance is at least K and its class
  * is the start's, and a diagonal step needs both side nodes open (on maps without corner
  * cutting): exactly the search on the map where a cell is open only when its KxK block is one
- * open class. A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
+ * open class (under a filter: only classes the filter allows, MOVEMENT TYPES). A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
  *
  * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL
@@ -356,8 +366,12 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * metric that the unit can stand on in the start's component are found by a scan around the goal
  * (pf_grid_nearest's), then A* aims at them and stops at the first it reaches, so the query costs
  * about what a query to that cell does (a click on a wall 20 cells away: 21 expansions, not the
- * whole component). A unit larger than a cell that cannot reach any of those cells (they are
- * in its one-cell component but too narrow a way leads there) floods its component instead. With
+ * whole component). A unit larger than a cell, or under a movement filter, is read against its
+ * own components, which the context labels for its size and filter (the first such query floods
+ * the start's component once; edits are followed), so the cells found are ones it can get to;
+ * in a context in caller memory, which has no room for labels, a sized unit is read against the
+ * one-cell components (cells too narrow a way leads to make its search flood the component) and
+ * a filtered one floods. With
  * a limit (max_expansions / max_cost) the answer is the nearest cell expanded before it, by A*
  * where JPS or AUTO was asked. The goal must still be on the map (PF_INVALID_GOAL).
  */

@@ -20,12 +20,16 @@
  * Movement types (pf_search_desc.filter) plug in at the same place: with FL = 1 a cell is open
  * when its class is one the unit's filter allows (the view's flt), whatever the start's class; the searches
  * that take filters are instantiated with FL = 1 (pf__grid_open_dirs_f), every other caller runs
- * the FL = 0 rule unchanged. A filter goes with one-cell units only (search.c refuses sizes):
- * clearance is per class, so it says nothing of a block of mixed allowed classes.
+ * the FL = 0 rule unchanged. With both (SZ = 1, FL = 1) a position is open when the unit's whole
+ * KxK block is of allowed classes, mixed ones included: the clearance byte is of one class and
+ * says nothing of such a block, so the block itself is read (pf__block_allowed), through the
+ * context's memo of answers for that size and filter where the view has one (search/fsize.c).
  */
 #ifndef PF_GRID_MOVES_INTERNAL_H
 #define PF_GRID_MOVES_INTERNAL_H
 
+#include <float.h>
+#include <math.h>
 #include "map/map_internal.h"
 #include "pathfind/pf_search.h" /* pf_move_filter */
 
@@ -94,6 +98,10 @@ typedef struct pf__grid_view {
      * from pf__grid_view_of. It rides with the view rather than with pf__unit so the unit stays
      * two bytes in every caller that knows nothing of filters. */
     const pf_move_filter *flt;
+    /* SZ = 1 with FL = 1 only: a byte per padded cell for the unit's size under flt, 0 = not known
+     * yet, 1 = the block holds a class flt refuses, 2 = open (search/fsize.c); NULL = read the
+     * block every time. Filled in as the rule asks. */
+    uint8_t *fmemo;
 } pf__grid_view;
 
 PF__INLINE pf__grid_view pf__grid_view_of(const pf_map *m)
@@ -118,8 +126,53 @@ PF__INLINE double pf__filter_mult(const pf_move_filter *f, uint8_t k)
     return x > 0.0f ? (double)x : 1.0;
 }
 
+/* The smallest multiplier f puts on a step into a class it allows: the heuristic is scaled by it
+ * (times the map's smallest), so it never overestimates. */
+PF__INLINE double pf__filter_min_mult(const pf_move_filter *f)
+{
+    double lo = INFINITY;
+    for (uint32_t i = 0; i < 32; i++)
+        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
+            double x = pf__filter_mult(f, (uint8_t)(i * 8u + pf__ctz32(b)));
+            lo = x < lo ? x : lo;
+        }
+    return lo;
+}
+
+/* Whether pf_search takes filter f (pf_search.h): some class of 1..255, never class 0, every
+ * multiplier 0 or positive and finite. Written as straight loops, which the compiler vectorises (a
+ * per-element early exit made this a tenth of a short filtered query). */
+PF__INLINE int pf__filter_valid(const pf_move_filter *f)
+{
+    unsigned any = f->classes[0] & 0xFEu, bad = 0;
+    for (uint32_t i = 1; i < 32; i++) any |= f->classes[i];
+    for (uint32_t k = 0; k < 256; k++) bad |= !(f->class_cost[k] >= 0.0f) | (f->class_cost[k] > FLT_MAX);
+    return any && !(f->classes[0] & 1u) && !bad;
+}
+
+/* Whether the size x size block whose top-left is padded cell i holds only classes f allows. Rows
+ * are read top first and each row left first, stopping at the first refused cell: the blocked
+ * border (class 0, never allowed) then stops it before it reads past the map's last row. */
+PF__INLINE int pf__block_allowed(const uint8_t *cls, uint32_t pw, const pf_move_filter *f, uint32_t i, uint32_t size)
+{
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++)
+            if (!pf__filter_allows(f, cls[i + y * pw + x])) return 0;
+    return 1;
+}
+
+/* The sized rule under a filter, through the view's memo when it has one. */
+PF__INLINE int pf__cell_open_fsz(const pf__grid_view *v, uint32_t i, uint32_t size)
+{
+    if (!v->fmemo) return pf__block_allowed(v->cls, v->pw, v->flt, i, size);
+    uint8_t k = v->fmemo[i];
+    if (PF__UNLIKELY(!k)) k = v->fmemo[i] = (uint8_t)(1 + pf__block_allowed(v->cls, v->pw, v->flt, i, size));
+    return k == 2;
+}
+
 PF__INLINE int pf__cell_open_f(const pf__grid_view *v, uint32_t i, pf__unit u, const int SZ, const int FL)
 {
+    if (FL && SZ) return pf__cell_open_fsz(v, i, u.size);
     if (FL) return pf__filter_allows(v->flt, v->cls[i]);
     return v->cls[i] == u.k && (!SZ || v->clr[i] >= u.size);
 }
@@ -213,6 +266,19 @@ PF__INLINE uint32_t pf__grid_moves_of(const pf_map *m, uint32_t c, pf__unit u)
     case PF__MV_8CUT: return pf__grid_open_dirs_sz(&v, NULL, c, u, PF__MV_8CUT, 1);
     case PF__MV_HEX: return pf__grid_open_dirs_sz(&v, m->nb_off[(c / m->pw) & 1u], c, u, PF__MV_HEX, 1);
     default: return pf__grid_open_dirs_sz(&v, NULL, c, u, PF__MV_8, 1);
+    }
+}
+
+/* The rule at run time for a view that may carry a filter (v->flt; with it, and the view's memo
+ * for u.size when it has one, the sized filtered rule): the moves out of padded cell c. */
+PF__INLINE uint32_t pf__grid_moves_view(const pf_map *m, const pf__grid_view *v, uint32_t c, pf__unit u)
+{
+    if (!v->flt) return pf__grid_moves_of(m, c, u);
+    switch (pf__mv_of(m->moves)) {
+    case PF__MV_4: return pf__grid_open_dirs_f(v, NULL, c, u, PF__MV_4, 1, 1);
+    case PF__MV_8CUT: return pf__grid_open_dirs_f(v, NULL, c, u, PF__MV_8CUT, 1, 1);
+    case PF__MV_HEX: return pf__grid_open_dirs_f(v, m->nb_off[(c / m->pw) & 1u], c, u, PF__MV_HEX, 1, 1);
+    default: return pf__grid_open_dirs_f(v, NULL, c, u, PF__MV_8, 1, 1);
     }
 }
 

@@ -16,14 +16,24 @@ static double ring_bound(pf_heur metric, uint32_t r)
     return metric == PF_HEUR_HEX ? (r ? ((double)r - 1.0) / 2.0 : 0.0) : (double)r;
 }
 
-static int standable(const pf_map *m, uint32_t p, uint8_t cls, uint8_t size, uint32_t comp)
+typedef struct stand_rule { uint8_t cls, size; uint32_t comp; } stand_rule;
+
+static int standable(void *user, const pf_map *m, uint32_t p)
 {
-    if (m->cls[p] == 0 || (cls && m->cls[p] != cls) || m->clr[p] < size) return 0;
-    return comp == 0 || (m->comp && pf__grid_comp(m, p) == comp);
+    const stand_rule *r = user;
+    if (m->cls[p] == 0 || (r->cls && m->cls[p] != r->cls) || m->clr[p] < r->size) return 0;
+    return r->comp == 0 || (m->comp && pf__grid_comp(m, p) == r->comp);
 }
 
 uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
                           pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+{
+    stand_rule r = {cls, size, comp};
+    return pf__grid_nearest_by(m, x, y, standable, &r, metric, max_radius, dist, ties);
+}
+
+uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
+                             void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
 {
     if (ties) ties->n = 0;
     const int64_t w = m->width, h = m->height;
@@ -45,7 +55,7 @@ uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, ui
             for (int64_t cx = edge ? cxa : x0; cx <= (edge ? cxb : x1); cx += edge ? 1 : 2 * r) {
                 if (cx < 0 || cx >= w) continue;
                 uint32_t p = (uint32_t)((cy + 1) * (int64_t)m->pw + cx + 1);
-                if (!standable(m, p, cls, size, comp)) continue;
+                if (!stands(user, m, p)) continue;
                 double d = pf__grid_dist(metric, (int32_t)cx, (int32_t)cy, x, y);
                 if (d < bd) {
                     bd = d;

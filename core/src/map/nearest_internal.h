@@ -17,6 +17,10 @@ typedef struct pf__near_ties { uint32_t cell[PF__NEAR_TIES]; uint32_t n; } pf__n
  * *ties [opt] every cell at that distance. */
 uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
                           pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties);
+/* The same where `stands` says which padded cells count (a unit under a movement filter, in its
+ * own components: search/size_comp.c's labels). */
+uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
+                             void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties);
 /* The map's own metric, by which "nearest" is measured: Manhattan (4), hex, else octile. */
 pf_heur  pf__grid_near_metric(const pf_map *m);
 

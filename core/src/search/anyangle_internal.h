@@ -12,9 +12,11 @@
  * when err == 0 (then the two cells beside the corner are tested too, the rule's four cells).
  * err is the difference of the distances to the next column and row boundaries, scaled by
  * 2 |dx| |dy| so it stays an integer: exact, no rounding can let a corner pass for a crossing.
- * Open: the unit's class and clearance at least its size (size 1: any open cell of the class).
+ * Open: the unit's class and clearance at least its size (size 1: any open cell of the class);
+ * with FL = 1, the sized rule under the view's filter (pf__cell_open_f: a block of allowed
+ * classes).
  */
-PF__INLINE int pf__grid_los(const pf__grid_view *v, uint32_t a, uint32_t b, pf__unit u)
+PF__INLINE int pf__grid_los_f(const pf__grid_view *v, uint32_t a, uint32_t b, pf__unit u, const int FL)
 {
     const int32_t pw = (int32_t)v->pw;
     const int32_t x0 = (int32_t)(a % v->pw), y0 = (int32_t)(a / v->pw);
@@ -23,7 +25,7 @@ PF__INLINE int pf__grid_los(const pf__grid_view *v, uint32_t a, uint32_t b, pf__
     const int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? pw : -pw;
     int64_t err = dx - dy, n = dx + dy;
     uint32_t i = a;
-#define PF__LOS_OPEN(c) (v->cls[c] == u.k && v->clr[c] >= u.size)
+#define PF__LOS_OPEN(c) (FL ? pf__cell_open_f(v, (c), u, 1, 1) : (v->cls[c] == u.k && v->clr[c] >= u.size))
     while (n > 0) {
         if (!PF__LOS_OPEN(i)) return 0;
         if (err > 0) {
@@ -43,6 +45,11 @@ PF__INLINE int pf__grid_los(const pf__grid_view *v, uint32_t a, uint32_t b, pf__
     }
     return PF__LOS_OPEN(i);
 #undef PF__LOS_OPEN
+}
+
+PF__INLINE int pf__grid_los(const pf__grid_view *v, uint32_t a, uint32_t b, pf__unit u)
+{
+    return pf__grid_los_f(v, a, b, u, 0);
 }
 
 /* Euclidean distance between the centres of padded cells a and b. */

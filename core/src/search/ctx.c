@@ -5,6 +5,7 @@
 #include "search/ctx_internal.h"
 #include "jps/jps_internal.h" /* the JPS state of a static context */
 #include "search/size_comp_internal.h"
+#include "search/fsize_internal.h"
 #include "core_batch_internal.h"
 #include "pathfind/pf_accel.h" /* pf_ctx_desc.accel */
 
@@ -18,7 +19,7 @@ typedef struct ctx_layout {
 
 /* The extensions' callbacks, by kind (ctx_internal.h). */
 static const pf__ext_class *const EXT[PF__EXT__COUNT] = {&pf__ext_jps, &pf__ext_accel, &pf__ext_theta,
-                                                          &pf__ext_sized};
+                                                          &pf__ext_fsize, &pf__ext_sized};
 
 /* After an edit: the records need nothing (same cell count, reset by generation; a sliced search
  * in progress restarts at its next step, search.c), the extensions' derived data follows (the JPS
@@ -419,7 +420,8 @@ size_t pf_ctx_mem_size(const pf_ctx *ctx)
     if (!ctx) return 0;
     return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
            (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */
-           pf__szcomp_bytes(ctx);                                       /* sized units' components */
+           pf__szcomp_bytes(ctx) +                                      /* sized units' components */
+           pf__fsize_bytes(ctx);                                        /* and where filtered ones stand */
 }
 
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen) { ctx->gen = gen & PF__GEN_MASK; }

@@ -30,6 +30,8 @@ typedef struct pf__search {
     int       tree;            /* no goal: settle everything reachable (pf_search_tree) */
     int       back;            /* a tree rooted at the goal (flow fields): costs are to the root */
     uint8_t   size;            /* side of the unit (pf_search_desc.unit_size), 1 = one cell */
+    uint8_t  *fmemo;           /* size > 1 under a filter: the context's memo of open blocks
+                                  (search/fsize.c); NULL = read them (pf__grid_view.fmemo) */
     int       partial;         /* track `best` for PF_PARTIAL (grids) */
     pf_heur   near_heur;       /* the map's metric, which "nearest the goal" is measured by */
     uint32_t  best;            /* partial: the expanded node nearest the goal so far */
@@ -61,6 +63,8 @@ typedef enum pf__ext_kind {
     PF__EXT_JPS = 0, /* jps/jps_search.c: jump-point parents, the path, bitmaps/distances built here */
     PF__EXT_ACCEL,   /* accel/accel_query.c: the attached accelerator and its query buffers */
     PF__EXT_THETA,   /* search.c: Theta*'s parent of each cell (any cell, not a neighbour) */
+    PF__EXT_FSIZE,   /* fsize.c: where units larger than a cell may stand under a filter (before
+                        PF__EXT_SIZED: an edit clears its memos before the labels follow) */
     PF__EXT_SIZED,   /* size_comp.c: components for units larger than one cell */
     PF__EXT__COUNT
 } pf__ext_kind;
@@ -78,7 +82,7 @@ typedef struct pf__ext_class {
     int (*edit)(pf_ctx *ctx, void *x, pf__edit_view *e);
 } pf__ext_class;
 
-extern const pf__ext_class pf__ext_jps, pf__ext_accel, pf__ext_theta, pf__ext_sized;
+extern const pf__ext_class pf__ext_jps, pf__ext_accel, pf__ext_theta, pf__ext_fsize, pf__ext_sized;
 
 struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */

@@ -11,7 +11,7 @@ pf_status pf_flow_begin(pf_ctx *ctx, uint32_t goal, const pf_flow_desc *desc)
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (ctx->map->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
     pf_flow_desc d = desc ? *desc : (pf_flow_desc){0};
-    pf_search_desc sd = {.algo = PF_ALGO_DIJKSTRA, .unit_size = d.unit_size, .max_cost = d.max_cost};
+    pf_search_desc sd = {.algo = PF_ALGO_DIJKSTRA, .unit_size = d.unit_size, .max_cost = d.max_cost, .filter = d.filter};
     return pf__flow_begin(ctx, goal, &sd);
 }
 

@@ -24,28 +24,46 @@ static int leg_ok(const pf_map *m, const pf__grid_view *v, uint32_t a, uint32_t 
 {
     if (a == b) return 1;
     int d = step_dir(m, a, b);
-    if (d >= 0 && (pf__grid_moves_of(m, a, u) & (1u << d))) return 1;
-    return m->moves != PF_MOVES_HEX && pf__grid_los(v, a, b, u);
+    if (d >= 0 && (pf__grid_moves_view(m, v, a, u) & (1u << d))) return 1;
+    if (m->moves == PF_MOVES_HEX) return 0;
+    return v->flt ? pf__grid_los_f(v, a, b, u, 1) : pf__grid_los(v, a, b, u);
 }
 
-/* The unit a check describes, or {0} when it cannot move at all (hex grids take one-cell units). */
+/* The unit a check describes, or {0} when it cannot move at all (hex grids take one-cell units);
+ * under a filter its class is unused (the view's filter decides). */
 static pf__unit unit_of(const pf_map *m, uint32_t first, const pf_path_check_desc *d)
 {
     uint32_t size = d && d->unit_size ? d->unit_size : 1u, cls = d && d->cls ? d->cls : m->cls[first];
+    if (d && d->filter) cls = pf__filter_valid(d->filter) ? 1u : 0u;
     if (size > PF_UNIT_SIZE_MAX || cls > 255u || (size > 1 && m->moves == PF_MOVES_HEX)) return (pf__unit){0, 0};
     return (pf__unit){(uint8_t)cls, (uint8_t)size};
 }
 
+/* The map as the unit under filter f [opt] reads it (no memo: a check reads the blocks). */
+static pf__grid_view view_for(const pf_map *m, const pf_move_filter *f)
+{
+    pf__grid_view v = pf__grid_view_of(m);
+    v.flt = f;
+    return v;
+}
+
+/* Whether the unit may stand on padded cell a. */
+static int stands(const pf__grid_view *v, uint32_t a, pf__unit u)
+{
+    return v->flt ? pf__cell_open_f(v, a, u, 1, 1) : pf__cell_open_sz(v, a, u, 1);
+}
+
 /* The first broken index of nodes[0..len) (PF_NODE_NONE: none); with `last`, the last one. */
-static uint32_t scan(const pf_map *m, const uint32_t *nodes, uint32_t len, pf__unit u, int last)
+static uint32_t scan(const pf_map *m, const uint32_t *nodes, uint32_t len, pf__unit u, const pf_move_filter *f,
+                     int last)
 {
     const uint32_t n = m->width * m->height;
-    const pf__grid_view v = pf__grid_view_of(m);
+    const pf__grid_view v = view_for(m, f);
     uint32_t found = PF_NODE_NONE;
     for (uint32_t i = 0; i < len; i++) {
         int ok = nodes[i] < n && u.k;
         uint32_t a = ok ? pf__grid_pad(m, nodes[i]) : 0;
-        ok = ok && pf__cell_open_sz(&v, a, u, 1);
+        ok = ok && stands(&v, a, u);
         if (ok && i + 1 < len) ok = nodes[i + 1] < n && leg_ok(m, &v, a, pf__grid_pad(m, nodes[i + 1]), u);
         if (!ok) {
             found = i;
@@ -59,19 +77,51 @@ uint32_t pf_grid_path_check(const pf_map *map, const uint32_t *nodes, uint32_t l
 {
     if (!map || map->kind != PF_MAP_GRID || !nodes || len == 0) return PF_NODE_NONE;
     if (nodes[0] >= map->width * map->height) return 0;
-    return scan(map, nodes, len, unit_of(map, pf__grid_pad(map, nodes[0]), desc), 0);
+    return scan(map, nodes, len, unit_of(map, pf__grid_pad(map, nodes[0]), desc), desc ? desc->filter : NULL, 0);
 }
 
-/* The cost of the old path's legs i .. j (as the map now prices them): a grid step its base times
- * the multiplier of the cell entered, a segment its Euclidean length. */
-static double legs_cost(const pf_map *m, const uint32_t *nodes, uint32_t i, uint32_t j)
+/* The least multiplier filter f puts on a step. */
+static double least_mult(const pf_move_filter *f)
+{
+    double lo = INFINITY;
+    for (uint32_t k = 1; k < 256; k++)
+        if (pf__filter_allows(f, (uint8_t)k) && pf__filter_mult(f, (uint8_t)k) < lo) lo = pf__filter_mult(f, (uint8_t)k);
+    return lo;
+}
+
+/* The price of a grid step into padded cell b: its base times the map's multiplier of b and the
+ * filter's [opt] of b's class. A cell the filter refuses now (an edit closed it, or gave it a class
+ * the unit may not enter) had some allowed class when the path was found: it is priced at the
+ * least multiplier, so that the bound, which subtracts the old stretch's price, never falls short. */
+static double step_cost(const pf_map *m, const pf_move_filter *f, double least, int diag, uint32_t b)
+{
+    double fm = !f ? 1.0 : pf__filter_allows(f, m->cls[b]) ? pf__filter_mult(f, m->cls[b]) : least;
+    return (diag ? PF__SQRT2 : 1.0) * (m->cost ? (double)m->cost[b] : 1.0) * fm;
+}
+
+/* The cost of the old path's legs i .. j (as the map now prices them, for the unit under filter f
+ * [opt]): a grid step as step_cost, a straight or diagonal segment (a waypoint path's) by the
+ * steps along it, another segment its Euclidean length. */
+static double legs_cost(const pf_map *m, const pf_move_filter *f, const uint32_t *nodes, uint32_t i, uint32_t j)
 {
     double sum = 0.0;
+    const double least = f ? least_mult(f) : 1.0;
     for (uint32_t k = i; k < j; k++) {
         uint32_t a = pf__grid_pad(m, nodes[k]), b = pf__grid_pad(m, nodes[k + 1]);
         int d = step_dir(m, a, b);
-        if (d >= 0) sum += (m->moves != PF_MOVES_HEX && d >= 4 ? PF__SQRT2 : 1.0) * (m->cost ? (double)m->cost[b] : 1.0);
-        else sum += pf__grid_euclid(m->pw, a, b);
+        if (d >= 0) {
+            sum += step_cost(m, f, least, m->moves != PF_MOVES_HEX && d >= 4, b);
+            continue;
+        }
+        const int32_t dx = (int32_t)(b % m->pw) - (int32_t)(a % m->pw), dy = (int32_t)(b / m->pw) - (int32_t)(a / m->pw);
+        const int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        if (m->moves != PF_MOVES_HEX && (ax == 0 || ay == 0 || ax == ay)) {
+            const int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+            const int32_t n = ax > ay ? ax : ay, st = sx + sy * (int32_t)m->pw;
+            for (int32_t t = 1; t <= n; t++) sum += step_cost(m, f, least, sx && sy, (uint32_t)((int32_t)a + t * st));
+        } else {
+            sum += pf__grid_euclid(m->pw, a, b);
+        }
     }
     return sum;
 }
@@ -104,21 +154,18 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
         return PF_INVALID_ARGUMENT;
     const pf_map *m = ctx->map;
     if (m->kind != PF_MAP_GRID) return PF_INVALID_ARGUMENT;
-    /* the check and the kept legs' costs read one class: a movement filter's path would be judged
-     * by another rule than the one that made it (pf_search.h, MOVEMENT TYPES) */
-    if (desc && desc->filter) return PF_UNSUPPORTED;
     const uint32_t n = m->width * m->height;
     for (uint32_t i = at; i < len; i++)
         if (nodes[i] >= n) return PF_INVALID_ARGUMENT;
     pf_search_desc d = desc ? *desc : (pf_search_desc){0};
     d.partial = 0;
     d.waypoints = 0;
-    pf_path_check_desc cd = {.unit_size = d.unit_size};
+    pf_path_check_desc cd = {.unit_size = d.unit_size, .filter = d.filter};
     pf__unit u = unit_of(m, pf__grid_pad(m, nodes[at]), &cd);
-    if (!u.k || !pf__cell_open_sz(&(pf__grid_view){.cls = m->cls, .clr = m->clr, .pw = m->pw},
-                                  pf__grid_pad(m, nodes[at]), u, 1))
-        return PF_INVALID_START;
-    uint32_t first = scan(m, nodes + at, len - at, u, 0);
+    if (d.filter && !u.k) return PF_INVALID_ARGUMENT; /* as pf_search refuses such a filter */
+    const pf__grid_view v = view_for(m, d.filter);
+    if (!u.k || !stands(&v, pf__grid_pad(m, nodes[at]), u)) return PF_INVALID_START;
+    uint32_t first = scan(m, nodes + at, len - at, u, d.filter, 0);
     if (first == PF_NODE_NONE) { /* nothing broke: the path from the unit on */
         out->len = len - at;
         if (out->len > out->capacity) return PF_BUFFER_TOO_SMALL;
@@ -131,13 +178,13 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
     }
     in.broken = at + first;
     /* rejoin after the last break: from there on the old path holds */
-    uint32_t last = at + scan(m, nodes + at, len - at, u, 1), j = last + 1 < len ? last + 1 : len - 1;
+    uint32_t last = at + scan(m, nodes + at, len - at, u, d.filter, 1), j = last + 1 < len ? last + 1 : len - 1;
     in.rejoin = j;
     /* the old path joins the rejoin point to the goal, so it is reachable iff the goal is: a whole
      * new query could only find the same PF_NO_PATH, at a higher price */
     pf_status s = plan(ctx, nodes[at], nodes[j], &d, nodes, j + 1, len, out, &in.stats);
     if (s == PF_OK) {
-        double bound = in.stats.cost - legs_cost(m, nodes, at, j);
+        double bound = in.stats.cost - legs_cost(m, d.filter, nodes, at, j);
         in.bound = bound > 0.0 ? bound : 0.0;
     }
     if (info) *info = in;

@@ -13,6 +13,7 @@
 #include "map/grid_moves_internal.h"
 #include "map/nearest_internal.h"
 #include "search/size_comp_internal.h"
+#include "search/fsize_internal.h"
 #include "jps/jps_internal.h"
 #include "accel/accel_internal.h"
 #include "search/anyangle_internal.h"
@@ -131,6 +132,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     pf__search *s = &c->s;
     pf__grid_view gv = pf__grid_view_of(m);
     if (FL) gv.flt = s->d.filter;
+    if (FL && SZ) gv.fmemo = s->fmemo;
     const uint8_t *cls = gv.cls;
     const uint32_t pw = gv.pw;
     const uint32_t goal = s->goal;
@@ -191,11 +193,15 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
  * of the same length (0.85% and 0.87% shorter than smoothed A*). Parents are
  * kept in the context's PF__EXT_THETA extension; closed nodes are not reopened. Unweighted square grids.
  */
-PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const int SZ)
+PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const int SZ, const int FL)
 {
     const pf_map *m = c->map;
     pf__search *s = &c->s;
-    const pf__grid_view gv = pf__grid_view_of(m);
+    pf__grid_view gv = pf__grid_view_of(m);
+    if (FL) gv.flt = s->d.filter;
+    if (FL && SZ) gv.fmemo = s->fmemo;
+    /* under a filter every allowed class has one multiplier (check_desc): lengths are scaled by it */
+    const double fm = FL ? s->hadm : 1.0;
     const uint32_t pw = gv.pw, goal = s->goal, gen = c->gen;
     uint32_t *par = pf__ctx_ext_get(c, PF__EXT_THETA);
     pf__hold hold = PF__HOLD_EMPTY;
@@ -205,15 +211,15 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
         if (cur == PF_NODE_NONE) return ret;
         const pf__unit u = {gv.cls[cur], s->size};
         uint32_t p = par[cur];
-        if (p != cur && !pf__grid_los(&gv, p, cur, u)) {
+        if (p != cur && !pf__grid_los_f(&gv, p, cur, u, FL)) {
             /* set the vertex: the best closed neighbour by a grid step (moves are symmetric) */
             double best = INFINITY;
-            for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
+            for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
                 uint32_t d = pf__ctz32(open);
                 uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
                 uint32_t st = c->stamp[nb];
                 if ((st & PF__GEN_MASK) != gen || !(st & PF__CLOSED_BIT)) continue;
-                double v = c->g[nb] + pf__dir_step[d];
+                double v = c->g[nb] + pf__dir_step[d] * fm;
                 if (v < best) {
                     best = v;
                     p = nb;
@@ -237,11 +243,11 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             note_nearest(c, cur, (int32_t)(cur - (uint32_t)py * pw) - 1, py - 1);
         }
         const double gp = c->g[p];
-        for (uint32_t open = pf__grid_open_dirs_sz(&gv, NULL, cur, u, MV, SZ); open; open &= open - 1u) {
+        for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             /* from the start itself, a grid step (its own parent) */
-            double ng = p == cur ? c->g[cur] + pf__dir_step[d] : gp + pf__grid_euclid(pw, p, nb);
+            double ng = p == cur ? c->g[cur] + pf__dir_step[d] * fm : gp + pf__grid_euclid(pw, p, nb) * fm;
             uint32_t was = pf__bf_admit(c, nb, ng, 0);
             if (was && !pf__bf_relax(c, &hold, nb, was, ng, pf__grid_euclid(pw, nb, goal), pf__mv_back(MV, d), par,
                                      p, 0))
@@ -257,28 +263,40 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
  * for Lazy Theta*). Writes the new length into the node's g, its reported cost. */
 static void theta_pull(pf_ctx *c, uint32_t found)
 {
-    const pf__grid_view gv = pf__grid_view_of(c->map);
+    pf__grid_view gv = pf__grid_view_of(c->map);
     const pf__unit u = {gv.cls[c->s.start], c->s.size};
+    const int fl = c->s.d.filter != NULL;
+    gv.flt = c->s.d.filter;
+    gv.fmemo = c->s.fmemo;
     uint32_t *par = pf__ctx_ext_get(c, PF__EXT_THETA);
     double len = 0.0;
     for (uint32_t a = found; a != c->s.start;) {
         uint32_t far = par[a];
-        while (far != c->s.start && pf__grid_los(&gv, a, par[far], u)) far = par[far];
+        while (far != c->s.start && (fl ? pf__grid_los_f(&gv, a, par[far], u, 1) : pf__grid_los(&gv, a, par[far], u)))
+            far = par[far];
         par[a] = far;
         len += pf__grid_euclid(gv.pw, a, far);
         a = far;
     }
-    c->g[found] = len;
+    c->g[found] = len * (fl ? c->s.hadm : 1.0); /* a filter's one multiplier (check_desc) */
 }
 
 static pf_status run_theta(pf_ctx *c, uint32_t b)
 {
     const int sz = c->s.size > 1;
     pf_status st;
-    switch (pf__mv_of(c->map->moves)) {
-    case PF__MV_4: st = sz ? theta_run(c, b, PF__MV_4, 1) : theta_run(c, b, PF__MV_4, 0); break;
-    case PF__MV_8CUT: st = sz ? theta_run(c, b, PF__MV_8CUT, 1) : theta_run(c, b, PF__MV_8CUT, 0); break;
-    default: st = sz ? theta_run(c, b, PF__MV_8, 1) : theta_run(c, b, PF__MV_8, 0); break;
+    if (c->s.d.filter) { /* a movement type (any size: SZ = 1 reads the blocks, size 1 included) */
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = theta_run(c, b, PF__MV_4, 1, 1); break;
+        case PF__MV_8CUT: st = theta_run(c, b, PF__MV_8CUT, 1, 1); break;
+        default: st = theta_run(c, b, PF__MV_8, 1, 1); break;
+        }
+    } else {
+        switch (pf__mv_of(c->map->moves)) {
+        case PF__MV_4: st = sz ? theta_run(c, b, PF__MV_4, 1, 0) : theta_run(c, b, PF__MV_4, 0, 0); break;
+        case PF__MV_8CUT: st = sz ? theta_run(c, b, PF__MV_8CUT, 1, 0) : theta_run(c, b, PF__MV_8CUT, 0, 0); break;
+        default: st = sz ? theta_run(c, b, PF__MV_8, 1, 0) : theta_run(c, b, PF__MV_8, 0, 0); break;
+        }
     }
     if (st == PF_OK && c->s.found != PF_NODE_NONE) theta_pull(c, c->s.found);
     return st;
@@ -329,6 +347,16 @@ PF__RUNNER_FL(run_fl8cw, PF__MV_8CUT, 1, PF_HEUR__COUNT)
 PF__RUNNER_FL(run_flhex, PF__MV_HEX, 0, PF_HEUR__COUNT)
 PF__RUNNER_FL(run_flhexw, PF__MV_HEX, 1, PF_HEUR__COUNT)
 #undef PF__RUNNER_FL
+/* movement filters for units larger than a cell (square grids) */
+#define PF__RUNNER_FLSZ(name, MV, W) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, 1, 0, 1); }
+PF__RUNNER_FLSZ(run_flsz4, PF__MV_4, 0)
+PF__RUNNER_FLSZ(run_flsz4w, PF__MV_4, 1)
+PF__RUNNER_FLSZ(run_flsz8, PF__MV_8, 0)
+PF__RUNNER_FLSZ(run_flsz8w, PF__MV_8, 1)
+PF__RUNNER_FLSZ(run_flsz8c, PF__MV_8CUT, 0)
+PF__RUNNER_FLSZ(run_flsz8cw, PF__MV_8CUT, 1)
+#undef PF__RUNNER_FLSZ
 PF__RUNNER_BACK(run_back4w, PF__MV_4, 0)
 PF__RUNNER_BACK(run_back8w, PF__MV_8, 0)
 PF__RUNNER_BACK(run_back8cw, PF__MV_8CUT, 0)
@@ -337,6 +365,24 @@ PF__RUNNER_BACK(run_szback4w, PF__MV_4, 1)
 PF__RUNNER_BACK(run_szback8w, PF__MV_8, 1)
 PF__RUNNER_BACK(run_szback8cw, PF__MV_8CUT, 1)
 #undef PF__RUNNER_BACK
+/* backward trees under a filter (flow fields of a movement type): weighted or not, sized or not */
+#define PF__RUNNER_BACKFL(name, MV, W, SZ) \
+    static pf_status name(pf_ctx *c, uint32_t b) { return grid_run(c, b, MV, W, PF_HEUR__COUNT, SZ, 1, 1); }
+PF__RUNNER_BACKFL(run_flback4, PF__MV_4, 0, 0)
+PF__RUNNER_BACKFL(run_flback4w, PF__MV_4, 1, 0)
+PF__RUNNER_BACKFL(run_flback8, PF__MV_8, 0, 0)
+PF__RUNNER_BACKFL(run_flback8w, PF__MV_8, 1, 0)
+PF__RUNNER_BACKFL(run_flback8c, PF__MV_8CUT, 0, 0)
+PF__RUNNER_BACKFL(run_flback8cw, PF__MV_8CUT, 1, 0)
+PF__RUNNER_BACKFL(run_flbackhex, PF__MV_HEX, 0, 0)
+PF__RUNNER_BACKFL(run_flbackhexw, PF__MV_HEX, 1, 0)
+PF__RUNNER_BACKFL(run_flszback4, PF__MV_4, 0, 1)
+PF__RUNNER_BACKFL(run_flszback4w, PF__MV_4, 1, 1)
+PF__RUNNER_BACKFL(run_flszback8, PF__MV_8, 0, 1)
+PF__RUNNER_BACKFL(run_flszback8w, PF__MV_8, 1, 1)
+PF__RUNNER_BACKFL(run_flszback8c, PF__MV_8CUT, 0, 1)
+PF__RUNNER_BACKFL(run_flszback8cw, PF__MV_8CUT, 1, 1)
+#undef PF__RUNNER_BACKFL
 #undef PF__RUNNER
 
 /* ---- graph loop ------------------------------------------------------------------------------ */
@@ -374,13 +420,26 @@ static run_fn pick_runner(const pf_ctx *c)
     if (c->s.d.algo == PF_ALGO_THETA) return run_theta;
     int w = m->cost != NULL;
     pf_heur h = c->s.d.heuristic;
+    if (c->s.back && c->s.d.filter) { /* a flow field of a movement type (hex: one-cell units) */
+        const int sz = c->s.size > 1;
+        if (m->moves == PF_MOVES_4) return sz ? (w ? run_flszback4w : run_flszback4) : (w ? run_flback4w : run_flback4);
+        if (m->moves == PF_MOVES_8_CUT)
+            return sz ? (w ? run_flszback8cw : run_flszback8c) : (w ? run_flback8cw : run_flback8c);
+        if (m->moves == PF_MOVES_HEX) return w ? run_flbackhexw : run_flbackhex;
+        return sz ? (w ? run_flszback8w : run_flszback8) : (w ? run_flback8w : run_flback8);
+    }
     if (c->s.back && w) { /* a flow field's tree on a weighted grid */
         if (m->moves == PF_MOVES_4) return c->s.size > 1 ? run_szback4w : run_back4w;
         if (m->moves == PF_MOVES_8_CUT) return c->s.size > 1 ? run_szback8cw : run_back8cw;
         if (m->moves == PF_MOVES_HEX) return run_backhexw;
         return c->s.size > 1 ? run_szback8w : run_back8w;
     }
-    if (c->s.d.filter) { /* movement types: one-cell units only (check_desc), forward only (begin_on) */
+    if (c->s.d.filter && c->s.size > 1) { /* sized movement types: hex grids refused by check_desc */
+        if (m->moves == PF_MOVES_4) return w ? run_flsz4w : run_flsz4;
+        if (m->moves == PF_MOVES_8_CUT) return w ? run_flsz8cw : run_flsz8c;
+        return w ? run_flsz8w : run_flsz8;
+    }
+    if (c->s.d.filter) { /* movement types, forward only (begin_on) */
         if (m->moves == PF_MOVES_4) return w ? run_fl4w : run_fl4;
         if (m->moves == PF_MOVES_8_CUT) return w ? run_fl8cw : run_fl8c;
         if (m->moves == PF_MOVES_HEX) return w ? run_flhexw : run_flhex;
@@ -455,31 +514,19 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
     if (d->algo == PF_ALGO_THETA && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX || m->cost))
         return PF_UNSUPPORTED;
     if (d->filter) {
-        /* checked at every begin, so in straight loops the compiler vectorises (a per-element
-         * early exit made this a tenth of a short filtered query) */
-        const pf_move_filter *f = d->filter;
-        unsigned any = f->classes[0] & 0xFEu, bad = 0; /* classes 1..255 */
-        for (uint32_t i = 1; i < 32; i++) any |= f->classes[i];
-        for (uint32_t k = 0; k < 256; k++) bad |= !(f->class_cost[k] >= 0.0f) | (f->class_cost[k] > FLT_MAX);
-        if (!any || pf__filter_allows(f, 0) || bad) return PF_INVALID_ARGUMENT; /* no class, "blocked" */
-        /* clearance is one byte per cell for blocks of one class: a block of mixed allowed classes
-         * has no clearance to read, and Theta*'s line of sight is of one class */
-        if (m->kind != PF_MAP_GRID || d->unit_size > 1 || d->algo == PF_ALGO_THETA) return PF_UNSUPPORTED;
+        /* checked at every begin: no class, "blocked", or a bad multiplier */
+        if (!pf__filter_valid(d->filter)) return PF_INVALID_ARGUMENT;
+        if (m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
+        /* Theta*'s segments cross classes: measured by Euclidean length, they are priced right only
+         * when every allowed class has one multiplier (then lengths are scaled by it) */
+        if (d->algo == PF_ALGO_THETA) {
+            const double lo = pf__filter_min_mult(d->filter);
+            for (uint32_t k = 1; k < 256; k++)
+                if (pf__filter_allows(d->filter, (uint8_t)k) && pf__filter_mult(d->filter, (uint8_t)k) != lo)
+                    return PF_UNSUPPORTED;
+        }
     }
     return PF_OK;
-}
-
-/* The smallest multiplier filter f puts on a step: the heuristic is scaled by it (times the map's
- * smallest), so it never overestimates. */
-static double filter_min_mult(const pf_move_filter *f)
-{
-    double lo = INFINITY;
-    for (uint32_t i = 0; i < 32; i++)
-        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
-            double x = pf__filter_mult(f, (uint8_t)(i * 8u + pf__ctz32(b)));
-            lo = x < lo ? x : lo;
-        }
-    return lo;
 }
 
 /* ---- begin / step / path --------------------------------------------------------------------- */
@@ -499,6 +546,27 @@ static pf_status finish(pf_ctx *c, pf_status st)
         if ((st == PF_OK || st == PF_PARTIAL) && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];
     }
     return st;
+}
+
+/* A partial search toward a goal the unit cannot reach, once the cells at the least metric nd it
+ * can reach are known (ties t): A* with the map's metric, aimed at those cells when they are few. */
+static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_ties *t)
+{
+    s->near_d = nd;
+    s->d.algo = PF_ALGO_ASTAR;
+    s->d.heuristic = pf__grid_near_metric(m);
+    s->d.weight = 1.0;
+    if (t->n <= PF__NEAR_TIES) {
+        s->near_n = t->n;
+        for (uint32_t i = 0; i < t->n; i++) {
+            pf_point p = pf_grid_point(m, pf__map_outer(m, t->cell[i]));
+            s->near_x[i] = p.x;
+            s->near_y[i] = p.y;
+        }
+        /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
+        s->d.heuristic = PF_HEUR_MAX;
+        s->d.heuristic_set = 1u << pf__grid_near_metric(m);
+    }
 }
 
 static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
@@ -530,13 +598,15 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     const uint8_t size = (uint8_t)s->d.unit_size;
     const int partial = s->d.partial && !tree;
     /* a filter charges the class of the cell a step enters: a tree rooted at the goal (flow fields)
-     * would need backward instances, which nothing asks for yet */
+     * runs the backward instances, which charge the expanded cell's (pick_runner) */
     const pf_move_filter *flt = s->d.filter;
-    if (flt && tree == 2) return s->status = PF_UNSUPPORTED;
     uint32_t si = pf__map_inner(m, start);
-    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && m->clr[si] < size) ||
-        (flt && !pf__filter_allows(flt, m->cls[si])))
+    /* a unit under a filter stands where its block is of allowed classes, mixed ones included */
+    if (si == PF_NODE_NONE || (m->kind == PF_MAP_GRID && !flt && m->clr[si] < size) ||
+        (flt && !pf__block_allowed(m->cls, m->pw, flt, si, size)))
         return s->status = tree == 2 ? PF_INVALID_GOAL : PF_INVALID_START; /* a flow field's root is its goal */
+    /* Theta* under a filter runs the sized instance for every size (its size 1 reads one cell) */
+    if (flt && (size > 1 || s->d.algo == PF_ALGO_THETA)) s->fmemo = pf__fsize_memo(c, flt, size);
     uint32_t gi = PF_NODE_NONE;
     int unreachable = 0; /* partial: known before searching */
     if (!tree) {
@@ -545,7 +615,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         if (flt) {
             /* the one-class component labels say nothing of a unit crossing classes: whether it
              * reaches the goal is known only by searching (a partial one floods its region) */
-            if (!partial && !pf__filter_allows(flt, m->cls[gi])) return s->status = PF_INVALID_GOAL;
+            if (!partial && !pf__block_allowed(m->cls, m->pw, flt, gi, size)) return s->status = PF_INVALID_GOAL;
         } else if (m->kind == PF_MAP_GRID) {
             /* without component labels (an edit ran out of memory) reachability is unknown */
             unreachable = m->clr[gi] < size || m->cls[si] != m->cls[gi] || !m->comp ||
@@ -559,28 +629,34 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
      * gives the same answer. Without component labels (an edit ran out of memory) the search
      * floods the start's component instead. */
     s->near_d = -1.0;
-    if (partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
+    int labelled = 0;
+    if (partial && (flt || size > 1) && !tree && s->d.algo != PF_ALGO_THETA) {
+        /* A movement type's components, and a sized unit's, are its own: labelled for it
+         * (search/size_comp.c, a flood of the start's component the first time, kept across
+         * queries and edits), they say whether the goal is reachable and where the nearest
+         * reachable cells are, as the map's components do for one cell of one class (the one-cell
+         * scan below may name cells a sized unit cannot get to, and its search then floods). A
+         * static context has no room for labels: the scan below, or under a filter the search
+         * alone, answers instead. */
+        pf_point gp = pf_grid_point(m, goal);
+        int reach = 1;
+        double nd = -1.0;
+        pf__near_ties t = {.n = 0};
+        st = pf__szcomp_nearest(c, si, gi, size, flt, gp.x, gp.y, pf__grid_near_metric(m), &reach, &nd, &t);
+        if (st == PF_OUT_OF_MEMORY) return s->status = st;
+        if (st == PF_OK) {
+            labelled = 1;
+            unreachable = !reach;
+            if (!reach && nd >= 0.0) aim_near(s, m, nd, &t);
+        }
+    }
+    if (!labelled && partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
         pf_point gp = pf_grid_point(m, goal);
         double nd;
         pf__near_ties t;
         if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
-                             &t) != PF_NODE_NONE) {
-            s->near_d = nd;
-            s->d.algo = PF_ALGO_ASTAR;
-            s->d.heuristic = pf__grid_near_metric(m);
-            s->d.weight = 1.0;
-            if (t.n <= PF__NEAR_TIES) {
-                s->near_n = t.n;
-                for (uint32_t i = 0; i < t.n; i++) {
-                    pf_point p = pf_grid_point(m, pf__map_outer(m, t.cell[i]));
-                    s->near_x[i] = p.x;
-                    s->near_y[i] = p.y;
-                }
-                /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
-                s->d.heuristic = PF_HEUR_MAX;
-                s->d.heuristic_set = 1u << pf__grid_near_metric(m);
-            }
-        }
+                             &t) != PF_NODE_NONE)
+            aim_near(s, m, nd, &t);
     }
     /* JPS, JPS+ and the accelerator expand jump points, not every cell a partial path may end on:
      * A* answers for them. A sized unit is searched by JPS on the bitmaps of the cells open to it
@@ -616,7 +692,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     double scale = 1.0;
     if (m->kind == PF_MAP_GRID) {
         scale = m->min_cost;
-        if (flt) scale *= filter_min_mult(flt);
+        if (flt) scale *= pf__filter_min_mult(flt);
         pf_point gp = pf_grid_point(m, tree ? start : goal);
         s->gx = gp.x;
         s->gy = gp.y;
@@ -630,11 +706,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
 
     pf__bf_reset(c);
 
-    if (!tree && !partial && !flt && m->kind == PF_MAP_GRID && size > 1 && m->cls[si] == m->cls[gi]) {
+    if (!tree && !partial && m->kind == PF_MAP_GRID && size > 1 && (flt || m->cls[si] == m->cls[gi])) {
         /* one component for a cell, apart for the unit: known without a search that floods (for
-         * every algorithm; different classes are answered below) */
+         * every algorithm; different classes are answered below). A filtered unit's labels are of
+         * its classes: no search floods for it either */
         int same = 1;
-        pf_status cs = pf__szcomp_same(c, si, gi, size, &same);
+        pf_status cs = pf__szcomp_same(c, si, gi, size, flt, &same);
         if (cs == PF_OUT_OF_MEMORY) return s->status = cs;
         if (!same) {
             c->stamp[si] = c->gen;

@@ -20,11 +20,18 @@
  * one union). A label whose ring cells fall into two local pieces may have been cut in two: only
  * then are the labels started afresh (a maze corridor closed; in rooms, a building in a room never
  * cuts). So every component stays either wholly labelled, under one root, or wholly unlabelled;
- * a flood from an unlabelled cell that meets labelled ones merges with them. */
+ * a flood from an unlabelled cell that meets labelled ones merges with them.
+ *
+ * MOVEMENT TYPES. A unit under a filter moves by the sized filtered rule (grid_moves_internal.h):
+ * its floods cross every class the filter allows, so the labels are for one set of classes, kept
+ * beside the size; asking about another set starts them afresh, as another size does. Floods read
+ * the context's memo of open blocks (fsize.c); a relabelled window reads the blocks themselves. */
 #include <string.h>
 #include "search/ctx_internal.h"
 #include "map/grid_moves_internal.h"
 #include "search/size_comp_internal.h"
+#include "search/fsize_internal.h"
+#include "map/nearest_internal.h"
 #include "grow_internal.h"
 
 struct pf__szcomp {
@@ -35,6 +42,9 @@ struct pf__szcomp {
     uint32_t  next;    /* the last label given */
     uint64_t  version; /* the map version the labels describe */
     uint8_t   size;    /* and the unit size */
+    int       filtered; /* and the filter's classes (flt.classes; its multipliers unused), or
+                           none: each cell's own class */
+    pf_move_filter flt;
     uint8_t  *seen;    /* [seen_cap] an edit window's local flood: cells visited */
     uint32_t  seen_cap;
     uint32_t *ring;    /* [ring_cap] pairs (label, piece) of the ring cells met, for the cut test */
@@ -104,17 +114,37 @@ static uint32_t new_label(pf_ctx *c, pf__szcomp *z)
     return z->next;
 }
 
-static void reset(pf__szcomp *z, const pf_map *m, uint8_t size, size_t count)
+static void reset(pf__szcomp *z, const pf_map *m, uint8_t size, const pf_move_filter *f, size_t count)
 {
     memset(z->lab, 0, count * sizeof(uint32_t));
     z->next = 0;
     z->version = m->version;
     z->size = size;
+    z->filtered = f != NULL;
+    memset(&z->flt, 0, sizeof z->flt);
+    if (f) memcpy(z->flt.classes, f->classes, sizeof z->flt.classes);
+}
+
+/* The map as the labels' unit reads it: with the labels' filter, if any, and memo [opt]. */
+static pf__grid_view view_of(const pf_map *m, const pf__szcomp *z, uint8_t *memo)
+{
+    pf__grid_view v = pf__grid_view_of(m);
+    if (z->filtered) {
+        v.flt = &z->flt;
+        v.fmemo = memo;
+    }
+    return v;
+}
+
+/* Whether padded cell p is open to the labels' unit (of class k where unfiltered). */
+static int open_at(const pf__grid_view *v, uint32_t p, pf__unit u)
+{
+    return v->flt ? pf__cell_open_f(v, p, u, 1, 1) : pf__cell_open_sz(v, p, u, 1);
 }
 
 /* Labels the unlabelled cells connected to padded cell `from` (open to u) with a new label, merged
  * with any labelled cells it meets. 0 when out of memory. */
-static int flood(pf_ctx *c, pf__szcomp *z, uint32_t from, pf__unit u)
+static int flood(pf_ctx *c, pf__szcomp *z, const pf__grid_view *v, uint32_t from, pf__unit u)
 {
     const pf_map *m = c->map;
     uint32_t label = new_label(c, z);
@@ -125,7 +155,7 @@ static int flood(pf_ctx *c, pf__szcomp *z, uint32_t from, pf__unit u)
     while (head < tail) {
         uint32_t cur = z->queue[head++];
         const int32_t *off = m->nb_off[(cur / m->pw) & 1u];
-        for (uint32_t open = pf__grid_moves_of(m, cur, u); open; open &= open - 1u) {
+        for (uint32_t open = pf__grid_moves_view(m, v, cur, u); open; open &= open - 1u) {
             uint32_t nb = (uint32_t)((int32_t)cur + off[pf__ctz32(open)]);
             if (z->lab[nb]) {
                 if (z->lab[nb] != label) join(z, z->lab[nb], label);
@@ -156,13 +186,13 @@ static int relabel_window(pf_ctx *c, pf__szcomp *z, box w)
     memset(z->seen, 0, (size_t)rw * rh);
     for (uint32_t y = w.y0; y <= w.y1; y++)
         for (uint32_t x = w.x0; x <= w.x1; x++) z->lab[y * m->pw + x] = 0;
-    const pf__grid_view v = pf__grid_view_of(m);
+    const pf__grid_view v = view_of(m, z, NULL);
     uint32_t nring = 0, piece = 0;
     for (uint32_t y0 = r.y0; y0 <= r.y1; y0++)
         for (uint32_t x0 = r.x0; x0 <= r.x1; x0++) {
             const uint32_t s0 = y0 * m->pw + x0;
             const pf__unit u = {m->cls[s0], size};
-            if (z->seen[(y0 - r.y0) * rw + (x0 - r.x0)] || !pf__cell_open_sz(&v, s0, u, 1)) continue;
+            if (z->seen[(y0 - r.y0) * rw + (x0 - r.x0)] || !open_at(&v, s0, u)) continue;
             /* one local piece: its window cells are queued, its ring labels noted */
             piece++;
             uint32_t head = 0, tail = 0, rep = 0;
@@ -183,7 +213,7 @@ static int relabel_window(pf_ctx *c, pf__szcomp *z, box w)
                     }
                 }
                 const int32_t *off = m->nb_off[(cur / m->pw) & 1u];
-                for (uint32_t open = pf__grid_moves_of(m, cur, u); open; open &= open - 1u) {
+                for (uint32_t open = pf__grid_moves_view(m, &v, cur, u); open; open &= open - 1u) {
                     const uint32_t nb = (uint32_t)((int32_t)cur + off[pf__ctz32(open)]), nx = nb % m->pw,
                                    ny = nb / m->pw;
                     if (nx < r.x0 || nx > r.x1 || ny < r.y0 || ny > r.y1) continue;
@@ -271,17 +301,73 @@ size_t pf__szcomp_bytes(const pf_ctx *c)
              : 0;
 }
 
-pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, int *same)
+/* The labels for (size, f), fresh for the map's version, and the view their unit reads the map
+ * through; NULL: static context (PF_UNSUPPORTED) or out of memory. */
+static pf__szcomp *labels_for(pf_ctx *c, uint8_t size, const pf_move_filter *f, pf__grid_view *v, pf_status *err)
+{
+    const pf_map *m = c->map;
+    *err = PF_OUT_OF_MEMORY;
+    if (c->fixed) {
+        *err = PF_UNSUPPORTED;
+        return NULL;
+    }
+    uint8_t *memo = f ? pf__fsize_memo(c, f, size) : NULL;
+    pf__szcomp *z = pf__ctx_ext(c, PF__EXT_SIZED);
+    if (!z) return NULL;
+    if (z->version != m->version || z->size != size || z->next > UINT32_MAX - 4u || z->filtered != (f != NULL) ||
+        (f && memcmp(z->flt.classes, f->classes, sizeof z->flt.classes)))
+        reset(z, m, size, f, c->count);
+    *v = view_of(m, z, memo);
+    return z;
+}
+
+/* The nearest-cell scan's rule: open to the unit, and under the start's root label. */
+typedef struct in_comp { pf__szcomp *z; const pf__grid_view *v; uint8_t size; uint32_t root; } in_comp;
+
+static int stands_in(void *user, const pf_map *m, uint32_t p)
+{
+    in_comp *q = user;
+    (void)m;
+    if (!q->z->lab[p] || find(q->z, q->z->lab[p]) != q->root) return 0; /* unlabelled: another component */
+    return open_at(q->v, p, (pf__unit){q->v->cls[p], q->size});
+}
+
+pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int32_t gx,
+                             int32_t gy, pf_heur metric, int *reach, double *dist, pf__near_ties *ties)
+{
+    pf_status err;
+    pf__grid_view v;
+    pf__szcomp *z = labels_for(c, size, f, &v, &err);
+    if (!z) return err;
+    const pf__unit u = {c->map->cls[si], size};
+    if (!z->lab[si] && !flood(c, z, &v, si, u)) {
+        z->version = ~c->map->version;
+        return PF_OUT_OF_MEMORY;
+    }
+    /* the start's component is labelled whole: a goal unlabelled, or under another root, is apart */
+    in_comp q = {z, &v, size, find(z, z->lab[si])};
+    *reach = stands_in(&q, c->map, gi);
+    if (*reach) return PF_OK;
+    if (pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, dist, ties) == PF_NODE_NONE) *dist = -1.0;
+    return PF_OK;
+}
+
+pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int *same)
 {
     const pf_map *m = c->map;
     if (c->fixed) return PF_UNSUPPORTED; /* no room for labels in caller memory: search instead */
+    uint8_t *memo = f ? pf__fsize_memo(c, f, size) : NULL;
     pf__szcomp *z = pf__ctx_ext(c, PF__EXT_SIZED);
     if (!z) return PF_OUT_OF_MEMORY;
     const uint8_t k = m->cls[si];
-    /* a flood covers cells of one class only: the labels of every class live side by side */
-    if (z->version != m->version || z->size != size || z->next > UINT32_MAX - 4u) reset(z, m, size, c->count);
+    /* a flood covers cells of one class only: the labels of every class live side by side (a
+     * filter's floods cross its classes: its labels are its own) */
+    if (z->version != m->version || z->size != size || z->next > UINT32_MAX - 4u || z->filtered != (f != NULL) ||
+        (f && memcmp(z->flt.classes, f->classes, sizeof z->flt.classes)))
+        reset(z, m, size, f, c->count);
     const pf__unit u = {k, size};
-    if ((!z->lab[si] && !flood(c, z, si, u)) || (!z->lab[gi] && !flood(c, z, gi, u))) {
+    const pf__grid_view v = view_of(m, z, memo);
+    if ((!z->lab[si] && !flood(c, z, &v, si, u)) || (!z->lab[gi] && !flood(c, z, &v, gi, u))) {
         z->version = ~m->version; /* a flood cut short: start afresh next time */
         return PF_OUT_OF_MEMORY;
     }
