@@ -360,9 +360,13 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
                 if (!reach_core(c, par, tt, p->to, ci[p - a], v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
             continue;
         }
+        /* up the hierarchy, most nodes reached are expanded in turn (the goal's side expands
+         * all it reaches): their arc ranges are fetched with their records. Not across the core
+         * above, where the A* expands few of the nodes it reaches (random-2000-20: 14% slower) */
         for (const pf__accel_arc *p = a; p < e; p++) {
             PF__PREFETCH(&c->nodes.stamp[p->to]);
             PF__PREFETCH(&c->nodes.g[p->to]);
+            PF__PREFETCH(&first[p->to]);
         }
         /* stalled: a higher neighbour already reached reaches v more cheaply, so v's distance is
          * not a shortest one and nothing above it can be reached best through it (the relative
