@@ -38,8 +38,8 @@
  * CPU seconds of the build / us per long query): fully contracted 1,042 s wall on a loaded
  * machine; core at 8 arcs 2.0 / 501; 16: 5.1 / 226; 24: 7.6 / 186; 32: 10.4 / 194. With the
  * cheaper priorities (estimate) and the query's landmark rows found by core index, 32 on
- * random-2000-20: core 51,658 instead of 65,514 nodes, 1,062 instead of 1,266 expansions a query,
- * 42 CPU s of build on 2 threads against the old 65 at 24. */
+ * random-2000-20: core 49,721 instead of 65,514 nodes, 1,028 instead of 1,266 expansions a query,
+ * 55.7 CPU s of build on 2 threads against the old 72.9 at 24 (docs/performance.md). */
 #define PF__ACCEL_CORE_DEGREE 32u
 /* Rounds over fewer remaining nodes run on one thread. */
 #define PF__ACCEL_PAR_MIN 20000u
