@@ -21,16 +21,26 @@
 
 /* Witness searches stop after settling this many nodes: a longer witness is simply not found and
  * costs one unneeded shortcut. The priority estimate looks much less far than the contraction
- * itself: it is most of the build, and on the 512x512 random map above a limit of 4 instead of 12
- * halved the build (7.4 -> 4.1 CPU s) for 13% more settled nodes per query. */
+ * itself, and only for nodes of at most PF__ACCEL_ESTIMATE_SEARCH arcs: above that it counts
+ * direct-arc witnesses only (estimate). The search's cost grows with the square of the degree; a
+ * search of 4 settled nodes from each neighbour of every node whose neighbourhood changed, in
+ * every round, was 60% of the build (perf, a 512x512 random map), and on a 1000x1000 random map
+ * (20% blocked) the direct-arc estimate cut its time in the build from 24.6 to 3.2 s (wall, on a
+ * loaded machine) for the same query speed. Searching up to 8 arcs keeps the order of sparse
+ * maps (rooms-2000: 178 expansions a query, 197 with direct arcs everywhere, 188 up to 6) for
+ * 15% more build CPU on the random map. */
 #define PF__ACCEL_SETTLE_CONTRACT 64u
 #define PF__ACCEL_SETTLE_ESTIMATE 4u
+#define PF__ACCEL_ESTIMATE_SEARCH 8u
 /* The contraction stops, leaving a core that queries cross with A*, when the nodes left average
  * more arcs than this. On maps without hierarchy (random obstacles) the remaining graph densifies
  * and every further round costs more. A 512x512 map with 20% random obstacles (85,234 subgoals,
  * CPU seconds of the build / us per long query): fully contracted 1,042 s wall on a loaded
- * machine; core at 8 arcs 2.0 / 501; 16: 5.1 / 226; 24: 7.6 / 186; 32: 10.4 / 194. */
-#define PF__ACCEL_CORE_DEGREE 24u
+ * machine; core at 8 arcs 2.0 / 501; 16: 5.1 / 226; 24: 7.6 / 186; 32: 10.4 / 194. With the
+ * cheaper priorities (estimate) and the query's landmark rows found by core index, 32 on
+ * random-2000-20: core 49,721 instead of 65,514 nodes, 1,028 instead of 1,266 expansions a query,
+ * 55.7 CPU s of build on 2 threads against the old 72.9 at 24 (docs/performance.md). */
+#define PF__ACCEL_CORE_DEGREE 32u
 /* Rounds over fewer remaining nodes run on one thread. */
 #define PF__ACCEL_PAR_MIN 20000u
 /* Nodes per range of the parallel loops: the graph's scans and the priorities (cheap each), and
@@ -448,7 +458,7 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
 }
 
 /*
- * Contracts v (or, with out == NULL, counts what contracting it would add): for every pair of
+ * Contracts v (with out == NULL, only counts the shortcuts): for every pair of
  * remaining neighbours u, x whose only path of cost c(u, v) + c(v, x) found is through v, a
  * shortcut u - x. Returns the number of shortcuts.
  */
@@ -481,6 +491,41 @@ static uint32_t contract(const bld *b, bld_wit *w, uint32_t v, uint32_t limit, i
     return cnt;
 }
 
+/*
+ * What contracting v would add, estimated for its priority: the pairs of neighbours u, x with no
+ * arc u - x at most as long as the way through v. Only direct arcs count as witnesses here, read
+ * from u's list through stamped marks: no search, no heap. The estimate only orders the
+ * contraction; the contraction itself (contract) searches for witnesses properly.
+ */
+static uint32_t estimate(const bld *b, bld_wit *w, uint32_t v)
+{
+    const bld_list *l = &b->adj[v];
+    uint32_t cnt = 0;
+    for (uint32_t i = 0; i + 1 < l->n; i++) {
+        const pf__accel_arc *ui = &l->v[i];
+        const bld_list *lu = &b->adj[ui->to];
+        w->tgen++;
+        if (w->tgen == 0) {
+            memset(w->tgt, 0, (size_t)b->n * sizeof(uint32_t));
+            w->tgen = 1;
+        }
+        for (uint32_t k = 0; k < lu->n; k++) {
+            uint32_t y = lu->v[k].to;
+            w->tgt[y] = w->tgen;
+            w->pa[y] = lu->v[k].a;
+            w->pb[y] = lu->v[k].b;
+        }
+        for (uint32_t j = i + 1; j < l->n; j++) {
+            uint32_t x = l->v[j].to;
+            if (w->tgt[x] == w->tgen &&
+                pf__accel_cost(w->pa[x], w->pb[x]) <= pf__accel_cost(ui->a + l->v[j].a, ui->b + l->v[j].b))
+                continue;
+            cnt++;
+        }
+    }
+    return cnt;
+}
+
 PF__INLINE uint64_t node_hash(uint32_t x)
 {
     uint64_t z = (uint64_t)x * UINT64_C(0x9E3779B97F4A7C15);
@@ -499,7 +544,9 @@ static void prio_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = left[i];
         if (!b->dirty[v]) continue;
-        int32_t s = (int32_t)contract(b, w, v, PF__ACCEL_SETTLE_ESTIMATE, 0, NULL);
+        const uint32_t deg = b->adj[v].n;
+        int32_t s = (int32_t)(deg <= PF__ACCEL_ESTIMATE_SEARCH ? contract(b, w, v, PF__ACCEL_SETTLE_ESTIMATE, 0, NULL)
+                                                               : estimate(b, w, v));
         b->prio[v] = 2 * (s - (int32_t)b->adj[v].n) + (int32_t)b->gone[v] + (int32_t)b->depth[v];
         b->dirty[v] = 0;
     }

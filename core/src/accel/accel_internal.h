@@ -3,6 +3,7 @@
 #ifndef PF_ACCEL_INTERNAL_H
 #define PF_ACCEL_INTERNAL_H
 
+#include <math.h>
 #include "pathfind/pf_accel.h"
 #include "search/ctx_internal.h"
 #include "map/grid_moves_internal.h"
@@ -66,11 +67,19 @@ struct pf_accel {
     int            following;
     /* landmark distances over the core (accel_landmarks.c; not in the file: computed after a
      * build or a load): lm_key/lm_idx [lm_cap] cell -> core index (open addressing, PF_NODE_NONE
-     * = empty), lm_d [core * PF__ACCEL_LANDMARKS] d(L, v) by core index, landmark-minor */
+     * = empty), lm_d [core * PF__ACCEL_LANDMARKS] d(L, v) by core index, landmark-minor, as the
+     * exact steps a | b << 16 (pf__accel_lm_dist): a row is 64 bytes, one cache line, where
+     * doubles took two lines a core node (the query's A* misses the cache on most rows it reads) */
     uint32_t       lm_k, lm_cap;
     uint32_t       lm_cell[PF__ACCEL_LANDMARKS];   /* the landmarks' cells */
+    uint8_t        lm_ok[PF__ACCEL_LANDMARKS];     /* 0: some distance outgrew 16 bits, unused */
     uint32_t      *lm_key, *lm_idx;
-    double        *lm_d;
+    uint32_t      *lm_d;
+    /* the core's arcs by core index: lm_arc[lm_first[i] + k] is the core index of the target of
+     * the k-th arc in the list of core node i, so the query's A* across the core finds a
+     * neighbour's row without a lookup per arc (and prefetches it with the neighbour's record) */
+    uint32_t      *lm_first, *lm_arc;
+    uint32_t       lm_narc;
 };
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
@@ -144,6 +153,14 @@ size_t   pf__accel_landmarks_bytes(const pf_accel *acc);
 PF__INLINE uint32_t pf__accel_lm_slot(uint32_t cell, uint32_t mask)
 {
     return (uint32_t)(((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+/* A landmark distance as stored in lm_d: PF__ACCEL_LM_NONE where the landmark does not reach. */
+#define PF__ACCEL_LM_NONE      0xFFFFFFFFu
+#define PF__ACCEL_LM_NONE_HALF 0xFFFFu
+PF__INLINE double pf__accel_lm_dist(uint32_t e)
+{
+    return e == PF__ACCEL_LM_NONE ? INFINITY : pf__accel_cost(e & 0xFFFFu, e >> 16);
 }
 
 /* The core index of a core cell; PF_NODE_NONE for any other. */

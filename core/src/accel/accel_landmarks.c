@@ -26,15 +26,19 @@ void pf__accel_landmarks_free(pf_accel *acc)
 {
     pf__free(&acc->alloc, acc->lm_key, (size_t)acc->lm_cap * sizeof(uint32_t));
     pf__free(&acc->alloc, acc->lm_idx, (size_t)acc->lm_cap * sizeof(uint32_t));
-    pf__free(&acc->alloc, acc->lm_d, (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(double));
+    pf__free(&acc->alloc, acc->lm_d, (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(uint32_t));
+    pf__free(&acc->alloc, acc->lm_first, ((size_t)acc->core + 1u) * sizeof(uint32_t));
+    pf__free(&acc->alloc, acc->lm_arc, (size_t)acc->lm_narc * sizeof(uint32_t));
     acc->lm_key = acc->lm_idx = NULL;
-    acc->lm_d = NULL;
+    acc->lm_d = acc->lm_first = acc->lm_arc = NULL;
+    acc->lm_narc = 0;
     acc->lm_cap = acc->lm_k = 0;
 }
 
 size_t pf__accel_landmarks_bytes(const pf_accel *acc)
 {
-    return acc->lm_d ? (size_t)acc->lm_cap * 2u * sizeof(uint32_t) + (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(double)
+    return acc->lm_d ? (size_t)acc->lm_cap * 2u * sizeof(uint32_t) + (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(uint32_t) +
+                           ((size_t)acc->core + 1u + acc->lm_narc) * sizeof(uint32_t)
                      : 0;
 }
 
@@ -44,27 +48,36 @@ static int no_grow(pf__open *o)
     return 0;
 }
 
-/* Distances from core node `src` (core index) over the core's arcs into column `col` of lm_d. */
-static void core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_t *cells, uint32_t src, uint32_t col)
+/* Distances from core node `src` (core index) over the core's arcs into column `col` of lm_d, as
+ * exact step pairs (pa, pb: scratch by core index); 0 when a pair outgrows 16 bits. */
+static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_t *cells, uint32_t *pa, uint32_t *pb,
+                         uint32_t src, uint32_t col)
 {
+    int fits = 1;
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0);
     pf__nodes_set(r, src, 0.0, 0);
+    pa[src] = pb[src] = 0;
     (void)pf__open_push(o, pf__hentry_make(0.0, 0, src)); /* a node is on the list at most once */
     for (;;) {
         uint32_t x = pf__nodes_take(r, o, NULL);
         if (x == PF_NODE_NONE) break;
-        const double gx = r->g[x];
-        acc->lm_d[(size_t)x * PF__ACCEL_LANDMARKS + col] = gx;
+        if (pa[x] >= PF__ACCEL_LM_NONE_HALF || pb[x] >= PF__ACCEL_LM_NONE_HALF) fits = 0;
+        else acc->lm_d[(size_t)x * PF__ACCEL_LANDMARKS + col] = pa[x] | pb[x] << 16;
         const pf__accel_arc *p = acc->arcs + acc->first[cells[x]], *e = acc->arcs + acc->first[cells[x] + 1u];
         for (; p < e; p++) {
             uint32_t y = pf__accel_core_index(acc, p->to);
             if (y == PF_NODE_NONE) continue; /* not from a build: check_arcs lets no such file in */
-            double ng = gx + pf__accel_cost(p->a, p->b);
+            uint32_t na = pa[x] + p->a, nb = pb[x] + p->b;
+            double ng = pf__accel_cost(na, nb);
             uint32_t was = pf__nodes_admit(r, y, ng, 0);
-            if (was) (void)pf__nodes_put(r, o, NULL, y, was, ng, 0, NULL, 0, ng, 0.0, 0, 0);
+            if (!was) continue;
+            (void)pf__nodes_put(r, o, NULL, y, was, ng, 0, NULL, 0, ng, 0.0, 0, 0);
+            pa[y] = na;
+            pb[y] = nb;
         }
     }
+    return fits;
 }
 
 int pf__accel_landmarks(pf_accel *acc)
@@ -78,12 +91,13 @@ int pf__accel_landmarks(pf_accel *acc)
     acc->lm_cap = cap;
     acc->lm_key = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
     acc->lm_idx = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
-    acc->lm_d = pf__alloc(al, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(double), 64);
+    acc->lm_d = pf__alloc(al, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(uint32_t), 64);
     uint32_t *cells = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
+    uint32_t *pa = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64), *pb = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
     void *block = pf__alloc(al, pf__nodes_bytes(n, 0), 64);
     pf__nodes r;
     pf__open o = {0};
-    int ok = acc->lm_key && acc->lm_idx && acc->lm_d && cells && block;
+    int ok = acc->lm_key && acc->lm_idx && acc->lm_d && cells && pa && pb && block;
     if (ok) {
         pf__nodes_place(&r, block, n, 0);
         o.pos = r.hpos;
@@ -104,6 +118,20 @@ int pf__accel_landmarks(pf_accel *acc)
         ok = k == n;
     }
     if (ok) {
+        uint64_t na = 0;
+        for (uint32_t i = 0; i < n; i++) na += acc->first[cells[i] + 1u] - acc->first[cells[i]];
+        acc->lm_first = pf__alloc(al, ((size_t)n + 1u) * sizeof(uint32_t), 64);
+        acc->lm_arc = na <= UINT32_MAX ? pf__alloc(al, (na ? na : 1u) * sizeof(uint32_t), 64) : NULL;
+        acc->lm_narc = acc->lm_arc ? (uint32_t)(na ? na : 1u) : 0;
+        ok = acc->lm_first && acc->lm_arc;
+        for (uint32_t i = 0, at = 0; ok && i < n; i++) {
+            acc->lm_first[i] = at;
+            for (uint32_t q = acc->first[cells[i]]; q < acc->first[cells[i] + 1u]; q++)
+                acc->lm_arc[at++] = pf__accel_core_index(acc, acc->arcs[q].to);
+            acc->lm_first[i + 1u] = at;
+        }
+    }
+    if (ok) {
         /* landmarks: the core nodes nearest PF__ACCEL_LANDMARKS points spaced evenly along the
          * map's border, so that some landmark lies behind the goal of any long query */
         const uint32_t pw = acc->map->pw, ph = (uint32_t)(acc->cells / pw);
@@ -120,17 +148,20 @@ int pf__accel_landmarks(pf_accel *acc)
                 double dx = (double)(cells[i] % pw) - px, dy = (double)(cells[i] / pw) - py, d = dx * dx + dy * dy;
                 if (d < bd) bd = d, best = i;
             }
-            /* core nodes the landmark's search does not reach (another component) keep INFINITY;
-             * a query skips a landmark that none of its goal's core labels reaches */
-            for (uint32_t i = 0; i < n; i++) acc->lm_d[(size_t)i * PF__ACCEL_LANDMARKS + l] = INFINITY;
+            /* core nodes the landmark's search does not reach (another component) keep
+             * PF__ACCEL_LM_NONE (infinitely far); a query skips a landmark that none of its goal's
+             * core labels reaches, and one whose distances outgrew their 16 bits */
+            for (uint32_t i = 0; i < n; i++) acc->lm_d[(size_t)i * PF__ACCEL_LANDMARKS + l] = PF__ACCEL_LM_NONE;
             acc->lm_cell[l] = cells[best];
-            core_dijkstra(acc, &r, &o, cells, best, l);
+            acc->lm_ok[l] = (uint8_t)core_dijkstra(acc, &r, &o, cells, pa, pb, best, l);
         }
         acc->lm_k = PF__ACCEL_LANDMARKS;
     }
     pf__open_free(&o, al);
     pf__free(al, block, pf__nodes_bytes(n, 0));
     pf__free(al, cells, (size_t)n * sizeof(uint32_t));
+    pf__free(al, pa, (size_t)n * sizeof(uint32_t));
+    pf__free(al, pb, (size_t)n * sizeof(uint32_t));
     if (!ok) pf__accel_landmarks_free(acc);
     return ok;
 }
