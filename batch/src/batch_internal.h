@@ -153,7 +153,8 @@ typedef struct pf__worker {
 /* One entry of the budget account (expansion budgets): a job and the most it may get there. */
 typedef struct pf__entry {
     uint32_t job;              /* index in b->jobs */
-    uint32_t fair;             /* 1: fair-round entry (cap = quantum) */
+    uint32_t fair;             /* 1: capped at the quantum: a fair-round entry, or the main entry of
+                                * a job in the fair round (expansion budgets) */
 } pf__entry;
 
 /* ---- the batch --------------------------------------------------------------------------------- */
@@ -232,7 +233,7 @@ struct pf_batch {
         atomic_llong *fen;         /* [nentries + 1] Fenwick tree of what each entry has surely used */
         uint32_t      fen_cap;
         long long     budget;      /* expansion budget (LLONG_MAX: none) */
-        uint64_t      quantum;     /* fair-round cap (expansions) */
+        uint64_t      quantum;     /* fair-round cap (expansions), and the cap of those jobs' main entries */
         /* The waiting non-urgent job that has waited longest, besides the admitted one: (epoch,
          * rank, pos), or all ones. A search newer than it may not take a free slot (it would hold
          * the slot the older one needs to be admitted: starvation with one slot). */
