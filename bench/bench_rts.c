@@ -7,10 +7,15 @@
  * Prints one JSON object: per map and worker count, frame time p50/p99/max and the first frame (wall
  * clock, and the process's CPU time: on a machine shared with other work the wall clock of a frame
  * includes time the workers waited for a core), the first frame of a batch made without
- * pf_batch_reserve, lag p50/p99/max per priority (frames from submission to result), queries/s,
- * CPU burnt between frames, RSS.
+ * pf_batch_reserve, lag p50/p99/max per priority (frames from submission to result; the normal
+ * orders are the long ones: how many arrived, were superseded or were still on their way at the
+ * end), queries/s and expansions/s of frame time, CPU burnt between frames, RSS; and per map, when
+ * both ran, 2 workers against 1: throughput (expansions and queries per second of frame time) and
+ * frame p50. --budget-exp E runs every frame under an expansion budget of E instead (lockstep:
+ * what completes is the same for any worker count, so what 2 workers change is the frame's time).
  *
- *     bench_rts [--frames F] [--budget-us U] [--workers 1,2] [--seed S] [--hz H] [--keep-omp-policy] [MAP...]
+ *     bench_rts [--frames F] [--budget-us U | --budget-exp E] [--workers 1,2] [--seed S] [--hz H]
+ *               [--keep-omp-policy] [MAP...]
  *     defaults: 240 frames, 4000 us, workers 1 and 2, 60 Hz, the three 2000x2000 maps of ../shared/data
  *
  * Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (or --keep-omp-policy given), the benchmark
@@ -183,15 +188,22 @@ static stream make_stream(const pf_map *m, uint32_t frames, uint64_t seed)
 
 typedef struct lagset {
     double  *v;
-    uint32_t n, orders, superseded;
+    uint32_t n, orders, superseded, pending;
 } lagset;
 
 static void print_lags(const char *name, lagset *l, int comma)
 {
     double p50 = pct(l->v, l->n, 0.5), p99 = pct(l->v, l->n, 0.99), mx = l->n ? l->v[l->n - 1] : 0.0;
-    printf("\"%s\":{\"orders\":%u,\"completed\":%u,\"superseded\":%u,\"lag_p50\":%.0f,\"lag_p99\":%.0f,\"lag_max\":%.0f}%s",
-           name, l->orders, l->n, l->superseded, p50, p99, mx, comma ? "," : "");
+    printf("\"%s\":{\"orders\":%u,\"completed\":%u,\"superseded\":%u,\"pending\":%u,\"lag_p50\":%.0f,"
+           "\"lag_p99\":%.0f,\"lag_max\":%.0f}%s",
+           name, l->orders, l->n, l->superseded, l->pending, p50, p99, mx, comma ? "," : "");
 }
+
+/* What the 2-against-1 comparison reads from a run. */
+typedef struct run_figs {
+    uint32_t workers;
+    double   frame_p50, qps, eps;
+} run_figs;
 
 static pf_batch_reserve_desc reserve_for(void)
 {
@@ -202,8 +214,10 @@ static pf_batch_reserve_desc reserve_for(void)
 
 static double g_hz = 60.0;
 
-static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint32_t workers, uint64_t budget_us)
+static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, uint32_t workers,
+                           pf_batch_budget budget)
 {
+    const uint64_t budget_us = budget.max_us;
     /* the first frame without a reservation, for comparison: spares made inside it */
     double first_unreserved, first_unreserved_cpu;
     {
@@ -215,7 +229,7 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
             pf_batch_submit(b, &(pf_batch_query){.start = o->start, .goal = o->goal, .tag = o->unit, .priority = o->prio,
                                                  .flags = PF_QUERY_SUPERSEDE}, NULL);
         }
-        pf_batch_run(b, &(pf_batch_budget){.max_us = budget_us});
+        pf_batch_run(b, &budget);
         first_unreserved = now() - t0;
         first_unreserved_cpu = cpu_s() - c0;
         pf_batch_destroy(b);
@@ -225,7 +239,7 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
     pf_query_id *ids = calloc(st->n, sizeof *ids);
     uint32_t *pend = malloc(st->n * sizeof *pend), npend = 0;
     double *ft = malloc(frames * sizeof *ft), *fc = malloc(frames * sizeof *fc), *lagbuf = malloc(2 * (size_t)st->n * sizeof *lagbuf);
-    lagset lag[2] = {{lagbuf, 0, 0, 0}, {lagbuf + st->n, 0, 0, 0}}; /* urgent, normal */
+    lagset lag[2] = {{lagbuf, 0, 0, 0, 0}, {lagbuf + st->n, 0, 0, 0, 0}}; /* urgent, normal */
     double busy = 0.0, idle_cpu = 0.0, next = now();
     uint32_t completed = 0, over = 0;
     for (uint32_t f = 0, i = 0; f < frames; f++) {
@@ -238,11 +252,11 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
             pend[npend++] = i;
             lag[o->prio == PF_PRIORITY_URGENT ? 0 : 1].orders++;
         }
-        pf_batch_run(b, &(pf_batch_budget){.max_us = budget_us});
+        pf_batch_run(b, &budget);
         ft[f] = now() - t0;
         fc[f] = cpu_s() - c0;
         busy += ft[f];
-        over += ft[f] > 1.25e-6 * (double)budget_us;
+        over += budget_us && ft[f] > 1.25e-6 * (double)budget_us;
         uint32_t keep = 0;
         for (uint32_t k = 0; k < npend; k++) {
             pf_batch_result r;
@@ -266,18 +280,20 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
         else next = now();
         idle_cpu += cpu_s() - c1;
     }
+    for (uint32_t k = 0; k < npend; k++) lag[st->o[pend[k]].prio == PF_PRIORITY_URGENT ? 0 : 1].pending++;
     double first = ft[0], first_cpu = fc[0], fmax = 0.0;
     for (uint32_t f = 0; f < frames; f++) fmax = ft[f] > fmax ? ft[f] : fmax;
     double p50 = pct(ft, frames, 0.5), p99 = pct(ft, frames, 0.99);
     double c50 = pct(fc, frames, 0.5), c99 = pct(fc, frames, 0.99);
     pf_batch_stats bs = pf_batch_get_stats(b);
+    run_figs figs = {workers, p50, busy > 0 ? completed / busy : 0.0, busy > 0 ? (double)bs.expanded / busy : 0.0};
     printf("{\"workers\":%u,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,\"frame_ms_max\":%.3f,\"first_frame_ms\":%.3f,"
            "\"first_frame_ms_unreserved\":%.3f,\"frames_over_1_25x_budget\":%u,\"frame_cpu_ms_p50\":%.3f,"
            "\"frame_cpu_ms_p99\":%.3f,\"first_frame_cpu_ms\":%.3f,\"first_frame_cpu_ms_unreserved\":%.3f,"
-           "\"queries_per_s\":%.1f,",
+           "\"queries_per_s\":%.1f,\"expanded_per_s\":%.0f,",
            workers, p50 * 1e3, p99 * 1e3, fmax * 1e3, first * 1e3, first_unreserved * 1e3, over, c50 * 1e3, c99 * 1e3,
            first_cpu * 1e3, first_unreserved_cpu * 1e3,
-           busy > 0 ? completed / busy : 0.0);
+           busy > 0 ? completed / busy : 0.0, busy > 0 ? (double)bs.expanded / busy : 0.0);
     print_lags("urgent", &lag[0], 1);
     print_lags("normal", &lag[1], 1);
     printf("\"idle_cpu_ms_per_frame\":%.3f,\"expanded\":%llu,\"restarted\":%llu,\"batch_bytes\":%zu,\"rss_kb\":%ld}",
@@ -289,18 +305,20 @@ static void run_config(const pf_map *m, const stream *st, uint32_t frames, uint3
     free(ft);
     free(fc);
     free(lagbuf);
+    return figs;
 }
 
 int main(int argc, char **argv)
 {
     uint32_t frames = 240, nw = 0, wl[8];
-    uint64_t budget_us = 4000, seed = 16;
+    uint64_t budget_us = 4000, budget_exp = 0, seed = 16;
     int keep_policy = 0;
     const char *maps[16];
     int nmaps = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--budget-us") == 0 && i + 1 < argc) budget_us = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--budget-exp") == 0 && i + 1 < argc) budget_exp = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--hz") == 0 && i + 1 < argc) g_hz = strtod(argv[++i], NULL);
         else if (strcmp(argv[i], "--keep-omp-policy") == 0) keep_policy = 1;
@@ -327,11 +345,14 @@ int main(int argc, char **argv)
     }
     const char *pol = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
     if (!(g_hz > 0.0)) g_hz = 60.0;
-    printf("{\"bench\":\"rts\",\"hz\":%.1f,\"units\":%d,\"frames\":%u,\"budget_us\":%llu,\"orders_per_frame\":\"100-300\","
+    if (budget_exp) budget_us = 0; /* lockstep: expansions only */
+    const pf_batch_budget budget = {.max_us = budget_us, .max_expansions = budget_exp};
+    printf("{\"bench\":\"rts\",\"hz\":%.1f,\"units\":%d,\"frames\":%u,\"budget_us\":%llu,\"budget_exp\":%llu,"
+           "\"orders_per_frame\":\"100-300\",\"normal_orders\":\"long\",\"throughput\":\"per second of frame time\","
            "\"short_share\":0.7,\"short_steps\":%d,\"squad_size\":%d,\"squad_every\":%d,\"seed\":%llu,"
            "\"omp_wait_policy\":\"%s\",\"gomp_spincount\":\"%s\",\"cpus\":%ld,"
            "\"note\":\"2-core machine shared with other jobs: timings are noisy\",\"maps\":[",
-           g_hz, UNITS, frames, (unsigned long long)budget_us, SHORT_STEPS, SQUAD, SQUAD_EVERY, (unsigned long long)seed,
+           g_hz, UNITS, frames, (unsigned long long)budget_us, (unsigned long long)budget_exp, SHORT_STEPS, SQUAD, SQUAD_EVERY, (unsigned long long)seed,
            pol ? pol : "default", spin ? spin : "default", sysconf(_SC_NPROCESSORS_ONLN));
     int first = 1;
     for (int k = 0; k < nmaps; k++) {
@@ -344,12 +365,19 @@ int main(int argc, char **argv)
         stream st = make_stream(m, frames, seed);
         printf("%s{\"map\":\"%s\",\"orders\":%u,\"runs\":[", first ? "" : ",", maps[k], st.n);
         first = 0;
+        run_figs one = {0}, two = {0};
         for (uint32_t w = 0; w < nw; w++) {
             if (w) printf(",");
-            run_config(m, &st, frames, wl[w], budget_us);
+            run_figs r = run_config(m, &st, frames, wl[w], budget);
+            if (r.workers == 1) one = r;
+            if (r.workers == 2) two = r;
             fflush(stdout);
         }
-        printf("]}");
+        printf("]");
+        if (one.workers && two.workers && one.eps > 0.0 && one.qps > 0.0 && one.frame_p50 > 0.0)
+            printf(",\"two_over_one\":{\"expanded_per_s\":%.3f,\"queries_per_s\":%.3f,\"frame_ms_p50\":%.3f}",
+                   two.eps / one.eps, two.qps / one.qps, two.frame_p50 / one.frame_p50);
+        printf("}");
         free(st.o);
         pf_map_destroy(m);
     }

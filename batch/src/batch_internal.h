@@ -147,14 +147,17 @@ typedef struct pf__worker {
     pf__arena arena;
     uint64_t  expanded, redone, searches, suspended, restarted, groups;
     double    t0;              /* monotonic start of its share of the run; 0 until its first job */
-    int       granted;         /* its first chunk of the run was handed out */
+    int       granted;         /* it obeys the run's clock: its first chunk was handed out, or
+                                * another worker started the run's clock */
+    int       first;           /* it started the run's clock (its first chunk ignores it) */
     char      pad[64];         /* workers write these during a run: keep them off each other's lines */
 } pf__worker;
 
 /* One entry of the budget account (expansion budgets): a job and the most it may get there. */
 typedef struct pf__entry {
     uint32_t job;              /* index in b->jobs */
-    uint32_t fair;             /* 1: fair-round entry (cap = quantum) */
+    uint32_t fair;             /* 1: capped at the quantum: a fair-round entry, or the main entry of
+                                * a job in the fair round (expansion budgets) */
 } pf__entry;
 
 /* ---- the batch --------------------------------------------------------------------------------- */
@@ -241,7 +244,7 @@ struct pf_batch {
         atomic_llong *fen;         /* [nentries + 1] Fenwick tree of what each entry has surely used */
         uint32_t      fen_cap;
         long long     budget;      /* expansion budget (LLONG_MAX: none) */
-        uint64_t      quantum;     /* fair-round cap (expansions) */
+        uint64_t      quantum;     /* fair-round cap (expansions), and the cap of those jobs' main entries */
         /* The waiting non-urgent job that has waited longest, besides the admitted one: (epoch,
          * rank, pos), or all ones. A search newer than it may not take a free slot (it would hold
          * the slot the older one needs to be admitted: starvation with one slot). */
@@ -436,8 +439,9 @@ uint64_t  pf__account_allowed(pf_batch *b, const pf__job *j);
 uint32_t  pf__account_claim(pf_batch *b, uint32_t want);
 void      pf__account_give_back(pf_batch *b, uint64_t n);
 /* Time budgets: the deadline of a worker whose share of the run started at *t0 (0: not yet, then
- * set to the run's start), and the fair-round cap of job j, starting `now` (0: none). */
-void      pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap);
+ * set to the run's start), and the fair-round cap of job j, starting `now` (0: none). Returns 1
+ * when this call started the run's clock (the run's first worker, at its first job). */
+int       pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap);
 int       pf__account_reserve(pf_batch *b, uint32_t n);
 size_t    pf__account_mem_size(const pf_batch *b);
 void      pf__account_free(pf_batch *b);

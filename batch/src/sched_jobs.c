@@ -28,6 +28,14 @@
  * long query, small enough that a time budget is overshot by little (about 20-50 us of grid
  * expansions per worker). */
 #define PF__CHUNK 512u
+/* Under a time budget a chunk is sized by the job's own pace instead: an expansion's cost differs
+ * by orders of magnitude between algorithms (a JPS expansion on rooms-2000 scans its jumps: about
+ * 4 us, so 512 of them took 2 ms and runs of a 4 ms budget ran 6.8-8.5 ms). A job's first chunk
+ * is a probe of PF__PROBE units; after it each chunk aims at PF__SLICE of the budget, and at no
+ * more than the time left, so that a worker stops close to the deadline on either side. */
+#define PF__PROBE 32u
+#define PF__SLICE 0.0625
+#define PF__MIN_CHUNK 8u
 
 static double now_s(void)
 {
@@ -107,7 +115,7 @@ void pf__workers_begin_run(pf_batch *b)
 {
     for (uint32_t w = 0; w < b->nworkers; w++) {
         b->workers[w].t0 = 0.0;
-        b->workers[w].granted = 0;
+        b->workers[w].granted = b->workers[w].first = 0;
     }
 }
 
@@ -238,19 +246,32 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
         return;
     }
     double now = now_s(), deadline, cap;
-    pf__account_time(b, j, now, &wk->t0, &deadline, &cap);
+    /* Only the run's first chunk ignores the clock (a whole PF__CHUNK: a batch converges with any
+     * budget, however small); a worker that comes later obeys it from its first chunk on, so a
+     * worker woken past the deadline does not stretch the run by a chunk of slow expansions. */
+    if (pf__account_time(b, j, now, &wk->t0, &deadline, &cap)) wk->first = 1;
+    else if (!wk->granted && !wk->first) wk->granted = 1;
     pf_ctx *c = j->held ? j->held : wk->ctx;
     int started = j->held != NULL, done = 0;
     pf_status st = PF_IN_PROGRESS;
     uint64_t units = 0;
+    double pace = 0.0; /* seconds per unit of this job's steps so far (0: not measured yet) */
+    const double end = cap > 0.0 && cap < deadline ? cap : deadline;
     for (;;) {
+        double t = now;
+        uint32_t want = wk->granted ? PF__PROBE : PF__CHUNK;
         if (wk->granted) {
-            double t = now_s();
-            if (t >= deadline || (cap > 0.0 && t >= cap)) break;
+            t = now_s();
+            if (t >= end) break;
+            if (pace > 0.0) {
+                double span = end - t, slice = b->max_s * PF__SLICE;
+                double u = (span < slice ? span : slice) / pace;
+                want = u >= (double)PF__CHUNK ? PF__CHUNK : (u <= (double)PF__MIN_CHUNK ? PF__MIN_CHUNK : (uint32_t)u);
+            }
         }
-        uint32_t n = pf__account_claim(b, PF__CHUNK);
+        uint32_t n = pf__account_claim(b, want);
         if (n == 0) break;
-        wk->granted = 1; /* a worker's first chunk of the run ignores the clock: runs converge */
+        wk->granted = 1;
         if (!started) {
             started = 1;
             st = start(b, j, c);
@@ -268,6 +289,8 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
             done = 1;
             break;
         }
+        now = now_s();
+        if (u) pace = (now - t) / (double)u;
     }
     wk->expanded += units && done ? units - 1u : units;
     if (done) {

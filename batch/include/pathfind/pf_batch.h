@@ -64,8 +64,12 @@
  *   2. the fair round: every suspended normal or background search, and the oldest waiting normal or
  *      background one (by run of submission, then priority) when fewer than `suspend_slots` searches
  *      are suspended, each up to a quantum: with an expansion budget E shared by n such searches,
- *      E / (2(n + 1)) expansions; with a time budget, the time of the run times workers / (n + 1);
- *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs.
+ *      E / (2n) expansions; with a time budget, the time of the run times workers / (n + 1), or
+ *      workers / n when no other normal or background search waits (the run's time is then theirs);
+ *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs,
+ *      except that under an expansion budget a search of the fair round gets at most one more
+ *      quantum here: n long searches in flight share a run evenly, so that they run side by side
+ *      on several workers (lockstep's parallelism: a run is accounted serially).
  * Within one run of submission, "oldest" means an order of the queries' contents (kind, goal, start,
  * options), so that it does not depend on the order of submission. Searches that get nothing wait.
  * At the end of a run at most `suspend_slots` searches stay suspended: those suspended before the run
@@ -94,9 +98,11 @@
  * pf_batch_run_job call), not from pf_batch_prepare, and every worker stops at that deadline: the
  * frame's wall clock is the budget, however late a worker wakes (an idle core can take milliseconds
  * to come back: counted from each worker's own start, two workers' frames ran 1.5-2.4x the budget
- * at p99 on a quiet 2-core machine, and 1.1x once the deadline was shared). A worker checks the clock whenever it takes a chunk of work (512 expansions), so a run overshoots by up to
- * one chunk per worker; each worker's first chunk of a run is always granted, so a batch converges
- * with any budget, however small.
+ * at p99 on a quiet 2-core machine, and 1.1x once the deadline was shared). A worker checks the
+ * clock whenever it takes a chunk of work, sized by the search's own pace to about a sixteenth of
+ * the budget and to no more than the time left (at most 512 expansions; a JPS expansion can cost
+ * 40 A* ones), so a run overshoots by little whatever the algorithm; each worker's first chunk of
+ * a run (32 expansions) is always granted, so a batch converges with any budget, however small.
  *
  * NO HITCHES. Everything a budgeted run may need can be made before the first frame: pf_batch_reserve
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
