@@ -414,6 +414,9 @@ void      pf__group_results(pf_batch *b, pf__job *j, pf_ctx *ctx, pf_status st, 
 
 /* Writes the results of job j, whose search in `c` ended with `st`, paths into wk's arena. */
 void      pf__results_write(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk);
+/* The finished search's path in c copied into the arena; r->status and r->stats as pf_search_path
+ * gives them. */
+void      pf__results_take_path(pf_ctx *c, pf_batch_result *r, pf__arena *arena);
 /* Puts back the results of a job whose search finished ahead of the budget account. */
 void      pf__results_unwrite(pf_batch *b, pf__job *j);
 /* A finished job's queries are answered. */

@@ -73,19 +73,9 @@ pf_status pf__group_step(pf_batch *b, pf__job *j, pf_ctx *c, uint32_t budget, in
 static void own_result(pf_batch *b, pf__bquery *e, pf_ctx *c, pf__arena *arena)
 {
     pf_batch_result *r = &e->res;
-    pf_path probe = {0};
+    pf_path probe = {0}; /* its length only: the path is copied into the arena at that length */
     r->status = pf_search(c, e->q.start, e->q.goal, &e->q.search, &probe, &r->stats);
-    if (r->status == PF_BUFFER_TOO_SMALL) r->status = pf_search_path(c, &probe, &r->stats);
-    if (probe.len == 0 || pf_failed(r->status)) return;
-    uint32_t *nodes = pf__arena_alloc(arena, (size_t)probe.len * sizeof *nodes, sizeof *nodes);
-    if (!nodes) {
-        r->status = PF_OUT_OF_MEMORY;
-        return;
-    }
-    pf_path p = {.nodes = nodes, .capacity = probe.len};
-    pf_search_path(c, &p, NULL);
-    r->path = nodes;
-    r->path_len = p.len;
+    if (probe.len && (r->status == PF_BUFFER_TOO_SMALL || !pf_failed(r->status))) pf__results_take_path(c, r, arena);
     (void)b;
 }
 

@@ -39,6 +39,11 @@ static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__
         r->stats = (pf_stats){.cost = INFINITY};
         return;
     }
+    pf__results_take_path(c, r, arena);
+}
+
+void pf__results_take_path(pf_ctx *c, pf_batch_result *r, pf__arena *arena)
+{
     pf_path probe = {0};
     r->status = pf_search_path(c, &probe, &r->stats);
     if (probe.len == 0) return;
