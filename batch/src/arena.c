@@ -1,4 +1,5 @@
-/* arena.c - per-worker bump allocator for paths; rewound once per frame. */
+/* arena.c - per-worker bump allocator for paths, rewound once per frame, and the copy of a finished
+ * search's path into it (results.c and group.c both take paths this way). */
 #include <stdint.h>
 #include <string.h>
 #include "batch_internal.h"
@@ -106,4 +107,20 @@ void pf__arena_init_static(pf__arena *a, void *mem, size_t bytes)
     a->head->size = bytes;
     a->head->used = 0;
     a->total = bytes;
+}
+
+void pf__arena_take_path(pf__arena *arena, pf_ctx *c, pf_batch_result *r)
+{
+    pf_path probe = {0};
+    r->status = pf_search_path(c, &probe, &r->stats);
+    if (probe.len == 0) return;
+    uint32_t *nodes = pf__arena_alloc(arena, (size_t)probe.len * sizeof *nodes, sizeof *nodes);
+    if (!nodes) {
+        r->status = PF_OUT_OF_MEMORY;
+        return;
+    }
+    pf_path p = {.nodes = nodes, .capacity = probe.len};
+    pf_search_path(c, &p, NULL);
+    r->path = nodes;
+    r->path_len = p.len;
 }

@@ -61,6 +61,9 @@ int   pf__arena_init(pf__arena *a, const pf_allocator *alloc, size_t bytes);
 int   pf__arena_reserve(pf__arena *a, size_t bytes, int prefault);
 /* Returns NULL only when a new block cannot be allocated (the query fails with OUT_OF_MEMORY). */
 void *pf__arena_alloc(pf__arena *a, size_t size, size_t align);
+/* The finished search's path in c copied into the arena (r->path, r->path_len); r->status and
+ * r->stats as pf_search_path gives them, PF_OUT_OF_MEMORY when the arena cannot grow. */
+void pf__arena_take_path(pf__arena *arena, pf_ctx *c, pf_batch_result *r);
 /* Rewinds; when it had grown, replaces the chain by one block of the total size. */
 void  pf__arena_reset(pf__arena *a);
 void  pf__arena_free(pf__arena *a);
@@ -414,9 +417,6 @@ void      pf__group_results(pf_batch *b, pf__job *j, pf_ctx *ctx, pf_status st, 
 
 /* Writes the results of job j, whose search in `c` ended with `st`, paths into wk's arena. */
 void      pf__results_write(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk);
-/* The finished search's path in c copied into the arena; r->status and r->stats as pf_search_path
- * gives them. */
-void      pf__results_take_path(pf_ctx *c, pf_batch_result *r, pf__arena *arena);
 /* Puts back the results of a job whose search finished ahead of the budget account. */
 void      pf__results_unwrite(pf_batch *b, pf__job *j);
 /* A finished job's queries are answered. */

@@ -75,7 +75,7 @@ static void own_result(pf_batch *b, pf__bquery *e, pf_ctx *c, pf__arena *arena)
     pf_batch_result *r = &e->res;
     pf_path probe = {0}; /* its length only: the path is copied into the arena at that length */
     r->status = pf_search(c, e->q.start, e->q.goal, &e->q.search, &probe, &r->stats);
-    if (probe.len && (r->status == PF_BUFFER_TOO_SMALL || !pf_failed(r->status))) pf__results_take_path(c, r, arena);
+    if (probe.len && (r->status == PF_BUFFER_TOO_SMALL || !pf_failed(r->status))) pf__arena_take_path(arena, c, r);
     (void)b;
 }
 

@@ -39,23 +39,7 @@ static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__
         r->stats = (pf_stats){.cost = INFINITY};
         return;
     }
-    pf__results_take_path(c, r, arena);
-}
-
-void pf__results_take_path(pf_ctx *c, pf_batch_result *r, pf__arena *arena)
-{
-    pf_path probe = {0};
-    r->status = pf_search_path(c, &probe, &r->stats);
-    if (probe.len == 0) return;
-    uint32_t *nodes = pf__arena_alloc(arena, (size_t)probe.len * sizeof *nodes, sizeof *nodes);
-    if (!nodes) {
-        r->status = PF_OUT_OF_MEMORY;
-        return;
-    }
-    pf_path p = {.nodes = nodes, .capacity = probe.len};
-    pf_search_path(c, &p, NULL);
-    r->path = nodes;
-    r->path_len = p.len;
+    pf__arena_take_path(arena, c, r);
 }
 
 void pf__results_write(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__worker *wk)
