@@ -92,21 +92,6 @@ static uint32_t allowed_cell(const pf_map *m, const pf_move_filter *f, uint64_t 
     return PF_NODE_NONE;
 }
 
-static double metric(pf_moves mv, pf_point a, pf_point b)
-{
-    int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
-    if (mv == PF_MOVES_4) return dx + dy;
-    if (mv == PF_MOVES_HEX) {
-        /* odd-r to cube coordinates */
-        int32_t ax = a.x - (a.y - (a.y & 1)) / 2, bx = b.x - (b.y - (b.y & 1)) / 2;
-        int32_t az = a.y, bz = b.y, ay = -ax - az, by = -bx - bz;
-        int32_t d1 = abs(ax - bx), d2 = abs(ay - by), d3 = abs(az - bz);
-        return d1 > d2 ? (d1 > d3 ? d1 : d3) : (d2 > d3 ? d2 : d3);
-    }
-    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return (hi - lo) + lo * sqrt(2.0);
-}
-
 static int near_eq(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
 
 typedef struct run_counts {
@@ -220,15 +205,8 @@ static void one_map(uint64_t seed, run_counts *rc)
                 pf_stats st;
                 pf_status s = pf_search(ctx, a, g, &d, &p, &st);
                 pf_point gp = {gx, gy};
-                double best_m = INFINITY, best_c = INFINITY;
-                for (uint32_t i = 0; i < w * h; i++) {
-                    if (!isfinite(dist[i])) continue;
-                    double mm = metric(mv, pf_grid_point(m, i), gp);
-                    if (mm < best_m - 1e-9 || (mm <= best_m + 1e-9 && dist[i] < best_c)) {
-                        best_c = mm < best_m - 1e-9 ? dist[i] : (dist[i] < best_c ? dist[i] : best_c);
-                        best_m = mm;
-                    }
-                }
+                double best_m, best_c;
+                oracle_nearest(m, dist, mv, gp, &best_m, &best_c);
                 if (isfinite(dist[g])) {
                     CHECK_EQ(s, PF_OK);
                     CHECK(near_eq(st.cost, dist[g]));
@@ -237,7 +215,7 @@ static void one_map(uint64_t seed, run_counts *rc)
                     if (s != PF_PARTIAL) fail_msg("seed %llu: partial status %d", (unsigned long long)seed, s);
                     CHECK(st.detail & PF_DETAIL_PARTIAL);
                     uint32_t end = nodes[p.len - 1];
-                    CHECK(near_eq(metric(mv, pf_grid_point(m, end), gp), best_m));
+                    CHECK(near_eq(oracle_metric(mv, pf_grid_point(m, end), gp), best_m));
                     CHECK(near_eq(st.cost, dist[end]));
                     CHECK(near_eq(st.cost, best_c));
                 }

@@ -171,3 +171,33 @@ double oracle_path_cost_filter(const pf_map *m, const uint32_t *nodes, uint32_t 
     }
     return sum;
 }
+
+double oracle_metric(pf_moves mv, pf_point a, pf_point b)
+{
+    int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
+    if (mv == PF_MOVES_4) return dx + dy;
+    if (mv == PF_MOVES_HEX) {
+        /* odd-r to cube coordinates */
+        int32_t ax = a.x - (a.y - (a.y & 1)) / 2, bx = b.x - (b.y - (b.y & 1)) / 2;
+        int32_t az = a.y, bz = b.y, ay = -ax - az, by = -bx - bz;
+        int32_t d1 = abs(ax - bx), d2 = abs(ay - by), d3 = abs(az - bz);
+        return d1 > d2 ? (d1 > d3 ? d1 : d3) : (d2 > d3 ? d2 : d3);
+    }
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return (hi - lo) + lo * sqrt(2.0);
+}
+
+void oracle_nearest(const pf_map *m, const double *dist, pf_moves mv, pf_point gp, double *best_m, double *best_c)
+{
+    double bm = INFINITY, bc = INFINITY;
+    for (uint32_t i = 0; i < pf_map_node_count(m); i++) {
+        if (!isfinite(dist[i])) continue;
+        double mm = oracle_metric(mv, pf_grid_point(m, i), gp);
+        if (mm < bm - 1e-9 || (mm <= bm + 1e-9 && dist[i] < bc)) {
+            bc = mm < bm - 1e-9 ? dist[i] : (dist[i] < bc ? dist[i] : bc);
+            bm = mm;
+        }
+    }
+    *best_m = bm;
+    *best_c = bc;
+}
