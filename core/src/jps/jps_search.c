@@ -179,27 +179,6 @@ PF__INLINE double jps_h(const pf__jps_ext *x, uint32_t tx, uint32_t ty)
 
 /* ---- movement filters ------------------------------------------------------------------------ */
 
-/* Whether JPS answers filter f: jumps are runs of equal steps, so every class f allows must cost
- * one multiplier (*mul). *one is the class when f allows a single one (its bitmaps and JPS+
- * distances are the class's own), else 0. */
-static int filter_uniform(const pf_move_filter *f, double *mul, uint8_t *one)
-{
-    double m0 = 1.0;
-    uint32_t n = 0;
-    uint8_t k1 = 0;
-    for (uint32_t i = 0; i < 32; i++)
-        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
-            uint8_t k = (uint8_t)(i * 8u + pf__ctz32(b));
-            double v = pf__filter_mult(f, k);
-            if (n++ && v != m0) return 0;
-            m0 = v;
-            k1 = k;
-        }
-    *mul = m0;
-    *one = n == 1 ? k1 : 0;
-    return n > 0;
-}
-
 /* The bitmaps of the cells of any class in `set`, for the map's version: kept from an earlier
  * query of the same set (edits keep them current, ext_edit), else built into a free slot or the
  * least recently used one. */
@@ -256,7 +235,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     const pf_move_filter *f = s->d.filter;
     double mul = 1.0;
     uint8_t one = 0;
-    if (f && (s->size > 1 || s->partial || !filter_uniform(f, &mul, &one))) return PF_UNSUPPORTED;
+    if (f && (s->size > 1 || s->partial || !pf__filter_uniform(f, &mul, &one))) return PF_UNSUPPORTED;
     const int multi = f && !one; /* several classes: the bitmaps of the set */
     uint32_t si = s->start, gi = s->goal;
     /* what this context builds for itself, on the engine's threads when it gave a hook */

@@ -139,6 +139,27 @@ PF__INLINE double pf__filter_min_mult(const pf_move_filter *f)
     return lo;
 }
 
+/* Whether every class f allows costs one multiplier (*mul): JPS's jumps are runs of equal steps,
+ * and Theta*'s segments are priced by their length times it. *one is the class when f allows a
+ * single one (JPS: its bitmaps and JPS+ distances are the class's own), else 0. */
+PF__INLINE int pf__filter_uniform(const pf_move_filter *f, double *mul, uint8_t *one)
+{
+    double m0 = 1.0;
+    uint32_t n = 0;
+    uint8_t k1 = 0;
+    for (uint32_t i = 0; i < 32; i++)
+        for (uint32_t b = f->classes[i]; b; b &= b - 1u) {
+            uint8_t k = (uint8_t)(i * 8u + pf__ctz32(b));
+            double v = pf__filter_mult(f, k);
+            if (n++ && v != m0) return 0;
+            m0 = v;
+            k1 = k;
+        }
+    *mul = m0;
+    *one = n == 1 ? k1 : 0;
+    return n > 0;
+}
+
 /* Whether pf_search takes filter f (pf_search.h): some class of 1..255, never class 0, every
  * multiplier 0 or positive and finite. Written as straight loops, which the compiler vectorises (a
  * per-element early exit made this a tenth of a short filtered query). */

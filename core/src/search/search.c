@@ -519,12 +519,9 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
         if (m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
         /* Theta*'s segments cross classes: measured by Euclidean length, they are priced right only
          * when every allowed class has one multiplier (then lengths are scaled by it) */
-        if (d->algo == PF_ALGO_THETA) {
-            const double lo = pf__filter_min_mult(d->filter);
-            for (uint32_t k = 1; k < 256; k++)
-                if (pf__filter_allows(d->filter, (uint8_t)k) && pf__filter_mult(d->filter, (uint8_t)k) != lo)
-                    return PF_UNSUPPORTED;
-        }
+        double mul;
+        uint8_t one;
+        if (d->algo == PF_ALGO_THETA && !pf__filter_uniform(d->filter, &mul, &one)) return PF_UNSUPPORTED;
     }
     return PF_OK;
 }
