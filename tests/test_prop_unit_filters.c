@@ -76,6 +76,24 @@ static int stands(const uint8_t *c, uint32_t w, uint32_t h, const pf_move_filter
     return 1;
 }
 
+/* A w x h map of random terrain (fill_cells), one in `costs_one_in` with cell multipliers of 1 to
+ * 2.5; the caller frees *cells and *costs (NULL when none) after the map. */
+static pf_map *random_map(uint64_t *rs, uint32_t w, uint32_t h, pf_moves mv, uint32_t costs_one_in, uint8_t **cells,
+                          float **costs)
+{
+    *cells = malloc((size_t)w * h);
+    fill_cells(rs, *cells, w, h);
+    *costs = NULL;
+    if (rng_below(rs, costs_one_in) == 0) {
+        *costs = malloc((size_t)w * h * sizeof **costs);
+        for (size_t i = 0; i < (size_t)w * h; i++) (*costs)[i] = 1.0f + 0.5f * (float)rng_below(rs, 4);
+    }
+    pf_map *m = NULL;
+    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = *cells, .costs = *costs}, &m),
+             PF_OK);
+    return m;
+}
+
 /* The oracle's map for side K under f (see the top of the file). */
 static pf_map *oracle_map(const uint8_t *c, const float *costs, uint32_t w, uint32_t h, pf_moves mv,
                           const pf_move_filter *f, uint32_t K)
@@ -119,16 +137,9 @@ static void one_map(uint64_t seed, run_counts *rc)
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
     uint32_t w = 10 + rng_below(&rs, 20), h = 8 + rng_below(&rs, 16);
     pf_moves mv = RULES[rng_below(&rs, 3)];
-    uint8_t *cells = malloc((size_t)w * h);
-    fill_cells(&rs, cells, w, h);
-    float *costs = NULL;
-    if (rng_below(&rs, 3) == 0) {
-        costs = malloc((size_t)w * h * sizeof *costs);
-        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
-    }
-    pf_map *m = NULL;
-    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
-             PF_OK);
+    uint8_t *cells;
+    float *costs;
+    pf_map *m = random_map(&rs, w, h, mv, 3, &cells, &costs);
     pf_ctx *ctx = NULL;
     CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
     const uint32_t cap = w * h;
@@ -345,16 +356,9 @@ static void repair_map(uint64_t seed, repair_counts *rc)
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4};
     uint32_t w = 10 + rng_below(&rs, 24), h = 8 + rng_below(&rs, 20);
     pf_moves mv = RULES[rng_below(&rs, 2)];
-    uint8_t *cells = malloc((size_t)w * h);
-    fill_cells(&rs, cells, w, h);
-    float *costs = NULL;
-    if (rng_below(&rs, 3) == 0) {
-        costs = malloc((size_t)w * h * sizeof *costs);
-        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
-    }
-    pf_map *m = NULL;
-    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
-             PF_OK);
+    uint8_t *cells;
+    float *costs;
+    pf_map *m = random_map(&rs, w, h, mv, 3, &cells, &costs);
     pf_ctx *ctx = NULL;
     CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
     const uint32_t cap = w * h;
@@ -461,16 +465,9 @@ static void flow_map(uint64_t seed, uint32_t *cells_checked)
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
     uint32_t w = 8 + rng_below(&rs, 16), h = 8 + rng_below(&rs, 12);
     pf_moves mv = RULES[rng_below(&rs, 4)];
-    uint8_t *cells = malloc((size_t)w * h);
-    fill_cells(&rs, cells, w, h);
-    float *costs = NULL;
-    if (rng_below(&rs, 2) == 0) {
-        costs = malloc((size_t)w * h * sizeof *costs);
-        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
-    }
-    pf_map *m = NULL;
-    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
-             PF_OK);
+    uint8_t *cells;
+    float *costs;
+    pf_map *m = random_map(&rs, w, h, mv, 2, &cells, &costs);
     pf_ctx *fc = NULL, *sc = NULL;
     CHECK_EQ(pf_ctx_create(m, NULL, &fc), PF_OK);
     CHECK_EQ(pf_ctx_create(m, NULL, &sc), PF_OK);
@@ -567,16 +564,9 @@ static uint32_t squads_map(uint64_t seed, uint32_t workers, double *sum_out)
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
     uint32_t w = 24 + rng_below(&rs, 20), h = 20 + rng_below(&rs, 16);
     pf_moves mv = RULES[rng_below(&rs, 3)];
-    uint8_t *cells = malloc((size_t)w * h);
-    fill_cells(&rs, cells, w, h);
-    float *costs = NULL;
-    if (rng_below(&rs, 3) == 0) {
-        costs = malloc((size_t)w * h * sizeof *costs);
-        for (size_t i = 0; i < (size_t)w * h; i++) costs[i] = 1.0f + 0.5f * (float)rng_below(&rs, 4);
-    }
-    pf_map *m = NULL;
-    CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells, .costs = costs}, &m),
-             PF_OK);
+    uint8_t *cells;
+    float *costs;
+    pf_map *m = random_map(&rs, w, h, mv, 3, &cells, &costs);
     pf_ctx *ctx = NULL;
     CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
     pf_move_filter types[2];
