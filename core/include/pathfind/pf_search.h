@@ -361,7 +361,7 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL
  * (not a failure), PF_DETAIL_PARTIAL, stats->cost and the path to the reachable cell nearest the
  * goal: least map metric to the goal (octile, Manhattan or hex distance), then least cost (equal
- * costs: the tie rule). A goal known to be unreachable (blocked, too narrow, another class or
+ * costs: the tie rule; left at default, A*'s, even when BFS was asked). A goal known to be unreachable (blocked, too narrow, another class or
  * component) is answered in two steps whatever algorithm was asked: the cells at the least
  * metric that the unit can stand on in the start's component are found by a scan around the goal
  * (pf_grid_nearest's), then A* aims at them and stops at the first it reaches, so the query costs

@@ -553,6 +553,11 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_t
     s->d.algo = PF_ALGO_ASTAR;
     s->d.heuristic = pf__grid_near_metric(m);
     s->d.weight = 1.0;
+    /* A*'s own default tie rule, not BFS's queue: among nodes of equal f a queue expands the
+     * oldest, that is every cheaper cell around the start before the first at the cost of the
+     * answer (4.7x a plain A* to the cell returned), and the rule decides which of equally cheap
+     * cells is returned, which must not depend on the algorithm asked */
+    if (!s->req_has_desc || s->req_desc.tie == PF_TIE_DEFAULT) s->d.tie = PF_TIE_DEEPER;
     if (t->n <= PF__NEAR_TIES) {
         s->near_n = t->n;
         for (uint32_t i = 0; i < t->n; i++) {
