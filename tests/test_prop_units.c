@@ -509,6 +509,95 @@ static void test_partial_nearest(void **state)
     assert_true(partials > queries / 10);
 }
 
+/* Goals inside a disc of the map's own metric (a diamond on 4-connected grids, a hexagon on hex
+ * grids), walled or of another class: the reachable cells nearest such a goal ring it, often more
+ * than 8 of them, which the search groups (map/nearest.c). The answer is the oracle's, every
+ * algorithm runs astar's search, and the cost against a plain A* to the cell returned is printed
+ * for the queries with more than 8 tied cells. */
+static void ring_map(uint64_t seed, long *queries, long *grouped, long *over2, double *worst)
+{
+    uint64_t rs = seed;
+    uint32_t w = 16 + rng_below(&rs, 30), h = 14 + rng_below(&rs, 24);
+    pf_moves mv = rng_below(&rs, 2) ? PF_MOVES_4 : PF_MOVES_HEX;
+    uint8_t *c = make_cells(&rs, w, h);
+    pf_point ctr = {(int32_t)(3 + rng_below(&rs, w - 6)), (int32_t)(3 + rng_below(&rs, h - 6))};
+    double radius = 1 + rng_below(&rs, 6);
+    uint8_t k = rng_below(&rs, 4) == 0 ? 2 : 0;
+    for (uint32_t v = 0; v < w * h; v++)
+        if (oracle_metric(mv, (pf_point){(int32_t)(v % w), (int32_t)(v / w)}, ctr) <= radius) c[v] = k;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
+    pf_ctx *cx;
+    assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+    static const pf_algo ALGOS[] = {PF_ALGO_ASTAR, PF_ALGO_JPS, PF_ALGO_WASTAR, PF_ALGO_DIJKSTRA, PF_ALGO_BFS,
+                                    PF_ALGO_GREEDY, PF_ALGO_AUTO};
+    for (int q = 0; q < 20; q++) {
+        uint32_t s = rng_below(&rs, w * h);
+        if (c[s] != 1) continue;
+        /* the centre or next to it: whole rings, or stretches of them */
+        pf_point gp = {ctr.x + (int32_t)rng_below(&rs, 3) - 1, ctr.y + (int32_t)rng_below(&rs, 3) - 1};
+        uint32_t g = pf_grid_node(m, gp.x, gp.y);
+        double *all = oracle_all(m, s, 0);
+        if (all[g] < INFINITY) {
+            free(all);
+            continue;
+        }
+        double bm, bc;
+        oracle_nearest(m, all, mv, gp, &bm, &bc);
+        uint32_t ties = 0;
+        for (uint32_t v = 0; v < w * h; v++)
+            ties += all[v] < INFINITY && close_to(oracle_metric(mv, pf_grid_point(m, v), gp), bm);
+        pf_algo a = ALGOS[rng_below(&rs, 7)];
+        run_out o = run(cx, s, g, &(pf_search_desc){.algo = a, .partial = 1}, w * h);
+        run_out r = run(cx, s, g, &(pf_search_desc){.partial = 1}, w * h);
+        (*queries)++;
+        uint32_t end = o.len ? o.nodes[o.len - 1] : PF_NODE_NONE;
+        int ok = o.st == PF_PARTIAL && o.len && o.nodes[0] == s &&
+                 close_to(oracle_metric(mv, pf_grid_point(m, end), gp), bm) && close_to(o.s.cost, bc) &&
+                 close_to(oracle_path_cost(m, o.nodes, o.len), bc) && r.st == o.st && r.len == o.len &&
+                 memcmp(r.nodes, o.nodes, o.len * sizeof *o.nodes) == 0 && r.s.expanded == o.s.expanded;
+        if (!ok) {
+            print_message("ring map seed %llu moves %d %s %u -> %u: %s len %u cost %.9f expanded %u (astar %u); "
+                          "nearest metric %.6f cost %.9f\n",
+                          (unsigned long long)seed, (int)mv, pf_algo_name(a), s, g, pf_status_name(o.st), o.len,
+                          o.s.cost, o.s.expanded, r.s.expanded, bm, bc);
+            fail();
+        }
+        if (ties > 8) {
+            run_out p = run(cx, s, end, NULL, w * h);
+            double ratio = (double)(o.s.expanded + 1) / (double)(p.s.expanded + 1);
+            (*grouped)++;
+            *over2 += ratio > 2.0;
+            if (ratio > *worst) *worst = ratio;
+            free(p.nodes);
+        }
+        free(o.nodes);
+        free(r.nodes);
+        free(all);
+    }
+    pf_ctx_destroy(cx);
+    pf_map_destroy(m);
+    free(c);
+}
+
+static void test_partial_rings(void **state)
+{
+    (void)state;
+    long queries = 0, grouped = 0, over2 = 0;
+    double worst = 0.0;
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        ring_map(strtoull(e, NULL, 10), &queries, &grouped, &over2, &worst);
+        return;
+    }
+    int maps = (int)(150 * env_scale());
+    for (int i = 0; i < maps; i++) ring_map(UINT64_C(0x819C) + (uint64_t)i, &queries, &grouped, &over2, &worst);
+    print_message("%ld partial queries toward goals inside discs, %ld with more than 8 tied nearest cells; against "
+                  "a plain A* to the cell returned: %ld of those over 2x the expansions, worst %.2fx\n",
+                  queries, grouped, over2, worst);
+    assert_true(grouped > queries / 8);
+}
+
 /* pf_grid_nearest against a scan of every cell: least metric to the point, then least node id, over
  * the cells of the class, clearance and component asked; points inside the map and off its edges. */
 static void test_nearest_oracle(void **state)
@@ -654,7 +743,8 @@ int main(void)
         cmocka_unit_test(test_clearance),       cmocka_unit_test(test_sizes_match_eroded),
         cmocka_unit_test(test_sizes_after_edits),
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
-        cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_limit),
+        cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
+        cmocka_unit_test(test_partial_limit),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_partial_wall_click),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,12 +8,65 @@
  * nearer cell: the scan touches about (2d + 1)^2 cells for an answer d away (four times that on
  * hex grids), whatever lies behind it. */
 #include "map/nearest_internal.h"
+#include <string.h>
 #include "search/metric_internal.h"
 
 /* The least distance any cell of ring r can have. */
 static double ring_bound(pf_heur metric, uint32_t r)
 {
     return metric == PF_HEUR_HEX ? (r ? ((double)r - 1.0) / 2.0 : 0.0) : (double)r;
+}
+
+/* Ties: each its own group while there are at most PF__NEAR_TIES, then one group per octant
+ * around the point (x, y) (`used` marks the octants that have one, by slot). The least distance
+ * traces a ring around the point, and an octant of it is one stretch of one side, whose box stays
+ * thin across the side (a partial search aims at the boxes, search.c). */
+static void tie_put(pf__near_ties *t, uint32_t *used, const pf_map *m, pf_heur metric, int32_t x, int32_t y,
+                    uint32_t p, uint32_t slot)
+{
+    const int32_t cy = (int32_t)(p / m->pw) - 1, cx = (int32_t)(p % m->pw) - 1;
+    if (slot == PF__NEAR_TIES) {
+        const int64_t dx = (int64_t)cx - x, dy = (int64_t)cy - y;
+        const int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+        slot = (uint32_t)(dx < 0) << 2 | (uint32_t)(dy < 0) << 1 | (uint32_t)(ax < ay);
+    }
+    int32_t a[3];
+    pf__grid_axes(metric, cx, cy, a);
+    const int fresh = !(*used >> slot & 1u);
+    for (int i = 0; i < 3; i++) {
+        if (fresh || a[i] < t->lo[slot][i]) t->lo[slot][i] = a[i];
+        if (fresh || a[i] > t->hi[slot][i]) t->hi[slot][i] = a[i];
+    }
+    *used |= 1u << slot;
+}
+
+static void tie_add(pf__near_ties *t, uint32_t *used, const pf_map *m, pf_heur metric, int32_t x, int32_t y, uint32_t p)
+{
+    if (t->n < PF__NEAR_TIES) {
+        t->cell[t->n] = p;
+        tie_put(t, used, m, metric, x, y, p, t->n);
+        t->groups = ++t->n;
+        return;
+    }
+    if (t->n == PF__NEAR_TIES) { /* one too many: regroup by octant */
+        *used = 0;
+        for (uint32_t i = 0; i < PF__NEAR_TIES; i++) tie_put(t, used, m, metric, x, y, t->cell[i], PF__NEAR_TIES);
+    }
+    tie_put(t, used, m, metric, x, y, p, PF__NEAR_TIES);
+    t->n++;
+}
+
+/* Octant groups into the first slots. */
+static void tie_pack(pf__near_ties *t, uint32_t used)
+{
+    if (t->n <= PF__NEAR_TIES) return;
+    t->groups = 0;
+    for (uint32_t o = 0; o < PF__NEAR_TIES; o++) {
+        if (!(used >> o & 1u)) continue;
+        memmove(t->lo[t->groups], t->lo[o], sizeof t->lo[o]);
+        memmove(t->hi[t->groups], t->hi[o], sizeof t->hi[o]);
+        t->groups++;
+    }
 }
 
 typedef struct stand_rule { uint8_t cls, size; uint32_t comp; } stand_rule;
@@ -35,7 +88,8 @@ uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, ui
 uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
                              void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
 {
-    if (ties) ties->n = 0;
+    uint32_t used = 0; /* tie_add's */
+    if (ties) ties->n = ties->groups = 0;
     const int64_t w = m->width, h = m->height;
     uint32_t best = PF_NODE_NONE;
     double bd = INFINITY;
@@ -60,17 +114,15 @@ uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands
                 if (d < bd) {
                     bd = d;
                     best = p;
-                    if (ties) ties->n = 0;
+                    if (ties) ties->n = ties->groups = used = 0;
                 } else if (d == bd && p < best) { /* padded order is node order */
                     best = p;
                 }
-                if (ties && d == bd) {
-                    if (ties->n < PF__NEAR_TIES) ties->cell[ties->n] = p;
-                    ties->n++;
-                }
+                if (ties && d == bd) tie_add(ties, &used, m, metric, x, y, p);
             }
         }
     }
+    if (ties) tie_pack(ties, used);
     if (dist) *dist = bd;
     return best;
 }

@@ -5,10 +5,18 @@
 #include "map/map_internal.h"
 #include "pathfind/pf_search.h"
 
-/* Every cell at the least distance (padded indices; n counts them all, the first PF__NEAR_TIES
- * are kept). */
+/* Every cell at the least distance, n of them, in `groups` groups (at most PF__NEAR_TIES): each
+ * cell its own while there are at most that many, else those in one octant around the point
+ * together. A group is the ranges of its cells' coordinates, lo[g][a] to hi[g][a], along the axes a
+ * of pf__grid_box_dist (x and y; on hex grids the cube coordinates q, r and s), so the distance to
+ * a group is a lower bound to each of its cells. cell keeps the first PF__NEAR_TIES (padded
+ * indices). */
 enum { PF__NEAR_TIES = 8 };
-typedef struct pf__near_ties { uint32_t cell[PF__NEAR_TIES]; uint32_t n; } pf__near_ties;
+typedef struct pf__near_ties {
+    uint32_t n, groups;
+    uint32_t cell[PF__NEAR_TIES];
+    int32_t  lo[PF__NEAR_TIES][3], hi[PF__NEAR_TIES][3];
+} pf__near_ties;
 
 /* The padded index of the cell nearest (x, y) (any int32 point, inside the map or not) by `metric`
  * where a unit of side `size` can stand (class `cls`, 0 = any open class; clearance >= size), in

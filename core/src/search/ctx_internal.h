@@ -38,9 +38,10 @@ typedef struct pf__search {
     double    best_h;          /* partial: its metric to the goal */
     double    near_d;          /* partial, goal known unreachable: the least metric to the goal of a
                                   cell the unit can reach (map/nearest.c); < 0 when not known */
-    uint32_t  near_n;          /* those cells, when at most 8 (else 0): the heuristic aims at the
-                                  nearest of them instead of at the goal */
-    int32_t   near_x[8], near_y[8];
+    uint32_t  near_n;          /* those cells in groups (pf__near_ties), how many: the heuristic
+                                  aims at the nearest group instead of at the goal */
+    int32_t   near_lo[8][3], near_hi[8][3]; /* [near_n] their boxes (pf__grid_box_dist) */
+    int       near_boxes;      /* those are boxes of several cells (else one cell each) */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;
