@@ -3,19 +3,14 @@
  * far as that cell's distance instead of flooding the start's whole component.
  *
  * The scan visits square rings around the point, nearest first. Every cell of ring r is at least
- * r away by the square metrics (octile, Manhattan, Chebyshev, Euclidean) and at least (r - 1) / 2
- * by hex distance, so once that bound passes the best distance found no later ring can hold a
- * nearer cell: the scan touches about (2d + 1)^2 cells for an answer d away (four times that on
- * hex grids), whatever lies behind it. */
+ * r away by the square metrics (octile, Manhattan, Chebyshev, Euclidean) and by hex distance too
+ * (a hex step moves a cell's offset coordinates by at most one each), so once r passes the best
+ * distance found no later ring can hold a nearer cell: the scan touches about (2d + 1)^2 cells
+ * for an answer d away, whatever lies behind it. */
 #include "map/nearest_internal.h"
 #include <string.h>
 #include "search/metric_internal.h"
 
-/* The least distance any cell of ring r can have. */
-static double ring_bound(pf_heur metric, uint32_t r)
-{
-    return metric == PF_HEUR_HEX ? (r ? ((double)r - 1.0) / 2.0 : 0.0) : (double)r;
-}
 
 /* Ties: each its own group while there are at most PF__NEAR_TIES, then one group per octant
  * around the point (x, y) (`used` marks the octants that have one, by slot). The least distance
@@ -100,7 +95,7 @@ uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands
     const int64_t ex[4] = {x, (int64_t)x - (w - 1), y, (int64_t)y - (h - 1)};
     for (int k = 0; k < 4; k++) far = (ex[k] < 0 ? -ex[k] : ex[k]) > far ? (ex[k] < 0 ? -ex[k] : ex[k]) : far;
     if (max_radius && (int64_t)max_radius < far) far = max_radius;
-    for (int64_t r = r0; r <= far && ring_bound(metric, (uint32_t)r) <= bd; r++) {
+    for (int64_t r = r0; r <= far && (double)r <= bd; r++) {
         const int64_t y0 = (int64_t)y - r, y1 = (int64_t)y + r, x0 = (int64_t)x - r, x1 = (int64_t)x + r;
         const int64_t cxa = x0 < 0 ? 0 : x0, cxb = x1 >= w ? w - 1 : x1;
         for (int64_t cy = y0 < 0 ? 0 : y0; cy <= y1 && cy < h; cy++) {
