@@ -8,7 +8,7 @@
 /* Every cell at the least distance, n of them, in `groups` groups (at most PF__NEAR_TIES): each
  * cell its own while there are at most that many, else those in one octant around the point
  * together. A group is the ranges of its cells' coordinates, lo[g][a] to hi[g][a], along the axes a
- * of pf__grid_box_dist (x and y; on hex grids the cube coordinates q, r and s), so the distance to
+ * of pf__grid_axes (x and y; on hex grids the cube coordinates q, r and s), so the distance to
  * a group is a lower bound to each of its cells. cell keeps the first PF__NEAR_TIES (padded
  * indices). */
 enum { PF__NEAR_TIES = 8 };

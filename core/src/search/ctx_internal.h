@@ -19,6 +19,8 @@ typedef struct pf__search {
     pf_trace *trace;           /* the context's trace (pf_ctx_use_trace) when the search began */
     uint32_t  start, goal;     /* inner indices; goal PF_NODE_NONE for a tree search */
     int32_t   gx, gy;          /* goal coordinates (grids, unpadded) */
+    int32_t   hx, hy;          /* where a grid heuristic of one kind aims: the goal, or the one
+                                  cell a partial search toward an unreachable goal aims at */
     double    hmul;            /* multiplier on the heuristic in f (weight * scale) */
     double    hadm;            /* admissible multiplier (scale), for max_cost pruning */
     int       greedy;          /* f = hmul * h, g left out (PF_ALGO_GREEDY) */
@@ -39,8 +41,9 @@ typedef struct pf__search {
     double    near_d;          /* partial, goal known unreachable: the least metric to the goal of a
                                   cell the unit can reach (map/nearest.c); < 0 when not known */
     uint32_t  near_n;          /* those cells in groups (pf__near_ties), how many: the heuristic
-                                  aims at the nearest group instead of at the goal */
-    int32_t   near_lo[8][3], near_hi[8][3]; /* [near_n] their boxes (pf__grid_box_dist) */
+                                  aims at the nearest group instead of at the goal (0 when there is
+                                  one cell: hx, hy) */
+    int32_t   near_lo[8][3], near_hi[8][3]; /* [near_n] their boxes (search.c's near_dist) */
     int       near_boxes;      /* those are boxes of several cells (else one cell each) */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */

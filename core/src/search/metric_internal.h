@@ -41,8 +41,8 @@ PF__INLINE double pf__grid_dist(pf_heur k, int32_t x, int32_t y, int32_t gx, int
     return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy) : pf__grid_metric(k, x - gx, y - gy);
 }
 
-/* The coordinates of cell (x, y) along the axes pf__grid_box_dist measures by metric k: x and y,
- * or on hex grids the cube coordinates q, r, s of the odd-r layout. */
+/* The coordinates of cell (x, y) along the axes a box of cells is measured on (search.c's
+ * near_dist): x and y, or on hex grids the cube coordinates q, r, s of the odd-r layout. */
 PF__INLINE void pf__grid_axes(pf_heur k, int32_t x, int32_t y, int32_t a[3])
 {
     int32_t q = x - (y - (y & 1)) / 2;
@@ -51,18 +51,11 @@ PF__INLINE void pf__grid_axes(pf_heur k, int32_t x, int32_t y, int32_t a[3])
     a[2] = k == PF_HEUR_HEX ? -q - y : 0;
 }
 
-/* The distance by metric k from the cell at axes a (pf__grid_axes) to the box lo..hi of axes: no
- * more than to any cell inside it. On square grids it is the metric to the box's nearest cell, on
- * hex grids the largest gap along one cube axis (the hex distance is the largest difference along
- * them); either way a grid step changes it by no more than the metric of the step, so a minimum of
- * such distances is a consistent heuristic. */
-PF__INLINE double pf__grid_box_dist(pf_heur k, const int32_t a[3], const int32_t lo[3], const int32_t hi[3])
+/* How far coordinate a lies outside lo..hi (lo <= hi); 0 inside. */
+PF__INLINE int32_t pf__grid_gap(int32_t a, int32_t lo, int32_t hi)
 {
-    int32_t gap[3];
-    for (int i = 0; i < 3; i++) gap[i] = a[i] < lo[i] ? lo[i] - a[i] : a[i] > hi[i] ? a[i] - hi[i] : 0;
-    if (k != PF_HEUR_HEX) return pf__grid_metric(k, gap[0], gap[1]);
-    int32_t g = gap[0] > gap[1] ? gap[0] : gap[1];
-    return (double)(g > gap[2] ? g : gap[2]);
+    int32_t below = lo - a, above = a - hi, d = below > above ? below : above;
+    return d > 0 ? d : 0;
 }
 
 #endif

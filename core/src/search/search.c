@@ -38,35 +38,65 @@ static double user_h(const pf_ctx *c, uint32_t idx)
     return v == v ? v : 0.0;
 }
 
+/* A partial search's heuristic toward the groups of cells nearest its goal (near_n of them): the
+ * least metric from (x, y) to a group's box, which is no more than to any cell in it. On square
+ * grids that is the metric to the box's nearest cell, on hex grids the largest gap along one cube
+ * axis (the hex distance is the largest difference along them); either way a step changes it by no
+ * more than the metric of the step, and a minimum of such distances is a consistent heuristic.
+ * Written out per metric: it runs for every node such a search generates. */
+static double near_dist(const pf__search *s, int32_t x, int32_t y)
+{
+    const uint32_t n = s->near_n;
+    const int32_t(*lo)[3] = s->near_lo, (*hi)[3] = s->near_hi;
+    double best;
+    if (s->near_heur == PF_HEUR_HEX) {
+        int32_t a[3], b = INT32_MAX;
+        pf__grid_axes(PF_HEUR_HEX, x, y, a);
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t g0 = pf__grid_gap(a[0], lo[i][0], hi[i][0]), g1 = pf__grid_gap(a[1], lo[i][1], hi[i][1]);
+            int32_t g2 = pf__grid_gap(a[2], lo[i][2], hi[i][2]), g = g0 > g1 ? g0 : g1;
+            g = g > g2 ? g : g2;
+            b = g < b ? g : b;
+        }
+        best = (double)b;
+    } else if (s->near_heur == PF_HEUR_MANHATTAN) {
+        int32_t b = INT32_MAX;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t g = pf__grid_gap(x, lo[i][0], hi[i][0]) + pf__grid_gap(y, lo[i][1], hi[i][1]);
+            b = g < b ? g : b;
+        }
+        best = (double)b;
+    } else {
+        best = INFINITY;
+        for (uint32_t i = 0; i < n; i++) {
+            double v = pf__grid_metric(PF_HEUR_OCTILE, pf__grid_gap(x, lo[i][0], hi[i][0]),
+                                       pf__grid_gap(y, lo[i][1], hi[i][1]));
+            best = v < best ? v : best;
+        }
+    }
+    if (!s->near_boxes) return best;
+    /* every one of them lies at near_d from the goal: a lower bound to each (triangle inequality),
+     * which, for boxes along a ring around the goal, measures across their width */
+    double beyond = h_grid_kind(s->near_heur, x - s->gx, y - s->gy, x, y, s->gx, s->gy) - s->near_d;
+    return beyond > best ? beyond : best;
+}
+
 /* Heuristic of an inner node (unweighted, unscaled); x, y are unpadded grid coordinates. */
 static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 {
     const pf__search *s = &c->s;
     const pf_map *m = c->map;
     pf_heur k = s->d.heuristic;
-    if (PF__UNLIKELY(s->near_n)) { /* partial, toward the nearest cells a unit can reach */
-        int32_t a[3];
-        pf__grid_axes(s->near_heur, x, y, a);
-        double best = INFINITY;
-        for (uint32_t i = 0; i < s->near_n; i++) {
-            double v = pf__grid_box_dist(s->near_heur, a, s->near_lo[i], s->near_hi[i]);
-            best = v < best ? v : best;
-        }
-        if (!s->near_boxes) return best;
-        /* every one of them lies at near_d from the goal: a lower bound to each (triangle
-         * inequality), which, for boxes along a ring around the goal, measures across their width */
-        double beyond = h_grid_kind(s->near_heur, x - s->gx, y - s->gy, x, y, s->gx, s->gy) - s->near_d;
-        return beyond > best ? beyond : best;
-    }
+    if (PF__UNLIKELY(s->near_n)) return near_dist(s, x, y); /* partial, toward the nearest cells a unit can reach */
     if (k == PF_HEUR_ZERO) return 0.0;
     if (k == PF_HEUR_CALLBACK)
         return user_h(c, idx);
     if (m->kind == PF_MAP_GRID) {
-        if (k != PF_HEUR_MAX) return h_grid_kind(k, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
+        if (k != PF_HEUR_MAX) return h_grid_kind(k, x - s->hx, y - s->hy, x, y, s->hx, s->hy);
         double best = 0.0;
         for (int h = PF_HEUR_ZERO; h < PF_HEUR_MAX; h++) {
             if (!(s->d.heuristic_set & (1u << h))) continue;
-            double v = h_grid_kind((pf_heur)h, x - s->gx, y - s->gy, x, y, s->gx, s->gy);
+            double v = h_grid_kind((pf_heur)h, x - s->hx, y - s->hy, x, y, s->hx, s->hy);
             if (v > best) best = v;
         }
         if ((s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
@@ -149,7 +179,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     const uint32_t goal = s->goal;
     const int unit = s->unit, reopen = s->reopen, partial = s->partial;
     const uint8_t size = s->size;
-    const int32_t gx = s->gx, gy = s->gy;
+    const int32_t hx = s->hx, hy = s->hy;
     pf__hold hold = PF__HOLD_EMPTY;
     pf_status ret;
     for (;;) {
@@ -188,7 +218,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             int32_t nx = x + (MV == PF__MV_HEX ? pf__hex_dx[y & 1][d] : pf__dir_dx[d]);
             int32_t ny = y + (MV == PF__MV_HEX ? pf__hex_dy[d] : pf__dir_dy[d]);
             double h = HK == PF_HEUR__COUNT ? h_any(c, nb, nx, ny)
-                                            : h_grid_kind((pf_heur)HK, nx - gx, ny - gy, nx, ny, gx, gy);
+                                            : h_grid_kind((pf_heur)HK, nx - hx, ny - hy, nx, ny, hx, hy);
             if (!pf__bf_relax(c, &hold, nb, was, ng, h, pf__mv_back(MV, d), NULL, 0, 0)) return PF_OUT_OF_MEMORY;
         }
     }
@@ -568,6 +598,15 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_t
      * answer (4.7x a plain A* to the cell returned), and the rule decides which of equally cheap
      * cells is returned, which must not depend on the algorithm asked */
     if (!s->req_has_desc || s->req_desc.tie == PF_TIE_DEFAULT) s->d.tie = PF_TIE_DEEPER;
+    s->d.heuristic = pf__grid_near_metric(m);
+    if (t->n == 1) {
+        /* most often one cell: the metric to it, which the searches of one heuristic compile in
+         * (h_any was a quarter of such a query's instructions) */
+        pf_point p = pf_grid_point(m, pf__map_outer(m, t->cell[0]));
+        s->hx = p.x;
+        s->hy = p.y;
+        return;
+    }
     s->near_n = t->groups;
     s->near_boxes = t->n > PF__NEAR_TIES;
     memcpy(s->near_lo, t->lo, sizeof s->near_lo);
@@ -704,6 +743,10 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         pf_point gp = pf_grid_point(m, tree ? start : goal);
         s->gx = gp.x;
         s->gy = gp.y;
+        if (s->near_d < 0.0 || s->near_n) { /* else aim_near aimed at one cell */
+            s->hx = gp.x;
+            s->hy = gp.y;
+        }
     }
     if (s->d.heuristic == PF_HEUR_CALLBACK) scale = 1.0;
     s->hadm = scale;
