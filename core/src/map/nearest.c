@@ -73,21 +73,34 @@ static int standable(void *user, const pf_map *m, uint32_t p)
     return r->comp == 0 || (m->comp && pf__grid_comp(m, p) == r->comp);
 }
 
-uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
-                          pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+/* What a scan has found so far: the nearest cell, its distance, tie_add's octants. */
+typedef struct scan_best { uint32_t best, used; double bd; } scan_best;
+
+/* Cell (cx, cy), padded index p, where the unit can stand: nearer than the best so far, or tied. */
+PF__INLINE void scan_take(scan_best *b, const pf_map *m, pf_heur metric, int32_t x, int32_t y, int64_t cx, int64_t cy,
+                          uint32_t p, pf__near_ties *ties)
 {
-    stand_rule r = {cls, size, comp};
-    return pf__grid_nearest_by(m, x, y, standable, &r, metric, max_radius, dist, ties);
+    double d = pf__grid_dist(metric, (int32_t)cx, (int32_t)cy, x, y);
+    if (d > b->bd) return;
+    if (d < b->bd) {
+        b->bd = d;
+        b->best = p;
+        if (ties) ties->n = ties->groups = b->used = 0;
+    } else if (p < b->best) { /* padded order is node order */
+        b->best = p;
+    }
+    if (ties) tie_add(ties, &b->used, m, metric, x, y, p);
 }
 
-uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
-                             void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+/* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
+ * loop, which walks a ring's top and bottom rows straight through: 598,496 -> 322,604 instructions
+ * for a unit in a pocket 60 cells from its click (den520d 223,195 -> 207,141, --partial). */
+PF__INLINE uint32_t scan_rings(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
+                               void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
 {
-    uint32_t used = 0; /* tie_add's */
+    scan_best b = {PF_NODE_NONE, 0, INFINITY};
     if (ties) ties->n = ties->groups = 0;
     const int64_t w = m->width, h = m->height;
-    uint32_t best = PF_NODE_NONE;
-    double bd = INFINITY;
     /* rings before the map's rectangle is reached hold no cell; after `far`, none is left */
     int64_t r0 = 0, far = 0;
     const int64_t lo[4] = {-(int64_t)x, (int64_t)x - (w - 1), -(int64_t)y, (int64_t)y - (h - 1)};
@@ -95,31 +108,39 @@ uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands
     const int64_t ex[4] = {x, (int64_t)x - (w - 1), y, (int64_t)y - (h - 1)};
     for (int k = 0; k < 4; k++) far = (ex[k] < 0 ? -ex[k] : ex[k]) > far ? (ex[k] < 0 ? -ex[k] : ex[k]) : far;
     if (max_radius && (int64_t)max_radius < far) far = max_radius;
-    for (int64_t r = r0; r <= far && (double)r <= bd; r++) {
+    for (int64_t r = r0; r <= far && (double)r <= b.bd; r++) {
         const int64_t y0 = (int64_t)y - r, y1 = (int64_t)y + r, x0 = (int64_t)x - r, x1 = (int64_t)x + r;
         const int64_t cxa = x0 < 0 ? 0 : x0, cxb = x1 >= w ? w - 1 : x1;
         for (int64_t cy = y0 < 0 ? 0 : y0; cy <= y1 && cy < h; cy++) {
-            /* the ring's top and bottom rows whole, its other rows at their two ends */
-            const int edge = cy == y0 || cy == y1;
-            for (int64_t cx = edge ? cxa : x0; cx <= (edge ? cxb : x1); cx += edge ? 1 : 2 * r) {
-                if (cx < 0 || cx >= w) continue;
-                uint32_t p = (uint32_t)((cy + 1) * (int64_t)m->pw + cx + 1);
-                if (!stands(user, m, p)) continue;
-                double d = pf__grid_dist(metric, (int32_t)cx, (int32_t)cy, x, y);
-                if (d < bd) {
-                    bd = d;
-                    best = p;
-                    if (ties) ties->n = ties->groups = used = 0;
-                } else if (d == bd && p < best) { /* padded order is node order */
-                    best = p;
-                }
-                if (ties && d == bd) tie_add(ties, &used, m, metric, x, y, p);
+            const uint32_t row = (uint32_t)((cy + 1) * (int64_t)m->pw + 1);
+            if (cy == y0 || cy == y1) { /* the ring's top and bottom rows whole */
+                for (int64_t cx = cxa; cx <= cxb; cx++)
+                    if (stands(user, m, row + (uint32_t)cx))
+                        scan_take(&b, m, metric, x, y, cx, cy, row + (uint32_t)cx, ties);
+            } else { /* its other rows at their two ends */
+                if (x0 >= 0 && x0 < w && stands(user, m, row + (uint32_t)x0))
+                    scan_take(&b, m, metric, x, y, x0, cy, row + (uint32_t)x0, ties);
+                if (x1 >= 0 && x1 < w && stands(user, m, row + (uint32_t)x1))
+                    scan_take(&b, m, metric, x, y, x1, cy, row + (uint32_t)x1, ties);
             }
         }
     }
-    if (ties) tie_pack(ties, used);
-    if (dist) *dist = bd;
-    return best;
+    if (ties) tie_pack(ties, b.used);
+    if (dist) *dist = b.bd;
+    return b.best;
+}
+
+uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
+                          pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+{
+    stand_rule r = {cls, size, comp};
+    return scan_rings(m, x, y, standable, &r, metric, max_radius, dist, ties);
+}
+
+uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
+                             void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+{
+    return scan_rings(m, x, y, stands, user, metric, max_radius, dist, ties);
 }
 
 pf_heur pf__grid_near_metric(const pf_map *m)
