@@ -7,10 +7,9 @@
  * (a hex step moves a cell's offset coordinates by at most one each), so once r passes the best
  * distance found no later ring can hold a nearer cell: the scan touches about (2d + 1)^2 cells
  * for an answer d away, whatever lies behind it. */
-#include "map/nearest_internal.h"
 #include <string.h>
+#include "map/nearest_internal.h"
 #include "search/metric_internal.h"
-
 
 /* Ties: each its own group while there are at most PF__NEAR_TIES, then one group per octant
  * around the point (x, y) (`used` marks the octants that have one, by slot). The least distance
@@ -95,8 +94,9 @@ PF__INLINE void scan_take(scan_best *b, const pf_map *m, pf_heur metric, int32_t
 /* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
  * loop, which walks a ring's top and bottom rows straight through: 598,496 -> 322,604 instructions
  * for a unit in a pocket 60 cells from its click (den520d 223,195 -> 207,141, --partial). */
-PF__INLINE uint32_t scan_rings(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
-                               void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+PF__INLINE uint32_t scan_rings(const pf_map *m, int32_t x, int32_t y,
+                               int (*stands)(void *user, const pf_map *m, uint32_t p), void *user, pf_heur metric,
+                               uint32_t max_radius, double *dist, pf__near_ties *ties)
 {
     scan_best b = {PF_NODE_NONE, 0, INFINITY};
     if (ties) ties->n = ties->groups = 0;

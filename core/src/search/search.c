@@ -87,7 +87,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
     const pf__search *s = &c->s;
     const pf_map *m = c->map;
     pf_heur k = s->d.heuristic;
-    if (PF__UNLIKELY(s->near_n)) return near_dist(s, x, y); /* partial, toward the nearest cells a unit can reach */
+    if (PF__UNLIKELY(s->near_n)) return near_dist(s, x, y); /* partial, toward the nearest cells */
     if (k == PF_HEUR_ZERO) return 0.0;
     if (k == PF_HEUR_CALLBACK)
         return user_h(c, idx);
