@@ -144,7 +144,10 @@ typedef struct pf_accel pf_accel;
 /** What an accelerator does when its map is edited (see MAP EDITS). */
 typedef enum pf_accel_edits {
     PF_ACCEL_EDITS_STALE = 0,   /* not used for the edited map: AUTO answers by JPS, says so */
-    PF_ACCEL_EDITS_REBUILD = 1  /* rebuilt inside pf_grid_apply_edits: AUTO keeps answering by it */
+    PF_ACCEL_EDITS_REBUILD = 1, /* rebuilt inside pf_grid_apply_edits: AUTO keeps answering by it */
+    PF_ACCEL_EDITS_CHECK = 2    /* follows edits by the cells that differ from its build's (microseconds
+                                   an edit): AUTO answers by it wherever it proves the answer on the
+                                   edited map, by JPS elsewhere (PF_DETAIL_ACCEL_EDITED) */
 } pf_accel_edits;
 
 typedef struct pf_accel_desc {
@@ -166,6 +169,7 @@ typedef struct pf_accel_info {
     uint32_t arcs;           /* arcs stored (each once, at its lower end) */
     size_t   bytes;          /* pf_accel_mem_size */
     double   bytes_per_cell; /* bytes / (width * height) */
+    uint32_t edited_cells;   /* PF_ACCEL_EDITS_CHECK: cells whose class differs from the build's now */
 } pf_accel_info;
 
 /** Non-zero when pf_accel_create supports `map` (see SUPPORTED MAPS). */

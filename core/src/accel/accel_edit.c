@@ -51,6 +51,12 @@ static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
 
 void pf__accel_follow(pf_accel *acc)
 {
+    /* by the diff (accel_diff.c): D is empty now, the map being the one just built or loaded for.
+     * Out of memory it is merely stale after the first edit, as PF_ACCEL_EDITS_STALE */
+    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK) {
+        (void)pf__accel_diff_start(acc);
+        return;
+    }
     if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return;
     /* acc->user is zero (the shell is zeroed when made) */
     acc->user.after = accel_after;
