@@ -76,11 +76,14 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
 {
     if (!ctx) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
-    /* one that follows the edits by its diff is attached whatever edits came since its build */
-    if (acc && (acc->map != ctx->map ||
-                (acc->fingerprint != ctx->map->fingerprint && acc->desc.edits != PF_ACCEL_EDITS_CHECK)))
-        return PF_WRONG_MAP;
+    if (acc && !pf__accel_attachable(acc, ctx->map)) return PF_WRONG_MAP;
     return pf__ctx_adopt_accel(ctx, acc);
+}
+
+/* One that follows the edits by its diff is attached whatever edits came since its build. */
+int pf__accel_attachable(const pf_accel *acc, const pf_map *map)
+{
+    return acc->map == map && (acc->fingerprint == map->fingerprint || acc->desc.edits == PF_ACCEL_EDITS_CHECK);
 }
 
 const pf_map *pf__accel_map(const pf_accel *acc) { return acc->map; }
