@@ -9,8 +9,9 @@ static const char *HELP =
     "Builds the long-query accelerator of a map (a contraction hierarchy over its subgoal graph, see\n"
     "pf_accel.h) and bakes it to FILE, which `scen`, `path` and `replay` read with --prep FILE\n"
     "and --algo auto. The file carries the map's fingerprint: it is refused for any other map, or\n"
-    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`,\n"
-    "each edit rebuilding it, and replay's edit lines, rebuilt off the frame: --accel-adopt-frames).\n"
+    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`\n"
+    "and replay's edit lines by the cells that differ from its file's: it answers every query it can\n"
+    "prove on the edited map, JPS the others, detail_accel_edited; see --accel-edits).\n"
     "Supported: 8-connected maps without corner\n"
     "cutting and without cost multipliers (other maps answer --algo auto with JPS or A*, and need no\n"
     "file).\n"
@@ -25,8 +26,8 @@ static const char *HELP =
 
 int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p)
 {
-    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
-    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_REBUILD, p);
+    /* the accelerator follows the edits of --edits by its diff (microseconds an edit) */
+    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_CHECK, p);
 }
 
 int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const char *file, pf_accel_edits edits,
@@ -59,6 +60,18 @@ int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const 
     }
     p->prep_s = cli_now() - t0;
     return 1;
+}
+
+int cli_parse_accel_edits(const char *cmd, const char *s, pf_accel_edits *out)
+{
+    static const char *const names[] = {"stale", "rebuild", "check"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = (pf_accel_edits)k;
+            return 1;
+        }
+    cli_error(cmd, "--accel-edits: unknown mode '%s' (valid: check, rebuild, stale)", s);
+    return 0;
 }
 
 void cli_prep_attach(const cli_prep *p, pf_ctx *ctx)
