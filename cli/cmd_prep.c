@@ -52,6 +52,13 @@ int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const 
             cli_error(cmd, "cannot build the accelerator: %s", pf_status_str(st));
             return 0;
         }
+    }
+    if (p->accel) {
+        /* following edits by the diff, JPS answers what the accelerator cannot prove: its bitmaps
+         * once here (1 MB on 2000x2000, following the edits), not inside the first such query */
+        if (edits == PF_ACCEL_EDITS_CHECK && pf_jps_supported(map) &&
+            pf_jps_table_create(map, &(pf_jps_desc){.bitmaps_only = 1}, &p->jps) != PF_OK)
+            p->jps = NULL;
     } else if ((algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS || algo == PF_ALGO_AUTO) && pf_jps_supported(map)) {
         /* JPS's tables once, outside the timed queries (one serves every context); AUTO without
          * an accelerator runs JPS+ on them */
