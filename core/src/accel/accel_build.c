@@ -836,7 +836,9 @@ size_t pf_accel_mem_size(const pf_accel *acc)
 {
     if (!acc) return 0;
     /* sub and prep: 2 bytes a cell; D's bitmap and lists while it follows edits by the diff */
-    size_t diff = acc->dbits ? ((size_t)acc->cells + 63u) / 64u * sizeof(uint64_t) : 0;
+    size_t diff = acc->dbits ? ((size_t)acc->cells + 63u) / 64u * sizeof(uint64_t) +
+                                   ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t)
+                             : 0;
     diff += ((size_t)acc->dcap + acc->bcap) * sizeof(uint32_t);
     return sizeof *acc + 2u * (size_t)acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
            (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc) + diff;

@@ -38,16 +38,20 @@ static int diff_put(pf_accel *acc, uint32_t c)
     return 1;
 }
 
-/* Drops from dl the cells whose bit was cleared, and lists the cells of D open now into bl. */
+/* Drops from dl the cells whose bit was cleared, marks the blocks of those left, and lists the
+ * cells of D open now into bl. */
 static int diff_settle(pf_accel *acc, const pf_map *m)
 {
     uint32_t w = 0;
     for (uint32_t i = 0; i < acc->dn; i++)
         if (pf__accel_diff_has(acc, acc->dl[i])) acc->dl[w++] = acc->dl[i];
     acc->dn = w;
+    memset(acc->dblk, 0, ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t));
     acc->bn = 0;
     for (uint32_t i = 0; i < acc->dn; i++) {
         uint32_t c = acc->dl[i];
+        uint32_t b = (c / m->pw >> PF__ACCEL_DBLK_SHIFT) * acc->dbw + (c % m->pw >> PF__ACCEL_DBLK_SHIFT);
+        acc->dblk[b >> 6] |= UINT64_C(1) << (b & 63u);
         if (!m->cls[c]) continue;
         if (acc->bn == acc->bcap &&
             !pf__grow_slow(&acc->alloc, &acc->bl, &acc->bcap, (uint64_t)acc->bn + 1u, sizeof *acc->bl, 64u, 0))
@@ -90,7 +94,13 @@ int pf__accel_diff_start(pf_accel *acc)
     const pf_map *m = acc->map;
     const size_t words = ((size_t)acc->cells + 63u) / 64u;
     acc->dbits = pf__calloc(&acc->alloc, words * sizeof(uint64_t), 64);
-    if (!acc->dbits) return 0;
+    acc->dbw = (m->pw >> PF__ACCEL_DBLK_SHIFT) + 1u;
+    acc->dbh = (m->ph >> PF__ACCEL_DBLK_SHIFT) + 1u;
+    acc->dblk = pf__calloc(&acc->alloc, ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t), 64);
+    if (!acc->dbits || !acc->dblk) {
+        pf__accel_diff_free(acc);
+        return 0;
+    }
     acc->dn = acc->bn = 0;
     /* D against the live map: a rebuild's copy may be some edits old when it is adopted. Eight cells
      * at a time: the maps agree almost everywhere (about 1 ms on 2000x2000) */
@@ -124,7 +134,8 @@ void pf__accel_diff_free(pf_accel *acc)
     pf__free(&acc->alloc, acc->dbits, ((size_t)acc->cells + 63u) / 64u * sizeof(uint64_t));
     pf__free(&acc->alloc, acc->dl, (size_t)acc->dcap * sizeof(uint32_t));
     pf__free(&acc->alloc, acc->bl, (size_t)acc->bcap * sizeof(uint32_t));
-    acc->dbits = NULL;
+    pf__free(&acc->alloc, acc->dblk, ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t));
+    acc->dbits = acc->dblk = NULL;
     acc->dl = acc->bl = NULL;
     acc->dn = acc->dcap = acc->bn = acc->bcap = 0;
 }
@@ -150,21 +161,25 @@ double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, ui
     return best;
 }
 
-int pf__accel_diff_cp_clear(const pf_accel *acc, const int32_t *off, uint32_t pw, uint32_t from, uint32_t to)
+int pf__accel_diff_cp_clear(const pf_accel *acc, uint32_t pw, uint32_t from, uint32_t to)
 {
+    /* by coordinates: the block bitmap is indexed by them, and they step without a division */
     const pf__accel_cp p = pf__accel_cp_shape(pw, from, to);
-    uint32_t c = from;
-    if (pf__accel_diff_has(acc, c)) return 0;
-    const int32_t od = off[p.dd], oh = off[pf__dir_h[p.dd]], ov = off[pf__dir_v[p.dd]], os = off[p.ds];
+    uint32_t x = from % pw, y = from / pw;
+    if (pf__accel_diff_has_xy(acc, pw, x, y)) return 0;
+    const uint32_t ddx = (uint32_t)pf__dir_dx[p.dd], ddy = (uint32_t)pf__dir_dy[p.dd];
+    const uint32_t sdx = (uint32_t)pf__dir_dx[p.ds], sdy = (uint32_t)pf__dir_dy[p.ds];
     for (uint32_t i = 0; i < p.nd; i++) {
-        if (pf__accel_diff_has(acc, (uint32_t)((int32_t)c + oh)) || pf__accel_diff_has(acc, (uint32_t)((int32_t)c + ov)))
-            return 0;
-        c = (uint32_t)((int32_t)c + od);
-        if (pf__accel_diff_has(acc, c)) return 0;
+        /* the diagonal's two sides, then the cell it enters (unsigned wrap-around adds -1) */
+        if (pf__accel_diff_has_xy(acc, pw, x + ddx, y) || pf__accel_diff_has_xy(acc, pw, x, y + ddy)) return 0;
+        x += ddx;
+        y += ddy;
+        if (pf__accel_diff_has_xy(acc, pw, x, y)) return 0;
     }
     for (uint32_t i = 0; i < p.ns; i++) {
-        c = (uint32_t)((int32_t)c + os);
-        if (pf__accel_diff_has(acc, c)) return 0;
+        x += sdx;
+        y += sdy;
+        if (pf__accel_diff_has_xy(acc, pw, x, y)) return 0;
     }
     return 1;
 }

@@ -92,7 +92,14 @@ struct pf_accel {
     uint32_t      *dl, *bl;
     uint32_t       dn, dcap, bn, bcap;
     int            diffing, diff_lost;
+    /* D by blocks of PF__ACCEL_DBLK x PF__ACCEL_DBLK padded cells, 1 bit a block (dbw blocks a
+     * row; 2 KB on 2000x2000): the path check reads it first and the cell bitmap only in a block
+     * that holds a cell of D. A path's steps down a column each touch another row of the cell
+     * bitmap (a cache line a step); this one stays in L1 */
+    uint64_t      *dblk;
+    uint32_t       dbw, dbh;
 };
+#define PF__ACCEL_DBLK_SHIFT 4u
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
 
@@ -180,12 +187,19 @@ PF__INLINE int pf__accel_diff_has(const pf_accel *acc, uint32_t c)
 {
     return (int)((acc->dbits[c >> 6] >> (c & 63u)) & 1u);
 }
+/* The same for the padded cell (x, y) of a map of padded width pw, through the block bitmap. */
+PF__INLINE int pf__accel_diff_has_xy(const pf_accel *acc, uint32_t pw, uint32_t x, uint32_t y)
+{
+    uint32_t b = (y >> PF__ACCEL_DBLK_SHIFT) * acc->dbw + (x >> PF__ACCEL_DBLK_SHIFT);
+    if (!((acc->dblk[b >> 6] >> (b & 63u)) & 1u)) return 0;
+    return pf__accel_diff_has(acc, y * pw + x);
+}
 /* A lower bound on the cost, on the live map m, of any path s -> g of class k that enters or cuts
  * beside a cell of D open to k now (better than at prep); INFINITY when D has none. */
 double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, uint32_t g, uint8_t k);
 /* Whether the canonical path from -> to (padded width pw, neighbour offsets off) enters no cell of
  * D and cuts beside none: then every step of it is as legal on the live map as on the prep map. */
-int  pf__accel_diff_cp_clear(const pf_accel *acc, const int32_t *off, uint32_t pw, uint32_t from, uint32_t to);
+int  pf__accel_diff_cp_clear(const pf_accel *acc, uint32_t pw, uint32_t from, uint32_t to);
 /* Whether acc answers AUTO on m: made for it, unweighted, and its cells unchanged since the build
  * (the fingerprint) or followed by the diff. */
 PF__INLINE int pf__accel_answers(const pf_accel *acc, const pf_map *m)

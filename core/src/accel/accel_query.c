@@ -456,8 +456,7 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
     if (!steps) return;
     /* on an edited map: the canonical path walked the way it is legal on the prep map */
     if (x->check && x->clear)
-        x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->nb_off[0], m->pw, from, to)
-                           : pf__accel_diff_cp_clear(x->acc, m->nb_off[0], m->pw, to, from);
+        x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->pw, from, to) : pf__accel_diff_cp_clear(x->acc, m->pw, to, from);
     uint32_t *out = x->path + x->fill - steps;
     if (forward) {
         pf__accel_cp_cells(m, from, to, out, 1);
