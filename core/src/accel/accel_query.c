@@ -80,6 +80,17 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
     return pf__ctx_adopt_accel(ctx, acc);
 }
 
+int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal)
+{
+    if (!acc || rd->algo != PF_ALGO_AUTO || rd->unit_size > 1 || rd->filter || rd->partial) return 0;
+    if (!pf__accel_answers(acc, map) || acc->core * 2u > acc->nodes) return 0;
+    uint32_t si = pf__map_inner(map, start), gi = pf__map_inner(map, goal);
+    if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
+    const int32_t pw = (int32_t)map->pw;
+    double oct = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)si % pw - (int32_t)gi % pw, (int32_t)si / pw - (int32_t)gi / pw);
+    return oct >= (double)acc->short_query;
+}
+
 /* One that follows the edits by its diff is attached whatever edits came since its build. */
 int pf__accel_attachable(const pf_accel *acc, const pf_map *map)
 {
