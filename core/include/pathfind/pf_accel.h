@@ -58,7 +58,7 @@
  * paths. A query it cannot prove (or whose start or goal is in D) is answered by JPS in the same
  * call, exact, with PF_DETAIL_ACCEL_EDITED; a rebuild off the frame adopted with its own diff
  * (below) empties D again. The first attachment of a rebuilt accelerator with this mode computes
- * its D against the live map (about 1 ms on 2000x2000): made between runs, like the adoption.
+ * its D against the live map (one pass over the cells): made between runs, like the adoption.
  * Measured in docs/performance.md (scen --edits, replay). By default
  * (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before the edit is not used for
  * it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it, PF_WRONG_MAP), so queries

@@ -90,7 +90,8 @@ lost:
 
 int pf__accel_diff_start(pf_accel *acc)
 {
-    if (acc->diffing) return !acc->diff_lost;
+    if (acc->diff_tried) return acc->diffing && !acc->diff_lost;
+    acc->diff_tried = 1;
     const pf_map *m = acc->map;
     const size_t words = ((size_t)acc->cells + 63u) / 64u;
     acc->dbits = pf__calloc(&acc->alloc, words * sizeof(uint64_t), 64);
@@ -103,7 +104,7 @@ int pf__accel_diff_start(pf_accel *acc)
     }
     acc->dn = acc->bn = 0;
     /* D against the live map: a rebuild's copy may be some edits old when it is adopted. Eight cells
-     * at a time: the maps agree almost everywhere (about 1 ms on 2000x2000) */
+     * at a time: the maps agree almost everywhere */
     const uint8_t *a = acc->prep, *b = m->cls;
     const uint32_t n = acc->cells;
     uint32_t c = 0;

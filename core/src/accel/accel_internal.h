@@ -91,7 +91,7 @@ struct pf_accel {
     uint64_t      *dbits;
     uint32_t      *dl, *bl;
     uint32_t       dn, dcap, bn, bcap;
-    int            diffing, diff_lost;
+    int            diffing, diff_lost, diff_tried;
     /* D by blocks of PF__ACCEL_DBLK x PF__ACCEL_DBLK padded cells, 1 bit a block (dbw blocks a
      * row; 2 KB on 2000x2000): the path check reads it first and the cell bitmap only in a block
      * that holds a cell of D. A path's steps down a column each touch another row of the cell
@@ -178,8 +178,10 @@ void pf__accel_unfollow(pf_accel *acc);
 /* ---- following edits by the diff (accel_diff.c, PF_ACCEL_EDITS_CHECK) ------------------------ */
 
 /* Starts following acc's map by the diff: D = the cells whose class differs from prep now, then
- * kept by every edit. Call where the map is quiet (no edit running). Idempotent; 0 when out of
- * memory (acc then answers nothing on an edited map: stale). */
+ * kept by every edit. Call where the map is quiet (no edit running) and no search reads acc. Tried
+ * once: later calls change nothing (a batch's spares attach from worker threads, after the batch's
+ * own attachment tried it on the caller's thread); 0 when that try ran out of memory (acc then
+ * answers nothing on an edited map: stale). */
 int  pf__accel_diff_start(pf_accel *acc);
 void pf__accel_diff_free(pf_accel *acc);
 /* Whether padded cell c is in D. */
