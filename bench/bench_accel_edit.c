@@ -1,15 +1,19 @@
 /* bench_accel_edit.c - the accelerator on a map that changes: ms per edit with the accelerator
- * following (PF_ACCEL_EDITS_REBUILD), whether AUTO still answers by it and exactly, and its
- * speedup over JPS+ before and after the edits, both on the map as it is. Prints one JSON object.
+ * following (PF_ACCEL_EDITS_REBUILD, or by its diff: PF_ACCEL_EDITS_CHECK), whether AUTO still
+ * answers by it and exactly, and its speedup over JPS+ before and after the edits, both on the map
+ * as it is. Prints one JSON object.
  *
  * usage: bench_accel_edit MAP.map MAP.scen [--buildings N] [--remove K] [--seed S] [--threads T]
- *                         [--prep FILE] [--queries Q]
+ *                         [--prep FILE] [--queries Q] [--follow rebuild|check]
  *   --buildings N  4x4 buildings placed on random open ground, one pf_grid_apply_edits each (default 10)
  *   --remove K     of them removed again afterwards, one edit each (default N / 2): the map ends
  *                  edited, not restored
  *   --threads T    threads of the accelerator's build and rebuilds (default: OpenMP's)
  *   --prep FILE    the accelerator baked by `pathfind prep` instead of building it
  *   --queries Q    the scenario's last Q queries (the longest; default 200)
+ *   --follow F     rebuild (default: rebuilt inside each edit) or check (by its diff; the queries
+ *                  it cannot prove are answered by JPS+ on the same table as the JPS+ side's,
+ *                  counted in accel_edited)
  *
  * Queries run before and after the edits, AUTO and JPS+ (a JPS table following the same edits)
  * alternately, query by query, so both see the same machine load. Every AUTO answer is compared
@@ -59,8 +63,9 @@ static int pick_square(const pf_map *m, uint64_t *rs, pf_rect *r)
 }
 
 typedef struct qround {
-    uint32_t queries, skipped, no_path, by_accel, stale, mismatches;
+    uint32_t queries, skipped, no_path, by_accel, stale, edited, mismatches;
     double   auto_s, jps_s;
+    double   accel_s; /* AUTO's time on the queries the accelerator answered */
 } qround;
 
 static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_ctx *ca, pf_ctx *cj)
@@ -86,6 +91,8 @@ static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_
         r.no_path += rj == PF_NO_PATH; /* a building closed the way: answered before AUTO picks */
         r.by_accel += (sa.detail & PF_DETAIL_ACCEL) != 0;
         r.stale += (sa.detail & PF_DETAIL_ACCEL_STALE) != 0;
+        r.edited += (sa.detail & PF_DETAIL_ACCEL_EDITED) != 0;
+        if (sa.detail & PF_DETAIL_ACCEL) r.accel_s += t1 - t0;
         int same = ra == rj && (ra != PF_OK || fabs(sa.cost - sj.cost) <= 1e-6 * (1.0 + sj.cost));
         r.mismatches += !same;
     }
@@ -94,10 +101,11 @@ static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_
 
 static void print_round(const char *name, const qround *r)
 {
-    printf("\"%s\":{\"queries\":%u,\"skipped\":%u,\"no_path\":%u,\"by_accel\":%u,\"accel_stale\":%u,\"mismatches\":%u,"
-           "\"auto_us\":%.2f,\"jps_plus_us\":%.2f,\"speedup\":%.2f}",
-           name, r->queries, r->skipped, r->no_path, r->by_accel, r->stale, r->mismatches, r->queries ? r->auto_s * 1e6 / r->queries : 0.0,
-           r->queries ? r->jps_s * 1e6 / r->queries : 0.0, r->auto_s > 0 ? r->jps_s / r->auto_s : 0.0);
+    printf("\"%s\":{\"queries\":%u,\"skipped\":%u,\"no_path\":%u,\"by_accel\":%u,\"accel_stale\":%u,"
+           "\"accel_edited\":%u,\"mismatches\":%u,\"auto_us\":%.2f,\"by_accel_us\":%.2f,\"jps_plus_us\":%.2f,"
+           "\"speedup\":%.2f}",
+           name, r->queries, r->skipped, r->no_path, r->by_accel, r->stale, r->edited, r->mismatches, r->queries ? r->auto_s * 1e6 / r->queries : 0.0,
+           r->by_accel ? r->accel_s * 1e6 / r->by_accel : 0.0, r->queries ? r->jps_s * 1e6 / r->queries : 0.0, r->auto_s > 0 ? r->jps_s / r->auto_s : 0.0);
 }
 
 int main(int argc, char **argv)
@@ -106,6 +114,7 @@ int main(int argc, char **argv)
     uint32_t buildings = 10, queries = 200, threads = 0;
     long remove = -1;
     uint64_t seed = 1;
+    pf_accel_edits follow = PF_ACCEL_EDITS_REBUILD;
     for (int i = 1; i < argc; i++) {
         int has = i + 1 < argc;
         if (!strcmp(argv[i], "--buildings") && has) buildings = (uint32_t)strtoul(argv[++i], NULL, 10);
@@ -114,6 +123,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && has) threads = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--queries") && has) queries = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--prep") && has) prep = argv[++i];
+        else if (!strcmp(argv[i], "--follow") && has) {
+            const char *f = argv[++i];
+            if (strcmp(f, "check") && strcmp(f, "rebuild")) {
+                fprintf(stderr, "bench_accel_edit: --follow rebuild|check, not %s\n", f);
+                return 2;
+            }
+            follow = strcmp(f, "check") ? PF_ACCEL_EDITS_REBUILD : PF_ACCEL_EDITS_CHECK;
+        }
         else if (!map) map = argv[i];
         else if (!scen) scen = argv[i];
         else {
@@ -123,7 +140,7 @@ int main(int argc, char **argv)
     }
     if (!map || !scen) {
         fprintf(stderr, "usage: bench_accel_edit MAP.map MAP.scen [--buildings N] [--remove K] [--seed S] "
-                        "[--threads T] [--prep FILE] [--queries Q]\n");
+                        "[--threads T] [--prep FILE] [--queries Q] [--follow rebuild|check]\n");
         return 2;
     }
     if (remove < 0 || remove > (long)buildings) remove = buildings / 2;
@@ -134,7 +151,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_accel_edit: %s\n", dg.msg);
         return 1;
     }
-    const pf_accel_desc ad = {.threads = threads, .edits = PF_ACCEL_EDITS_REBUILD};
+    const pf_accel_desc ad = {.threads = threads, .edits = follow};
     pf_accel *acc = NULL;
     pf_jps_table *jt = NULL;
     double t0 = wall_now();
@@ -148,7 +165,13 @@ int main(int argc, char **argv)
     if (pf_ctx_create(m, NULL, &ca) != PF_OK || pf_ctx_create(m, NULL, &cj) != PF_OK) return 1;
     pf_ctx_use_accel(ca, acc);
     pf_ctx_use_jps_table(cj, jt);
+    /* by the diff, AUTO's unproven queries are JPS+'s on the same table: the two sides differ only
+     * in what the accelerator answers */
+    if (follow == PF_ACCEL_EDITS_CHECK) pf_ctx_use_jps_table(ca, jt);
     uint32_t n = pf_scen_count(sc), from = n > queries ? n - queries : 0;
+    /* once untimed first: the contexts' first queries make their state (the accelerator's parents,
+     * JPS's records) and fault its pages in, which the round before the edits would pay alone */
+    (void)run_queries(m, sc, from, ca, cj);
     qround before = run_queries(m, sc, from, ca, cj);
 
     uint64_t rs = seed;
@@ -177,9 +200,9 @@ int main(int argc, char **argv)
     }
     if (st != PF_OK) fprintf(stderr, "bench_accel_edit: an edit failed: %s\n", pf_status_str(st));
     qround after = run_queries(m, sc, from, ca, cj);
-    printf("{\"map\":\"%s\",\"threads\":%u,\"prep_s\":%.3f,\"buildings\":%u,\"removed\":%ld,\"edits\":%u,"
+    printf("{\"map\":\"%s\",\"follow\":\"%s\",\"threads\":%u,\"prep_s\":%.3f,\"buildings\":%u,\"removed\":%ld,\"edits\":%u,"
            "\"edit_ms\":{\"mean\":%.2f,\"worst\":%.2f},\"edits_ok\":%s,",
-           map, threads, prep_s, np, remove < (long)np ? remove : (long)np, edits, edits ? edit_s * 1e3 / edits : 0.0,
+           map, follow == PF_ACCEL_EDITS_CHECK ? "check" : "rebuild", threads, prep_s, np, remove < (long)np ? remove : (long)np, edits, edits ? edit_s * 1e3 / edits : 0.0,
            edit_max * 1e3, st == PF_OK ? "true" : "false");
     print_round("before", &before);
     printf(",");

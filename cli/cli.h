@@ -190,11 +190,13 @@ void     cli_progress(cli_progress_state *p, uint64_t done, uint64_t total);
  * cannot be used (another map, corrupted, ...) or --prep was given with another algorithm. */
 typedef struct cli_prep { pf_accel *accel; pf_jps_table *jps; double prep_s; } cli_prep;
 int      cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p);
-/* The same with the accelerator's edit policy named (cli_prep_make: PF_ACCEL_EDITS_REBUILD, rebuilt
- * inside each edit; replay adopts rebuilds made off the frame instead: PF_ACCEL_EDITS_STALE). */
+/* The same with the accelerator's edit policy named (cli_prep_make: PF_ACCEL_EDITS_CHECK, followed by
+ * its diff; --accel-edits names another). */
 int      cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const char *file, pf_accel_edits edits,
                              cli_prep *p);
 void     cli_prep_attach(const cli_prep *p, pf_ctx *ctx);
+/* --accel-edits check|rebuild|stale (pf_accel_edits); 0 after printing why when unknown. */
+int      cli_parse_accel_edits(const char *cmd, const char *s, pf_accel_edits *out);
 void     cli_prep_free(cli_prep *p);
 
 #endif

@@ -9,8 +9,9 @@ static const char *HELP =
     "Builds the long-query accelerator of a map (a contraction hierarchy over its subgoal graph, see\n"
     "pf_accel.h) and bakes it to FILE, which `scen`, `path` and `replay` read with --prep FILE\n"
     "and --algo auto. The file carries the map's fingerprint: it is refused for any other map, or\n"
-    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`,\n"
-    "each edit rebuilding it, and replay's edit lines, rebuilt off the frame: --accel-adopt-frames).\n"
+    "for the same map edited (an accelerator read or built by those commands follows `scen --edits`\n"
+    "and replay's edit lines by the cells that differ from its file's: it answers every query it can\n"
+    "prove on the edited map, JPS the others, detail_accel_edited; see --accel-edits).\n"
     "Supported: 8-connected maps without corner\n"
     "cutting and without cost multipliers (other maps answer --algo auto with JPS or A*, and need no\n"
     "file).\n"
@@ -25,8 +26,8 @@ static const char *HELP =
 
 int cli_prep_make(const char *cmd, const pf_map *map, pf_algo algo, const char *file, cli_prep *p)
 {
-    /* the accelerator follows the edits of --edits and of replay's edit lines (rebuilt by each) */
-    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_REBUILD, p);
+    /* the accelerator follows the edits of --edits by its diff (microseconds an edit) */
+    return cli_prep_make_edits(cmd, map, algo, file, PF_ACCEL_EDITS_CHECK, p);
 }
 
 int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const char *file, pf_accel_edits edits,
@@ -51,6 +52,13 @@ int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const 
             cli_error(cmd, "cannot build the accelerator: %s", pf_status_str(st));
             return 0;
         }
+    }
+    if (p->accel) {
+        /* following edits by the diff, JPS answers what the accelerator cannot prove: its bitmaps
+         * once here (1 MB on 2000x2000, following the edits), not inside the first such query */
+        if (edits == PF_ACCEL_EDITS_CHECK && pf_jps_supported(map) &&
+            pf_jps_table_create(map, &(pf_jps_desc){.bitmaps_only = 1}, &p->jps) != PF_OK)
+            p->jps = NULL;
     } else if ((algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS || algo == PF_ALGO_AUTO) && pf_jps_supported(map)) {
         /* JPS's tables once, outside the timed queries (one serves every context); AUTO without
          * an accelerator runs JPS+ on them */
@@ -59,6 +67,18 @@ int cli_prep_make_edits(const char *cmd, const pf_map *map, pf_algo algo, const 
     }
     p->prep_s = cli_now() - t0;
     return 1;
+}
+
+int cli_parse_accel_edits(const char *cmd, const char *s, pf_accel_edits *out)
+{
+    static const char *const names[] = {"stale", "rebuild", "check"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = (pf_accel_edits)k;
+            return 1;
+        }
+    cli_error(cmd, "--accel-edits: unknown mode '%s' (valid: check, rebuild, stale)", s);
+    return 0;
 }
 
 void cli_prep_attach(const cli_prep *p, pf_ctx *ctx)

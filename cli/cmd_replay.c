@@ -61,6 +61,7 @@ static const char *HELP2 =
     "mended from where the unit stands) and repair_us (mean per broken path); with --algo auto and an\n"
     "accelerator: accel_adopt_frames, accel_rebuilds, accel_adoptions (copy_frame, frame, wait_ms,\n"
     "build_s of each), accel_dropped, accel_jps_frames (frames run while it was stale: JPS answered),\n"
+    "accel_edited_frames (frames run while it followed edits by its diff),\n"
     "accel_copy_us (mean in-frame copy of the cells per rebuild), accel_wait_ms_max.\n"
     "\n";
 
@@ -84,6 +85,10 @@ static const char *HELP3 =
     "                  run at or after the edit frame + N (waiting for the build there if it is late),\n"
     "                  so the CSV does not depend on the machine (default 60; 0: rebuilt inside each\n"
     "                  edit, in the frame)\n"
+    "  --accel-edits MODE  with --algo auto: check (default: between adoptions the accelerator follows\n"
+    "                  the edits by the cells that differ from its build's, answering every order it\n"
+    "                  proves on the edited map, JPS the others: detail_accel_edited), stale (JPS\n"
+    "                  answers every long order until the adoption), rebuild (--accel-adopt-frames 0)\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
@@ -121,6 +126,8 @@ typedef struct replay_opts {
     cli_filter  filt; /* --classes, --class-cost */
     long        adopt; /* --accel-adopt-frames */
     int         adopt_given;
+    pf_accel_edits accel_edits; /* --accel-edits */
+    int         accel_edits_given;
 } replay_opts;
 
 typedef int (*opt_fn)(replay_opts *o, const char *arg);
@@ -166,6 +173,12 @@ static int opt_adopt(replay_opts *o, const char *a)
     o->adopt_given = 1;
     return cli_parse_int("replay", "--accel-adopt-frames", a, 0, 1000000, &o->adopt);
 }
+
+static int opt_accel_edits(replay_opts *o, const char *a)
+{
+    o->accel_edits_given = 1;
+    return cli_parse_accel_edits("replay", a, &o->accel_edits);
+}
 static int opt_speed(replay_opts *o, const char *a) { return cli_parse_int("replay", "--speed", a, 0, 1000, &o->speed); }
 static int opt_anim_px(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-px", a, 64, 4096, &o->anim_px); }
 static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("replay", "--anim-step", a, 1, 10000, &o->anim_step); }
@@ -175,7 +188,7 @@ static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
     {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault}, {"--classes", opt_classes},
-    {"--class-cost", opt_class_cost}, {"--accel-adopt-frames", opt_adopt},
+    {"--class-cost", opt_class_cost}, {"--accel-adopt-frames", opt_adopt}, {"--accel-edits", opt_accel_edits},
 };
 
 /* ---- the replay ------------------------------------------------------------------------------ */
@@ -388,7 +401,7 @@ static void prefer_passive_wait(int argc, char **argv)
 int pf_cli_replay(int argc, char **argv)
 {
     replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1,
-                     .adopt = 60};
+                     .adopt = 60, .accel_edits = PF_ACCEL_EDITS_CHECK};
     const char *pos[2] = {0};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -430,10 +443,12 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "--prep is read by --algo auto only");
         return 2;
     }
-    if (o.adopt_given && o.algo != PF_ALGO_AUTO) {
-        cli_error("replay", "--accel-adopt-frames goes with --algo auto only");
+    if ((o.adopt_given || o.accel_edits_given) && o.algo != PF_ALGO_AUTO) {
+        cli_error("replay", "%s goes with --algo auto only", o.adopt_given ? "--accel-adopt-frames" : "--accel-edits");
         return 2;
     }
+    /* rebuilt inside each edit: --accel-adopt-frames 0 says it too */
+    if (o.accel_edits == PF_ACCEL_EDITS_REBUILD) o.adopt = 0;
     if (cli_args_only) return 0;
     prefer_passive_wait(argc, argv);
     o.map = pos[0];
@@ -462,10 +477,11 @@ int pf_cli_replay(int argc, char **argv)
     uint32_t nft = 0, ftcap = 0;
     if (!rows || !pend || !lag) goto oom;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
-    /* with N frames, the accelerator goes stale at an edit and a rebuild made off the frame is
-     * adopted N frames later (replay_adopt.c); with 0 it is rebuilt inside each edit */
-    if (!cli_prep_make_edits("replay", map, o.algo, o.prep, o.adopt ? PF_ACCEL_EDITS_STALE : PF_ACCEL_EDITS_REBUILD,
-                             &prep))
+    /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
+     * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
+     * the diff; with 0 it is rebuilt inside each edit */
+    const pf_accel_edits aedits = o.adopt ? o.accel_edits : PF_ACCEL_EDITS_REBUILD;
+    if (!cli_prep_make_edits("replay", map, o.algo, o.prep, aedits, &prep))
         goto done;
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
      * all up front: 64 slots and one order cost one spare context at most */
@@ -487,7 +503,7 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "%s", pf_status_str(st));
         goto done;
     }
-    if (!(adopt = cli_adopt_open(o.adopt ? prep.accel : NULL, (uint64_t)o.adopt))) goto oom;
+    if (!(adopt = cli_adopt_open(o.adopt ? prep.accel : NULL, (uint64_t)o.adopt, aedits))) goto oom;
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
     pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size, .filter = flt};
     uint32_t npend = 0, i = 0;

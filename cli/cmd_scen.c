@@ -31,6 +31,11 @@ static const char *HELP =
     "                built before and following them; adds edits and edit_us (mean microseconds\n"
     "                per edit line, derived data included) to the JSON\n"
     "  --prep FILE   with --algo auto: the accelerator baked by `pathfind prep` instead of building it\n"
+    "  --accel-edits MODE  how the accelerator follows --edits: check (default: by the cells that\n"
+    "                differ from its build's, microseconds an edit; queries it cannot prove on the\n"
+    "                edited map are JPS's, detail_accel_edited), rebuild (rebuilt by each edit),\n"
+    "                stale (not used after an edit: detail_accel_stale). Adds accel_edited_cells\n"
+    "                (cells that differ from the accelerator's build at the end) to the JSON\n"
     "  --size K      units of K x K cells (1..32; a query's cells are the unit's top-left cell); a start\n"
     "                or goal where the unit cannot stand is invalid. jps, jps+ and auto run JPS for K > 1\n"
     "  --partial     a goal that cannot be reached gives status partial and the path to the reachable\n"
@@ -45,6 +50,7 @@ static const char *HELP =
 
 typedef struct scen_args {
     const char *map, *scen, *csv, *edits, *prep;
+    pf_accel_edits accel_edits; /* --accel-edits */
     int csv_us;          /* the CSV contract is exactly ten columns; timings only on request */
     int weight_given, batched;
     long threads;
@@ -77,6 +83,8 @@ static int parse_args(int argc, char **argv, scen_args *a)
             a->edits = argv[++i];
         } else if (strcmp(s, "--prep") == 0 && has) {
             a->prep = argv[++i];
+        } else if (strcmp(s, "--accel-edits") == 0 && has) {
+            if (!cli_parse_accel_edits("scen", argv[++i], &a->accel_edits)) return 2;
         } else if (strcmp(s, "--size") == 0 && has) {
             long k;
             if (!cli_parse_int("scen", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
@@ -141,7 +149,7 @@ static int run_load(scen_run *r, const scen_args *a)
     }
     /* JPS tables or the accelerator once, outside the timed queries (one serves every context);
      * unsupported maps simply fall back inside the search. */
-    if (!cli_prep_make("scen", r->map, a->d.algo, a->prep, &r->prep)) return 0;
+    if (!cli_prep_make_edits("scen", r->map, a->d.algo, a->prep, a->accel_edits, &r->prep)) return 0;
     cli_prep_attach(&r->prep, r->ctx);
     return 1;
 }
@@ -190,7 +198,7 @@ static int is_mismatch(const pf_search_desc *rd, int ok, double cost, double opt
 
 int pf_cli_scen(int argc, char **argv)
 {
-    scen_args a = {.threads = 1, .moves = PF_MOVES_8_NO_CUT};
+    scen_args a = {.threads = 1, .moves = PF_MOVES_8_NO_CUT, .accel_edits = PF_ACCEL_EDITS_CHECK};
     int prc = parse_args(argc, argv, &a);
     if (prc >= 0) return prc;
     if (cli_args_only) return 0;
@@ -270,6 +278,7 @@ int pf_cli_scen(int argc, char **argv)
                ((double)pf_grid_width(r.map) * pf_grid_height(r.map)),
            r.prep.prep_s, pf_jps_table_mem_size(r.prep.jps), pf_accel_mem_size(r.prep.accel), cli_peak_rss_kb());
     if (a.edits) printf(",\"edits\":%u,\"edit_us\":%.3f", es.edits, es.edits ? es.seconds * 1e6 / es.edits : 0.0);
+    if (a.edits && r.prep.accel) printf(",\"accel_edited_cells\":%u", pf_accel_get_info(r.prep.accel).edited_cells);
     cli_answers_json(stdout, &answers);
     printf("}\n");
     rc = mismatches ? 1 : 0;

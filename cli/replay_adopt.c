@@ -23,6 +23,7 @@ typedef struct adoption {
 
 struct cli_adopt {
     uint64_t          frames;     /* N */
+    pf_accel_edits    edits;      /* of the rebuilds */
     const pf_accel   *active;     /* the batch's: the caller's, or `owned` */
     pf_accel         *owned;      /* an adopted rebuild */
     pf_accel         *retire;     /* replaced in this frame's run: destroyed after it */
@@ -35,7 +36,7 @@ struct cli_adopt {
     double            build_s;
     uint64_t          due, since;
     /* counts */
-    uint64_t          rebuilds, dropped, jps_frames;
+    uint64_t          rebuilds, dropped, jps_frames, edited_frames;
     double            copy_s, wait_s_max;
     adoption         *log;
     uint32_t          nlog, logcap;
@@ -50,12 +51,13 @@ static void *build_main(void *p)
     return NULL;
 }
 
-cli_adopt *cli_adopt_open(const pf_accel *acc, uint64_t frames)
+cli_adopt *cli_adopt_open(const pf_accel *acc, uint64_t frames, pf_accel_edits edits)
 {
     cli_adopt *a = calloc(1, sizeof *a);
     if (!a) return NULL;
     a->active = acc;
     a->frames = frames;
+    a->edits = edits;
     return a;
 }
 
@@ -79,7 +81,8 @@ int cli_adopt_frame(cli_adopt *a, pf_batch *b, const pf_map *map, uint64_t frame
         a->wait_s_max = waited > a->wait_s_max ? waited : a->wait_s_max;
         pf_accel *got = a->built;
         a->built = NULL;
-        if (got && pf_accel_current(got, map)) {
+        /* following by the diff, it is adopted whatever edits came since its copy: they are its D */
+        if (got && (pf_accel_current(got, map) || a->edits == PF_ACCEL_EDITS_CHECK)) {
             pf_status st = pf_batch_adopt_accel(b, got, pf_batch_frame(b));
             if (st != PF_OK) {
                 pf_accel_destroy(got);
@@ -114,7 +117,7 @@ int cli_adopt_frame(cli_adopt *a, pf_batch *b, const pf_map *map, uint64_t frame
     }
     if (!a->running && !pf_accel_current(a->active, map)) {
         double t0 = cli_now();
-        pf_status st = pf_accel_rebuild_begin(map, NULL, &a->rb);
+        pf_status st = pf_accel_rebuild_begin(map, &(pf_accel_desc){.edits = a->edits}, &a->rb);
         a->copy_s += cli_now() - t0;
         if (st == PF_OK) {
             a->built = NULL;
@@ -135,7 +138,9 @@ int cli_adopt_frame(cli_adopt *a, pf_batch *b, const pf_map *map, uint64_t frame
             return 0;
         }
     }
-    a->jps_frames += !pf_accel_current(a->active, map);
+    int current = pf_accel_current(a->active, map);
+    a->jps_frames += !current && a->edits != PF_ACCEL_EDITS_CHECK;
+    a->edited_frames += !current && a->edits == PF_ACCEL_EDITS_CHECK;
     return 1;
 }
 
@@ -153,8 +158,10 @@ void cli_adopt_json(FILE *f, const cli_adopt *a)
         fprintf(f, "%s{\"copy_frame\":%llu,\"frame\":%llu,\"wait_ms\":%.3f,\"build_s\":%.3f}", i ? "," : "",
                 (unsigned long long)a->log[i].copy_frame, (unsigned long long)a->log[i].frame, a->log[i].wait_ms,
                 a->log[i].build_s);
-    fprintf(f, "],\"accel_dropped\":%llu,\"accel_jps_frames\":%llu,\"accel_copy_us\":%.3f,\"accel_wait_ms_max\":%.3f",
-            (unsigned long long)a->dropped, (unsigned long long)a->jps_frames,
+    fprintf(f,
+            "],\"accel_dropped\":%llu,\"accel_jps_frames\":%llu,\"accel_edited_frames\":%llu,\"accel_copy_us\":%.3f,"
+            "\"accel_wait_ms_max\":%.3f",
+            (unsigned long long)a->dropped, (unsigned long long)a->jps_frames, (unsigned long long)a->edited_frames,
             a->rebuilds ? a->copy_s * 1e6 / (double)a->rebuilds : 0.0, a->wait_s_max * 1e3);
 }
 

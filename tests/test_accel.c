@@ -258,6 +258,56 @@ static void test_auto_after_edits(void **state)
     pf_map_destroy(m);
 }
 
+/* A squad of long AUTO moves in a batch whose accelerator answers them is searched unit by unit
+ * (each by the accelerator, at its optimal cost), not as a group, whose backward A* would flood the
+ * way; without an accelerator, or with one that does not answer (stale), the squad is grouped. */
+static void test_auto_squads_by_accel(void **state)
+{
+    (void)state;
+    uint8_t cells[90 * 90];
+    memset(cells, 1, sizeof cells);
+    for (uint32_t y = 10; y < 80; y += 10)
+        for (uint32_t x = 5; x < 70; x++) cells[y * 90 + x + (y / 10 % 2) * 15] = 0; /* staggered walls */
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 90, .height = 90, .cells = cells}, &m), PF_OK);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.edits = PF_ACCEL_EDITS_STALE}, &acc), PF_OK);
+    const uint32_t goal = pf_grid_node(m, 45, 88);
+    for (int mode = 0; mode < 3; mode++) { /* with the accelerator; without; with it stale */
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = mode == 1 ? NULL : acc}, &b), PF_OK);
+        if (mode == 2) {
+            pf_grid_edit e = {.rect = {0, 0, 1, 1}, .cls = 0};
+            assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        }
+        pf_query_id id[8];
+        for (uint32_t i = 0; i < 8; i++)
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 2 + 3 * (int32_t)i, 2), .goal = goal,
+                                                                   .search = {.algo = PF_ALGO_AUTO}},
+                                             &id[i]),
+                             PF_OK);
+        assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+        uint32_t grouped = 0, by_acc = 0;
+        for (uint32_t i = 0; i < 8; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            assert_int_equal(r.status, PF_OK);
+            assert_true(close_to(r.stats.cost, oracle_cost(m, pf_grid_node(m, 2 + 3 * (int32_t)i, 2), goal)));
+            grouped += (r.flags & PF_BATCH_RESULT_GROUPED) != 0;
+            by_acc += (r.stats.detail & PF_DETAIL_ACCEL) != 0;
+        }
+        assert_int_equal(grouped, mode == 0 ? 0u : 8u);
+        assert_int_equal(by_acc, mode == 0 ? 8u : 0u);
+        pf_batch_destroy(b);
+        if (mode == 2) {
+            pf_grid_edit e = {.rect = {0, 0, 1, 1}, .cls = 1};
+            assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        }
+    }
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* Waypoints: the ends and the turning cells of the full path, for the accelerator and for A*. */
 static void test_waypoints(void **state)
 {
@@ -522,7 +572,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
-        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
         cmocka_unit_test(test_alloc_failure),
     };

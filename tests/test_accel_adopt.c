@@ -250,19 +250,22 @@ typedef struct answer {
     double    cost;
     uint64_t  hash;
     uint32_t  detail;
+    double    want;   /* the oracle's cost on the map of that run */
 } answer;
 
 /* A game of LFRAMES runs on one map under an expansion budget: LPER queries a run, a building at run
  * LEDIT whose accelerator is rebuilt on a thread and adopted LADOPT runs later (joined only then,
- * as a lockstep peer would), every answer recorded. */
-static void lockstep_game(uint32_t workers, answer *out)
+ * as a lockstep peer would), every answer recorded. With PF_ACCEL_EDITS_CHECK (`edits`) buildings
+ * also go up every third run and come down two runs later, so the rebuild is adopted with a diff
+ * (the buildings since its copy) and every accelerator follows them by its diff. */
+static void lockstep_game(uint32_t workers, pf_accel_edits edits, answer *out)
 {
     uint64_t rs = 77;
     uint8_t *cells = make_cells(&rs, LW, LH, 0.22, 2);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = LW, .height = LH, .cells = cells}, &m), PF_OK);
     free(cells);
-    const pf_accel_desc ad = {.short_query = 8, .threads = 1};
+    const pf_accel_desc ad = {.short_query = 8, .threads = 1, .edits = edits};
     pf_accel *acc, *next = NULL;
     assert_int_equal(pf_accel_create(m, &ad, &acc), PF_OK);
     pf_batch *b;
@@ -274,7 +277,17 @@ static void lockstep_game(uint32_t workers, answer *out)
     uint32_t n = 0;
     builder bd;
     uint64_t due = UINT64_MAX;
+    uint32_t qs[LFRAMES * LPER], qg[LFRAMES * LPER];
+    pf_rect up = {0, 0, 0, 0};
     for (uint32_t f = 0; f < LFRAMES; f++) {
+        if (edits == PF_ACCEL_EDITS_CHECK && f % 3 == 1) {
+            up = (pf_rect){(int32_t)rng_below(&rs, LW - 6), (int32_t)rng_below(&rs, LH - 6), 6, 6};
+            assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = up, .cls = 0}, 1, NULL), PF_OK);
+        }
+        if (edits == PF_ACCEL_EDITS_CHECK && f % 3 == 0 && up.w) { /* down: ground where it stood */
+            assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = up, .cls = 1}, 1, NULL), PF_OK);
+            up.w = 0;
+        }
         if (f == LEDIT) {
             pf_grid_edit e = {.rect = {40, 40, 4, 4}, .cls = 0};
             assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
@@ -287,6 +300,8 @@ static void lockstep_game(uint32_t workers, answer *out)
         }
         for (uint32_t k = 0; k < LPER; k++, n++) {
             uint32_t s = some_open(&rs, m), g = some_open(&rs, m);
+            qs[n] = s;
+            qg[n] = g;
             assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s, .goal = g, .tag = n,
                                                                    .search = {.algo = PF_ALGO_AUTO},
                                                                    .priority = (pf_priority)(n % 3)},
@@ -300,7 +315,11 @@ static void lockstep_game(uint32_t workers, answer *out)
             if (out[q].run != UINT32_MAX || pf_batch_get(b, ids[q], &r) != PF_OK || r.status == PF_IN_PROGRESS)
                 continue;
             out[q] = (answer){.run = f, .status = r.status, .cost = r.stats.cost, .detail = r.stats.detail,
-                              .hash = r.path ? XXH3_64bits(r.path, (size_t)r.path_len * sizeof *r.path) : 0};
+                              .hash = r.path ? XXH3_64bits(r.path, (size_t)r.path_len * sizeof *r.path) : 0,
+                              .want = edits == PF_ACCEL_EDITS_CHECK ? oracle_cost(m, qs[q], qg[q]) : r.stats.cost};
+            if (r.status == PF_OK && r.path && !close_to(oracle_path_cost(m, r.path, r.path_len), out[q].want))
+                fail_msg("query %u (run %u): path cost %.9f, oracle %.9f", q, f, oracle_path_cost(m, r.path, r.path_len),
+                         out[q].want);
         }
         assert_int_equal(pf_batch_reset(b), PF_OK);
         if (f == LEDIT + LADOPT) {
@@ -318,7 +337,7 @@ static void test_lockstep_workers(void **state)
 {
     (void)state;
     static answer a[3][LFRAMES * LPER];
-    for (uint32_t w = 1; w <= 3; w++) lockstep_game(w, a[w - 1]);
+    for (uint32_t w = 1; w <= 3; w++) lockstep_game(w, PF_ACCEL_EDITS_STALE, a[w - 1]);
     uint32_t stale = 0, accel = 0, pending_at_end = 0;
     for (uint32_t q = 0; q < LFRAMES * LPER; q++) {
         for (int w = 1; w < 3; w++) {
@@ -338,6 +357,37 @@ static void test_lockstep_workers(void **state)
     print_message("lockstep: %u answers by the accelerator, %u by JPS while it was stale, %u pending at the end\n",
                   accel, stale, pending_at_end);
     assert_true(stale > 0 && accel > 0);
+}
+
+/* The same game with accelerators that follow the edits by their diff: buildings up and down every
+ * few runs, a rebuild adopted with the edits since its copy. No answer is stale, the accelerator
+ * answers before and after the adoption, and where it cannot prove its answer JPS does, said;
+ * every cost is the oracle's on the map of its run, and the completion run, cost, path and detail
+ * of every query are the same for 1, 2 and 3 workers. */
+static void test_lockstep_workers_diff(void **state)
+{
+    (void)state;
+    static answer a[3][LFRAMES * LPER];
+    for (uint32_t w = 1; w <= 3; w++) lockstep_game(w, PF_ACCEL_EDITS_CHECK, a[w - 1]);
+    uint32_t edited = 0, accel = 0, after = 0;
+    for (uint32_t q = 0; q < LFRAMES * LPER; q++) {
+        for (int w = 1; w < 3; w++)
+            if (a[w][q].run != a[0][q].run || a[w][q].status != a[0][q].status || a[w][q].cost != a[0][q].cost ||
+                a[w][q].hash != a[0][q].hash || a[w][q].detail != a[0][q].detail)
+                fail_msg("query %u: %d workers run %u cost %.6f detail 0x%x, 1 worker run %u cost %.6f detail 0x%x", q,
+                         w + 1, a[w][q].run, a[w][q].cost, a[w][q].detail, a[0][q].run, a[0][q].cost, a[0][q].detail);
+        if (a[0][q].run == UINT32_MAX) continue;
+        if (a[0][q].detail & PF_DETAIL_ACCEL_STALE) fail_msg("query %u: stale", q);
+        if (a[0][q].status == PF_OK && !close_to(a[0][q].cost, a[0][q].want))
+            fail_msg("query %u: cost %.9f, oracle %.9f", q, a[0][q].cost, a[0][q].want);
+        if (a[0][q].status == PF_NO_PATH && !isinf(a[0][q].want)) fail_msg("query %u: no path, oracle %.9f", q, a[0][q].want);
+        edited += (a[0][q].detail & PF_DETAIL_ACCEL_EDITED) != 0;
+        accel += (a[0][q].detail & PF_DETAIL_ACCEL) != 0;
+        after += (a[0][q].detail & PF_DETAIL_ACCEL) != 0 && a[0][q].run >= LEDIT + LADOPT;
+    }
+    print_message("lockstep by the diff: %u answers by the accelerator (%u after the adoption), %u by JPS (unproven)\n",
+                  accel, after, edited);
+    assert_true(accel > 0 && after > 0 && edited > 0);
 }
 
 /* ---- refusals ---------------------------------------------------------------------------------- */
@@ -432,6 +482,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_through_adoption),
         cmocka_unit_test(test_lockstep_workers),
+        cmocka_unit_test(test_lockstep_workers_diff),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

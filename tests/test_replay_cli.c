@@ -495,14 +495,14 @@ static void test_prep_follows_edits(void **state)
     same_costs(a, b);
 }
 
-/* replay --algo auto --prep FILE with edit lines, off the frame (the default): after the edits of
+/* replay --algo auto --prep FILE with edit lines, off the frame, --accel-edits stale: after the edits of
  * frame 5 JPS answers (detail_accel_stale) while a thread rebuilds; a building at frame 7 makes that
  * rebuild stale before its frame (9), where it is dropped and the next one starts, adopted at 13.
  * The CSV is the same for 1, 2 and 3 workers under an expansion budget, and every cost is A*'s
  * (unbudgeted: each order answered on the map of its frame). */
-static void test_prep_adopts_off_frame(void **state)
+/* The order log of the tests below: edits at frames 5 and 7, three orders every frame. */
+static void write_adopt_orders(void)
 {
-    (void)state;
     write_walled_map();
     FILE *f = fopen(tmp("q.txt"), "w");
     assert_non_null(f);
@@ -519,11 +519,18 @@ static void test_prep_adopts_off_frame(void **state)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s' prep '%s' -o '%s' >/dev/null", PF_CLI_PATH, tmp("p.map"), tmp("p.pfa"));
     assert_int_equal(system(cmd), 0);
+}
+
+static void test_prep_adopts_off_frame(void **state)
+{
+    (void)state;
+    write_adopt_orders();
     static char csv[3][1 << 13], json[sizeof g_out];
     for (int w = 1; w <= 3; w++) {
         char args[768];
         snprintf(args, sizeof args,
-                 "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --workers %d --budget-exp 400 --csv '%s'",
+                 "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --accel-edits stale --workers %d --budget-exp 400 "
+                 "--csv '%s'",
                  tmp("p.map"), tmp("q.txt"), tmp("p.pfa"), w, tmp("qa.csv"));
         assert_int_equal(replay(args), 0);
         slurp(tmp("qa.csv"), csv[w - 1], sizeof csv[0]);
@@ -542,8 +549,8 @@ static void test_prep_adopts_off_frame(void **state)
     assert_true(atoi(ac + strlen("\"detail_accel\":")) > 0);
     /* unbudgeted, every order is answered in its own frame, on the map A* sees then */
     char args[640];
-    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --csv '%s'", tmp("p.map"),
-             tmp("q.txt"), tmp("p.pfa"), tmp("qa.csv"));
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --accel-edits stale --csv '%s'",
+             tmp("p.map"), tmp("q.txt"), tmp("p.pfa"), tmp("qa.csv"));
     assert_int_equal(replay(args), 0);
     HAS(g_out, "\"accel_jps_frames\":8,");
     snprintf(args, sizeof args, "'%s' '%s' --algo astar --csv '%s'", tmp("p.map"), tmp("q.txt"), tmp("qb.csv"));
@@ -558,6 +565,49 @@ static void test_prep_adopts_off_frame(void **state)
     HAS(g_err, "--accel-adopt-frames goes with --algo auto only");
 }
 
+/* The same log by default (--accel-edits check): between adoptions the accelerator follows the
+ * edits by its diff, so no frame is stale; the rebuild copied at frame 5 is adopted at 9 although
+ * the building of frame 7 came after its copy (its diff holds the building), and the next one,
+ * copied at 9, at 13. Orders it cannot prove on the edited map are JPS's, said (detail_accel_edited).
+ * The CSV is the same for 1, 2 and 3 workers under an expansion budget, every cost is A*'s. */
+static void test_prep_follows_by_diff(void **state)
+{
+    (void)state;
+    write_adopt_orders();
+    static char csv[3][1 << 13], json[sizeof g_out];
+    for (int w = 1; w <= 3; w++) {
+        char args[768];
+        snprintf(args, sizeof args,
+                 "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --workers %d --budget-exp 400 --csv '%s'",
+                 tmp("p.map"), tmp("q.txt"), tmp("p.pfa"), w, tmp("qa.csv"));
+        assert_int_equal(replay(args), 0);
+        slurp(tmp("qa.csv"), csv[w - 1], sizeof csv[0]);
+        if (w == 1) snprintf(json, sizeof json, "%s", g_out);
+        HAS(g_out, "\"accel_rebuilds\":2,\"accel_adoptions\":[{\"copy_frame\":5,\"frame\":9,");
+        HAS(g_out, "{\"copy_frame\":9,\"frame\":13,");
+        HAS(g_out, "\"accel_dropped\":0,\"accel_jps_frames\":0,\"accel_edited_frames\":8,");
+        HAS(g_out, "\"detail_accel_stale\":0,");
+    }
+    assert_string_equal(csv[0], csv[1]);
+    assert_string_equal(csv[0], csv[2]);
+    const char *ed = strstr(json, "\"detail_accel_edited\":");
+    assert_non_null(ed);
+    assert_true(atoi(ed + strlen("\"detail_accel_edited\":")) > 0);
+    char args[640];
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --accel-adopt-frames 4 --csv '%s'", tmp("p.map"),
+             tmp("q.txt"), tmp("p.pfa"), tmp("qa.csv"));
+    assert_int_equal(replay(args), 0);
+    snprintf(args, sizeof args, "'%s' '%s' --algo astar --csv '%s'", tmp("p.map"), tmp("q.txt"), tmp("qb.csv"));
+    assert_int_equal(replay(args), 0);
+    static char a[1 << 13], b[1 << 13];
+    slurp(tmp("qa.csv"), a, sizeof a);
+    slurp(tmp("qb.csv"), b, sizeof b);
+    same_costs(a, b);
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --accel-edits sometimes", tmp("p.map"), tmp("q.txt"));
+    assert_int_equal(replay(args), 2);
+    HAS(g_err, "--accel-edits: unknown mode 'sometimes'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,7 +617,7 @@ int main(void)
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
         cmocka_unit_test(test_prep_follows_edits),
-        cmocka_unit_test(test_prep_adopts_off_frame),
+        cmocka_unit_test(test_prep_adopts_off_frame), cmocka_unit_test(test_prep_follows_by_diff),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -163,7 +163,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     if (st != PF_OK) return st;
     /* contexts attach the batch's accelerator whatever its cells (pf__new_ctx: an adopted one may
      * be stale), so the desc's is checked here, as pf_ctx_use_accel would */
-    if (c.d.accel && !pf_accel_current(c.d.accel, map)) return PF_WRONG_MAP;
+    if (c.d.accel && !pf__accel_attachable(c.d.accel, map)) return PF_WRONG_MAP;
     pf_allocator a = pf__alloc_resolve(&c.d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;

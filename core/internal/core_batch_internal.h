@@ -64,6 +64,14 @@ pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos);
 pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc);
 /* The map object an accelerator was made for. */
 const pf_map *pf__accel_map(const pf_accel *acc);
+/* Whether pf_ctx_use_accel would take `acc` for `map`: made for it, and current
+ * (pf_accel_current) or following its edits by the diff (PF_ACCEL_EDITS_CHECK). */
+int pf__accel_attachable(const pf_accel *acc, const pf_map *map);
+/* Whether `acc` [opt] would answer the query start -> goal (public ids) with the resolved options
+ * rd on map: AUTO, a one-cell unit without filter or partial answer, the accelerator in use on the
+ * map, and a move longer than its short-query threshold. The batch then leaves the query out of
+ * squad groups (batch/src/plan.c). */
+int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal);
 
 /* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
 double pf__grid_octile(int32_t dx, int32_t dy);

@@ -50,7 +50,11 @@
  * is searched alone by the group's job, after the group's paths are read: its result keeps
  * PF_BATCH_RESULT_GROUPED, with its own search's stats. max_expansions, other tie rules, weighted
  * A*, greedy, BFS and Theta* are searched one by one: whether a forward A* reaches the goal within
- * N expansions is known only by running that search, so a group could not answer it alike.
+ * N expansions is known only by running that search, so a group could not answer it alike. AUTO
+ * moves that the batch's accelerator answers (one-cell units, longer than its short-query
+ * threshold, the accelerator in use on the map) are searched one by one too: the accelerator
+ * answers each in a fraction of a millisecond, where the group's backward A* floods the region
+ * between the starts and the goal (on rooms-2000, squads of long moves took tens of 4 ms frames).
  *
  * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
@@ -180,9 +184,12 @@
  * batch made with desc.accel and reserve.algos naming AUTO); otherwise it makes that state for
  * every context (4 bytes per cell each) as pf_batch_reserve would. If the map was edited after the
  * rebuild's copy, the adopted accelerator is stale at once and answers nothing (JPS does, with
- * PF_DETAIL_ACCEL_STALE) unless an edit restores those cells: stale, never wrong. The accelerator
- * it replaces may be destroyed once run F is prepared; a second adoption before run F replaces the
- * first (which is never used).
+ * PF_DETAIL_ACCEL_STALE) unless an edit restores those cells: stale, never wrong. Rebuilt with
+ * PF_ACCEL_EDITS_CHECK instead, it follows the map by its diff from the adoption: the edits since
+ * the copy are its first diff (computed at the start of run F by one pass comparing the live cells
+ * with its copy, 8 at a time), and it answers every query it proves on the edited map (pf_accel.h,
+ * MAP EDITS). The accelerator it replaces may be destroyed once run F is prepared; a second
+ * adoption before run F replaces the first (which is never used).
  *
  * THREAD SAFETY
  *   pf_map    immutable during a run; shared by every worker.

@@ -46,10 +46,24 @@
  * as expansions.
  *
  * MAP EDITS. pf_grid_apply_edits changes a map in place, between runs; the edited map has a new
- * fingerprint. By default (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before
- * the edit is not used for it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it,
- * PF_WRONG_MAP), so queries run JPS or A* until an accelerator is built for the edited map, off the
- * frame (OFF-FRAME REBUILDS below). With PF_ACCEL_EDITS_REBUILD the accelerator
+ * fingerprint. An accelerator keeps a copy of the cells it was built from (its prep map, 1 byte a
+ * cell) and its queries read only that copy, so what it finds is a shortest path of the prep map.
+ * With PF_ACCEL_EDITS_CHECK it follows the edits by the diff: each edit updates the set D of cells
+ * whose class differs from the prep map (1 bit a cell, and 4 bytes per cell of D; microseconds an
+ * edit, proportional to its cells), and a query's answer is kept only where it is proven on the
+ * edited map in O(path + |D|): its path enters no cell of D and cuts beside none (so every step is
+ * legal now), and no cell of D that is open to the unit now but was not at prep lies close enough
+ * to the way to make a shorter path (octile bound: a path through or beside such a cell f costs at
+ * least octile(start, f) + octile(f, goal) - 2 sqrt(2)). Every other cell of D only lengthens
+ * paths. A query it cannot prove (or whose start or goal is in D) is answered by JPS in the same
+ * call, exact, with PF_DETAIL_ACCEL_EDITED; a rebuild off the frame adopted with its own diff
+ * (below) empties D again. The first attachment of a rebuilt accelerator with this mode computes
+ * its D against the live map (one pass over the cells): made between runs, like the adoption.
+ * Measured in docs/performance.md (scen --edits, replay). By default
+ * (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before the edit is not used for
+ * it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it, PF_WRONG_MAP), so queries
+ * run JPS or A* until an accelerator is built for the edited map, off the frame (OFF-FRAME
+ * REBUILDS below). With PF_ACCEL_EDITS_REBUILD the accelerator
  * follows its map instead: each pf_grid_apply_edits rebuilds it in place, on the desc's threads,
  * before it returns, and every context it is attached to goes on answering AUTO by it, exact. The
  * rebuild is the whole build (0.55 s on maze-2000-w4, 0.95 s on rooms-2000, minutes on
@@ -57,7 +71,9 @@
  * frame. It is not repaired locally: one wall can change which nodes are subgoals and which arcs
  * exist far from it, and which witnesses of the contraction crossed it is not recorded, so no
  * exact local repair short of re-contracting is known here (docs/living-maps.md). A rebuild that
- * fails (out of memory, or an edit that made the map weighted) leaves it stale, as by default.
+ * fails (out of memory, or an edit that made the map weighted) leaves it stale, as by default; an
+ * edit that makes the map weighted leaves a PF_ACCEL_EDITS_CHECK one stale too until the map is
+ * unweighted again.
  *
  * OFF-FRAME REBUILDS. The game goes on while a new accelerator is built: pf_accel_rebuild_begin,
  * between runs, copies the map's cells (1 byte per cell); pf_accel_rebuild_run builds from the copy
@@ -80,7 +96,8 @@
  *     pf_accel_destroy(old);                                  // nothing refers to it any more
  *     pf_accel_rebuild_destroy(rb);
  *
- * MEMORY. 1 byte per cell (subgoal flags), 4 per cell (arc offsets) and 16 per arc; each context
+ * MEMORY. 1 byte per cell (subgoal flags), 1 (the prep copy), 4 per cell (arc offsets) and 16 per
+ * arc; following edits by the diff, 1 bit per cell and 4 bytes per cell of D more; each context
  * that runs accelerated queries adds 4 bytes per cell (parents) and a few small buffers.
  *
  * FILES (pf_accel_save / pf_accel_load), little-endian:
@@ -144,7 +161,10 @@ typedef struct pf_accel pf_accel;
 /** What an accelerator does when its map is edited (see MAP EDITS). */
 typedef enum pf_accel_edits {
     PF_ACCEL_EDITS_STALE = 0,   /* not used for the edited map: AUTO answers by JPS, says so */
-    PF_ACCEL_EDITS_REBUILD = 1  /* rebuilt inside pf_grid_apply_edits: AUTO keeps answering by it */
+    PF_ACCEL_EDITS_REBUILD = 1, /* rebuilt inside pf_grid_apply_edits: AUTO keeps answering by it */
+    PF_ACCEL_EDITS_CHECK = 2    /* follows edits by the cells that differ from its build's (microseconds
+                                   an edit): AUTO answers by it wherever it proves the answer on the
+                                   edited map, by JPS elsewhere (PF_DETAIL_ACCEL_EDITED) */
 } pf_accel_edits;
 
 typedef struct pf_accel_desc {
@@ -166,6 +186,7 @@ typedef struct pf_accel_info {
     uint32_t arcs;           /* arcs stored (each once, at its lower end) */
     size_t   bytes;          /* pf_accel_mem_size */
     double   bytes_per_cell; /* bytes / (width * height) */
+    uint32_t edited_cells;   /* PF_ACCEL_EDITS_CHECK: cells whose class differs from the build's now */
 } pf_accel_info;
 
 /** Non-zero when pf_accel_create supports `map` (see SUPPORTED MAPS). */
@@ -229,7 +250,9 @@ typedef struct pf_accel_rebuild pf_accel_rebuild;
  * Starts a rebuild for the cells `map` has now: copies them (1 byte per cell; about 2 ms on
  * 2000x2000) and nothing else. Call it where edits may be made (between runs, on the thread that
  * edits the map).
- * @param desc [opt] as pf_accel_create's, with edits PF_ACCEL_EDITS_STALE (the default).
+ * @param desc [opt] as pf_accel_create's, with edits PF_ACCEL_EDITS_STALE (the default) or
+ *             PF_ACCEL_EDITS_CHECK (the result then follows the live map by its diff from its first
+ *             attachment: the edits made since the copy are its first D).
  * @return PF_OK, PF_INVALID_ARGUMENT (also desc->edits PF_ACCEL_EDITS_REBUILD), PF_UNSUPPORTED
  *         (see pf_accel_supported), PF_OUT_OF_MEMORY.
  */
@@ -238,15 +261,17 @@ PF_API pf_status pf_accel_rebuild_begin(const pf_map *map, const pf_accel_desc *
  * Builds the accelerator of the copied cells, once, on any thread: it reads only the copy, so the
  * map may be edited and searched meanwhile. *out is made for the map given to begin (attach it with
  * pf_batch_adopt_accel, or pf_ctx_use_accel while pf_accel_current) and answers PF_ALGO_AUTO only
- * while that map's cells are the copied ones; it is the caller's to destroy, after the rebuild's
+ * while that map's cells are the copied ones (with PF_ACCEL_EDITS_CHECK: wherever it proves its
+ * answer on the cells of the moment); it is the caller's to destroy, after the rebuild's
  * map and before it. The same for any thread count, like pf_accel_create's.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or run before), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_accel_rebuild_run(pf_accel_rebuild *r, pf_accel **out);
 /** NULL-safe; the accelerator it made is not destroyed. */
 PF_API void      pf_accel_rebuild_destroy(pf_accel_rebuild *r);
-/** Non-zero when `acc` answers PF_ALGO_AUTO on `map` now: made for it, and its cells unchanged
- *  since (the same fingerprint). A stale one gives PF_DETAIL_ACCEL_STALE, and JPS answers. */
+/** Non-zero when `acc` is current for `map`: made for it, and its cells unchanged since (the same
+ *  fingerprint). A stale one gives PF_DETAIL_ACCEL_STALE, and JPS answers; one that follows edits
+ *  by its diff (PF_ACCEL_EDITS_CHECK) answers what it can prove while not current. */
 PF_API int       pf_accel_current(const pf_accel *acc, const pf_map *map);
 
 #endif /* PF_EXPERIMENTAL_API */

@@ -218,8 +218,11 @@ typedef enum pf_detail {
     PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
                                         version of the map (an edit since): it was not used */
     PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup) */
-    PF_DETAIL_PARTIAL     = 1u << 4  /* the path ends at the reachable cell nearest the goal
+    PF_DETAIL_PARTIAL     = 1u << 4, /* the path ends at the reachable cell nearest the goal
                                         (PF_PARTIAL) */
+    PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff
+                                        (PF_ACCEL_EDITS_CHECK) but could not prove its answer on
+                                        the edited map: JPS answered, exact, in the same query */
 } pf_detail;
 
 typedef struct pf_stats {

@@ -211,15 +211,16 @@ static void graph_body(void *ctx, uint64_t begin, uint64_t end, uint32_t worker)
     const graph_job *j = ctx;
     bld *b = j->b;
     bld_buf *o = &b->buf[worker];
+    const pf__grid_view v = pf__grid_view_of(b->m);
     for (uint64_t i = begin; i < end && !o->oom; i++) {
         uint32_t u = (uint32_t)i, c = b->cell[u];
-        uint32_t k = o->scap ? pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap) : 256u;
+        uint32_t k = o->scap ? pf__accel_scan_fwd(&v, j->sub, c, o->seeds, o->scap) : 256u;
         while (k > o->scap) { /* the scan says how many it needs: grow, then scan again */
             if (!pf__grow_slow(&b->alloc, &o->seeds, &o->scap, k, sizeof *o->seeds, 256u, 0)) {
                 o->oom = 1;
                 return;
             }
-            k = pf__accel_scan_fwd(b->m, j->sub, c, o->seeds, o->scap);
+            k = pf__accel_scan_fwd(&v, j->sub, c, o->seeds, o->scap);
         }
         for (uint32_t s = 0; s < k; s++)
             buf_put(&b->alloc, o, (bld_sc){u, b->id[o->seeds[s].cell], o->seeds[s].a, o->seeds[s].b, PF__ACCEL_FROM_SRC});
@@ -715,6 +716,13 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d)
     acc->cells = m->pw * m->ph;
     acc->short_query = PF__DEF(d->short_query, (uint32_t)PF_ACCEL_SHORT_QUERY);
     acc->desc = *d;
+    /* its prep map: queries read these cells, not the live ones (accel_diff.c) */
+    acc->prep = pf__alloc(&al, acc->cells, 64);
+    if (!acc->prep) {
+        pf__free(&al, acc, sizeof *acc);
+        return NULL;
+    }
+    memcpy(acc->prep, m->cls, acc->cells);
     return acc;
 }
 
@@ -796,7 +804,7 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
-    if ((unsigned)d.edits > PF_ACCEL_EDITS_REBUILD) return PF_INVALID_ARGUMENT;
+    if ((unsigned)d.edits > PF_ACCEL_EDITS_CHECK) return PF_INVALID_ARGUMENT;
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
@@ -816,6 +824,8 @@ void pf_accel_destroy(pf_accel *acc)
     pf__accel_unfollow(acc);
     pf_allocator a = acc->alloc;
     pf__accel_landmarks_free(acc);
+    pf__accel_diff_free(acc);
+    pf__free(&a, acc->prep, acc->cells);
     pf__free(&a, acc->sub, acc->cells);
     pf__free(&a, acc->first, ((size_t)acc->cells + 1) * sizeof(uint32_t));
     pf__free(&a, acc->arcs, (acc->narcs ? acc->narcs : 1) * sizeof(pf__accel_arc));
@@ -825,8 +835,13 @@ void pf_accel_destroy(pf_accel *acc)
 size_t pf_accel_mem_size(const pf_accel *acc)
 {
     if (!acc) return 0;
-    return sizeof *acc + acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
-           (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc);
+    /* sub and prep: 2 bytes a cell; D's bitmap and lists while it follows edits by the diff */
+    size_t diff = acc->dbits ? ((size_t)acc->cells + 63u) / 64u * sizeof(uint64_t) +
+                                   ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t)
+                             : 0;
+    diff += ((size_t)acc->dcap + acc->bcap) * sizeof(uint32_t);
+    return sizeof *acc + 2u * (size_t)acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
+           (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc) + diff;
 }
 
 pf_accel_info pf_accel_get_info(const pf_accel *acc)
@@ -839,6 +854,7 @@ pf_accel_info pf_accel_get_info(const pf_accel *acc)
     i.core = acc->core;
     i.arcs = acc->narcs;
     i.bytes = pf_accel_mem_size(acc);
+    i.edited_cells = acc->diffing ? acc->dn : 0;
     uint64_t cells = (uint64_t)pf_grid_width(acc->map) * pf_grid_height(acc->map);
     i.bytes_per_cell = cells ? (double)i.bytes / (double)cells : 0.0;
     return i;

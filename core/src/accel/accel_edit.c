@@ -1,5 +1,9 @@
 /* accel_edit.c - the accelerator follows its map's edits (pf_accel_desc.edits, pf_accel.h MAP EDITS).
  *
+ * Two ways: PF_ACCEL_EDITS_CHECK follows by the diff (accel_diff.c: the hierarchy stays as built,
+ * queries read the cells it was built from, and each answer is proven on the edited map or handed
+ * to JPS; microseconds an edit), PF_ACCEL_EDITS_REBUILD by a whole rebuild inside the edit (here).
+ *
  * An accelerator made with PF_ACCEL_EDITS_REBUILD is one of its map's users (map_user_internal.h):
  * after the cells of an edit changed, pf_grid_apply_edits calls accel_after, which builds the
  * accelerator of the edited map and moves its arrays into this one. The handle the contexts and
@@ -14,7 +18,8 @@
  * neighbourhood or witnesses an edit can reach, with everything above them, is the known exact
  * repair (dynamic contraction hierarchies); its extent on these maps has not been measured here.
  * The rebuild is exact by construction and is the fallback such a repair would keep for edits that
- * reach too far.
+ * reach too far. What is built instead of a repair is the diff (accel_diff.c): it never changes the
+ * hierarchy, and pays for an edit only in the queries the edit can affect, which JPS answers.
  */
 #include <stddef.h>
 #include "accel/accel_internal.h"
@@ -51,6 +56,12 @@ static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
 
 void pf__accel_follow(pf_accel *acc)
 {
+    /* by the diff (accel_diff.c): D is empty now, the map being the one just built or loaded for.
+     * Out of memory it is merely stale after the first edit, as PF_ACCEL_EDITS_STALE */
+    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK) {
+        (void)pf__accel_diff_start(acc);
+        return;
+    }
     if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return;
     /* acc->user is zero (the shell is zeroed when made) */
     acc->user.after = accel_after;

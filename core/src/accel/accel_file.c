@@ -203,6 +203,7 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
 {
     const pf_map *m = acc->map;
     const uint8_t *cls = m->cls, *sub = acc->sub;
+    const pf__grid_view mv = pf__grid_view_of(m);
     uint32_t owners = 0;
     if (acc->first[0] != 0 || acc->first[acc->cells] != acc->narcs)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets do not cover the arcs");
@@ -228,8 +229,8 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
                 return bad_arc(diag, name, c, i - acc->first[c], "cost below the octile distance");
             if (e->mid == PF__ACCEL_FROM_SRC || e->mid == PF__ACCEL_FROM_DST) {
                 uint32_t a, b;
-                int ok = e->mid == PF__ACCEL_FROM_SRC ? pf__accel_cp_legal(m, c, e->to, &a, &b)
-                                                      : pf__accel_cp_legal(m, e->to, c, &a, &b);
+                int ok = e->mid == PF__ACCEL_FROM_SRC ? pf__accel_cp_legal(&mv, c, e->to, &a, &b)
+                                                      : pf__accel_cp_legal(&mv, e->to, c, &a, &b);
                 if (!ok || a != e->a || b != e->b)
                     return bad_arc(diag, name, c, i - acc->first[c], "its canonical path is not legal or not its cost");
                 continue;
@@ -265,7 +266,7 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     if (XXH3_64bits(b + HEADER_SIZE, size - HEADER_SIZE) != pf__get64(b + 48))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload checksum mismatch (corrupted)");
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
-    if ((unsigned)d.edits > PF_ACCEL_EDITS_REBUILD)
+    if ((unsigned)d.edits > PF_ACCEL_EDITS_CHECK)
         return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, 0, 0, "pf_accel_desc.edits: unknown value %u", (unsigned)d.edits);
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));

@@ -80,7 +80,26 @@ struct pf_accel {
      * neighbour's row without a lookup per arc (and prefetches it with the neighbour's record) */
     uint32_t      *lm_first, *lm_arc;
     uint32_t       lm_narc;
+    /* the cells it was built from (its prep map): [cells] the class of each padded cell. Queries
+     * read these, never the live map, so an answer is a shortest path of the prep map whatever
+     * edits came since (accel_diff.c proves it on the live map or refuses it) */
+    uint8_t       *prep;
+    /* PF_ACCEL_EDITS_CHECK (accel_diff.c): the set D of cells whose class differs from prep now,
+     * as a bitmap [(cells + 63) / 64] and a list dl [dn]; bl [bn] holds the cells of D open now
+     * (better than at prep for their class). diffing: the map's edits update them; diff_lost: an
+     * update ran out of memory, D is unknown and the accelerator stale for good */
+    uint64_t      *dbits;
+    uint32_t      *dl, *bl;
+    uint32_t       dn, dcap, bn, bcap;
+    int            diffing, diff_lost, diff_tried;
+    /* D by blocks of PF__ACCEL_DBLK x PF__ACCEL_DBLK padded cells, 1 bit a block (dbw blocks a
+     * row; 2 KB on 2000x2000): the path check reads it first and the cell bitmap only in a block
+     * that holds a cell of D. A path's steps down a column each touch another row of the cell
+     * bitmap (a cache line a step); this one stays in L1 */
+    uint64_t      *dblk;
+    uint32_t       dbw, dbh;
 };
+#define PF__ACCEL_DBLK_SHIFT 4u
 
 /* ---- canonical paths ------------------------------------------------------------------------ */
 
@@ -89,10 +108,18 @@ struct pf_accel {
  * diagonal d is straight pf__dir_h[d] plus straight pf__dir_v[d]. Scans walk in the terrain class of
  * the cell they start from, since a legal step never changes class; a step is legal when
  * pf__grid_step_ok(view, cell, d, unit, PF__MV_8) says so. */
-PF__INLINE pf__unit pf__accel_unit(const pf_map *m, uint32_t c)
+PF__INLINE pf__unit pf__accel_unit(const pf__grid_view *v, uint32_t c)
 {
-    pf__unit u = {m->cls[c], 1};
+    pf__unit u = {v->cls[c], 1};
     return u;
+}
+
+/* The map m as the accelerator was built from it: its prep copy's classes. */
+PF__INLINE pf__grid_view pf__accel_prep_view(const pf_accel *acc, const pf_map *m)
+{
+    pf__grid_view v = pf__grid_view_of(m);
+    v.cls = acc->prep;
+    return v;
 }
 
 /* The canonical path from -> to (padded cells, padded width pw): nd diagonal steps in direction dd
@@ -124,12 +151,14 @@ typedef struct pf__accel_seed {
 /* The subgoals v with a legal canonical path c -> v (diagonal steps first) that passes no other
  * subgoal: up to cap are written; returns how many there are (call again with more room when that
  * exceeds cap). */
-uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
+uint32_t pf__accel_scan_fwd(const pf__grid_view *v, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
 /* The subgoals v with a legal canonical path v -> c that passes no other subgoal (c's backward
  * seeds); as pf__accel_scan_fwd. */
-uint32_t pf__accel_scan_bwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
-/* Whether the canonical path from -> to is legal; its steps when it is. */
-int pf__accel_cp_legal(const pf_map *m, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
+uint32_t pf__accel_scan_bwd(const pf__grid_view *v, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap);
+/* Whether the canonical path from -> to is legal; its steps when it is. The scans read the cells
+ * of the view they are given: the map's while building or loading, the prep map's (pf__accel_prep_view)
+ * in queries. */
+int pf__accel_cp_legal(const pf__grid_view *v, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
 /* Writes the cells of the canonical path from -> to after `from` (to included) as public node ids
  * into out[0 .. n), in order when `rev` is 0, else reversed into out[n-1 .. 0]; returns n. */
 uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev);
@@ -145,6 +174,42 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
  * (accel_edit.c); called once a create or a load succeeded. The detach is NULL-safe and idempotent. */
 void pf__accel_follow(pf_accel *acc);
 void pf__accel_unfollow(pf_accel *acc);
+
+/* ---- following edits by the diff (accel_diff.c, PF_ACCEL_EDITS_CHECK) ------------------------ */
+
+/* Starts following acc's map by the diff: D = the cells whose class differs from prep now, then
+ * kept by every edit. Call where the map is quiet (no edit running) and no search reads acc. Tried
+ * once: later calls change nothing (a batch's spares attach from worker threads, after the batch's
+ * own attachment tried it on the caller's thread); 0 when that try ran out of memory (acc then
+ * answers nothing on an edited map: stale). */
+int  pf__accel_diff_start(pf_accel *acc);
+void pf__accel_diff_free(pf_accel *acc);
+/* Whether padded cell c is in D. */
+PF__INLINE int pf__accel_diff_has(const pf_accel *acc, uint32_t c)
+{
+    return (int)((acc->dbits[c >> 6] >> (c & 63u)) & 1u);
+}
+/* The same for the padded cell (x, y) of a map of padded width pw, through the block bitmap. */
+PF__INLINE int pf__accel_diff_has_xy(const pf_accel *acc, uint32_t pw, uint32_t x, uint32_t y)
+{
+    uint32_t b = (y >> PF__ACCEL_DBLK_SHIFT) * acc->dbw + (x >> PF__ACCEL_DBLK_SHIFT);
+    if (!((acc->dblk[b >> 6] >> (b & 63u)) & 1u)) return 0;
+    return pf__accel_diff_has(acc, y * pw + x);
+}
+/* A lower bound on the cost, on the live map m, of any path s -> g of class k that enters or cuts
+ * beside a cell of D open to k now (better than at prep); INFINITY when D has none. */
+double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, uint32_t g, uint8_t k);
+/* Whether the canonical path from -> to (padded width pw, neighbour offsets off) enters no cell of
+ * D and cuts beside none: then every step of it is as legal on the live map as on the prep map. */
+int  pf__accel_diff_cp_clear(const pf_accel *acc, uint32_t pw, uint32_t from, uint32_t to);
+/* Whether acc answers AUTO on m: made for it, unweighted, and its cells unchanged since the build
+ * (the fingerprint) or followed by the diff. */
+PF__INLINE int pf__accel_answers(const pf_accel *acc, const pf_map *m)
+{
+    if (acc->map != m) return 0;
+    if (acc->diffing) return !acc->diff_lost && !m->cost;
+    return acc->fingerprint == m->fingerprint;
+}
 /* accel_landmarks.c: computes acc's landmark distances over its core (after a build or a load;
  * nothing when it has no core); 0 on allocation failure. */
 int      pf__accel_landmarks(pf_accel *acc);
@@ -183,6 +248,10 @@ pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *det
  * the start and goal were found in one component: begin prepares, step runs it whole. */
 pf_status pf__accel_begin(pf_ctx *c);
 pf_status pf__accel_step(pf_ctx *c);
+/* Both return PF_UNSUPPORTED where the accelerator cannot prove its answer on an edited map
+ * (accel_diff.c): search.c then begins the query again with the accelerator refused (on = 1 until
+ * that begin returns), JPS answering with PF_DETAIL_ACCEL_EDITED. */
+void      pf__accel_refuse(pf_ctx *c, int on);
 /* The last path found, goal first, as public node ids (len 0 when none). */
 const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len);
 

@@ -39,6 +39,11 @@ typedef struct pf__accel_ext {
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
     uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
+    /* an edited map (accel_diff.c): check = the path must be proven on it; clear = no canonical
+     * path written so far crosses D; bound = no path using a cell of D better for the start's class
+     * costs less; refused = the next pick does not take the accelerator (search.c's fallback) */
+    int             check, clear, refused;
+    double          bound;
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
@@ -71,15 +76,36 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
 {
     if (!ctx) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
-    if (acc && (acc->map != ctx->map || acc->fingerprint != ctx->map->fingerprint)) return PF_WRONG_MAP;
+    if (acc && !pf__accel_attachable(acc, ctx->map)) return PF_WRONG_MAP;
     return pf__ctx_adopt_accel(ctx, acc);
+}
+
+int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal)
+{
+    if (!acc || rd->algo != PF_ALGO_AUTO || rd->unit_size > 1 || rd->filter || rd->partial) return 0;
+    if (!pf__accel_answers(acc, map) || acc->core * 2u > acc->nodes) return 0;
+    uint32_t si = pf__map_inner(map, start), gi = pf__map_inner(map, goal);
+    if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
+    const int32_t pw = (int32_t)map->pw;
+    double oct = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)si % pw - (int32_t)gi % pw, (int32_t)si / pw - (int32_t)gi / pw);
+    return oct >= (double)acc->short_query;
+}
+
+/* One that follows the edits by its diff is attached whatever edits came since its build. */
+int pf__accel_attachable(const pf_accel *acc, const pf_map *map)
+{
+    return acc->map == map && (acc->fingerprint == map->fingerprint || acc->desc.edits == PF_ACCEL_EDITS_CHECK);
 }
 
 const pf_map *pf__accel_map(const pf_accel *acc) { return acc->map; }
 
 /* A batch adopts an accelerator at a named run whatever edits came since it was built (pf_batch.h,
  * ADOPTED ACCELERATORS): attached stale, it answers nothing until the map's fingerprint is its own
- * again (pf__auto_pick checks it at every query). */
+ * again (pf__auto_pick checks it at every query); with PF_ACCEL_EDITS_CHECK its first attachment
+ * starts its diff against the live map (a rebuild's copy may be some edits old), and it answers
+ * what it can prove from then on. The first attachment is made between runs, where the map is
+ * quiet: the diff reads the live cells, and the accelerator's own state changes (its one mutable
+ * part, like a PF_ACCEL_EDITS_REBUILD one's inside an edit). */
 pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
 {
     if (acc && acc->map != ctx->map) return PF_WRONG_MAP;
@@ -87,6 +113,8 @@ pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
         pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
     }
+    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK && !acc->diff_tried && !pf__accel_diff_start((pf_accel *)(uintptr_t)acc))
+        return PF_OUT_OF_MEMORY;
     pf__accel_ext *x = pf__ctx_ext(ctx, PF__EXT_ACCEL);
     if (!x) return PF_OUT_OF_MEMORY;
     x->acc = acc;
@@ -113,7 +141,7 @@ PF__INLINE int grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64_t need)
  * `at`; returns their number, UINT32_MAX on allocation failure. */
 static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t cell, int fwd)
 {
-    const pf_map *m = c->map;
+    const pf__grid_view v = pf__accel_prep_view(x->acc, c->map);
     const uint8_t *sub = x->acc->sub;
     if (sub[cell]) { /* a subgoal is its own only seed */
         if (at + 1u > x->seeds_cap &&
@@ -124,8 +152,8 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
     }
     for (;;) {
         uint32_t room = x->seeds_cap - at;
-        uint32_t n = fwd ? pf__accel_scan_fwd(m, sub, cell, x->seeds + at, room)
-                         : pf__accel_scan_bwd(m, sub, cell, x->seeds + at, room);
+        uint32_t n = fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
+                         : pf__accel_scan_bwd(&v, sub, cell, x->seeds + at, room);
         if (n <= room) return n;
         /* pf__grow_slow, not pf__grow: the cold growth of put_arc's arrays stays specialised to them */
         if (!pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
@@ -437,6 +465,9 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
     const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
     const uint32_t steps = p.nd + p.ns;
     if (!steps) return;
+    /* on an edited map: the canonical path walked the way it is legal on the prep map */
+    if (x->check && x->clear)
+        x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->pw, from, to) : pf__accel_diff_cp_clear(x->acc, m->pw, to, from);
     uint32_t *out = x->path + x->fill - steps;
     if (forward) {
         pf__accel_cp_cells(m, from, to, out, 1);
@@ -490,6 +521,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
     const pf_accel *acc = x->acc;
+    const pf__grid_view pv = pf__accel_prep_view(acc, m);
     x->path_len = 0;
     /* the start's side: meet, its parents, ..., a seed (then read backwards) */
     uint32_t n = 0;
@@ -499,7 +531,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
     }
     const uint32_t *chain = x->chain;
     uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0;
-    if (seed != s->start && !pf__accel_cp_legal(m, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
+    if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
     for (uint32_t i = n - 1u; i > 0; i--) {
         const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
@@ -521,7 +553,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, dou
         v = p;
     }
     const uint32_t gseed = v;
-    if (gseed != s->goal && !pf__accel_cp_legal(m, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+    if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
     pa += ga;
     pb += gb;
     if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
@@ -551,9 +583,10 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
 {
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
+    const pf__grid_view pv = pf__accel_prep_view(x->acc, m);
     uint32_t a, b;
-    int fwd = pf__accel_cp_legal(m, s->start, s->goal, &a, &b);
-    if (!fwd && !pf__accel_cp_legal(m, s->goal, s->start, &a, &b)) return 0;
+    int fwd = pf__accel_cp_legal(&pv, s->start, s->goal, &a, &b);
+    if (!fwd && !pf__accel_cp_legal(&pv, s->goal, s->start, &a, &b)) return 0;
     x->path_len = 0;
     if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
     /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
@@ -574,7 +607,7 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     int32_t dx = (int32_t)si % pw - (int32_t)gi % pw, dy = (int32_t)si / pw - (int32_t)gi / pw;
     /* a short move touches fewer cells than the accelerator's scans or JPS's jumps would */
     double oct = pf__grid_metric(PF_HEUR_OCTILE, dx, dy);
-    int have = x && x->acc && x->acc->map == m && x->acc->fingerprint == m->fingerprint;
+    int have = x && x->acc && pf__accel_answers(x->acc, m);
     if (x && x->acc && !have) *detail |= PF_DETAIL_ACCEL_STALE; /* never a silent fallback */
     /* a hierarchy whose build left most nodes uncontracted (open maps with few, far-seeing subgoals:
      * Berlin_0_1024 keeps all 9,914 in its core) is a plain subgoal graph search, slower there than
@@ -583,6 +616,12 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
         *detail |= PF_DETAIL_SHORT;
         return PF_ALGO_ASTAR;
+    }
+    /* an edited map whose edits reach the start or the goal, or a query whose proof failed (the
+     * fallback begins it again): JPS answers, and says why */
+    if (have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))))) {
+        *detail |= PF_DETAIL_ACCEL_EDITED;
+        have = 0;
     }
     if (have) return PF_ALGO_AUTO;
     if (pf_jps_supported(m) && c->s.d.heuristic == PF_HEUR_OCTILE)
@@ -617,8 +656,28 @@ const pf__ext_class pf__ext_accel = {ext_create, ext_destroy, ext_reserve, NULL}
 pf_status pf__accel_begin(pf_ctx *c)
 {
     pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
+    const pf_accel *acc = x->acc;
+    const pf_map *m = c->map;
     x->path_len = 0;
+    x->check = acc->dn != 0;
+    x->clear = 1;
+    x->bound = INFINITY;
+    if (x->check) {
+        /* no answer can cost less than the octile distance: a better cell whose bound is below it
+         * refuses every answer, so JPS answers at once (accel_diff.c) */
+        const uint32_t si = c->s.start, gi = c->s.goal, pw = m->pw;
+        x->bound = pf__accel_diff_bound(acc, m, si, gi, m->cls[si]);
+        double oct = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(si % pw) - (int32_t)(gi % pw),
+                                     (int32_t)(si / pw) - (int32_t)(gi / pw));
+        if (x->bound < oct) return PF_UNSUPPORTED;
+    }
     return x->parent || make_parent(c, x) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+}
+
+void pf__accel_refuse(pf_ctx *c, int on)
+{
+    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
+    if (x) x->refused = on;
 }
 
 pf_status pf__accel_step(pf_ctx *c)
@@ -638,9 +697,17 @@ pf_status pf__accel_step(pf_ctx *c)
         if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
         st = upward_start(c, x, x->seeds, nf, &mt);
         if (st != PF_OK) return st;
-        if (mt.node == PF_NODE_NONE) return PF_NO_PATH; /* the components matched: cannot happen */
+        /* the live map's components matched: on an edited map the prep map may not connect the
+         * two (an edit opened the way), else it cannot happen */
+        if (mt.node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
         st = write_path(c, x, mt.node, &cost);
         if (st != PF_OK) return st;
+    }
+    /* on an edited map the answer stands only where it is proven (accel_diff.c): a path of the
+     * live map (no cell of D entered or cut beside), and no better cell near enough to shorten it */
+    if (x->check && (!x->clear || cost > x->bound)) {
+        x->path_len = 0;
+        return PF_UNSUPPORTED;
     }
     if (s->d.max_cost > 0 && cost > s->d.max_cost) {
         x->path_len = 0;

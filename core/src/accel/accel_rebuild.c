@@ -37,8 +37,9 @@ pf_status pf_accel_rebuild_begin(const pf_map *map, const pf_accel_desc *desc, p
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
     /* a rebuilt accelerator is adopted, never rebuilt inside an edit: that would be the in-frame
-     * rebuild this exists to avoid */
-    if (d.edits != PF_ACCEL_EDITS_STALE) return PF_INVALID_ARGUMENT;
+     * rebuild this exists to avoid. With PF_ACCEL_EDITS_CHECK it follows the live map by its diff
+     * from its first attachment (accel_diff.c): the edits since the copy are its first D */
+    if (d.edits == PF_ACCEL_EDITS_REBUILD || (unsigned)d.edits > PF_ACCEL_EDITS_CHECK) return PF_INVALID_ARGUMENT;
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_allocator al = pf__alloc_resolve(&d.allocator);
     pf_accel_rebuild *r = pf__calloc(&al, sizeof *r, 64);
@@ -75,11 +76,15 @@ pf_status pf_accel_rebuild_run(pf_accel_rebuild *r, pf_accel **out)
     r->cells = NULL;
     if (st != PF_OK) return st == PF_OUT_OF_MEMORY ? st : PF_INVALID_ARGUMENT;
     pf_accel *acc = NULL;
-    st = pf_accel_create(copy, &r->desc, &acc);
+    pf_accel_desc d = r->desc;
+    d.edits = PF_ACCEL_EDITS_STALE; /* it follows the copy in nothing: the copy goes below */
+    st = pf_accel_create(copy, &d, &acc);
     if (st == PF_OK) {
-        /* the copy's cells are the live map's at begin, so is its fingerprint; moved to the live
-         * map, the accelerator answers there exactly while the cells are those */
+        /* the copy's cells are the live map's at begin, so is its fingerprint (and its prep cells);
+         * moved to the live map, the accelerator answers there exactly while the cells are those,
+         * or, following by the diff, wherever it proves its answer */
         acc->map = r->live;
+        acc->desc.edits = r->desc.edits;
         *out = acc;
     }
     pf_map_destroy(copy);

@@ -92,10 +92,11 @@ PF__INLINE void walk_emit(const pf__grid_view *v, pf__unit u, const uint8_t *sub
     if (hit != PF_NODE_NONE) emit(out, cap, n, hit, d < 4 ? a + k : a, d < 4 ? b : b + k);
 }
 
-uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
+uint32_t pf__accel_scan_fwd(const pf__grid_view *vp, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
 {
-    const pf__grid_view v = pf__grid_view_of(m);
-    const pf__unit u = pf__accel_unit(m, c);
+    /* a copy of its own, as mark_body's: read through a pointer it would be reloaded after stores */
+    const pf__grid_view v = *vp;
+    const pf__unit u = pf__accel_unit(&v, c);
     uint32_t n = 0;
     for (uint32_t d = 0; d < 4; d++) walk_emit(&v, u, sub, c, d, 0, 0, out, cap, &n);
     for (uint32_t d = 4; d < 8; d++) {
@@ -114,10 +115,11 @@ uint32_t pf__accel_scan_fwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf_
     return n;
 }
 
-uint32_t pf__accel_scan_bwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
+uint32_t pf__accel_scan_bwd(const pf__grid_view *vp, const uint8_t *sub, uint32_t c, pf__accel_seed *out, uint32_t cap)
 {
-    const pf__grid_view v = pf__grid_view_of(m);
-    const pf__unit u = pf__accel_unit(m, c);
+    /* a copy of its own, as mark_body's: read through a pointer it would be reloaded after stores */
+    const pf__grid_view v = *vp;
+    const pf__unit u = pf__accel_unit(&v, c);
     uint32_t n = 0;
     /* the paths v -> c reversed: straight from c first, then diagonal (the diagonals holding that
      * straight direction); the pure diagonals first */
@@ -144,11 +146,11 @@ uint32_t pf__accel_scan_bwd(const pf_map *m, const uint8_t *sub, uint32_t c, pf_
     return n;
 }
 
-int pf__accel_cp_legal(const pf_map *m, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
+int pf__accel_cp_legal(const pf__grid_view *vp, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
 {
-    const pf__grid_view v = pf__grid_view_of(m);
-    const pf__unit u = pf__accel_unit(m, from);
-    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
+    const pf__grid_view v = *vp;
+    const pf__unit u = pf__accel_unit(&v, from);
+    const pf__accel_cp p = pf__accel_cp_shape(v.pw, from, to);
     uint32_t c = from;
     for (uint32_t i = 0; i < p.nd; i++) {
         if (!step_ok(&v, c, p.dd, u)) return 0;

@@ -616,6 +616,8 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_t
     s->d.heuristic_set = 1u << pf__grid_near_metric(m);
 }
 
+static pf_status accel_fall_back(pf_ctx *c);
+
 static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
 {
     const pf_map *m = c->map;
@@ -799,7 +801,8 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     }
     if (s->d.algo == PF_ALGO_AUTO) { /* the accelerator picked */
         s->st.detail |= PF_DETAIL_ACCEL;
-        return s->status = pf__accel_begin(c);
+        st = pf__accel_begin(c);
+        return s->status = st == PF_UNSUPPORTED ? accel_fall_back(c) : st;
     }
     if (c->parent) c->parent[si] = PF_NODE_NONE;
     if (s->d.algo == PF_ALGO_THETA) {
@@ -816,6 +819,20 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     }
     if (!pf__bf_root(c, si, 0, h_any(c, si, x, y))) return s->status = PF_OUT_OF_MEMORY;
     return s->status = PF_IN_PROGRESS;
+}
+
+/* The accelerator of an edited map could not prove its answer (accel/accel_diff.c): the query
+ * begins again as AUTO without it (JPS), in the same call, with PF_DETAIL_ACCEL_EDITED. What was
+ * asked stays as asked, so a restart after a later edit is AUTO's again; the work spent counts. */
+static pf_status accel_fall_back(pf_ctx *c)
+{
+    const pf__search q = c->s;
+    pf__accel_refuse(c, 1);
+    pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
+    pf__accel_refuse(c, 0);
+    c->s.st.expanded += q.st.expanded;
+    c->s.st.pushed += q.st.pushed;
+    return st;
 }
 
 /* Search calls hold the map (pf__map_enter): an edit cannot start under them, nor they under an edit. */
@@ -848,10 +865,15 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
         pf__search q = *s;
         st = begin_on(ctx, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
     }
+    if (st == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO) {
+        st = pf__accel_step(ctx); /* not sliced: one call */
+        /* unproven on the edited map: JPS begins, and runs below within the budget */
+        if (st == PF_UNSUPPORTED) st = accel_fall_back(ctx);
+        else st = finish(ctx, st);
+    }
     if (st == PF_IN_PROGRESS) {
         uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
         if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
-        else if (s->d.algo == PF_ALGO_AUTO) st = pf__accel_step(ctx); /* not sliced: one call */
         else st = pick_runner(ctx)(ctx, budget);
         st = finish(ctx, st);
     }

@@ -1,0 +1,342 @@
+/* test_prop_accel_diff.c - an accelerator made with PF_ACCEL_EDITS_CHECK follows its map's edits by
+ * the diff (core/src/accel/accel_diff.c): random grids of every terrain class (blocked, ground,
+ * water, trees) take random edits (buildings, walls, openings that free cells blocked at its build,
+ * class changes, per-cell footprints, and edits that put its build's cells back), then random
+ * queries by PF_ALGO_AUTO on a context and through two batches that follow the map (1 and 2
+ * workers) are checked against the Dijkstra oracle: the cost exact, the path legal on the edited
+ * map, every answer by the accelerator or said to be JPS's (PF_DETAIL_ACCEL_EDITED), never stale,
+ * and the two batches' answers identical (status, cost, detail, path). The counts of proven and
+ * refused answers must both be positive, so that both sides of the proof are exercised.
+ * Seeds are printed on failure (PF_TEST_SEED replays one grid); PF_TEST_SCALE scales the count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathfind.h"
+#include "testutil.h"
+#include "oracle.h"
+
+/* Obstacles at `density`, then rectangles of water (2) and trees (3) painted over open cells. */
+static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
+    for (int r = 0; r < 4; r++) {
+        uint8_t k = (uint8_t)(2 + (r & 1));
+        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
+        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
+        for (uint32_t y = y0; y <= y1 && y < h; y++)
+            for (uint32_t x = x0; x <= x1 && x < w; x++)
+                if (c[y * w + x]) c[y * w + x] = k;
+    }
+    return c;
+}
+
+static uint32_t some_open(uint64_t *rs, const pf_map *m)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    for (int t = 0; t < 400; t++) {
+        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
+        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
+    }
+    return PF_NODE_NONE;
+}
+
+/* A random edit; `foot` receives per-cell classes where the edit is a footprint. Kinds: a 4x4
+ * building, a wall, an opening of ground, a patch of any class, the build's own cells put back
+ * (a footprint from `prep`), a footprint of random classes. */
+static pf_grid_edit random_edit(uint64_t *rs, uint32_t w, uint32_t h, const uint8_t *prep, uint8_t *foot)
+{
+    pf_grid_edit e = {0};
+    uint32_t kind = rng_below(rs, 6);
+    uint32_t ew = kind == 0 ? 4 : 1 + rng_below(rs, 7), eh = kind == 0 ? 4 : kind == 1 ? 1 : 1 + rng_below(rs, 7);
+    if (kind == 1 && rng_below(rs, 2)) { /* vertical wall */
+        eh = ew;
+        ew = 1;
+    }
+    if (kind == 4) { /* a larger area put back: it undoes several edits at once */
+        ew = 4 + rng_below(rs, 12);
+        eh = 4 + rng_below(rs, 12);
+    }
+    if (ew > w) ew = w;
+    if (eh > h) eh = h;
+    e.rect = (pf_rect){(int32_t)rng_below(rs, w - ew + 1), (int32_t)rng_below(rs, h - eh + 1), ew, eh};
+    e.what = PF_EDIT_CLASS;
+    e.cls = kind <= 1 ? 0 : kind == 2 ? 1 : (uint8_t)rng_below(rs, 4);
+    if (kind >= 4) {
+        for (uint32_t y = 0; y < eh; y++)
+            for (uint32_t x = 0; x < ew; x++)
+                foot[y * ew + x] = kind == 4 ? prep[((uint32_t)e.rect.y + y) * w + (uint32_t)e.rect.x + x]
+                                             : (uint8_t)(rng_below(rs, 3) ? 0 : rng_below(rs, 4));
+        e.classes = foot;
+    }
+    return e;
+}
+
+typedef struct tally {
+    int  failures;
+    long queries, proven, refused, edited_cells;
+} tally;
+
+static int path_ok(const pf_map *m, const uint32_t *p, uint32_t len, uint32_t s, uint32_t g, double want)
+{
+    return len >= 1 && p[0] == s && p[len - 1] == g && close_to(oracle_path_cost(m, p, len), want);
+}
+
+enum { NQ = 24 };
+
+/* One grid: rounds of edits, each followed by NQ queries on a context and through two batches. */
+static void check_grid(uint64_t seed, tally *t)
+{
+    uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 29;
+    uint32_t w = 8 + rng_below(&rs, 49), h = 8 + rng_below(&rs, 49);
+    static const double dens[] = {0.0, 0.1, 0.2, 0.3, 0.4};
+    double density = dens[rng_below(&rs, 5)];
+    uint8_t *prep = make_cells(&rs, w, h, density);
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = prep}, &m), PF_OK);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1, .edits = PF_ACCEL_EDITS_CHECK},
+                                     &acc),
+                     PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    pf_batch *b[2];
+    for (uint32_t k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = k + 1, .accel = acc}, &b[k]), PF_OK);
+    uint32_t cap = w * h + 1, *full = malloc(cap * sizeof *full);
+    uint8_t *foot = malloc((size_t)w * h);
+    const pf_search_desc auto_d = {.algo = PF_ALGO_AUTO};
+    for (int round = 0; round < 6 && t->failures < 5; round++) {
+        uint32_t ne = 1 + rng_below(&rs, 3);
+        for (uint32_t i = 0; i < ne; i++) {
+            pf_grid_edit ed = random_edit(&rs, w, h, prep, foot);
+            assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+        }
+        /* D is exactly the cells that differ from the build's */
+        uint32_t differ = 0;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) differ += pf_grid_class(m, (int32_t)x, (int32_t)y) != prep[y * w + x];
+        assert_int_equal(pf_accel_get_info(acc).edited_cells, differ);
+        t->edited_cells += differ;
+        uint32_t qs[NQ], qg[NQ];
+        pf_query_id ids[2][NQ];
+        double want[NQ];
+        uint32_t nq = 0;
+        for (; nq < NQ; nq++) {
+            qs[nq] = some_open(&rs, m);
+            qg[nq] = some_open(&rs, m);
+            if (qs[nq] == PF_NODE_NONE || qg[nq] == PF_NODE_NONE) break;
+            /* goals of the start's class mostly: different classes never connect */
+            if (rng_below(&rs, 4)) {
+                for (int k = 0; k < 40; k++) {
+                    uint32_t g = some_open(&rs, m);
+                    if (g == PF_NODE_NONE) break;
+                    if (pf_grid_class(m, (int32_t)(g % w), (int32_t)(g / w)) ==
+                        pf_grid_class(m, (int32_t)(qs[nq] % w), (int32_t)(qs[nq] / w))) {
+                        qg[nq] = g;
+                        break;
+                    }
+                }
+            }
+            want[nq] = oracle_cost(m, qs[nq], qg[nq]);
+            for (uint32_t k = 0; k < 2; k++)
+                assert_int_equal(pf_batch_submit(b[k], &(pf_batch_query){.start = qs[nq], .goal = qg[nq], .search = auto_d},
+                                                 &ids[k][nq]),
+                                 PF_OK);
+        }
+        for (uint32_t k = 0; k < 2; k++) assert_int_equal(pf_batch_run(b[k], NULL), PF_OK);
+        for (uint32_t q = 0; q < nq; q++) {
+            pf_path p = {.nodes = full, .capacity = cap};
+            pf_stats st;
+            pf_status r = pf_search(c, qs[q], qg[q], &auto_d, &p, &st);
+            pf_batch_result br[2];
+            for (uint32_t k = 0; k < 2; k++) assert_int_equal(pf_batch_get(b[k], ids[k][q], &br[k]), PF_OK);
+            t->queries += 3;
+            int ok, bok, same;
+            if (isinf(want[q])) {
+                ok = r == PF_NO_PATH;
+                bok = br[0].status == PF_NO_PATH && br[1].status == PF_NO_PATH;
+            } else {
+                /* by the accelerator, or said to be JPS's (a start equal to the goal is answered
+                 * before AUTO picks); never stale, never silent */
+                int said = (st.detail & (PF_DETAIL_ACCEL | PF_DETAIL_ACCEL_EDITED)) || qs[q] == qg[q];
+                int bsaid = (br[0].stats.detail & (PF_DETAIL_ACCEL | PF_DETAIL_ACCEL_EDITED)) || qs[q] == qg[q];
+                ok = r == PF_OK && said && !(st.detail & PF_DETAIL_ACCEL_STALE) && close_to(st.cost, want[q]) &&
+                     path_ok(m, full, p.len, qs[q], qg[q], want[q]);
+                bok = br[0].status == PF_OK && bsaid && close_to(br[0].stats.cost, want[q]) &&
+                      path_ok(m, br[0].path, br[0].path_len, qs[q], qg[q], want[q]);
+                t->proven += (st.detail & PF_DETAIL_ACCEL) != 0;
+                t->refused += (st.detail & PF_DETAIL_ACCEL_EDITED) != 0;
+                /* exactly one of the two */
+                ok = ok && !((st.detail & PF_DETAIL_ACCEL) && (st.detail & PF_DETAIL_ACCEL_EDITED));
+            }
+            /* 1 and 2 workers: the same answers */
+            same = br[0].status == br[1].status && br[0].stats.cost == br[1].stats.cost &&
+                   br[0].stats.detail == br[1].stats.detail && br[0].path_len == br[1].path_len &&
+                   (!br[0].path_len || memcmp(br[0].path, br[1].path, br[0].path_len * sizeof *br[0].path) == 0);
+            if (!ok || !bok || !same) {
+                print_message("accel diff: %ux%u density %.2f round %d: %u -> %u: ctx %s cost %.9f detail %u, "
+                              "batch %s cost %.9f detail %u (2 workers: %s %.9f %u), oracle %.9f\n  seed %llu "
+                              "(PF_TEST_SEED)\n",
+                              w, h, density, round, qs[q], qg[q], pf_status_name(r), st.cost, st.detail,
+                              pf_status_name(br[0].status), br[0].stats.cost, br[0].stats.detail,
+                              pf_status_name(br[1].status), br[1].stats.cost, br[1].stats.detail, want[q],
+                              (unsigned long long)seed);
+                t->failures++;
+            }
+        }
+        for (uint32_t k = 0; k < 2; k++) assert_int_equal(pf_batch_reset(b[k]), PF_OK);
+    }
+    free(foot);
+    free(full);
+    free(prep);
+    for (uint32_t k = 0; k < 2; k++) pf_batch_destroy(b[k]);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
+static void test_random_edits(void **state)
+{
+    (void)state;
+    tally t = {0};
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        check_grid(strtoull(e, NULL, 10), &t);
+    } else {
+        int grids = (int)(120 * env_scale());
+        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xD1FF) + (uint64_t)i, &t);
+    }
+    print_message("%ld queries after edits (%ld edited cells over the rounds): %ld proven by the accelerator, "
+                  "%ld refused (JPS), %d failures\n",
+                  t.queries, t.edited_cells, t.proven, t.refused, t.failures);
+    assert_int_equal(t.failures, 0);
+    if (!e) {
+        assert_true(t.proven > 0);
+        assert_true(t.refused > 0);
+    }
+}
+
+/* A 40x40 open map with a wall across it but for a gap at x = 35. */
+static pf_map *walled(void)
+{
+    uint8_t cells[40 * 40];
+    memset(cells, 1, sizeof cells);
+    for (uint32_t x = 0; x < 35; x++) cells[20 * 40 + x] = 0;
+    for (uint32_t x = 36; x < 40; x++) cells[20 * 40 + x] = 0;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 40, .height = 40, .cells = cells}, &m), PF_OK);
+    return m;
+}
+
+static pf_stats query(pf_map *m, pf_ctx *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy)
+{
+    uint32_t s = pf_grid_node(m, sx, sy), g = pf_grid_node(m, gx, gy);
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    return st;
+}
+
+/* The cases by hand: an edit away from the way keeps the accelerator's answer; one on its path, or
+ * a gap opened near the way (a better cell), hands it to JPS, said; putting the cells back
+ * empties D, and the accelerator answers everything again. */
+static void test_cases(void **state)
+{
+    (void)state;
+    pf_map *m = walled();
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    /* a building far from the way: proven */
+    pf_grid_edit far = {.rect = {2, 30, 4, 4}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &far, 1, NULL), PF_OK);
+    assert_int_equal(pf_accel_get_info(acc).edited_cells, 16);
+    assert_int_equal(query(m, c, 30, 2, 37, 37).detail, PF_DETAIL_ACCEL);
+    /* a new gap at x = 5: a query from (2,2) to (3,37) goes through it now; the old answer (through
+     * x = 35) is refused by the bound, and JPS answers */
+    pf_grid_edit gap = {.rect = {5, 20, 1, 1}, .cls = 1};
+    assert_int_equal(pf_grid_apply_edits(m, &gap, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 2, 2, 3, 37).detail, PF_DETAIL_ACCEL_EDITED);
+    /* the gap is far from a query along the right edge: proven */
+    assert_int_equal(query(m, c, 38, 2, 38, 37).detail, PF_DETAIL_ACCEL);
+    /* the old gap closed: the path through it crosses D */
+    pf_grid_edit shut = {.rect = {35, 20, 1, 1}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &shut, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 38, 2, 38, 37).detail, PF_DETAIL_ACCEL_EDITED);
+    /* water across a straight way: the canonical path crosses D (cells worse for ground) */
+    pf_grid_edit water = {.rect = {10, 5, 3, 3}, .cls = 2};
+    assert_int_equal(pf_grid_apply_edits(m, &water, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 8, 6, 30, 6).detail, PF_DETAIL_ACCEL_EDITED);
+    /* a start inside D: a wall cell opened */
+    pf_grid_edit open = {.rect = {20, 20, 1, 1}, .cls = 1};
+    assert_int_equal(pf_grid_apply_edits(m, &open, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 20, 20, 20, 37).detail, PF_DETAIL_ACCEL_EDITED);
+    /* everything put back: D empty, the accelerator answers all again */
+    pf_grid_edit back[5] = {{.rect = {2, 30, 4, 4}, .cls = 1},
+                            {.rect = {5, 20, 1, 1}, .cls = 0},
+                            {.rect = {35, 20, 1, 1}, .cls = 1},
+                            {.rect = {10, 5, 3, 3}, .cls = 1},
+                            {.rect = {20, 20, 1, 1}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, back, 5, NULL), PF_OK);
+    assert_int_equal(pf_accel_get_info(acc).edited_cells, 0);
+    assert_int_equal(query(m, c, 2, 2, 3, 37).detail, PF_DETAIL_ACCEL);
+    assert_true(pf_accel_current(acc, m));
+    /* an edit that makes the map weighted: stale, said, exact */
+    pf_grid_edit heavy = {.rect = {10, 10, 3, 3}, .what = PF_EDIT_COST, .cost = 3.0f};
+    assert_int_equal(pf_grid_apply_edits(m, &heavy, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 2, 2, 3, 37).detail & (PF_DETAIL_ACCEL | PF_DETAIL_ACCEL_STALE), PF_DETAIL_ACCEL_STALE);
+    heavy.cost = 1.0f;
+    assert_int_equal(pf_grid_apply_edits(m, &heavy, 1, NULL), PF_OK);
+    assert_int_equal(query(m, c, 2, 2, 3, 37).detail, PF_DETAIL_ACCEL);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
+/* A search suspended by its budget (JPS after a refusal) and an edit before it resumes: it begins
+ * again on the new version, as AUTO, and answers exactly. */
+static void test_suspended_restarts(void **state)
+{
+    (void)state;
+    pf_map *m = walled();
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    pf_grid_edit gap = {.rect = {5, 20, 1, 1}, .cls = 1};
+    assert_int_equal(pf_grid_apply_edits(m, &gap, 1, NULL), PF_OK);
+    uint32_t s = pf_grid_node(m, 2, 2), g = pf_grid_node(m, 3, 37);
+    assert_int_equal(pf_search_begin(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
+    assert_int_equal(pf_search_step(c, 1), PF_IN_PROGRESS); /* refused, JPS under way */
+    /* the gap closes and the old one stays: the restart is AUTO's, proven */
+    pf_grid_edit shut = {.rect = {5, 20, 1, 1}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &shut, 1, NULL), PF_OK);
+    pf_status st;
+    while ((st = pf_search_step(c, 1)) == PF_IN_PROGRESS) {
+    }
+    assert_int_equal(st, PF_OK);
+    pf_stats ps;
+    assert_int_equal(pf_search_path(c, NULL, &ps), PF_OK);
+    assert_true(close_to(ps.cost, oracle_cost(m, s, g)));
+    assert_int_equal(ps.detail, PF_DETAIL_ACCEL);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases),
+                                       cmocka_unit_test(test_suspended_restarts)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
