@@ -1,31 +1,40 @@
-/* size_comp.c - which cells a unit larger than one cell can reach, labelled as queries ask.
+/* size_comp.c - which cells a unit larger than one cell can reach, labelled for the whole map.
  *
  * The map's components (map/components.c) are for one-cell units: two cells in one of them may
  * still be apart for a 2x2 unit behind a one-cell gap, and a search for it then floods all it can
  * reach to say PF_NO_PATH (on random-2000-20 for size 2: 330 us a query where the map eroded for
- * size 2, whose components answer at once, takes 0.5 us). So a context labels, for the class and
- * size of its sized queries, the component of each start and goal the first time one is asked
- * about (a flood by the one move rule, with the unit's size) and answers from the labels after
- * that: each cell is flooded at most once per map version and size (a flood stays in one class, so
- * the classes share the labels). A query of another size starts the labels afresh. 8 bytes a cell,
- * made by the first sized query.
+ * size 2, whose components answer at once, takes 0.5 us). So a context labels, for the size of
+ * its sized queries, every position of the map the unit can stand on, and answers from the labels:
+ * a step stays in one class, so the classes share them. A query of another size makes them afresh.
+ * 4 bytes a cell, made by the first sized query.
  *
- * EDITS do not start them afresh: flooding a 2000x2000 map's main component again after every
- * building, on every context of a batch, cost 20-100 ms per context and edit (a replay of an RTS
- * log on rooms-2000: 22% of all cycles, frame p99 100-180 ms). The edit callback relabels only a
- * window around each changed rectangle (grown by the unit size and one cell for the diagonal
- * rule): its cells are flooded locally, over the window and the ring of cells just outside it,
- * whose labels the edit cannot change. A piece of the window that meets labelled ring cells takes
- * their label, and the labels it joins are merged (a union-find over labels, so opening a wall is
- * one union). A label whose ring cells fall into two local pieces may have been cut in two: only
- * then are the labels started afresh (a maze corridor closed; in rooms, a building in a room never
- * cuts). So every component stays either wholly labelled, under one root, or wholly unlabelled;
- * a flood from an unlabelled cell that meets labelled ones merges with them.
+ * WHOLE MAP, BY RUNS (label_rows). Until 2026-11-27 a query labelled only the components of its
+ * start and goal, by a flood, the first time it met them: a 2x2 unit's first query on rooms-2000
+ * flooded the main component, 3.55 million cells and 80-130 ms, inside the frame (the RTS replay's
+ * frame p99 of 78 ms was that, on each context, after each edit that could not be followed
+ * locally). Labelled whole from each row's runs, rooms-2000 costs 2 ms of CPU (83 ms by flood),
+ * maze-2000-w4 15 ms (69), random-2000-20 20 ms (bench_size_comp): rows of many short runs cost
+ * by the run, about 20 ns each. Random maps paid least by flood (a query meets a small component:
+ * 20 us), and pay the whole map once now where they paid at every query.
+ *
+ * EDITS do not start them afresh (flooding the main component again after every building, on every
+ * context of a batch, was 22% of the replay's cycles). The edit callback relabels only a window
+ * around each changed rectangle (grown by the unit size and one cell for the diagonal rule): its
+ * cells are flooded locally, over the window and the ring of cells just outside it, whose labels
+ * the edit cannot change. A piece of the window that meets ring cells takes their label, and the
+ * labels it joins are merged (a union-find over labels, so opening a wall is one union); a piece
+ * that meets none is a component of its own, with a new label. A label whose ring cells fall into
+ * two local pieces may have been cut in two: its component is flooded again from those ring cells
+ * (split_cut: each part a new label; small on random maps), or, past a 64th of the map's cells,
+ * the whole map is labelled again, in the edit rather than in the next query's frame (a maze
+ * corridor closed; in rooms, a building in a room never cuts). So every position the unit can
+ * stand on always holds a label, and two hold the same root iff they are connected.
  *
  * MOVEMENT TYPES. A unit under a filter moves by the sized filtered rule (grid_moves_internal.h):
- * its floods cross every class the filter allows, so the labels are for one set of classes, kept
- * beside the size; asking about another set starts them afresh, as another size does. Floods read
- * the context's memo of open blocks (fsize.c); a relabelled window reads the blocks themselves. */
+ * its runs and floods cross every class the filter allows, so the labels are for one set of
+ * classes, kept beside the size; asking about another set makes them afresh, as another size
+ * does. They read the blocks themselves (a row pass for label_rows); the nearest-cell scan reads
+ * the context's memo of open blocks (fsize.c). */
 #include <string.h>
 #include "search/ctx_internal.h"
 #include "map/grid_moves_internal.h"
@@ -40,7 +49,7 @@ typedef struct szrun { uint32_t a, b, l, k; } szrun;
 
 struct pf__szcomp {
     uint32_t *lab;     /* [count] component label, 0 = the unit cannot stand there; compare roots (find) */
-    uint32_t *queue;   /* [queue_cap] an edit window's local flood */
+    uint32_t *queue;   /* [queue_cap] an edit window's local flood, and split_cut's */
     uint32_t  queue_cap;
     uint32_t *par;     /* [par_cap] union-find over labels: par[l] == l for a root */
     uint32_t  par_cap;
@@ -187,8 +196,7 @@ PF__INLINE uint64_t load8(const uint8_t *p)
 /* A row's open values: for each padded cell of row y, the cell's class when the unit stands there
  * (unfiltered: clearance at least `size`), or 1 (filtered: its size x size block all of classes
  * `allow` marks); 0 where it cannot. Blocked border: 0. Straight loops over the row, which the
- * compiler vectorises: a branch per cell mispredicted on every short run of a random map, and the
- * filter's rule cell by cell (pf__cell_open_fsz) cost 14 instructions a cell. */
+ * compiler vectorises: a branch per cell mispredicted on every short run of a random map. */
 PF__INLINE void row_open(const pf_map *m, uint32_t y, uint8_t size, const uint8_t *allow, scratch *t, const int FL)
 {
     const uint32_t pw = m->pw, row = y * pw;
@@ -197,8 +205,8 @@ PF__INLINE void row_open(const pf_map *m, uint32_t y, uint8_t size, const uint8_
     if (FL) {
         /* a block reaching the border's row or column holds class 0, never allowed */
         if (y + size > m->ph - 1u) return;
-        /* the block's rows ANDed into col, then its columns into o: whole-row passes, each a plain
-         * loop the compiler vectorises (a block test per cell took 47 instructions a cell) */
+        /* the block's rows ANDed into col, then its columns into o: whole-row passes (the block
+         * read cell by cell, pf__cell_open_fsz, took 47 instructions a cell under callgrind) */
         uint8_t *col = t->col;
         for (uint32_t x = 0; x < pw; x++) col[x] = allow[m->cls[row + x]];
         for (uint32_t dy = 1; dy < size; dy++) {
@@ -256,7 +264,8 @@ PF__INLINE int label_rows(pf_ctx *c, pf__szcomp *z, const pf__grid_view *v, cons
             const uint32_t a = t.bnd[s], b = t.bnd[s + 1u], k = t.o[a];
             t.segl[s + 1u] = 0;
             if (!k) continue;
-            /* the runs above that meet [a - lo, b - 1 + hi] */
+            /* the runs above that meet [a - lo, b - 1 + hi], of the run's class (blocks of size 2
+             * or more of two classes never touch: only one-cell units need the test) */
             while (i < nprev && t.prev[i].b + lo <= a) i++;
             uint32_t l = 0;
             for (uint32_t p = i; p < nprev && t.prev[p].a < b + hi; p++)
