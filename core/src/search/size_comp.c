@@ -30,6 +30,12 @@
  * corridor closed; in rooms, a building in a room never cuts). So every position the unit can
  * stand on always holds a label, and two hold the same root iff they are connected.
  *
+ * PER CONTEXT, not in the map: the map is read-only while a batch runs, so labels kept there would
+ * have to be made outside runs for every size and filter a game might ask about, or under a lock
+ * by whichever worker asks first. Answers do not depend on which context labelled (the labels only
+ * say joined or apart), and a parked search hands its context's labels to its worker
+ * (pf__ctx_hand_over), so a batch holds about one set per worker.
+ *
  * MOVEMENT TYPES. A unit under a filter moves by the sized filtered rule (grid_moves_internal.h):
  * its runs and floods cross every class the filter allows, so the labels are for one set of
  * classes, kept beside the size; asking about another set makes them afresh, as another size
