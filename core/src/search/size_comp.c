@@ -12,9 +12,9 @@
  * start and goal, by a flood, the first time it met them: a 2x2 unit's first query on rooms-2000
  * flooded the main component, 3.55 million cells and 80-130 ms, inside the frame (the RTS replay's
  * frame p99 of 78 ms was that, on each context, after each edit that could not be followed
- * locally). Labelled whole from each row's runs, rooms-2000 costs 2 ms of CPU (83 ms by flood),
- * maze-2000-w4 15 ms (69), random-2000-20 20 ms (bench_size_comp): rows of many short runs cost
- * by the run, about 20 ns each. Random maps paid least by flood (a query meets a small component:
+ * locally). Labelled whole from each row's runs, rooms-2000 costs 2.2 ms of CPU (85 ms by flood),
+ * maze-2000-w4 7 ms (68), random-2000-20 13 ms (bench_size_comp): rows of many short runs cost
+ * by the run, about 10 ns each. Random maps paid least by flood (a query meets a small component:
  * 20 us), and pay the whole map once now where they paid at every query.
  *
  * EDITS do not start them afresh (flooding the main component again after every building, on every
@@ -389,7 +389,7 @@ static int relabel_window(pf_ctx *c, pf__szcomp *z, box w)
 /* After relabel_window found labels that may be cut: the components under them are labelled again
  * by floods from their ring cells (every part of a cut component holds one: a path from outside
  * the window into it crosses the ring), each part a new label. On a random map the components a
- * building meets are small, where labelling the whole map costs 20 ms (random-2000-20); a cut of a
+ * building meets are small, where labelling the whole map costs 13 ms (random-2000-20); a cut of a
  * large one gives up at `cap` cells flooded, for label_all. 1 done; -1 given up or out of memory
  * (the labels are then half rewritten: the caller labels the whole map). */
 static int split_cut(pf_ctx *c, pf__szcomp *z, uint64_t cap)
