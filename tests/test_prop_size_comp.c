@@ -153,7 +153,9 @@ static void one_map(uint64_t seed, uint32_t w, uint32_t h, int big, long *checks
      * a filter (the map's components answer otherwise); unfiltered size 1 is checked all the same:
      * only there can runs of two classes touch (two blocks of size 2 or more that touch overlap) */
     const int filtered = big || wd.mv == PF_MOVES_HEX || rng_below(&rs, 2);
-    const uint32_t k = wd.mv == PF_MOVES_HEX ? 1u : 1u + rng_below(&rs, 3);
+    uint32_t k = wd.mv == PF_MOVES_HEX ? 1u : 1u + rng_below(&rs, 3);
+    k = k > w ? w : k; /* a wall's door is k wide */
+    k = k > h ? h : k;
     /* classes 1-4 in patches, blocked rectangles, blocked noise */
     for (uint32_t i = 0; i < w * h; i++) wd.cells[i] = 1;
     for (uint32_t r = 0, nr = 4 + rng_below(&rs, (w * h) / 30 + 1); r < nr; r++) {
@@ -187,7 +189,7 @@ static void one_map(uint64_t seed, uint32_t w, uint32_t h, int big, long *checks
             pf_grid_edit ed[3];
             const uint32_t ne = 1 + rng_below(&rs, 3);
             for (uint32_t i = 0; i < ne; i++) {
-                const uint32_t ew = 1 + rng_below(&rs, 6), eh = 1 + rng_below(&rs, 6);
+                const uint32_t ew = 1 + rng_below(&rs, w < 6 ? w : 6), eh = 1 + rng_below(&rs, h < 6 ? h : 6);
                 ed[i] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
                                        .cls = (uint8_t)rng_below(&rs, 5)};
             }
@@ -220,16 +222,28 @@ static void test_labels_match_flood(void **state)
     const char *e = getenv("PF_TEST_SEED");
     if (e) {
         uint64_t s = strtoull(e, NULL, 10), rs = s;
-        one_map(s, 6 + rng_below(&rs, 60), 6 + rng_below(&rs, 50), 0, &checks);
+        one_map(s, 3 + rng_below(&rs, 63), 3 + rng_below(&rs, 53), 0, &checks);
         return;
     }
     const int maps = (int)(150 * env_scale());
     for (int i = 0; i < maps; i++) {
         uint64_t s = UINT64_C(0x5c0a) + (uint64_t)i, rs = s;
-        one_map(s, 6 + rng_below(&rs, 60), 6 + rng_below(&rs, 50), 0, &checks);
+        one_map(s, 3 + rng_below(&rs, 63), 3 + rng_below(&rs, 53), 0, &checks);
     }
     print_message("%ld label pairs matched the flood fill on %d maps\n", checks, maps);
     assert_true(checks > 100000);
+}
+
+/* Maps of 1 to 8 cells a side: rows narrower than the 8 labels label_rows writes a segment. */
+static void test_labels_tiny_maps(void **state)
+{
+    (void)state;
+    long checks = 0;
+    for (uint32_t w = 1; w <= 8; w++)
+        for (uint32_t h = 1; h <= 8; h++)
+            for (uint32_t i = 0; i < 4; i++) one_map(UINT64_C(0x71a0) + w * 100u + h * 10u + i, w, h, 0, &checks);
+    print_message("%ld label pairs matched the flood fill on 256 maps of 1x1 to 8x8\n", checks);
+    assert_true(checks > 1000);
 }
 
 /* Maps over a window's cells: whole-map edits and cuts of components too large to flood locally. */
@@ -244,6 +258,7 @@ static void test_labels_large_map(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_labels_match_flood), cmocka_unit_test(test_labels_large_map)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_labels_match_flood), cmocka_unit_test(test_labels_tiny_maps),
+                                       cmocka_unit_test(test_labels_large_map)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,13 +100,16 @@ static scratch scratch_of(void *rows, uint32_t pw)
 /* A window bigger than this (cells, ring included) is not relabelled locally: the labels start
  * afresh (an edit that large changes much of the map anyway). */
 #define WINDOW_MAX (1u << 16)
+/* Labels past the map's last cell: label_rows writes 8 labels a segment, and the last row's last
+ * segment spills past the blocked border row when the map is under 7 cells wide. */
+#define LAB_SPILL 8u
 /* A ring cell's piece, marked: its label was met in another piece too (relabel_window). */
 #define SUSPECT (1u << 31)
 
 static void sized_destroy(pf_ctx *c, void *p)
 {
     pf__szcomp *z = p;
-    pf__free(&c->alloc, z->lab, (size_t)c->count * sizeof(uint32_t));
+    pf__free(&c->alloc, z->lab, ((size_t)c->count + LAB_SPILL) * sizeof(uint32_t));
     pf__free(&c->alloc, z->queue, (size_t)z->queue_cap * sizeof(uint32_t));
     pf__free(&c->alloc, z->par, (size_t)z->par_cap * sizeof(uint32_t));
     pf__free(&c->alloc, z->seen, z->seen_cap);
@@ -119,7 +122,7 @@ static void *sized_create(pf_ctx *c)
 {
     pf__szcomp *z = pf__calloc(&c->alloc, sizeof *z, 64);
     if (!z) return NULL;
-    z->lab = pf__alloc(&c->alloc, (size_t)c->count * sizeof(uint32_t), 64);
+    z->lab = pf__alloc(&c->alloc, ((size_t)c->count + LAB_SPILL) * sizeof(uint32_t), 64);
     z->rows_bytes = scratch_bytes(c->map->pw);
     z->rows = pf__alloc(&c->alloc, z->rows_bytes, 64);
     if (!z->lab || !z->rows) {
@@ -285,7 +288,8 @@ PF__INLINE int label_rows(pf_ctx *c, pf__szcomp *z, const pf__grid_view *v, cons
         /* each segment writes 8 labels whatever its length, then the rest if longer: the next
          * segment overwrites what spilled past its end (no branch per short segment; a cell-by-
          * cell walk cost 10 instructions a cell on maze-2000-w4). The last segment is blocked:
-         * it spills zeros into the next row, which is written after (or is the blocked border) */
+         * it spills zeros into the next rows, which are written after (or are the blocked border
+         * and LAB_SPILL) */
         uint32_t *lab = z->lab + (size_t)y * pw;
         for (uint32_t s = 0, x = 0; s <= nb; s++) {
             const uint32_t l = t.segl[s], e = t.bnd[s];
