@@ -13,7 +13,8 @@
  * (the labels follow edits locally, flood the parts of a cut, or label afresh): rectangles of any
  * class, several in one call, and walls drawn across the map, first with one door and then closed,
  * which cut a component in two. Every position must be joined to its oracle component's first
- * position and apart from every other component's. Larger maps (120,000 cells, a unit that may
+ * position and apart from every other component's. Every map of 1x1 to 8x8 takes rows narrower
+ * than the 8 labels label_rows writes at once. Larger maps (120,000 cells, a unit that may
  * enter every class) take the paths that give up on local work: edits over a window's 65,536
  * cells, cuts of components too large to flood. PF_TEST_SCALE scales the maps; PF_TEST_SEED replays
  * one. */
