@@ -97,11 +97,12 @@ static scratch scratch_of(void *rows, uint32_t pw)
     return t;
 }
 
-/* A window bigger than this (cells, ring included) is not relabelled locally: the labels start
- * afresh (an edit that large changes much of the map anyway). */
+/* A window bigger than this (cells, ring included) is not relabelled locally: the whole map is
+ * labelled again (an edit that large changes much of the map anyway). */
 #define WINDOW_MAX (1u << 16)
 /* Labels past the map's last cell: label_rows writes 8 labels a segment, and the last row's last
- * segment spills past the blocked border row when the map is under 7 cells wide. */
+ * segment spills up to 7 past its row, past the blocked border row too when that is shorter (a
+ * map under 5 cells wide). */
 #define LAB_SPILL 8u
 /* A ring cell's piece, marked: its label was met in another piece too (relabel_window). */
 #define SUSPECT (1u << 31)
@@ -313,8 +314,9 @@ static int label_all(pf_ctx *c, pf__szcomp *z, const pf__grid_view *v)
 typedef struct box { uint32_t x0, y0, x1, y1; } box; /* padded cells, inclusive */
 
 /* Relabels window w (its ring: the cells just outside it). 1 done; 0 when a label's ring cells are
- * not all joined inside the box (it may have been cut in two; a larger window may show it was not);
- * -1 when the box is too large or memory ran out. */
+ * not all joined inside the box (it may have been cut in two; a larger window may show it was not;
+ * those ring cells are left in z->ring marked SUSPECT, for split_cut); -1 when the box is too large
+ * or memory ran out. */
 static int relabel_window(pf_ctx *c, pf__szcomp *z, box w)
 {
     const pf_map *m = c->map;
