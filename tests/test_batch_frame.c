@@ -768,7 +768,7 @@ static size_t held_with_slots_full(const pf_map *m, uint32_t size)
     return now;
 }
 
-/* A suspended search keeps its records, not the sized units' components its context labelled (8
+/* A suspended search keeps its records, not the sized units' components its context labelled (4
  * bytes a cell, derived from the map alone): the worker searches on with them. Every suspended
  * sized search used to keep a copy. */
 static void test_suspended_keep_no_components(void **state)
@@ -778,7 +778,7 @@ static void test_suspended_keep_no_components(void **state)
     memset(cls, 1, 256 * 256);
     pf_map *m = grid_make(256, 256, PF_MOVES_DEFAULT, cls, NULL);
     free(cls);
-    const size_t labels = 2u * sizeof(uint32_t) * 258u * 258u; /* one context's, padded cells */
+    const size_t labels = sizeof(uint32_t) * 258u * 258u; /* one context's, padded cells */
     size_t one = held_with_slots_full(m, 1), two = held_with_slots_full(m, 2);
     /* the worker's one set of labels (and its union-find), not one per context */
     assert_true(two > one + labels / 2);

@@ -236,8 +236,9 @@ static void test_sizes_match_eroded(void **state)
 }
 
 /* Sized queries on one context through a run of edits (size_comp.c relabels a window around each
- * edit instead of starting its labels afresh): every answer equals a fresh context's on the map
- * eroded for the size, built from the edited cells. Rooms-like maps, so that windows meet walls
+ * edit instead of starting its labels afresh; sized JPS's bitmaps follow the edited cells): every
+ * answer, A* and JPS, equals a fresh context's on the map eroded for the size, built from the
+ * edited cells. Rooms-like maps, so that windows meet walls
  * and the larger windows are tried. */
 static void sizes_after_edits(uint64_t seed, long *queries)
 {
@@ -286,6 +287,15 @@ static void sizes_after_edits(uint64_t seed, long *queries)
                               (unsigned long long)seed);
                 fail();
             }
+            /* sized JPS on the same context: its bitmaps follow the edits too (jps_search.c) */
+            run_out j = run(cm, s, g, &(pf_search_desc){.unit_size = K, .algo = PF_ALGO_JPS}, w * h);
+            if (j.st != y.st || (j.st == PF_OK && !close_to(j.s.cost, y.s.cost))) {
+                print_message("size %u moves %d after edit %d: %u -> %u: sized JPS %s %.9f, eroded %s %.9f (seed %llu)\n",
+                              K, (int)mv, edit, s, g, pf_status_name(j.st), j.s.cost, pf_status_name(y.st), y.s.cost,
+                              (unsigned long long)seed);
+                fail();
+            }
+            free(j.nodes);
             free(x.nodes);
             free(y.nodes);
         }

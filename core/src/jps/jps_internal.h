@@ -49,7 +49,8 @@ typedef struct pf__jps_ext {
     const uint64_t     *rows, *cols;
     const int16_t      *dist;
     /* sized units: the bitmaps of the cells open to a unit of side sz_size, by class, on map
-     * version sz_version (built by the first query of a class, again after an edit or a size change) */
+     * version sz_version (built by the first query of a class, again after a size change or an
+     * edit they missed; edits keep them) */
     uint64_t           *sz_rows[256], *sz_cols[256];
     size_t              sz_bytes;
     uint8_t             sz_size;
@@ -89,6 +90,10 @@ pf_status pf__jps_bitmaps_set(const pf_map *m, const pf_allocator *a, const uint
                               uint64_t **rows, uint64_t **cols, size_t *bytes);
 void      pf__jps_bitmaps_edit(const pf_map *m, const uint8_t set[32], uint64_t *rows, uint64_t *cols,
                                const pf__edit_view *e);
+/* The same for the bitmaps of a unit of side `size` of class k (pf__jps_bitmaps): the bits of the
+ * cells whose block meets an edited rectangle. */
+void      pf__jps_bitmaps_edit_sized(const pf_map *m, uint8_t k, uint8_t size, uint64_t *rows, uint64_t *cols,
+                                     const pf__edit_view *e);
 /* Builds the JPS+ distances if absent (needs no bitmaps). */
 pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par);
 void      pf__jps_table_release(pf_jps_table *t);

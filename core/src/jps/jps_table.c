@@ -152,25 +152,48 @@ pf_status pf__jps_bitmaps_set(const pf_map *m, const pf_allocator *a, const uint
     return bitmaps_of(m, a, open, 1, par, rows_out, cols_out, bytes);
 }
 
+/* The bits of padded cell (x, y), open or not, in both bitmaps. */
+static void bit_set(const pf_map *m, uint64_t *rows, uint64_t *cols, uint32_t x, uint32_t y, int open)
+{
+    const uint32_t rw = line_words(m->pw), cw = line_words(m->ph);
+    uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
+    uint64_t *wr = &rows[(size_t)y * rw + ((x + 64u) >> 6)];
+    uint64_t *wc = &cols[(size_t)x * cw + ((y + 64u) >> 6)];
+    if (open) {
+        *wr |= bx;
+        *wc |= by;
+    } else {
+        *wr &= ~bx;
+        *wc &= ~by;
+    }
+}
+
 void pf__jps_bitmaps_edit(const pf_map *m, const uint8_t set[32], uint64_t *rows, uint64_t *cols,
                           const pf__edit_view *e)
 {
-    const uint32_t rw = line_words(m->pw), cw = line_words(m->ph);
     for (uint32_t r = 0; r < e->count; r++) {
         const pf_rect *q = &e->rects[r];
         for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
             for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
                 uint8_t k = m->cls[(size_t)y * m->pw + x];
-                uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
-                uint64_t *wr = &rows[(size_t)y * rw + ((x + 64u) >> 6)];
-                uint64_t *wc = &cols[(size_t)x * cw + ((y + 64u) >> 6)];
-                if (k && (((unsigned)set[k >> 3] >> (k & 7u)) & 1u)) {
-                    *wr |= bx;
-                    *wc |= by;
-                } else {
-                    *wr &= ~bx;
-                    *wc &= ~by;
-                }
+                bit_set(m, rows, cols, x, y, k && (((unsigned)set[k >> 3] >> (k & 7u)) & 1u));
+            }
+    }
+}
+
+void pf__jps_bitmaps_edit_sized(const pf_map *m, uint8_t k, uint8_t size, uint64_t *rows, uint64_t *cols,
+                                const pf__edit_view *e)
+{
+    for (uint32_t r = 0; r < e->count; r++) {
+        const pf_rect *q = &e->rects[r];
+        /* the cells whose size x size block (they are its top-left) meets the rectangle: the
+         * clearance of no other cell changed below `size` or to it (map/clearance.c) */
+        const uint32_t x0 = (uint32_t)q->x + 1u > size ? (uint32_t)q->x + 2u - size : 1u;
+        const uint32_t y0 = (uint32_t)q->y + 1u > size ? (uint32_t)q->y + 2u - size : 1u;
+        for (uint32_t y = y0; y <= (uint32_t)q->y + q->h; y++)
+            for (uint32_t x = x0; x <= (uint32_t)q->x + q->w; x++) {
+                const size_t i = (size_t)y * m->pw + x;
+                bit_set(m, rows, cols, x, y, m->cls[i] == k && m->clr[i] >= size);
             }
     }
 }

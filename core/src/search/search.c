@@ -681,7 +681,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     int labelled = 0;
     if (partial && (flt || size > 1) && !tree && s->d.algo != PF_ALGO_THETA) {
         /* A movement type's components, and a sized unit's, are its own: labelled for it
-         * (search/size_comp.c, a flood of the start's component the first time, kept across
+         * (search/size_comp.c, the whole map labelled by the first such query, kept across
          * queries and edits), they say whether the goal is reachable and where the nearest
          * reachable cells are, as the map's components do for one cell of one class (the one-cell
          * scan below may name cells a sized unit cannot get to, and its search then floods). A

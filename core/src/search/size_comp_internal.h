@@ -1,5 +1,5 @@
-/* size_comp_internal.h - components for units larger than one cell, labelled lazily per context
- * (size_comp.c; never installed). */
+/* size_comp_internal.h - components for units larger than one cell (and for movement types),
+ * labelled per context for the whole map (size_comp.c; never installed). */
 #ifndef PF_SIZE_COMP_INTERNAL_H
 #define PF_SIZE_COMP_INTERNAL_H
 
