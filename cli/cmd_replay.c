@@ -80,15 +80,15 @@ static const char *HELP3 =
     "  --algo NAME     astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, theta, auto (the\n"
     "                  accelerator for long moves: read from --prep FILE, else built before frame 0)\n"
     "  --prep FILE     with --algo auto: the accelerator baked by `pathfind prep`\n"
-    "  --accel-adopt-frames N  with --algo auto: after an edit JPS answers while a thread rebuilds the\n"
-    "                  accelerator from a copy of the cells; the batch adopts it at the first frame\n"
-    "                  run at or after the edit frame + N (waiting for the build there if it is late),\n"
-    "                  so the CSV does not depend on the machine (default 60; 0: rebuilt inside each\n"
-    "                  edit, in the frame)\n"
-    "  --accel-edits MODE  with --algo auto: check (default: between adoptions the accelerator follows\n"
-    "                  the edits by the cells that differ from its build's, answering every order it\n"
-    "                  proves on the edited map, JPS the others: detail_accel_edited), stale (JPS\n"
-    "                  answers every long order until the adoption), rebuild (--accel-adopt-frames 0)\n"
+    "  --accel-adopt-frames N  with --algo auto: after an edit a thread also rebuilds the accelerator\n"
+    "                  from a copy of the cells; the batch adopts it at the first frame run at or\n"
+    "                  after the edit frame + N (waiting for the build there if it is late), so the\n"
+    "                  CSV does not depend on the machine (default: none with --accel-edits check,\n"
+    "                  60 with stale; 0: rebuilt inside each edit, in the frame)\n"
+    "  --accel-edits MODE  with --algo auto: check (default: the accelerator follows the edits by the\n"
+    "                  cells that differ from its build's, answering every order it proves on the\n"
+    "                  edited map, JPS the others: detail_accel_edited), stale (JPS answers every\n"
+    "                  long order until an adoption), rebuild (--accel-adopt-frames 0)\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
@@ -401,7 +401,7 @@ static void prefer_passive_wait(int argc, char **argv)
 int pf_cli_replay(int argc, char **argv)
 {
     replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1,
-                     .adopt = 60, .accel_edits = PF_ACCEL_EDITS_CHECK};
+                     .adopt = -1, .accel_edits = PF_ACCEL_EDITS_CHECK};
     const char *pos[2] = {0};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -447,8 +447,12 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "%s goes with --algo auto only", o.adopt_given ? "--accel-adopt-frames" : "--accel-edits");
         return 2;
     }
-    /* rebuilt inside each edit: --accel-adopt-frames 0 says it too */
+    /* rebuilt inside each edit: --accel-adopt-frames 0 says it too. Following by the diff needs no
+     * rebuild (a building that comes down leaves the diff again), so check rebuilds off the frame
+     * only when N is given: a late build makes the adopting frame wait, and the log runs faster
+     * than a game's 60 frames a second. Stale mode rebuilds every 60 frames by default. */
     if (o.accel_edits == PF_ACCEL_EDITS_REBUILD) o.adopt = 0;
+    else if (!o.adopt_given) o.adopt = o.accel_edits == PF_ACCEL_EDITS_CHECK ? -1 : 60;
     if (cli_args_only) return 0;
     prefer_passive_wait(argc, argv);
     o.map = pos[0];
@@ -480,7 +484,7 @@ int pf_cli_replay(int argc, char **argv)
     /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
      * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
      * the diff; with 0 it is rebuilt inside each edit */
-    const pf_accel_edits aedits = o.adopt ? o.accel_edits : PF_ACCEL_EDITS_REBUILD;
+    const pf_accel_edits aedits = o.adopt != 0 ? o.accel_edits : PF_ACCEL_EDITS_REBUILD;
     if (!cli_prep_make_edits("replay", map, o.algo, o.prep, aedits, &prep))
         goto done;
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
@@ -503,7 +507,8 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "%s", pf_status_str(st));
         goto done;
     }
-    if (!(adopt = cli_adopt_open(o.adopt ? prep.accel : NULL, (uint64_t)o.adopt, aedits))) goto oom;
+    if (!(adopt = cli_adopt_open(o.adopt != 0 ? prep.accel : NULL, o.adopt > 0 ? (uint64_t)o.adopt : 0, aedits)))
+        goto oom;
     pf_batch_budget bud = {.max_expansions = (uint64_t)o.budget_exp, .max_us = (uint64_t)o.budget_us};
     pf_search_desc sd = {.algo = o.algo, .unit_size = (uint32_t)o.size, .filter = flt};
     uint32_t npend = 0, i = 0;

@@ -115,7 +115,8 @@ int cli_adopt_frame(cli_adopt *a, pf_batch *b, const pf_map *map, uint64_t frame
             a->dropped++;
         }
     }
-    if (!a->running && !pf_accel_current(a->active, map)) {
+    /* frames 0: following by the diff alone, never rebuilt */
+    if (!a->running && a->frames && !pf_accel_current(a->active, map)) {
         double t0 = cli_now();
         pf_status st = pf_accel_rebuild_begin(map, &(pf_accel_desc){.edits = a->edits}, &a->rb);
         a->copy_s += cli_now() - t0;

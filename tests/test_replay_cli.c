@@ -603,6 +603,14 @@ static void test_prep_follows_by_diff(void **state)
     slurp(tmp("qa.csv"), a, sizeof a);
     slurp(tmp("qb.csv"), b, sizeof b);
     same_costs(a, b);
+    /* without --accel-adopt-frames, check never rebuilds: the diff alone, every cost still A*'s */
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s' --csv '%s'", tmp("p.map"), tmp("q.txt"), tmp("p.pfa"),
+             tmp("qa.csv"));
+    assert_int_equal(replay(args), 0);
+    HAS(g_out, "\"accel_adopt_frames\":0,\"accel_rebuilds\":0,\"accel_adoptions\":[],");
+    HAS(g_out, "\"detail_accel_stale\":0,");
+    slurp(tmp("qa.csv"), a, sizeof a);
+    same_costs(a, b);
     snprintf(args, sizeof args, "'%s' '%s' --algo auto --accel-edits sometimes", tmp("p.map"), tmp("q.txt"));
     assert_int_equal(replay(args), 2);
     HAS(g_err, "--accel-edits: unknown mode 'sometimes'");
