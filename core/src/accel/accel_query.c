@@ -150,6 +150,10 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
         x->seeds[at] = (pf__accel_seed){cell, 0, 0};
         return 1;
     }
+    /* room for a few before the first scan: x->seeds + at on a NULL array is undefined (UBSan) */
+    if (at + 8u > x->seeds_cap &&
+        !pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + 8u, sizeof *x->seeds, 64u, 0))
+        return UINT32_MAX;
     for (;;) {
         uint32_t room = x->seeds_cap - at;
         uint32_t n = fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
