@@ -477,6 +477,80 @@ static void test_refusals(void **state)
     pf_map_destroy(m2);
 }
 
+/* A rebuild that follows by its diff starts the diff at its first attachment. Four threads
+ * attaching it to their own contexts at once is legal (each context has one thread): two starts
+ * attached the accelerator to the map twice, a user list that loops (the next edit never
+ * returned), and raced on the diff (TSan). Each round: attach from four threads, edit, and every
+ * context answers the edited map at the oracle's cost. */
+enum { ATTACH_THREADS = 4 };
+typedef struct attach_arg {
+    pf_ctx           *ctx;
+    const pf_accel   *acc;
+    pthread_barrier_t *bar;
+    pf_status         st;
+} attach_arg;
+
+static void *attach_main(void *p)
+{
+    attach_arg *a = p;
+    pthread_barrier_wait(a->bar);
+    a->st = pf_ctx_use_accel(a->ctx, a->acc);
+    return NULL;
+}
+
+static void test_first_attach_from_threads(void **state)
+{
+    (void)state;
+    enum { W = 48, H = 40 };
+    uint8_t cells[W * H];
+    memset(cells, 1, sizeof cells);
+    for (uint32_t x = 0; x + 6 < W; x++) cells[20 * W + x] = 0; /* a wall with a gap at the east end */
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cells}, &m), PF_OK);
+    pf_ctx *ctx[ATTACH_THREADS];
+    for (int i = 0; i < ATTACH_THREADS; i++) assert_int_equal(pf_ctx_create(m, NULL, &ctx[i]), PF_OK);
+    for (int round = 0; round < 20; round++) {
+        pf_accel_rebuild *rb;
+        pf_accel *acc;
+        assert_int_equal(pf_accel_rebuild_begin(m, &(pf_accel_desc){.edits = PF_ACCEL_EDITS_CHECK, .threads = 1}, &rb),
+                         PF_OK);
+        assert_int_equal(pf_accel_rebuild_run(rb, &acc), PF_OK);
+        pf_accel_rebuild_destroy(rb);
+        pthread_barrier_t bar;
+        assert_int_equal(pthread_barrier_init(&bar, NULL, ATTACH_THREADS), 0);
+        pthread_t th[ATTACH_THREADS];
+        attach_arg arg[ATTACH_THREADS];
+        for (int i = 0; i < ATTACH_THREADS; i++) {
+            arg[i] = (attach_arg){ctx[i], acc, &bar, PF_INVALID_ARGUMENT};
+            assert_int_equal(pthread_create(&th[i], NULL, attach_main, &arg[i]), 0);
+        }
+        for (int i = 0; i < ATTACH_THREADS; i++) {
+            assert_int_equal(pthread_join(th[i], NULL), 0);
+            assert_int_equal(arg[i].st, PF_OK);
+        }
+        pthread_barrier_destroy(&bar);
+        /* a building in the gap's way, then one cell back: the diff holds what differs now */
+        pf_grid_edit e = {.rect = {(uint32_t)(40 + round % 4), 22, 2, 2}, .cls = 0};
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        assert_int_equal(pf_accel_get_info(acc).edited_cells, 4);
+        for (int i = 0; i < ATTACH_THREADS; i++) {
+            uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 2, H - 2);
+            pf_stats st;
+            assert_int_equal(pf_search(ctx[i], s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+            double *all = oracle_all(m, s, 0);
+            assert_true(fabs(st.cost - all[g]) < 1e-6);
+            free(all);
+        }
+        e.cls = 1;
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        assert_int_equal(pf_accel_get_info(acc).edited_cells, 0);
+        for (int i = 0; i < ATTACH_THREADS; i++) assert_int_equal(pf_ctx_use_accel(ctx[i], NULL), PF_OK);
+        pf_accel_destroy(acc);
+    }
+    for (int i = 0; i < ATTACH_THREADS; i++) pf_ctx_destroy(ctx[i]);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_lockstep_workers),
         cmocka_unit_test(test_lockstep_workers_diff),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_first_attach_from_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

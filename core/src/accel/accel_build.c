@@ -710,6 +710,7 @@ pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d)
     pf_allocator al = pf__alloc_resolve(&d->allocator);
     pf_accel *acc = pf__calloc(&al, sizeof *acc, 64);
     if (!acc) return NULL;
+    atomic_flag_clear(&acc->diff_lock);
     acc->map = m;
     acc->fingerprint = m->fingerprint;
     acc->alloc = al;

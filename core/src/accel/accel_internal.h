@@ -3,6 +3,7 @@
 #ifndef PF_ACCEL_INTERNAL_H
 #define PF_ACCEL_INTERNAL_H
 
+#include <stdatomic.h>
 #include <math.h>
 #include "pathfind/pf_accel.h"
 #include "search/ctx_internal.h"
@@ -92,6 +93,10 @@ struct pf_accel {
     uint32_t      *dl, *bl;
     uint32_t       dn, dcap, bn, bcap;
     int            diffing, diff_lost, diff_tried;
+    /* guards diff_tried and the diff's start: contexts of any thread may attach a rebuild at once
+     * (pf_ctx_use_accel follows the context's rule only), and two starts would attach acc->user
+     * twice (a user list that loops) */
+    atomic_flag    diff_lock;
     /* D by blocks of PF__ACCEL_DBLK x PF__ACCEL_DBLK padded cells, 1 bit a block (dbw blocks a
      * row; 2 KB on 2000x2000): the path check reads it first and the cell bitmap only in a block
      * that holds a cell of D. A path's steps down a column each touch another row of the cell

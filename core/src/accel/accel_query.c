@@ -113,8 +113,14 @@ pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
         pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
     }
-    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK && !acc->diff_tried && !pf__accel_diff_start((pf_accel *)(uintptr_t)acc))
-        return PF_OUT_OF_MEMORY;
+    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK) {
+        pf_accel *w = (pf_accel *)(uintptr_t)acc;
+        while (atomic_flag_test_and_set_explicit(&w->diff_lock, memory_order_acquire)) {
+        }
+        int failed = !w->diff_tried && !pf__accel_diff_start(w);
+        atomic_flag_clear_explicit(&w->diff_lock, memory_order_release);
+        if (failed) return PF_OUT_OF_MEMORY;
+    }
     pf__accel_ext *x = pf__ctx_ext(ctx, PF__EXT_ACCEL);
     if (!x) return PF_OUT_OF_MEMORY;
     x->acc = acc;

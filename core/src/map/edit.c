@@ -24,21 +24,22 @@ static void users_unlock(pf_map *m) { atomic_flag_clear_explicit(&m->follow_lock
 void pf__map_attach(const pf_map *cm, pf__map_user *u)
 {
     pf_map *m = (pf_map *)(uintptr_t)cm;
+    follow_lock(m);
+    /* attached already: once more would make it follow itself (a list that loops) */
+    pf__map_user *t = m->followers;
+    while (t && t != u && t->next) t = t->next;
+    if (t == u) {
+        users_unlock(m);
+        return;
+    }
     atomic_init(&u->busy, 0);
     u->internal = 0;
-    follow_lock(m);
     /* appended: users follow an edit in the order they attached (tables before the contexts and
      * batches that read them, listeners in registration order) */
     u->next = NULL;
-    u->prev = NULL;
-    if (!m->followers) {
-        m->followers = u;
-    } else {
-        pf__map_user *t = m->followers;
-        while (t->next) t = t->next;
-        t->next = u;
-        u->prev = t;
-    }
+    u->prev = t;
+    if (!t) m->followers = u;
+    else t->next = u;
     users_unlock(m);
 }
 
