@@ -451,6 +451,12 @@ int pf_cli_replay(int argc, char **argv)
      * rebuild (a building that comes down leaves the diff again), so check rebuilds off the frame
      * only when N is given: a late build makes the adopting frame wait, and the log runs faster
      * than a game's 60 frames a second. Stale mode rebuilds every 60 frames by default. */
+    if (o.adopt_given && o.accel_edits_given && (o.accel_edits == PF_ACCEL_EDITS_REBUILD) != (o.adopt == 0)) {
+        cli_error("replay", "--accel-adopt-frames %ld with --accel-edits %s: 0 rebuilds inside each edit (rebuild mode), "
+                  "N >= 1 off the frame (check or stale)", o.adopt, o.accel_edits == PF_ACCEL_EDITS_REBUILD ? "rebuild"
+                  : o.accel_edits == PF_ACCEL_EDITS_CHECK ? "check" : "stale");
+        return 2;
+    }
     if (o.accel_edits == PF_ACCEL_EDITS_REBUILD) o.adopt = 0;
     else if (!o.adopt_given) o.adopt = o.accel_edits == PF_ACCEL_EDITS_CHECK ? -1 : 60;
     if (cli_args_only) return 0;

@@ -10,7 +10,8 @@
 typedef struct cli_adopt cli_adopt;
 
 /* Follows `acc` (the batch's accelerator, owned by the caller; NULL: nothing to follow), adopting a
- * rebuild `frames` frames after the edit that made it stale (frames >= 1); the rebuilds are made with
+ * rebuild `frames` frames after the edit that made it stale (0: never rebuilt, with
+ * PF_ACCEL_EDITS_CHECK the diff alone follows the edits); the rebuilds are made with
  * `edits` (PF_ACCEL_EDITS_CHECK: adopted with their diff against the map at their frame, whatever
  * edits came since the copy). NULL on out of memory. */
 cli_adopt *cli_adopt_open(const pf_accel *acc, uint64_t frames, pf_accel_edits edits);

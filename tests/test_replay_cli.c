@@ -611,6 +611,15 @@ static void test_prep_follows_by_diff(void **state)
     HAS(g_out, "\"detail_accel_stale\":0,");
     slurp(tmp("qa.csv"), a, sizeof a);
     same_costs(a, b);
+    /* the two options must agree on where the rebuild happens */
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --accel-edits check --accel-adopt-frames 0", tmp("p.map"),
+             tmp("q.txt"));
+    assert_int_equal(replay(args), 2);
+    HAS(g_err, "--accel-adopt-frames 0 with --accel-edits check");
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --accel-edits rebuild --accel-adopt-frames 5", tmp("p.map"),
+             tmp("q.txt"));
+    assert_int_equal(replay(args), 2);
+    HAS(g_err, "--accel-adopt-frames 5 with --accel-edits rebuild");
     snprintf(args, sizeof args, "'%s' '%s' --algo auto --accel-edits sometimes", tmp("p.map"), tmp("q.txt"));
     assert_int_equal(replay(args), 2);
     HAS(g_err, "--accel-edits: unknown mode 'sometimes'");

@@ -222,7 +222,8 @@ typedef enum pf_detail {
                                         (PF_PARTIAL) */
     PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff
                                         (PF_ACCEL_EDITS_CHECK) but could not prove its answer on
-                                        the edited map: JPS answered, exact, in the same query */
+                                        the edited map: JPS answered (A* where JPS does not
+                                        apply), exact, in the same query */
 } pf_detail;
 
 typedef struct pf_stats {
@@ -370,8 +371,8 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * start's component are found by a scan around the goal (pf_grid_nearest's), then A* aims at them
  * and stops at the first it reaches, so the query costs about what a query to that cell does (a
  * click on a wall 20 cells away: 20 expansions, not the whole component). A unit larger than a cell, or under a movement filter, is read against its
- * own components, which the context labels for its size and filter (the first such query floods
- * the start's component once; edits are followed), so the cells found are ones it can get to;
+ * own components, which the context labels for its size and filter (the first such query labels
+ * the whole map, row by row; edits are followed), so the cells found are ones it can get to;
  * in a context in caller memory, which has no room for labels, a sized unit is read against the
  * one-cell components (cells too narrow a way leads to make its search flood the component) and
  * a filtered one floods. With

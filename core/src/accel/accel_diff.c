@@ -5,7 +5,8 @@
  * Instead the accelerator keeps the cells it was built from (its prep map M0, acc->prep: the class
  * byte of each cell; accelerated maps have no cost multipliers) and every query reads those, so its
  * answer P is a shortest path of M0, of cost d0. Each edit updates the set D of cells whose class
- * differs from M0 now, at a cost proportional to the edit's cells. A query of class X on the live
+ * differs from M0 now, at a cost proportional to the edit's cells plus |D| and the block map (2 KB
+ * on 2000x2000; D grows until a rebuild empties it). A query of class X on the live
  * map M is then proven, or refused, in O(path + |D|):
  *   - P is a path of M iff no cell it enters and no side cell of its diagonal steps is in D: those
  *     cells are X on M0 and, outside D, X on M too.

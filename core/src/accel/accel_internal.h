@@ -204,7 +204,7 @@ PF__INLINE int pf__accel_diff_has_xy(const pf_accel *acc, uint32_t pw, uint32_t 
 /* A lower bound on the cost, on the live map m, of any path s -> g of class k that enters or cuts
  * beside a cell of D open to k now (better than at prep); INFINITY when D has none. */
 double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, uint32_t g, uint8_t k);
-/* Whether the canonical path from -> to (padded width pw, neighbour offsets off) enters no cell of
+/* Whether the canonical path from -> to (padded width pw) enters no cell of
  * D and cuts beside none: then every step of it is as legal on the live map as on the prep map. */
 int  pf__accel_diff_cp_clear(const pf_accel *acc, uint32_t pw, uint32_t from, uint32_t to);
 /* Whether acc answers AUTO on m: made for it, unweighted, and its cells unchanged since the build
