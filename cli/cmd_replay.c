@@ -55,7 +55,10 @@ static const char *HELP2 =
     "detail_accel_stale, detail_short, detail_partial),\n"
     "frame_ms_p50/p99/max and frame_ms_first (submit and run of one frame), queries_per_s (completed\n"
     "orders per second of those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
-    "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
+    "frames, over completed orders), expanded, dropped (expansions thrown away with searches no\n"
+    "spare context could keep at the end of a frame) and restarted (such searches); with --budget-us,\n"
+    "frames_under_90 (frames under 0.9x the budget with orders still pending after them) and\n"
+    "frames_over_125 (frames over 1.25x it); peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
     "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
     "mended from where the unit stands) and repair_us (mean per broken path); with --algo auto and an\n"
@@ -495,6 +498,7 @@ int pf_cli_replay(int argc, char **argv)
     double busy = 0.0;
     uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0, edits = 0, edit_cells = 0;
     double edit_s = 0.0;
+    uint32_t short_frames = 0, long_frames = 0;
     cli_answers answers = {0};
     const uint64_t first_frame = frame;
     /* the repairs' context is made at load, as a game would, not inside the first frame an edit
@@ -569,6 +573,9 @@ int pf_cli_replay(int argc, char **argv)
         }
         ft[nft++] = dt * 1e3;
         npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        /* the time budget's two bounds: used while work remains, and not overrun */
+        if (o.budget_us && npend && dt * 1e6 < 0.9 * (double)o.budget_us) short_frames++;
+        if (o.budget_us && dt * 1e6 > 1.25 * (double)o.budget_us) long_frames++;
         if (anim && (frame - first_frame) % (uint64_t)o.anim_step == 0) {
             uint32_t nu = 0;
             for (uint32_t k = 0; k < lg.orders; k++) {
@@ -621,6 +628,10 @@ int pf_cli_replay(int argc, char **argv)
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
     printf(",\"frame_ms_first\":%.3f", first_ms);
+    pf_batch_stats bst = pf_batch_get_stats(b);
+    printf(",\"dropped\":%llu,\"restarted\":%llu", (unsigned long long)bst.dropped,
+           (unsigned long long)bst.restarted);
+    if (o.budget_us) printf(",\"frames_under_90\":%u,\"frames_over_125\":%u", short_frames, long_frames);
     printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f,\"broken\":%llu,\"repaired\":%llu,\"repair_us\":%.3f",
            (unsigned long long)edits, (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0,
            (unsigned long long)rp.broken, (unsigned long long)rp.repaired,

@@ -322,9 +322,11 @@ static uint64_t grant(uint64_t cap, uint64_t need, uint64_t left)
     return v < left ? v : left;
 }
 
-/* Drops a job's real search state (its context back to the spares). */
-static void drop_state(pf_batch *b, pf__job *j)
+/* Drops a job's real search state (its context back to the spares); `lost`: the job is not done,
+ * so that work will be done again. */
+static void drop_state(pf_batch *b, pf__job *j, int lost)
 {
+    if (j->held && lost) b->st.dropped += j->rprog;
     if (j->held) pf__spare_put(b, j->held);
     j->held = NULL;
     j->rprog = 0;
@@ -355,17 +357,18 @@ static void settle_exp(pf_batch *b)
             if (j->rdone && v >= j->rprog) {
                 /* complete in the account: the worker wrote its results when it finished */
                 PF_ASSERT(j->written);
-                drop_state(b, j);
+                drop_state(b, j, 0);
                 j->state = PF__J_DONE;
                 continue;
             }
             if (j->written) pf__results_unwrite(b, j);
             if (j->rdone && !j->held) {
+                b->st.dropped += j->rprog;
                 j->rprog = 0; /* finished ahead of the account, short: done again when due */
                 j->rdone = 0;
             }
             if (v == 0) {
-                drop_state(b, j); /* nothing granted yet: work done ahead is not kept */
+                drop_state(b, j, 1); /* nothing granted yet: work done ahead is not kept */
                 j->state = PF__J_WAITING;
             } else if (kept < b->nspare_want && pf__account_may_take_slot(b, j)) {
                 kept++;
@@ -374,7 +377,7 @@ static void settle_exp(pf_batch *b)
                 if (j->state != PF__J_SUSPENDED) b->st.suspended++;
                 j->state = PF__J_SUSPENDED;
             } else {
-                drop_state(b, j);
+                drop_state(b, j, 1);
                 j->vprog = 0;
                 j->state = PF__J_WAITING;
                 b->st.restarted++;

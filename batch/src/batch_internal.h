@@ -148,7 +148,7 @@ enum { PF__ROLE_HELD = 1, PF__ROLE_ADMITTED = 2 };
 typedef struct pf__worker {
     pf_ctx   *ctx;
     pf__arena arena;
-    uint64_t  expanded, redone, searches, suspended, restarted, groups;
+    uint64_t  expanded, redone, searches, suspended, restarted, groups, dropped;
     double    t0;              /* monotonic start of its share of the run; 0 until its first job */
     int       granted;         /* it obeys the run's clock: its first chunk was handed out, or
                                 * another worker started the run's clock */

@@ -345,6 +345,9 @@ typedef struct pf_batch_stats {
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
+    uint64_t dropped;       /* expansions thrown away with a search's state at the end of a run (no
+                               spare context it could keep): its next run starts it again, or
+                               (expansion budgets) redoes them */
     uint64_t spare_failed;  /* spare contexts that could not be made when a search was suspended
                                (allocation failed): that search was redone or restarted instead */
     uint32_t pending;       /* queries not yet answered */
