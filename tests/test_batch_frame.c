@@ -850,6 +850,42 @@ static void test_time_from_worker_start(void **state)
     pf_map_destroy(m);
 }
 
+/* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
+ * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
+ * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
+ * second used to get half of every run and lose it (pf_batch_stats.dropped) until the first ended. */
+static void test_time_no_work_thrown_away(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(400, 400, 22);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 29;
+    pf_query_id id[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 3 + 4 * k, 3, 3),
+                                                                .goal = open_near(m, &s, 396 - 4 * k, 396, 3),
+                                                                .search = {.algo = PF_ALGO_DIJKSTRA}}, &id[k]), PF_OK);
+    int done = 0, runs = 0;
+    while (done < 2) {
+        assert_true(++runs < 20000);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 2000}), PF_OK);
+        done = 0;
+        for (int k = 0; k < 2; k++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[k], &r), PF_OK);
+            assert_true(r.status == PF_OK || r.status == PF_IN_PROGRESS);
+            done += r.status == PF_OK;
+        }
+        pf_batch_stats st = pf_batch_get_stats(b);
+        assert_int_equal(st.dropped, 0);
+        assert_int_equal(st.restarted, 0);
+    }
+    assert_true(runs > 2); /* a crossing longer than a run: suspended, not answered at once */
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Contexts made without pre-faulting search the same; a bad value is refused. */
 static void test_prefault_options(void **state)
 {
@@ -893,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
+        cmocka_unit_test(test_time_no_work_thrown_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
