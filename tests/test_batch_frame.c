@@ -12,6 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "batch_internal.h" /* a few checks read the plan's account (vprog) and the spare stack */
+#include "search/ctx_internal.h" /* and a spare's records block */
 #include "testutil.h"
 #include "maps.h"
 
@@ -827,6 +828,51 @@ static void test_slot_holder_keeps_spare(void **state)
     pf_map_destroy(m);
 }
 
+/* A spare made inside a run (a search suspended, none free) is not written there: its pages are
+ * mapped as searches touch them, whatever the batch's prefault. Written at creation, the spares a
+ * rooms-2000 replay's first suspensions made were its worst frame (150-370 ms of a 4 ms budget). */
+static void test_spare_made_in_run_maps_on_touch(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(600, 600, 21);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 23;
+    pf_query_id id;
+    uint32_t a = open_near(m, &s, 3, 3, 3), g = open_near(m, &s, 596, 596, 3);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = g}, &id), PF_OK);
+    assert_int_equal(b->spare_made, 0);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 2000}), PF_OK);
+    assert_int_equal(b->spare_made, 1);
+    /* the parked search kept the worker's context; the worker searches on in the new spare */
+    const pf_ctx *spare = b->workers[0].ctx;
+    size_t ps = pf__page_size(), np = (spare->block_size + ps - 1) / ps, mapped = 0;
+    unsigned char *v = malloc(np);
+    assert_non_null(v);
+    if (spare->lazy && pf__resident_pages(spare->block, spare->block_size, v)) {
+        for (size_t i = 0; i < np; i++) mapped += v[i] & 1u;
+        assert_true(mapped < np / 8);
+    }
+    free(v);
+    /* and searches in it answer as anywhere */
+    pf_batch_result r;
+    for (int run = 0; run < 1000; run++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 2000}), PF_OK);
+        assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) break;
+    }
+    assert_int_equal(r.status, PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    pf_stats st;
+    assert_int_equal(pf_search(c, a, g, NULL, NULL, &st), PF_OK);
+    assert_true(st.cost == r.stats.cost);
+    pf_ctx_destroy(c);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* ---- fair time ------------------------------------------------------------------------------- */
 
 /* A worker that starts late still gets its whole time budget: prepared, then 250 ms before the job
@@ -929,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
+        cmocka_unit_test(test_spare_made_in_run_maps_on_touch),
         cmocka_unit_test(test_time_no_work_thrown_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
