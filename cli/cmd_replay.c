@@ -4,13 +4,14 @@
  * The order log is parsed whole before the replay (orders.c); a new kind of record gets a case in
  * the frame loop, a new option a row in OPTS.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv, execv */
+#define _POSIX_C_SOURCE 200809L /* setenv, execv, clock_gettime */
 #define XXH_INLINE_ALL          /* the path hash; no symbols exported */
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <xxhash.h>
 #include "cli.h"
 #include "replay_anim.h"
@@ -18,7 +19,7 @@
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
-    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
+    "                       [--csv FILE] [--frames-csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "                       [--speed S] [--animate FILE.gif [--anim-px N] [--anim-step N]]\n"
     "                       [--classes CHARS [--class-cost C=X[,C=X]]] [--accel-adopt-frames N]\n"
     "\n"
@@ -88,6 +89,8 @@ static const char *HELP3 =
     "                  so the CSV does not depend on the machine (default 60; 0: rebuilt inside each\n"
     "                  edit, in the frame)\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
+    "  --frames-csv FILE  one row a frame run: frame,wall_ms,cpu_ms,expanded,pending (the frame's\n"
+    "                  submit and run: wall and process CPU time, expansions, orders pending after it)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
     "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
@@ -110,7 +113,7 @@ static const char *HELP3 =
     "example: pathfind replay maps/demo-512.map orders.txt --workers 2 --budget-exp 20000 --csv out.csv\n";
 
 typedef struct replay_opts {
-    const char *map, *orders, *csv;
+    const char *map, *orders, *csv, *frames_csv;
     const char *prep;
     long        workers, slots;
     long        budget_exp, budget_us;
@@ -141,6 +144,11 @@ static int opt_class_cost(replay_opts *o, const char *a) { return cli_filter_opt
 static int opt_csv(replay_opts *o, const char *a)
 {
     o->csv = a;
+    return 1;
+}
+static int opt_frames_csv(replay_opts *o, const char *a)
+{
+    o->frames_csv = a;
     return 1;
 }
 static int opt_prep(replay_opts *o, const char *a)
@@ -175,7 +183,7 @@ static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("
 
 static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
-    {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
+    {"--csv", opt_csv},         {"--frames-csv", opt_frames_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
     {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault}, {"--classes", opt_classes},
     {"--class-cost", opt_class_cost}, {"--accel-adopt-frames", opt_adopt},
@@ -286,6 +294,32 @@ static int write_csv(const char *path, const row *rows, uint32_t n)
         else if (ok) ok = fputs("-,0,-\n", f) >= 0;
     }
     return cli_out_close(&out, "replay", ok);
+}
+
+/* One run's figures, for --frames-csv. */
+typedef struct frame_fig {
+    uint64_t frame, expanded;
+    double   wall_ms, cpu_ms;
+    uint32_t pending;
+} frame_fig;
+
+static int write_frames_csv(const char *path, const frame_fig *ff, uint32_t n)
+{
+    cli_out out;
+    FILE *f = cli_out_open(&out, "replay", path);
+    if (!f) return 0;
+    int ok = fputs("frame,wall_ms,cpu_ms,expanded,pending\n", f) >= 0;
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = fprintf(f, "%llu,%.3f,%.3f,%llu,%u\n", (unsigned long long)ff[i].frame, ff[i].wall_ms, ff[i].cpu_ms,
+                     (unsigned long long)ff[i].expanded, ff[i].pending) > 0;
+    return cli_out_close(&out, "replay", ok);
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Applies an edit record to the map between frames; the batch follows the map (pending and
@@ -459,6 +493,7 @@ int pf_cli_replay(int argc, char **argv)
     cli_adopt *adopt = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
+    frame_fig *ff = NULL;
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
     uint8_t *hb = NULL;
     size_t hcap = 0;
@@ -536,7 +571,8 @@ int pf_cli_replay(int argc, char **argv)
         if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
         /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
         if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
-        double t0 = cli_now();
+        double t0 = cli_now(), c0 = o.frames_csv ? cpu_now() : 0.0;
+        uint64_t x0 = pf_batch_get_stats(b).expanded;
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];
             if (r->kind == CLI_EDIT) continue;
@@ -565,14 +601,23 @@ int pf_cli_replay(int argc, char **argv)
         double dt = cli_now() - t0;
         busy += dt;
         cli_adopt_after_run(adopt);
+        double dc = o.frames_csv ? cpu_now() - c0 : 0.0;
         if (nft == ftcap) {
             ftcap = ftcap ? ftcap * 2u : 1024u;
             double *n = realloc(ft, ftcap * sizeof *ft);
             if (!n) goto oom;
             ft = n;
+            if (o.frames_csv) {
+                frame_fig *nf = realloc(ff, ftcap * sizeof *ff);
+                if (!nf) goto oom;
+                ff = nf;
+            }
         }
-        ft[nft++] = dt * 1e3;
         npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        if (o.frames_csv)
+            ff[nft] = (frame_fig){.frame = frame, .expanded = pf_batch_get_stats(b).expanded - x0, .wall_ms = dt * 1e3,
+                                  .cpu_ms = dc * 1e3, .pending = npend};
+        ft[nft++] = dt * 1e3;
         /* the time budget's two bounds: used while work remains, and not overrun */
         if (o.budget_us && npend && dt * 1e6 < 0.9 * (double)o.budget_us) short_frames++;
         if (o.budget_us && dt * 1e6 > 1.25 * (double)o.budget_us) long_frames++;
@@ -603,6 +648,7 @@ int pf_cli_replay(int argc, char **argv)
         superseded += rows[k].status == PF_SUPERSEDED;
     }
     if (o.csv && !write_csv(o.csv, rows, lg.orders)) goto done;
+    if (o.frames_csv && !write_frames_csv(o.frames_csv, ff, nft)) goto done;
     double lagp[3], lagmax = 0.0;
     for (int p = 0; p < 3; p++) {
         pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
@@ -655,6 +701,7 @@ done:
     free(rows);
     free(pend);
     free(ft);
+    free(ff);
     free(lag);
     free(hb);
     cli_orders_free(&lg);

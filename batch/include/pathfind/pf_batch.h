@@ -65,7 +65,9 @@
  *      background one (by run of submission, then priority) when fewer than `suspend_slots` searches
  *      are suspended, each up to a quantum: with an expansion budget E shared by n such searches,
  *      E / (2n) expansions; with a time budget, the time of the run times workers / (n + 1), or
- *      workers / n when no other normal or background search waits (the run's time is then theirs);
+ *      workers / n when no other normal or background search waits or when these n searches hold
+ *      or are owed every slot (the run's time is then theirs: other work that outlasted the run
+ *      could not be kept, and would be thrown away at its end);
  *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs,
  *      except that under an expansion budget a search of the fair round gets at most one more
  *      quantum here: n long searches in flight share a run evenly, so that they run side by side
@@ -108,11 +110,13 @@
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
  * query tables; batches pre-fault their contexts (records and open lists) at creation by default
  * (pf_batch_desc.prefault). Without a reservation a spare context is made by the worker whose
- * search is being suspended and finds none free, at that moment (the making writes the records,
- * about 20-60 ms on 2000x2000, once per spare over the batch's life; with prefault
- * PF_PREFAULT_NONE and the default allocator on Linux its records are instead mapped as its
- * searches touch them, a parked spare keeps only its search's pages and gives them back when the
- * search ends: memory that follows use, for page faults inside the frames). A batch thus holds
+ * search is being suspended and finds none free, at that moment, and not written then whatever the
+ * prefault: with the default allocator on Linux its records are mapped as searches touch them, each
+ * page once in the spare's life, spread over the frames (written at creation, the first frame's
+ * spares cost 150-370 ms on 2000x2000); with another allocator its stamps are written (a quarter of
+ * the records). With prefault PF_PREFAULT_NONE a parked spare moreover keeps only its search's
+ * pages and gives them back when the search ends: memory that follows use, for page faults again
+ * on every reuse. A batch thus holds
  * only as many spares as searches were ever suspended at once: 64 slots and one query cost one
  * spare, not 64. Open lists and arenas grow when a search or a frame outgrows them. A spare that cannot be made (the allocator
  * returns NULL) is not an error and loses no query: the search is treated as finding no spare free.
