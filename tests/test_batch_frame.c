@@ -932,6 +932,68 @@ static void test_time_no_work_thrown_away(void **state)
     pf_map_destroy(m);
 }
 
+/* Edits between time-budgeted runs: a suspended A* or Dijkstra search that no edit came near goes
+ * on as it stands, and every answer is still the shortest on the cells of its run (checked against
+ * a fresh search on the edited map). Walls go up and come down in small boxes all over the map,
+ * so that searches are both carried across edits and restarted by them. */
+static void test_time_searches_carried_across_edits(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 31);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 3}, &b), PF_OK);
+    pf_ctx *fresh;
+    assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+    uint64_t s = 37;
+    enum { NQ = 24 };
+    pf_query_id id[NQ];
+    uint32_t qs[NQ], qg[NQ], nq = 0, answered = 0, carried = 0;
+    int done[NQ] = {0};
+    for (uint32_t run = 0; answered < NQ; run++) {
+        assert_true(run < 20000);
+        if (nq < NQ && run % 3 == 0) { /* a long order every third run, A* and Dijkstra in turn */
+            qs[nq] = open_near(m, &s, 5, 5 + (int32_t)nq * 6, 4);
+            qg[nq] = open_near(m, &s, 194, 154 - (int32_t)nq * 6, 4);
+            pf_search_desc sd = {.algo = nq & 1 ? PF_ALGO_DIJKSTRA : PF_ALGO_ASTAR};
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qs[nq], .goal = qg[nq], .search = sd}, &id[nq]), PF_OK);
+            nq++;
+        }
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 300}), PF_OK);
+        for (uint32_t i = 0; i < nq; i++) {
+            pf_batch_result r;
+            if (done[i]) continue;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            pf_stats st;
+            pf_status want = pf_search(fresh, qs[i], qg[i], NULL, NULL, &st);
+            assert_int_equal(r.status, want);
+            if (want == PF_OK && fabs(r.stats.cost - st.cost) > 1e-9 * st.cost)
+                fail_msg("query %u, run %u: cost %.9f, a fresh A* on the edited map %.9f", i, run, r.stats.cost, st.cost);
+            done[i] = 1;
+            answered++;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        /* a 3x3 box of wall or ground somewhere, never on an endpoint */
+        int32_t x = (int32_t)rng_below(&s, 197), y = (int32_t)rng_below(&s, 157);
+        int hit = 0;
+        for (uint32_t i = 0; i < nq; i++) {
+            pf_point a = pf_grid_point(m, qs[i]), g = pf_grid_point(m, qg[i]);
+            hit |= (a.x >= x && a.x < x + 3 && a.y >= y && a.y < y + 3) || (g.x >= x && g.x < x + 3 && g.y >= y && g.y < y + 3);
+        }
+        if (hit) continue;
+        pf_grid_edit e = {.rect = {x, y, 3, 3}, .cls = (uint8_t)(rng_below(&s, 2))};
+        pf_edit_report rep;
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, &rep), PF_OK);
+        for (uint32_t k = 0; rep.changed && k < b->njobs; k++) carried += b->jobs[k].state == PF__J_SUSPENDED;
+    }
+    /* both happened: searches restarted by edits that came near them, and others carried on */
+    assert_true(pf_batch_get_stats(b).restarted > 0);
+    assert_true(carried > 0);
+    pf_ctx_destroy(fresh);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Contexts made without pre-faulting search the same; a bad value is refused. */
 static void test_prefault_options(void **state)
 {
@@ -977,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),
         cmocka_unit_test(test_time_no_work_thrown_away),
+        cmocka_unit_test(test_time_searches_carried_across_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
