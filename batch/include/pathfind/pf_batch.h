@@ -162,7 +162,11 @@
  * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
  * ever sees two versions. Queued queries are planned again on the new version (duplicates and
  * groups are found anew: an edit may wall a start off its group's goal). A query suspended by the
- * budget is restarted on the new version, from scratch (counted in `restarted`); with
+ * budget is restarted on the new version, from scratch (counted in `restarted`, its expansions in
+ * `dropped`), except after a run under a time budget when it is a single A* or Dijkstra search on a
+ * grid (not partial, not a flow field, no user heuristic) none of whose node records lies within
+ * its unit's reach of a changed cell: it then goes on as it stands, its answer the shortest on the
+ * new cells (under an expansion budget the restart is kept, so that lockstep peers answer alike); with
  * PF_BATCH_FINISH_ON_EDIT it is instead finished on the version it started on, inside the edit
  * call, before any cell changes: nothing of the old version is kept, so the price is the rest of
  * its search, paid in pf_grid_apply_edits (the run budget does not bound it). Its result is then
@@ -349,9 +353,9 @@ typedef struct pf_batch_stats {
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
-    uint64_t dropped;       /* expansions thrown away with a search's state at the end of a run (no
-                               spare context it could keep): its next run starts it again, or
-                               (expansion budgets) redoes them */
+    uint64_t dropped;       /* expansions thrown away with a search's state: at the end of a run (no
+                               spare context could keep it; expansion budgets redo them) or by an
+                               edit that restarted it (see LIVING MAPS) */
     uint64_t spare_failed;  /* spare contexts that could not be made when a search was suspended
                                (allocation failed): that search was redone or restarted instead */
     uint32_t pending;       /* queries not yet answered */
