@@ -296,8 +296,10 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
            busy > 0 ? completed / busy : 0.0, busy > 0 ? (double)bs.expanded / busy : 0.0);
     print_lags("urgent", &lag[0], 1);
     print_lags("normal", &lag[1], 1);
-    printf("\"idle_cpu_ms_per_frame\":%.3f,\"expanded\":%llu,\"restarted\":%llu,\"batch_bytes\":%zu,\"rss_kb\":%ld}",
+    printf("\"idle_cpu_ms_per_frame\":%.3f,\"expanded\":%llu,\"restarted\":%llu,\"dropped\":%llu,\"batch_bytes\":%zu,"
+           "\"rss_kb\":%ld}",
            idle_cpu * 1e3 / frames, (unsigned long long)bs.expanded, (unsigned long long)bs.restarted,
+           (unsigned long long)bs.dropped,
            pf_batch_mem_size(b), status_kb("VmRSS:"));
     pf_batch_destroy(b);
     free(ids);

@@ -4,13 +4,14 @@
  * The order log is parsed whole before the replay (orders.c); a new kind of record gets a case in
  * the frame loop, a new option a row in OPTS.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv, execv */
+#define _POSIX_C_SOURCE 200809L /* setenv, execv, clock_gettime */
 #define XXH_INLINE_ALL          /* the path hash; no symbols exported */
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <xxhash.h>
 #include "cli.h"
 #include "replay_anim.h"
@@ -18,7 +19,7 @@
 
 static const char *HELP =
     "usage: pathfind replay MAP.map ORDERS [--workers N] [--budget-exp E] [--budget-us U] [--algo NAME]\n"
-    "                       [--csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
+    "                       [--csv FILE] [--frames-csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "                       [--speed S] [--animate FILE.gif [--anim-px N] [--anim-step N]]\n"
     "                       [--classes CHARS [--class-cost C=X[,C=X]]] [--accel-adopt-frames N]\n"
     "\n"
@@ -55,7 +56,11 @@ static const char *HELP2 =
     "detail_accel_stale, detail_short, detail_partial),\n"
     "frame_ms_p50/p99/max and frame_ms_first (submit and run of one frame), queries_per_s (completed\n"
     "orders per second of those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
-    "frames, over completed orders), peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
+    "frames, over completed orders), expanded, dropped (expansions thrown away with searches that no\n"
+    "spare context could keep at a frame's end or that an edit restarted) and restarted (such\n"
+    "searches); with --budget-us,\n"
+    "frames_under_90 (frames under 0.9x the budget with orders still pending after them) and\n"
+    "frames_over_125 (frames over 1.25x it); peak_rss_kb, edits, edit_cells and edit_us (mean microseconds\n"
     "per edit line, the batch's following included), broken and repaired (delivered paths an edit\n"
     "broke ahead of their unit, checked for its size by pf_grid_path_check, and those pf_path_repair\n"
     "mended from where the unit stands) and repair_us (mean per broken path); with --algo auto and an\n"
@@ -90,6 +95,8 @@ static const char *HELP3 =
     "                  edited map, JPS the others: detail_accel_edited), stale (JPS answers every\n"
     "                  long order until an adoption), rebuild (--accel-adopt-frames 0)\n"
     "  --csv FILE      write the CSV (replaced only once complete)\n"
+    "  --frames-csv FILE  one row a frame run: frame,wall_ms,cpu_ms,expanded,pending (the frame's\n"
+    "                  submit and run: wall and process CPU time, expansions, orders pending after it)\n"
     "  --slots S       searches kept suspended between frames (default 2; the CSV depends on it); a\n"
     "                  spare context (16 bytes a cell) is made when a search is first suspended, and\n"
     "                  S x that may not pass 16 GiB (at most 263 slots on a 2000x2000 map)\n"
@@ -112,7 +119,7 @@ static const char *HELP3 =
     "example: pathfind replay maps/demo-512.map orders.txt --workers 2 --budget-exp 20000 --csv out.csv\n";
 
 typedef struct replay_opts {
-    const char *map, *orders, *csv;
+    const char *map, *orders, *csv, *frames_csv;
     const char *prep;
     long        workers, slots;
     long        budget_exp, budget_us;
@@ -145,6 +152,11 @@ static int opt_class_cost(replay_opts *o, const char *a) { return cli_filter_opt
 static int opt_csv(replay_opts *o, const char *a)
 {
     o->csv = a;
+    return 1;
+}
+static int opt_frames_csv(replay_opts *o, const char *a)
+{
+    o->frames_csv = a;
     return 1;
 }
 static int opt_prep(replay_opts *o, const char *a)
@@ -185,7 +197,7 @@ static int opt_anim_step(replay_opts *o, const char *a) { return cli_parse_int("
 
 static const struct { const char *name; opt_fn fn; } OPTS[] = {
     {"--workers", opt_workers}, {"--budget-exp", opt_exp}, {"--budget-us", opt_us}, {"--algo", opt_algo},
-    {"--csv", opt_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
+    {"--csv", opt_csv},         {"--frames-csv", opt_frames_csv},         {"--slots", opt_slots},    {"--moves", opt_moves},    {"--size", opt_size},
     {"--prep", opt_prep},       {"--speed", opt_speed},    {"--animate", opt_animate}, {"--anim-px", opt_anim_px},
     {"--anim-step", opt_anim_step}, {"--prefault", opt_prefault}, {"--classes", opt_classes},
     {"--class-cost", opt_class_cost}, {"--accel-adopt-frames", opt_adopt}, {"--accel-edits", opt_accel_edits},
@@ -296,6 +308,32 @@ static int write_csv(const char *path, const row *rows, uint32_t n)
         else if (ok) ok = fputs("-,0,-\n", f) >= 0;
     }
     return cli_out_close(&out, "replay", ok);
+}
+
+/* One run's figures, for --frames-csv. */
+typedef struct frame_fig {
+    uint64_t frame, expanded;
+    double   wall_ms, cpu_ms;
+    uint32_t pending;
+} frame_fig;
+
+static int write_frames_csv(const char *path, const frame_fig *ff, uint32_t n)
+{
+    cli_out out;
+    FILE *f = cli_out_open(&out, "replay", path);
+    if (!f) return 0;
+    int ok = fputs("frame,wall_ms,cpu_ms,expanded,pending\n", f) >= 0;
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = fprintf(f, "%llu,%.3f,%.3f,%llu,%u\n", (unsigned long long)ff[i].frame, ff[i].wall_ms, ff[i].cpu_ms,
+                     (unsigned long long)ff[i].expanded, ff[i].pending) > 0;
+    return cli_out_close(&out, "replay", ok);
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Applies an edit record to the map between frames; the batch follows the map (pending and
@@ -481,6 +519,7 @@ int pf_cli_replay(int argc, char **argv)
     cli_adopt *adopt = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
+    frame_fig *ff = NULL;
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
     uint8_t *hb = NULL;
     size_t hcap = 0;
@@ -522,6 +561,7 @@ int pf_cli_replay(int argc, char **argv)
     double busy = 0.0;
     uint64_t completed = 0, failed = 0, cancelled = 0, superseded = 0, edits = 0, edit_cells = 0;
     double edit_s = 0.0;
+    uint32_t short_frames = 0, long_frames = 0;
     cli_answers answers = {0};
     const uint64_t first_frame = frame;
     /* the repairs' context is made at load, as a game would, not inside the first frame an edit
@@ -559,7 +599,8 @@ int pf_cli_replay(int argc, char **argv)
         if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
         /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
         if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
-        double t0 = cli_now();
+        double t0 = cli_now(), c0 = o.frames_csv ? cpu_now() : 0.0;
+        uint64_t x0 = pf_batch_get_stats(b).expanded;
         for (; i < lg.n && lg.r[i].frame == frame; i++) {
             const cli_order *r = &lg.r[i];
             if (r->kind == CLI_EDIT) continue;
@@ -588,14 +629,26 @@ int pf_cli_replay(int argc, char **argv)
         double dt = cli_now() - t0;
         busy += dt;
         cli_adopt_after_run(adopt);
+        double dc = o.frames_csv ? cpu_now() - c0 : 0.0;
         if (nft == ftcap) {
             ftcap = ftcap ? ftcap * 2u : 1024u;
             double *n = realloc(ft, ftcap * sizeof *ft);
             if (!n) goto oom;
             ft = n;
+            if (o.frames_csv) {
+                frame_fig *nf = realloc(ff, ftcap * sizeof *ff);
+                if (!nf) goto oom;
+                ff = nf;
+            }
         }
-        ft[nft++] = dt * 1e3;
         npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        if (o.frames_csv)
+            ff[nft] = (frame_fig){.frame = frame, .expanded = pf_batch_get_stats(b).expanded - x0, .wall_ms = dt * 1e3,
+                                  .cpu_ms = dc * 1e3, .pending = npend};
+        ft[nft++] = dt * 1e3;
+        /* the time budget's two bounds: used while work remains, and not overrun */
+        if (o.budget_us && npend && dt * 1e6 < 0.9 * (double)o.budget_us) short_frames++;
+        if (o.budget_us && dt * 1e6 > 1.25 * (double)o.budget_us) long_frames++;
         if (anim && (frame - first_frame) % (uint64_t)o.anim_step == 0) {
             uint32_t nu = 0;
             for (uint32_t k = 0; k < lg.orders; k++) {
@@ -623,6 +676,7 @@ int pf_cli_replay(int argc, char **argv)
         superseded += rows[k].status == PF_SUPERSEDED;
     }
     if (o.csv && !write_csv(o.csv, rows, lg.orders)) goto done;
+    if (o.frames_csv && !write_frames_csv(o.frames_csv, ff, nft)) goto done;
     double lagp[3], lagmax = 0.0;
     for (int p = 0; p < 3; p++) {
         pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
@@ -648,6 +702,10 @@ int pf_cli_replay(int argc, char **argv)
            lagmax, lagp[1], lagp[2], o.workers, o.budget_exp, o.budget_us, prep.accel != NULL, prep.prep_s,
            (unsigned long long)pf_batch_get_stats(b).expanded, cli_peak_rss_kb());
     printf(",\"frame_ms_first\":%.3f", first_ms);
+    pf_batch_stats bst = pf_batch_get_stats(b);
+    printf(",\"dropped\":%llu,\"restarted\":%llu", (unsigned long long)bst.dropped,
+           (unsigned long long)bst.restarted);
+    if (o.budget_us) printf(",\"frames_under_90\":%u,\"frames_over_125\":%u", short_frames, long_frames);
     printf(",\"edits\":%llu,\"edit_cells\":%llu,\"edit_us\":%.3f,\"broken\":%llu,\"repaired\":%llu,\"repair_us\":%.3f",
            (unsigned long long)edits, (unsigned long long)edit_cells, edits ? edit_s * 1e6 / (double)edits : 0.0,
            (unsigned long long)rp.broken, (unsigned long long)rp.repaired,
@@ -671,6 +729,7 @@ done:
     free(rows);
     free(pend);
     free(ft);
+    free(ff);
     free(lag);
     free(hb);
     cli_orders_free(&lg);

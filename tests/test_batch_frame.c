@@ -12,6 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "batch_internal.h" /* a few checks read the plan's account (vprog) and the spare stack */
+#include "search/ctx_internal.h" /* and a spare's records block */
 #include "testutil.h"
 #include "maps.h"
 
@@ -827,6 +828,51 @@ static void test_slot_holder_keeps_spare(void **state)
     pf_map_destroy(m);
 }
 
+/* A spare made inside a run (a search suspended, none free) is not written there: its pages are
+ * mapped as searches touch them, whatever the batch's prefault. Written at creation, the spares a
+ * rooms-2000 replay's first suspensions made were its worst frame (150-370 ms of a 4 ms budget). */
+static void test_spare_made_in_run_maps_on_touch(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(600, 600, 21);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 23;
+    pf_query_id id;
+    uint32_t a = open_near(m, &s, 3, 3, 3), g = open_near(m, &s, 596, 596, 3);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = g}, &id), PF_OK);
+    assert_int_equal(b->spare_made, 0);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 2000}), PF_OK);
+    assert_int_equal(b->spare_made, 1);
+    /* the parked search kept the worker's context; the worker searches on in the new spare */
+    const pf_ctx *spare = b->workers[0].ctx;
+    size_t ps = pf__page_size(), np = (spare->block_size + ps - 1) / ps, mapped = 0;
+    unsigned char *v = malloc(np);
+    assert_non_null(v);
+    if (spare->lazy && pf__resident_pages(spare->block, spare->block_size, v)) {
+        for (size_t i = 0; i < np; i++) mapped += v[i] & 1u;
+        assert_true(mapped < np / 8);
+    }
+    free(v);
+    /* and searches in it answer as anywhere */
+    pf_batch_result r;
+    for (int run = 0; run < 1000; run++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 2000}), PF_OK);
+        assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) break;
+    }
+    assert_int_equal(r.status, PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    pf_stats st;
+    assert_int_equal(pf_search(c, a, g, NULL, NULL, &st), PF_OK);
+    assert_true(st.cost == r.stats.cost);
+    pf_ctx_destroy(c);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* ---- fair time ------------------------------------------------------------------------------- */
 
 /* A worker that starts late still gets its whole time budget: prepared, then 250 ms before the job
@@ -846,6 +892,104 @@ static void test_time_from_worker_start(void **state)
     assert_int_equal(pf_batch_finish(b), PF_OK);
     pf_batch_stats st = pf_batch_get_stats(b);
     assert_true(st.expanded > 4 * 512);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
+ * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
+ * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
+ * second used to get half of every run and lose it (pf_batch_stats.dropped) until the first ended. */
+static void test_time_no_work_thrown_away(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(400, 400, 22);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 29;
+    pf_query_id id[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = open_near(m, &s, 3 + 4 * k, 3, 3),
+                                                                .goal = open_near(m, &s, 396 - 4 * k, 396, 3),
+                                                                .search = {.algo = PF_ALGO_DIJKSTRA}}, &id[k]), PF_OK);
+    int done = 0, runs = 0;
+    while (done < 2) {
+        assert_true(++runs < 20000);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 2000}), PF_OK);
+        done = 0;
+        for (int k = 0; k < 2; k++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[k], &r), PF_OK);
+            assert_true(r.status == PF_OK || r.status == PF_IN_PROGRESS);
+            done += r.status == PF_OK;
+        }
+        pf_batch_stats st = pf_batch_get_stats(b);
+        assert_int_equal(st.dropped, 0);
+        assert_int_equal(st.restarted, 0);
+    }
+    assert_true(runs > 2); /* a crossing longer than a run: suspended, not answered at once */
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+/* Edits between time-budgeted runs: a suspended A* or Dijkstra search that no edit came near goes
+ * on as it stands, and every answer is still the shortest on the cells of its run (checked against
+ * a fresh search on the edited map). Walls go up and come down in small boxes all over the map,
+ * so that searches are both carried across edits and restarted by them. */
+static void test_time_searches_carried_across_edits(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 160, 31);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 3}, &b), PF_OK);
+    pf_ctx *fresh;
+    assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+    uint64_t s = 37;
+    enum { NQ = 24 };
+    pf_query_id id[NQ];
+    uint32_t qs[NQ], qg[NQ], nq = 0, answered = 0, carried = 0;
+    int done[NQ] = {0};
+    for (uint32_t run = 0; answered < NQ; run++) {
+        assert_true(run < 20000);
+        if (nq < NQ && run % 3 == 0) { /* a long order every third run, A* and Dijkstra in turn */
+            qs[nq] = open_near(m, &s, 5, 5 + (int32_t)nq * 6, 4);
+            qg[nq] = open_near(m, &s, 194, 154 - (int32_t)nq * 6, 4);
+            pf_search_desc sd = {.algo = nq & 1 ? PF_ALGO_DIJKSTRA : PF_ALGO_ASTAR};
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qs[nq], .goal = qg[nq], .search = sd}, &id[nq]), PF_OK);
+            nq++;
+        }
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 300}), PF_OK);
+        for (uint32_t i = 0; i < nq; i++) {
+            pf_batch_result r;
+            if (done[i]) continue;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            pf_stats st;
+            pf_status want = pf_search(fresh, qs[i], qg[i], NULL, NULL, &st);
+            assert_int_equal(r.status, want);
+            if (want == PF_OK && fabs(r.stats.cost - st.cost) > 1e-9 * st.cost)
+                fail_msg("query %u, run %u: cost %.9f, a fresh A* on the edited map %.9f", i, run, r.stats.cost, st.cost);
+            done[i] = 1;
+            answered++;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        /* a 3x3 box of wall or ground somewhere, never on an endpoint */
+        int32_t x = (int32_t)rng_below(&s, 197), y = (int32_t)rng_below(&s, 157);
+        int hit = 0;
+        for (uint32_t i = 0; i < nq; i++) {
+            pf_point a = pf_grid_point(m, qs[i]), g = pf_grid_point(m, qg[i]);
+            hit |= (a.x >= x && a.x < x + 3 && a.y >= y && a.y < y + 3) || (g.x >= x && g.x < x + 3 && g.y >= y && g.y < y + 3);
+        }
+        if (hit) continue;
+        pf_grid_edit e = {.rect = {x, y, 3, 3}, .cls = (uint8_t)(rng_below(&s, 2))};
+        pf_edit_report rep;
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, &rep), PF_OK);
+        for (uint32_t k = 0; rep.changed && k < b->njobs; k++) carried += b->jobs[k].state == PF__J_SUSPENDED;
+    }
+    /* both happened: searches restarted by edits that came near them, and others carried on */
+    assert_true(pf_batch_get_stats(b).restarted > 0);
+    assert_true(carried > 0);
+    pf_ctx_destroy(fresh);
     pf_batch_destroy(b);
     pf_map_destroy(m);
 }
@@ -893,6 +1037,9 @@ int main(void)
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
+        cmocka_unit_test(test_spare_made_in_run_maps_on_touch),
+        cmocka_unit_test(test_time_no_work_thrown_away),
+        cmocka_unit_test(test_time_searches_carried_across_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

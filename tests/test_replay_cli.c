@@ -181,6 +181,56 @@ static void test_workers_agree(void **state)
     pf_map_destroy(m);
 }
 
+/* The JSON number after `key` in the last JSON line. */
+static double json_num(const char *key)
+{
+    const char *last = strrchr(g_out, '{');
+    assert_non_null(last);
+    const char *p = strstr(last, key);
+    if (!p) fail_msg("no %s in %s", key, last);
+    return strtod(p + strlen(key), NULL);
+}
+
+/* --frames-csv: one row per frame run, in order; the expansions add up to the JSON's, and orders
+ * are pending after every frame but the last. Under a time budget the JSON counts the frames
+ * outside its bounds and the work thrown away. */
+static void test_frames_csv(void **state)
+{
+    (void)state;
+    write_inputs();
+    char args[512];
+    snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-exp 700 --frames-csv '%s'", tmp("m.map"), tmp("o.txt"),
+             tmp("f.csv"));
+    assert_int_equal(replay(args), 0);
+    static char fcsv[1 << 16];
+    slurp(tmp("f.csv"), fcsv, sizeof fcsv);
+    char *save = NULL, *row = strtok_r(fcsv, "\n", &save);
+    assert_string_equal(row, "frame,wall_ms,cpu_ms,expanded,pending");
+    unsigned long long sum = 0, prev = 0, n = 0;
+    unsigned last_pending = 1;
+    while ((row = strtok_r(NULL, "\n", &save))) {
+        unsigned long long fr, x;
+        double wall, cpu;
+        unsigned pend;
+        assert_int_equal(sscanf(row, "%llu,%lf,%lf,%llu,%u", &fr, &wall, &cpu, &x, &pend), 5);
+        assert_true(n == 0 || fr > prev);
+        assert_true(wall >= 0.0 && cpu >= 0.0);
+        if (n) assert_true(last_pending > 0); /* a frame is run only while orders are pending */
+        prev = fr;
+        sum += x;
+        last_pending = pend;
+        n++;
+    }
+    assert_int_equal(last_pending, 0);
+    assert_int_equal(n, (unsigned long long)json_num("\"frames\":"));
+    assert_int_equal(sum, (unsigned long long)json_num("\"expanded\":"));
+    assert_true(json_num("\"dropped\":") >= 0.0);
+    snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-us 2000", tmp("m.map"), tmp("o.txt"));
+    assert_int_equal(replay(args), 0);
+    double under = json_num("\"frames_under_90\":"), over = json_num("\"frames_over_125\":");
+    assert_true(under >= 0.0 && over >= 0.0 && under + over <= json_num("\"frames\":"));
+}
+
 /* A lone order's hash is the XXH3-64 of its path's node ids as little-endian uint32. */
 /* Reads row `row` of a CSV: status and cost (-1 for "-"). */
 static void csv_row(const char *csv, unsigned row, char *status, double *cost, unsigned *arrived)
@@ -630,6 +680,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workers_agree),
         cmocka_unit_test(test_path_hash),
+        cmocka_unit_test(test_frames_csv),
         cmocka_unit_test(test_edits_sizes_partial),
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),

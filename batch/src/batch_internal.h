@@ -129,6 +129,7 @@ typedef struct pf__job {
     int      rdone;            /* `held` holds the finished search (rprog is all it needs) */
     int      written;          /* its results are written in the query slots */
     pf_status fin;             /* final status of the real search, once rdone */
+    int      carried;          /* an edit left its suspended search valid (follow.c): kept */
     uint32_t settled;          /* group: starts settled so far */
     int32_t  bx0, by0, bx1, by1; /* group: bounding box of the starts */
     uint32_t sliced;
@@ -148,7 +149,7 @@ enum { PF__ROLE_HELD = 1, PF__ROLE_ADMITTED = 2 };
 typedef struct pf__worker {
     pf_ctx   *ctx;
     pf__arena arena;
-    uint64_t  expanded, redone, searches, suspended, restarted, groups;
+    uint64_t  expanded, redone, searches, suspended, restarted, groups, dropped;
     double    t0;              /* monotonic start of its share of the run; 0 until its first job */
     int       granted;         /* it obeys the run's clock: its first chunk was handed out, or
                                 * another worker started the run's clock */
@@ -385,7 +386,9 @@ void      pf__plan_rank(pf_batch *b);
 void      pf__plan_answer_dups(pf_batch *b);
 /* A run ended: jobs planned from now on are younger. */
 void      pf__plan_end_run(pf_batch *b);
-/* An edit: every job dropped, its queries and the waiting duplicates requeued (pf__query_requeue). */
+/* An edit: every job dropped but those marked `carried` (suspended singles whose search the edit
+ * left valid: kept as they are, with the duplicates waiting for them), its queries and the waiting
+ * duplicates requeued (pf__query_requeue). */
 void      pf__plan_unplan(pf_batch *b, int ok);
 /* The contexts suspended searches hold. */
 int       pf__plan_reserve_open(pf_batch *b, uint32_t open, int prefault);

@@ -349,8 +349,16 @@ void pf__plan_end_run(pf_batch *b) { b->epoch++; }
  * in its goal's component, which the edit may have changed. */
 void pf__plan_unplan(pf_batch *b, int ok)
 {
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < b->njobs; i++) {
         pf__job *j = &b->jobs[i];
+        if (j->carried) { /* its search goes on as it stands, from the same place in the queue */
+            j->carried = 0;
+            b->q[j->query].job = kept;
+            b->jobs[kept++] = *j;
+            continue;
+        }
+        if (j->held && !j->rdone) b->st.dropped += j->rprog; /* the edit throws that work away */
         if (j->held) pf__spare_put(b, j->held);
         j->held = NULL;
         if (j->state == PF__J_SUSPENDED) b->st.restarted++; /* its search starts again from scratch */
@@ -359,8 +367,15 @@ void pf__plan_unplan(pf_batch *b, int ok)
         for (uint32_t k = 0; k < n; k++)
             pf__query_requeue(b, j->kind == PF__J_GROUP ? b->members[j->first + k] : j->query, ok);
     }
-    for (uint32_t i = 0; i < b->ndups; i++) pf__query_requeue(b, b->dups[i], ok);
-    b->njobs = b->nmembers = b->ndups = 0;
+    uint32_t dkeep = 0;
+    for (uint32_t i = 0; i < b->ndups; i++) {
+        uint32_t c = b->q[b->dups[i]].canon; /* still queued only when its job was kept */
+        if (b->q[c].state == PF__Q_QUEUED) b->dups[dkeep++] = b->dups[i];
+        else pf__query_requeue(b, b->dups[i], ok);
+    }
+    b->njobs = kept;
+    b->nmembers = 0;
+    b->ndups = dkeep;
     b->jobs_dirty = 0;
 }
 

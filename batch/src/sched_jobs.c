@@ -131,7 +131,8 @@ void pf__workers_publish(pf_batch *b)
         b->st.suspended += wk->suspended;
         b->st.restarted += wk->restarted;
         b->st.groups += wk->groups;
-        wk->expanded = wk->redone = wk->searches = wk->suspended = wk->restarted = wk->groups = 0;
+        b->st.dropped += wk->dropped;
+        wk->expanded = wk->redone = wk->searches = wk->suspended = wk->restarted = wk->groups = wk->dropped = 0;
     }
 }
 
@@ -310,6 +311,7 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
         j->state = PF__J_WAITING; /* no spare context: restarts on a later run */
         j->vprog = 0;
         wk->restarted++;
+        wk->dropped += units; /* park fails only for a search begun in this run */
         return;
     }
     if (j->state != PF__J_SUSPENDED) wk->suspended++;
@@ -372,6 +374,7 @@ static void run_exp(pf_batch *b, pf__job *j, pf__worker *wk)
         return;
     }
     if (!park(b, j, wk, c)) { /* no spare context: the state is lost and redone when due */
+        wk->dropped += rp;
         j->held = NULL;
         j->rprog = 0;
     }

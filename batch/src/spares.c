@@ -36,16 +36,22 @@ pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
     return st;
 }
 
-/* A spare made during a run is pre-faulted as the batch's contexts are. With PF_PREFAULT_NONE it
- * holds only the pages its search touches (a 2000x2000 map's records are 64 MB; a suspended search
- * touches a part), at the price of the page faults inside the frames: measured on a rooms-2000
- * replay under a 4 ms time budget, 25-30% fewer expansions a frame, so it is the caller's choice,
- * not the default. */
+/* A spare made during a run is never written at creation, whatever the batch's prefault: its pages
+ * are mapped as its searches touch them (4 KiB each; the default allocator on Linux; another
+ * allocator's spare has its stamps written, a quarter of the records). Written at creation, the
+ * spares that a run's first suspensions made (64 MB of records each on 2000x2000) were the worst
+ * frame of a rooms-2000 replay under a 4 ms budget: 150-370 ms, every other frame at most 8. The
+ * faults are spread over the frames instead, each page once in the spare's life: only with
+ * PF_PREFAULT_NONE does a parked or freed spare give its pages back (park, pf__spare_put), which
+ * cost a rooms-2000 replay 25-30% of its expansions a frame (faults again on every reuse), so it
+ * stays the caller's choice. Spares made before the first frame (reserve.spares) are written as
+ * the batch's other contexts are. */
 static pf_status new_spare(pf_batch *b, pf_ctx **out)
 {
     pf_ctx_desc cd = b->ctx_desc;
     cd.heap_capacity = b->open_cap;
     cd.accel = NULL; /* as pf__new_ctx */
+    cd.prefault = PF_PREFAULT_NONE;
     pf_status st = pf_ctx_create(b->map, &cd, out);
     if (st == PF_OK && b->accel) st = pf__ctx_adopt_accel(*out, b->accel);
     /* reserve.algos holds for spares made later too (pf_batch.h): without it the search parked

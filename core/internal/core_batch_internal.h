@@ -51,6 +51,13 @@ void pf__ctx_trim(pf_ctx *ctx);
  * every suspended search kept its own copy (32 MB on 2000x2000: 4x what its records take). */
 void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to);
 
+/* A search suspended in `ctx` when the map's edit `e` (between its version and e->version) changed
+ * the cells of e->rects: carried to the new version as it stands (1) when it is a plain A* or
+ * Dijkstra search on a grid none of whose records lies within a unit's reach of a changed cell,
+ * its answer then shortest on the new cells (search.c says why); otherwise 0, and its next step
+ * starts it again on the new version, as ever. */
+int pf__ctx_carry_search(pf_ctx *ctx, const pf__edit_view *e);
+
 /* Makes now the per-context state the algorithms of `algos` (bit 1u << pf_algo each) allocate on
  * their first search: JPS's and JPS+'s jump-point state (JPS, JPS+, AUTO on maps JPS supports), the
  * accelerator's query state (AUTO, when one is attached), Theta*'s parents (THETA). PF_OK,

@@ -69,7 +69,9 @@
  *      background one (by run of submission, then priority) when fewer than `suspend_slots` searches
  *      are suspended, each up to a quantum: with an expansion budget E shared by n such searches,
  *      E / (2n) expansions; with a time budget, the time of the run times workers / (n + 1), or
- *      workers / n when no other normal or background search waits (the run's time is then theirs);
+ *      workers / n when no other normal or background search waits or when these n searches hold
+ *      or are owed every slot (the run's time is then theirs: other work that outlasted the run
+ *      could not be kept, and would be thrown away at its end);
  *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs,
  *      except that under an expansion budget a search of the fair round gets at most one more
  *      quantum here: n long searches in flight share a run evenly, so that they run side by side
@@ -112,11 +114,13 @@
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
  * query tables; batches pre-fault their contexts (records and open lists) at creation by default
  * (pf_batch_desc.prefault). Without a reservation a spare context is made by the worker whose
- * search is being suspended and finds none free, at that moment (the making writes the records,
- * about 20-60 ms on 2000x2000, once per spare over the batch's life; with prefault
- * PF_PREFAULT_NONE and the default allocator on Linux its records are instead mapped as its
- * searches touch them, a parked spare keeps only its search's pages and gives them back when the
- * search ends: memory that follows use, for page faults inside the frames). A batch thus holds
+ * search is being suspended and finds none free, at that moment, and not written then whatever the
+ * prefault: with the default allocator on Linux its records are mapped as searches touch them, each
+ * page once in the spare's life, spread over the frames (written at creation, the first frame's
+ * spares cost 150-370 ms on 2000x2000); with another allocator its stamps are written (a quarter of
+ * the records). With prefault PF_PREFAULT_NONE a parked spare moreover keeps only its search's
+ * pages and gives them back when the search ends: memory that follows use, for page faults again
+ * on every reuse. A batch thus holds
  * only as many spares as searches were ever suspended at once: 64 slots and one query cost one
  * spare, not 64. Open lists and arenas grow when a search or a frame outgrows them. A spare that cannot be made (the allocator
  * returns NULL) is not an error and loses no query: the search is treated as finding no spare free.
@@ -162,7 +166,11 @@
  * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
  * ever sees two versions. Queued queries are planned again on the new version (duplicates and
  * groups are found anew: an edit may wall a start off its group's goal). A query suspended by the
- * budget is restarted on the new version, from scratch (counted in `restarted`); with
+ * budget is restarted on the new version, from scratch (counted in `restarted`, its expansions in
+ * `dropped`), except after a run under a time budget when it is a single A* or Dijkstra search on a
+ * grid (not partial, not a flow field, no user heuristic) none of whose node records lies within
+ * its unit's reach of a changed cell: it then goes on as it stands, its answer the shortest on the
+ * new cells (under an expansion budget the restart is kept, so that lockstep peers answer alike); with
  * PF_BATCH_FINISH_ON_EDIT it is instead finished on the version it started on, inside the edit
  * call, before any cell changes: nothing of the old version is kept, so the price is the rest of
  * its search, paid in pf_grid_apply_edits (the run budget does not bound it). Its result is then
@@ -352,6 +360,9 @@ typedef struct pf_batch_stats {
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
+    uint64_t dropped;       /* expansions thrown away with a search's state: at the end of a run (no
+                               spare context could keep it; expansion budgets redo them) or by an
+                               edit that restarted it (see LIVING MAPS) */
     uint64_t spare_failed;  /* spare contexts that could not be made when a search was suspended
                                (allocation failed): that search was redone or restarted instead */
     uint32_t pending;       /* queries not yet answered */

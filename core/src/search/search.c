@@ -881,6 +881,42 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
     return st;
 }
 
+/* The argument (A* on a grid): an edit changes the moves out of a node only if it changes a cell
+ * within a unit's reach of it (the cells its footprint enters, and the corners a diagonal step
+ * must keep clear). When no record of the search, closed or open, lies within that reach of a
+ * changed cell, the moves out of every closed node, and so every g and parent, are those of the
+ * new cells; a shortest path on the new cells that improves on a closed node's g would enter the
+ * changed area through a node the search never generated, after an open one: the usual A*
+ * invariant holds on the new version. Only plain searches are carried: JPS and the accelerator
+ * scan cells they never record, a partial search's targets and a sized unit's filtered blocks
+ * were read from the old cells, a user heuristic may be inconsistent, and Theta* looks far. */
+int pf__ctx_carry_search(pf_ctx *ctx, const pf__edit_view *e)
+{
+    const pf_map *m = ctx->map;
+    pf__search *s = &ctx->s;
+    if (m->kind != PF_MAP_GRID || s->active == PF__SEARCH_NONE || s->status != PF_IN_PROGRESS) return 0;
+    if (s->d.algo != PF_ALGO_ASTAR && s->d.algo != PF_ALGO_DIJKSTRA) return 0;
+    if (s->greedy || s->unit || s->reopen || s->tree || s->back || s->partial || s->trace ||
+        s->d.heuristic == PF_HEUR_CALLBACK || s->d.heuristic == PF_HEUR_MAX ||
+        (s->size > 1 && s->d.filter))
+        return 0;
+    if (s->version + 1u != e->version) return 0; /* one edit at a time, from the version it searched */
+    const int32_t r = (int32_t)s->size + 1, w = (int32_t)m->width, h = (int32_t)m->height;
+    for (uint32_t k = 0; k < e->count; k++) {
+        const pf_rect *q = &e->rects[k];
+        int32_t x0 = q->x - r, y0 = q->y - r, x1 = q->x + (int32_t)q->w + r, y1 = q->y + (int32_t)q->h + r;
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > w ? w : x1;
+        y1 = y1 > h ? h : y1;
+        for (int32_t y = y0; y < y1; y++)
+            for (int32_t x = x0; x < x1; x++)
+                if (pf__nodes_live(&ctx->nodes, pf__grid_pad(m, (uint32_t)(y * w + x)))) return 0;
+    }
+    s->version = e->version;
+    return 1;
+}
+
 /* Walks parents from `idx` back to the start; returns the inner index of the parent. */
 static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
 {
