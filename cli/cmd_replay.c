@@ -534,8 +534,16 @@ int pf_cli_replay(int argc, char **argv)
         goto done;
     /* spares are made as searches are first suspended (a game pays for the slots it uses), never
      * all up front: 64 slots and one order cost one spare context at most */
+    /* the size most sized orders have: each worker's labels (and JPS's bitmaps) for it are made
+     * before frame 0, not by the first such order inside it (filtered units have their own) */
+    uint32_t by_size[PF_UNIT_SIZE_MAX + 1] = {0}, unit_size = 0;
+    for (uint32_t k = 0; k < lg.n && !flt; k++) {
+        uint32_t z = lg.r[k].kind != CLI_ORDER ? 0 : lg.r[k].size ? lg.r[k].size : (uint32_t)o.size;
+        if (z > 1 && z <= PF_UNIT_SIZE_MAX && ++by_size[z] > by_size[unit_size]) unit_size = z;
+    }
     pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
-                        .accel = prep.accel, .prefault = o.prefault, .reserve = {.algos = 1u << o.algo}};
+                        .accel = prep.accel, .prefault = o.prefault,
+                        .reserve = {.algos = 1u << o.algo, .unit_size = unit_size}};
     pf_diag bdiag;
     pf_status st = pf_batch_check(map, &bd, &bdiag);
     if (st != PF_OK) {

@@ -676,6 +676,61 @@ static void test_reserve_algos_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* reserve.unit_size: frames of 2x2 units by A* and JPS allocate nothing after creation (each
+ * context's labels of where such a unit can go, and JPS's bitmaps for it, made by the reserve);
+ * without it the first such frames make them (the check can fail). */
+static unsigned long sized_frames(pf_map *m, uint32_t unit_size, counter *cnt)
+{
+    pf_batch *b;
+    const uint32_t algos = (1u << PF_ALGO_ASTAR) | (1u << PF_ALGO_JPS);
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 2,
+                       .suspend_slots = 2,
+                       .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1,
+                                   .algos = algos, .unit_size = unit_size}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    unsigned long made = atomic_load(&cnt->allocs);
+    uint32_t n;
+    op *ops = make_stream(m, 30, &n, 11);
+    pf_query_id *ids = calloc(n, sizeof *ids);
+    for (uint32_t i = 0, frame = 0; frame < 30; frame++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        for (; i < n && ops[i].frame == frame; i++) {
+            if (ops[i].cancel) {
+                pf_batch_cancel(b, ids[ops[i].target]);
+                continue;
+            }
+            ops[i].q.search.algo = i % 2 ? PF_ALGO_JPS : PF_ALGO_ASTAR;
+            ops[i].q.search.unit_size = 2;
+            assert_int_equal(pf_batch_submit(b, &ops[i].q, &ids[i]), PF_OK);
+        }
+        pf_batch_budget bud = frame % 2 ? (pf_batch_budget){.max_expansions = 400} : (pf_batch_budget){.max_us = 300};
+        assert_int_equal(example_run_pthreads(b, 2, &bud), PF_OK);
+    }
+    assert_true(pf_batch_get_stats(b).completed > 50);
+    free(ids);
+    free(ops);
+    pf_batch_destroy(b);
+    return atomic_load(&cnt->allocs) - made;
+}
+
+static void test_reserve_unit_size_then_no_allocation(void **state)
+{
+    (void)state;
+    uint64_t seed = 21;
+    uint8_t *cls = malloc(160 * 120);
+    for (size_t i = 0; i < 160 * 120; i++) cls[i] = rng_below(&seed, 100) < 8 ? 0 : 1;
+    pf_map *m = grid_make(160, 120, PF_MOVES_DEFAULT, cls, NULL);
+    free(cls);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    assert_int_equal(sized_frames(m, 2, &cnt), 0);
+    assert_true(sized_frames(m, 0, &cnt) > 0);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.reserve = {.unit_size = PF_UNIT_SIZE_MAX + 1u}}, &b),
+                     PF_INVALID_ARGUMENT);
+    pf_map_destroy(m);
+}
+
 /* Reserving JPS+ after JPS replaces the batch's bitmaps-only table; searches suspended in spares
  * still read the old one, which must outlive them (ASan: no use after free) and answer as before. */
 static void test_reserve_jps_plus_with_suspended_searches(void **state)
@@ -1040,6 +1095,7 @@ int main(void)
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),
         cmocka_unit_test(test_time_no_work_thrown_away),
         cmocka_unit_test(test_time_searches_carried_across_edits),
+        cmocka_unit_test(test_reserve_unit_size_then_no_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

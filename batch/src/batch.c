@@ -86,6 +86,9 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
     if (d->reserve.algos >> PF_ALGO__COUNT)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.algos: 0x%x names no pf_algo beyond bit %u",
                           d->reserve.algos, PF_ALGO__COUNT - 1u);
+    if (d->reserve.unit_size > PF_UNIT_SIZE_MAX)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.unit_size: %u exceeds PF_UNIT_SIZE_MAX (%u)",
+                          d->reserve.unit_size, (unsigned)PF_UNIT_SIZE_MAX);
     if (d->reserve.queries > PF__BQ_SLOT_MASK)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.queries: %u exceed PF_BATCH_MAX_QUERIES (%u)",
                           d->reserve.queries, PF_BATCH_MAX_QUERIES);
@@ -316,6 +319,10 @@ pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
     if (r->arena_bytes && !pf__workers_reserve_arena(b, r->arena_bytes, pre)) return fail;
     if (r->spares && !pf__spares_make_all(b)) return fail;
     if (r->algos && (st = reserve_algos(b, r->algos)) != PF_OK) return st == PF_OUT_OF_MEMORY ? fail : st;
+    /* after the algorithms: JPS's sized bitmaps go with them */
+    if (r->unit_size > 1 && !b->fixed &&
+        ((st = pf__workers_reserve_size(b, r->unit_size)) != PF_OK || (st = pf__spares_reserve_size(b, r->unit_size)) != PF_OK))
+        return st == PF_OUT_OF_MEMORY ? fail : st;
     return PF_OK;
 }
 

@@ -353,6 +353,7 @@ void      pf__spare_put(pf_batch *b, pf_ctx *c);
 void      pf__spares_owe(pf_batch *b, uint32_t n);
 int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos);
+pf_status pf__spares_reserve_size(pf_batch *b, uint32_t size);
 void      pf__spares_use_jps(pf_batch *b, const pf_jps_table *t);
 /* The free spares use `acc` (pf__ctx_adopt_accel), with the state b->algos needs. */
 pf_status pf__spares_use_accel(pf_batch *b, const pf_accel *acc);
@@ -467,6 +468,7 @@ int       pf__workers_alloc(pf_batch *b);
 pf_status pf__workers_init(pf_batch *b, size_t arena);
 int       pf__workers_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__workers_reserve_algos(pf_batch *b, uint32_t algos);
+pf_status pf__workers_reserve_size(pf_batch *b, uint32_t size);
 void      pf__workers_use_jps(pf_batch *b, const pf_jps_table *t);
 /* The workers' contexts use `acc` (pf__ctx_adopt_accel), with the state b->algos needs. */
 pf_status pf__workers_use_accel(pf_batch *b, const pf_accel *acc);

@@ -85,6 +85,13 @@ pf_status pf__workers_reserve_algos(pf_batch *b, uint32_t algos)
     return st;
 }
 
+pf_status pf__workers_reserve_size(pf_batch *b, uint32_t size)
+{
+    pf_status st = PF_OK;
+    for (uint32_t w = 0; w < b->nworkers && st == PF_OK; w++) st = pf__ctx_reserve_size(b->workers[w].ctx, size, b->algos);
+    return st;
+}
+
 void pf__workers_use_jps(pf_batch *b, const pf_jps_table *t)
 {
     for (uint32_t w = 0; w < b->nworkers; w++) pf_ctx_use_jps_table(b->workers[w].ctx, t);

@@ -136,6 +136,13 @@ pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos)
     return st;
 }
 
+pf_status pf__spares_reserve_size(pf_batch *b, uint32_t size)
+{
+    pf_status st = PF_OK;
+    for (uint32_t i = 0; i < b->nspare && st == PF_OK; i++) st = pf__ctx_reserve_size(b->spares[i], size, b->algos);
+    return st;
+}
+
 void pf__spares_use_jps(pf_batch *b, const pf_jps_table *t)
 {
     for (uint32_t i = 0; i < b->nspare; i++) pf_ctx_use_jps_table(b->spares[i], t);

@@ -64,6 +64,9 @@ int pf__ctx_carry_search(pf_ctx *ctx, const pf__edit_view *e);
  * PF_OUT_OF_MEMORY, PF_CAPACITY_EXCEEDED (a context in caller memory without it).
  * pf_batch_reserve's way to keep a frame's first searches from allocating. */
 pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos);
+/* What a unit of `size` > 1 reads in ctx, made now: its component labels, and JPS's bitmaps for
+ * it when `algos` names JPS, JPS+ or AUTO (pf_batch_reserve_desc.unit_size). */
+pf_status pf__ctx_reserve_size(pf_ctx *ctx, uint32_t size, uint32_t algos);
 
 /* Attaches `acc` (NULL detaches) as pf_ctx_use_accel does, but one made for the context's map
  * object whatever its cells: a stale one answers no query until the map's fingerprint is its own

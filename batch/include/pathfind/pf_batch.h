@@ -260,6 +260,13 @@ typedef struct pf_batch_reserve_desc {
      * when JPS+ or AUTO is named) that all its contexts share, instead of each context building
      * its own on its first such search (on a 2000x2000 map: 100-200 ms inside a frame). */
     uint32_t algos;
+    /* A unit size (> 1) the frames will search: each context's labels of where such a unit can go
+     * (unfiltered; the first sized query otherwise labels the whole map inside its frame, 2-8 ms
+     * on 2000x2000) and, for JPS, JPS+ and AUTO in `algos` (or an earlier reserve), JPS's bitmaps
+     * for that size, of every class the map holds, are made now. A context keeps the labels of one
+     * size (and filter) at a time: a query of another size makes its own. Spares made later get
+     * labels handed over by the searches they park. At most PF_UNIT_SIZE_MAX; 0 or 1: nothing. */
+    uint32_t unit_size;
 } pf_batch_reserve_desc;
 
 typedef struct pf_batch_desc {

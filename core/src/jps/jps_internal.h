@@ -115,5 +115,8 @@ pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len);
 /* Whether JPS+ on c reads a table already made (attached or built by an earlier query). */
 int pf__jps_has_plus(const pf_ctx *c);
+/* Builds now the sized bitmaps a unit of `size` reads (pf_batch_reserve_desc.unit_size), for
+ * every class the map holds: PF_OK or PF_OUT_OF_MEMORY (nothing to do off a JPS map). */
+pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size);
 
 #endif

@@ -60,6 +60,15 @@ pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos)
     return st;
 }
 
+pf_status pf__ctx_reserve_size(pf_ctx *ctx, uint32_t size, uint32_t algos)
+{
+    const uint32_t jps = (1u << PF_ALGO_JPS) | (1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO);
+    if (size < 2 || ctx->fixed || ctx->map->kind != PF_MAP_GRID || ctx->map->moves == PF_MOVES_HEX) return PF_OK;
+    pf_status st = pf__szcomp_reserve(ctx, (uint8_t)size);
+    if (st == PF_OK && (algos & jps)) st = pf__jps_reserve_size(ctx, (uint8_t)size);
+    return st;
+}
+
 void pf__ctx_ext_drop(pf_ctx *ctx, pf__ext_kind kind)
 {
     if (!ctx->ext[kind] || (ctx->ext_placed >> kind & 1u)) return;

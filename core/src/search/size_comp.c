@@ -572,6 +572,13 @@ pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, 
     return PF_OK;
 }
 
+pf_status pf__szcomp_reserve(pf_ctx *c, uint8_t size)
+{
+    pf__grid_view v;
+    pf_status err;
+    return labels_for(c, size, NULL, &v, &err) ? PF_OK : err;
+}
+
 pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int *same)
 {
     pf_status err;

@@ -17,5 +17,8 @@ pf_status pf__szcomp_same(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, con
 pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int32_t gx,
                              int32_t gy, pf_heur metric, int *reach, double *dist, pf__near_ties *ties);
 size_t    pf__szcomp_bytes(const pf_ctx *c);
+/* Makes the labels of unfiltered units of `size` now (pf_batch_reserve_desc.unit_size), not in
+ * the first such query: PF_OK, PF_OUT_OF_MEMORY, PF_UNSUPPORTED (a static context). */
+pf_status pf__szcomp_reserve(pf_ctx *c, uint8_t size);
 
 #endif
