@@ -731,6 +731,56 @@ static void test_reserve_unit_size_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* An open map, 8-connected, a few walls: 2x2 units stand almost anywhere. */
+static pf_map *open_map_8(uint32_t w, uint32_t h, uint64_t seed)
+{
+    uint8_t *cls = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++) cls[i] = rng_below(&seed, 100) < 5 ? 0 : 1;
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, cls, NULL);
+    free(cls);
+    return m;
+}
+
+/* A worker that parks a search takes a spare made there and then: the sized units' labels and
+ * JPS's bitmaps for their size go with the worker (the parked one-cell search reads neither), so
+ * the next frame's 2x2 JPS queries allocate nothing (without the hand-over the spare built the
+ * bitmaps inside that frame: 10 ms on rooms-2000). */
+static void test_sized_state_follows_the_worker(void **state)
+{
+    (void)state;
+    pf_map *m = open_map_8(200, 160, 23);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    pf_batch *b;
+    const uint32_t algos = 1u << PF_ALGO_JPS;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 1,
+                       .suspend_slots = 1,
+                       .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20, .algos = algos,
+                                   .unit_size = 2}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    /* frame 0: a long one-cell crossing, parked by its budget (the spare is made now) */
+    assert_int_equal(pf_batch_reset(b), PF_OK);
+    pf_batch_query far = {.start = pf_grid_node(m, 1, 1), .goal = pf_grid_node(m, 198, 158),
+                          .search = {.algo = PF_ALGO_JPS}, .priority = PF_PRIORITY_NORMAL, .tag = 1};
+    assert_int_equal(pf_batch_submit(b, &far, NULL), PF_OK);
+    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 8}), PF_OK);
+    assert_true(pf_batch_get_stats(b).suspended > 0);
+    /* frame 1: 2x2 units by JPS, urgent (answered in the frame) */
+    unsigned long before = atomic_load(&cnt.allocs);
+    assert_int_equal(pf_batch_reset(b), PF_OK);
+    uint64_t rs = 5;
+    for (uint32_t i = 0; i < 8; i++) {
+        pf_batch_query q = {.start = open_near(m, &rs, 40, 40, 30), .goal = open_near(m, &rs, 150, 120, 30),
+                            .search = {.algo = PF_ALGO_JPS, .unit_size = 2}, .priority = PF_PRIORITY_URGENT,
+                            .tag = 10 + i};
+        assert_int_equal(pf_batch_submit(b, &q, NULL), PF_OK);
+    }
+    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 8}), PF_OK);
+    assert_int_equal(atomic_load(&cnt.allocs), before);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Reserving JPS+ after JPS replaces the batch's bitmaps-only table; searches suspended in spares
  * still read the old one, which must outlive them (ASan: no use after free) and answer as before. */
 static void test_reserve_jps_plus_with_suspended_searches(void **state)
@@ -1096,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_time_no_work_thrown_away),
         cmocka_unit_test(test_time_searches_carried_across_edits),
         cmocka_unit_test(test_reserve_unit_size_then_no_allocation),
+        cmocka_unit_test(test_sized_state_follows_the_worker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

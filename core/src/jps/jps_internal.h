@@ -118,5 +118,9 @@ int pf__jps_has_plus(const pf_ctx *c);
 /* Builds now the sized bitmaps a unit of `size` reads (pf_batch_reserve_desc.unit_size), for
  * every class the map holds: PF_OK or PF_OUT_OF_MEMORY (nothing to do off a JPS map). */
 pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size);
+/* Moves from's sized bitmaps to `to` (a batch's worker takes a spare when it parks a search:
+ * pf__ctx_hand_over), unless a sized search parked in `from` may read them or `to` has its own;
+ * allocates nothing. */
+void pf__jps_hand_over_sized(pf_ctx *from, pf_ctx *to);
 
 #endif

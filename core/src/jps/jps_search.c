@@ -255,6 +255,23 @@ pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size)
     return PF_OK;
 }
 
+void pf__jps_hand_over_sized(pf_ctx *from, pf_ctx *to)
+{
+    pf__jps_ext *a = pf__ctx_ext_get(from, PF__EXT_JPS), *b = pf__ctx_ext_get(to, PF__EXT_JPS);
+    if (!a || !b || !a->sz_bytes || b->sz_bytes || a->sz_version != from->map->version) return;
+    /* a sized search's jump steps read them (x->rows); one begun again after an edit builds its own */
+    if (from->s.active != PF__SEARCH_NONE && from->s.d.unit_size > 1) return;
+    for (int k = 0; k < 256; k++) {
+        b->sz_rows[k] = a->sz_rows[k];
+        b->sz_cols[k] = a->sz_cols[k];
+        a->sz_rows[k] = a->sz_cols[k] = NULL;
+    }
+    b->sz_size = a->sz_size;
+    b->sz_version = a->sz_version;
+    b->sz_bytes = a->sz_bytes;
+    a->sz_bytes = 0;
+}
+
 pf_status pf__jps_begin(pf_ctx *c)
 {
     const pf_map *m = c->map;

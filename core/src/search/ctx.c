@@ -394,14 +394,16 @@ void pf__ctx_trim(pf_ctx *ctx)
 
 void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to)
 {
-    /* only the sized components are the map's alone: JPS's, the accelerator's and Theta*'s state
-     * is per search (a batch's JPS table is shared already) */
+    /* only what is the map's alone moves: the sized components, and JPS's bitmaps for a unit size
+     * when no parked sized search reads them (JPS's search state, the accelerator's and Theta*'s
+     * are per search; a batch's JPS table is shared already) */
     const pf__ext_kind k = PF__EXT_SIZED;
-    if (from == to || from->map != to->map || !from->ext[k] || ((from->ext_placed | to->ext_placed) >> k & 1u))
-        return;
+    if (from == to || from->map != to->map) return;
     /* freed later through `to`'s allocator */
     if (from->alloc.alloc != to->alloc.alloc || from->alloc.free != to->alloc.free || from->alloc.user != to->alloc.user)
         return;
+    if (!((from->ext_placed | to->ext_placed) >> PF__EXT_JPS & 1u)) pf__jps_hand_over_sized(from, to);
+    if (!from->ext[k] || ((from->ext_placed | to->ext_placed) >> k & 1u)) return;
     pf__ctx_ext_drop(to, k);
     to->ext[k] = from->ext[k];
     from->ext[k] = NULL;
