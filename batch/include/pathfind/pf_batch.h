@@ -264,8 +264,9 @@ typedef struct pf_batch_reserve_desc {
      * (unfiltered; the first sized query otherwise labels the whole map inside its frame, 2-8 ms
      * on 2000x2000) and, for JPS, JPS+ and AUTO in `algos` (or an earlier reserve), JPS's bitmaps
      * for that size, of every class the map holds, are made now. A context keeps the labels of one
-     * size (and filter) at a time: a query of another size makes its own. Spares made later get
-     * labels handed over by the searches they park. At most PF_UNIT_SIZE_MAX; 0 or 1: nothing. */
+     * size (and filter) at a time: a query of another size makes its own. A spare made later gets
+     * both from the worker that parks a search and takes it (not JPS's bitmaps while a parked
+     * sized search may read them). At most PF_UNIT_SIZE_MAX; 0 or 1: nothing. */
     uint32_t unit_size;
 } pf_batch_reserve_desc;
 
