@@ -933,6 +933,15 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
 static uint32_t walk_path(const pf_ctx *c, const uint32_t *jp, uint32_t len, int way, pf_path *path, uint32_t n_out)
 {
     const pf_map *m = c->map;
+    if (jp && !way) {
+        /* cells already (JPS, the accelerator), goal first: a reversed copy, not a branch per
+         * cell (a 2,000-cell path was a tenth of an accelerated query on rooms-2000) */
+        if (path && path->nodes)
+            for (uint32_t k = 0; k < len; k++) path->nodes[n_out - 1u - k] = jp[k];
+        if (path && path->points)
+            for (uint32_t k = 0; k < len; k++) path->points[n_out - 1u - k] = pf_grid_point(m, jp[k]);
+        return len;
+    }
     uint32_t i = c->s.found, n = 0, last = 0;
     int lastdir = -1;
 #define PF__KEEP(o)                                                                                \
