@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pathfind.h"
+#include "maps.h"
 #include "testutil.h"
 #include "oracle.h"
 
@@ -224,17 +225,6 @@ static void test_random_edits(void **state)
 }
 
 /* A 40x40 open map with a wall across it but for a gap at x = 35. */
-static pf_map *walled(void)
-{
-    uint8_t cells[40 * 40];
-    memset(cells, 1, sizeof cells);
-    for (uint32_t x = 0; x < 35; x++) cells[20 * 40 + x] = 0;
-    for (uint32_t x = 36; x < 40; x++) cells[20 * 40 + x] = 0;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 40, .height = 40, .cells = cells}, &m), PF_OK);
-    return m;
-}
-
 static pf_stats query(pf_map *m, pf_ctx *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy)
 {
     uint32_t s = pf_grid_node(m, sx, sy), g = pf_grid_node(m, gx, gy);
@@ -250,7 +240,7 @@ static pf_stats query(pf_map *m, pf_ctx *c, int32_t sx, int32_t sy, int32_t gx, 
 static void test_cases(void **state)
 {
     (void)state;
-    pf_map *m = walled();
+    pf_map *m = grid_walled_40();
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
     pf_ctx *c;
@@ -307,7 +297,7 @@ static void test_cases(void **state)
 static void test_suspended_restarts(void **state)
 {
     (void)state;
-    pf_map *m = walled();
+    pf_map *m = grid_walled_40();
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
     pf_ctx *c;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pathfind.h"
+#include "maps.h"
 #include "testutil.h"
 #include "oracle.h"
 
@@ -161,17 +162,6 @@ static void test_random_edits(void **state)
 }
 
 /* A 40x40 open map with a wall across it but for a gap at x = 35; a query from left to right. */
-static pf_map *walled(void)
-{
-    uint8_t cells[40 * 40];
-    memset(cells, 1, sizeof cells);
-    for (uint32_t x = 0; x < 35; x++) cells[20 * 40 + x] = 0;
-    for (uint32_t x = 36; x < 40; x++) cells[20 * 40 + x] = 0;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 40, .height = 40, .cells = cells}, &m), PF_OK);
-    return m;
-}
-
 static void query_after(pf_map *m, pf_ctx *c, uint32_t want_detail, uint32_t refuse_detail)
 {
     uint32_t s = pf_grid_node(m, 2, 2), g = pf_grid_node(m, 3, 37);
@@ -186,7 +176,7 @@ static void query_after(pf_map *m, pf_ctx *c, uint32_t want_detail, uint32_t ref
 static void test_default_stale_following_not(void **state)
 {
     (void)state;
-    pf_map *m = walled();
+    pf_map *m = grid_walled_40();
     pf_accel *stale, *follow;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &stale), PF_OK);
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_REBUILD}, &follow),
@@ -218,7 +208,7 @@ static void test_default_stale_following_not(void **state)
 static void test_weighted_edit_goes_stale(void **state)
 {
     (void)state;
-    pf_map *m = walled();
+    pf_map *m = grid_walled_40();
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_REBUILD}, &acc), PF_OK);
     pf_ctx *c;
@@ -240,7 +230,7 @@ static void test_weighted_edit_goes_stale(void **state)
 static void test_loaded_follows(void **state)
 {
     (void)state;
-    pf_map *m = walled();
+    pf_map *m = grid_walled_40();
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);
     size_t n = pf_accel_file_size(acc);

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <string.h>
 #include "maps.h"
 
 pf_map *grid_make(uint32_t w, uint32_t h, pf_moves moves, const uint8_t *cells, const float *costs)
@@ -28,4 +29,13 @@ pf_map *grid_load(const char *path)
     pf_diag d;
     if (pf_grid_load_movingai(path, NULL, &m, &d) != PF_OK) fail_msg("%s", d.msg);
     return m;
+}
+
+pf_map *grid_walled_40(void)
+{
+    uint8_t cells[40 * 40];
+    memset(cells, 1, sizeof cells);
+    for (uint32_t x = 0; x < 40; x++)
+        if (x != 35) cells[20 * 40 + x] = 0;
+    return grid_make(40, 40, PF_MOVES_DEFAULT, cells, NULL);
 }

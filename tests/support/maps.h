@@ -14,5 +14,8 @@ pf_map *grid_make(uint32_t w, uint32_t h, pf_moves moves, const uint8_t *cells, 
 pf_map *grid_parse(const char *text, size_t len, pf_moves moves);
 /* The grid of the MovingAI file at `path`; a refusal fails the case with the loader's message. */
 pf_map *grid_load(const char *path);
+/* 40x40, open, a wall across row 20 with one gap at x = 35: the accelerator tests' map, whose
+ * routes from the top half to the bottom half all pass the gap (an edit there moves them all). */
+pf_map *grid_walled_40(void);
 
 #endif
