@@ -27,6 +27,7 @@
 #include <math.h>
 #include <string.h>
 #include "accel/accel_internal.h"
+#include "search/metric_internal.h"
 #include "grow_internal.h"
 
 static int diff_put(pf_accel *acc, uint32_t c)
@@ -144,10 +145,7 @@ void pf__accel_diff_free(pf_accel *acc)
 
 PF__INLINE double octile(uint32_t pw, uint32_t a, uint32_t b)
 {
-    int32_t dx = (int32_t)(a % pw) - (int32_t)(b % pw), dy = (int32_t)(a / pw) - (int32_t)(b / pw);
-    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-    uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-    return pf__accel_cost(hi - lo, lo);
+    return pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(a % pw) - (int32_t)(b % pw), (int32_t)(a / pw) - (int32_t)(b / pw));
 }
 
 double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, uint32_t g, uint8_t k)

@@ -231,27 +231,35 @@ static pf_status fs_bitmaps(pf_ctx *c, pf__jps_ext *x, const uint8_t set[32], co
 
 /* ---- begin ---------------------------------------------------------------------------------- */
 
+/* The bitmaps a unit of side `size` reads in class k, current: kept from an earlier query of that
+ * size (edits keep them, ext_edit), else built. */
+static pf_status sz_bitmaps(pf_ctx *c, pf__jps_ext *x, uint8_t size, uint8_t k, const pf__par *par)
+{
+    const pf_map *m = c->map;
+    if (x->sz_size != size || x->sz_version != m->version) {
+        sz_release(c, x);
+        x->sz_size = size;
+        x->sz_version = m->version;
+    }
+    if (x->sz_rows[k]) return PF_OK;
+    size_t bytes;
+    if (pf__jps_bitmaps(m, &c->alloc, k, size, par, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+        return PF_OUT_OF_MEMORY;
+    x->sz_bytes += bytes;
+    return PF_OK;
+}
+
 pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size)
 {
     const pf_map *m = c->map;
     if (size < 2 || c->fixed || !pf_jps_supported(m)) return PF_OK;
     pf__jps_ext *x = ext_get(c);
     if (!x) return PF_OUT_OF_MEMORY;
-    if (x->sz_size != size || x->sz_version != m->version) {
-        sz_release(c, x);
-        x->sz_size = size;
-        x->sz_version = m->version;
-    }
     uint8_t held[256] = {0};
     for (size_t i = 0, n = (size_t)m->pw * m->ph; i < n; i++) held[m->cls[i]] = 1;
     const pf__par par = pf__par_build(&c->parallel, 0, (size_t)m->pw * m->ph);
-    for (int k = 1; k < 256; k++) {
-        if (!held[k] || x->sz_rows[k]) continue;
-        size_t bytes;
-        if (pf__jps_bitmaps(m, &c->alloc, (uint8_t)k, size, &par, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
-            return PF_OUT_OF_MEMORY;
-        x->sz_bytes += bytes;
-    }
+    for (int k = 1; k < 256; k++)
+        if (held[k] && sz_bitmaps(c, x, size, (uint8_t)k, &par) != PF_OK) return PF_OUT_OF_MEMORY;
     return PF_OK;
 }
 
@@ -318,17 +326,7 @@ pf_status pf__jps_begin(pf_ctx *c)
          * bitmaps is exact (the sized rule is the one-cell rule there); JPS+'s distances are for
          * one cell, so JPS answers a sized JPS+ query. Built on the first such query, kept for the
          * next ones of that class and size, and through edits (ext_edit). */
-        if (x->sz_size != s->size || x->sz_version != m->version) {
-            sz_release(c, x);
-            x->sz_size = s->size;
-            x->sz_version = m->version;
-        }
-        if (!x->sz_rows[k]) {
-            size_t bytes;
-            if (pf__jps_bitmaps(m, &c->alloc, k, s->size, &par, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
-                return PF_OUT_OF_MEMORY;
-            x->sz_bytes += bytes;
-        }
+        if (sz_bitmaps(c, x, s->size, k, &par) != PF_OK) return PF_OUT_OF_MEMORY;
         s->d.algo = s->st.algo = PF_ALGO_JPS;
         x->dist = NULL;
         x->rows = x->sz_rows[k];
