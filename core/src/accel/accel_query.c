@@ -80,15 +80,25 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
     return pf__ctx_adopt_accel(ctx, acc);
 }
 
+/* The octile length of a move between inner cells: what AUTO calls short is measured by it. */
+static double move_len(const pf_map *m, uint32_t si, uint32_t gi)
+{
+    const int32_t pw = (int32_t)m->pw;
+    return pf__grid_metric(PF_HEUR_OCTILE, (int32_t)si % pw - (int32_t)gi % pw, (int32_t)si / pw - (int32_t)gi / pw);
+}
+
+/* A hierarchy whose build left most nodes uncontracted (open maps with few, far-seeing subgoals:
+ * Berlin_0_1024 keeps all 9,914 in its core) is a plain subgoal graph search, slower there than
+ * JPS+ (955 us against 10 us a query): AUTO then answers by JPS. */
+static int contracted(const pf_accel *acc) { return acc->core * 2u <= acc->nodes; }
+
 int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal)
 {
     if (!acc || rd->algo != PF_ALGO_AUTO || rd->unit_size > 1 || rd->filter || rd->partial) return 0;
-    if (!pf__accel_answers(acc, map) || acc->core * 2u > acc->nodes) return 0;
+    if (!pf__accel_answers(acc, map) || !contracted(acc)) return 0;
     uint32_t si = pf__map_inner(map, start), gi = pf__map_inner(map, goal);
     if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
-    const int32_t pw = (int32_t)map->pw;
-    double oct = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)si % pw - (int32_t)gi % pw, (int32_t)si / pw - (int32_t)gi / pw);
-    return oct >= (double)acc->short_query;
+    return move_len(map, si, gi) >= (double)acc->short_query;
 }
 
 /* One that follows the edits by its diff is attached whatever edits came since its build. */
@@ -613,16 +623,11 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     const pf_map *m = c->map;
     const pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     if (m->kind != PF_MAP_GRID) return PF_ALGO_ASTAR;
-    int32_t pw = (int32_t)m->pw;
-    int32_t dx = (int32_t)si % pw - (int32_t)gi % pw, dy = (int32_t)si / pw - (int32_t)gi / pw;
     /* a short move touches fewer cells than the accelerator's scans or JPS's jumps would */
-    double oct = pf__grid_metric(PF_HEUR_OCTILE, dx, dy);
+    double oct = move_len(m, si, gi);
     int have = x && x->acc && pf__accel_answers(x->acc, m);
     if (x && x->acc && !have) *detail |= PF_DETAIL_ACCEL_STALE; /* never a silent fallback */
-    /* a hierarchy whose build left most nodes uncontracted (open maps with few, far-seeing subgoals:
-     * Berlin_0_1024 keeps all 9,914 in its core) is a plain subgoal graph search, slower there than
-     * JPS+ (955 us against 10 us a query): AUTO then answers by JPS */
-    if (have && x->acc->core * 2u > x->acc->nodes) have = 0;
+    if (have && !contracted(x->acc)) have = 0;
     if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
         *detail |= PF_DETAIL_SHORT;
         return PF_ALGO_ASTAR;
