@@ -123,6 +123,8 @@ static int read_lines(const char *path, cli_orders *lg)
             break;
         }
         uint32_t line = t.line;
+        /* A comment is free text: skipped before it is split, so its word count does not matter. */
+        if (line > 1 && buf[strspn(buf, " \t")] == '#') continue;
         char *tok[9];
         int ntok = 0;
         for (char *p = strtok(buf, " \t"); p; p = strtok(NULL, " \t")) {
@@ -138,7 +140,7 @@ static int read_lines(const char *path, cli_orders *lg)
                 ok = bad(path, line, "expected the header 'orders 1'", NULL);
             continue;
         }
-        if (ntok == 0 || tok[0][0] == '#') continue;
+        if (ntok == 0) continue;
         cli_order r;
         if (!(ok = parse_line(path, line, tok, ntok, last, &r))) break;
         last = r.frame;

@@ -60,7 +60,7 @@ static void write_inputs(void)
     fclose(f);
     f = fopen(tmp("o.txt"), "w");
     assert_non_null(f);
-    fprintf(f, "orders 1\n# frame tag sx sy gx gy priority\n");
+    fprintf(f, "orders 1\n# frame tag sx sy gx gy priority, then a comment of more than nine words\n  # indented too\n");
     int px[UNITS], py[UNITS];
     for (int u = 0; u < UNITS; u++) cell(&s, &px[u], &py[u]);
     for (int fr = 0; fr < 30; fr++) {
