@@ -781,6 +781,112 @@ static void test_sized_state_follows_the_worker(void **state)
     pf_map_destroy(m);
 }
 
+/* A worker that parks a sized JPS search shares that search's bitmaps with the spare it takes:
+ * the next frame's 2x2 JPS queries allocate nothing (built again in the spare, they cost that
+ * frame 20-40 ms on rooms-2000: a 4 ms replay's worst frames). An edit between frames brings the
+ * shared bitmaps to the new map once for both holders, and each answer stays exact (ASan: the last
+ * holder frees them, once). */
+static void test_sized_park_shares_bitmaps(void **state)
+{
+    (void)state;
+    pf_map *m = open_map_8(200, 160, 29);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    pf_batch *b;
+    const uint32_t algos = 1u << PF_ALGO_JPS;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 1,
+                       .suspend_slots = 1,
+                       .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20, .algos = algos,
+                                   .unit_size = 2}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    /* frame 0: a long 2x2 crossing, parked by its budget (the spare is made now) */
+    assert_int_equal(pf_batch_reset(b), PF_OK);
+    uint64_t rs = 7;
+    const uint32_t fs = open_near(m, &rs, 3, 3, 3), fg = open_near(m, &rs, 195, 155, 3);
+    pf_batch_query far = {.start = fs, .goal = fg, .search = {.algo = PF_ALGO_JPS, .unit_size = 2},
+                          .priority = PF_PRIORITY_NORMAL, .tag = 1};
+    pf_query_id far_id;
+    assert_int_equal(pf_batch_submit(b, &far, &far_id), PF_OK);
+    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 4}), PF_OK);
+    assert_true(pf_batch_get_stats(b).suspended > 0);
+    /* frame 1: more 2x2 units by JPS, urgent (answered in the frame, in the worker's spare) */
+    unsigned long before = atomic_load(&cnt.allocs);
+    assert_int_equal(pf_batch_reset(b), PF_OK);
+    pf_query_id ids[8];
+    uint32_t qs[8], qg[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        qs[i] = open_near(m, &rs, 40, 40, 30);
+        qg[i] = open_near(m, &rs, 150, 120, 30);
+        pf_batch_query q = {.start = qs[i], .goal = qg[i], .search = {.algo = PF_ALGO_JPS, .unit_size = 2},
+                            .priority = PF_PRIORITY_URGENT, .tag = 10 + i};
+        assert_int_equal(pf_batch_submit(b, &q, &ids[i]), PF_OK);
+    }
+    /* a budget that holds them and little more: the parked search waits behind them and stays
+     * parked (an urgent query cannot be parked: the one slot is the crossing's) */
+    pf_ctx *probe;
+    assert_int_equal(pf_ctx_create(m, NULL, &probe), PF_OK);
+    uint64_t need = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        pf_stats st;
+        (void)pf_search(probe, qs[i], qg[i], &(pf_search_desc){.algo = PF_ALGO_JPS, .unit_size = 2}, NULL, &st);
+        need += st.expanded + 1u;
+    }
+    pf_ctx_destroy(probe);
+    before = atomic_load(&cnt.allocs);
+    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = need}), PF_OK);
+    assert_int_equal(atomic_load(&cnt.allocs), before);
+    pf_ctx *fresh;
+    assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+    const pf_search_desc sd = {.algo = PF_ALGO_JPS, .unit_size = 2};
+    for (uint32_t i = 0; i < 8; i++) {
+        pf_batch_result r;
+        pf_stats st;
+        assert_int_equal(pf_batch_get(b, ids[i], &r), PF_OK);
+        assert_int_equal(r.status, pf_search(fresh, qs[i], qg[i], &sd, NULL, &st));
+        if (r.status == PF_OK) assert_true(fabs(r.stats.cost - st.cost) <= 1e-9 * st.cost);
+    }
+    pf_batch_result fr;
+    assert_int_equal(pf_batch_get(b, far_id, &fr), PF_OK);
+    assert_int_equal(fr.status, PF_IN_PROGRESS); /* still parked, on the shared bitmaps */
+    /* a wall across the middle with a gap, between frames: both holders follow it */
+    pf_grid_edit e = {.rect = {100, 0, 1, 120}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+    need = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        pf_stats st;
+        (void)pf_search(fresh, qs[i], qg[i], &sd, NULL, &st);
+        need += st.expanded + 1u;
+    }
+    pf_batch_result r = {.status = PF_IN_PROGRESS};
+    for (int run = 0; run < 100000 && r.status == PF_IN_PROGRESS; run++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        if (run == 0) { /* and the worker's 2x2 queries on the edited map */
+            for (uint32_t i = 0; i < 8; i++) {
+                pf_batch_query q = {.start = qs[i], .goal = qg[i], .search = sd, .priority = PF_PRIORITY_URGENT,
+                                    .tag = 20 + i};
+                assert_int_equal(pf_batch_submit(b, &q, &ids[i]), PF_OK);
+            }
+        }
+        assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = run ? 64 : need}), PF_OK);
+        if (run == 0)
+            for (uint32_t i = 0; i < 8; i++) {
+                pf_batch_result q;
+                pf_stats st;
+                assert_int_equal(pf_batch_get(b, ids[i], &q), PF_OK);
+                assert_int_equal(q.status, pf_search(fresh, qs[i], qg[i], &sd, NULL, &st));
+                if (q.status == PF_OK) assert_true(fabs(q.stats.cost - st.cost) <= 1e-9 * st.cost);
+            }
+        assert_int_equal(pf_batch_get(b, far_id, &r), PF_OK);
+    }
+    pf_stats st;
+    assert_int_equal(r.status, pf_search(fresh, fs, fg, &sd, NULL, &st));
+    assert_int_equal(r.status, PF_OK);
+    assert_true(fabs(r.stats.cost - st.cost) <= 1e-9 * st.cost);
+    pf_ctx_destroy(fresh);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Reserving JPS+ after JPS replaces the batch's bitmaps-only table; searches suspended in spares
  * still read the old one, which must outlive them (ASan: no use after free) and answer as before. */
 static void test_reserve_jps_plus_with_suspended_searches(void **state)
@@ -1147,6 +1253,7 @@ int main(void)
         cmocka_unit_test(test_time_searches_carried_across_edits),
         cmocka_unit_test(test_reserve_unit_size_then_no_allocation),
         cmocka_unit_test(test_sized_state_follows_the_worker),
+        cmocka_unit_test(test_sized_park_shares_bitmaps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 
 #include "search/ctx_internal.h"
 #include "common/par_internal.h"
+#include <stdatomic.h>
 #include "pathfind/pf_jps.h"
 
 /* Directions as every grid search numbers them (map/grid_moves_internal.h): 0..7 = N E S W NE SE
@@ -37,6 +38,23 @@ struct pf_jps_table {
 /* Class sets of movement filters a context keeps bitmaps for (the least recently used one goes) */
 #define PF__JPS_SETS 4u
 
+/* The bitmaps of the cells open to a unit of side `size`, by class, on map version `version`
+ * (built by the first query of a class, again after a size change or an edit they missed; edits
+ * keep them). Shared by reference between the contexts of a batch: a worker that parks a sized
+ * search keeps reading them in the context it takes next (pf__jps_hand_over_sized), where building
+ * them again cost that frame 20-40 ms on rooms-2000. A holder changes them only alone (refs == 1)
+ * or between runs (edits, which every holder sees: the first brings them to the new version, the
+ * others find it done); one that needs another class, size or version while they are shared lets
+ * go of them and builds its own. refs only grows by the hand-over, run by the thread that holds
+ * `from`, so a holder that reads refs == 1 is alone until it hands them over itself. */
+typedef struct pf__jps_sized {
+    _Atomic uint32_t refs;
+    uint8_t          size;
+    uint64_t         version;
+    size_t           bytes;
+    uint64_t        *rows[256], *cols[256];
+} pf__jps_sized;
+
 /* Per-context JPS state, hung on pf_ctx.ext. */
 typedef struct pf__jps_ext {
     pf_jps_table        own;     /* what this context built (lazily) */
@@ -48,13 +66,8 @@ typedef struct pf__jps_ext {
     /* the running search */
     const uint64_t     *rows, *cols;
     const int16_t      *dist;
-    /* sized units: the bitmaps of the cells open to a unit of side sz_size, by class, on map
-     * version sz_version (built by the first query of a class, again after a size change or an
-     * edit they missed; edits keep them) */
-    uint64_t           *sz_rows[256], *sz_cols[256];
-    size_t              sz_bytes;
-    uint8_t             sz_size;
-    uint64_t            sz_version;
+    /* sized units: their bitmaps, NULL until a sized query or reserve (see pf__jps_sized) */
+    struct pf__jps_sized *sz;
     /* movement filters of several classes with one multiplier: the bitmaps of the cells of any
      * class in `set`, built by the first query of that set, kept in step with the map's edits */
     struct {
@@ -118,9 +131,9 @@ int pf__jps_has_plus(const pf_ctx *c);
 /* Builds now the sized bitmaps a unit of `size` reads (pf_batch_reserve_desc.unit_size), for
  * every class the map holds: PF_OK or PF_OUT_OF_MEMORY (nothing to do off a JPS map). */
 pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size);
-/* Moves from's sized bitmaps to `to` (a batch's worker takes a spare when it parks a search:
- * pf__ctx_hand_over), unless a sized search parked in `from` may read them or `to` has its own;
- * allocates nothing. */
+/* Gives from's sized bitmaps to `to` (a batch's worker takes a spare when it parks a search:
+ * pf__ctx_hand_over), unless `to` has its own: shared when a sized search parked in `from` may
+ * read them, moved otherwise; allocates nothing. */
 void pf__jps_hand_over_sized(pf_ctx *from, pf_ctx *to);
 
 #endif

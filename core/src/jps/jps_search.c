@@ -30,18 +30,21 @@ static size_t state_bytes(const pf_ctx *c, const pf__jps_ext *x)
     return (size_t)c->count * sizeof(uint32_t) + (size_t)x->path_cap * sizeof(uint32_t);
 }
 
-/* Frees the sized bitmaps (a pair of rows and columns of the padded grid per class). */
+/* Lets go of the sized bitmaps (a pair of rows and columns of the padded grid per class): the
+ * last holder frees them. */
 static void sz_release(pf_ctx *c, pf__jps_ext *x)
 {
+    pf__jps_sized *z = x->sz;
+    x->sz = NULL;
+    if (!z || atomic_fetch_sub(&z->refs, 1u) != 1u) return;
     const pf_map *m = c->map;
     size_t rb = (size_t)m->ph * x->own.rw * sizeof(uint64_t), cb = (size_t)m->pw * x->own.cw * sizeof(uint64_t);
-    for (int k = 0; k < 256 && x->sz_bytes; k++)
-        if (x->sz_rows[k]) {
-            pf__free(&c->alloc, x->sz_rows[k], rb);
-            pf__free(&c->alloc, x->sz_cols[k], cb);
-            x->sz_rows[k] = x->sz_cols[k] = NULL;
-            x->sz_bytes -= rb + cb;
+    for (int k = 0; k < 256; k++)
+        if (z->rows[k]) {
+            pf__free(&c->alloc, z->rows[k], rb);
+            pf__free(&c->alloc, z->cols[k], cb);
         }
+    pf__free(&c->alloc, z, sizeof *z);
 }
 
 /* Frees the bitmaps of filter class set i. */
@@ -84,13 +87,14 @@ static int ext_edit(pf_ctx *c, void *p, pf__edit_view *e)
     /* a sized unit's: likewise, where the edit reaches its blocks. Built again at the next sized
      * query instead, they cost that query 30 ms on rooms-2000 (both bitmaps' pages fresh): in an
      * RTS replay with a building every 15 frames, the frame p99 under JPS */
-    if (x->sz_bytes) {
-        if (x->sz_version + 1u != e->version) {
+    pf__jps_sized *z = x->sz;
+    if (z && z->version != e->version) { /* else another holder brought them to this version */
+        if (z->version + 1u != e->version) {
             sz_release(c, x);
         } else {
             for (uint32_t k = 1; k < 256; k++)
-                if (x->sz_rows[k]) pf__jps_bitmaps_edit_sized(c->map, (uint8_t)k, x->sz_size, x->sz_rows[k], x->sz_cols[k], e);
-            x->sz_version = e->version;
+                if (z->rows[k]) pf__jps_bitmaps_edit_sized(c->map, (uint8_t)k, z->size, z->rows[k], z->cols[k], e);
+            z->version = e->version;
         }
     }
     return pf__jps_table_edit(&x->own, e);
@@ -177,7 +181,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return 0;
     const pf__jps_ext *x = pf__ctx_ext_get(ctx, PF__EXT_JPS);
-    return sizeof *x + x->own.bytes + x->sz_bytes + x->fs_bytes + (x->parent ? state_bytes(ctx, x) : 0);
+    return sizeof *x + x->own.bytes + (x->sz ? x->sz->bytes : 0) + x->fs_bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic -------------------------------------------------------------------------------- */
@@ -236,16 +240,23 @@ static pf_status fs_bitmaps(pf_ctx *c, pf__jps_ext *x, const uint8_t set[32], co
 static pf_status sz_bitmaps(pf_ctx *c, pf__jps_ext *x, uint8_t size, uint8_t k, const pf__par *par)
 {
     const pf_map *m = c->map;
-    if (x->sz_size != size || x->sz_version != m->version) {
-        sz_release(c, x);
-        x->sz_size = size;
-        x->sz_version = m->version;
+    pf__jps_sized *z = x->sz;
+    const int current = z && z->size == size && z->version == m->version;
+    if (current && z->rows[k]) return PF_OK; /* read only: shared or not */
+    /* to be changed: only alone (pf__jps_sized) */
+    if (z && (!current || atomic_load(&z->refs) != 1u)) sz_release(c, x);
+    if (!x->sz) {
+        if (!(z = pf__calloc(&c->alloc, sizeof *z, 64))) return PF_OUT_OF_MEMORY;
+        atomic_init(&z->refs, 1u);
+        z->size = size;
+        z->version = m->version;
+        x->sz = z;
     }
-    if (x->sz_rows[k]) return PF_OK;
+    z = x->sz;
     size_t bytes;
-    if (pf__jps_bitmaps(m, &c->alloc, k, size, par, &x->sz_rows[k], &x->sz_cols[k], &bytes) != PF_OK)
+    if (pf__jps_bitmaps(m, &c->alloc, k, size, par, &z->rows[k], &z->cols[k], &bytes) != PF_OK)
         return PF_OUT_OF_MEMORY;
-    x->sz_bytes += bytes;
+    z->bytes += bytes;
     return PF_OK;
 }
 
@@ -266,18 +277,11 @@ pf_status pf__jps_reserve_size(pf_ctx *c, uint8_t size)
 void pf__jps_hand_over_sized(pf_ctx *from, pf_ctx *to)
 {
     pf__jps_ext *a = pf__ctx_ext_get(from, PF__EXT_JPS), *b = pf__ctx_ext_get(to, PF__EXT_JPS);
-    if (!a || !b || !a->sz_bytes || b->sz_bytes || a->sz_version != from->map->version) return;
-    /* a sized search's jump steps read them (x->rows); one begun again after an edit builds its own */
-    if (from->s.active != PF__SEARCH_NONE && from->s.d.unit_size > 1) return;
-    for (int k = 0; k < 256; k++) {
-        b->sz_rows[k] = a->sz_rows[k];
-        b->sz_cols[k] = a->sz_cols[k];
-        a->sz_rows[k] = a->sz_cols[k] = NULL;
-    }
-    b->sz_size = a->sz_size;
-    b->sz_version = a->sz_version;
-    b->sz_bytes = a->sz_bytes;
-    a->sz_bytes = 0;
+    if (!a || !b || !a->sz || b->sz || a->sz->version != from->map->version) return;
+    b->sz = a->sz;
+    /* a sized search parked in `from` reads them through its jump steps (x->rows): shared */
+    if (from->s.active != PF__SEARCH_NONE && from->s.d.unit_size > 1) atomic_fetch_add(&a->sz->refs, 1u);
+    else a->sz = NULL;
 }
 
 pf_status pf__jps_begin(pf_ctx *c)
@@ -329,8 +333,8 @@ pf_status pf__jps_begin(pf_ctx *c)
         if (sz_bitmaps(c, x, s->size, k, &par) != PF_OK) return PF_OUT_OF_MEMORY;
         s->d.algo = s->st.algo = PF_ALGO_JPS;
         x->dist = NULL;
-        x->rows = x->sz_rows[k];
-        x->cols = x->sz_cols[k];
+        x->rows = x->sz->rows[k];
+        x->cols = x->sz->cols[k];
     } else if (multi) {
         /* JPS+'s distances are of one class, and a table per set would cost 16 bytes a cell and a
          * whole build for each: JPS answers a JPS+ query of several classes (pf_stats.algo) on
