@@ -24,6 +24,7 @@
 typedef struct pf__accel_ext {
     const pf_accel *acc;
     uint32_t       *parent;  /* [count] parent of each node reached by the running search */
+    int             parent_lazy; /* parent is lazy pages, as the context's records are */
     pf__accel_seed *seeds;   /* [seeds_cap] the start's or the goal's seeds */
     uint32_t        seeds_cap;
     /* the goal side's labels: open addressing on the cell, PF_NODE_NONE = empty */
@@ -50,7 +51,8 @@ typedef struct pf__accel_ext {
 
 static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
 {
-    pf__free(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t));
+    pf__free_lazy(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t), x->parent_lazy);
+    x->parent_lazy = 0;
     pf__free(&c->alloc, x->seeds, (size_t)x->seeds_cap * sizeof(pf__accel_seed));
     pf__free(&c->alloc, x->lkey, (size_t)x->lcap * sizeof(uint32_t));
     pf__free(&c->alloc, x->lpar, (size_t)x->lcap * sizeof(uint32_t));
@@ -648,6 +650,13 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
 static int make_parent(pf_ctx *c, pf__accel_ext *x)
 {
     size_t bytes = (size_t)c->count * sizeof(uint32_t);
+    /* a lazy context's (a batch's spare made inside a run) are lazy too, as JPS's are: written
+     * now, 16 MB on 2000x2000, they cost the frame that made the spare 40 ms (rooms-2000 replay,
+     * auto). Only reached nodes' parents are ever read, so nothing needs them cleared. */
+    if (c->lazy) {
+        x->parent = pf__alloc_lazy(&c->alloc, bytes, 0, &x->parent_lazy);
+        return x->parent != NULL;
+    }
     x->parent = pf__alloc(&c->alloc, bytes, 64);
     if (!x->parent) return 0;
     /* faulted in now, once, not a page at a time inside later queries (as ctx.c does) */
