@@ -741,6 +741,19 @@ static pf_map *open_map_8(uint32_t w, uint32_t h, uint64_t seed)
     return m;
 }
 
+/* One worker, one suspend slot, JPS and 2x2 units reserved, allocations counted in cnt. */
+static pf_batch *one_slot_jps_batch(const pf_map *m, counter *cnt)
+{
+    atomic_init(&cnt->allocs, 0);
+    pf_batch *b;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 1,
+                       .suspend_slots = 1,
+                       .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20,
+                                   .algos = 1u << PF_ALGO_JPS, .unit_size = 2}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    return b;
+}
+
 /* A worker that parks a search takes a spare made there and then: the sized units' labels and
  * JPS's bitmaps for their size go with the worker (the parked one-cell search reads neither), so
  * the next frame's 2x2 JPS queries allocate nothing (without the hand-over the spare built the
@@ -750,14 +763,7 @@ static void test_sized_state_follows_the_worker(void **state)
     (void)state;
     pf_map *m = open_map_8(200, 160, 23);
     counter cnt;
-    atomic_init(&cnt.allocs, 0);
-    pf_batch *b;
-    const uint32_t algos = 1u << PF_ALGO_JPS;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 1,
-                       .suspend_slots = 1,
-                       .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20, .algos = algos,
-                                   .unit_size = 2}};
-    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    pf_batch *b = one_slot_jps_batch(m, &cnt);
     /* frame 0: a long one-cell crossing, parked by its budget (the spare is made now) */
     assert_int_equal(pf_batch_reset(b), PF_OK);
     pf_batch_query far = {.start = pf_grid_node(m, 1, 1), .goal = pf_grid_node(m, 198, 158),
@@ -791,14 +797,7 @@ static void test_sized_park_shares_bitmaps(void **state)
     (void)state;
     pf_map *m = open_map_8(200, 160, 29);
     counter cnt;
-    atomic_init(&cnt.allocs, 0);
-    pf_batch *b;
-    const uint32_t algos = 1u << PF_ALGO_JPS;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 1,
-                       .suspend_slots = 1,
-                       .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20, .algos = algos,
-                                   .unit_size = 2}};
-    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    pf_batch *b = one_slot_jps_batch(m, &cnt);
     /* frame 0: a long 2x2 crossing, parked by its budget (the spare is made now) */
     assert_int_equal(pf_batch_reset(b), PF_OK);
     uint64_t rs = 7;
