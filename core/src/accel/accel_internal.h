@@ -81,6 +81,11 @@ struct pf_accel {
      * neighbour's row without a lookup per arc (and prefetches it with the neighbour's record) */
     uint32_t      *lm_first, *lm_arc;
     uint32_t       lm_narc;
+    /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
+     * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
+     * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the
+     * subgoal graph, and for a shortcut whose halves do not fit (put_arc then scans mid's list) */
+    uint32_t      *down;
     /* the cells it was built from (its prep map): [cells] the class of each padded cell. Queries
      * read these, never the live map, so an answer is a shortest path of the prep map whatever
      * edits came since (accel_diff.c proves it on the live map or refuses it) */
@@ -232,6 +237,14 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
 {
     return e == PF__ACCEL_LM_NONE ? INFINITY : pf__accel_cost(e & 0xFFFFu, e >> 16);
 }
+
+/* accel_unpack.c: computes acc->down (after a build or a load); 0 on allocation failure. */
+#define PF__ACCEL_DOWN_NONE  0xFFFFFFFFu
+#define PF__ACCEL_DOWN_SHIFT 24u
+#define PF__ACCEL_DOWN_MASK  0xFFFFFFu
+int    pf__accel_unpack_index(pf_accel *acc);
+void   pf__accel_unpack_free(pf_accel *acc);
+size_t pf__accel_unpack_bytes(const pf_accel *acc);
 
 /* The core index of a core cell; PF_NODE_NONE for any other. */
 PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)

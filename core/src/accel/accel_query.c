@@ -499,30 +499,51 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
     x->fill -= steps;
 }
 
+/* Index of the arc between owner and other in owner's list (owner the lower of the two). */
+PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { return (uint32_t)(arc - acc->arcs); }
+
 /* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
- * through their middle nodes with an explicit stack (nesting can be as deep as the hierarchy). */
+ * into their halves (acc->down, else a scan of the middle's list) with an explicit stack of
+ * (from, to, arc index) entries: nesting can be as deep as the hierarchy. */
 static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
 {
     const pf_accel *acc = x->acc;
+    const pf__accel_arc *arcs = acc->arcs;
+    const uint32_t *down = acc->down;
     uint32_t sp = 0;
+    const pf__accel_arc *top = arc_between(acc, owner, owner == a ? b : a);
+    if (!top) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
     if (!grow_u32(c, &x->stk, &x->stk_cap, 3)) return PF_OUT_OF_MEMORY;
     x->stk[sp++] = a;
     x->stk[sp++] = b;
-    x->stk[sp++] = owner;
+    x->stk[sp++] = arc_at(acc, top);
     while (sp) {
-        uint32_t own = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
-        const pf__accel_arc *arc = arc_between(acc, own, own == from ? to : from);
-        if (!arc) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
+        uint32_t i = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
+        const pf__accel_arc *arc = arcs + i;
+        /* the arc's ends are its owner and arc->to */
+        const uint32_t own = arc->to == to ? from : to;
         if (arc->mid < PF__ACCEL_FROM_DST) {
+            /* the halves mid -> own and mid -> arc->to */
+            const uint32_t v = arc->mid, d = down[i];
+            uint32_t k_own, k_oth;
+            if (d != PF__ACCEL_DOWN_NONE) {
+                k_own = d & PF__ACCEL_DOWN_MASK;
+                k_oth = k_own + (d >> PF__ACCEL_DOWN_SHIFT) - 128u;
+            } else {
+                const pf__accel_arc *h0 = arc_between(acc, v, own), *h1 = arc_between(acc, v, arc->to);
+                if (!h0 || !h1) return PF_INVALID_ARGUMENT; /* cannot happen: as above */
+                k_own = arc_at(acc, h0);
+                k_oth = arc_at(acc, h1);
+            }
+            const uint32_t k_from = own == from ? k_own : k_oth, k_to = own == from ? k_oth : k_own;
             /* from -> mid first: pushed last */
-            uint32_t v = arc->mid;
             if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)sp + 6u)) return PF_OUT_OF_MEMORY;
             x->stk[sp++] = v;
             x->stk[sp++] = to;
-            x->stk[sp++] = v;
+            x->stk[sp++] = k_to;
             x->stk[sp++] = from;
             x->stk[sp++] = v;
-            x->stk[sp++] = v;
+            x->stk[sp++] = k_from;
             continue;
         }
         /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
