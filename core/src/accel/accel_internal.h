@@ -169,9 +169,6 @@ uint32_t pf__accel_scan_bwd(const pf__grid_view *v, const uint8_t *sub, uint32_t
  * of the view they are given: the map's while building or loading, the prep map's (pf__accel_prep_view)
  * in queries. */
 int pf__accel_cp_legal(const pf__grid_view *v, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
-/* Writes the cells of the canonical path from -> to after `from` (to included) as public node ids
- * into out[0 .. n), in order when `rev` is 0, else reversed into out[n-1 .. 0]; returns n. */
-uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev);
 
 /* ---- build, query ----------------------------------------------------------------------------- */
 

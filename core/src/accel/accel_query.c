@@ -488,14 +488,20 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
     /* on an edited map: the canonical path walked the way it is legal on the prep map */
     if (x->check && x->clear)
         x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->pw, from, to) : pf__accel_diff_cp_clear(x->acc, m->pw, to, from);
+    /* out[0 .. steps] runs from `to` back to `from` (out[steps], written already): the reverse of
+     * from -> to is its straight steps back, then its diagonal ones; to -> from (the canonical path
+     * from `to`) takes its diagonal steps first. Public ids step by dx + dy * width from `from`'s
+     * id, read back from the path: no division by the width a cell (pf__grid_unpad) */
     uint32_t *out = x->path + x->fill - steps;
-    if (forward) {
-        pf__accel_cp_cells(m, from, to, out, 1);
-    } else {
-        /* to -> from forward into [fill - steps + 1, fill]: its last cell is `from` again */
-        pf__accel_cp_cells(m, to, from, out + 1, 0);
-        out[0] = pf__grid_unpad(m, to);
-    }
+    const int64_t w = (int64_t)m->width;
+    const int64_t sd = pf__dir_dx[p.dd] + pf__dir_dy[p.dd] * w, ss = pf__dir_dx[p.ds] + pf__dir_dy[p.ds] * w;
+    int64_t id = (int64_t)out[steps] + (int64_t)p.nd * sd + (int64_t)p.ns * ss;
+    const uint32_t n1 = forward ? p.ns : p.nd;
+    const int64_t s1 = forward ? ss : sd, s2 = forward ? sd : ss;
+    out[0] = (uint32_t)id;
+    uint32_t i = 1;
+    for (; i <= n1; i++) out[i] = (uint32_t)(id -= s1);
+    for (; i < steps; i++) out[i] = (uint32_t)(id -= s2);
     x->fill -= steps;
 }
 
