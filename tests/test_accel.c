@@ -214,8 +214,8 @@ static void test_auto_with_accel(void **state)
     pf_map_destroy(m);
 }
 
-/* Paths are written from the shortcuts' halves as the unpack index (acc->down) places them, or,
- * where it holds none, by a scan of the middle's list: both give the same cells. On this map every
+/* Paths are written from the shortcuts' halves as the unpack index (acc->down, acc->halves) places
+ * them, or, where it holds none, by a scan of the middle's list: both give the same cells. On this map every
  * shortcut's halves are indexed; with the index cleared the scan writes every one. */
 static void test_unpack_index(void **state)
 {
@@ -238,6 +238,12 @@ static void test_unpack_index(void **state)
         assert_int_equal(a->arcs[k1].to, a->arcs[i].to);
         assert_int_equal(a->arcs[k0].a + a->arcs[k1].a, a->arcs[i].a);
         assert_int_equal(a->arcs[k0].b + a->arcs[k1].b, a->arcs[i].b);
+        /* each half's bits: an arc of the subgoal graph, and which way its canonical path is legal */
+        for (int h = 0; h < 2; h++) {
+            uint32_t mid = a->arcs[h ? k1 : k0].mid, bits = (uint32_t)a->halves[i] >> (2 * h) & 3u;
+            assert_int_equal(bits & PF__ACCEL_HALF_GRAPH, mid >= PF__ACCEL_FROM_DST ? PF__ACCEL_HALF_GRAPH : 0u);
+            assert_int_equal(bits & PF__ACCEL_HALF_SRC, mid == PF__ACCEL_FROM_SRC ? PF__ACCEL_HALF_SRC : 0u);
+        }
     }
     assert_true(shortcuts > 0);
     assert_int_equal(shortcuts, pf_accel_get_info(a).shortcuts);

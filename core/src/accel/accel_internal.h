@@ -86,6 +86,9 @@ struct pf_accel {
      * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the
      * subgoal graph, and for a shortcut whose halves do not fit (put_arc then scans mid's list) */
     uint32_t      *down;
+    /* halves [narcs]: for a shortcut whose down is set, two bits a half (the owner's half in bits
+     * 0-1, the other in 2-3): PF__ACCEL_HALF_GRAPH, PF__ACCEL_HALF_SRC */
+    uint8_t       *halves;
     /* the cells it was built from (its prep map): [cells] the class of each padded cell. Queries
      * read these, never the live map, so an answer is a shortest path of the prep map whatever
      * edits came since (accel_diff.c proves it on the live map or refuses it) */
@@ -239,6 +242,8 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
 #define PF__ACCEL_DOWN_NONE  0xFFFFFFFFu
 #define PF__ACCEL_DOWN_SHIFT 24u
 #define PF__ACCEL_DOWN_MASK  0xFFFFFFu
+#define PF__ACCEL_HALF_GRAPH 1u
+#define PF__ACCEL_HALF_SRC   2u
 int    pf__accel_unpack_index(pf_accel *acc);
 void   pf__accel_unpack_free(pf_accel *acc);
 size_t pf__accel_unpack_bytes(const pf_accel *acc);

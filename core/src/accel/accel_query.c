@@ -668,14 +668,30 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
 /* Index of the arc between owner and other in owner's list (owner the lower of the two). */
 PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { return (uint32_t)(arc - acc->arcs); }
 
+/* Stack entries of put_arc naming an arc of the subgoal graph by the way its canonical path is
+ * written: from -> to (FWD), or the reverse of to -> from (BWD). Arc indices stay below them: a
+ * build makes at most UINT32_MAX - 1 arcs, and a file of more would hold 64 GB of them. */
+#define LEAF_FWD 0xFFFFFFFFu
+#define LEAF_BWD 0xFFFFFFFEu
+
+/* The stack entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
+ * from `from` to `to`: LEAF_* for an arc of the subgoal graph (no need to read it), else k. */
+PF__INLINE uint32_t half_entry(uint32_t k, uint32_t hb, uint32_t v, uint32_t from)
+{
+    if (!(hb & PF__ACCEL_HALF_GRAPH)) return k;
+    /* legal from its owner v: forward when walked from v */
+    return ((hb & PF__ACCEL_HALF_SRC) != 0) == (v == from) ? LEAF_FWD : LEAF_BWD;
+}
+
 /* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
- * into their halves (acc->down, else a scan of the middle's list) with an explicit stack of
- * (from, to, arc index) entries: nesting can be as deep as the hierarchy. */
+ * into their halves (acc->down and acc->halves, else a scan of the middle's list) with an explicit
+ * stack of (from, to, arc index or LEAF_*) entries: nesting can be as deep as the hierarchy. */
 static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
 {
     const pf_accel *acc = x->acc;
     const pf__accel_arc *arcs = acc->arcs;
     const uint32_t *down = acc->down;
+    const uint8_t *halves = acc->halves;
     uint32_t sp = 0;
     const pf__accel_arc *top = arc_between(acc, owner, owner == a ? b : a);
     if (!top) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
@@ -685,31 +701,37 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
     x->stk[sp++] = arc_at(acc, top);
     while (sp) {
         uint32_t i = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
+        if (i >= LEAF_BWD) {
+            put_cp(c, x, from, to, i == LEAF_FWD);
+            continue;
+        }
         const pf__accel_arc *arc = arcs + i;
         /* the arc's ends are its owner and arc->to */
         const uint32_t own = arc->to == to ? from : to;
         if (arc->mid < PF__ACCEL_FROM_DST) {
             /* the halves mid -> own and mid -> arc->to */
             const uint32_t v = arc->mid, d = down[i];
-            uint32_t k_own, k_oth;
+            uint32_t e_from, e_to;
             if (d != PF__ACCEL_DOWN_NONE) {
-                k_own = d & PF__ACCEL_DOWN_MASK;
-                k_oth = k_own + (d >> PF__ACCEL_DOWN_SHIFT) - 128u;
+                const uint32_t k_own = d & PF__ACCEL_DOWN_MASK, k_oth = k_own + (d >> PF__ACCEL_DOWN_SHIFT) - 128u;
+                const uint32_t h_own = halves[i] & 3u, h_oth = (uint32_t)halves[i] >> 2;
+                /* from -> v is the owner's half when the walk starts at the owner */
+                e_from = own == from ? half_entry(k_own, h_own, v, from) : half_entry(k_oth, h_oth, v, from);
+                e_to = own == from ? half_entry(k_oth, h_oth, v, v) : half_entry(k_own, h_own, v, v);
             } else {
                 const pf__accel_arc *h0 = arc_between(acc, v, own), *h1 = arc_between(acc, v, arc->to);
                 if (!h0 || !h1) return PF_INVALID_ARGUMENT; /* cannot happen: as above */
-                k_own = arc_at(acc, h0);
-                k_oth = arc_at(acc, h1);
+                e_from = own == from ? arc_at(acc, h0) : arc_at(acc, h1);
+                e_to = own == from ? arc_at(acc, h1) : arc_at(acc, h0);
             }
-            const uint32_t k_from = own == from ? k_own : k_oth, k_to = own == from ? k_oth : k_own;
             /* from -> mid first: pushed last */
             if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)sp + 6u)) return PF_OUT_OF_MEMORY;
             x->stk[sp++] = v;
             x->stk[sp++] = to;
-            x->stk[sp++] = k_to;
+            x->stk[sp++] = e_to;
             x->stk[sp++] = from;
             x->stk[sp++] = v;
-            x->stk[sp++] = k_from;
+            x->stk[sp++] = e_from;
             continue;
         }
         /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
