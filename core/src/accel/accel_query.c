@@ -1,11 +1,12 @@
 /* accel_query.c - PF_ALGO_AUTO: the accelerated query, its per-context state, and the fallback.
  *
- * A query is two searches up the hierarchy on the context's own records, one after the other:
- * first from the goal's seeds (the subgoals whose canonical paths reach the goal), kept whole as
- * labels; then from the start's seeds, which stops once its smallest key reaches the best meeting
- * found. Both stall on demand (a node reached more cheaply through a higher neighbour is not
- * expanded). Running them in turn lets them share the context's records and open list; the goal's
- * side is not cut short, which costs little: an upward search space is small.
+ * A query is two searches up the hierarchy: from the goal's seeds (the subgoals whose canonical
+ * paths reach the goal), its g and parents kept as labels, and from the start's seeds on the
+ * context's own records; each stops once its smallest key reaches the best meeting found. Both
+ * stall on demand (a node reached more cheaply through a higher neighbour is not expanded). On a
+ * hierarchy without a core they run at once, in turn a node each (both_ways). With a core the
+ * goal's side runs first and whole up to the core, and the start's then crosses the core as an A*
+ * bounded by landmarks through the goal's labels there (upward_goal, upward_start).
  *
  * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
  * context's records and open list: its loop head bounded by the best meeting, a successor
