@@ -874,7 +874,7 @@ static int ext_reserve(pf_ctx *c, void *p)
     return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, 256u) &&
            grow_u32(c, &x->chain, &x->chain_cap, 256u) &&
            pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0) &&
-           pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, 256u, sizeof *x->gh, 64u, 0);
+           pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, 1024u, sizeof *x->gh, 64u, 0);
 }
 
 const pf__ext_class pf__ext_accel = {ext_create, ext_destroy, ext_reserve, NULL};
