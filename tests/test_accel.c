@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "oracle.h"
 #include "maps.h"
+#include "accel/accel_internal.h"
 
 /* Rooms of 9x9 joined by doors, some water, a few pillars: subgoals, shortcuts and a core. */
 static pf_map *rooms_map(uint32_t w, uint32_t h, pf_moves mv, int weighted)
@@ -209,6 +210,71 @@ static void test_auto_with_accel(void **state)
     assert_int_equal(pf_ctx_init_static(mem, need, m, &(pf_ctx_desc){.accel = a}, &c), PF_UNSUPPORTED);
     free(mem);
     pf_map_destroy(m2);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
+/* Paths are written from the shortcuts' halves as the unpack index (acc->down, acc->halves) places
+ * them, or, where it holds none, by a scan of the middle's list: both give the same cells. On this map every
+ * shortcut's halves are indexed; with the index cleared the scan writes every one. */
+static void test_unpack_index(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    uint32_t shortcuts = 0;
+    for (uint32_t i = 0; i < a->narcs; i++) {
+        if (a->arcs[i].mid >= PF__ACCEL_FROM_DST) {
+            assert_int_equal(a->down[i], PF__ACCEL_DOWN_NONE);
+            continue;
+        }
+        shortcuts++;
+        assert_int_not_equal(a->down[i], PF__ACCEL_DOWN_NONE);
+        /* the halves: mid -> one end and mid -> the other, in mid's list */
+        uint32_t k0 = a->down[i] & PF__ACCEL_DOWN_MASK, k1 = k0 + (a->down[i] >> PF__ACCEL_DOWN_SHIFT) - 128u;
+        uint32_t v = a->arcs[i].mid;
+        assert_true(k0 >= a->first[v] && k0 < a->first[v + 1] && k1 >= a->first[v] && k1 < a->first[v + 1]);
+        assert_int_equal(a->arcs[k1].to, a->arcs[i].to);
+        assert_int_equal(a->arcs[k0].a + a->arcs[k1].a, a->arcs[i].a);
+        assert_int_equal(a->arcs[k0].b + a->arcs[k1].b, a->arcs[i].b);
+        /* each half's bits: an arc of the subgoal graph, and which way its canonical path is legal */
+        for (int h = 0; h < 2; h++) {
+            uint32_t mid = a->arcs[h ? k1 : k0].mid, bits = (uint32_t)a->halves[i] >> (2 * h) & 3u;
+            assert_int_equal(bits & PF__ACCEL_HALF_GRAPH, mid >= PF__ACCEL_FROM_DST ? PF__ACCEL_HALF_GRAPH : 0u);
+            assert_int_equal(bits & PF__ACCEL_HALF_SRC, mid == PF__ACCEL_FROM_SRC ? PF__ACCEL_HALF_SRC : 0u);
+        }
+    }
+    assert_true(shortcuts > 0);
+    assert_int_equal(shortcuts, pf_accel_get_info(a).shortcuts);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    enum { N = 60 };
+    uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells), *want[N], wlen[N], s[N], g[N];
+    uint64_t rs = 41;
+    uint32_t by_accel = 0;
+    for (int i = 0; i < N; i++) {
+        pick(m, &rs, &s[i], &g[i]);
+        pf_path p = {.nodes = cells, .capacity = cap};
+        pf_stats st;
+        pf_status r = pf_search(c, s[i], g[i], &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st);
+        wlen[i] = r == PF_OK ? p.len : 0;
+        want[i] = malloc((wlen[i] + 1u) * sizeof **want);
+        memcpy(want[i], cells, wlen[i] * sizeof *cells);
+        by_accel += r == PF_OK && st.algo == PF_ALGO_AUTO;
+    }
+    assert_true(by_accel > N / 2);
+    for (uint32_t i = 0; i < a->narcs; i++) a->down[i] = PF__ACCEL_DOWN_NONE;
+    for (int i = 0; i < N; i++) {
+        pf_path p = {.nodes = cells, .capacity = cap};
+        pf_status r = pf_search(c, s[i], g[i], &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, NULL);
+        assert_int_equal(r == PF_OK ? p.len : 0, wlen[i]);
+        assert_memory_equal(cells, want[i], wlen[i] * sizeof *cells);
+        free(want[i]);
+    }
+    free(cells);
+    pf_ctx_destroy(c);
     pf_accel_destroy(a);
     pf_map_destroy(m);
 }
@@ -572,7 +638,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
-        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
         cmocka_unit_test(test_alloc_failure),
     };

@@ -96,8 +96,9 @@
  *     pf_accel_destroy(old);                                  // nothing refers to it any more
  *     pf_accel_rebuild_destroy(rb);
  *
- * MEMORY. 1 byte per cell (subgoal flags), 1 (the prep copy), 4 per cell (arc offsets) and 16 per
- * arc; following edits by the diff, 1 bit per cell and 4 bytes per cell of D more; each context
+ * MEMORY. 1 byte per cell (subgoal flags), 1 (the prep copy), 4 per cell (arc offsets) and 21 per
+ * arc (16 as in the file, 5 placing each shortcut's halves for unpacking paths, made after a build
+ * or a load); following edits by the diff, 1 bit per cell and 4 bytes per cell of D more; each context
  * that runs accelerated queries adds 4 bytes per cell (parents) and a few small buffers.
  *
  * FILES (pf_accel_save / pf_accel_load), little-endian:

@@ -81,6 +81,14 @@ struct pf_accel {
      * neighbour's row without a lookup per arc (and prefetches it with the neighbour's record) */
     uint32_t      *lm_first, *lm_arc;
     uint32_t       lm_narc;
+    /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
+     * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
+     * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the
+     * subgoal graph, and for a shortcut whose halves do not fit (put_arc then scans mid's list) */
+    uint32_t      *down;
+    /* halves [narcs]: for a shortcut whose down is set, two bits a half (the owner's half in bits
+     * 0-1, the other in 2-3): PF__ACCEL_HALF_GRAPH, PF__ACCEL_HALF_SRC */
+    uint8_t       *halves;
     /* the cells it was built from (its prep map): [cells] the class of each padded cell. Queries
      * read these, never the live map, so an answer is a shortest path of the prep map whatever
      * edits came since (accel_diff.c proves it on the live map or refuses it) */
@@ -164,9 +172,6 @@ uint32_t pf__accel_scan_bwd(const pf__grid_view *v, const uint8_t *sub, uint32_t
  * of the view they are given: the map's while building or loading, the prep map's (pf__accel_prep_view)
  * in queries. */
 int pf__accel_cp_legal(const pf__grid_view *v, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
-/* Writes the cells of the canonical path from -> to after `from` (to included) as public node ids
- * into out[0 .. n), in order when `rev` is 0, else reversed into out[n-1 .. 0]; returns n. */
-uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev);
 
 /* ---- build, query ----------------------------------------------------------------------------- */
 
@@ -232,6 +237,16 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
 {
     return e == PF__ACCEL_LM_NONE ? INFINITY : pf__accel_cost(e & 0xFFFFu, e >> 16);
 }
+
+/* accel_unpack.c: computes acc->down (after a build or a load); 0 on allocation failure. */
+#define PF__ACCEL_DOWN_NONE  0xFFFFFFFFu
+#define PF__ACCEL_DOWN_SHIFT 24u
+#define PF__ACCEL_DOWN_MASK  0xFFFFFFu
+#define PF__ACCEL_HALF_GRAPH 1u
+#define PF__ACCEL_HALF_SRC   2u
+int    pf__accel_unpack_index(pf_accel *acc);
+void   pf__accel_unpack_free(pf_accel *acc);
+size_t pf__accel_unpack_bytes(const pf_accel *acc);
 
 /* The core index of a core cell; PF_NODE_NONE for any other. */
 PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)

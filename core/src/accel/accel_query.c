@@ -1,11 +1,12 @@
 /* accel_query.c - PF_ALGO_AUTO: the accelerated query, its per-context state, and the fallback.
  *
- * A query is two searches up the hierarchy on the context's own records, one after the other:
- * first from the goal's seeds (the subgoals whose canonical paths reach the goal), kept whole as
- * labels; then from the start's seeds, which stops once its smallest key reaches the best meeting
- * found. Both stall on demand (a node reached more cheaply through a higher neighbour is not
- * expanded). Running them in turn lets them share the context's records and open list; the goal's
- * side is not cut short, which costs little: an upward search space is small.
+ * A query is two searches up the hierarchy: from the goal's seeds (the subgoals whose canonical
+ * paths reach the goal), its g and parents kept as labels, and from the start's seeds on the
+ * context's own records; each stops once its smallest key reaches the best meeting found. Both
+ * stall on demand (a node reached more cheaply through a higher neighbour is not expanded). On a
+ * hierarchy without a core they run at once, in turn a node each (both_ways). With a core the
+ * goal's side runs first and whole up to the core, and the start's then crosses the core as an A*
+ * bounded by landmarks through the goal's labels there (upward_goal, upward_start).
  *
  * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
  * context's records and open list: its loop head bounded by the best meeting, a successor
@@ -19,6 +20,11 @@
 #include "jps/jps_internal.h"
 #include "grow_internal.h"
 #include "core_batch_internal.h"
+
+typedef struct pf__accel_gent {
+    double   key, g;
+    uint32_t cell;
+} pf__accel_gent;
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
@@ -37,6 +43,10 @@ typedef struct pf__accel_ext {
     uint32_t        fill;    /* put_cp: path[fill] is the last cell written (goal first, from the end) */
     uint32_t       *stk, *chain;
     uint32_t        stk_cap, chain_cap;
+    /* the goal side's open list when both sides run at once (both_ways): a binary heap of
+     * (key, g, cell), an entry stale once its cell's label holds a smaller g */
+    struct pf__accel_gent *gh;
+    uint32_t        gh_cap, gh_n;
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
     uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
@@ -60,6 +70,7 @@ static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
     pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x->stk, (size_t)x->stk_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x->chain, (size_t)x->chain_cap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->gh, (size_t)x->gh_cap * sizeof(pf__accel_gent));
     const pf_accel *acc = x->acc;
     memset(x, 0, sizeof *x);
     x->acc = acc;
@@ -146,7 +157,7 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
     if (!x) return 0;
     return sizeof *x + (x->parent ? (size_t)ctx->count * sizeof(uint32_t) : 0) +
            (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
-           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t);
+           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) + (size_t)x->gh_cap * sizeof(pf__accel_gent);
 }
 
 /* Grows a u32 array to at least `need` entries (contents kept); 0 on allocation failure. */
@@ -464,6 +475,156 @@ static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed 
     return upward(c, x, seeds, n, 1, mt, &t);
 }
 
+/* ---- both sides at once, on a hierarchy without a core ----------------------------------------- */
+
+/* The goal side's heap: (key, cell) ordered, so the pop order is the same on every run. */
+PF__INLINE int gent_less(const pf__accel_gent *a, const pf__accel_gent *b)
+{
+    return a->key < b->key || (a->key == b->key && a->cell < b->cell);
+}
+
+static int gh_push(pf_ctx *c, pf__accel_ext *x, double key, double g, uint32_t cell)
+{
+    if (x->gh_n + 1u > x->gh_cap &&
+        !pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, (uint64_t)x->gh_n + 1u, sizeof *x->gh, 256u, 0))
+        return 0;
+    pf__accel_gent e = {key, g, cell}, *h = x->gh;
+    uint32_t i = x->gh_n++;
+    while (i) {
+        uint32_t up = (i - 1u) / 2u;
+        if (!gent_less(&e, &h[up])) break;
+        h[i] = h[up];
+        i = up;
+    }
+    h[i] = e;
+    return 1;
+}
+
+static pf__accel_gent gh_pop(pf__accel_ext *x)
+{
+    pf__accel_gent *h = x->gh, top = h[0], e = h[--x->gh_n];
+    uint32_t i = 0, n = x->gh_n;
+    for (;;) {
+        uint32_t k = 2u * i + 1u;
+        if (k >= n) break;
+        if (k + 1u < n && gent_less(&h[k + 1u], &h[k])) k++;
+        if (!gent_less(&h[k], &e)) break;
+        h[i] = h[k];
+        i = k;
+    }
+    if (n) h[i] = e;
+    return top;
+}
+
+/* The goal side reaches y from `from` (PF_NODE_NONE: a seed) at cost ng: its label is made or
+ * lowered, and it goes on the heap keyed by ng + the octile distance to the start (sx, sy); 0 when
+ * out of memory. */
+static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy)
+{
+    const uint32_t pw = c->map->pw;
+    uint32_t k = label_find(x, y);
+    if (k != UINT32_MAX) {
+        if (!(ng < x->lg[k])) return 1;
+        x->lg[k] = ng;
+        x->lpar[k] = from;
+    } else if (!label_put(c, x, y, ng, from)) {
+        return 0;
+    }
+    double h = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(y % pw) - sx, (int32_t)(y / pw) - sy);
+    return gh_push(c, x, ng + h, ng, y);
+}
+
+/*
+ * The two upward searches interleaved, one expansion each in turn, each an A* towards the other
+ * end that stops once its smallest key reaches the best meeting: on a hierarchy without a core the
+ * goal's side need not run dry first (rooms-2000: it made 45% of a query's instructions, twice the
+ * start's). The start's side is upward()'s, on the context's records; the goal's lives in its
+ * labels (g and parent) and its own heap. A meeting is tested as each side expands a node, against
+ * the other side's g whether final or not (each is the cost of a path): the optimal up-down path's
+ * top node has a key below any larger best on both sides, so the second side to expand it finds
+ * the first's final g there. Every heuristic is the octile distance (consistent): no node is
+ * expanded twice. Returns PF_OK, PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
+ */
+static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, const pf__accel_seed *sseeds,
+                           uint32_t nf, meet *mt)
+{
+    const pf_accel *acc = x->acc;
+    const uint32_t *first = acc->first;
+    const pf__accel_arc *arcs = acc->arcs;
+    uint32_t *par = x->parent;
+    pf__search *s = &c->s;
+    const uint32_t pw = c->map->pw;
+    const aim t = {.pw = pw, .x = (int32_t)(s->goal % pw), .y = (int32_t)(s->goal / pw), .on = 1, .acc = acc};
+    const int32_t sx = (int32_t)(s->start % pw), sy = (int32_t)(s->start / pw);
+    pf__nodes_next_gen(&c->nodes);
+    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    for (uint32_t i = 0; i < nf; i++)
+        if (!reach(c, par, &t, sseeds[i].cell, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b))) return PF_OUT_OF_MEMORY;
+    x->gh_n = 0;
+    for (uint32_t i = 0; i < ng_; i++)
+        if (!goal_reach(c, x, gseeds[i].cell, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy)) return PF_OUT_OF_MEMORY;
+    uint32_t budget = UINT32_MAX;
+    pf_status ret;
+    int sdone = 0, gdone = 0;
+    while (!sdone || !gdone) {
+        if (!sdone) {
+            uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, 1, &mt->best);
+            if (v == PF_NODE_NONE) {
+                if (ret != PF_OK) return ret;
+                sdone = 1;
+            } else {
+                s->st.expanded++;
+                const double gv = c->g[v];
+                uint32_t k = label_find(x, v);
+                if (k != UINT32_MAX && gv + x->lg[k] < mt->best) {
+                    mt->best = gv + x->lg[k];
+                    mt->node = v;
+                }
+                const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+                for (const pf__accel_arc *p = a; p < e; p++) {
+                    PF__PREFETCH(&c->nodes.stamp[p->to]);
+                    PF__PREFETCH(&c->nodes.g[p->to]);
+                    PF__PREFETCH(&first[p->to]);
+                }
+                /* stalled: as in upward() */
+                int stalled = 0;
+                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+                    stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
+                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+                    if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+            }
+        }
+        if (!gdone) {
+            for (;;) {
+                if (!x->gh_n || x->gh[0].key >= mt->best) {
+                    gdone = 1;
+                    break;
+                }
+                if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+                const pf__accel_gent top = gh_pop(x);
+                const uint32_t v = top.cell;
+                const double gv = top.g;
+                if (x->lg[label_find(x, v)] < gv) continue; /* stale: lowered since it was pushed */
+                s->st.expanded++;
+                if (pf__nodes_live(&c->nodes, v) && gv + c->g[v] < mt->best) {
+                    mt->best = gv + c->g[v];
+                    mt->node = v;
+                }
+                const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+                int stalled = 0;
+                for (const pf__accel_arc *p = a; p < e && !stalled; p++) {
+                    uint32_t k = label_find(x, p->to);
+                    stalled = k != UINT32_MAX && x->lg[k] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
+                }
+                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
+                    if (!goal_reach(c, x, p->to, v, gv + pf__accel_cost(p->a, p->b), sx, sy)) return PF_OUT_OF_MEMORY;
+                break;
+            }
+        }
+    }
+    return PF_OK;
+}
+
 /* ---- the path -------------------------------------------------------------------------------- */
 
 /* The arc between a and b in owner's list (owner is the lower of the two); NULL when absent. */
@@ -490,41 +651,90 @@ static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int 
     /* on an edited map: the canonical path walked the way it is legal on the prep map */
     if (x->check && x->clear)
         x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->pw, from, to) : pf__accel_diff_cp_clear(x->acc, m->pw, to, from);
+    /* out[0 .. steps] runs from `to` back to `from` (out[steps], written already): the reverse of
+     * from -> to is its straight steps back, then its diagonal ones; to -> from (the canonical path
+     * from `to`) takes its diagonal steps first. Public ids step by dx + dy * width from `from`'s
+     * id, read back from the path: no division by the width a cell (pf__grid_unpad) */
     uint32_t *out = x->path + x->fill - steps;
-    if (forward) {
-        pf__accel_cp_cells(m, from, to, out, 1);
-    } else {
-        /* to -> from forward into [fill - steps + 1, fill]: its last cell is `from` again */
-        pf__accel_cp_cells(m, to, from, out + 1, 0);
-        out[0] = pf__grid_unpad(m, to);
-    }
+    const int64_t w = (int64_t)m->width;
+    const int64_t sd = pf__dir_dx[p.dd] + pf__dir_dy[p.dd] * w, ss = pf__dir_dx[p.ds] + pf__dir_dy[p.ds] * w;
+    int64_t id = (int64_t)out[steps] + (int64_t)p.nd * sd + (int64_t)p.ns * ss;
+    const uint32_t n1 = forward ? p.ns : p.nd;
+    const int64_t s1 = forward ? ss : sd, s2 = forward ? sd : ss;
+    out[0] = (uint32_t)id;
+    uint32_t i = 1;
+    for (; i <= n1; i++) out[i] = (uint32_t)(id -= s1);
+    for (; i < steps; i++) out[i] = (uint32_t)(id -= s2);
     x->fill -= steps;
 }
 
+/* Index of the arc between owner and other in owner's list (owner the lower of the two). */
+PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { return (uint32_t)(arc - acc->arcs); }
+
+/* Stack entries of put_arc naming an arc of the subgoal graph by the way its canonical path is
+ * written: from -> to (FWD), or the reverse of to -> from (BWD). Arc indices stay below them: a
+ * build makes at most UINT32_MAX - 1 arcs, and a file of more would hold 64 GB of them. */
+#define LEAF_FWD 0xFFFFFFFFu
+#define LEAF_BWD 0xFFFFFFFEu
+
+/* The stack entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
+ * from `from` to `to`: LEAF_* for an arc of the subgoal graph (no need to read it), else k. */
+PF__INLINE uint32_t half_entry(uint32_t k, uint32_t hb, uint32_t v, uint32_t from)
+{
+    if (!(hb & PF__ACCEL_HALF_GRAPH)) return k;
+    /* legal from its owner v: forward when walked from v */
+    return ((hb & PF__ACCEL_HALF_SRC) != 0) == (v == from) ? LEAF_FWD : LEAF_BWD;
+}
+
 /* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
- * through their middle nodes with an explicit stack (nesting can be as deep as the hierarchy). */
+ * into their halves (acc->down and acc->halves, else a scan of the middle's list) with an explicit
+ * stack of (from, to, arc index or LEAF_*) entries: nesting can be as deep as the hierarchy. */
 static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
 {
     const pf_accel *acc = x->acc;
+    const pf__accel_arc *arcs = acc->arcs;
+    const uint32_t *down = acc->down;
+    const uint8_t *halves = acc->halves;
     uint32_t sp = 0;
+    const pf__accel_arc *top = arc_between(acc, owner, owner == a ? b : a);
+    if (!top) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
     if (!grow_u32(c, &x->stk, &x->stk_cap, 3)) return PF_OUT_OF_MEMORY;
     x->stk[sp++] = a;
     x->stk[sp++] = b;
-    x->stk[sp++] = owner;
+    x->stk[sp++] = arc_at(acc, top);
     while (sp) {
-        uint32_t own = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
-        const pf__accel_arc *arc = arc_between(acc, own, own == from ? to : from);
-        if (!arc) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
+        uint32_t i = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
+        if (i >= LEAF_BWD) {
+            put_cp(c, x, from, to, i == LEAF_FWD);
+            continue;
+        }
+        const pf__accel_arc *arc = arcs + i;
+        /* the arc's ends are its owner and arc->to */
+        const uint32_t own = arc->to == to ? from : to;
         if (arc->mid < PF__ACCEL_FROM_DST) {
+            /* the halves mid -> own and mid -> arc->to */
+            const uint32_t v = arc->mid, d = down[i];
+            uint32_t e_from, e_to;
+            if (d != PF__ACCEL_DOWN_NONE) {
+                const uint32_t k_own = d & PF__ACCEL_DOWN_MASK, k_oth = k_own + (d >> PF__ACCEL_DOWN_SHIFT) - 128u;
+                const uint32_t h_own = halves[i] & 3u, h_oth = (uint32_t)halves[i] >> 2;
+                /* from -> v is the owner's half when the walk starts at the owner */
+                e_from = own == from ? half_entry(k_own, h_own, v, from) : half_entry(k_oth, h_oth, v, from);
+                e_to = own == from ? half_entry(k_oth, h_oth, v, v) : half_entry(k_own, h_own, v, v);
+            } else {
+                const pf__accel_arc *h0 = arc_between(acc, v, own), *h1 = arc_between(acc, v, arc->to);
+                if (!h0 || !h1) return PF_INVALID_ARGUMENT; /* cannot happen: as above */
+                e_from = own == from ? arc_at(acc, h0) : arc_at(acc, h1);
+                e_to = own == from ? arc_at(acc, h1) : arc_at(acc, h0);
+            }
             /* from -> mid first: pushed last */
-            uint32_t v = arc->mid;
             if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)sp + 6u)) return PF_OUT_OF_MEMORY;
             x->stk[sp++] = v;
             x->stk[sp++] = to;
-            x->stk[sp++] = v;
+            x->stk[sp++] = e_to;
             x->stk[sp++] = from;
             x->stk[sp++] = v;
-            x->stk[sp++] = v;
+            x->stk[sp++] = e_from;
             continue;
         }
         /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
@@ -672,7 +882,8 @@ static int ext_reserve(pf_ctx *c, void *p)
     if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
     return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, 256u) &&
            grow_u32(c, &x->chain, &x->chain_cap, 256u) &&
-           pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0);
+           pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0) &&
+           pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, 1024u, sizeof *x->gh, 64u, 0);
 }
 
 const pf__ext_class pf__ext_accel = {ext_create, ext_destroy, ext_reserve, NULL};
@@ -715,11 +926,19 @@ pf_status pf__accel_step(pf_ctx *c)
         uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
         if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
         meet mt = {INFINITY, PF_NODE_NONE};
-        st = upward_goal(c, x, x->seeds, nb, &mt);
-        if (st != PF_OK) return st;
-        uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
-        if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-        st = upward_start(c, x, x->seeds, nf, &mt);
+        if (!x->acc->core) {
+            uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
+            if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+            st = both_ways(c, x, x->seeds, nb, x->seeds + nb, nf, &mt);
+        } else {
+            /* a core: the start's side crosses it bounded by landmarks through the goal side's
+             * labels in the core (aim_landmarks), so the goal's side runs first, whole */
+            st = upward_goal(c, x, x->seeds, nb, &mt);
+            if (st != PF_OK) return st;
+            uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
+            if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+            st = upward_start(c, x, x->seeds, nf, &mt);
+        }
         if (st != PF_OK) return st;
         /* the live map's components matched: on an edited map the prep map may not connect the
          * two (an edit opened the way), else it cannot happen */

@@ -164,19 +164,3 @@ int pf__accel_cp_legal(const pf__grid_view *vp, uint32_t from, uint32_t to, uint
     if (b) *b = p.nd;
     return 1;
 }
-
-uint32_t pf__accel_cp_cells(const pf_map *m, uint32_t from, uint32_t to, uint32_t *out, int rev)
-{
-    /* public ids step by dx + dy * width: one division for the whole path, not two per cell */
-    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
-    const int64_t w = (int64_t)m->width;
-    const int64_t sd = pf__dir_dx[p.dd] + pf__dir_dy[p.dd] * w, ss = pf__dir_dx[p.ds] + pf__dir_dy[p.ds] * w;
-    const uint32_t n = p.nd + p.ns;
-    if (!n) return 0;
-    int64_t id = (int64_t)pf__grid_unpad(m, from);
-    uint32_t *o = rev ? out + n - 1u : out;
-    const ptrdiff_t step = rev ? -1 : 1;
-    for (uint32_t i = 0; i < p.nd; i++, o += step) *o = (uint32_t)(id += sd);
-    for (uint32_t i = 0; i < p.ns; i++, o += step) *o = (uint32_t)(id += ss);
-    return n;
-}
