@@ -703,7 +703,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         pf_point gp = pf_grid_point(m, goal);
         double nd;
         pf__near_ties t = {.n = 0};
-        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, &nd,
+        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, si, &nd,
                              &t) != PF_NODE_NONE)
             aim_near(s, m, nd, &t);
     }
