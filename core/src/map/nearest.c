@@ -212,6 +212,95 @@ PF__INLINE void scan_seg(scan_best *bs, const pf_map *m, int32_t x, int32_t y, i
     }
 }
 
+/* The first column in i..end-1 whose bit in the row's line o (bit x + 1 for column x) is `set`
+ * (1 or 0), or `end`: 64 cells a load. */
+PF__INLINE int64_t next_bit(const uint64_t *o, int64_t i, int64_t end, int set)
+{
+    const uint64_t flip = set ? 0u : ~UINT64_C(0), stop = (uint64_t)(end + 1);
+    uint64_t p = (uint64_t)(i + 1), w = (o[p >> 6] ^ flip) & (~UINT64_C(0) << (p & 63u));
+    while (!w) {
+        p = (p | 63u) + 1u;
+        if (p >= stop) return end;
+        w = o[p >> 6] ^ flip;
+    }
+    p = (p & ~(uint64_t)63u) + pf__ctz64(w);
+    return p < stop ? (int64_t)p - 1 : end;
+}
+
+/* The last column in a..i whose bit is `set`, or a - 1. */
+PF__INLINE int64_t prev_bit(const uint64_t *o, int64_t i, int64_t a, int set)
+{
+    const uint64_t flip = set ? 0u : ~UINT64_C(0), stop = (uint64_t)(a + 1);
+    uint64_t p = (uint64_t)(i + 1), w = (o[p >> 6] ^ flip) & (~UINT64_C(0) >> (63u - (p & 63u)));
+    while (!w) {
+        if (p < 64u) return a - 1;
+        p = (p & ~(uint64_t)63u) - 1u;
+        if (p < stop) return a - 1;
+        w = o[p >> 6] ^ flip;
+    }
+    p = (p & ~(uint64_t)63u) + 63u - pf__clz64(w);
+    return p >= stop ? (int64_t)p - 1 : a - 1;
+}
+
+/* scan_seg for a rule of one class whose cell bits the map keeps (class_bits.c), which says more:
+ * dir 0 reads every cell of a..b that counts (columns where the row is nearest the point, all at
+ * one distance); dir 1 only the first from a rightwards and dir -1 the first from b leftwards: the
+ * row's distance grows away from its nearest columns, so none further on is as near, and a row's
+ * scan stops at the first cell that counts on each side of them. */
+PF__INLINE void scan_bits(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, int64_t a, int64_t b,
+                          int dir, const stand_rule *rule, pf_heur metric, pf__near_ties *ties)
+{
+    const uint32_t row = (uint32_t)((yy + 1) * (int64_t)m->pw + 1);
+    const uint64_t *o = m->cbits[rule->cls] + (size_t)(yy + 1) * m->cbits_pw;
+    if (dir < 0) {
+        for (int64_t i = prev_bit(o, b, a, 1); i >= a;) {
+            const int64_t st = i > a ? prev_bit(o, i - 1, a, 0) + 1 : a; /* the run's first column */
+            if (!rule->comp || pf__grid_comp(m, row + (uint32_t)i) == rule->comp)
+                for (int64_t k = i; k >= st; k--)
+                    if (rule->size <= 1 || m->clr[row + (uint32_t)k] >= rule->size) {
+                        scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
+                        return;
+                    }
+            i = st > a ? prev_bit(o, st - 1, a, 1) : a - 1;
+        }
+        return;
+    }
+    const int64_t end = b + 1;
+    for (int64_t i = next_bit(o, a, end, 1); i < end;) {
+        const int in = !rule->comp || pf__grid_comp(m, row + (uint32_t)i) == rule->comp;
+        if (in && dir && rule->size <= 1) {
+            scan_take(bs, m, metric, x, y, i, yy, row + (uint32_t)i, ties);
+            return;
+        }
+        const int64_t e = next_bit(o, i + 1, end, 0);
+        if (in)
+            for (int64_t k = i; k < e; k++)
+                if (rule->size <= 1 || m->clr[row + (uint32_t)k] >= rule->size) {
+                    scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
+                    if (dir) return;
+                }
+        i = e < end ? next_bit(o, e, end, 1) : end;
+    }
+}
+
+/* Columns lo..hi of row yy: by the class bits, where the rule has them (its nearest columns
+ * whole, the stretches either side outward), else by scan_seg. */
+PF__INLINE void scan_span(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, int64_t lo, int64_t hi,
+                          const stand_rule *rule, int (*stands)(void *user, const pf_map *m, uint32_t p), void *user,
+                          pf_heur metric, pf__near_ties *ties)
+{
+    if (!rule || !rule->cls || !m->cbits_ok || !m->cbits[rule->cls]) {
+        scan_seg(bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+        return;
+    }
+    int64_t p0, p1;
+    row_near(metric, x, y, yy, &p0, &p1);
+    const int64_t m0 = lo > p0 ? lo : p0, m1 = hi < p1 ? hi : p1;
+    if (m0 <= m1) scan_bits(bs, m, x, y, yy, m0, m1, 0, rule, metric, ties);
+    if (lo < p0) scan_bits(bs, m, x, y, yy, lo, hi < p0 - 1 ? hi : p0 - 1, -1, rule, metric, ties);
+    if (hi > p1) scan_bits(bs, m, x, y, yy, lo > p1 + 1 ? lo : p1 + 1, hi, 1, rule, metric, ties);
+}
+
 /* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
  * loop. It grows a bound on the distance band by band and reads, row by row, the cells of each
  * row newly within it (row_reach): the last band is the best distance found, so the cells read
@@ -252,7 +341,7 @@ PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand
                 row_reach(metric, x, y, yy, within < bs.bd ? within : bs.bd, &lo, &hi);
                 lo = lo < xa ? xa : lo;
                 hi = hi > xb ? xb : hi;
-                if (lo <= hi) scan_seg(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+                if (lo <= hi) scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
             }
         }
         if (ties) tie_pack(ties, bs.used);
@@ -278,10 +367,10 @@ PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand
                 phi = phi > xb ? xb : phi;
             }
             if (plo > phi) {
-                scan_seg(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+                scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
             } else {
-                if (lo < plo) scan_seg(&bs, m, x, y, yy, lo, plo - 1, rule, stands, user, metric, ties);
-                if (phi < hi) scan_seg(&bs, m, x, y, yy, phi + 1, hi, rule, stands, user, metric, ties);
+                if (lo < plo) scan_span(&bs, m, x, y, yy, lo, plo - 1, rule, stands, user, metric, ties);
+                if (phi < hi) scan_span(&bs, m, x, y, yy, phi + 1, hi, rule, stands, user, metric, ties);
             }
         }
         if (bs.bd <= bound || full) break;
