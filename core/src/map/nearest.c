@@ -9,6 +9,7 @@
  * for an answer d away, whatever lies behind it. */
 #include <string.h>
 #include "map/nearest_internal.h"
+#include "map/components_internal.h"
 #include "common/bytes_internal.h"
 #include "search/metric_internal.h"
 
@@ -310,12 +311,13 @@ PF__INLINE void scan_span(scan_best *bs, const pf_map *m, int32_t x, int32_t y, 
  * column: see docs/units.md.] */
 PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
                               int (*stands)(void *user, const pf_map *m, uint32_t p), void *user, pf_heur metric,
-                              uint32_t max_radius, double within, double *dist, pf__near_ties *ties)
+                              uint32_t max_radius, double within, const int64_t box[4], double *dist,
+                              pf__near_ties *ties)
 {
     scan_best bs = {PF_NODE_NONE, 0, INFINITY};
     if (ties) ties->n = ties->groups = 0;
     /* the box of cells that may count: the map, within max_radius rings */
-    int64_t xa = 0, xb = (int64_t)m->width - 1, ya = 0, yb = (int64_t)m->height - 1;
+    int64_t xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     if (max_radius) {
         xa = xa > (int64_t)x - max_radius ? xa : (int64_t)x - max_radius;
         xb = xb < (int64_t)x + max_radius ? xb : (int64_t)x + max_radius;
@@ -382,6 +384,43 @@ PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand
     return bs.best;
 }
 
+/* A component of a few nodes (pieces of it within one 64x64 tile, components.c) lies within their
+ * tiles: box (x0, x1, y0, y1, cells) becomes the rectangle around them, found by a walk over the
+ * nodes' edges from `node`. A unit in a pocket 60 cells from its click scanned the rings out to 60
+ * cells when the pocket lies within a tile or two (den520d 223,195 -> 207,141). The walk stops, and
+ * box stays, past COMP_BOX_NODES nodes: a large component's rectangle is most of the map. */
+#define COMP_BOX_NODES 16u
+static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
+{
+    const struct pf__comps *cc = m->cc;
+    if (cc->csize[m->comp_root[node]] > COMP_BOX_NODES) return;
+    uint32_t seen[COMP_BOX_NODES], n = 0;
+    seen[n++] = node;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t u = seen[i], *e = cc->te[cc->ntile[u]].e;
+        for (uint32_t k = cc->nadj[u], ke = k + cc->ndeg[u]; k < ke; k++) {
+            const uint32_t v = e[2 * k + 1];
+            uint32_t j = 0;
+            while (j < n && seen[j] != v) j++;
+            if (j < n) continue;
+            if (n == COMP_BOX_NODES) return; /* (csize said otherwise: keep the map) */
+            seen[n++] = v;
+        }
+    }
+    int64_t r[4] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN};
+    for (uint32_t i = 0; i < n; i++) {
+        const int64_t t = cc->ntile[seen[i]], x0 = (t % cc->tx) * TS, y0 = (t / cc->tx) * TS;
+        r[0] = x0 < r[0] ? x0 : r[0];
+        r[1] = x0 + TS - 1 > r[1] ? x0 + TS - 1 : r[1];
+        r[2] = y0 < r[2] ? y0 : r[2];
+        r[3] = y0 + TS - 1 > r[3] ? y0 + TS - 1 : r[3];
+    }
+    box[0] = r[0] > box[0] ? r[0] : box[0];
+    box[1] = r[1] < box[1] ? r[1] : box[1];
+    box[2] = r[2] > box[2] ? r[2] : box[2];
+    box[3] = r[3] < box[3] ? r[3] : box[3];
+}
+
 /* The distance of padded cell `hint`, PF_NODE_NONE or one known to count, from (x, y): no
  * answer is farther. */
 static double hint_dist(const pf_map *m, int32_t x, int32_t y, pf_heur metric, uint32_t hint)
@@ -394,14 +433,18 @@ uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, ui
                           pf_heur metric, uint32_t max_radius, uint32_t hint, double *dist, pf__near_ties *ties)
 {
     stand_rule r = {cls, size, comp};
-    return scan_rows(m, x, y, &r, NULL, NULL, metric, max_radius, hint_dist(m, x, y, metric, hint), dist, ties);
+    int64_t box[4] = {0, (int64_t)m->width - 1, 0, (int64_t)m->height - 1};
+    if (comp && hint != PF_NODE_NONE && m->cc && m->comp) comp_box(m, m->comp[hint], box);
+    return scan_rows(m, x, y, &r, NULL, NULL, metric, max_radius, hint_dist(m, x, y, metric, hint), box, dist, ties);
 }
 
 uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
                              void *user, pf_heur metric, uint32_t max_radius, uint32_t hint, double *dist,
                              pf__near_ties *ties)
 {
-    return scan_rows(m, x, y, NULL, stands, user, metric, max_radius, hint_dist(m, x, y, metric, hint), dist, ties);
+    const int64_t box[4] = {0, (int64_t)m->width - 1, 0, (int64_t)m->height - 1};
+    return scan_rows(m, x, y, NULL, stands, user, metric, max_radius, hint_dist(m, x, y, metric, hint), box, dist,
+                     ties);
 }
 
 pf_heur pf__grid_near_metric(const pf_map *m)
