@@ -248,11 +248,10 @@ PF__INLINE int64_t prev_bit(const uint64_t *o, int64_t i, int64_t a, int set)
  * one distance); dir 1 only the first from a rightwards and dir -1 the first from b leftwards: the
  * row's distance grows away from its nearest columns, so none further on is as near, and a row's
  * scan stops at the first cell that counts on each side of them. */
-PF__INLINE void scan_bits(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, int64_t a, int64_t b,
-                          int dir, const stand_rule *rule, pf_heur metric, pf__near_ties *ties)
+PF__INLINE void scan_bits(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, uint32_t row,
+                          const uint64_t *o, int64_t a, int64_t b, int dir, const stand_rule *rule, pf_heur metric,
+                          pf__near_ties *ties)
 {
-    const uint32_t row = (uint32_t)((yy + 1) * (int64_t)m->pw + 1);
-    const uint64_t *o = m->cbits[rule->cls] + (size_t)(yy + 1) * m->cbits_pw;
     if (dir < 0) {
         for (int64_t i = prev_bit(o, b, a, 1); i >= a;) {
             const int64_t st = i > a ? prev_bit(o, i - 1, a, 0) + 1 : a; /* the run's first column */
@@ -294,12 +293,21 @@ PF__INLINE void scan_span(scan_best *bs, const pf_map *m, int32_t x, int32_t y, 
         scan_seg(bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
         return;
     }
+    const uint32_t row = (uint32_t)((yy + 1) * (int64_t)m->pw + 1);
+    const uint64_t *o = m->cbits[rule->cls] + (size_t)(yy + 1) * m->cbits_pw;
     int64_t p0, p1;
     row_near(metric, x, y, yy, &p0, &p1);
     const int64_t m0 = lo > p0 ? lo : p0, m1 = hi < p1 ? hi : p1;
-    if (m0 <= m1) scan_bits(bs, m, x, y, yy, m0, m1, 0, rule, metric, ties);
-    if (lo < p0) scan_bits(bs, m, x, y, yy, lo, hi < p0 - 1 ? hi : p0 - 1, -1, rule, metric, ties);
-    if (hi > p1) scan_bits(bs, m, x, y, yy, lo > p1 + 1 ? lo : p1 + 1, hi, 1, rule, metric, ties);
+    if (m0 == m1) { /* one column (square grids): its bit */
+        const uint64_t b = (uint64_t)m0 + 1u;
+        if (o[b >> 6] >> (b & 63u) & 1u && (!rule->comp || pf__grid_comp(m, row + (uint32_t)m0) == rule->comp) &&
+            (rule->size <= 1 || m->clr[row + (uint32_t)m0] >= rule->size))
+            scan_take(bs, m, metric, x, y, m0, yy, row + (uint32_t)m0, ties);
+    } else if (m0 < m1) {
+        scan_bits(bs, m, x, y, yy, row, o, m0, m1, 0, rule, metric, ties);
+    }
+    if (lo < p0) scan_bits(bs, m, x, y, yy, row, o, lo, hi < p0 - 1 ? hi : p0 - 1, -1, rule, metric, ties);
+    if (hi > p1) scan_bits(bs, m, x, y, yy, row, o, lo > p1 + 1 ? lo : p1 + 1, hi, 1, rule, metric, ties);
 }
 
 /* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
