@@ -2,11 +2,16 @@
  * half of a partial query toward a goal it cannot reach (search.c), which then searches only as
  * far as that cell's distance instead of flooding the start's whole component.
  *
- * The scan visits square rings around the point, nearest first. Every cell of ring r is at least
- * r away by the square metrics (octile, Manhattan, Chebyshev, Euclidean) and by hex distance too
- * (a hex step moves a cell's offset coordinates by at most one each), so once r passes the best
- * distance found no later ring can hold a nearer cell: the scan touches about (2d + 1)^2 cells
- * for an answer d away, whatever lies behind it. */
+ * The scan reads rows outward from the point's, each as far as a bound on the distance: no cell
+ * is nearer than the rows between (by the square metrics, octile, Manhattan, Chebyshev, and by hex
+ * distance too: a hex step moves a cell's offset coordinates by at most one each), and along a row
+ * the distance grows away from the row's nearest columns. So once the rows pass the best distance
+ * found no later one can hold a nearer cell, and on one side of a row nothing past the first cell
+ * that counts can. The bound is a cell known to count when the caller has one (a partial query's
+ * start: one pass), else it grows band by band. A row is read 64 cells a load from the cell bits
+ * of the unit's class (class_bits.c), one component lookup per run of cells; a small component's
+ * scan stays within its tiles (comp_box). Without a class (pf_grid_nearest's cls 0) or with a rule
+ * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load. */
 #include <string.h>
 #include "map/nearest_internal.h"
 #include "map/components_internal.h"
@@ -310,13 +315,14 @@ PF__INLINE void scan_span(scan_best *bs, const pf_map *m, int32_t x, int32_t y, 
     if (hi > p1) scan_bits(bs, m, x, y, yy, row, o, lo > p1 + 1 ? lo : p1 + 1, hi, 1, rule, metric, ties);
 }
 
-/* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
- * loop. It grows a bound on the distance band by band and reads, row by row, the cells of each
- * row newly within it (row_reach): the last band is the best distance found, so the cells read
- * are those within it by the metric itself (about 0.83 of the square on octile grids, half on
- * Manhattan and three quarters on hex ones), along rows, eight blocked cells a load.
- * [bench_partial; before this the rings of the square were read cell by cell, each ring's sides a
- * column: see docs/units.md.] */
+/* The scan, inlined into each caller so that a rule known there is inlined into its loop. With a
+ * bound `within` (a cell known to count that far away) one pass reads the rows outward, each
+ * within the best distance so far; else a bound grows band by band (doubling, then the best
+ * distance found) and each band reads the cells of each row newly within it (row_reach). Either
+ * way the cells read lie within the metric's own disc, not the square around it (about 0.83 of it
+ * on octile grids, half on Manhattan ones). The rings of the square it replaced, read cell by cell
+ * with each ring's sides a column, made a den520d wall click cost up to 12x the search to the cell
+ * found (bench_partial, docs/units.md). */
 PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
                               int (*stands)(void *user, const pf_map *m, uint32_t p), void *user, pf_heur metric,
                               uint32_t max_radius, double within, const int64_t box[4], double *dist,

@@ -48,6 +48,8 @@ typedef struct pf__search {
                                   no nearest node to keep), and its PF_OK is PF_PARTIAL */
     int32_t   near_lo[8][3], near_hi[8][3]; /* [near_n] their boxes (search.c's near_dist) */
     int       near_boxes;      /* those are boxes of several cells (else one cell each) */
+    int32_t   near_pt[3][8];   /* one cell each: their coordinates along each axis, [axis][group],
+                                  for near_dist's loop over them */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;
