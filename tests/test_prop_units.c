@@ -608,66 +608,133 @@ static void test_partial_rings(void **state)
     assert_true(grouped > queries / 8);
 }
 
+/* The nearest cell by a scan of every cell: least metric to (x, y), then least node id, over the
+ * cells of the class, clearance and component `d` asks (PF_NODE_NONE when none); *dist its metric. */
+static uint32_t nearest_by_scan(const pf_map *m, pf_moves mv, int32_t x, int32_t y, const pf_nearest_desc *d,
+                                double *dist)
+{
+    const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    uint32_t want = PF_NODE_NONE;
+    double bd = INFINITY;
+    for (uint32_t v = 0; v < w * h; v++) {
+        int32_t vx = (int32_t)(v % w), vy = (int32_t)(v / w);
+        uint8_t k = pf_grid_class(m, vx, vy);
+        if (!k || (d->cls && k != d->cls) || pf_grid_clearance(m, vx, vy) < (d->unit_size ? d->unit_size : 1u))
+            continue;
+        if (d->component && pf_grid_component(m, vx, vy) != d->component) continue;
+        double dx = fabs((double)vx - x), dy = fabs((double)vy - y), dd;
+        if (mv == PF_MOVES_4) dd = dx + dy;
+        else if (mv == PF_MOVES_HEX) { /* odd-r offset to cube coordinates */
+            int32_t q1 = vx - (vy - (vy & 1)) / 2, q2 = x - (y - (y & 1)) / 2;
+            double a = fabs((double)(q1 - q2)), b = fabs((double)(vy - y)), cc = fabs((double)(q1 - q2 + vy - y));
+            dd = a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
+        } else {
+            double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
+            dd = hi + (sqrt(2.0) - 1.0) * lo;
+        }
+        if (dd < bd) {
+            bd = dd;
+            want = v;
+        }
+    }
+    *dist = bd;
+    return want;
+}
+
 /* pf_grid_nearest against a scan of every cell: least metric to the point, then least node id, over
- * the cells of the class, clearance and component asked; points inside the map and off its edges. */
+ * the cells of the class, clearance and component asked; points inside the map and off its edges.
+ * Partial queries toward blocked goals, whose scan is bounded by the unit's own cell and by the
+ * tiles of a small component: the metric of the cell each returns is the least a full scan finds
+ * in the unit's class and component. Both again after edits (the scan reads each class's cell
+ * bits, which edits keep; class 3 first appears in an edit). */
 static void test_nearest_oracle(void **state)
 {
     (void)state;
-    long checked = 0;
+    long checked = 0, partial = 0;
     int maps = (int)(60 * env_scale());
     for (int i = 0; i < maps; i++) {
         uint64_t rs = UINT64_C(0x4EA5) + (uint64_t)i;
         uint32_t w = 4 + rng_below(&rs, 40), h = 4 + rng_below(&rs, 30);
+        if (i % 5 == 4) { /* components over several 64x64 tiles, whose tiles bound a partial query's scan */
+            w = 65 + rng_below(&rs, 100);
+            h = 65 + rng_below(&rs, 100);
+        }
         pf_moves mv = i % 4 == 3 ? PF_MOVES_HEX : MOVES[rng_below(&rs, 3)];
         uint8_t *c = make_cells(&rs, w, h);
         pf_map *m;
         assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
-        for (int q = 0; q < 40; q++) {
-            int32_t x = (int32_t)rng_below(&rs, w + 20) - 10, y = (int32_t)rng_below(&rs, h + 20) - 10;
-            pf_nearest_desc d = {0};
-            if (rng_below(&rs, 2) && mv != PF_MOVES_HEX) d.unit_size = 1 + rng_below(&rs, 3);
-            if (rng_below(&rs, 2)) d.cls = 1 + rng_below(&rs, 2);
-            if (rng_below(&rs, 2)) {
-                uint32_t v = rng_below(&rs, w * h);
-                d.component = pf_grid_component(m, (int32_t)(v % w), (int32_t)(v / w));
-            }
-            uint32_t got = pf_grid_nearest(m, x, y, &d);
-            uint32_t want = PF_NODE_NONE;
-            double bd = INFINITY;
-            for (uint32_t v = 0; v < w * h; v++) {
-                int32_t vx = (int32_t)(v % w), vy = (int32_t)(v / w);
-                uint8_t k = pf_grid_class(m, vx, vy);
-                if (!k || (d.cls && k != d.cls) || pf_grid_clearance(m, vx, vy) < (d.unit_size ? d.unit_size : 1u))
-                    continue;
-                if (d.component && pf_grid_component(m, vx, vy) != d.component) continue;
-                double dx = fabs((double)vx - x), dy = fabs((double)vy - y), dd;
-                if (mv == PF_MOVES_4) dd = dx + dy;
-                else if (mv == PF_MOVES_HEX) { /* odd-r offset to cube coordinates */
-                    int32_t q1 = vx - (vy - (vy & 1)) / 2, q2 = x - (y - (y & 1)) / 2;
-                    double a = fabs((double)(q1 - q2)), b = fabs((double)(vy - y)), cc = fabs((double)(q1 - q2 + vy - y));
-                    dd = a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
-                } else {
-                    double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
-                    dd = hi + (sqrt(2.0) - 1.0) * lo;
+        pf_ctx *cx;
+        assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+        uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
+        assert_non_null(nodes);
+        for (int round = 0; round < 3; round++) {
+            for (int q = 0; q < 40; q++) {
+                int32_t x = (int32_t)rng_below(&rs, w + 20) - 10, y = (int32_t)rng_below(&rs, h + 20) - 10;
+                pf_nearest_desc d = {0};
+                if (rng_below(&rs, 2) && mv != PF_MOVES_HEX) d.unit_size = 1 + rng_below(&rs, 3);
+                if (rng_below(&rs, 2)) d.cls = 1 + rng_below(&rs, 3);
+                if (rng_below(&rs, 2)) {
+                    uint32_t v = rng_below(&rs, w * h);
+                    d.component = pf_grid_component(m, (int32_t)(v % w), (int32_t)(v / w));
                 }
-                if (dd < bd) {
-                    bd = dd;
-                    want = v;
-                }
+                double bd;
+                uint32_t got = pf_grid_nearest(m, x, y, &d), want = nearest_by_scan(m, mv, x, y, &d, &bd);
+                if (got != want)
+                    fail_msg("map %d (%ux%u moves %d) round %d point %d,%d size %u cls %u comp %u: got %u, want %u", i,
+                             w, h, (int)mv, round, x, y, d.unit_size, d.cls, d.component, got, want);
+                checked++;
             }
-            if (got != want)
-                fail_msg("map %d (%ux%u moves %d) point %d,%d size %u cls %u comp %u: got %u, want %u", i, w, h, (int)mv, x,
-                         y, d.unit_size, d.cls, d.component, got, want);
-            checked++;
+            for (int q = 0; q < 20; q++) {
+                uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
+                int32_t sx = (int32_t)(s % w), sy = (int32_t)(s / w), gx = (int32_t)(g % w), gy = (int32_t)(g / w);
+                if (!pf_grid_class(m, sx, sy) || pf_grid_class(m, gx, gy)) continue;
+                pf_path p = {.nodes = nodes, .capacity = w * h};
+                assert_int_equal(pf_search(cx, s, g, &(pf_search_desc){.partial = 1}, &p, NULL), PF_PARTIAL);
+                double bd, got;
+                const pf_nearest_desc d = {.cls = pf_grid_class(m, sx, sy), .component = pf_grid_component(m, sx, sy)};
+                nearest_by_scan(m, mv, gx, gy, &d, &bd);
+                pf_point e = pf_grid_point(m, nodes[p.len - 1]);
+                { /* the metric of the cell returned */
+                    double dx = fabs((double)e.x - gx), dy = fabs((double)e.y - gy);
+                    if (mv == PF_MOVES_4) got = dx + dy;
+                    else if (mv == PF_MOVES_HEX) {
+                        int32_t q1 = e.x - (e.y - (e.y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
+                        double a = fabs((double)(q1 - q2)), b = fabs((double)(e.y - gy)),
+                               cc = fabs((double)(q1 - q2 + e.y - gy));
+                        got = a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
+                    } else {
+                        double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
+                        got = hi + (sqrt(2.0) - 1.0) * lo;
+                    }
+                }
+                if (fabs(got - bd) > 1e-9)
+                    fail_msg("map %d (%ux%u moves %d) round %d partial %d,%d -> %d,%d: ends %g from the goal, the "
+                             "nearest cell is %g",
+                             i, w, h, (int)mv, round, sx, sy, gx, gy, got, bd);
+                partial++;
+            }
+            /* edits: rectangles of blocked cells and of classes 1 to 3 */
+            pf_grid_edit e[4];
+            for (int k = 0; k < 4; k++) {
+                uint32_t ew = 1 + rng_below(&rs, w / 2), eh = 1 + rng_below(&rs, h / 2);
+                e[k] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
+                                      .cls = (uint8_t)rng_below(&rs, 4)};
+            }
+            assert_int_equal(pf_grid_apply_edits(m, e, 4, NULL), PF_OK);
         }
         /* max_radius bounds the look: nothing beyond it */
         uint32_t far = pf_grid_nearest(m, -1000, -1000, &(pf_nearest_desc){.max_radius = 10});
         assert_int_equal(far, PF_NODE_NONE);
+        free(nodes);
+        pf_ctx_destroy(cx);
         pf_map_destroy(m);
         free(c);
     }
     assert_int_equal(pf_grid_nearest(NULL, 0, 0, NULL), PF_NODE_NONE);
-    print_message("%ld nearest-cell queries agree with a full scan\n", checked);
+    print_message("%ld nearest-cell queries agree with a full scan, before and after edits; %ld partial queries end "
+                  "at the least metric a full scan finds\n",
+                  checked, partial);
+    assert_true(partial > 100);
 }
 
 /* A click on a wall: the answer is found by a look around the wall and a search as far as the cell

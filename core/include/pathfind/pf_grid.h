@@ -169,7 +169,8 @@ typedef struct pf_nearest_desc {
  * 8-connected grids, Manhattan on 4-connected, hex distance on hex grids), then least node id.
  * (x, y) may be any point, inside the map or not (a click on a wall, in water, off the edge).
  * For engines that snap clicks themselves; partial searches (pf_search_desc.partial) use the same
- * scan. Touches about (2d + 1)^2 cells for an answer d away (4x that on hex grids), nothing else.
+ * scan: rows outward from (x, y) as far as the answer's distance d, the cells of the class asked
+ * 64 a load (any class: 8 a load), nothing else.
  * Returns PF_NODE_NONE when there is no such cell (or within max_radius), for a graph, or for a
  * component asked of a map whose labels are lost (an edit ran out of memory).
  */

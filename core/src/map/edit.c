@@ -313,6 +313,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
             old = m->scratch;
         }
         pf__grid_clearance_update(m, pr);
+        pf__grid_class_bits_update(m, pr, old);
         if (!pf__grid_components_edit(m, pr, old, &visited)) result = PF_OUT_OF_MEMORY;
     }
     if (m->cost && m->cost_not1 == 0 && !was_weighted) {

@@ -21,7 +21,7 @@ void pf__grid_set_offsets(pf_map *m)
 pf_status pf__grid_build(pf_map *m, pf_map **out)
 {
     pf__grid_set_offsets(m);
-    if (!pf__grid_clearance_build(m) || !pf__grid_label_components(m)) {
+    if (!pf__grid_clearance_build(m) || !pf__grid_class_bits_build(m) || !pf__grid_label_components(m)) {
         pf_map_destroy(m);
         return PF_OUT_OF_MEMORY;
     }

@@ -116,6 +116,7 @@ size_t pf_map_mem_size(const pf_map *m)
     if (m->kind == PF_MAP_GRID) {
         s += grid_cells(m);
         if (m->clr) s += grid_cells(m); /* clearance */
+        s += pf__grid_class_bits_mem(m);
         if (m->cost) s += grid_cells(m) * sizeof(float);
         s += pf__grid_components_mem(m);
         s += ((size_t)m->tiles_x * m->tiles_y + m->tiles_y) * sizeof(uint64_t);
@@ -159,6 +160,7 @@ void pf_map_destroy(pf_map *m)
         pf__free(&a, m->cls, c);
         pf__free(&a, m->cost, c * sizeof(float));
         pf__free(&a, m->clr, c);
+        pf__grid_class_bits_free(m);
         pf__grid_components_free(m);
         pf__free(&a, m->tile_hash, (size_t)m->tiles_x * m->tiles_y * sizeof(uint64_t));
         pf__free(&a, m->row_hash, (size_t)m->tiles_y * sizeof(uint64_t));

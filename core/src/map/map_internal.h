@@ -71,6 +71,10 @@ struct pf_map {
     float       *cost;         /* [pw*ph] multiplier, NULL when uniform */
     uint8_t     *clr;          /* [pw*ph] clearance: the side of the largest square of one open class
                                   whose top-left cell this is, at most PF_UNIT_SIZE_MAX (clearance.c) */
+    uint64_t    *cbits[256];   /* [cbits_pw*ph] per class, NULL for a class not on the map: bit x of
+                                  padded row y set where the cell is of that class (class_bits.c) */
+    uint32_t     cbits_pw;     /* words a row */
+    int          cbits_ok;     /* the bits match the cells (0 after an allocation failed) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
                                   its 64x64 tile (components.c) */
@@ -124,6 +128,13 @@ static inline uint32_t pf__grid_comp(const pf_map *m, uint32_t idx) { return m->
 int pf__grid_clearance_build(pf_map *m);
 /* Brings the clearance up to date after the cells of `r` (padded coordinates) changed class. */
 void pf__grid_clearance_update(pf_map *m, pf_rect r);
+/* The per-class cell bits (class_bits.c): made (0 on allocation failure), brought up to date after
+ * the cells of `r` (padded coordinates) changed class (`old`: their classes before, row-major),
+ * their bytes, freed. */
+int    pf__grid_class_bits_build(pf_map *m);
+void   pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old);
+size_t pf__grid_class_bits_mem(const pf_map *m);
+void   pf__grid_class_bits_free(pf_map *m);
 /* Labels the connected components (components.c); 0 on allocation failure. */
 int pf__grid_label_components(pf_map *m);
 /* Brings the components up to date after the cells of `r` (padded coordinates) changed class;

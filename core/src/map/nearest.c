@@ -2,13 +2,20 @@
  * half of a partial query toward a goal it cannot reach (search.c), which then searches only as
  * far as that cell's distance instead of flooding the start's whole component.
  *
- * The scan visits square rings around the point, nearest first. Every cell of ring r is at least
- * r away by the square metrics (octile, Manhattan, Chebyshev, Euclidean) and by hex distance too
- * (a hex step moves a cell's offset coordinates by at most one each), so once r passes the best
- * distance found no later ring can hold a nearer cell: the scan touches about (2d + 1)^2 cells
- * for an answer d away, whatever lies behind it. */
+ * The scan reads rows outward from the point's, each as far as a bound on the distance: no cell
+ * is nearer than the rows between (by the square metrics, octile, Manhattan, Chebyshev, and by hex
+ * distance too: a hex step moves a cell's offset coordinates by at most one each), and along a row
+ * the distance grows away from the row's nearest columns. So once the rows pass the best distance
+ * found no later one can hold a nearer cell, and on one side of a row nothing past the first cell
+ * that counts can. The bound is a cell known to count when the caller has one (a partial query's
+ * start: one pass), else it grows band by band. A row is read 64 cells a load from the cell bits
+ * of the unit's class (class_bits.c), one component lookup per run of cells; a small component's
+ * scan stays within its tiles (comp_box). Without a class (pf_grid_nearest's cls 0) or with a rule
+ * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load. */
 #include <string.h>
 #include "map/nearest_internal.h"
+#include "map/components_internal.h"
+#include "common/bytes_internal.h"
 #include "search/metric_internal.h"
 
 /* Ties: each its own group while there are at most PF__NEAR_TIES, then one group per octant
@@ -65,13 +72,6 @@ static void tie_pack(pf__near_ties *t, uint32_t used)
 
 typedef struct stand_rule { uint8_t cls, size; uint32_t comp; } stand_rule;
 
-static int standable(void *user, const pf_map *m, uint32_t p)
-{
-    const stand_rule *r = user;
-    if (m->cls[p] == 0 || (r->cls && m->cls[p] != r->cls) || m->clr[p] < r->size) return 0;
-    return r->comp == 0 || (m->comp && pf__grid_comp(m, p) == r->comp);
-}
-
 /* What a scan has found so far: the nearest cell, its distance, tie_add's octants. */
 typedef struct scan_best { uint32_t best, used; double bd; } scan_best;
 
@@ -91,56 +91,374 @@ PF__INLINE void scan_take(scan_best *b, const pf_map *m, pf_heur metric, int32_t
     if (ties) tie_add(ties, &b->used, m, metric, x, y, p);
 }
 
-/* The scan, inlined into each caller so that a rule known there (standable) is inlined into its
- * loop, which walks a ring's top and bottom rows straight through: 598,496 -> 322,604 instructions
- * for a unit in a pocket 60 cells from its click (den520d 223,195 -> 207,141, --partial). */
-PF__INLINE uint32_t scan_rings(const pf_map *m, int32_t x, int32_t y,
-                               int (*stands)(void *user, const pf_map *m, uint32_t p), void *user, pf_heur metric,
-                               uint32_t max_radius, double *dist, pf__near_ties *ties)
+/* Rounding slack of the row bounds below: the cells they take in are measured exactly. */
+#define NEAR_SLACK 1e-7
+
+/* The columns lo..hi of row yy whose cells lie within `bound` of (x, y) by the metric (a little
+ * more, for rounding); empty when lo > hi. Every such cell is within `bound` rows, since each
+ * metric here is at least the rows between: by octile and Manhattan, whatever lies across; by hex
+ * distance, a range of the cube coordinate q on each row. */
+static void row_reach(pf_heur metric, int64_t x, int64_t y, int64_t yy, double bound, int64_t *lo, int64_t *hi)
 {
-    scan_best b = {PF_NODE_NONE, 0, INFINITY};
-    if (ties) ties->n = ties->groups = 0;
-    const int64_t w = m->width, h = m->height;
-    /* rings before the map's rectangle is reached hold no cell; after `far`, none is left */
-    int64_t r0 = 0, far = 0;
-    const int64_t lo[4] = {-(int64_t)x, (int64_t)x - (w - 1), -(int64_t)y, (int64_t)y - (h - 1)};
-    for (int k = 0; k < 4; k++) r0 = lo[k] > r0 ? lo[k] : r0;
-    const int64_t ex[4] = {x, (int64_t)x - (w - 1), y, (int64_t)y - (h - 1)};
-    for (int k = 0; k < 4; k++) far = (ex[k] < 0 ? -ex[k] : ex[k]) > far ? (ex[k] < 0 ? -ex[k] : ex[k]) : far;
-    if (max_radius && (int64_t)max_radius < far) far = max_radius;
-    for (int64_t r = r0; r <= far && (double)r <= b.bd; r++) {
-        const int64_t y0 = (int64_t)y - r, y1 = (int64_t)y + r, x0 = (int64_t)x - r, x1 = (int64_t)x + r;
-        const int64_t cxa = x0 < 0 ? 0 : x0, cxb = x1 >= w ? w - 1 : x1;
-        for (int64_t cy = y0 < 0 ? 0 : y0; cy <= y1 && cy < h; cy++) {
-            const uint32_t row = (uint32_t)((cy + 1) * (int64_t)m->pw + 1);
-            if (cy == y0 || cy == y1) { /* the ring's top and bottom rows whole */
-                for (int64_t cx = cxa; cx <= cxb; cx++)
-                    if (stands(user, m, row + (uint32_t)cx))
-                        scan_take(&b, m, metric, x, y, cx, cy, row + (uint32_t)cx, ties);
-            } else { /* its other rows at their two ends */
-                if (x0 >= 0 && x0 < w && stands(user, m, row + (uint32_t)x0))
-                    scan_take(&b, m, metric, x, y, x0, cy, row + (uint32_t)x0, ties);
-                if (x1 >= 0 && x1 < w && stands(user, m, row + (uint32_t)x1))
-                    scan_take(&b, m, metric, x, y, x1, cy, row + (uint32_t)x1, ties);
+    const int64_t dy = yy - y, ady = dy < 0 ? -dy : dy;
+    const double b = bound + NEAR_SLACK;
+    if ((double)ady > b) {
+        *lo = 1;
+        *hi = 0;
+        return;
+    }
+    if (metric == PF_HEUR_HEX) { /* max(|dq|, |dy|, |dq + dy|) <= B */
+        const int64_t B = (int64_t)b, qa = dy > 0 ? -B : -B - dy, qb = dy > 0 ? B - dy : B;
+        const int64_t shift = (yy - (yy & 1)) / 2 - (y - (y & 1)) / 2; /* offset x = q + shift */
+        *lo = x + qa + shift;
+        *hi = x + qb + shift;
+        return;
+    }
+    int64_t span;
+    if (metric == PF_HEUR_MANHATTAN) {
+        span = (int64_t)(b - (double)ady);
+    } else { /* octile: the longer side across the row, else the rows */
+        const double k = PF__SQRT2 - 1.0, across = b - k * (double)ady;
+        span = across >= (double)ady ? (int64_t)across : (int64_t)((b - (double)ady) / k);
+    }
+    *lo = x - span;
+    *hi = x + span;
+}
+
+/* Where row yy comes nearest (x, y): its distance is least on columns p0..p1 and grows away from
+ * them (one column on square grids; on hex grids every column with q between the goal's and the
+ * goal's less the rows between). */
+static void row_near(pf_heur metric, int64_t x, int64_t y, int64_t yy, int64_t *p0, int64_t *p1)
+{
+    *p0 = *p1 = x;
+    if (metric != PF_HEUR_HEX) return;
+    const int64_t dy = yy - y, shift = (yy - (yy & 1)) / 2 - (y - (y & 1)) / 2;
+    *p0 = x + shift + (dy > 0 ? -dy : 0);
+    *p1 = x + shift + (dy > 0 ? 0 : -dy);
+}
+
+/* Eight cells of a row from c, cell i in byte i (bits 8i..8i+7) on every host; only `left` of
+ * them (1..8) are readable. */
+PF__INLINE uint64_t load8(const uint8_t *c, int64_t left)
+{
+    if (left < 8) {
+        uint64_t v = 0;
+        for (int64_t i = 0; i < left; i++) v |= (uint64_t)c[i] << (8 * i);
+        return v;
+    }
+    if (!pf__host_is_le()) return pf__get64(c);
+    uint64_t v;
+    memcpy(&v, c, sizeof v);
+    return v;
+}
+
+/* The first column in i..end-1 of row c (cls) whose class is `want`, or any open one when want is
+ * 0; `end` when none. Eight cells a load (the scan's cells are mostly blocked ones), read past
+ * `end` where the array goes on (`lim` bytes from c) and masked. */
+PF__INLINE int64_t next_open(const uint8_t *c, int64_t i, int64_t end, int64_t lim, uint8_t want)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), pat = ones * want;
+    for (; i < end; i += 8) {
+        uint64_t v = load8(c + i, lim - i < 8 ? lim - i : 8);
+        if (want) { /* zero bytes of v ^ pat: exact for the lowest (a borrow runs upwards only) */
+            v ^= pat;
+            v = (v - ones) & ~v & (ones << 7);
+        }
+        if (end - i < 8) v &= (UINT64_C(1) << (8 * (end - i))) - 1u;
+        if (v) return i + (int64_t)(pf__ctz64(v) >> 3);
+    }
+    return end;
+}
+
+/* The first column in i..end-1 of row c whose class is not k, or `end`. */
+PF__INLINE int64_t run_end(const uint8_t *c, int64_t i, int64_t end, int64_t lim, uint8_t k)
+{
+    const uint64_t pat = UINT64_C(0x0101010101010101) * k;
+    for (; i < end; i += 8) {
+        uint64_t v = load8(c + i, lim - i < 8 ? lim - i : 8) ^ pat;
+        if (end - i < 8) v &= (UINT64_C(1) << (8 * (end - i))) - 1u;
+        if (v) return i + (int64_t)(pf__ctz64(v) >> 3);
+    }
+    return end;
+}
+
+/* Columns a..b of row yy (padded index of its column 0: `row`). Under a stand_rule (`rule`), a run
+ * of cells of one class along a row is one component, so it is looked up once, and of a run open
+ * to a unit of one cell only the cells where the row comes nearest can be the answer. Else
+ * `stands` is asked of every open cell (a blocked cell is no unit's). */
+PF__INLINE void scan_seg(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, int64_t a, int64_t b,
+                         const stand_rule *rule, int (*stands)(void *user, const pf_map *m, uint32_t p), void *user,
+                         pf_heur metric, pf__near_ties *ties)
+{
+    const uint32_t row = (uint32_t)((yy + 1) * (int64_t)m->pw + 1);
+    const uint8_t *c = m->cls + row;
+    const int64_t end = b + 1, lim = (int64_t)m->pw * m->ph - row;
+    for (int64_t i = next_open(c, a, end, lim, rule ? rule->cls : 0); i < end;) {
+        if (!rule) {
+            if (stands(user, m, row + (uint32_t)i)) scan_take(bs, m, metric, x, y, i, yy, row + (uint32_t)i, ties);
+            i = next_open(c, i + 1, end, lim, 0);
+            continue;
+        }
+        const int64_t e = run_end(c, i + 1, end, lim, c[i]);
+        if (!rule->comp || pf__grid_comp(m, row + (uint32_t)i) == rule->comp) {
+            if (rule->size <= 1) {
+                int64_t p0, p1;
+                row_near(metric, x, y, yy, &p0, &p1);
+                p0 = p0 < i ? i : p0;
+                p1 = p1 > e - 1 ? e - 1 : p1;
+                if (p0 > p1) p0 = p1 = p1 < i ? i : e - 1; /* the run lies to one side: its near end */
+                for (int64_t k = p0; k <= p1; k++) scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
+            } else {
+                for (int64_t k = i; k < e; k++)
+                    if (m->clr[row + (uint32_t)k] >= rule->size)
+                        scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
             }
         }
+        i = next_open(c, e, end, lim, rule->cls);
     }
-    if (ties) tie_pack(ties, b.used);
-    if (dist) *dist = b.bd;
-    return b.best;
+}
+
+/* The first column in i..end-1 whose bit in the row's line o (bit x + 1 for column x) is `set`
+ * (1 or 0), or `end`: 64 cells a load. */
+PF__INLINE int64_t next_bit(const uint64_t *o, int64_t i, int64_t end, int set)
+{
+    const uint64_t flip = set ? 0u : ~UINT64_C(0), stop = (uint64_t)(end + 1);
+    uint64_t p = (uint64_t)(i + 1), w = (o[p >> 6] ^ flip) & (~UINT64_C(0) << (p & 63u));
+    while (!w) {
+        p = (p | 63u) + 1u;
+        if (p >= stop) return end;
+        w = o[p >> 6] ^ flip;
+    }
+    p = (p & ~(uint64_t)63u) + pf__ctz64(w);
+    return p < stop ? (int64_t)p - 1 : end;
+}
+
+/* The last column in a..i whose bit is `set`, or a - 1. */
+PF__INLINE int64_t prev_bit(const uint64_t *o, int64_t i, int64_t a, int set)
+{
+    const uint64_t flip = set ? 0u : ~UINT64_C(0), stop = (uint64_t)(a + 1);
+    uint64_t p = (uint64_t)(i + 1), w = (o[p >> 6] ^ flip) & (~UINT64_C(0) >> (63u - (p & 63u)));
+    while (!w) {
+        if (p < 64u) return a - 1;
+        p = (p & ~(uint64_t)63u) - 1u;
+        if (p < stop) return a - 1;
+        w = o[p >> 6] ^ flip;
+    }
+    p = (p & ~(uint64_t)63u) + 63u - pf__clz64(w);
+    return p >= stop ? (int64_t)p - 1 : a - 1;
+}
+
+/* scan_seg for a rule of one class whose cell bits the map keeps (class_bits.c), which says more:
+ * dir 0 reads every cell of a..b that counts (columns where the row is nearest the point, all at
+ * one distance); dir 1 only the first from a rightwards and dir -1 the first from b leftwards: the
+ * row's distance grows away from its nearest columns, so none further on is as near, and a row's
+ * scan stops at the first cell that counts on each side of them. */
+PF__INLINE void scan_bits(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, uint32_t row,
+                          const uint64_t *o, int64_t a, int64_t b, int dir, const stand_rule *rule, pf_heur metric,
+                          pf__near_ties *ties)
+{
+    if (dir < 0) {
+        for (int64_t i = prev_bit(o, b, a, 1); i >= a;) {
+            const int64_t st = i > a ? prev_bit(o, i - 1, a, 0) + 1 : a; /* the run's first column */
+            if (!rule->comp || pf__grid_comp(m, row + (uint32_t)i) == rule->comp)
+                for (int64_t k = i; k >= st; k--)
+                    if (rule->size <= 1 || m->clr[row + (uint32_t)k] >= rule->size) {
+                        scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
+                        return;
+                    }
+            i = st > a ? prev_bit(o, st - 1, a, 1) : a - 1;
+        }
+        return;
+    }
+    const int64_t end = b + 1;
+    for (int64_t i = next_bit(o, a, end, 1); i < end;) {
+        const int in = !rule->comp || pf__grid_comp(m, row + (uint32_t)i) == rule->comp;
+        if (in && dir && rule->size <= 1) {
+            scan_take(bs, m, metric, x, y, i, yy, row + (uint32_t)i, ties);
+            return;
+        }
+        const int64_t e = next_bit(o, i + 1, end, 0);
+        if (in)
+            for (int64_t k = i; k < e; k++)
+                if (rule->size <= 1 || m->clr[row + (uint32_t)k] >= rule->size) {
+                    scan_take(bs, m, metric, x, y, k, yy, row + (uint32_t)k, ties);
+                    if (dir) return;
+                }
+        i = e < end ? next_bit(o, e, end, 1) : end;
+    }
+}
+
+/* Columns lo..hi of row yy: by the class bits, where the rule has them (its nearest columns
+ * whole, the stretches either side outward), else by scan_seg. */
+PF__INLINE void scan_span(scan_best *bs, const pf_map *m, int32_t x, int32_t y, int64_t yy, int64_t lo, int64_t hi,
+                          const stand_rule *rule, int (*stands)(void *user, const pf_map *m, uint32_t p), void *user,
+                          pf_heur metric, pf__near_ties *ties)
+{
+    if (!rule || !rule->cls || !m->cbits_ok || !m->cbits[rule->cls]) {
+        scan_seg(bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+        return;
+    }
+    const uint32_t row = (uint32_t)((yy + 1) * (int64_t)m->pw + 1);
+    const uint64_t *o = m->cbits[rule->cls] + (size_t)(yy + 1) * m->cbits_pw;
+    int64_t p0, p1;
+    row_near(metric, x, y, yy, &p0, &p1);
+    const int64_t m0 = lo > p0 ? lo : p0, m1 = hi < p1 ? hi : p1;
+    if (m0 == m1) { /* one column (square grids): its bit */
+        const uint64_t b = (uint64_t)m0 + 1u;
+        if (o[b >> 6] >> (b & 63u) & 1u && (!rule->comp || pf__grid_comp(m, row + (uint32_t)m0) == rule->comp) &&
+            (rule->size <= 1 || m->clr[row + (uint32_t)m0] >= rule->size))
+            scan_take(bs, m, metric, x, y, m0, yy, row + (uint32_t)m0, ties);
+    } else if (m0 < m1) {
+        scan_bits(bs, m, x, y, yy, row, o, m0, m1, 0, rule, metric, ties);
+    }
+    if (lo < p0) scan_bits(bs, m, x, y, yy, row, o, lo, hi < p0 - 1 ? hi : p0 - 1, -1, rule, metric, ties);
+    if (hi > p1) scan_bits(bs, m, x, y, yy, row, o, lo > p1 + 1 ? lo : p1 + 1, hi, 1, rule, metric, ties);
+}
+
+/* The scan, inlined into each caller so that a rule known there is inlined into its loop. With a
+ * bound `within` (a cell known to count that far away) one pass reads the rows outward, each
+ * within the best distance so far; else a bound grows band by band (doubling, then the best
+ * distance found) and each band reads the cells of each row newly within it (row_reach). Either
+ * way the cells read lie within the metric's own disc, not the square around it (about 0.83 of it
+ * on octile grids, half on Manhattan ones). The rings of the square it replaced, read cell by cell
+ * with each ring's sides a column, made a den520d wall click cost up to 12x the search to the cell
+ * found (bench_partial, docs/units.md). */
+PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
+                              int (*stands)(void *user, const pf_map *m, uint32_t p), void *user, pf_heur metric,
+                              uint32_t max_radius, double within, const int64_t box[4], double *dist,
+                              pf__near_ties *ties)
+{
+    scan_best bs = {PF_NODE_NONE, 0, INFINITY};
+    if (ties) ties->n = ties->groups = 0;
+    /* the box of cells that may count: the map, within max_radius rings */
+    int64_t xa = box[0], xb = box[1], ya = box[2], yb = box[3];
+    if (max_radius) {
+        xa = xa > (int64_t)x - max_radius ? xa : (int64_t)x - max_radius;
+        xb = xb < (int64_t)x + max_radius ? xb : (int64_t)x + max_radius;
+        ya = ya > (int64_t)y - max_radius ? ya : (int64_t)y - max_radius;
+        yb = yb < (int64_t)y + max_radius ? yb : (int64_t)y + max_radius;
+    }
+    if (xa > xb || ya > yb || (rule && rule->comp && !m->comp)) {
+        if (dist) *dist = INFINITY;
+        return PF_NODE_NONE;
+    }
+    /* no cell of the box is nearer than the rows or columns between: the first band starts there */
+    int64_t gap = 0;
+    const int64_t gaps[4] = {xa - x, (int64_t)x - xb, ya - y, (int64_t)y - yb};
+    for (int k = 0; k < 4; k++) gap = gaps[k] > gap ? gaps[k] : gap;
+    if (within < INFINITY) {
+        /* one pass, row by row outward from the goal's, each row as far as the best distance so
+         * far (at first `within`) */
+        for (int64_t k = 0; (double)k <= (within < bs.bd ? within : bs.bd) + NEAR_SLACK; k++) {
+            for (int side = 0; side < 2 && (side == 0 || k > 0); side++) {
+                const int64_t yy = side ? (int64_t)y + k : (int64_t)y - k;
+                if (yy < ya || yy > yb) continue;
+                int64_t lo, hi;
+                row_reach(metric, x, y, yy, within < bs.bd ? within : bs.bd, &lo, &hi);
+                lo = lo < xa ? xa : lo;
+                hi = hi > xb ? xb : hi;
+                if (lo <= hi) scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+            }
+        }
+        if (ties) tie_pack(ties, bs.used);
+        if (dist) *dist = bs.bd;
+        return bs.best;
+    }
+    double bound = (double)gap + 2.0, prev = -1.0;
+    for (;;) {
+        const int64_t reach = (int64_t)(bound + NEAR_SLACK);
+        int full = (int64_t)y - reach <= ya && (int64_t)y + reach >= yb;
+        const int64_t y0 = (int64_t)y - reach > ya ? (int64_t)y - reach : ya;
+        const int64_t y1 = (int64_t)y + reach < yb ? (int64_t)y + reach : yb;
+        for (int64_t yy = y0; yy <= y1; yy++) {
+            int64_t lo, hi, plo = 1, phi = 0;
+            row_reach(metric, x, y, yy, bound, &lo, &hi);
+            full &= lo <= xa && hi >= xb;
+            lo = lo < xa ? xa : lo;
+            hi = hi > xb ? xb : hi;
+            if (lo > hi) continue;
+            if (prev >= 0.0) { /* what the bands before read of this row */
+                row_reach(metric, x, y, yy, prev, &plo, &phi);
+                plo = plo < xa ? xa : plo;
+                phi = phi > xb ? xb : phi;
+            }
+            if (plo > phi) {
+                scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric, ties);
+            } else {
+                if (lo < plo) scan_span(&bs, m, x, y, yy, lo, plo - 1, rule, stands, user, metric, ties);
+                if (phi < hi) scan_span(&bs, m, x, y, yy, phi + 1, hi, rule, stands, user, metric, ties);
+            }
+        }
+        if (bs.bd <= bound || full) break;
+        prev = bound;
+        bound = bound * 2.0 < bs.bd ? bound * 2.0 : bs.bd;
+    }
+    if (ties) tie_pack(ties, bs.used);
+    if (dist) *dist = bs.bd;
+    return bs.best;
+}
+
+/* A component of a few nodes (pieces of it within one 64x64 tile, components.c) lies within their
+ * tiles: box (x0, x1, y0, y1, cells) becomes the rectangle around them, found by a walk over the
+ * nodes' edges from `node`. A unit in a pocket 60 cells from its click scanned the rings out to 60
+ * cells when the pocket lies within a tile or two (den520d 223,195 -> 207,141). The walk stops, and
+ * box stays, past COMP_BOX_NODES nodes: a large component's rectangle is most of the map. */
+#define COMP_BOX_NODES 16u
+static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
+{
+    const struct pf__comps *cc = m->cc;
+    if (cc->csize[m->comp_root[node]] > COMP_BOX_NODES) return;
+    uint32_t seen[COMP_BOX_NODES], n = 0;
+    seen[n++] = node;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t u = seen[i], *e = cc->te[cc->ntile[u]].e;
+        for (uint32_t k = cc->nadj[u], ke = k + cc->ndeg[u]; k < ke; k++) {
+            const uint32_t v = e[2 * k + 1];
+            uint32_t j = 0;
+            while (j < n && seen[j] != v) j++;
+            if (j < n) continue;
+            if (n == COMP_BOX_NODES) return; /* (csize said otherwise: keep the map) */
+            seen[n++] = v;
+        }
+    }
+    int64_t r[4] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN};
+    for (uint32_t i = 0; i < n; i++) {
+        const int64_t t = cc->ntile[seen[i]], x0 = (t % cc->tx) * TS, y0 = (t / cc->tx) * TS;
+        r[0] = x0 < r[0] ? x0 : r[0];
+        r[1] = x0 + TS - 1 > r[1] ? x0 + TS - 1 : r[1];
+        r[2] = y0 < r[2] ? y0 : r[2];
+        r[3] = y0 + TS - 1 > r[3] ? y0 + TS - 1 : r[3];
+    }
+    box[0] = r[0] > box[0] ? r[0] : box[0];
+    box[1] = r[1] < box[1] ? r[1] : box[1];
+    box[2] = r[2] > box[2] ? r[2] : box[2];
+    box[3] = r[3] < box[3] ? r[3] : box[3];
+}
+
+/* The distance of padded cell `hint`, PF_NODE_NONE or one known to count, from (x, y): no
+ * answer is farther. */
+static double hint_dist(const pf_map *m, int32_t x, int32_t y, pf_heur metric, uint32_t hint)
+{
+    if (hint == PF_NODE_NONE) return INFINITY;
+    return pf__grid_dist(metric, (int32_t)(hint % m->pw) - 1, (int32_t)(hint / m->pw) - 1, x, y);
 }
 
 uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
-                          pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+                          pf_heur metric, uint32_t max_radius, uint32_t hint, double *dist, pf__near_ties *ties)
 {
     stand_rule r = {cls, size, comp};
-    return scan_rings(m, x, y, standable, &r, metric, max_radius, dist, ties);
+    int64_t box[4] = {0, (int64_t)m->width - 1, 0, (int64_t)m->height - 1};
+    if (comp && hint != PF_NODE_NONE && m->cc && m->comp) comp_box(m, m->comp[hint], box);
+    return scan_rows(m, x, y, &r, NULL, NULL, metric, max_radius, hint_dist(m, x, y, metric, hint), box, dist, ties);
 }
 
 uint32_t pf__grid_nearest_by(const pf_map *m, int32_t x, int32_t y, int (*stands)(void *user, const pf_map *m, uint32_t p),
-                             void *user, pf_heur metric, uint32_t max_radius, double *dist, pf__near_ties *ties)
+                             void *user, pf_heur metric, uint32_t max_radius, uint32_t hint, double *dist,
+                             pf__near_ties *ties)
 {
-    return scan_rings(m, x, y, stands, user, metric, max_radius, dist, ties);
+    const int64_t box[4] = {0, (int64_t)m->width - 1, 0, (int64_t)m->height - 1};
+    return scan_rows(m, x, y, NULL, stands, user, metric, max_radius, hint_dist(m, x, y, metric, hint), box, dist,
+                     ties);
 }
 
 pf_heur pf__grid_near_metric(const pf_map *m)
@@ -156,6 +474,6 @@ uint32_t pf_grid_nearest(const pf_map *map, int32_t x, int32_t y, const pf_neare
     if (size > PF_UNIT_SIZE_MAX || d.cls > 255) return PF_NODE_NONE;
     if (d.component && !map->comp) return PF_NODE_NONE; /* labels lost to an allocation failure */
     uint32_t p = pf__grid_nearest(map, x, y, (uint8_t)d.cls, (uint8_t)size, d.component, pf__grid_near_metric(map),
-                                  d.max_radius, NULL, NULL);
+                                  d.max_radius, PF_NODE_NONE, NULL, NULL);
     return p == PF_NODE_NONE ? p : pf__map_outer(map, p);
 }

@@ -568,7 +568,9 @@ pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, 
     in_comp q = {z, &v, size, z->lab[si] ? find(z, z->lab[si]) : 0}; /* 0: stands nowhere */
     *reach = stands_in(&q, c->map, gi);
     if (*reach) return PF_OK;
-    if (pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, dist, ties) == PF_NODE_NONE) *dist = -1.0;
+    /* the start, where the unit stands, bounds the scan */
+    const uint32_t hint = stands_in(&q, c->map, si) ? si : PF_NODE_NONE;
+    if (pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, hint, dist, ties) == PF_NODE_NONE) *dist = -1.0;
     return PF_OK;
 }
 

@@ -1,0 +1,73 @@
+/* class_bits.c - one bit per cell for each terrain class on a grid, by padded rows: bit x of word
+ * row y * cbits_pw + x / 64 of class k's array is set where padded cell (x, y) is of class k. The
+ * nearest-cell scan (nearest.c) passes over cells of other classes 64 at a time: a click in a
+ * forest on den520d (trees are a class of their own, open but not to a unit on the ground) read
+ * them one byte at a time, and that scan cost several times the search to the cell it found
+ * (bench_partial). Edits keep the bits (the cells that changed class); a class first seen in an
+ * edit gets its array then. cbits_ok is 0 when an allocation failed: the scan reads the classes. */
+#include "map/map_internal.h"
+
+static size_t class_bytes(const pf_map *m) { return (size_t)m->cbits_pw * m->ph * sizeof(uint64_t); }
+
+/* The array of class k, made (zero) if it is not; NULL when that fails. */
+static uint64_t *class_array(pf_map *m, uint8_t k)
+{
+    if (!m->cbits[k]) m->cbits[k] = pf__calloc(&m->alloc, class_bytes(m), 64);
+    return m->cbits[k];
+}
+
+int pf__grid_class_bits_build(pf_map *m)
+{
+    m->cbits_pw = (m->pw + 63u) / 64u;
+    /* a row at a time, each cell's bit of its class: the arrays start clear */
+    for (uint32_t y = 1; y + 1u < m->ph; y++) {
+        const uint8_t *c = m->cls + (size_t)y * m->pw;
+        const size_t line = (size_t)y * m->cbits_pw;
+        for (uint32_t x = 1; x + 1u < m->pw; x++) {
+            if (!c[x]) continue;
+            uint64_t *b = class_array(m, c[x]);
+            if (!b) return 0;
+            b[line + (x >> 6)] |= UINT64_C(1) << (x & 63u);
+        }
+    }
+    m->cbits_ok = 1;
+    return 1;
+}
+
+void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
+{
+    if (!m->cbits_ok) return;
+    for (uint32_t j = 0; j < r.h; j++) {
+        const uint32_t y = (uint32_t)r.y + j;
+        const size_t line = (size_t)y * m->cbits_pw;
+        for (uint32_t i = 0; i < r.w; i++) {
+            const uint32_t x = (uint32_t)r.x + i;
+            const uint8_t was = old[(size_t)j * r.w + i], now = m->cls[(size_t)y * m->pw + x];
+            const uint64_t bit = UINT64_C(1) << (x & 63u);
+            if (was == now) continue;
+            if (was) m->cbits[was][line + (x >> 6)] &= ~bit;
+            uint64_t *b = now ? class_array(m, now) : NULL;
+            if (now && !b) {
+                m->cbits_ok = 0;
+                return;
+            }
+            if (b) b[line + (x >> 6)] |= bit;
+        }
+    }
+}
+
+size_t pf__grid_class_bits_mem(const pf_map *m)
+{
+    size_t s = 0;
+    for (uint32_t k = 1; k < 256; k++) s += m->cbits[k] ? class_bytes(m) : 0;
+    return s;
+}
+
+void pf__grid_class_bits_free(pf_map *m)
+{
+    for (uint32_t k = 1; k < 256; k++) {
+        pf__free(&m->alloc, m->cbits[k], class_bytes(m));
+        m->cbits[k] = NULL;
+    }
+    m->cbits_ok = 0;
+}
