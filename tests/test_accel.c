@@ -258,6 +258,100 @@ static void test_auto_after_edits(void **state)
     pf_map_destroy(m);
 }
 
+/* Rows of walls 3 apart, each with one gap at alternating ends: cells a few steps apart across a
+ * wall are a whole row apart by path, as in a maze. */
+static pf_map *comb_map(uint32_t w, uint32_t h)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            int wall = y % 4 == 3 && (y / 4 % 2 ? x != 0 : x != w - 1);
+            c[y * w + x] = wall ? 0 : 1;
+        }
+    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
+    free(c);
+    return m;
+}
+
+/* A short AUTO move runs A* first and hands over to the accelerator once A* has expanded 16 nodes
+ * per octile step without reaching the goal: exact either way, the handover said in the stats and
+ * its expansions counted; a caller's own limits, or a sliced search, keep their meaning. */
+static void test_auto_short_hands_over(void **state)
+{
+    (void)state;
+    pf_map *m = comb_map(60, 64);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells);
+    /* across the wall of row 7 (gap at x = 0): 2 octile steps apart, about 110 by path */
+    uint32_t s = pf_grid_node(m, 50, 6), g = pf_grid_node(m, 50, 8);
+    double want = oracle_cost(m, s, g);
+    assert_true(want > 100.0);
+    pf_path p = {.nodes = cells, .capacity = cap};
+    pf_stats st, as;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_AUTO);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT | PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    assert_true(cells[0] == s && cells[p.len - 1] == g);
+    assert_true(close_to(oracle_path_cost(m, cells, p.len), want));
+    assert_true(close_to(pf_ctx_cost(c, g), want));
+    /* A*'s expansions, up to its cap (16 a step: 33), are counted with the accelerator's */
+    assert_true(st.expanded > 33);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_ASTAR}, NULL, &as), PF_OK);
+    assert_true(as.expanded > st.expanded);
+    /* a caller's expansion limit or cost bound: A* to the end, as asked */
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = 100000}, NULL, &st),
+                     PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    assert_int_equal(st.expanded, as.expanded);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = 20}, NULL, &st),
+                     PF_LIMIT_REACHED);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_cost = want + 1.0}, NULL, &st),
+                     PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    /* sliced by 5 expansions a step: in progress until the cap, then answered in that step */
+    assert_int_equal(pf_search_begin(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
+    int steps = 0;
+    pf_status r;
+    while ((r = pf_search_step(c, 5)) == PF_IN_PROGRESS) steps++;
+    assert_int_equal(r, PF_OK);
+    assert_true(steps >= 6); /* 33 expansions at 5 a step */
+    assert_int_equal(pf_search_path(c, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT | PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    /* along a row: A* alone, within its cap */
+    uint32_t g2 = pf_grid_node(m, 40, 5);
+    assert_int_equal(pf_search(c, s, g2, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    /* short moves at random, both ways of answering seen, every one exact */
+    uint64_t rs = 41;
+    int handed = 0, alone = 0;
+    for (int i = 0; i < 300; i++) {
+        int32_t x = (int32_t)rng_below(&rs, 60), y = (int32_t)rng_below(&rs, 64);
+        int32_t gx = x + (int32_t)rng_below(&rs, 21) - 10, gy = y + (int32_t)rng_below(&rs, 21) - 10;
+        if (gx < 0 || gy < 0 || gx >= 60 || gy >= 64 || !pf_grid_class(m, x, y) || !pf_grid_class(m, gx, gy)) continue;
+        uint32_t a0 = pf_grid_node(m, x, y), b0 = pf_grid_node(m, gx, gy);
+        double w = oracle_cost(m, a0, b0);
+        assert_int_equal(pf_search(c, a0, b0, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st), PF_OK);
+        assert_true(close_to(st.cost, w));
+        assert_true(close_to(oracle_path_cost(m, cells, p.len), w));
+        assert_true(st.detail & PF_DETAIL_SHORT);
+        if (st.detail & PF_DETAIL_ACCEL) handed++;
+        else alone++;
+    }
+    assert_true(handed > 10 && alone > 10);
+    free(cells);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
 /* A squad of long AUTO moves in a batch whose accelerator answers them is searched unit by unit
  * (each by the accelerator, at its optimal cost), not as a group, whose backward A* would flood the
  * way; without an accelerator, or with one that does not answer (stale), the squad is grouped. */
@@ -572,7 +666,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
-        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),
+        cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
         cmocka_unit_test(test_alloc_failure),
     };

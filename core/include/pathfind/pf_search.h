@@ -217,7 +217,9 @@ typedef enum pf_detail {
     PF_DETAIL_ACCEL       = 1u << 1, /* AUTO: the accelerator answered */
     PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
                                         version of the map (an edit since): it was not used */
-    PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup) */
+    PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup);
+                                        with PF_DETAIL_ACCEL, its A* reached its cap first and the
+                                        accelerator answered (pf_accel.h, QUERIES) */
     PF_DETAIL_PARTIAL     = 1u << 4, /* the path ends at the reachable cell nearest the goal
                                         (PF_PARTIAL) */
     PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff

@@ -41,8 +41,9 @@ typedef struct pf__accel_ext {
     uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
     /* an edited map (accel_diff.c): check = the path must be proven on it; clear = no canonical
      * path written so far crosses D; bound = no path using a cell of D better for the start's class
-     * costs less; refused = the next pick does not take the accelerator (search.c's fallback) */
-    int             check, clear, refused;
+     * costs less; refused = the next pick does not take the accelerator (search.c's fallback);
+     * long = the next pick skips the short move's A* (it ran past its cap: search.c) */
+    int             check, clear, refused, long_only;
     double          bound;
 } pf__accel_ext;
 
@@ -618,23 +619,40 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     return 1;
 }
 
-pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail)
+/* A short move's A* gives up after this many expansions per octile step (search.c then asks the
+ * accelerator from scratch): cold, one query at a time, on the 1,000 short moves (optimal length
+ * <= 50) of each 2000x2000 map, A* costs about 80 ns an expansion and the accelerator 6 us a short
+ * move on maze-2000-w4, 20-26 us on rooms-2000 and 60-70 us on random-2000-20, where its scans
+ * reach many subgoals. Most A* runs stay under 8 expansions a step; the cap stops the maze's, whose
+ * cells a few steps apart can be hundreds apart by path, and wastes at most 16 * 64 expansions,
+ * about one accelerated query on random-2000-20. Per 1,000 such moves, against the old rule (A*
+ * below 32 steps, the accelerator from there): random 38 -> 12 ms, rooms 17.5 -> 15 ms, maze 9.5
+ * -> 10.4 ms (docs/performance.md). */
+#define PF__AUTO_SHORT_CAP 16u
+
+pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap)
 {
     const pf_map *m = c->map;
     const pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
+    *cap = 0;
     if (m->kind != PF_MAP_GRID) return PF_ALGO_ASTAR;
     /* a short move touches fewer cells than the accelerator's scans or JPS's jumps would */
     double oct = move_len(m, si, gi);
     int have = x && x->acc && pf__accel_answers(x->acc, m);
     if (x && x->acc && !have) *detail |= PF_DETAIL_ACCEL_STALE; /* never a silent fallback */
     if (have && !contracted(x->acc)) have = 0;
-    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
-        *detail |= PF_DETAIL_SHORT;
-        return PF_ALGO_ASTAR;
-    }
     /* an edited map whose edits reach the start or the goal, or a query whose proof failed (the
      * fallback begins it again): JPS answers, and says why */
-    if (have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))))) {
+    int edited = have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))));
+    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
+        *detail |= PF_DETAIL_SHORT;
+        if (!have || edited) return PF_ALGO_ASTAR; /* no accelerator to hand over to: A* to the end */
+        if (!x->long_only) {
+            *cap = (uint32_t)(PF__AUTO_SHORT_CAP * oct) + 1u;
+            return PF_ALGO_ASTAR;
+        }
+    }
+    if (edited) {
         *detail |= PF_DETAIL_ACCEL_EDITED;
         have = 0;
     }
@@ -642,6 +660,12 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     if (pf_jps_supported(m) && c->s.d.heuristic == PF_HEUR_OCTILE)
         return pf__jps_has_plus(c) ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
     return PF_ALGO_ASTAR;
+}
+
+void pf__auto_long_only(pf_ctx *c, int on)
+{
+    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
+    if (x) x->long_only = on;
 }
 
 /* The parents, made by the first query (or a reserve); 0 when out of memory. */
