@@ -275,7 +275,8 @@ static pf_map *comb_map(uint32_t w, uint32_t h)
 
 /* A short AUTO move runs A* first and hands over to the accelerator once A* has expanded 16 nodes
  * per octile step without reaching the goal: exact either way, the handover said in the stats and
- * its expansions counted; a caller's own limits, or a sliced search, keep their meaning. */
+ * its expansions counted; a caller's own limits, or a sliced search, keep their meaning. Short is
+ * below 32 octile steps, 64 on a map dense in subgoals, or the desc's short_query. */
 static void test_auto_short_hands_over(void **state)
 {
     (void)state;
@@ -346,9 +347,43 @@ static void test_auto_short_hands_over(void **state)
         else alone++;
     }
     assert_true(handed > 10 && alone > 10);
+    /* 40 steps is long on this map, whose subgoals are few: the accelerator at once */
+    uint32_t far = pf_grid_node(m, 10, 5);
+    assert_int_equal(pf_search(c, s, far, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
     free(cells);
     pf_ctx_destroy(c);
     pf_accel_destroy(a);
+    pf_map_destroy(m);
+    /* a fifth of the cells blocked at random: a subgoal in most cells' corners, so A* is tried up to
+     * 64 steps by default, 32 when the desc says so */
+    uint8_t *rc = malloc(100 * 100);
+    rs = 7;
+    for (int i = 0; i < 100 * 100; i++) rc[i] = rng_below(&rs, 5) ? 1 : 0;
+    rc[50 * 100 + 5] = rc[50 * 100 + 50] = 1;
+    m = grid_make(100, 100, PF_MOVES_8_NO_CUT, rc, NULL);
+    free(rc);
+    s = pf_grid_node(m, 5, 50);
+    g = pf_grid_node(m, 50, 50);
+    want = oracle_cost(m, s, g);
+    assert_false(isinf(want));
+    pf_accel *dense, *set32;
+    assert_int_equal(pf_accel_create(m, NULL, &dense), PF_OK);
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 32}, &set32), PF_OK);
+    assert_true(pf_accel_get_info(dense).subgoals * 10u >= 100u * 100u);
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, dense), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    assert_true(close_to(st.cost, want));
+    assert_int_equal(pf_ctx_use_accel(c, set32), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    pf_ctx_destroy(c);
+    pf_accel_destroy(set32);
+    pf_accel_destroy(dense);
     pf_map_destroy(m);
 }
 

@@ -93,13 +93,28 @@ static double move_len(const pf_map *m, uint32_t si, uint32_t gi)
  * JPS+ (955 us against 10 us a query): AUTO then answers by JPS. */
 static int contracted(const pf_accel *acc) { return acc->core * 2u <= acc->nodes; }
 
+/* Below this octile length AUTO tries A* first (pf_accel.h, QUERIES): the desc's short_query, by
+ * default PF_ACCEL_SHORT_QUERY, doubled where at least one cell in 10 is a subgoal. There the
+ * scans that join start and goal to the hierarchy reach dozens of subgoals and its upward searches
+ * start from all of them: cold, a short accelerated move costs 60-70 us on random-2000-20 (41% of
+ * its cells are subgoals) against 16-18 us for A* at 32-50 steps; rooms-2000 (0.5%) and
+ * maze-2000-w4 (2.8%) answer such moves in 6-26 us and keep the old limit (callgrind of bench_frame
+ * with a 32 MiB cache, instructions plus 10 per L1 and 100 per last-level miss, 10 frames: random
+ * 1,927 -> 1,590 million, maze 1,064 -> 1,048, rooms 733 -> 740; with 64 everywhere maze 1,103 and
+ * rooms 817). */
+static uint32_t short_limit(const pf_accel *acc)
+{
+    if (acc->desc.short_query) return acc->short_query;
+    return (uint64_t)acc->nodes * 10u >= acc->cells ? 2u * acc->short_query : acc->short_query;
+}
+
 int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal)
 {
     if (!acc || rd->algo != PF_ALGO_AUTO || rd->unit_size > 1 || rd->filter || rd->partial) return 0;
     if (!pf__accel_answers(acc, map) || !contracted(acc)) return 0;
     uint32_t si = pf__map_inner(map, start), gi = pf__map_inner(map, goal);
     if (si == PF_NODE_NONE || gi == PF_NODE_NONE) return 0;
-    return move_len(map, si, gi) >= (double)acc->short_query;
+    return move_len(map, si, gi) >= (double)short_limit(acc);
 }
 
 /* One that follows the edits by its diff is attached whatever edits came since its build. */
@@ -619,15 +634,12 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     return 1;
 }
 
-/* A short move's A* gives up after this many expansions per octile step (search.c then asks the
- * accelerator from scratch): cold, one query at a time, on the 1,000 short moves (optimal length
- * <= 50) of each 2000x2000 map, A* costs about 80 ns an expansion and the accelerator 6 us a short
- * move on maze-2000-w4, 20-26 us on rooms-2000 and 60-70 us on random-2000-20, where its scans
- * reach many subgoals. Most A* runs stay under 8 expansions a step; the cap stops the maze's, whose
- * cells a few steps apart can be hundreds apart by path, and wastes at most 16 * 64 expansions,
- * about one accelerated query on random-2000-20. Per 1,000 such moves, against the old rule (A*
- * below 32 steps, the accelerator from there): random 38 -> 12 ms, rooms 17.5 -> 15 ms, maze 9.5
- * -> 10.4 ms (docs/performance.md). */
+/* A short move's A* gives up after this many expansions per octile step, and search.c asks the
+ * accelerator from scratch: most A* runs stay under 8 a step (cold, about 80 ns an expansion, on
+ * the 1,000 short moves of each 2000x2000 map); the cap stops the maze's, whose cells a few steps
+ * apart can be hundreds apart by path, where the accelerator answers in about 6 us. The waste is
+ * bounded by the move's length: at most 16 * 64 expansions, about one accelerated short move on
+ * random-2000-20. */
 #define PF__AUTO_SHORT_CAP 16u
 
 pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap)
@@ -644,7 +656,7 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     /* an edited map whose edits reach the start or the goal, or a query whose proof failed (the
      * fallback begins it again): JPS answers, and says why */
     int edited = have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))));
-    if (oct < (double)(have ? x->acc->short_query : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
+    if (oct < (double)(have ? short_limit(x->acc) : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
         *detail |= PF_DETAIL_SHORT;
         if (!have || edited) return PF_ALGO_ASTAR; /* no accelerator to hand over to: A* to the end */
         if (!x->long_only) {
