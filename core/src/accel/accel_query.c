@@ -93,19 +93,27 @@ static double move_len(const pf_map *m, uint32_t si, uint32_t gi)
  * JPS+ (955 us against 10 us a query): AUTO then answers by JPS. */
 static int contracted(const pf_accel *acc) { return acc->core * 2u <= acc->nodes; }
 
-/* Below this octile length AUTO tries A* first (pf_accel.h, QUERIES): the desc's short_query, by
- * default PF_ACCEL_SHORT_QUERY, doubled where at least one cell in 10 is a subgoal. There the
- * scans that join start and goal to the hierarchy reach dozens of subgoals and its upward searches
- * start from all of them: cold, a short accelerated move costs 60-70 us on random-2000-20 (41% of
- * its cells are subgoals) against 16-18 us for A* at 32-50 steps; rooms-2000 (0.5%) and
- * maze-2000-w4 (2.8%) answer such moves in 6-26 us and keep the old limit (callgrind of bench_frame
- * with a 32 MiB cache, instructions plus 10 per L1 and 100 per last-level miss, 10 frames: random
- * 1,927 -> 1,590 million, maze 1,064 -> 1,048, rooms 733 -> 740; with 64 everywhere maze 1,103 and
- * rooms 817). */
+/* What AUTO calls a short move, and how long its A* may run before the accelerator answers instead
+ * (pf_accel.h, QUERIES). The accelerator's short query costs what its scans and upward searches
+ * touch: where at least one cell in 10 is a subgoal (random maps) the scans reach dozens of them
+ * and the searches start from all of them. Cold, one query after another over the 1,000 short
+ * moves (optimal length <= 50) of each 2000x2000 map, an accelerated short move costs 60-70 us on
+ * random-2000-20 (41% of its cells are subgoals), 20-26 us on rooms-2000 (0.5%) and about 6 us on
+ * maze-2000-w4 (2.8%), and A* about 80 ns an expansion, 2-8 expansions per octile step except in
+ * the maze, where cells a few steps apart can be hundreds apart by path. So on a map dense in
+ * subgoals A* is tried up to twice the usual length and given 16 expansions a step before it hands
+ * over, elsewhere 4: the waste is bounded by the move's length, at most 16 * 64 expansions, about
+ * one accelerated short move on random-2000-20. Callgrind of `bench_frame MAP SHORT LONG 10 1 auto`
+ * with a 32 MiB cache (instructions plus 10 per first-level and 100 per last-level miss, inside
+ * pf_batch_run, 10 frames; worst frame in brackets), against the old rule (A* below 32 steps, to
+ * the end): random 1,927 (415) -> 1,590 (358) million, maze 1,064 (200) -> 914 (171), rooms 733
+ * (114) -> 730 (102). A cap of 16 everywhere gave maze 1,048 and rooms 740, 8 gave random 1,676. */
+static int dense(const pf_accel *acc) { return (uint64_t)acc->nodes * 10u >= acc->cells; }
+
 static uint32_t short_limit(const pf_accel *acc)
 {
     if (acc->desc.short_query) return acc->short_query;
-    return (uint64_t)acc->nodes * 10u >= acc->cells ? 2u * acc->short_query : acc->short_query;
+    return dense(acc) ? 2u * acc->short_query : acc->short_query;
 }
 
 int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal)
@@ -634,14 +642,6 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     return 1;
 }
 
-/* A short move's A* gives up after this many expansions per octile step, and search.c asks the
- * accelerator from scratch: most A* runs stay under 8 a step (cold, about 80 ns an expansion, on
- * the 1,000 short moves of each 2000x2000 map); the cap stops the maze's, whose cells a few steps
- * apart can be hundreds apart by path, where the accelerator answers in about 6 us. The waste is
- * bounded by the move's length: at most 16 * 64 expansions, about one accelerated short move on
- * random-2000-20. */
-#define PF__AUTO_SHORT_CAP 16u
-
 pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap)
 {
     const pf_map *m = c->map;
@@ -660,7 +660,7 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
         *detail |= PF_DETAIL_SHORT;
         if (!have || edited) return PF_ALGO_ASTAR; /* no accelerator to hand over to: A* to the end */
         if (!x->long_only) {
-            *cap = (uint32_t)(PF__AUTO_SHORT_CAP * oct) + 1u;
+            *cap = (uint32_t)((dense(x->acc) ? 16.0 : 4.0) * oct) + 1u;
             return PF_ALGO_ASTAR;
         }
     }
