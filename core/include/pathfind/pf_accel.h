@@ -39,12 +39,13 @@
  * QUERIES. Attach the accelerator to a context (any number of contexts, like a pf_jps_table) and
  * search with PF_ALGO_AUTO: long queries use it; a short one runs A* first, which touches fewer
  * cells than the accelerator's scans, and hands over to the accelerator, from scratch and in the
- * same call, once A* has expanded 4 nodes per octile step of the move without reaching the goal
+ * same call, once A* has expanded 64 nodes per octile step of the move without reaching the goal
  * (in a maze two cells a few steps apart can be thousands apart by path): the wasted A* is bounded
  * by the move's length. Short is below PF_ACCEL_SHORT_QUERY (32) octile steps by default, or the
  * desc's short_query. Where at least one cell in 10 is a subgoal (random maps) the accelerator's
- * scans reach dozens of subgoals and its short query costs several times more: there A* is tried
- * up to 64 steps by default and given 16 expansions a step (docs/performance.md). Such an answer has
+ * scans reach dozens of subgoals and its short query costs several times more than A*'s: there A*
+ * is tried up to 64 steps by default and hands over at 16 expansions a step (docs/performance.md).
+ * Such an answer has
  * PF_DETAIL_SHORT and PF_DETAIL_ACCEL, and counts the expansions of both. A query with its own
  * max_expansions or max_cost, or a partial one, runs A* to the end instead (its limits are its
  * own). Without an accelerator AUTO runs JPS+ when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the

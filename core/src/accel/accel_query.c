@@ -99,15 +99,16 @@ static int contracted(const pf_accel *acc) { return acc->core * 2u <= acc->nodes
  * and the searches start from all of them. Cold, one query after another over the 1,000 short
  * moves (optimal length <= 50) of each 2000x2000 map, an accelerated short move costs 60-70 us on
  * random-2000-20 (41% of its cells are subgoals), 20-26 us on rooms-2000 (0.5%) and about 6 us on
- * maze-2000-w4 (2.8%), and A* about 80 ns an expansion, 2-8 expansions per octile step except in
- * the maze, where cells a few steps apart can be hundreds apart by path. So on a map dense in
- * subgoals A* is tried up to twice the usual length and given 16 expansions a step before it hands
- * over, elsewhere 4: the waste is bounded by the move's length, at most 16 * 64 expansions, about
- * one accelerated short move on random-2000-20. Callgrind of `bench_frame MAP SHORT LONG 10 1 auto`
- * with a 32 MiB cache (instructions plus 10 per first-level and 100 per last-level miss, inside
- * pf_batch_run, 10 frames; worst frame in brackets), against the old rule (A* below 32 steps, to
- * the end): random 1,927 (415) -> 1,590 (358) million, maze 1,064 (200) -> 914 (171), rooms 733
- * (114) -> 730 (102). A cap of 16 everywhere gave maze 1,048 and rooms 740, 8 gave random 1,676. */
+ * maze-2000-w4 (2.8%), and A* about 80 ns an expansion (16-18 us at 32-50 steps on random), 2-8
+ * expansions per octile step except in the maze. So on a map dense in subgoals A* is tried up to
+ * twice the usual length, and given 16 expansions a step before it hands over: the waste is at
+ * most 16 * 64 expansions, about one accelerated short move there. Elsewhere the cap is 64 a step,
+ * a bound for the moves whose A* runs away (a maze's cells a few steps apart can be thousands apart
+ * by path), which none of the 1,000 short moves of rooms-2000 or maze-2000-w4 reaches: measured on
+ * the shared 2-core machine (cold, medians of 3 passes), a cap of 4, 16 or 32 a step handed 207, 69
+ * or 18 of them over and made rooms-2000's moves under 32 steps 47%, 20% and 9% slower than A*
+ * alone, the maze's 7% faster, 5% slower and equal; callgrind (a private 32 MiB cache) counted
+ * those handovers as savings on both, so its cache model misses what the accelerator pays. */
 static int dense(const pf_accel *acc) { return (uint64_t)acc->nodes * 10u >= acc->cells; }
 
 static uint32_t short_limit(const pf_accel *acc)
@@ -660,7 +661,7 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
         *detail |= PF_DETAIL_SHORT;
         if (!have || edited) return PF_ALGO_ASTAR; /* no accelerator to hand over to: A* to the end */
         if (!x->long_only) {
-            *cap = (uint32_t)((dense(x->acc) ? 16.0 : 4.0) * oct) + 1u;
+            *cap = (uint32_t)((dense(x->acc) ? 16.0 : 64.0) * oct) + 1u;
             return PF_ALGO_ASTAR;
         }
     }
