@@ -300,8 +300,18 @@ static void test_auto_short_hands_over(void **state)
     assert_true(cells[0] == s && cells[p.len - 1] == g);
     assert_true(close_to(oracle_path_cost(m, cells, p.len), want));
     assert_true(close_to(pf_ctx_cost(c, g), want));
-    /* A*'s expansions, up to its cap (64 a step: 129), are counted with the accelerator's */
+    /* A*'s expansions, up to its cap (64 a step: 129), are counted with the accelerator's, and a
+     * trace holds both */
     assert_true(st.expanded > 129);
+    uint32_t *tn = malloc(cap * sizeof *tn);
+    pf_trace tr = {.nodes = tn, .capacity = cap};
+    pf_ctx_use_trace(c, &tr);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &as), PF_OK);
+    pf_ctx_use_trace(c, NULL);
+    assert_int_equal(as.expanded, st.expanded);
+    assert_int_equal(tr.total, st.expanded);
+    assert_int_equal(tr.len, st.expanded);
+    free(tn);
     assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_ASTAR}, NULL, &as), PF_OK);
     assert_true(as.expanded > st.expanded);
     /* a caller's expansion limit or cost bound: A* to the end, as asked */

@@ -98,7 +98,7 @@ static int contracted(const pf_accel *acc) { return acc->core * 2u <= acc->nodes
  * touch: where at least one cell in 10 is a subgoal (random maps) the scans reach dozens of them
  * and the searches start from all of them. Cold, one query after another over the 1,000 short
  * moves (optimal length <= 50) of each 2000x2000 map, an accelerated short move costs 60-70 us on
- * random-2000-20 (41% of its cells are subgoals), 20-26 us on rooms-2000 (0.5%) and about 6 us on
+ * random-2000-20 (33% of its cells are subgoals), 20-26 us on rooms-2000 (0.5%) and about 6 us on
  * maze-2000-w4 (2.8%), and A* about 80 ns an expansion (16-18 us at 32-50 steps on random), 2-8
  * expansions per octile step except in the maze. So on a map dense in subgoals A* is tried up to
  * twice the usual length, and given 16 expansions a step before it hands over: the waste is at

@@ -845,15 +845,22 @@ static pf_status accel_fall_back(pf_ctx *c)
 
 /* AUTO's short move ran past its A*'s cap (pf__auto_pick): the query begins again, the accelerator
  * picked, in the same call; PF_DETAIL_SHORT stays set beside PF_DETAIL_ACCEL, and the expansions
- * spent count. */
+ * spent count, in the stats and in a trace (which holds A*'s nodes, then the accelerator's: the
+ * web demo checks a trace's length against the batch's expansions). */
 static pf_status give_up_short(pf_ctx *c)
 {
     const pf__search q = c->s;
+    const uint32_t tlen = q.trace ? q.trace->len : 0;
+    const uint32_t ttotal = q.trace ? q.trace->total : 0;
     pf__auto_long_only(c, 1);
     pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
     pf__auto_long_only(c, 0);
     c->s.st.expanded += q.st.expanded;
     c->s.st.pushed += q.st.pushed;
+    if (c->s.trace && c->s.trace == q.trace) { /* emptied by the begin: A*'s nodes stay in front */
+        c->s.trace->len = tlen;
+        c->s.trace->total = ttotal;
+    }
     return st;
 }
 
