@@ -324,6 +324,156 @@ static void test_auto_after_edits(void **state)
     pf_map_destroy(m);
 }
 
+/* Rows of walls 3 apart, each with one gap at alternating ends: cells a few steps apart across a
+ * wall are a whole row apart by path, as in a maze. */
+static pf_map *comb_map(uint32_t w, uint32_t h)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            int wall = y % 4 == 3 && (y / 4 % 2 ? x != 0 : x != w - 1);
+            c[y * w + x] = wall ? 0 : 1;
+        }
+    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
+    free(c);
+    return m;
+}
+
+/* A short AUTO move runs A* first and hands over to the accelerator once A* has expanded 64 nodes
+ * per octile step (16 on a map dense in subgoals) without reaching the goal: exact either way, the handover said in the stats and
+ * its expansions counted; a caller's own limits, or a sliced search, keep their meaning. Short is
+ * below 32 octile steps, 64 on a map dense in subgoals, or the desc's short_query. */
+static void test_auto_short_hands_over(void **state)
+{
+    (void)state;
+    pf_map *m = comb_map(60, 64);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells);
+    /* across the wall of row 7 (gap at x = 0): 2 octile steps apart, about 110 by path */
+    uint32_t s = pf_grid_node(m, 50, 6), g = pf_grid_node(m, 50, 8);
+    double want = oracle_cost(m, s, g);
+    assert_true(want > 100.0);
+    pf_path p = {.nodes = cells, .capacity = cap};
+    pf_stats st, as;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_AUTO);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT | PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    assert_true(cells[0] == s && cells[p.len - 1] == g);
+    assert_true(close_to(oracle_path_cost(m, cells, p.len), want));
+    assert_true(close_to(pf_ctx_cost(c, g), want));
+    /* A*'s expansions, up to its cap (64 a step: 129), are counted with the accelerator's, and a
+     * trace holds both: A*'s nodes, then those of the accelerator alone (short_query 1) */
+    uint32_t *tn = malloc(cap * sizeof *tn);
+    pf_trace tr = {.nodes = tn, .capacity = cap}, tr1 = tr;
+    pf_ctx_use_trace(c, &tr);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &as), PF_OK);
+    pf_ctx_use_trace(c, NULL);
+    assert_int_equal(as.expanded, st.expanded);
+    pf_accel *a1;
+    pf_ctx *c1;
+    pf_stats s1;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &a1), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &c1), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c1, a1), PF_OK);
+    pf_ctx_use_trace(c1, &tr1);
+    assert_int_equal(pf_search(c1, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &s1), PF_OK);
+    assert_int_equal(s1.detail, PF_DETAIL_ACCEL);
+    assert_int_equal(st.expanded, 129u + s1.expanded);
+    assert_int_equal(tr.total, 129u + tr1.total);
+    assert_int_equal(tr.len, tr.total);
+    pf_ctx_destroy(c1);
+    pf_accel_destroy(a1);
+    free(tn);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_ASTAR}, NULL, &as), PF_OK);
+    assert_true(as.expanded > st.expanded);
+    /* a caller's expansion limit or cost bound: A* to the end, as asked */
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = 100000}, NULL, &st),
+                     PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    assert_int_equal(st.expanded, as.expanded);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = 20}, NULL, &st),
+                     PF_LIMIT_REACHED);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_cost = want + 1.0}, NULL, &st),
+                     PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    /* sliced by 20 expansions a step: in progress until the cap, then answered in that step */
+    assert_int_equal(pf_search_begin(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
+    int steps = 0;
+    pf_status r;
+    while ((r = pf_search_step(c, 20)) == PF_IN_PROGRESS) steps++;
+    assert_int_equal(r, PF_OK);
+    assert_true(steps >= 6); /* 129 expansions at 20 a step */
+    assert_int_equal(pf_search_path(c, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT | PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    /* along a row: A* alone, within its cap */
+    uint32_t g2 = pf_grid_node(m, 40, 5);
+    assert_int_equal(pf_search(c, s, g2, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    /* short moves at random, both ways of answering seen, every one exact */
+    uint64_t rs = 41;
+    int handed = 0, alone = 0;
+    for (int i = 0; i < 300; i++) {
+        int32_t x = (int32_t)rng_below(&rs, 60), y = (int32_t)rng_below(&rs, 64);
+        int32_t gx = x + (int32_t)rng_below(&rs, 21) - 10, gy = y + (int32_t)rng_below(&rs, 21) - 10;
+        if (gx < 0 || gy < 0 || gx >= 60 || gy >= 64 || !pf_grid_class(m, x, y) || !pf_grid_class(m, gx, gy)) continue;
+        uint32_t a0 = pf_grid_node(m, x, y), b0 = pf_grid_node(m, gx, gy);
+        double w = oracle_cost(m, a0, b0);
+        assert_int_equal(pf_search(c, a0, b0, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &st), PF_OK);
+        assert_true(close_to(st.cost, w));
+        assert_true(close_to(oracle_path_cost(m, cells, p.len), w));
+        assert_true(st.detail & PF_DETAIL_SHORT);
+        if (st.detail & PF_DETAIL_ACCEL) handed++;
+        else alone++;
+    }
+    assert_true(handed > 10 && alone > 10);
+    /* 40 steps is long on this map, whose subgoals are few: the accelerator at once */
+    uint32_t far = pf_grid_node(m, 10, 5);
+    assert_int_equal(pf_search(c, s, far, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    free(cells);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+    /* a fifth of the cells blocked at random: a subgoal in most cells' corners, so A* is tried up to
+     * 64 steps by default, 32 when the desc says so */
+    uint8_t *rc = malloc(100 * 100);
+    rs = 7;
+    for (int i = 0; i < 100 * 100; i++) rc[i] = rng_below(&rs, 5) ? 1 : 0;
+    rc[50 * 100 + 5] = rc[50 * 100 + 50] = 1;
+    m = grid_make(100, 100, PF_MOVES_8_NO_CUT, rc, NULL);
+    free(rc);
+    s = pf_grid_node(m, 5, 50);
+    g = pf_grid_node(m, 50, 50);
+    want = oracle_cost(m, s, g);
+    assert_false(isinf(want));
+    pf_accel *dense, *set32;
+    assert_int_equal(pf_accel_create(m, NULL, &dense), PF_OK);
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 32}, &set32), PF_OK);
+    assert_true(pf_accel_get_info(dense).subgoals * 10u >= 100u * 100u);
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, dense), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT);
+    assert_true(close_to(st.cost, want));
+    assert_int_equal(pf_ctx_use_accel(c, set32), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, want));
+    pf_ctx_destroy(c);
+    pf_accel_destroy(set32);
+    pf_accel_destroy(dense);
+    pf_map_destroy(m);
+}
+
 /* A squad of long AUTO moves in a batch whose accelerator answers them is searched unit by unit
  * (each by the accelerator, at its optimal cost), not as a group, whose backward A* would flood the
  * way; without an accelerator, or with one that does not answer (stale), the squad is grouped. */
@@ -638,7 +788,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
-        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_auto_after_edits), cmocka_unit_test(test_auto_squads_by_accel),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_auto_after_edits),
+        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
         cmocka_unit_test(test_alloc_failure),
     };

@@ -37,9 +37,18 @@
  * cost multiplier breaks "canonical paths are shortest".
  *
  * QUERIES. Attach the accelerator to a context (any number of contexts, like a pf_jps_table) and
- * search with PF_ALGO_AUTO: long queries use it, short ones A* (below PF_ACCEL_SHORT_QUERY octile
- * steps by default, where A* touches fewer cells than the scans), and without an accelerator AUTO runs JPS+
- * when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the
+ * search with PF_ALGO_AUTO: long queries use it; a short one runs A* first, which touches fewer
+ * cells than the accelerator's scans, and hands over to the accelerator, from scratch and in the
+ * same call, once A* has expanded 64 nodes per octile step of the move without reaching the goal
+ * (in a maze two cells a few steps apart can be thousands apart by path): the wasted A* is bounded
+ * by the move's length. Short is below PF_ACCEL_SHORT_QUERY (32) octile steps by default, or the
+ * desc's short_query. Where at least one cell in 10 is a subgoal (random maps) the accelerator's
+ * scans reach dozens of subgoals and its short query costs several times more than A*'s: there A*
+ * is tried up to 64 steps by default and hands over at 16 expansions a step (docs/performance.md).
+ * Such an answer has
+ * PF_DETAIL_SHORT and PF_DETAIL_ACCEL, and counts the expansions of both. A query with its own
+ * max_expansions or max_cost, or a partial one, runs A* to the end instead (its limits are its
+ * own). Without an accelerator AUTO runs JPS+ when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the
  * rounding of a double), the path the full cell sequence, or its turning points when
  * pf_search_desc.waypoints is set; among paths of equal cost it may differ from A*'s. The query
  * is not sliced: pf_search_step finishes it in one call. Stats count settled nodes of both sides
@@ -156,7 +165,8 @@ typedef struct pf_accel pf_accel;
 
 /** Version of the baked file layout above. */
 #define PF_ACCEL_FILE_VERSION 1u
-/** By default PF_ALGO_AUTO runs A* for queries shorter than this many octile steps. */
+/** By default PF_ALGO_AUTO tries A* first for queries shorter than this many octile steps, twice
+ *  as many on maps where at least one cell in 10 is a subgoal (QUERIES). */
 #define PF_ACCEL_SHORT_QUERY 32
 
 /** What an accelerator does when its map is edited (see MAP EDITS). */
@@ -171,7 +181,8 @@ typedef enum pf_accel_edits {
 typedef struct pf_accel_desc {
     pf_allocator allocator;   /* all zero = malloc */
     uint32_t     threads;     /* OpenMP threads for the build; 0 = OpenMP's default */
-    uint32_t     short_query; /* PF_ALGO_AUTO runs A* below this octile distance; 0 = PF_ACCEL_SHORT_QUERY,
+    uint32_t     short_query; /* PF_ALGO_AUTO tries A* first below this octile distance (QUERIES);
+                                 0 = PF_ACCEL_SHORT_QUERY, doubled on maps dense in subgoals,
                                  1 = the accelerator for every query (not stored in files) */
     pf_parallel_for parallel; /* [opt] the build's loops on the engine's threads (pf_parallel.h); with
                                  PF_ACCEL_EDITS_REBUILD it must stay valid for the rebuilds too */

@@ -59,7 +59,9 @@ typedef enum pf_algo {
     PF_ALGO_JPS = 6,      /* jump point search, uniform-cost 8-connected grids */
     PF_ALGO_JPS_PLUS = 7, /* JPS with precomputed jump distances */
     PF_ALGO_AUTO = 8,     /* the fastest exact method available: the accelerator (pf_accel.h) for long
-                             queries on a context that has one, else JPS+, JPS or A* */
+                             queries on a context that has one, else JPS+, JPS or A*; short moves
+                             A* first, handed to the accelerator if A* runs past a cap (pf_accel.h,
+                             QUERIES) */
     PF_ALGO_THETA = 9,    /* Lazy Theta*: any-angle paths on square grids without multipliers
                              (pf_anyangle.h); the path holds the turning points, its cost is
                              Euclidean length. Its parent array (4 bytes a cell) is allocated by a
@@ -217,7 +219,9 @@ typedef enum pf_detail {
     PF_DETAIL_ACCEL       = 1u << 1, /* AUTO: the accelerator answered */
     PF_DETAIL_ACCEL_STALE = 1u << 2, /* AUTO: an accelerator is attached but was made for another
                                         version of the map (an edit since): it was not used */
-    PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup) */
+    PF_DETAIL_SHORT       = 1u << 3, /* AUTO: a short move, answered by A* (cheaper than any setup);
+                                        with PF_DETAIL_ACCEL, its A* reached its cap first and the
+                                        accelerator answered (pf_accel.h, QUERIES) */
     PF_DETAIL_PARTIAL     = 1u << 4, /* the path ends at the reachable cell nearest the goal
                                         (PF_PARTIAL) */
     PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff

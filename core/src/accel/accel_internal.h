@@ -262,8 +262,11 @@ PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)
 
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail
- * why it did not take the accelerator (PF_DETAIL_SHORT, PF_DETAIL_ACCEL_STALE). */
-pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail);
+ * why it did not take the accelerator (PF_DETAIL_SHORT, PF_DETAIL_ACCEL_STALE). *cap is 0, or for
+ * a short move the accelerator could answer, the expansions after which its A* gives up and the
+ * query begins again with pf__auto_long_only(c, 1) set (search.c), the accelerator answering. */
+pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap);
+void      pf__auto_long_only(pf_ctx *c, int on);
 /* The accelerated query of c->s, begun by search.c once PF_ALGO_AUTO picked the accelerator and
  * the start and goal were found in one component: begin prepares, step runs it whole. */
 pf_status pf__accel_begin(pf_ctx *c);

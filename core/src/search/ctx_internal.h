@@ -35,6 +35,8 @@ typedef struct pf__search {
     uint8_t  *fmemo;           /* size > 1 under a filter: the context's memo of open blocks
                                   (search/fsize.c); NULL = read them (pf__grid_view.fmemo) */
     int       partial;         /* track `best` for PF_PARTIAL (grids) */
+    int       short_cap;       /* AUTO's short move: d.max_expansions is its A*'s cap, past which
+                                  the accelerator answers instead (search.c's give_up_short) */
     pf_heur   near_heur;       /* the map's metric, which "nearest the goal" is measured by */
     uint32_t  best;            /* partial: the expanded node nearest the goal so far */
     double    best_h;          /* partial: its metric to the goal */

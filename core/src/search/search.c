@@ -762,7 +762,15 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
     if (size > 1 && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_JPS;
     /* AUTO becomes the search it picks, or stays AUTO for the accelerator (accel/accel_query.c) */
-    if (s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__auto_pick(c, si, gi, &s->st.detail);
+    if (s->d.algo == PF_ALGO_AUTO) {
+        uint32_t cap = 0;
+        s->d.algo = pf__auto_pick(c, si, gi, &s->st.detail, &cap);
+        /* a caller's own limits keep A* to the end, as before the cap: its LIMIT_REACHED is theirs */
+        if (cap && !partial && !s->d.max_expansions && !(s->d.max_cost > 0)) {
+            s->d.max_expansions = cap;
+            s->short_cap = 1;
+        }
+    }
     s->st.algo = s->d.algo;
     s->start = si;
     s->goal = gi;
@@ -885,6 +893,27 @@ static pf_status accel_fall_back(pf_ctx *c)
     return st;
 }
 
+/* AUTO's short move ran past its A*'s cap (pf__auto_pick): the query begins again, the accelerator
+ * picked, in the same call; PF_DETAIL_SHORT stays set beside PF_DETAIL_ACCEL, and the expansions
+ * spent count, in the stats and in a trace (which holds A*'s nodes, then the accelerator's: the
+ * web demo checks a trace's length against the batch's expansions). */
+static pf_status give_up_short(pf_ctx *c)
+{
+    const pf__search q = c->s;
+    const uint32_t tlen = q.trace ? q.trace->len : 0;
+    const uint32_t ttotal = q.trace ? q.trace->total : 0;
+    pf__auto_long_only(c, 1);
+    pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
+    pf__auto_long_only(c, 0);
+    c->s.st.expanded += q.st.expanded;
+    c->s.st.pushed += q.st.pushed;
+    if (c->s.trace && c->s.trace == q.trace) { /* emptied by the begin: A*'s nodes stay in front */
+        c->s.trace->len = tlen;
+        c->s.trace->total = ttotal;
+    }
+    return st;
+}
+
 /* Search calls hold the map (pf__map_enter): an edit cannot start under them, nor they under an edit. */
 static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
 {
@@ -915,17 +944,25 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
         pf__search q = *s;
         st = begin_on(ctx, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
     }
-    if (st == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO) {
-        st = pf__accel_step(ctx); /* not sliced: one call */
-        /* unproven on the edited map: JPS begins, and runs below within the budget */
-        if (st == PF_UNSUPPORTED) st = accel_fall_back(ctx);
-        else st = finish(ctx, st);
-    }
-    if (st == PF_IN_PROGRESS) {
-        uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
+    uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
+    for (;;) {
+        if (st == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO) {
+            st = pf__accel_step(ctx); /* not sliced: one call */
+            /* unproven on the edited map: JPS begins, and runs below within the budget */
+            if (st == PF_UNSUPPORTED) st = accel_fall_back(ctx);
+            else st = finish(ctx, st);
+        }
+        if (st != PF_IN_PROGRESS) break;
+        uint32_t e0 = s->st.expanded;
         if ((s->d.algo == PF_ALGO_JPS || s->d.algo == PF_ALGO_JPS_PLUS)) st = pf__jps_step(ctx, budget);
         else st = pick_runner(ctx)(ctx, budget);
         st = finish(ctx, st);
+        if (st != PF_LIMIT_REACHED || !s->short_cap) break;
+        /* the rest of this call's budget goes to what answers instead (at least one expansion:
+         * 0 would mean no limit) */
+        uint32_t used = s->st.expanded - e0;
+        if (budget != UINT32_MAX) budget = used < budget ? budget - used : 1u;
+        st = give_up_short(ctx);
     }
     pf__map_leave(&ctx->user);
     return st;
