@@ -178,6 +178,40 @@ static void test_ctx_estimate_and_refusal(void **state)
     pf_map_destroy(m);
 }
 
+/* A sized unit's partial query in a static context (no room for its labels) answers as a dynamic
+ * context does: the one-cell scan names a cell the 2x2 unit cannot reach through the one-cell gap,
+ * so the search floods and answers with the nearest cell it reached, not PF_NO_PATH. */
+static void test_ctx_sized_partial(void **state)
+{
+    (void)state;
+    static const char *rows[] = {"......@....", "...........", "......@....", "......@...."};
+    uint8_t cls[4 * 11];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 11; x++) cls[y * 11 + x] = rows[y][x] == '@' ? 0 : 1;
+    cls[1 * 11 + 10] = 0; /* the click: a wall past the gap */
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 11, .height = 4, .cells = cls}, &m), PF_OK);
+    pf_ctx *dyn, *fix;
+    assert_int_equal(pf_ctx_create(m, NULL, &dyn), PF_OK);
+    size_t need = pf_ctx_estimate(m, NULL);
+    buffer b = buffer_make(need, 0);
+    assert_int_equal(pf_ctx_init_static(b.mem, need, m, NULL, &fix), PF_OK);
+    const pf_search_desc d = {.unit_size = 2, .partial = 1};
+    const uint32_t s = pf_grid_node(m, 0, 1), g = pf_grid_node(m, 10, 1);
+    uint32_t pd[64], pf[64];
+    pf_path xd = {.nodes = pd, .capacity = 64}, xf = {.nodes = pf, .capacity = 64};
+    pf_stats sd, sf;
+    assert_int_equal(pf_search(dyn, s, g, &d, &xd, &sd), PF_PARTIAL);
+    assert_int_equal(pf_search(fix, s, g, &d, &xf, &sf), PF_PARTIAL);
+    assert_true(fabs(sd.cost - sf.cost) < 1e-9);
+    assert_int_equal(xd.len, xf.len);
+    assert_int_equal(pd[xd.len - 1], pf[xf.len - 1]);
+    pf_ctx_destroy(fix);
+    pf_ctx_destroy(dyn);
+    buffer_free(&b);
+    pf_map_destroy(m);
+}
+
 static void test_ctx_same_answers_no_allocation(void **state)
 {
     (void)state;
@@ -512,7 +546,7 @@ int main(void)
         cmocka_unit_test(test_ctx_estimate_and_refusal), cmocka_unit_test(test_ctx_same_answers_no_allocation),
         cmocka_unit_test(test_ctx_graph),                cmocka_unit_test(test_ctx_fixed_capacities),
         cmocka_unit_test(test_batch_static),             cmocka_unit_test(test_batch_fixed_arena),
-        cmocka_unit_test(test_batch_group_capacity),
+        cmocka_unit_test(test_batch_group_capacity),      cmocka_unit_test(test_ctx_sized_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -782,8 +782,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     /* One nearest cell and no limits: a plain search to it, which stops where the partial one
      * would (the only cell it may stop on) without noting the nearest node at every expansion
      * (that and the test against near_d made a partial query about 1.15-1.3x a plain query to the
-     * same cell, bench_partial). With a limit the nearest node expanded is the answer instead. */
-    if (partial && s->near_d >= 0.0 && !s->near_n && !s->d.max_expansions && !(s->d.max_cost > 0)) {
+     * same cell, bench_partial). With a limit the nearest node expanded is the answer instead.
+     * Only where the cell is known reachable: the unit's own labels, or a one-cell unfiltered
+     * unit's component (a static context's sized unit is aimed by the one-cell scan, whose cell
+     * it may not get to: its search floods and answers with the nearest node it reached). */
+    if (partial && s->near_d >= 0.0 && !s->near_n && !s->d.max_expansions && !(s->d.max_cost > 0) &&
+        (labelled || (size <= 1 && !flt))) {
         s->goal = s->near_cell;
         s->aimed = 1;
     }
