@@ -713,12 +713,13 @@ static void test_nearest_oracle(void **state)
                              i, w, h, (int)mv, round, sx, sy, gx, gy, got, bd);
                 partial++;
             }
-            /* edits: rectangles of blocked cells and of classes 1 to 3 */
+            /* edits: rectangles of blocked cells and of classes 1 to 3; on a third of the maps up to
+             * class 12, past the classes that keep cell bits (the scan then reads the classes) */
             pf_grid_edit e[4];
             for (int k = 0; k < 4; k++) {
                 uint32_t ew = 1 + rng_below(&rs, w / 2), eh = 1 + rng_below(&rs, h / 2);
                 e[k] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
-                                      .cls = (uint8_t)rng_below(&rs, 4)};
+                                      .cls = (uint8_t)rng_below(&rs, i % 3 == 1 ? 13u : 4u)};
             }
             assert_int_equal(pf_grid_apply_edits(m, e, 4, NULL), PF_OK);
         }
@@ -735,6 +736,34 @@ static void test_nearest_oracle(void **state)
                   "at the least metric a full scan finds\n",
                   checked, partial);
     assert_true(partial > 100);
+}
+
+/* Cell bits are kept for a few classes only: a map of 20 classes costs no more than one of 8 (the
+ * bits of 20 would add 2.5 bytes a cell), and its nearest-cell answers are the full scan's. */
+static void test_many_classes_bounded(void **state)
+{
+    (void)state;
+    const uint32_t w = 300, h = 200;
+    uint8_t *c = malloc((size_t)w * h);
+    assert_non_null(c);
+    size_t mem[2];
+    for (int k = 0; k < 2; k++) {
+        const uint32_t classes = k ? 20u : 8u;
+        for (uint32_t i = 0; i < w * h; i++) c[i] = (uint8_t)(i % 7 == 0 ? 0 : 1 + (i / 3) % classes);
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = c}, &m), PF_OK);
+        mem[k] = pf_map_mem_size(m);
+        uint64_t rs = 77;
+        for (int q = 0; q < 200; q++) {
+            int32_t x = (int32_t)rng_below(&rs, w), y = (int32_t)rng_below(&rs, h);
+            pf_nearest_desc d = {.cls = (uint8_t)(1 + rng_below(&rs, classes))};
+            double bd;
+            assert_int_equal(pf_grid_nearest(m, x, y, &d), nearest_by_scan(m, PF_MOVES_8_NO_CUT, x, y, &d, &bd));
+        }
+        pf_map_destroy(m);
+    }
+    assert_true(mem[1] <= mem[0]);
+    free(c);
 }
 
 /* A click on a wall: the answer is found by a look around the wall and a search as far as the cell
@@ -822,7 +851,7 @@ int main(void)
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
         cmocka_unit_test(test_partial_limit),
-        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_partial_wall_click),
+        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,20 +4,29 @@
  * forest on den520d (trees are a class of their own, open but not to a unit on the ground) read
  * them one byte at a time, and that scan cost several times the search to the cell it found
  * (bench_partial). Edits keep the bits (the cells that changed class); a class first seen in an
- * edit gets its array then. cbits_ok is 0 when an allocation failed: the scan reads the classes. */
+ * edit gets its array then. At most PF__CLASS_BITS_MAX classes get arrays (a byte a cell in all, the
+ * size of the classes themselves: a map of 255 classes would have grown from 26 to 157 MB on
+ * 2000x2000); past that, or when an allocation fails, cbits_ok is 0 and the scan reads the classes,
+ * as it did before. Optional, so never a reason for a map not to be made. */
 #include "map/map_internal.h"
 
 static size_t class_bytes(const pf_map *m) { return (size_t)m->cbits_pw * m->ph * sizeof(uint64_t); }
 
-/* The array of class k, made (zero) if it is not; NULL when that fails. */
+#define PF__CLASS_BITS_MAX 8u
+
+/* The array of class k, made (zero) if it is not; NULL when that fails or would pass the cap. */
 static uint64_t *class_array(pf_map *m, uint8_t k)
 {
-    if (!m->cbits[k]) m->cbits[k] = pf__calloc(&m->alloc, class_bytes(m), 64);
-    return m->cbits[k];
+    if (m->cbits[k]) return m->cbits[k];
+    uint32_t held = 0;
+    for (uint32_t i = 1; i < 256; i++) held += m->cbits[i] != NULL;
+    if (held >= PF__CLASS_BITS_MAX) return NULL;
+    return m->cbits[k] = pf__calloc(&m->alloc, class_bytes(m), 64);
 }
 
 int pf__grid_class_bits_build(pf_map *m)
 {
+    m->cbits_ok = 0;
     m->cbits_pw = (m->pw + 63u) / 64u;
     /* a row at a time, each cell's bit of its class: the arrays start clear */
     for (uint32_t y = 1; y + 1u < m->ph; y++) {
@@ -26,7 +35,10 @@ int pf__grid_class_bits_build(pf_map *m)
         for (uint32_t x = 1; x + 1u < m->pw; x++) {
             if (!c[x]) continue;
             uint64_t *b = class_array(m, c[x]);
-            if (!b) return 0;
+            if (!b) { /* too many classes, or out of memory: the scan reads the classes */
+                pf__grid_class_bits_free(m);
+                return 1;
+            }
             b[line + (x >> 6)] |= UINT64_C(1) << (x & 63u);
         }
     }
@@ -48,7 +60,7 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             if (was) m->cbits[was][line + (x >> 6)] &= ~bit;
             uint64_t *b = now ? class_array(m, now) : NULL;
             if (now && !b) {
-                m->cbits_ok = 0;
+                pf__grid_class_bits_free(m);
                 return;
             }
             if (b) b[line + (x >> 6)] |= bit;

@@ -74,7 +74,7 @@ struct pf_map {
     uint64_t    *cbits[256];   /* [cbits_pw*ph] per class, NULL for a class not on the map: bit x of
                                   padded row y set where the cell is of that class (class_bits.c) */
     uint32_t     cbits_pw;     /* words a row */
-    int          cbits_ok;     /* the bits match the cells (0 after an allocation failed) */
+    int          cbits_ok;     /* the bits match the cells (0: too many classes, or out of memory) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
                                   its 64x64 tile (components.c) */
