@@ -30,6 +30,15 @@ static size_t state_bytes(const pf_ctx *c, const pf__jps_ext *x)
     return (size_t)c->count * sizeof(uint32_t) + (size_t)x->path_cap * sizeof(uint32_t);
 }
 
+/* This holder's share of the sized bitmaps: a batch's memory report sums its contexts, and the
+ * bitmaps are counted once in all (up to rounding) however many hold them. */
+static size_t sz_share(const pf__jps_ext *x)
+{
+    if (!x->sz) return 0;
+    uint32_t refs = atomic_load(&x->sz->refs);
+    return x->sz->bytes / (refs ? refs : 1u);
+}
+
 /* Lets go of the sized bitmaps (a pair of rows and columns of the padded grid per class): the
  * last holder frees them. */
 static void sz_release(pf_ctx *c, pf__jps_ext *x)
@@ -181,7 +190,7 @@ size_t pf_ctx_jps_mem_size(const pf_ctx *ctx)
 {
     if (!ctx || !pf__ctx_ext_get(ctx, PF__EXT_JPS)) return 0;
     const pf__jps_ext *x = pf__ctx_ext_get(ctx, PF__EXT_JPS);
-    return sizeof *x + x->own.bytes + (x->sz ? x->sz->bytes : 0) + x->fs_bytes + (x->parent ? state_bytes(ctx, x) : 0);
+    return sizeof *x + x->own.bytes + sz_share(x) + x->fs_bytes + (x->parent ? state_bytes(ctx, x) : 0);
 }
 
 /* ---- heuristic -------------------------------------------------------------------------------- */
