@@ -238,10 +238,12 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
             uint32_t v = e->mid;
             if (v >= acc->cells || !sub[v] || v == c || v == e->to)
                 return bad_arc(diag, name, c, i - acc->first[c], "its middle is not a third subgoal");
+            /* the first arc to each end, as unpacking takes them (arc_between, accel_unpack.c): a
+             * file with two arcs between one pair is checked by the ones that will be read */
             const pf__accel_arc *l = NULL, *r = NULL;
             for (uint32_t k = acc->first[v]; k < acc->first[v + 1]; k++) {
-                if (acc->arcs[k].to == c) l = &acc->arcs[k];
-                if (acc->arcs[k].to == e->to) r = &acc->arcs[k];
+                if (!l && acc->arcs[k].to == c) l = &acc->arcs[k];
+                if (!r && acc->arcs[k].to == e->to) r = &acc->arcs[k];
             }
             if (!l || !r || l->a + r->a != e->a || l->b + r->b != e->b)
                 return bad_arc(diag, name, c, i - acc->first[c], "its middle's two arcs do not make it up");
