@@ -7,7 +7,8 @@
  * edit gets its array then. At most PF__CLASS_BITS_MAX classes get arrays (a byte a cell in all, the
  * size of the classes themselves: a map of 255 classes would have grown from 26 to 157 MB on
  * 2000x2000); past that, or when an allocation fails, cbits_ok is 0 and the scan reads the classes,
- * as it did before. Optional, so never a reason for a map not to be made. */
+ * as it did before (an edit that runs out of memory for a new class's array does the same; the map
+ * itself reports an allocation failure when it is made). */
 #include "map/map_internal.h"
 
 static size_t class_bytes(const pf_map *m) { return (size_t)m->cbits_pw * m->ph * sizeof(uint64_t); }
@@ -28,6 +29,15 @@ int pf__grid_class_bits_build(pf_map *m)
 {
     m->cbits_ok = 0;
     m->cbits_pw = (m->pw + 63u) / 64u;
+    /* more classes than keep bits: none kept, the scan reads the classes (not an error) */
+    uint8_t seen[256] = {0};
+    uint32_t classes = 0;
+    for (size_t i = 0, n = (size_t)m->pw * m->ph; i < n; i++)
+        if (m->cls[i] && !seen[m->cls[i]]) {
+            seen[m->cls[i]] = 1;
+            classes++;
+        }
+    if (classes > PF__CLASS_BITS_MAX) return 1;
     /* a row at a time, each cell's bit of its class: the arrays start clear */
     for (uint32_t y = 1; y + 1u < m->ph; y++) {
         const uint8_t *c = m->cls + (size_t)y * m->pw;
@@ -35,9 +45,9 @@ int pf__grid_class_bits_build(pf_map *m)
         for (uint32_t x = 1; x + 1u < m->pw; x++) {
             if (!c[x]) continue;
             uint64_t *b = class_array(m, c[x]);
-            if (!b) { /* too many classes, or out of memory: the scan reads the classes */
+            if (!b) { /* out of memory: the map is not made, as for its other arrays */
                 pf__grid_class_bits_free(m);
-                return 1;
+                return 0;
             }
             b[line + (x >> 6)] |= UINT64_C(1) << (x & 63u);
         }
