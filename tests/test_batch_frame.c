@@ -1038,6 +1038,52 @@ static void test_slot_holder_keeps_spare(void **state)
     pf_map_destroy(m);
 }
 
+/* Resident memory of this process, bytes (0 where /proc is not there). */
+static size_t resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, res = 0;
+    if (!f) return 0;
+    int n = fscanf(f, "%lu %lu", &size, &res);
+    fclose(f);
+    return n == 2 ? (size_t)res * pf__page_size() : 0;
+}
+
+/* The same with an accelerator and `auto` reserved: a spare made inside a run reserves the
+ * accelerator's per-context state, whose parents (4 bytes a cell) are lazy pages as its records
+ * are. Written there (16 MB on 2000x2000), they were a 40 ms frame of a rooms-2000 `auto` replay. */
+static void test_spare_made_in_run_accel_lazy(void **state)
+{
+    (void)state;
+    const uint32_t w = 1500, h = 1500; /* 9 MB of parents */
+    uint8_t *cls = malloc((size_t)w * h);
+    assert_non_null(cls);
+    memset(cls, 1, (size_t)w * h);
+    for (uint32_t y = 100; y < h; y += 300) /* a few long walls with gaps: few subgoals */
+        for (uint32_t x = 0; x < w; x++) cls[(size_t)y * w + x] = (uint8_t)(x % 500 < 3);
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls}, &m), PF_OK);
+    free(cls);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 1, .accel = acc,
+                                                        .reserve = {.algos = 1u << PF_ALGO_AUTO}}, &b), PF_OK);
+    pf_query_id id;
+    const uint32_t a = pf_grid_node(m, 1, 1), g = pf_grid_node(m, w - 2, h - 2);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = a, .goal = g}, &id), PF_OK); /* A*: parks */
+    const size_t before = resident_bytes();
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 2000}), PF_OK);
+    const size_t after = resident_bytes();
+    assert_int_equal(b->spare_made, 1);
+    assert_non_null(pf__ctx_ext_get(b->workers[0].ctx, PF__EXT_ACCEL)); /* reserved in the spare */
+    if (before && b->workers[0].ctx->lazy) /* the parents written would be 9 MB more */
+        assert_true(after < before + ((size_t)4 << 20));
+    pf_batch_destroy(b);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* A spare made inside a run (a search suspended, none free) is not written there: its pages are
  * mapped as searches touch them, whatever the batch's prefault. Written at creation, the spares a
  * rooms-2000 replay's first suspensions made were its worst frame (150-370 ms of a 4 ms budget). */
@@ -1248,6 +1294,7 @@ int main(void)
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),
+        cmocka_unit_test(test_spare_made_in_run_accel_lazy),
         cmocka_unit_test(test_time_no_work_thrown_away),
         cmocka_unit_test(test_time_searches_carried_across_edits),
         cmocka_unit_test(test_reserve_unit_size_then_no_allocation),
