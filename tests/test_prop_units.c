@@ -735,7 +735,8 @@ static void test_nearest_oracle(void **state)
     print_message("%ld nearest-cell queries agree with a full scan, before and after edits; %ld partial queries end "
                   "at the least metric a full scan finds\n",
                   checked, partial);
-    assert_true(partial > 100);
+    /* about 7 partial queries a map reach the check (the rest start blocked or aim at an open cell) */
+    assert_true(partial > (long)(100 * env_scale()));
 }
 
 /* Cell bits are kept for a few classes only: a map of 20 classes keeps none (they would add 2.5
