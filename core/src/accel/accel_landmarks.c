@@ -44,6 +44,9 @@ size_t pf__accel_landmarks_bytes(const pf_accel *acc)
                      : 0;
 }
 
+/* The side of the square tiles the core is numbered by (pf__accel_landmarks). */
+#define PF__ACCEL_CORE_TILE 32u
+
 static int no_grow(pf__open *o)
 {
     (void)o;
@@ -110,15 +113,24 @@ int pf__accel_landmarks(pf_accel *acc)
     }
     if (ok) {
         memset(acc->lm_key, 0xFF, (size_t)cap * sizeof(uint32_t));
+        /* core indices by tiles of PF__ACCEL_CORE_TILE x PF__ACCEL_CORE_TILE cells (rows of tiles,
+         * each tile by rows): the core nodes one query crosses lie in a band across the map, and
+         * their records, arc lists and landmark rows (all by core index) then share cache lines
+         * and pages, where by rows of the map a band's neighbours lie a row of the core apart */
+        const uint32_t pw = acc->map->pw, ph = (uint32_t)(acc->cells / pw), T = PF__ACCEL_CORE_TILE;
         uint32_t k = 0;
-        for (uint32_t c = 0; c < acc->cells; c++)
-            if (acc->sub[c] == 2) {
-                uint32_t i = pf__accel_lm_slot(c, cap - 1u);
-                while (acc->lm_key[i] != PF_NODE_NONE) i = (i + 1u) & (cap - 1u);
-                acc->lm_key[i] = c;
-                acc->lm_idx[i] = k;
-                cells[k++] = c;
-            }
+        for (uint32_t ty = 0; ty < ph; ty += T)
+            for (uint32_t tx = 0; tx < pw; tx += T)
+                for (uint32_t y = ty; y < ty + T && y < ph; y++)
+                    for (uint32_t c = y * pw + tx, e = y * pw + (tx + T < pw ? tx + T : pw); c < e; c++) {
+                        if (acc->sub[c] != 2) continue;
+                        uint32_t i = pf__accel_lm_slot(c, cap - 1u);
+                        while (acc->lm_key[i] != PF_NODE_NONE) i = (i + 1u) & (cap - 1u);
+                        acc->lm_key[i] = c;
+                        acc->lm_idx[i] = k;
+                        if (k < n) cells[k] = c;
+                        k++;
+                    }
         ok = k == n;
     }
     if (ok) {
