@@ -5,12 +5,16 @@
  * context's own records; each stops once its smallest key reaches the best meeting found. Both
  * stall on demand (a node reached more cheaply through a higher neighbour is not expanded). On a
  * hierarchy without a core they run at once, in turn a node each (both_ways). With a core the
- * goal's side runs first and whole up to the core, and the start's then crosses the core as an A*
- * bounded by landmarks through the goal's labels there (upward_goal, upward_start).
+ * goal's side runs first and whole up to the core (upward_goal); the start's then runs up the
+ * contracted part, its core nodes reached becoming seeds, and from those crosses the core as an
+ * A* bounded by landmarks through the goal's labels there (upward_start, core_search), on records
+ * over core indices: the shape of a contraction hierarchy with a core.
  *
  * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
  * context's records and open list: its loop head bounded by the best meeting, a successor
  * generator over the hierarchy's arcs, and the shared relaxation writing the accelerator's parents.
+ * core_search() is the same loop one level down, on the per-context records of the core (as the
+ * build's witness searches run on theirs).
  */
 #include <math.h>
 #include <string.h>
