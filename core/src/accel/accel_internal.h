@@ -92,8 +92,9 @@ struct pf_accel {
     uint32_t      *lm_first;
     struct pf__accel_carc *core_arc;
     uint32_t       lm_narc;
-    /* core_cell [core]: the cell of each core index (numbered by tiles of the map: accel_landmarks.c), for
-     * the A* across the core, which keeps its records by core index (accel_query.c) */
+    /* core_cell [core]: the cell of each core index (numbered by tiles of the map,
+     * accel_landmarks.c), for the A* across the core, which keeps its records by core index
+     * (accel_query.c) */
     uint32_t      *core_cell;
     /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
      * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
