@@ -32,6 +32,14 @@ typedef struct pf__accel_arc {
 
 PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (double)b * PF__ACCEL_SQRT2; }
 
+/* An arc of the core by core index (pf_accel.core_arc): ab = a | b << 16 (its straight and
+ * diagonal steps), or PF__ACCEL_CARC_FAR where either outgrows 16 bits (then read the arc itself:
+ * arcs[first[cell] + k], the same position in its cell's list). */
+typedef struct pf__accel_carc {
+    uint32_t to, ab;
+} pf__accel_carc;
+#define PF__ACCEL_CARC_FAR 0xFFFFFFFFu
+
 /* Landmarks over the core (accel_landmarks.c). */
 #define PF__ACCEL_LANDMARKS 16u
 /* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
@@ -76,11 +84,18 @@ struct pf_accel {
     uint8_t        lm_ok[PF__ACCEL_LANDMARKS];     /* 0: some distance outgrew 16 bits, unused */
     uint32_t      *lm_key, *lm_idx;
     uint32_t      *lm_d;
-    /* the core's arcs by core index: lm_arc[lm_first[i] + k] is the core index of the target of
-     * the k-th arc in the list of core node i, so the query's A* across the core finds a
-     * neighbour's row without a lookup per arc (and prefetches it with the neighbour's record) */
-    uint32_t      *lm_first, *lm_arc;
+    /* the core's arcs by core index: core_arc[lm_first[i] + k] is the k-th arc in the list of
+     * core node i (parallel to arcs[first[its cell] ..]), its target as a core index and its cost.
+     * The query's A* across the core reads these alone (8 bytes an arc, the lists of nearby core
+     * nodes side by side), where the lists by cell cost it three cache misses an expansion
+     * (first[], arcs[] and a table to find the targets' core indices) */
+    uint32_t      *lm_first;
+    struct pf__accel_carc *core_arc;
     uint32_t       lm_narc;
+    /* core_cell [core]: the cell of each core index (numbered by tiles of the map,
+     * accel_landmarks.c), for the A* across the core, which keeps its records by core index
+     * (accel_query.c) */
+    uint32_t      *core_cell;
     /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
      * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
      * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the

@@ -28,9 +28,11 @@ void pf__accel_landmarks_free(pf_accel *acc)
     pf__free(&acc->alloc, acc->lm_idx, (size_t)acc->lm_cap * sizeof(uint32_t));
     pf__free(&acc->alloc, acc->lm_d, (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(uint32_t));
     pf__free(&acc->alloc, acc->lm_first, ((size_t)acc->core + 1u) * sizeof(uint32_t));
-    pf__free(&acc->alloc, acc->lm_arc, (size_t)acc->lm_narc * sizeof(uint32_t));
+    pf__free(&acc->alloc, acc->core_arc, (size_t)acc->lm_narc * sizeof(pf__accel_carc));
+    pf__free(&acc->alloc, acc->core_cell, (size_t)acc->core * sizeof(uint32_t));
     acc->lm_key = acc->lm_idx = NULL;
-    acc->lm_d = acc->lm_first = acc->lm_arc = NULL;
+    acc->lm_d = acc->lm_first = acc->core_cell = NULL;
+    acc->core_arc = NULL;
     acc->lm_narc = 0;
     acc->lm_cap = acc->lm_k = 0;
 }
@@ -38,9 +40,12 @@ void pf__accel_landmarks_free(pf_accel *acc)
 size_t pf__accel_landmarks_bytes(const pf_accel *acc)
 {
     return acc->lm_d ? (size_t)acc->lm_cap * 2u * sizeof(uint32_t) + (size_t)acc->core * PF__ACCEL_LANDMARKS * sizeof(uint32_t) +
-                           ((size_t)acc->core + 1u + acc->lm_narc) * sizeof(uint32_t)
+                           ((size_t)acc->core * 2u + 1u) * sizeof(uint32_t) + (size_t)acc->lm_narc * sizeof(pf__accel_carc)
                      : 0;
 }
+
+/* The side of the square tiles the core is numbered by (pf__accel_landmarks). */
+#define PF__ACCEL_CORE_TILE 32u
 
 static int no_grow(pf__open *o)
 {
@@ -64,11 +69,13 @@ static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_
         if (x == PF_NODE_NONE) break;
         if (pa[x] >= PF__ACCEL_LM_NONE_HALF || pb[x] >= PF__ACCEL_LM_NONE_HALF) fits = 0;
         else acc->lm_d[(size_t)x * PF__ACCEL_LANDMARKS + col] = pa[x] | pb[x] << 16;
-        const pf__accel_arc *p = acc->arcs + acc->first[cells[x]], *e = acc->arcs + acc->first[cells[x] + 1u];
-        for (; p < e; p++) {
-            uint32_t y = pf__accel_core_index(acc, p->to);
+        const pf__accel_arc *arcs = acc->arcs + acc->first[cells[x]];
+        for (uint32_t q = acc->lm_first[x], e = acc->lm_first[x + 1u]; q < e; q++) {
+            const pf__accel_carc *p = &acc->core_arc[q];
+            const uint32_t y = p->to;
             if (y == PF_NODE_NONE) continue; /* not from a build: check_arcs lets no such file in */
-            uint32_t na = pa[x] + p->a, nb = pb[x] + p->b;
+            const pf__accel_arc *arc = arcs + (q - acc->lm_first[x]);
+            uint32_t na = pa[x] + arc->a, nb = pb[x] + arc->b;
             double ng = pf__accel_cost(na, nb);
             uint32_t was = pf__nodes_admit(r, y, ng, 0);
             if (!was) continue;
@@ -92,7 +99,7 @@ int pf__accel_landmarks(pf_accel *acc)
     acc->lm_key = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
     acc->lm_idx = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
     acc->lm_d = pf__alloc(al, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(uint32_t), 64);
-    uint32_t *cells = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
+    uint32_t *cells = acc->core_cell = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
     uint32_t *pa = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64), *pb = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
     void *block = pf__alloc(al, pf__nodes_bytes(n, 0), 64);
     pf__nodes r;
@@ -106,28 +113,41 @@ int pf__accel_landmarks(pf_accel *acc)
     }
     if (ok) {
         memset(acc->lm_key, 0xFF, (size_t)cap * sizeof(uint32_t));
+        /* core indices by tiles of PF__ACCEL_CORE_TILE x PF__ACCEL_CORE_TILE cells (rows of tiles,
+         * each tile by rows): the core nodes one query crosses lie in a band across the map, and
+         * their records, arc lists and landmark rows (all by core index) then share cache lines
+         * and pages, where by rows of the map a band's neighbours lie a row of the core apart */
+        const uint32_t pw = acc->map->pw, ph = (uint32_t)(acc->cells / pw), T = PF__ACCEL_CORE_TILE;
         uint32_t k = 0;
-        for (uint32_t c = 0; c < acc->cells; c++)
-            if (acc->sub[c] == 2) {
-                uint32_t i = pf__accel_lm_slot(c, cap - 1u);
-                while (acc->lm_key[i] != PF_NODE_NONE) i = (i + 1u) & (cap - 1u);
-                acc->lm_key[i] = c;
-                acc->lm_idx[i] = k;
-                cells[k++] = c;
-            }
+        for (uint32_t ty = 0; ty < ph; ty += T)
+            for (uint32_t tx = 0; tx < pw; tx += T)
+                for (uint32_t y = ty; y < ty + T && y < ph; y++)
+                    for (uint32_t c = y * pw + tx, e = y * pw + (tx + T < pw ? tx + T : pw); c < e; c++) {
+                        if (acc->sub[c] != 2) continue;
+                        uint32_t i = pf__accel_lm_slot(c, cap - 1u);
+                        while (acc->lm_key[i] != PF_NODE_NONE) i = (i + 1u) & (cap - 1u);
+                        acc->lm_key[i] = c;
+                        acc->lm_idx[i] = k;
+                        if (k < n) cells[k] = c;
+                        k++;
+                    }
         ok = k == n;
     }
     if (ok) {
         uint64_t na = 0;
         for (uint32_t i = 0; i < n; i++) na += acc->first[cells[i] + 1u] - acc->first[cells[i]];
         acc->lm_first = pf__alloc(al, ((size_t)n + 1u) * sizeof(uint32_t), 64);
-        acc->lm_arc = na <= UINT32_MAX ? pf__alloc(al, (na ? na : 1u) * sizeof(uint32_t), 64) : NULL;
-        acc->lm_narc = acc->lm_arc ? (uint32_t)(na ? na : 1u) : 0;
-        ok = acc->lm_first && acc->lm_arc;
+        acc->core_arc = na <= UINT32_MAX ? pf__alloc(al, (na ? na : 1u) * sizeof(pf__accel_carc), 64) : NULL;
+        acc->lm_narc = acc->core_arc ? (uint32_t)(na ? na : 1u) : 0;
+        ok = acc->lm_first && acc->core_arc;
         for (uint32_t i = 0, at = 0; ok && i < n; i++) {
             acc->lm_first[i] = at;
-            for (uint32_t q = acc->first[cells[i]]; q < acc->first[cells[i] + 1u]; q++)
-                acc->lm_arc[at++] = pf__accel_core_index(acc, acc->arcs[q].to);
+            for (uint32_t q = acc->first[cells[i]]; q < acc->first[cells[i] + 1u]; q++) {
+                const pf__accel_arc *p = &acc->arcs[q];
+                pf__accel_carc *e = &acc->core_arc[at++];
+                e->to = pf__accel_core_index(acc, p->to);
+                e->ab = p->a < 0xFFFFu && p->b < 0xFFFFu ? p->a | p->b << 16 : PF__ACCEL_CARC_FAR;
+            }
             acc->lm_first[i + 1u] = at;
         }
     }
@@ -159,7 +179,6 @@ int pf__accel_landmarks(pf_accel *acc)
     }
     pf__open_free(&o, al);
     pf__free(al, block, pf__nodes_bytes(n, 0));
-    pf__free(al, cells, (size_t)n * sizeof(uint32_t));
     pf__free(al, pa, (size_t)n * sizeof(uint32_t));
     pf__free(al, pb, (size_t)n * sizeof(uint32_t));
     if (!ok) pf__accel_landmarks_free(acc);

@@ -5,12 +5,16 @@
  * context's own records; each stops once its smallest key reaches the best meeting found. Both
  * stall on demand (a node reached more cheaply through a higher neighbour is not expanded). On a
  * hierarchy without a core they run at once, in turn a node each (both_ways). With a core the
- * goal's side runs first and whole up to the core, and the start's then crosses the core as an A*
- * bounded by landmarks through the goal's labels there (upward_goal, upward_start).
+ * goal's side runs first and whole up to the core (upward_goal); the start's then runs up the
+ * contracted part, its core nodes reached becoming seeds, and from those crosses the core as an
+ * A* bounded by landmarks through the goal's labels there (upward_start, core_search), on records
+ * over core indices: the shape of a contraction hierarchy with a core.
  *
  * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
  * context's records and open list: its loop head bounded by the best meeting, a successor
  * generator over the hierarchy's arcs, and the shared relaxation writing the accelerator's parents.
+ * core_search() is the same loop one level down, on the per-context records of the core (as the
+ * build's witness searches run on theirs).
  */
 #include <math.h>
 #include <string.h>
@@ -50,6 +54,25 @@ typedef struct pf__accel_ext {
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
     uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
+    /* the start side's A* across the core (core_search), on records over core indices: the
+     * records of the core nodes one query reaches are 1.3 MB in all on random-2000-20 (core x 20
+     * bytes), where the context's spread them over its 64 MB, a cache line each. cr.parent is the
+     * core index a node was reached from, PF_NODE_NONE for a seed (reached from the contracted
+     * part: its parent there is in `parent`, by cell). copen holds cr_count entries and never
+     * grows: a node is on it at most once (no reopening: the heuristic is consistent) */
+    pf__nodes       cr;
+    double         *ch;      /* [core] the heuristic of a record written (cr), read back when its g
+                              * is lowered: 60% of the core's relaxations that write (random-2000-20),
+                              * whose landmark bounds cost 22% of a query's instructions */
+    void           *cr_block;
+    uint32_t        cr_count;
+    pf__open        copen;
+    /* the goal side's labels at core nodes, by core index (open addressing, PF_NODE_NONE =
+     * empty): a few dozen to a few hundred, looked up at every expansion across the core, where
+     * the labels by cell (thousands) spill out of the first-level cache */
+    uint32_t       *ckey;
+    double         *cg;
+    uint32_t        ccap, ccount;
     /* an edited map (accel_diff.c): check = the path must be proven on it; clear = no canonical
      * path written so far crosses D; bound = no path using a cell of D better for the start's class
      * costs less; refused = the next pick does not take the accelerator (search.c's fallback);
@@ -60,8 +83,51 @@ typedef struct pf__accel_ext {
 
 /* ---- per-context state ---------------------------------------------------------------------- */
 
+/* The records of the A* across the core (cr, copen): freed, and made for acc's core (0 when
+ * out of memory); kept while the attached accelerator's core fits them. */
+static size_t core_bytes(uint32_t n) { return pf__nodes_bytes(n, 1) + pf__align64((size_t)n * sizeof(double)); }
+
+static void core_free(pf_ctx *c, pf__accel_ext *x)
+{
+    pf__free(&c->alloc, x->cr_block, core_bytes(x->cr_count));
+    x->ch = NULL;
+    pf__open_free(&x->copen, &c->alloc);
+    x->cr_block = NULL;
+    x->cr_count = 0;
+    memset(&x->cr, 0, sizeof x->cr);
+}
+
+static int core_no_grow(pf__open *o)
+{
+    (void)o;
+    return 0;
+}
+
+static int core_make(pf_ctx *c, pf__accel_ext *x)
+{
+    const uint32_t n = x->acc->core;
+    if (x->cr_count >= n) return 1;
+    core_free(c, x);
+    void *b = pf__alloc(&c->alloc, core_bytes(n), 64);
+    if (!b) return 0;
+    if (!pf__open_resize(&x->copen, &c->alloc, n)) {
+        pf__free(&c->alloc, b, core_bytes(n));
+        return 0;
+    }
+    pf__nodes_place(&x->cr, b, n, 1);
+    x->ch = (double *)(void *)((char *)b + pf__nodes_bytes(n, 1));
+    x->copen.pos = x->cr.hpos;
+    x->copen.grow = core_no_grow;
+    x->cr_block = b;
+    x->cr_count = n;
+    return 1;
+}
+
 static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
 {
+    core_free(c, x);
+    pf__free(&c->alloc, x->ckey, (size_t)x->ccap * sizeof(uint32_t));
+    pf__free(&c->alloc, x->cg, (size_t)x->ccap * sizeof(double));
     pf__free_lazy(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t), x->parent_lazy);
     x->parent_lazy = 0;
     pf__free(&c->alloc, x->seeds, (size_t)x->seeds_cap * sizeof(pf__accel_seed));
@@ -182,7 +248,9 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
     if (!x) return 0;
     return sizeof *x + (x->parent ? (size_t)ctx->count * sizeof(uint32_t) : 0) +
            (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
-           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) + (size_t)x->gh_cap * sizeof(pf__accel_gent);
+           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) + (size_t)x->gh_cap * sizeof(pf__accel_gent) +
+           (x->cr_block ? core_bytes(x->cr_count) + pf__open_bytes(x->cr_count) : 0) +
+           (size_t)x->ccap * (sizeof(uint32_t) + sizeof(double));
 }
 
 /* Grows a u32 array to at least `need` entries (contents kept); 0 on allocation failure. */
@@ -285,11 +353,68 @@ PF__INLINE uint32_t label_find(const pf__accel_ext *x, uint32_t cell)
     }
 }
 
+/* The goal side's labels at core nodes into the table by core index (ckey, cg); 0 when out of
+ * memory. Counted first: the table is sized for them alone, at most half full. */
+static int core_labels_room(pf_ctx *c, pf__accel_ext *x, uint32_t cap)
+{
+    if (cap > x->ccap) {
+        pf__free(&c->alloc, x->ckey, (size_t)x->ccap * sizeof(uint32_t));
+        pf__free(&c->alloc, x->cg, (size_t)x->ccap * sizeof(double));
+        x->ckey = pf__alloc(&c->alloc, (size_t)cap * sizeof(uint32_t), 64);
+        x->cg = pf__alloc(&c->alloc, (size_t)cap * sizeof(double), 64);
+        x->ccap = cap;
+        if (!x->ckey || !x->cg) {
+            pf__free(&c->alloc, x->ckey, (size_t)cap * sizeof(uint32_t));
+            pf__free(&c->alloc, x->cg, (size_t)cap * sizeof(double));
+            x->ckey = NULL;
+            x->cg = NULL;
+            x->ccap = x->ccount = 0;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int core_labels(pf_ctx *c, pf__accel_ext *x)
+{
+    const pf_accel *acc = x->acc;
+    uint32_t n = 0, cap = 64u;
+    for (uint32_t i = 0; i < x->lcap; i++) n += x->lkey[i] != PF_NODE_NONE && acc->sub[x->lkey[i]] == 2;
+    while (cap < 2u * n) cap *= 2u;
+    if (!core_labels_room(c, x, cap)) return 0;
+    /* the table is used at its full size (a bigger one from an earlier query: fewer probes) */
+    memset(x->ckey, 0xFF, (size_t)x->ccap * sizeof(uint32_t));
+    x->ccount = n;
+    const uint32_t mask = x->ccap - 1u;
+    for (uint32_t i = 0; n && i < x->lcap; i++) {
+        uint32_t k = x->lkey[i];
+        if (k == PF_NODE_NONE || acc->sub[k] != 2) continue;
+        uint32_t ci = pf__accel_core_index(acc, k), j = label_slot(ci, mask);
+        while (x->ckey[j] != PF_NODE_NONE) j = (j + 1u) & mask;
+        x->ckey[j] = ci;
+        x->cg[j] = x->lg[i];
+    }
+    return 1;
+}
+
+/* Slot of the label of core index ci, or UINT32_MAX. */
+PF__INLINE uint32_t core_label_find(const pf__accel_ext *x, uint32_t ci)
+{
+    uint32_t mask = x->ccap - 1u, i = label_slot(ci, mask);
+    for (;;) {
+        uint32_t k = x->ckey[i];
+        if (k == ci) return i;
+        if (k == PF_NODE_NONE) return UINT32_MAX;
+        i = (i + 1u) & mask;
+    }
+}
+
 /* ---- the searches ---------------------------------------------------------------------------- */
 
 typedef struct meet {
     double   best;
     uint32_t node; /* PF_NODE_NONE until the sides meet */
+    uint32_t ci;   /* node's core index where they met across the core (core_search), else PF_NODE_NONE */
 } meet;
 
 /* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
@@ -327,16 +452,15 @@ PF__INLINE double aim_h_ci(const aim *t, uint32_t v, uint32_t ci)
     return h;
 }
 
-/* The heuristic of v whose core index is not known: the core index table (1 MB on
- * random-2000-20) says whether v is in the core; a read of acc->sub (4 MB, one byte a cell)
- * would miss the cache. */
+/* The heuristic of a node outside the core (the searches up the contracted part): the octile
+ * distance alone, or none. */
 PF__INLINE double aim_h(const aim *t, uint32_t v)
 {
     if (!t->on) return 0.0;
-    return aim_h_ci(t, v, t->nl ? pf__accel_core_index(t->acc, v) : PF_NODE_NONE);
+    return aim_h_ci(t, v, PF_NODE_NONE);
 }
 
-/* The landmark bounds of the start's side from the goal side's labels in the core. */
+/* The landmark bounds of the start's side from the goal side's labels in the core (core_labels). */
 static void aim_landmarks(const pf__accel_ext *x, aim *t)
 {
     const pf_accel *acc = x->acc;
@@ -345,11 +469,11 @@ static void aim_landmarks(const pf__accel_ext *x, aim *t)
     if (!acc->lm_k) return;
     double ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
     for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) ub[l] = INFINITY, lb[l] = -INFINITY;
-    for (uint32_t i = 0; i < x->lcap; i++) {
-        uint32_t k = x->lkey[i];
-        if (k == PF_NODE_NONE || acc->sub[k] != 2) continue;
-        const uint32_t *row = acc->lm_d + (size_t)pf__accel_core_index(acc, k) * PF__ACCEL_LANDMARKS;
-        const double lg = x->lg[i];
+    for (uint32_t i = 0; x->ccount && i < x->ccap; i++) {
+        uint32_t k = x->ckey[i];
+        if (k == PF_NODE_NONE) continue;
+        const uint32_t *row = acc->lm_d + (size_t)k * PF__ACCEL_LANDMARKS;
+        const double lg = x->cg[i];
         for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
             if (row[l] == PF__ACCEL_LM_NONE || !acc->lm_ok[l]) continue;
             double d = pf__accel_lm_dist(row[l]);
@@ -394,24 +518,33 @@ PF__INLINE int reach(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_
     return pf__nodes_put(&c->nodes, &c->open, NULL, y, was, ng, 0, par, from, ng + h, h, 1, 0);
 }
 
-/* reach() for a neighbour of a core node on the start's side: y's core index ci is known. */
-PF__INLINE int reach_core(pf_ctx *c, uint32_t *par, const aim *t, uint32_t y, uint32_t ci, uint32_t from, double ng)
+/* reach() on the start's side, whose search up the contracted part stops at the core: a core
+ * node y becomes a seed of the A* across the core (core_search), on its records by core index
+ * with the landmark heuristic tc; its record here gets its g too (never this open list), which
+ * the stall test reads, and its parent here is `from`. */
+PF__INLINE int reach_start(pf_ctx *c, pf__accel_ext *x, const aim *t, const aim *tc, uint32_t y, uint32_t from, double ng)
 {
-    uint32_t was = pf__nodes_admit(&c->nodes, y, ng, 0);
-    if (!was) return 1;
+    if (x->acc->sub[y] != 2) return reach(c, x->parent, t, y, from, ng);
+    if (!pf__nodes_admit(&c->nodes, y, ng, 0)) return 1;
+    pf__nodes_set(&c->nodes, y, ng, 0);
+    x->parent[y] = from;
+    const uint32_t ci = pf__accel_core_index(x->acc, y), was = pf__nodes_admit(&x->cr, ci, ng, 0);
+    if (!was) return 1; /* cannot happen: the two records are written together */
     c->s.st.pushed += was == PF__WAS_NEW;
-    double h = aim_h_ci(t, y, ci);
-    return pf__nodes_put(&c->nodes, &c->open, NULL, y, was, ng, 0, par, from, ng + h, h, 1, 0);
+    double h = was == PF__WAS_NEW ? (x->ch[ci] = aim_h_ci(tc, y, ci)) : x->ch[ci];
+    return pf__nodes_put(&x->cr, &x->copen, NULL, ci, was, ng, 0, x->cr.parent, PF_NODE_NONE, ng + h, h, 1, 0);
 }
 
 /*
- * One side's search up the hierarchy from seeds[0..n). The goal's side (fwd = 0) runs until its
- * open list is empty and labels every node it expands; the start's side stops when its smallest
- * key reaches mt->best, meeting the labels as it expands. Returns PF_OK, PF_LIMIT_REACHED
- * (max_expansions) or PF_OUT_OF_MEMORY.
+ * One side's search up the contracted part of the hierarchy from seeds[0..n). The goal's side
+ * (fwd = 0) runs until its open list is empty and labels every node it expands, the core nodes it
+ * reaches included (it does not expand those); the start's side stops when its smallest key
+ * reaches mt->best, meeting the labels as it expands, and hands the core nodes it reaches to the
+ * A* across the core as seeds (reach_start: t its heuristic, tc the core's). Returns PF_OK,
+ * PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
  */
 PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt,
-                            const aim *tp)
+                            const aim *tp, const aim *tc)
 {
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
@@ -423,7 +556,8 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = seeds[i].cell;
-        if (!reach(c, par, tt, v, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b))) return PF_OUT_OF_MEMORY;
+        double g = pf__accel_cost(seeds[i].a, seeds[i].b);
+        if (!(fwd ? reach_start(c, x, tt, tc, v, PF_NODE_NONE, g) : reach(c, par, tt, v, PF_NODE_NONE, g))) return PF_OUT_OF_MEMORY;
     }
     /* the goal's side runs until its open list is empty (the unbounded loop head's PF_NO_PATH),
      * the start's until the best meeting; fwd is a constant of each instance, so the goal's side
@@ -443,61 +577,125 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
             }
         }
         const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
-        const int vcore = sub[v] == 2;
         /* the records of v's neighbours are scattered over the map's cells: their loads start
-         * together here, not one miss after another in the loops below; across the core, with
-         * their landmark rows (found by core index: no lookup a neighbour) */
-        if (fwd && vcore && tt->nl) {
-            const uint32_t *ci = acc->lm_arc + acc->lm_first[pf__accel_core_index(acc, v)];
-            for (const pf__accel_arc *p = a; p < e; p++) {
-                PF__PREFETCH(&c->nodes.stamp[p->to]);
-                PF__PREFETCH(&c->nodes.g[p->to]);
-                PF__PREFETCH(acc->lm_d + (size_t)ci[p - a] * PF__ACCEL_LANDMARKS);
-            }
-            for (const pf__accel_arc *p = a; p < e; p++)
-                if (!reach_core(c, par, tt, p->to, ci[p - a], v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
-            continue;
-        }
-        /* up the hierarchy, most nodes reached are expanded in turn (the goal's side expands
-         * all it reaches): their arc ranges are fetched with their records. Not across the core
-         * above, where the A* expands few of the nodes it reaches (random-2000-20: 14% slower) */
+         * together here, not one miss after another in the loops below. Most nodes reached are
+         * expanded in turn (the goal's side expands all it reaches): their arc ranges are fetched
+         * with their records; the start's side tells the core nodes among them by acc->sub */
         for (const pf__accel_arc *p = a; p < e; p++) {
             PF__PREFETCH(&c->nodes.stamp[p->to]);
             PF__PREFETCH(&c->nodes.g[p->to]);
             PF__PREFETCH(&first[p->to]);
+            if (fwd) PF__PREFETCH(&sub[p->to]);
         }
         /* stalled: a higher neighbour already reached reaches v more cheaply, so v's distance is
          * not a shortest one and nothing above it can be reached best through it (the relative
          * margin keeps a tie, summed in a different order, from looking like an improvement).
-         * Not tested in the core, which the start's side crosses as an A* with a consistent
-         * heuristic: there a node is expanded at its shortest distance, and on random-2000-20 the
-         * test stalled 1,497 of 723,158 expansions while reading every arc twice. */
+         * The start's side never expands a core node here (core_search does, without the test:
+         * it crosses the core as an A* with a consistent heuristic, expanding a node at its
+         * shortest distance; on random-2000-20 the test stalled 1,497 of 723,158 expansions there
+         * while reading every arc twice). */
+        const int vcore = !fwd && sub[v] == 2;
         int stalled = 0;
-        for (const pf__accel_arc *p = a; p < e && !stalled && !(fwd && vcore); p++)
+        for (const pf__accel_arc *p = a; p < e && !stalled && !vcore; p++)
             stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
         if (stalled) continue;
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
-        if (!fwd && vcore) continue; /* the goal's side stops at the core: the start's crosses it */
-        for (const pf__accel_arc *p = a; p < e; p++)
-            if (!reach(c, par, tt, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+        if (vcore) continue; /* the goal's side stops at the core: the start's crosses it */
+        for (const pf__accel_arc *p = a; p < e; p++) {
+            const double ng = gv + pf__accel_cost(p->a, p->b);
+            if (!(fwd ? reach_start(c, x, tt, tc, p->to, v, ng) : reach(c, par, tt, p->to, v, ng))) return PF_OUT_OF_MEMORY;
+        }
     }
     return !fwd && ret == PF_NO_PATH ? PF_OK : ret;
 }
 
-/* The two instances, out of line: each side's loop is compiled once, for its own fwd. */
-static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+/*
+ * The start side's A* across the core from the seeds upward() put on its records (x->cr, by core
+ * index), towards the goal by t (the octile distance and the landmark bounds through the goal
+ * side's labels in the core), meeting those labels as it expands, until its smallest key reaches
+ * mt->best. It is the loop of pf__bf_next_bounded one level down, on records of its own (as
+ * accel_build.c's witness searches): the same pieces (pf__nodes_take, pf__nodes_admit,
+ * pf__nodes_put), the same ends (the bound, max_expansions, the trace). Every core node's list
+ * holds all its arcs, to core nodes only, and acc->core_arc holds them by core index. Returns
+ * PF_OK or PF_LIMIT_REACHED.
+ */
+static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t)
 {
-    return upward(c, x, seeds, n, 0, mt, NULL);
+    const pf_accel *acc = x->acc;
+    pf__search *s = &c->s;
+    pf__nodes *r = &x->cr;
+    pf__open *o = &x->copen;
+    const uint32_t *cell = acc->core_cell, *lm_first = acc->lm_first;
+    const pf__accel_carc *core_arc = acc->core_arc;
+    double *ch = x->ch;
+    for (;;) {
+        if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) return PF_OK;
+        /* as the loop head's: the goal coming off the open list is not an expansion */
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
+            return PF_LIMIT_REACHED;
+        const uint32_t v = pf__nodes_take(r, o, NULL), vc = cell[v];
+        if (s->trace) {
+            pf_trace *tr = s->trace;
+            if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
+            tr->total++;
+        }
+        s->st.expanded++;
+        const double gv = r->g[v];
+        if (x->ccount) {
+            uint32_t k = core_label_find(x, v);
+            if (k != UINT32_MAX && gv + x->cg[k] < mt->best) {
+                mt->best = gv + x->cg[k];
+                mt->node = vc;
+                mt->ci = v;
+            }
+        }
+        const pf__accel_carc *a = core_arc + lm_first[v], *e = core_arc + lm_first[v + 1u];
+        /* the loads of the neighbours' records and landmark rows start together */
+        for (const pf__accel_carc *p = a; p < e; p++) {
+            PF__PREFETCH(&r->stamp[p->to]);
+            PF__PREFETCH(&r->g[p->to]);
+            PF__PREFETCH(acc->lm_d + (size_t)p->to * PF__ACCEL_LANDMARKS);
+        }
+        for (const pf__accel_carc *p = a; p < e; p++) {
+            const uint32_t y = p->to;
+            double ng;
+            if (PF__LIKELY(p->ab != PF__ACCEL_CARC_FAR)) {
+                ng = gv + pf__accel_cost(p->ab & 0xFFFFu, p->ab >> 16);
+            } else {
+                const pf__accel_arc *far = acc->arcs + acc->first[vc] + (p - a);
+                ng = gv + pf__accel_cost(far->a, far->b);
+            }
+            const uint32_t was = pf__nodes_admit(r, y, ng, 0);
+            if (!was) continue;
+            s->st.pushed += was == PF__WAS_NEW;
+            const double h = was == PF__WAS_NEW ? (ch[y] = aim_h_ci(t, cell[y], y)) : ch[y];
+            (void)pf__nodes_put(r, o, NULL, y, was, ng, 0, r->parent, v, ng + h, h, 1, 0); /* never grows: see copen */
+        }
+    }
 }
 
+/* The two sides, out of line: each side's loop is compiled once, for its own fwd. */
+static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+{
+    return upward(c, x, seeds, n, 0, mt, NULL, NULL);
+}
+
+/* The start's: up the contracted part (an A* by the octile distance alone: no node there has a
+ * landmark row), then across the core from the core nodes it reached. */
 static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
 {
     const uint32_t pw = c->map->pw;
-    aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1};
+    aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1, .acc = x->acc};
     x->sx = c->s.start % pw;
     x->sy = c->s.start / pw;
-    aim_landmarks(x, &t);
-    return upward(c, x, seeds, n, 1, mt, &t);
+    if (!core_make(c, x) || !core_labels(c, x)) return PF_OUT_OF_MEMORY;
+    aim tc = t;
+    aim_landmarks(x, &tc);
+    pf__nodes_next_gen(&x->cr);
+    pf__open_reset(&x->copen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    pf_status st = upward(c, x, seeds, n, 1, mt, &t, &tc);
+    st = st == PF_OK ? core_search(c, x, mt, &tc) : st;
+    return st;
 }
 
 /* ---- both sides at once, on a hierarchy without a core ----------------------------------------- */
@@ -773,16 +971,25 @@ static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, ui
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
  * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
  * one cell a step), so the cells are then written in place from the path's end (put_cp). */
-static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t meet_node, double *cost)
+static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double *cost)
 {
+    const uint32_t meet_node = mt->node;
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
     const pf_accel *acc = x->acc;
     const pf__grid_view pv = pf__accel_prep_view(acc, m);
     x->path_len = 0;
-    /* the start's side: meet, its parents, ..., a seed (then read backwards) */
-    uint32_t n = 0;
-    for (uint32_t v = meet_node; v != PF_NODE_NONE; v = x->parent[v]) {
+    /* the start's side: meet, its parents, ..., a seed (then read backwards); met across the
+     * core: its parents there by core index up to the core's seed, then the seed's parents below */
+    uint32_t n = 0, v0 = meet_node;
+    if (mt->ci != PF_NODE_NONE) {
+        for (uint32_t ci = mt->ci; ci != PF_NODE_NONE; ci = x->cr.parent[ci]) {
+            if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
+            x->chain[n++] = acc->core_cell[ci];
+        }
+        v0 = x->parent[x->chain[n - 1u]];
+    }
+    for (uint32_t v = v0; v != PF_NODE_NONE; v = x->parent[v]) {
         if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
         x->chain[n++] = v;
     }
@@ -917,6 +1124,7 @@ static int ext_reserve(pf_ctx *c, void *p)
     pf__accel_ext *x = p;
     if (!x->parent && !make_parent(c, x)) return 0;
     if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
+    if (x->acc && x->acc->core && (!core_make(c, x) || !core_labels_room(c, x, 1024u))) return 0;
     return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, 256u) &&
            grow_u32(c, &x->chain, &x->chain_cap, 256u) &&
            pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0) &&
@@ -962,7 +1170,7 @@ pf_status pf__accel_step(pf_ctx *c)
         /* the goal's side first (its labels), then the start's */
         uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
         if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
-        meet mt = {INFINITY, PF_NODE_NONE};
+        meet mt = {INFINITY, PF_NODE_NONE, PF_NODE_NONE};
         if (!x->acc->core) {
             uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
             if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
@@ -980,7 +1188,7 @@ pf_status pf__accel_step(pf_ctx *c)
         /* the live map's components matched: on an edited map the prep map may not connect the
          * two (an edit opened the way), else it cannot happen */
         if (mt.node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
-        st = write_path(c, x, mt.node, &cost);
+        st = write_path(c, x, &mt, &cost);
         if (st != PF_OK) return st;
     }
     /* on an edited map the answer stands only where it is proven (accel_diff.c): a path of the
