@@ -43,7 +43,9 @@
  *                   group_search.c searches backwards with a goal test on a set of starts.
  *   accelerator     accel/accel_query.c: each side of a query is this loop on the context's records
  *                   with pf__bf_next_bounded (it ends at the best meeting), a successor generator
- *                   over the hierarchy's arcs, and the relaxation with the accelerator's parents.
+ *                   over the hierarchy's arcs, and the relaxation with the accelerator's parents;
+ *                   a hierarchy's uncontracted core is crossed by core_search on records of its
+ *                   own, by core index (the context's are spread over every cell of the map).
  *                   The build's witness searches (accel_build.c) run the same pieces one level
  *                   down, on records over the build's node ids: search/nodes_internal.h holds the
  *                   records, their relaxation (pf__nodes_admit, pf__nodes_put) and the loop
