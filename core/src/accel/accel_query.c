@@ -44,8 +44,9 @@ typedef struct pf__accel_ext {
     /* the last path, goal first, as public ids; the unpacking stack */
     uint32_t       *path;
     uint32_t        path_cap, path_len;
-    uint32_t        fill;    /* put_cp: path[fill] is the last cell written (goal first, from the end) */
-    uint32_t       *stk, *chain;
+    uint32_t        total;   /* steps of the path being written: path[total] is the start */
+    uint32_t        fill;    /* its steps not written yet (put_cp) */
+    uint32_t       *stk, *chain; /* put_arcs' queue; write_path's chain of the start's side */
     uint32_t        stk_cap, chain_cap;
     /* the goal side's open list when both sides run at once (both_ways): a binary heap of
      * (key, g, cell), an entry stale once its cell's label holds a smaller g */
@@ -860,47 +861,70 @@ static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uin
 }
 
 /* Writes the cells after `from` up to `to` of the canonical path between them (from -> to when
- * `forward`, else the reverse of to -> from) goal first: into path[fill - steps .. fill - 1], `to`
- * at the lowest, path[fill] holding `from` already; lowers fill. The path is written in place from
- * its end, its length known before (write_path, direct): no reversal afterwards, and a backward
- * segment is generated straight into its place instead of reversed and moved (on maze-2000-w4
- * writing the paths' cells is most of a query). */
-static void put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward)
+ * `forward`, else the reverse of to -> from) goal first, into their places in x->path: `from` is
+ * `d` steps from the start, or `to` is when `at_to` (the path's length is then known only here,
+ * from the two cells). The path is written in place, its length known before (write_path,
+ * direct): no reversal afterwards, and a backward segment is generated straight into its place
+ * instead of reversed and moved (on maze-2000-w4 writing the paths' cells is most of a query).
+ * Lowers x->fill, the steps not written yet; 0 when the segment does not lie within the path
+ * (cannot happen: the loader checks every shortcut's steps against its halves'). */
+static int put_cp(pf_ctx *c, pf__accel_ext *x, uint32_t from, uint32_t to, int forward, uint64_t d, int at_to)
 {
     const pf_map *m = c->map;
-    const pf__accel_cp p = pf__accel_cp_shape(m->pw, from, to);
-    const uint32_t steps = p.nd + p.ns;
-    if (!steps) return;
+    const uint32_t pw = m->pw;
+    const int32_t fx = (int32_t)(from % pw), fy = (int32_t)(from / pw), tx = (int32_t)(to % pw), ty = (int32_t)(to / pw);
+    const int32_t dx = tx - fx, dy = ty - fy;
+    const uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    /* pf__accel_cp_shape's path: nd diagonal steps, then ns along the longer axis */
+    const uint32_t nd = ax < ay ? ax : ay, ns = ax > ay ? ax - ay : ay - ax;
+    const uint32_t steps = nd + ns;
+    if (!steps) return 1;
+    if (at_to) {
+        if (d < steps) return 0;
+        d -= steps;
+    }
+    /* path[total - d] is `from`'s place; the cells go just below it */
+    if (d + steps > x->total || steps > x->fill) return 0;
     /* on an edited map: the canonical path walked the way it is legal on the prep map */
     if (x->check && x->clear)
-        x->clear = forward ? pf__accel_diff_cp_clear(x->acc, m->pw, from, to) : pf__accel_diff_cp_clear(x->acc, m->pw, to, from);
-    /* out[0 .. steps] runs from `to` back to `from` (out[steps], written already): the reverse of
-     * from -> to is its straight steps back, then its diagonal ones; to -> from (the canonical path
-     * from `to`) takes its diagonal steps first. Public ids step by dx + dy * width from `from`'s
-     * id, read back from the path: no division by the width a cell (pf__grid_unpad) */
-    uint32_t *out = x->path + x->fill - steps;
+        x->clear = forward ? pf__accel_diff_cp_clear(x->acc, pw, from, to) : pf__accel_diff_cp_clear(x->acc, pw, to, from);
+    /* out[0 .. steps) runs from `to` back to the cell after `from`: the reverse of from -> to is its
+     * straight steps back, then its diagonal ones; to -> from (the canonical path from `to`) takes
+     * its diagonal steps first. Public ids step by the signs of dx and dy (dy's times the width)
+     * from `to`'s id, which the divisions above give: `from` may not be written yet (put_arcs), and
+     * the steps need no table (a segment is 5.4 cells on average on maze-2000-w4: its set-up counts) */
+    uint32_t *out = x->path + (x->total - d - steps);
     const int64_t w = (int64_t)m->width;
-    const int64_t sd = pf__dir_dx[p.dd] + pf__dir_dy[p.dd] * w, ss = pf__dir_dx[p.ds] + pf__dir_dy[p.ds] * w;
-    int64_t id = (int64_t)out[steps] + (int64_t)p.nd * sd + (int64_t)p.ns * ss;
-    const uint32_t n1 = forward ? p.ns : p.nd;
+    const int64_t ux = (dx > 0) - (dx < 0), uy = ((dy > 0) - (dy < 0)) * w;
+    const int64_t sd = ux + uy, ss = ax > ay ? ux : uy;
+    int64_t id = (int64_t)(ty - 1) * w + (tx - 1);
+    const uint32_t n1 = forward ? ns : nd;
     const int64_t s1 = forward ? ss : sd, s2 = forward ? sd : ss;
     out[0] = (uint32_t)id;
     uint32_t i = 1;
     for (; i <= n1; i++) out[i] = (uint32_t)(id -= s1);
     for (; i < steps; i++) out[i] = (uint32_t)(id -= s2);
     x->fill -= steps;
+    return 1;
 }
 
 /* Index of the arc between owner and other in owner's list (owner the lower of the two). */
 PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { return (uint32_t)(arc - acc->arcs); }
 
-/* Stack entries of put_arc naming an arc of the subgoal graph by the way its canonical path is
+/* Queue entries of put_arcs naming an arc of the subgoal graph by the way its canonical path is
  * written: from -> to (FWD), or the reverse of to -> from (BWD). Arc indices stay below them: a
  * build makes at most UINT32_MAX - 1 arcs, and a file of more would hold 64 GB of them. */
 #define LEAF_FWD 0xFFFFFFFFu
 #define LEAF_BWD 0xFFFFFFFEu
+/* Words of a queue entry: from, to, arc index, d, at_to (put_cp's). */
+#define QW 5u
+/* put_arcs asks for the records of the arc this many entries ahead of the one it unpacks: asked for
+ * when queued instead, a record waited behind a whole level of the queue (thousands of arcs on a
+ * long maze path) and was often out of the cache again when read (the 20 longest maze-2000-w4
+ * queries, one thread, caches flushed: 12.2 against 11.5 ms; 8 to 64 ahead measure alike) */
+#define PF__UNPACK_AHEAD 32u
 
-/* The stack entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
+/* The queue entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
  * from `from` to `to`: LEAF_* for an arc of the subgoal graph (no need to read it), else k. */
 PF__INLINE uint32_t half_entry(uint32_t k, uint32_t hb, uint32_t v, uint32_t from)
 {
@@ -909,68 +933,100 @@ PF__INLINE uint32_t half_entry(uint32_t k, uint32_t hb, uint32_t v, uint32_t fro
     return ((hb & PF__ACCEL_HALF_SRC) != 0) == (v == from) ? LEAF_FWD : LEAF_BWD;
 }
 
-/* Writes (put_cp) the cells after a up to b of the arc a - b held by `owner` (a or b), unpacking shortcuts
- * into their halves (acc->down and acc->halves, else a scan of the middle's list) with an explicit
- * stack of (from, to, arc index or LEAF_*) entries: nesting can be as deep as the hierarchy. */
-static pf_status put_arc(pf_ctx *c, pf__accel_ext *x, uint32_t a, uint32_t b, uint32_t owner)
+/* Appends the arc from -> to (arc index i) placed as put_cp's d and at_to says to put_arcs' queue,
+ * x->stk[head .. *tail); a leaf is written at once. The queue moves down to the array's start
+ * before it grows, when more than half of it is consumed. */
+PF__INLINE int queue_arc(pf_ctx *c, pf__accel_ext *x, uint32_t *head, uint32_t *tail, uint32_t from, uint32_t to,
+                         uint32_t i, uint64_t d, int at_to)
+{
+    if (i >= LEAF_BWD) return put_cp(c, x, from, to, i == LEAF_FWD, d, at_to);
+    if (d > UINT32_MAX) return 0; /* cannot happen: total < UINT32_MAX (write_path) */
+    if (*tail + QW > x->stk_cap) {
+        if (*head != 0 && *head >= x->stk_cap / 2u) { /* head 0: nothing to move, and stk may be NULL */
+            memmove(x->stk, x->stk + *head, (size_t)(*tail - *head) * sizeof(uint32_t));
+            *tail -= *head;
+            *head = 0;
+        }
+        if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)*tail + QW)) return -1;
+    }
+    uint32_t *e = x->stk + *tail;
+    e[0] = from;
+    e[1] = to;
+    e[2] = i;
+    e[3] = (uint32_t)d;
+    e[4] = (uint32_t)at_to;
+    *tail += QW;
+    return 1;
+}
+
+/* Writes (put_cp) the cells of the arcs queued in x->stk[0 .. tail), unpacking shortcuts into their
+ * halves (acc->down and acc->halves, else a scan of the middle's list). Breadth first, each arc
+ * placed by its own length (a + b) from the end its parent fixes: the arcs waiting in the queue
+ * are independent, so their records' cache misses overlap. Unpacked depth first (a stack, cells in
+ * order), each shortcut's halves were found only after its own record arrived, one miss after the
+ * other: on maze-2000-w4 that load was 64% of the unpacking's samples (perf). */
+static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
 {
     const pf_accel *acc = x->acc;
     const pf__accel_arc *arcs = acc->arcs;
     const uint32_t *down = acc->down;
     const uint8_t *halves = acc->halves;
-    uint32_t sp = 0;
-    const pf__accel_arc *top = arc_between(acc, owner, owner == a ? b : a);
-    if (!top) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
-    if (!grow_u32(c, &x->stk, &x->stk_cap, 3)) return PF_OUT_OF_MEMORY;
-    x->stk[sp++] = a;
-    x->stk[sp++] = b;
-    x->stk[sp++] = arc_at(acc, top);
-    while (sp) {
-        uint32_t i = x->stk[--sp], to = x->stk[--sp], from = x->stk[--sp];
-        if (i >= LEAF_BWD) {
-            put_cp(c, x, from, to, i == LEAF_FWD);
-            continue;
+    uint32_t head = 0;
+    while (head < tail) {
+        const uint32_t *e = x->stk + head;
+        if (tail - head > PF__UNPACK_AHEAD * QW) {
+            const uint32_t k = e[PF__UNPACK_AHEAD * QW + 2u];
+            PF__PREFETCH(&arcs[k]);
+            PF__PREFETCH(&down[k]);
+            PF__PREFETCH(&halves[k]);
         }
+        const uint32_t from = e[0], to = e[1], i = e[2], at_to = e[4];
+        uint64_t d = e[3];
+        head += QW;
         const pf__accel_arc *arc = arcs + i;
+        const uint64_t steps = (uint64_t)arc->a + arc->b;
+        if (at_to) {
+            if (d < steps) return PF_INVALID_ARGUMENT; /* cannot happen: as in put_cp */
+            d -= steps;
+        }
         /* the arc's ends are its owner and arc->to */
         const uint32_t own = arc->to == to ? from : to;
+        int ok;
         if (arc->mid < PF__ACCEL_FROM_DST) {
             /* the halves mid -> own and mid -> arc->to */
-            const uint32_t v = arc->mid, d = down[i];
+            const uint32_t v = arc->mid, dn = down[i];
             uint32_t e_from, e_to;
-            if (d != PF__ACCEL_DOWN_NONE) {
-                const uint32_t k_own = d & PF__ACCEL_DOWN_MASK, k_oth = k_own + (d >> PF__ACCEL_DOWN_SHIFT) - 128u;
+            if (dn != PF__ACCEL_DOWN_NONE) {
+                const uint32_t k_own = dn & PF__ACCEL_DOWN_MASK, k_oth = k_own + (dn >> PF__ACCEL_DOWN_SHIFT) - 128u;
                 const uint32_t h_own = halves[i] & 3u, h_oth = (uint32_t)halves[i] >> 2;
                 /* from -> v is the owner's half when the walk starts at the owner */
                 e_from = own == from ? half_entry(k_own, h_own, v, from) : half_entry(k_oth, h_oth, v, from);
                 e_to = own == from ? half_entry(k_oth, h_oth, v, v) : half_entry(k_own, h_own, v, v);
             } else {
                 const pf__accel_arc *h0 = arc_between(acc, v, own), *h1 = arc_between(acc, v, arc->to);
-                if (!h0 || !h1) return PF_INVALID_ARGUMENT; /* cannot happen: as above */
+                if (!h0 || !h1) return PF_INVALID_ARGUMENT; /* cannot happen: creation and loading check it */
                 e_from = own == from ? arc_at(acc, h0) : arc_at(acc, h1);
                 e_to = own == from ? arc_at(acc, h1) : arc_at(acc, h0);
             }
-            /* from -> mid first: pushed last */
-            if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)sp + 6u)) return PF_OUT_OF_MEMORY;
-            x->stk[sp++] = v;
-            x->stk[sp++] = to;
-            x->stk[sp++] = e_to;
-            x->stk[sp++] = from;
-            x->stk[sp++] = v;
-            x->stk[sp++] = e_from;
-            continue;
+            /* from -> v starts where the arc starts, v -> to ends where it ends */
+            ok = queue_arc(c, x, &head, &tail, from, v, e_from, d, 0);
+            if (ok > 0) ok = queue_arc(c, x, &head, &tail, v, to, e_to, d + steps, 1);
+        } else {
+            /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
+             * from the other end */
+            int legal_from_owner = arc->mid == PF__ACCEL_FROM_SRC;
+            ok = put_cp(c, x, from, to, legal_from_owner == (own == from), d, 0);
         }
-        /* an arc of the subgoal graph: its canonical path is legal from the owner (FROM_SRC) or
-         * from the other end */
-        int legal_from_owner = arc->mid == PF__ACCEL_FROM_SRC;
-        put_cp(c, x, from, to, legal_from_owner == (own == from));
+        if (ok < 0) return PF_OUT_OF_MEMORY;
+        if (!ok) return PF_INVALID_ARGUMENT;
     }
     return PF_OK;
 }
 
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
  * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
- * one cell a step), so the cells are then written in place from the path's end (put_cp). */
+ * one cell a step) and queues each arc where it starts, so the cells are then written in place
+ * (put_arcs, put_cp). */
 static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double *cost)
 {
     const uint32_t meet_node = mt->node;
@@ -994,12 +1050,16 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         x->chain[n++] = v;
     }
     const uint32_t *chain = x->chain;
-    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0;
+    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
     if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
+    /* queued with the steps from the start to their first cell; nothing is written yet */
+    x->total = UINT32_MAX;
+    x->fill = UINT32_MAX;
     for (uint32_t i = n - 1u; i > 0; i--) {
         const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
         if (!arc) return PF_INVALID_ARGUMENT;
+        if (queue_arc(c, x, &head, &tail, chain[i], chain[i - 1u], arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
     }
@@ -1012,6 +1072,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         if (p == PF_NODE_NONE) break;
         const pf__accel_arc *arc = arc_between(acc, p, v);
         if (!arc) return PF_INVALID_ARGUMENT;
+        if (queue_arc(c, x, &head, &tail, v, p, arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
         v = p;
@@ -1021,20 +1082,14 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     pa += ga;
     pb += gb;
     if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
-    x->fill = (uint32_t)(pa + pb);
-    x->path[x->fill] = pf__grid_unpad(m, s->start);
-    if (seed != s->start) put_cp(c, x, s->start, seed, 1);
-    pf_status st = PF_OK;
-    for (uint32_t i = n - 1u; st == PF_OK && i > 0; i--) st = put_arc(c, x, chain[i], chain[i - 1u], chain[i]);
-    for (v = meet_node; st == PF_OK && v != gseed;) {
-        uint32_t p = x->lpar[label_find(x, v)];
-        st = put_arc(c, x, v, p, p);
-        v = p;
-    }
+    x->total = x->fill = (uint32_t)(pa + pb);
+    x->path[x->total] = pf__grid_unpad(m, s->start);
+    if (seed != s->start && !put_cp(c, x, s->start, seed, 1, 0, 0)) return PF_INVALID_ARGUMENT;
+    if (gseed != s->goal && !put_cp(c, x, gseed, s->goal, 1, x->total, 1)) return PF_INVALID_ARGUMENT;
+    pf_status st = put_arcs(c, x, tail);
     if (st != PF_OK) return st;
-    if (gseed != s->goal) put_cp(c, x, gseed, s->goal, 1);
     if (x->fill != 0) return PF_INVALID_ARGUMENT; /* cannot happen: every step is one cell */
-    x->path_len = (uint32_t)(pa + pb) + 1u;
+    x->path_len = x->total + 1u;
     *cost = pf__accel_cost((uint32_t)pa, (uint32_t)pb);
     return PF_OK;
 }
@@ -1054,9 +1109,9 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     x->path_len = 0;
     if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
     /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
-    x->fill = a + b;
-    x->path[x->fill] = pf__grid_unpad(m, s->start);
-    put_cp(c, x, s->start, s->goal, fwd);
+    x->total = x->fill = a + b;
+    x->path[x->total] = pf__grid_unpad(m, s->start);
+    if (!put_cp(c, x, s->start, s->goal, fwd, 0, 0)) return 0;
     x->path_len = a + b + 1u;
     *cost = pf__accel_cost(a, b);
     return 1;

@@ -1027,8 +1027,12 @@ static uint32_t walk_path(const pf_ctx *c, const uint32_t *jp, uint32_t len, int
     if (jp && !way) {
         /* cells already (JPS, the accelerator), goal first: a reversed copy, not a branch per
          * cell (a 2,000-cell path was a tenth of an accelerated query on rooms-2000) */
-        if (path && path->nodes)
-            for (uint32_t k = 0; k < len; k++) path->nodes[n_out - 1u - k] = jp[k];
+        if (path && path->nodes) {
+            /* through a pointer stepping down: gcc vectorises it, not the unsigned index (a maze's
+             * long path is 100,000 cells) */
+            uint32_t *o = path->nodes + n_out;
+            for (uint32_t k = 0; k < len; k++) *--o = jp[k];
+        }
         if (path && path->points)
             for (uint32_t k = 0; k < len; k++) path->points[n_out - 1u - k] = pf_grid_point(m, jp[k]);
         return len;
