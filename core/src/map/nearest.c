@@ -296,16 +296,31 @@ PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand
     for (int k = 0; k < 4; k++) gap = gaps[k] > gap ? gaps[k] : gap;
     if (within < INFINITY) {
         /* one pass, row by row outward from the goal's, each row as far as the best distance so
-         * far (at first `within`) */
+         * far (at first `within`). Where the rule's class has bits, a band of 8 rows with none of
+         * the class within a row's reach has none within the reach of its rows further out
+         * (narrower, by every metric here): they are passed over, up to [0] and down to [1]. */
+        const int bands = rule && rule->cls && m->cbits_ok && m->cbits[rule->cls];
+        int64_t past[2] = {INT64_MAX, INT64_MIN};
         for (int64_t k = 0; (double)k <= (within < bs.bd ? within : bs.bd) + NEAR_SLACK; k++) {
             for (int side = 0; side < 2 && (side == 0 || k > 0); side++) {
                 const int64_t yy = side ? (int64_t)y + k : (int64_t)y - k;
-                if (yy < ya || yy > yb) continue;
+                if (yy < ya || yy > yb || (side ? yy <= past[1] : yy >= past[0])) continue;
                 int64_t lo, hi;
                 row_reach(metric, x, y, yy, within < bs.bd ? within : bs.bd, &lo, &hi);
                 lo = lo < xa ? xa : lo;
                 hi = hi > xb ? xb : hi;
-                if (lo <= hi) scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric);
+                if (lo > hi) continue;
+                if (bands) {
+                    const uint32_t band = (uint32_t)(yy + 1) >> PF__CBAND_SHIFT;
+                    if (next_bit(pf__grid_cband(m, rule->cls, band), lo, hi + 1, 1) > hi) {
+                        /* the band's rows in unpadded numbers: (band << 3) - 1 onwards */
+                        const int64_t first = ((int64_t)band << PF__CBAND_SHIFT) - 1, last = first + 7;
+                        if (!side) past[0] = first;
+                        if (side || !k) past[1] = last;
+                        continue;
+                    }
+                }
+                scan_span(&bs, m, x, y, yy, lo, hi, rule, stands, user, metric);
             }
         }
         if (dist) *dist = bs.bd;
