@@ -93,13 +93,9 @@ struct pf_map {
     double       h_scale;      /* Euclidean heuristic factor (0 without coordinates) */
 };
 
-/* The class bits' bands (class_bits.c): padded rows 8b..8b+7 ORed, line b of class k's array
- * after its rows. */
+/* The class bits' bands (class_bits.c): padded rows 8b..8b+7 ORed, line ph + b of a class's
+ * array. */
 #define PF__CBAND_SHIFT 3u
-static inline const uint64_t *pf__grid_cband(const pf_map *m, uint8_t k, uint32_t band)
-{
-    return m->cbits[k] + ((size_t)m->ph + band) * m->cbits_pw;
-}
 
 /* Public node <-> padded index. */
 static inline uint32_t pf__grid_pad(const pf_map *m, uint32_t node)
