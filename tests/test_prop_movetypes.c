@@ -206,7 +206,7 @@ static void one_map(uint64_t seed, run_counts *rc)
                 pf_status s = pf_search(ctx, a, g, &d, &p, &st);
                 pf_point gp = {gx, gy};
                 double best_m, best_c;
-                oracle_nearest(m, dist, mv, gp, &best_m, &best_c);
+                const uint32_t near = oracle_nearest(m, dist, mv, gp, pf_grid_point(m, a), &best_m, &best_c);
                 if (isfinite(dist[g])) {
                     CHECK_EQ(s, PF_OK);
                     CHECK(near_eq(st.cost, dist[g]));
@@ -215,6 +215,7 @@ static void one_map(uint64_t seed, run_counts *rc)
                     if (s != PF_PARTIAL) fail_msg("seed %llu: partial status %d", (unsigned long long)seed, s);
                     CHECK(st.detail & PF_DETAIL_PARTIAL);
                     uint32_t end = nodes[p.len - 1];
+                    CHECK_EQ(end, near);
                     CHECK(near_eq(oracle_metric(mv, pf_grid_point(m, end), gp), best_m));
                     CHECK(near_eq(st.cost, dist[end]));
                     CHECK(near_eq(st.cost, best_c));

@@ -187,17 +187,23 @@ double oracle_metric(pf_moves mv, pf_point a, pf_point b)
     return (hi - lo) + lo * sqrt(2.0);
 }
 
-void oracle_nearest(const pf_map *m, const double *dist, pf_moves mv, pf_point gp, double *best_m, double *best_c)
+uint32_t oracle_nearest(const pf_map *m, const double *dist, pf_moves mv, pf_point gp, pf_point sp, double *best_m,
+                        double *best_c)
 {
-    double bm = INFINITY, bc = INFINITY;
+    double bm = INFINITY, bs = INFINITY;
+    uint32_t best = PF_NODE_NONE;
     for (uint32_t i = 0; i < pf_map_node_count(m); i++) {
         if (!isfinite(dist[i])) continue;
-        double mm = oracle_metric(mv, pf_grid_point(m, i), gp);
-        if (mm < bm - 1e-9 || (mm <= bm + 1e-9 && dist[i] < bc)) {
-            bc = mm < bm - 1e-9 ? dist[i] : (dist[i] < bc ? dist[i] : bc);
+        const pf_point p = pf_grid_point(m, i);
+        const double mm = oracle_metric(mv, p, gp), ms = oracle_metric(mv, p, sp);
+        /* node order: the first of equals stays */
+        if (mm < bm - 1e-9 || (mm <= bm + 1e-9 && ms < bs - 1e-9)) {
             bm = mm;
+            bs = ms;
+            best = i;
         }
     }
     *best_m = bm;
-    *best_c = bc;
+    *best_c = best == PF_NODE_NONE ? INFINITY : dist[best];
+    return best;
 }

@@ -23,9 +23,11 @@ double oracle_path_cost_filter(const pf_map *map, const uint32_t *nodes, uint32_
 /* The map's own metric between two cells, by which "nearest" is measured (pf_grid_nearest):
  * Manhattan on 4-connected grids, hex distance (odd-r rows) on hex grids, octile otherwise. */
 double oracle_metric(pf_moves mv, pf_point a, pf_point b);
-/* What a partial query toward the point gp must answer, from costs `dist` (oracle_all*, one per
- * node of grid m): *best_m the least metric to gp over the cells with a finite cost, *best_c the
- * least cost among the cells at that metric; both INFINITY when no cell has a finite cost. */
-void oracle_nearest(const pf_map *m, const double *dist, pf_moves mv, pf_point gp, double *best_m, double *best_c);
+/* What a partial query from the point sp toward the point gp must answer, from costs `dist`
+ * (oracle_all*, one per node of grid m): the cell with a finite cost at the least metric to gp,
+ * then the least metric to sp, then the least node id (PF_NODE_NONE when no cell has a finite
+ * cost); *best_m its metric to gp, *best_c its cost (both INFINITY when none). */
+uint32_t oracle_nearest(const pf_map *m, const double *dist, pf_moves mv, pf_point gp, pf_point sp, double *best_m,
+                        double *best_c);
 
 #endif

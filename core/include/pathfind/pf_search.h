@@ -368,13 +368,14 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL
  * (not a failure), PF_DETAIL_PARTIAL, stats->cost and the path to the reachable cell nearest the
- * goal: least map metric to the goal (octile, Manhattan or hex distance), then least cost (equal
- * costs: the tie rule; left at default, A*'s, even when BFS was asked). A goal known to be
- * unreachable (blocked, too narrow, another class or component) is answered in two steps
- * whatever algorithm was asked: the cells at the least metric that the unit can stand on in the
- * start's component are found by a scan around the goal (pf_grid_nearest's), then A* aims at them
- * and stops at the first it reaches, so the query costs about what a query to that cell does (a
- * click on a wall 20 cells away: 20 expansions, not the whole component). A unit larger than a cell, or under a movement filter, is read against its
+ * goal: least map metric to the goal (octile, Manhattan or hex distance), then least metric to
+ * the start, then least node id; the path to it is a least-cost one (equal costs: the tie rule;
+ * left at default, A*'s, even when BFS was asked). A goal known to be unreachable (blocked, too
+ * narrow, another class or component) is answered in two steps whatever algorithm was asked: that
+ * cell, among those the unit can stand on in the start's component, is found by a scan around the
+ * goal (pf_grid_nearest's), then A* searches to it as to a goal, so the query costs about what a
+ * query to that cell does (a click on a wall 20 cells away: 20 expansions, not the whole
+ * component). A unit larger than a cell, or under a movement filter, is read against its
  * own components, which the context labels for its size and filter (the first such query labels
  * the whole map, row by row; edits are followed), so the cells found are ones it can get to;
  * in a context in caller memory, which has no room for labels, a sized unit is read against the

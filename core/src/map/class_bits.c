@@ -8,10 +8,35 @@
  * size of the classes themselves: a map of 255 classes would have grown from 26 to 157 MB on
  * 2000x2000); past that, or when an allocation fails, cbits_ok is 0 and the scan reads the classes,
  * as it did before (an edit that runs out of memory for a new class's array does the same; the map
- * itself reports an allocation failure when it is made). */
+ * itself reports an allocation failure when it is made).
+ *
+ * After the rows, each band of 8 rows has a line, the OR of its rows: no bit in a band's line
+ * between two columns, no cell of the class there in any of its rows, so the scan passes over 8
+ * rows at a time where a click is walled in (den520d: a click 33 cells into a wall read 65 rows of
+ * mostly nothing, at about 180 instructions a row, for a search to a cell 4 steps from the unit).
+ * An eighth more memory. */
 #include "map/map_internal.h"
 
-static size_t class_bytes(const pf_map *m) { return (size_t)m->cbits_pw * m->ph * sizeof(uint64_t); }
+static uint32_t bands(const pf_map *m) { return (m->ph + 7u) >> PF__CBAND_SHIFT; }
+
+static size_t class_bytes(const pf_map *m)
+{
+    return (size_t)m->cbits_pw * (m->ph + bands(m)) * sizeof(uint64_t);
+}
+
+/* The band lines of array b over padded rows y0..y1, words w0..w1: each the OR of its rows. */
+static void bands_redo(const pf_map *m, uint64_t *b, uint32_t y0, uint32_t y1, uint32_t w0, uint32_t w1)
+{
+    for (uint32_t band = y0 >> PF__CBAND_SHIFT; band <= y1 >> PF__CBAND_SHIFT; band++) {
+        uint64_t *o = b + ((size_t)m->ph + band) * m->cbits_pw;
+        const uint32_t r0 = band << PF__CBAND_SHIFT, r1 = r0 + 8u < m->ph ? r0 + 8u : m->ph;
+        for (uint32_t w = w0; w <= w1; w++) {
+            uint64_t v = 0;
+            for (uint32_t r = r0; r < r1; r++) v |= b[(size_t)r * m->cbits_pw + w];
+            o[w] = v;
+        }
+    }
+}
 
 #define PF__CLASS_BITS_MAX 8u
 
@@ -52,6 +77,8 @@ int pf__grid_class_bits_build(pf_map *m)
             b[line + (x >> 6)] |= UINT64_C(1) << (x & 63u);
         }
     }
+    for (uint32_t k = 1; k < 256; k++)
+        if (m->cbits[k]) bands_redo(m, m->cbits[k], 0, m->ph - 1u, 0, m->cbits_pw - 1u);
     m->cbits_ok = 1;
     return 1;
 }
@@ -76,6 +103,11 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             if (b) b[line + (x >> 6)] |= bit;
         }
     }
+    if (!r.w || !r.h) return;
+    for (uint32_t k = 1; k < 256; k++)
+        if (m->cbits[k])
+            bands_redo(m, m->cbits[k], (uint32_t)r.y, (uint32_t)r.y + r.h - 1u, (uint32_t)r.x >> 6,
+                       ((uint32_t)r.x + r.w - 1u) >> 6);
 }
 
 size_t pf__grid_class_bits_mem(const pf_map *m)

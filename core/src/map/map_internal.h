@@ -71,8 +71,9 @@ struct pf_map {
     float       *cost;         /* [pw*ph] multiplier, NULL when uniform */
     uint8_t     *clr;          /* [pw*ph] clearance: the side of the largest square of one open class
                                   whose top-left cell this is, at most PF_UNIT_SIZE_MAX (clearance.c) */
-    uint64_t    *cbits[256];   /* [cbits_pw*ph] per class, NULL for a class not on the map: bit x of
-                                  padded row y set where the cell is of that class (class_bits.c) */
+    uint64_t    *cbits[256];   /* [cbits_pw*(ph + bands)] per class, NULL for a class not on the map:
+                                  bit x of padded row y set where the cell is of that class, then
+                                  per band of 8 rows the OR of its rows (class_bits.c) */
     uint32_t     cbits_pw;     /* words a row */
     int          cbits_ok;     /* the bits match the cells (0: too many classes, or out of memory) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
@@ -91,6 +92,10 @@ struct pf_map {
     double      *xy;           /* [2n] or NULL */
     double       h_scale;      /* Euclidean heuristic factor (0 without coordinates) */
 };
+
+/* The class bits' bands (class_bits.c): padded rows 8b..8b+7 ORed, line ph + b of a class's
+ * array. */
+#define PF__CBAND_SHIFT 3u
 
 /* Public node <-> padded index. */
 static inline uint32_t pf__grid_pad(const pf_map *m, uint32_t node)

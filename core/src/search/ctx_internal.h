@@ -42,16 +42,12 @@ typedef struct pf__search {
     double    best_h;          /* partial: its metric to the goal */
     double    near_d;          /* partial, goal known unreachable: the least metric to the goal of a
                                   cell the unit can reach (map/nearest.c); < 0 when not known */
-    uint32_t  near_n;          /* those cells in groups (pf__near_ties), how many: the heuristic
-                                  aims at the nearest group instead of at the goal (0 when there is
-                                  one cell: hx, hy) */
-    uint32_t  near_cell;       /* the one such cell, when there is one (inner index) */
-    int       aimed;           /* partial: the search runs to near_cell as to a goal (no limits:
-                                  no nearest node to keep), and its PF_OK is PF_PARTIAL */
-    int32_t   near_lo[8][3], near_hi[8][3]; /* [near_n] their boxes (search.c's near_dist) */
-    int       near_boxes;      /* those are boxes of several cells (else one cell each) */
-    int32_t   near_pt[3][8];   /* one cell each: their coordinates along each axis, [axis][group],
-                                  for near_dist's loop over them */
+    uint32_t  near_cell;       /* the one such cell the search ends on (inner index; the heuristic
+                                  aims at it: hx, hy) */
+    int       aimed;           /* partial: the search runs to near_cell as to a goal, and its PF_OK
+                                  is PF_PARTIAL */
+    int       note;            /* partial: note `best` at every expansion (not when aimed without
+                                  limits: there is no nearest node to keep) */
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;

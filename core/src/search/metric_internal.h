@@ -41,21 +41,4 @@ PF__INLINE double pf__grid_dist(pf_heur k, int32_t x, int32_t y, int32_t gx, int
     return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy) : pf__grid_metric(k, x - gx, y - gy);
 }
 
-/* The coordinates of cell (x, y) along the axes a box of cells is measured on (search.c's
- * near_dist): x and y, or on hex grids the cube coordinates q, r, s of the odd-r layout. */
-PF__INLINE void pf__grid_axes(pf_heur k, int32_t x, int32_t y, int32_t a[3])
-{
-    int32_t q = x - (y - (y & 1)) / 2;
-    a[0] = k == PF_HEUR_HEX ? q : x;
-    a[1] = y;
-    a[2] = k == PF_HEUR_HEX ? -q - y : 0;
-}
-
-/* How far coordinate a lies outside lo..hi (lo <= hi); 0 inside. */
-PF__INLINE int32_t pf__grid_gap(int32_t a, int32_t lo, int32_t hi)
-{
-    int32_t below = lo - a, above = a - hi, d = below > above ? below : above;
-    return d > 0 ? d : 0;
-}
-
 #endif

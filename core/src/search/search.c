@@ -38,91 +38,12 @@ static double user_h(const pf_ctx *c, uint32_t idx)
     return v == v ? v : 0.0;
 }
 
-/* A partial search's heuristic toward the groups of cells nearest its goal (near_n of them): the
- * least metric from (x, y) to a group's box, which is no more than to any cell in it. On square
- * grids that is the metric to the box's nearest cell, on hex grids the largest gap along one cube
- * axis (the hex distance is the largest difference along them); either way a step changes it by no
- * more than the metric of the step, and a minimum of such distances is a consistent heuristic.
- * Written out per metric: it runs for every node such a search generates. */
-static double near_dist(const pf__search *s, int32_t x, int32_t y)
-{
-    const uint32_t n = s->near_n;
-    const int32_t(*lo)[3] = s->near_lo, (*hi)[3] = s->near_hi;
-    double best;
-    if (!s->near_boxes) {
-        /* up to 8 cells, each its own group: the metric to each, by axis arrays the compiler can
-         * run side by side (the boxes' gaps were 60% of h on a den520d 4-connected click) */
-        const int32_t *px = s->near_pt[0], *py = s->near_pt[1], *pz = s->near_pt[2];
-        if (s->near_heur == PF_HEUR_MANHATTAN) {
-            int32_t b = INT32_MAX;
-            for (uint32_t i = 0; i < n; i++) {
-                int32_t dx = x - px[i], dy = y - py[i];
-                dx = dx < 0 ? -dx : dx;
-                dy = dy < 0 ? -dy : dy;
-                b = dx + dy < b ? dx + dy : b;
-            }
-            return (double)b;
-        }
-        if (s->near_heur == PF_HEUR_HEX) {
-            int32_t a[3], b = INT32_MAX;
-            pf__grid_axes(PF_HEUR_HEX, x, y, a);
-            for (uint32_t i = 0; i < n; i++) {
-                int32_t d0 = a[0] - px[i], d1 = a[1] - py[i], d2 = a[2] - pz[i];
-                d0 = d0 < 0 ? -d0 : d0;
-                d1 = d1 < 0 ? -d1 : d1;
-                d2 = d2 < 0 ? -d2 : d2;
-                int32_t g = d0 > d1 ? d0 : d1;
-                g = g > d2 ? g : d2;
-                b = g < b ? g : b;
-            }
-            return (double)b;
-        }
-        best = INFINITY;
-        for (uint32_t i = 0; i < n; i++) {
-            double v = pf__grid_metric(PF_HEUR_OCTILE, x - px[i], y - py[i]);
-            best = v < best ? v : best;
-        }
-        return best;
-    }
-    if (s->near_heur == PF_HEUR_HEX) {
-        int32_t a[3], b = INT32_MAX;
-        pf__grid_axes(PF_HEUR_HEX, x, y, a);
-        for (uint32_t i = 0; i < n; i++) {
-            int32_t g0 = pf__grid_gap(a[0], lo[i][0], hi[i][0]), g1 = pf__grid_gap(a[1], lo[i][1], hi[i][1]);
-            int32_t g2 = pf__grid_gap(a[2], lo[i][2], hi[i][2]), g = g0 > g1 ? g0 : g1;
-            g = g > g2 ? g : g2;
-            b = g < b ? g : b;
-        }
-        best = (double)b;
-    } else if (s->near_heur == PF_HEUR_MANHATTAN) {
-        int32_t b = INT32_MAX;
-        for (uint32_t i = 0; i < n; i++) {
-            int32_t g = pf__grid_gap(x, lo[i][0], hi[i][0]) + pf__grid_gap(y, lo[i][1], hi[i][1]);
-            b = g < b ? g : b;
-        }
-        best = (double)b;
-    } else {
-        best = INFINITY;
-        for (uint32_t i = 0; i < n; i++) {
-            double v = pf__grid_metric(PF_HEUR_OCTILE, pf__grid_gap(x, lo[i][0], hi[i][0]),
-                                       pf__grid_gap(y, lo[i][1], hi[i][1]));
-            best = v < best ? v : best;
-        }
-    }
-    if (!s->near_boxes) return best;
-    /* every one of them lies at near_d from the goal: a lower bound to each (triangle inequality),
-     * which, for boxes along a ring around the goal, measures across their width */
-    double beyond = h_grid_kind(s->near_heur, x - s->gx, y - s->gy, x, y, s->gx, s->gy) - s->near_d;
-    return beyond > best ? beyond : best;
-}
-
 /* Heuristic of an inner node (unweighted, unscaled); x, y are unpadded grid coordinates. */
 static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
 {
     const pf__search *s = &c->s;
     const pf_map *m = c->map;
     pf_heur k = s->d.heuristic;
-    if (PF__UNLIKELY(s->near_n)) return near_dist(s, x, y); /* partial, toward the nearest cells */
     if (k == PF_HEUR_ZERO) return 0.0;
     if (k == PF_HEUR_CALLBACK)
         return user_h(c, idx);
@@ -185,18 +106,6 @@ static double note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
     return h;
 }
 
-/* A partial search toward a goal it cannot reach, once the cells at the least metric near_d a unit
- * can reach are known: A* with the least metric to any group of them as its heuristic (a group's
- * box is no farther than its cells, and a minimum of consistent heuristics is consistent) pops the
- * cheapest of them first, and the search ends there (a tie on cost is settled by the tie rule, as
- * between equal paths). Up to 8 cells each is its own group, exact; more (a ring of them around a
- * walled goal, on 4-connected and hex grids) are grouped by octant around the goal, each box thin
- * across the ring once the metric to the goal less near_d bounds it too. Aiming at the goal
- * instead, as before the groups, looks around every side of the walls: of the 604 queries of
- * test_prop_units' rings with more than 8 such cells, 99 expanded over twice as many nodes as a
- * plain A* to the cell returned (worst 10.7x); aimed at the groups, 4 (worst 4.6x: a tied cell
- * nearer by metric but walled off, which any search must rule out). */
-
 /* The skeleton (skeleton_internal.h) instantiated per move rule MV, weighting WEIGHTED, heuristic
  * HK (PF_HEUR__COUNT = decided at run time), unit sizes SZ and movement filters FL, so the
  * neighbour tests, step costs and the heuristic are compile-time constants: the default (no
@@ -212,7 +121,7 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
     const uint8_t *cls = gv.cls;
     const uint32_t pw = gv.pw;
     const uint32_t goal = s->goal;
-    const int unit = s->unit, reopen = s->reopen, partial = s->partial && !s->aimed;
+    const int unit = s->unit, reopen = s->reopen, partial = s->partial && s->note;
     const uint8_t size = s->size;
     const int32_t hx = s->hx, hy = s->hy;
     pf__hold hold = PF__HOLD_EMPTY;
@@ -242,7 +151,8 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
         const pf__unit u = {cls[cur], size};
         if (PF__UNLIKELY(partial)) {
             double hn = note_nearest(c, cur, x, y);
-            if (PF__UNLIKELY(hn <= s->near_d)) return PF_NO_PATH; /* finish: PF_PARTIAL, from best */
+            /* finish: PF_PARTIAL, from best (aimed: only at its cell, the goal) */
+            if (PF__UNLIKELY(hn <= s->near_d && !s->aimed)) return PF_NO_PATH;
         }
         for (uint32_t open = pf__grid_open_dirs_f(&gv, hoff, cur, u, MV, SZ, FL); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
@@ -625,9 +535,18 @@ static pf_status finish(pf_ctx *c, pf_status st)
     return st;
 }
 
-/* A partial search toward a goal the unit cannot reach, once the cells at the least metric nd it
- * can reach are known (ties t, in groups): A* with the map's metric, aimed at the groups. */
-static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_ties *t)
+/* A partial search toward a goal the unit cannot reach, once the cell it is to end on is known
+ * (padded index `cell`, at the least metric nd): A* with the map's metric to that cell.
+ *
+ * Which of the cells at the least metric: the one nearest the start by the same metric, then the
+ * least node id, read off by the scan. The least cost among them, as before, made the search aim
+ * at all of them at once (the least metric to any as its heuristic): on 4-connected and hex grids,
+ * where the cells at one metric from a goal ring it along straight sides, that search had to rule
+ * out every tied cell nearer by metric but walled off, which a plain query to the cell returned
+ * need not (den520d, bench_partial, by instructions: 6 of 9 and 23 of 27 of the clicks over twice
+ * the plain query, up to 11.7x, and a heuristic over up to 8 cells that cost about as much as the
+ * rest of an expansion). Now the second half is a plain A* to one cell, for every algorithm. */
+static void aim_near(pf__search *s, const pf_map *m, double nd, uint32_t cell)
 {
     s->near_d = nd;
     s->d.algo = PF_ALGO_ASTAR;
@@ -635,27 +554,13 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, const pf__near_t
     /* A*'s own default tie rule, not BFS's queue: among nodes of equal f a queue expands the
      * oldest, that is every cheaper cell around the start before the first at the cost of the
      * answer (4.7x a plain A* to the cell returned), and the rule decides which of equally cheap
-     * cells is returned, which must not depend on the algorithm asked */
+     * paths is returned, which must not depend on the algorithm asked */
     if (!s->req_has_desc || s->req_desc.tie == PF_TIE_DEFAULT) s->d.tie = PF_TIE_DEEPER;
     s->d.heuristic = pf__grid_near_metric(m);
-    if (t->n == 1) {
-        /* most often one cell: the metric to it, which the searches of one heuristic compile in
-         * (h_any was a quarter of such a query's instructions) */
-        pf_point p = pf_grid_point(m, pf__map_outer(m, t->cell[0]));
-        s->near_cell = t->cell[0];
-        s->hx = p.x;
-        s->hy = p.y;
-        return;
-    }
-    s->near_n = t->groups;
-    s->near_boxes = t->n > PF__NEAR_TIES;
-    memcpy(s->near_lo, t->lo, sizeof s->near_lo);
-    memcpy(s->near_hi, t->hi, sizeof s->near_hi);
-    for (uint32_t g = 0; g < t->groups; g++)
-        for (int a = 0; a < 3; a++) s->near_pt[a][g] = t->lo[g][a];
-    /* the runtime heuristic (h_any) reads them: PF_HEUR_MAX of the metric alone */
-    s->d.heuristic = PF_HEUR_MAX;
-    s->d.heuristic_set = 1u << pf__grid_near_metric(m);
+    pf_point p = pf_grid_point(m, pf__map_outer(m, cell));
+    s->near_cell = cell;
+    s->hx = p.x;
+    s->hy = p.y;
 }
 
 static pf_status accel_fall_back(pf_ctx *c);
@@ -732,22 +637,21 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         pf_point gp = pf_grid_point(m, goal);
         int reach = 1;
         double nd = -1.0;
-        pf__near_ties t = {.n = 0};
-        st = pf__szcomp_nearest(c, si, gi, size, flt, gp.x, gp.y, pf__grid_near_metric(m), &reach, &nd, &t);
+        uint32_t cell = PF_NODE_NONE;
+        st = pf__szcomp_nearest(c, si, gi, size, flt, gp.x, gp.y, pf__grid_near_metric(m), &reach, &cell, &nd);
         if (st == PF_OUT_OF_MEMORY) return s->status = st;
         if (st == PF_OK) {
             labelled = 1;
             unreachable = !reach;
-            if (!reach && nd >= 0.0) aim_near(s, m, nd, &t);
+            if (!reach && nd >= 0.0) aim_near(s, m, nd, cell);
         }
     }
     if (!labelled && partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
         pf_point gp = pf_grid_point(m, goal);
         double nd;
-        pf__near_ties t = {.n = 0};
-        if (pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si), pf__grid_near_metric(m), 0, si, &nd,
-                             &t) != PF_NODE_NONE)
-            aim_near(s, m, nd, &t);
+        uint32_t cell = pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si),
+                                         pf__grid_near_metric(m), 0, si, si, &nd);
+        if (cell != PF_NODE_NONE) aim_near(s, m, nd, cell);
     }
     /* JPS, JPS+ and the accelerator expand jump points, not every cell a partial path may end on:
      * A* answers for them. A sized unit is searched by JPS on the bitmaps of the cells open to it
@@ -779,17 +683,19 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     s->size = size;
     s->partial = partial;
     s->best = PF_NODE_NONE;
-    /* One nearest cell and no limits: a plain search to it, which stops where the partial one
-     * would (the only cell it may stop on) without noting the nearest node at every expansion
-     * (that and the test against near_d made a partial query about 1.15-1.3x a plain query to the
-     * same cell, bench_partial). With a limit the nearest node expanded is the answer instead.
-     * Only where the cell is known reachable: the unit's own labels, or a one-cell unfiltered
-     * unit's component (a static context's sized unit is aimed by the one-cell scan, whose cell
-     * it may not get to: its search floods and answers with the nearest node it reached). */
-    if (partial && s->near_d >= 0.0 && !s->near_n && !s->d.max_expansions && !(s->d.max_cost > 0) &&
-        (labelled || (size <= 1 && !flt))) {
+    /* The cell to end on known reachable: a plain search to it, which without limits notes no
+     * nearest node at every expansion (that and the test against near_d made a partial query
+     * about 1.15-1.3x a plain query to the same cell, bench_partial). With a limit the nearest
+     * node expanded before it is the answer instead, so it is noted. Known reachable: the unit's
+     * own labels, or a one-cell unfiltered unit's component (a static context's sized unit is
+     * aimed by the one-cell scan, whose cell it may not get to: its search floods and answers
+     * with the nearest node it reached, from the first within near_d). */
+    const int limited = s->d.max_expansions || s->d.max_cost > 0;
+    s->note = 1;
+    if (partial && s->near_d >= 0.0 && (labelled || (size <= 1 && !flt))) {
         s->goal = s->near_cell;
         s->aimed = 1;
+        s->note = limited;
     }
     s->near_heur = m->moves == PF_MOVES_4 ? PF_HEUR_MANHATTAN : m->moves == PF_MOVES_HEX ? PF_HEUR_HEX : PF_HEUR_OCTILE;
     s->greedy = s->d.algo == PF_ALGO_GREEDY;
@@ -807,7 +713,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         pf_point gp = pf_grid_point(m, tree ? start : goal);
         s->gx = gp.x;
         s->gy = gp.y;
-        if (s->near_d < 0.0 || s->near_n) { /* else aim_near aimed at one cell */
+        if (s->near_d < 0.0) { /* else aim_near aimed at its cell */
             s->hx = gp.x;
             s->hy = gp.y;
         }

@@ -558,7 +558,7 @@ static int stands_in(void *user, const pf_map *m, uint32_t p)
 }
 
 pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, const pf_move_filter *f, int32_t gx,
-                             int32_t gy, pf_heur metric, int *reach, double *dist, pf__near_ties *ties)
+                             int32_t gy, pf_heur metric, int *reach, uint32_t *cell, double *dist)
 {
     pf_status err;
     pf__grid_view v;
@@ -570,7 +570,8 @@ pf_status pf__szcomp_nearest(pf_ctx *c, uint32_t si, uint32_t gi, uint8_t size, 
     if (*reach) return PF_OK;
     /* the start, where the unit stands, bounds the scan */
     const uint32_t hint = stands_in(&q, c->map, si) ? si : PF_NODE_NONE;
-    if (pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, hint, dist, ties) == PF_NODE_NONE) *dist = -1.0;
+    *cell = pf__grid_nearest_by(c->map, gx, gy, stands_in, &q, metric, 0, hint, si, dist);
+    if (*cell == PF_NODE_NONE) *dist = -1.0;
     return PF_OK;
 }
 
