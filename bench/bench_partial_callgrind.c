@@ -7,14 +7,17 @@
  * Each click's partial query and its plain query are counted on their own: callgrind's counters
  * are zeroed just before the query and dumped just after it (client requests), and the program
  * reads the Ir total of each dump file back, then removes it. Both queries run once beforehand, so
- * what is counted is a warm context's query, as a game would ask it. One JSON object per map and
- * move rule:
+ * what is counted is a warm context's query, as a game would ask it. A count takes in a few
+ * instructions around the call (its arguments, the client requests' own), so a click within a few
+ * instructions of 2x may fall on either side of it from one compiler to another. One JSON object
+ * per map and move rule:
  *   clicks         clicks counted (partial queries that returned a path)
  *   over2          clicks whose partial query took more than twice the plain one's instructions
  *   worst_ratio    the largest partial/plain ratio over the clicks
  *   sum_ratio      the partial queries' instructions summed, over the plain ones'
  *   partial_instr, plain_instr   mean instructions a query
- *   over2_clicks   each click over 2x: start, goal, the cell returned, both counts
+ *   over2_clicks   each click over 2x: start, goal, the cell returned, both queries' instructions
+ *                  and expansions
  *
  * It must run under callgrind (tools/partial_callgrind.sh does so); built only where
  * valgrind/callgrind.h is found.
@@ -38,6 +41,14 @@ static uint32_t rng_below(uint64_t *s, uint32_t n)
     *s ^= *s << 17;
     return (uint32_t)(*s % n);
 }
+
+/* A click whose partial query took over twice the plain one's instructions. */
+typedef struct over_click {
+    uint32_t click;
+    pf_point start, goal, end;
+    uint64_t partial, plain;                   /* instructions */
+    uint64_t partial_expanded, plain_expanded; /* nodes */
+} over_click;
 
 /* Callgrind writes the n-th dump of a run to PREFIX.n; its "events:" line names the counters and
  * "totals:" (older versions: "summary:") holds their sums since the counters were last zeroed. */
@@ -96,7 +107,9 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
     const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
     pf_ctx *c;
     uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
-    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes) {
+    over_click *over = malloc((size_t)clicks * sizeof *over + 1);
+    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over) {
+        free(over);
         free(nodes);
         pf_map_destroy(m);
         return 1;
@@ -107,8 +120,6 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
     uint64_t sum_partial = 0, sum_plain = 0;
     double worst = 0;
     int rc = 0;
-    printf("{\"map\":\"%s\",\"moves\":\"%s\",\"algo\":\"astar\",\"radius\":%u,\"over2_clicks\":[", map_path, mv_name,
-           radius);
     for (uint32_t tries = 0; done < clicks && tries < 1000u * clicks && !rc; tries++) {
         int32_t gx = (int32_t)rng_below(&rs, w), gy = (int32_t)rng_below(&rs, h);
         int32_t sx = gx + (int32_t)rng_below(&rs, 2 * radius + 1) - (int32_t)radius;
@@ -118,7 +129,7 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
             continue;
         const uint32_t s = pf_grid_node(m, sx, sy), g = pf_grid_node(m, gx, gy);
         pf_path p = {.nodes = nodes, .capacity = w * h}, q = p;
-        pf_stats st;
+        pf_stats st, sp, sq;
         if (pf_search(c, s, g, &pd, &p, &st) != PF_PARTIAL || !p.len) continue;
         const uint32_t end = nodes[p.len - 1];
         pf_search(c, s, end, NULL, &q, &st); /* warm: both queries have run once */
@@ -126,35 +137,36 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
         uint64_t ip = 0, iq = 0;
         p.len = 0;
         CALLGRIND_ZERO_STATS;
-        pf_search(c, s, g, &pd, &p, &st);
+        pf_search(c, s, g, &pd, &p, &sp);
         CALLGRIND_DUMP_STATS_AT("partial");
-        rc |= read_dump(d, &ip);
+        if ((rc = read_dump(d, &ip)) != 0) break;
         q.len = 0;
         CALLGRIND_ZERO_STATS;
-        pf_search(c, s, end, NULL, &q, &st);
+        pf_search(c, s, end, NULL, &q, &sq);
         CALLGRIND_DUMP_STATS_AT("plain");
-        rc |= read_dump(d, &iq);
-        if (rc) break;
+        if ((rc = read_dump(d, &iq)) != 0) break;
 
         const double r = iq ? (double)ip / (double)iq : 0.0;
         worst = r > worst ? r : worst;
         sum_partial += ip;
         sum_plain += iq;
-        if (ip > 2 * iq) {
-            const pf_point e = pf_grid_point(m, end);
-            printf("%s{\"click\":%u,\"start\":[%d,%d],\"goal\":[%d,%d],\"end\":[%d,%d],\"partial\":%llu,"
-                   "\"plain\":%llu}",
-                   over2 ? "," : "", done, sx, sy, gx, gy, e.x, e.y, (unsigned long long)ip,
-                   (unsigned long long)iq);
-            over2++;
-        }
+        if (ip > 2 * iq)
+            over[over2++] = (over_click){done, {sx, sy}, {gx, gy}, pf_grid_point(m, end), ip, iq, sp.expanded, sq.expanded};
         done++;
     }
-    printf("],\"clicks\":%u,\"over2\":%u,\"worst_ratio\":%.2f,\"sum_ratio\":%.3f,\"partial_instr\":%.0f,"
-           "\"plain_instr\":%.0f}\n",
-           done, over2, worst, sum_plain ? (double)sum_partial / (double)sum_plain : 0.0,
+    printf("{\"map\":\"%s\",\"moves\":\"%s\",\"algo\":\"astar\",\"radius\":%u,\"clicks\":%u,\"over2\":%u,"
+           "\"worst_ratio\":%.2f,\"sum_ratio\":%.3f,\"partial_instr\":%.0f,\"plain_instr\":%.0f,\"over2_clicks\":[",
+           map_path, mv_name, radius, done, over2, worst, sum_plain ? (double)sum_partial / (double)sum_plain : 0.0,
            done ? (double)sum_partial / done : 0.0, done ? (double)sum_plain / done : 0.0);
+    for (uint32_t i = 0; i < over2; i++)
+        printf("%s{\"click\":%u,\"start\":[%d,%d],\"goal\":[%d,%d],\"end\":[%d,%d],\"partial\":%llu,\"plain\":%llu,"
+               "\"partial_expanded\":%llu,\"plain_expanded\":%llu}",
+               i ? "," : "", over[i].click, over[i].start.x, over[i].start.y, over[i].goal.x, over[i].goal.y,
+               over[i].end.x, over[i].end.y, (unsigned long long)over[i].partial, (unsigned long long)over[i].plain,
+               (unsigned long long)over[i].partial_expanded, (unsigned long long)over[i].plain_expanded);
+    printf("]}\n");
     fflush(stdout);
+    free(over);
     free(nodes);
     pf_ctx_destroy(c);
     pf_map_destroy(m);
@@ -179,6 +191,11 @@ int main(int argc, char **argv)
                         "tools/partial_callgrind.sh [MAP...]\n");
         return 2;
     }
+    /* under another tool the requests do nothing: find out before any JSON is printed */
+    uint64_t probe;
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_DUMP_STATS_AT("probe");
+    if (read_dump(&d, &probe)) return 2;
     char def_map[512];
     const char *map = a < argc ? argv[a] : NULL;
     if (!map) {
