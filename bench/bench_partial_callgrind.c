@@ -105,10 +105,11 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
         return 1;
     }
     const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    pf_ctx *c;
+    pf_ctx *c = NULL;
     uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
     over_click *over = malloc((size_t)clicks * sizeof *over + 1);
     if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over) {
+        pf_ctx_destroy(c);
         free(over);
         free(nodes);
         pf_map_destroy(m);
