@@ -655,6 +655,49 @@ static void test_file_round_trip(void **state)
     pf_map_destroy(m);
 }
 
+/* A file whose core node holds an arc to a subgoal outside the core, its canonical path legal and
+ * its cost exact, is refused: the query crosses the core on records by core index, and such an arc
+ * has none (a memory error in the query before the check). */
+static void test_file_core_arc_refused(void **state)
+{
+    (void)state;
+    const uint32_t w = 348, h = 338;
+    uint64_t rs = 12345;
+    uint8_t *cells = malloc((size_t)w * h);
+    for (uint32_t i = 0; i < w * h; i++) cells[i] = rng_below(&rs, 1000) < 250 ? 0 : 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    free(cells);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    assert_true(a->core > 0);
+    const pf__grid_view mv = pf__grid_view_of(m);
+    size_t n = pf_accel_file_size(a), got;
+    uint8_t *b = malloc(n);
+    int tried = 0;
+    for (uint32_t c = 0; c < a->cells && !tried; c++) {
+        if (a->sub[c] != 2 || a->first[c] == a->first[c + 1]) continue;
+        for (int dy = -6; dy <= 6 && !tried; dy++)
+            for (int dx = -6; dx <= 6 && !tried; dx++) {
+                uint32_t u = (uint32_t)((int32_t)c + dy * (int32_t)m->pw + dx), sa, sb;
+                if (u >= a->cells || a->sub[u] != 1 || m->cls[u] != m->cls[c] || !pf__accel_cp_legal(&mv, c, u, &sa, &sb))
+                    continue;
+                pf__accel_arc keep = a->arcs[a->first[c]];
+                a->arcs[a->first[c]] = (pf__accel_arc){u, PF__ACCEL_FROM_SRC, sa, sb};
+                assert_int_equal(pf_accel_save_mem(a, b, n, &got), PF_OK);
+                a->arcs[a->first[c]] = keep;
+                pf_diag d;
+                assert_int_equal(load(b, n, m, &d), PF_PARSE_ERROR);
+                assert_non_null(strstr(d.msg, "leaves the core"));
+                tried = 1;
+            }
+    }
+    assert_true(tried);
+    free(b);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
 static void test_file_refused(void **state)
 {
     (void)state;
@@ -790,7 +833,7 @@ int main(void)
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
         cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_auto_after_edits),
         cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
-        cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused),
+        cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused), cmocka_unit_test(test_file_core_arc_refused),
         cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,6 +221,10 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
             const pf__accel_arc *e = &acc->arcs[i];
             if (e->to >= acc->cells || !sub[e->to] || e->to == c || cls[e->to] != cls[c])
                 return bad_arc(diag, name, c, i - acc->first[c], "its end is not another subgoal of the same class");
+            /* a core node's list holds only arcs to the core (every other arc is in the list of its
+             * contracted end): the query crosses the core on records by core index */
+            if (sub[c] == 2 && sub[e->to] != 2)
+                return bad_arc(diag, name, c, i - acc->first[c], "an arc of the core leaves the core");
             /* a, b below 2^30: sums of two never wrap, and costs stay exact in a double */
             if (e->a >= (1u << 30) || e->b >= (1u << 30) || e->a + e->b == 0)
                 return bad_arc(diag, name, c, i - acc->first[c], "cost out of range");
