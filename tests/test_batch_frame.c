@@ -676,6 +676,58 @@ static void test_reserve_algos_then_no_allocation(void **state)
     pf_map_destroy(m);
 }
 
+/* reserve.algos naming AUTO on a map whose paths run to hundreds of cells, every query by the
+ * accelerator (short_query 1) and many across its core: no allocation in 10 frames after creation
+ * (the queue that unpacks a path's arcs, a level of them at a time, grew inside frames when it was
+ * reserved for a few dozen arcs). */
+static void test_reserve_auto_long_paths_no_allocation(void **state)
+{
+    (void)state;
+    const uint32_t w = 480, h = 480;
+    uint64_t seed = 4242;
+    uint8_t *cls = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++) cls[i] = rng_below(&seed, 100) < 24 ? 0 : 1;
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, cls, NULL);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
+    assert_true(pf_accel_get_info(acc).core > 0);
+    counter cnt;
+    atomic_init(&cnt.allocs, 0);
+    pf_batch *b;
+    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 2, .accel = acc,
+                       .reserve = {.queries = 256, .arena_bytes = 16u << 20, .spares = 1, .algos = 1u << PF_ALGO_AUTO}};
+    assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+    unsigned long made = atomic_load(&cnt.allocs);
+    uint32_t longest = 0;
+    for (int f = 0; f < 10; f++) {
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+        pf_query_id ids[100];
+        for (int q = 0; q < 100; q++) {
+            uint32_t s, g;
+            do s = rng_below(&seed, w * h); while (!cls[s]);
+            do g = rng_below(&seed, w * h); while (!cls[g]);
+            pf_batch_query bq = {.start = pf_grid_node(m, (int32_t)(s % w), (int32_t)(s / w)),
+                                 .goal = pf_grid_node(m, (int32_t)(g % w), (int32_t)(g / w)),
+                                 .search = {.algo = PF_ALGO_AUTO}};
+            assert_int_equal(pf_batch_submit(b, &bq, &ids[q]), PF_OK);
+        }
+        assert_int_equal(example_run_pthreads(b, 2, NULL), PF_OK);
+        for (int q = 0; q < 100; q++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, ids[q], &r), PF_OK);
+            assert_true(r.status == PF_OK || r.status == PF_NO_PATH); /* pockets of a random map */
+            if (r.path_len > longest) longest = r.path_len;
+        }
+    }
+    print_message("longest path %u cells; %lu allocations in 10 frames\n", longest, atomic_load(&cnt.allocs) - made);
+    assert_true(longest > 400);
+    assert_int_equal(atomic_load(&cnt.allocs) - made, 0);
+    pf_batch_destroy(b);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+    free(cls);
+}
+
 /* reserve.unit_size: frames of 2x2 units by A* and JPS allocate nothing after creation (each
  * context's labels of where such a unit can go, and JPS's bitmaps for it, made by the reserve);
  * without it the first such frames make them (the check can fail). */
@@ -1289,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),
         cmocka_unit_test(test_reserve_algos_then_no_allocation),
+        cmocka_unit_test(test_reserve_auto_long_paths_no_allocation),
         cmocka_unit_test(test_reserve_jps_plus_with_suspended_searches),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_prefault_options),

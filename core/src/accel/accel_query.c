@@ -1180,7 +1180,9 @@ static int ext_reserve(pf_ctx *c, void *p)
     if (!x->parent && !make_parent(c, x)) return 0;
     if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
     if (x->acc && x->acc->core && (!core_make(c, x) || !core_labels_room(c, x, 1024u))) return 0;
-    return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, 256u) &&
+    /* put_arcs' queue holds a level of the path's arcs, QW words each, never more than the path's
+     * steps: as many entries as the path reserved has cells */
+    return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, QW * 1024u) &&
            grow_u32(c, &x->chain, &x->chain_cap, 256u) &&
            pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0) &&
            pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, 1024u, sizeof *x->gh, 64u, 0);
