@@ -382,7 +382,8 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * one-cell components (cells too narrow a way leads to make its search flood the component) and
  * a filtered one floods. With
  * a limit (max_expansions / max_cost) the answer is the nearest cell expanded before it, by A*
- * where JPS or AUTO was asked. The goal must still be on the map (PF_INVALID_GOAL).
+ * where JPS or AUTO was asked: least metric to the goal, then least cost from the start (as
+ * expanded), then least node id. The goal must still be on the map (PF_INVALID_GOAL).
  */
 PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc,
                            pf_path *path, pf_stats *stats);
