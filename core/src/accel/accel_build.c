@@ -388,13 +388,7 @@ static int prune_graph(bld *b)
 
 /* ---- witness searches ----------------------------------------------------------------------- */
 
-/* The witness searches' open list never grows: a node is on it at most once. */
-static int wit_no_grow(pf__open *o)
-{
-    (void)o;
-    return 0;
-}
-
+/* The witness searches' records and open list; the list never grows (a node is on it at most once). */
 static int wit_init(bld *b, bld_wit *w)
 {
     memset(w, 0, sizeof *w);
@@ -402,7 +396,7 @@ static int wit_init(bld *b, bld_wit *w)
     w->block = pf__alloc(&b->alloc, pf__nodes_bytes((uint32_t)n, 0), 64);
     if (w->block) pf__nodes_place(&w->r, w->block, (uint32_t)n, 0);
     w->open.pos = w->r.hpos;
-    w->open.grow = wit_no_grow;
+    w->open.grow = pf__open_no_grow;
     int heap_ok = pf__open_resize(&w->open, &b->alloc, (uint32_t)n);
     w->pa = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);
     w->pb = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);

@@ -47,12 +47,6 @@ size_t pf__accel_landmarks_bytes(const pf_accel *acc)
 /* The side of the square tiles the core is numbered by (pf__accel_landmarks). */
 #define PF__ACCEL_CORE_TILE 32u
 
-static int no_grow(pf__open *o)
-{
-    (void)o;
-    return 0;
-}
-
 /* Distances from core node `src` (core index) over the core's arcs into column `col` of lm_d, as
  * exact step pairs (pa, pb: scratch by core index); 0 when a pair outgrows 16 bits. */
 static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_t *cells, uint32_t *pa, uint32_t *pb,
@@ -108,7 +102,7 @@ int pf__accel_landmarks(pf_accel *acc)
     if (ok) {
         pf__nodes_place(&r, block, n, 0);
         o.pos = r.hpos;
-        o.grow = no_grow;
+        o.grow = pf__open_no_grow;
         ok = pf__open_resize(&o, al, n);
     }
     if (ok) {

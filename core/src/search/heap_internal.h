@@ -58,6 +58,14 @@ typedef struct pf__open {
     void       *owner;  /* the embedder, for grow */
 } pf__open;
 
+/* The grow hook of an open list sized for its worst case up front (every node on it at most once):
+ * it never grows. */
+PF__INLINE int pf__open_no_grow(pf__open *o)
+{
+    (void)o;
+    return 0;
+}
+
 /* Empties the list and sets the tie rule of the search about to start. */
 PF__INLINE void pf__open_reset(pf__open *o, pf_tie tie, uint64_t tie_seed)
 {
