@@ -40,6 +40,11 @@ typedef struct pf__accel_carc {
 } pf__accel_carc;
 #define PF__ACCEL_CARC_FAR 0xFFFFFFFFu
 
+/* A node's padded coordinates (pf_accel.node_xy). */
+typedef struct pf__accel_nxy {
+    int32_t x, y;
+} pf__accel_nxy;
+
 /* Landmarks over the core (accel_landmarks.c). */
 #define PF__ACCEL_LANDMARKS 16u
 /* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
@@ -97,10 +102,12 @@ struct pf_accel {
      * (accel_query.c) */
     uint32_t      *core_cell;
     /* a hierarchy without a core, by node index (accel_nodes.c; not in the file): node_cell [nodes]
-     * the cell of each node, ascending; node_arc [narcs] the arcs by node index, node i's at
-     * node_arc[node_first[i] .. node_first[i + 1]), parallel to arcs[first[node_cell[i]] ..] */
-    uint32_t      *node_cell, *node_first;
-    struct pf__accel_carc *node_arc;
+     * the cell of each node, ascending, node_xy [nodes] its padded coordinates; the arcs of node i
+     * at [node_first[i] .. node_first[i + 1]) of node_to [narcs] (their targets' node indices) and
+     * node_cost [narcs] (their costs, pf__accel_cost), parallel to arcs[first[node_cell[i]] ..] */
+    uint32_t      *node_cell, *node_first, *node_to;
+    struct pf__accel_nxy *node_xy;
+    double        *node_cost;
     /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
      * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
      * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the

@@ -788,20 +788,11 @@ static pf__accel_gent gh_pop(pf__accel_ext *x)
     return top;
 }
 
-/* An arc's cost by node index: its steps packed, or those of the arc itself (arcs[first[vc] + k],
- * the same position in its owner's list, cell vc) where they outgrow 16 bits. */
-PF__INLINE double node_arc_cost(const pf_accel *acc, const pf__accel_carc *p, const pf__accel_carc *a, uint32_t vc)
+/* The octile distance from node y to (tx, ty). */
+PF__INLINE double node_h(const pf_accel *acc, uint32_t y, int32_t tx, int32_t ty)
 {
-    if (PF__LIKELY(p->ab != PF__ACCEL_CARC_FAR)) return pf__accel_cost(p->ab & 0xFFFFu, p->ab >> 16);
-    const pf__accel_arc *far = acc->arcs + acc->first[vc] + (p - a);
-    return pf__accel_cost(far->a, far->b);
-}
-
-/* The octile distance from node y's cell to (tx, ty). */
-PF__INLINE double node_h(const pf_accel *acc, uint32_t pw, uint32_t y, int32_t tx, int32_t ty)
-{
-    const uint32_t yc = acc->node_cell[y];
-    return pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(yc % pw) - tx, (int32_t)(yc / pw) - ty);
+    const pf__accel_nxy p = acc->node_xy[y];
+    return pf__grid_metric(PF_HEUR_OCTILE, p.x - tx, p.y - ty);
 }
 
 /* The start side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng, an A* towards the
@@ -811,7 +802,7 @@ PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t fro
     uint32_t was = pf__nodes_admit(&x->nr, y, ng, 0);
     if (!was) return 1;
     c->s.st.pushed += was == PF__WAS_NEW;
-    const double h = node_h(x->acc, c->map->pw, y, tx, ty);
+    const double h = node_h(x->acc, y, tx, ty);
     return pf__nodes_put(&x->nr, &x->nopen, NULL, y, was, ng, 0, x->nr.parent, from, ng + h, h, 1, 0);
 }
 
@@ -824,7 +815,7 @@ static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, do
     if (pf__nodes_live(r, y) && !(ng < r->g[y])) return 1;
     pf__nodes_set(r, y, ng, 0);
     r->parent[y] = from;
-    return gh_push(c, x, ng + node_h(x->acc, c->map->pw, y, sx, sy), ng, y);
+    return gh_push(c, x, ng + node_h(x->acc, y, sx, sy), ng, y);
 }
 
 /*
@@ -843,8 +834,8 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                            uint32_t nf, meet *mt)
 {
     const pf_accel *acc = x->acc;
-    const uint32_t *first = acc->node_first, *cell = acc->node_cell;
-    const pf__accel_carc *arcs = acc->node_arc;
+    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
+    const double *cost = acc->node_cost;
     pf__search *s = &c->s;
     const uint32_t pw = c->map->pw;
     const int32_t tx = (int32_t)(s->goal % pw), ty = (int32_t)(s->goal / pw);
@@ -892,18 +883,18 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                     mt->best = gv + gr->g[v];
                     mt->node = vc;
                 }
-                const pf__accel_carc *a = arcs + first[v], *e = arcs + first[v + 1u];
-                for (const pf__accel_carc *p = a; p < e; p++) {
-                    PF__PREFETCH(&nr->stamp[p->to]);
-                    PF__PREFETCH(&nr->g[p->to]);
-                    PF__PREFETCH(&first[p->to]);
+                const uint32_t a = first[v], e = first[v + 1u];
+                for (uint32_t q = a; q < e; q++) {
+                    PF__PREFETCH(&nr->stamp[to[q]]);
+                    PF__PREFETCH(&nr->g[to[q]]);
+                    PF__PREFETCH(&first[to[q]]);
                 }
                 /* stalled: as in upward() */
                 int stalled = 0;
-                for (const pf__accel_carc *p = a; p < e && !stalled; p++)
-                    stalled = pf__nodes_live(nr, p->to) && nr->g[p->to] + node_arc_cost(acc, p, a, vc) < gv * (1.0 - 1e-12);
-                for (const pf__accel_carc *p = a; p < e && !stalled; p++)
-                    if (!start_reach(c, x, p->to, v, gv + node_arc_cost(acc, p, a, vc), tx, ty)) return PF_OUT_OF_MEMORY;
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty)) return PF_OUT_OF_MEMORY;
             }
         }
         if (!gdone) {
@@ -922,16 +913,16 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                     mt->best = gv + nr->g[v];
                     mt->node = vc;
                 }
-                const pf__accel_carc *a = arcs + first[v], *e = arcs + first[v + 1u];
-                for (const pf__accel_carc *p = a; p < e; p++) {
-                    PF__PREFETCH(&gr->stamp[p->to]);
-                    PF__PREFETCH(&gr->g[p->to]);
+                const uint32_t a = first[v], e = first[v + 1u];
+                for (uint32_t q = a; q < e; q++) {
+                    PF__PREFETCH(&gr->stamp[to[q]]);
+                    PF__PREFETCH(&gr->g[to[q]]);
                 }
                 int stalled = 0;
-                for (const pf__accel_carc *p = a; p < e && !stalled; p++)
-                    stalled = pf__nodes_live(gr, p->to) && gr->g[p->to] + node_arc_cost(acc, p, a, vc) < gv * (1.0 - 1e-12);
-                for (const pf__accel_carc *p = a; p < e && !stalled; p++)
-                    if (!goal_reach(c, x, p->to, v, gv + node_arc_cost(acc, p, a, vc), sx, sy)) return PF_OUT_OF_MEMORY;
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy)) return PF_OUT_OF_MEMORY;
                 break;
             }
         }
