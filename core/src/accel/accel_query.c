@@ -796,26 +796,34 @@ PF__INLINE double node_h(const pf_accel *acc, uint32_t y, int32_t tx, int32_t ty
 }
 
 /* The start side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng, an A* towards the
- * goal (tx, ty); 0 when the open list cannot grow (cannot happen: it holds every node). */
-PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t tx, int32_t ty)
+ * goal (tx, ty); 0 when the open list cannot grow (cannot happen: it holds every node).
+ * Pruned: a key at or above the best meeting is never expanded (the side stops there), and no
+ * meeting through y can beat it: the other side's g at y is the cost of a path from y to the
+ * goal, at least h. So y is neither recorded nor pushed (on rooms-2000 most relaxations come after
+ * the first meeting); a lower g reaching it later records it then. */
+PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t tx, int32_t ty,
+                           const meet *mt)
 {
+    const double h = node_h(x->acc, y, tx, ty);
+    if (ng + h >= mt->best) return 1;
     uint32_t was = pf__nodes_admit(&x->nr, y, ng, 0);
     if (!was) return 1;
     c->s.st.pushed += was == PF__WAS_NEW;
-    const double h = node_h(x->acc, y, tx, ty);
     return pf__nodes_put(&x->nr, &x->nopen, NULL, y, was, ng, 0, x->nr.parent, from, ng + h, h, 1, 0);
 }
 
 /* The goal side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng: its label is made or
  * lowered, and it goes on the heap keyed by ng + the octile distance to the start (sx, sy); 0 when
- * out of memory. */
-static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy)
+ * out of memory. Pruned at the best meeting as start_reach. */
+static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy, const meet *mt)
 {
     pf__nodes *r = &x->gr;
+    const double key = ng + node_h(x->acc, y, sx, sy);
+    if (key >= mt->best) return 1;
     if (pf__nodes_live(r, y) && !(ng < r->g[y])) return 1;
     pf__nodes_set(r, y, ng, 0);
     r->parent[y] = from;
-    return gh_push(c, x, ng + node_h(x->acc, y, sx, sy), ng, y);
+    return gh_push(c, x, key, ng, y);
 }
 
 /*
@@ -853,13 +861,13 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
     for (uint32_t i = 0; i < nf; i++) {
         const uint32_t y = pf__accel_node_of(acc, sseeds[i].cell);
         if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT; /* cannot happen: a seed is a subgoal */
-        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty)) return PF_OUT_OF_MEMORY;
+        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty, mt)) return PF_OUT_OF_MEMORY;
     }
     x->gh_n = 0;
     for (uint32_t i = 0; i < ng_; i++) {
         const uint32_t y = pf__accel_node_of(acc, gseeds[i].cell);
         if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
-        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy)) return PF_OUT_OF_MEMORY;
+        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy, mt)) return PF_OUT_OF_MEMORY;
     }
     int sdone = 0, gdone = 0;
     while (!sdone || !gdone) {
@@ -894,7 +902,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                 for (uint32_t q = a; q < e && !stalled; q++)
                     stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
                 for (uint32_t q = a; q < e && !stalled; q++)
-                    if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty)) return PF_OUT_OF_MEMORY;
+                    if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
             }
         }
         if (!gdone) {
@@ -922,7 +930,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                 for (uint32_t q = a; q < e && !stalled; q++)
                     stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
                 for (uint32_t q = a; q < e && !stalled; q++)
-                    if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy)) return PF_OUT_OF_MEMORY;
+                    if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
                 break;
             }
         }
