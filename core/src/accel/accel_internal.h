@@ -106,6 +106,7 @@ struct pf_accel {
      * at [node_first[i] .. node_first[i + 1]) of node_to [narcs] (their targets' node indices) and
      * node_cost [narcs] (their costs, pf__accel_cost), parallel to arcs[first[node_cell[i]] ..] */
     uint32_t      *node_cell, *node_first, *node_to;
+    uint32_t       node_base; /* node_to[q] is the target of arcs[node_base + q] */
     struct pf__accel_nxy *node_xy;
     double        *node_cost;
     /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's

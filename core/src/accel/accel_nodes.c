@@ -64,7 +64,7 @@ int pf__accel_nodes_index(pf_accel *acc)
     }
     /* every list lies in the arcs in the order of its owner's cell: the lists by node index are
      * the same array from the first node's list on, each arc at its own position less that */
-    const uint32_t base = acc->first[acc->node_cell[0]], pw = acc->map->pw;
+    const uint32_t base = acc->node_base = acc->first[acc->node_cell[0]], pw = acc->map->pw;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t c = acc->node_cell[i];
         acc->node_xy[i] = (pf__accel_nxy){(int32_t)(c % pw), (int32_t)(c / pw)};

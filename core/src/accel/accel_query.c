@@ -1112,6 +1112,19 @@ static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
     return PF_OK;
 }
 
+/* The arc between nodes owner and other (node indices, accel_nodes.c) in owner's list; NULL when
+ * absent. Found in the lists by node index, which both_ways just read, where arc_between reads
+ * first[] by cell (16 MB on 2000x2000), cold after a search that never touched it. */
+static const pf__accel_arc *node_arc_between(const pf_accel *acc, uint32_t owner, uint32_t other)
+{
+    for (uint32_t q = acc->node_first[owner]; q < acc->node_first[owner + 1u]; q++)
+        if (acc->node_to[q] == other) return acc->arcs + acc->node_base + q;
+    return NULL;
+}
+
+/* A cell of write_path's chain: by node index for both_ways' records. */
+PF__INLINE uint32_t chain_cell(const pf_accel *acc, int by_node, uint32_t v) { return by_node ? acc->node_cell[v] : v; }
+
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
  * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
  * one cell a step) and queues each arc where it starts, so the cells are then written in place
@@ -1131,9 +1144,9 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     if (by_node) {
         uint32_t vi = pf__accel_node_of(acc, meet_node);
         if (vi == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
-        for (; vi != PF_NODE_NONE; vi = x->nr.parent[vi]) {
+        for (; vi != PF_NODE_NONE; vi = x->nr.parent[vi]) { /* node indices: see chain_cell */
             if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
-            x->chain[n++] = acc->node_cell[vi];
+            x->chain[n++] = vi;
         }
         v0 = PF_NODE_NONE;
     } else if (mt->ci != PF_NODE_NONE) {
@@ -1148,40 +1161,45 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         x->chain[n++] = v;
     }
     const uint32_t *chain = x->chain;
-    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
+    uint32_t seed = chain_cell(acc, by_node, chain[n - 1u]), sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
     if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
     /* queued with the steps from the start to their first cell; nothing is written yet */
     x->total = UINT32_MAX;
     x->fill = UINT32_MAX;
     for (uint32_t i = n - 1u; i > 0; i--) {
-        const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
+        const pf__accel_arc *arc = by_node ? node_arc_between(acc, chain[i], chain[i - 1u]) : arc_between(acc, chain[i], chain[i - 1u]);
         if (!arc) return PF_INVALID_ARGUMENT;
-        if (queue_arc(c, x, &head, &tail, chain[i], chain[i - 1u], arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
+        if (queue_arc(c, x, &head, &tail, chain_cell(acc, by_node, chain[i]), chain_cell(acc, by_node, chain[i - 1u]),
+                      arc_at(acc, arc), pa + pb, 0) < 0)
+            return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
     }
     /* the goal's side: meet, its label parents, ..., a seed; each arc is held by its lower end */
-    uint32_t v = meet_node;
+    uint32_t v = meet_node, vk = by_node ? pf__accel_node_of(acc, meet_node) : PF_NODE_NONE;
     for (;;) {
-        uint32_t p;
+        uint32_t p, pk = PF_NODE_NONE;
+        const pf__accel_arc *arc;
         if (by_node) {
-            const uint32_t k = pf__accel_node_of(acc, v);
-            if (k == PF_NODE_NONE || !pf__nodes_live(&x->gr, k)) return PF_INVALID_ARGUMENT;
-            p = x->gr.parent[k];
-            p = p == PF_NODE_NONE ? p : acc->node_cell[p];
+            if (vk == PF_NODE_NONE || !pf__nodes_live(&x->gr, vk)) return PF_INVALID_ARGUMENT;
+            pk = x->gr.parent[vk];
+            if (pk == PF_NODE_NONE) break;
+            p = acc->node_cell[pk];
+            arc = node_arc_between(acc, pk, vk);
         } else {
             const uint32_t k = label_find(x, v);
             if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
             p = x->lpar[k];
+            if (p == PF_NODE_NONE) break;
+            arc = arc_between(acc, p, v);
         }
-        if (p == PF_NODE_NONE) break;
-        const pf__accel_arc *arc = arc_between(acc, p, v);
         if (!arc) return PF_INVALID_ARGUMENT;
         if (queue_arc(c, x, &head, &tail, v, p, arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
         v = p;
+        vk = pk;
     }
     const uint32_t gseed = v;
     if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
