@@ -40,6 +40,11 @@ typedef struct pf__accel_carc {
 } pf__accel_carc;
 #define PF__ACCEL_CARC_FAR 0xFFFFFFFFu
 
+/* A node's padded coordinates (pf_accel.node_xy). */
+typedef struct pf__accel_nxy {
+    int32_t x, y;
+} pf__accel_nxy;
+
 /* Landmarks over the core (accel_landmarks.c). */
 #define PF__ACCEL_LANDMARKS 16u
 /* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
@@ -96,6 +101,14 @@ struct pf_accel {
      * accel_landmarks.c), for the A* across the core, which keeps its records by core index
      * (accel_query.c) */
     uint32_t      *core_cell;
+    /* a hierarchy without a core, by node index (accel_nodes.c; not in the file): node_cell [nodes]
+     * the cell of each node, ascending, node_xy [nodes] its padded coordinates; the arcs of node i
+     * at [node_first[i] .. node_first[i + 1]) of node_to [narcs] (their targets' node indices) and
+     * node_cost [narcs] (their costs, pf__accel_cost), parallel to arcs[first[node_cell[i]] ..] */
+    uint32_t      *node_cell, *node_first, *node_to;
+    uint32_t       node_base; /* node_to[q] is the target of arcs[node_base + q] */
+    struct pf__accel_nxy *node_xy;
+    double        *node_cost;
     /* down [narcs] (accel_unpack.c; not in the file): where a shortcut's halves lie in its middle's
      * list, for writing paths: the index of mid -> (its owner) in the low 24 bits, the index of
      * mid -> (its to) as an offset + 128 in the high 8; PF__ACCEL_DOWN_NONE for an arc of the
@@ -262,6 +275,24 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
 int    pf__accel_unpack_index(pf_accel *acc);
 void   pf__accel_unpack_free(pf_accel *acc);
 size_t pf__accel_unpack_bytes(const pf_accel *acc);
+
+/* accel_nodes.c: computes the index by node of a hierarchy without a core (after a build or a
+ * load; nothing for one with a core); 0 on allocation failure. */
+int    pf__accel_nodes_index(pf_accel *acc);
+void   pf__accel_nodes_free(pf_accel *acc);
+size_t pf__accel_nodes_bytes(const pf_accel *acc);
+
+/* The node index of a subgoal's cell (node_cell is ascending); PF_NODE_NONE for any other cell. */
+PF__INLINE uint32_t pf__accel_node_of(const pf_accel *acc, uint32_t cell)
+{
+    uint32_t lo = 0, hi = acc->nodes;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2u;
+        if (acc->node_cell[mid] < cell) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo < acc->nodes && acc->node_cell[lo] == cell ? lo : PF_NODE_NONE;
+}
 
 /* The core index of a core cell; PF_NODE_NONE for any other. */
 PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)

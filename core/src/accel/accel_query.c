@@ -25,9 +25,10 @@
 #include "grow_internal.h"
 #include "core_batch_internal.h"
 
+/* An entry of both_ways' goal side heap: its key, g and node index. */
 typedef struct pf__accel_gent {
     double   key, g;
-    uint32_t cell;
+    uint32_t node;
 } pf__accel_gent;
 
 /* Per-context state, hung on pf_ctx.accel. */
@@ -74,6 +75,13 @@ typedef struct pf__accel_ext {
     uint32_t       *ckey;
     double         *cg;
     uint32_t        ccap, ccount;
+    /* both_ways, on a hierarchy without a core: its two sides' records by node index
+     * (accel_nodes.c), the start's (nr, its open list nopen) and the goal's labels (gr: g and
+     * parent; its open list is gh), in one block of nr_count nodes each */
+    pf__nodes       nr, gr;
+    pf__open        nopen;
+    void           *nr_block;
+    uint32_t        nr_count;
     /* an edited map (accel_diff.c): check = the path must be proven on it; clear = no canonical
      * path written so far crosses D; bound = no path using a cell of D better for the start's class
      * costs less; refused = the next pick does not take the accelerator (search.c's fallback);
@@ -83,6 +91,43 @@ typedef struct pf__accel_ext {
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
+
+/* both_ways' records (nr, gr, nopen): freed, and made for acc's nodes (0 when out of memory); kept
+ * while the attached accelerator's nodes fit them. */
+static size_t node_bytes(uint32_t n) { return 2u * pf__nodes_bytes(n, 1); }
+
+static void node_free(pf_ctx *c, pf__accel_ext *x)
+{
+    pf__free(&c->alloc, x->nr_block, node_bytes(x->nr_count));
+    pf__open_free(&x->nopen, &c->alloc);
+    x->nr_block = NULL;
+    x->nr_count = 0;
+    memset(&x->nr, 0, sizeof x->nr);
+    memset(&x->gr, 0, sizeof x->gr);
+}
+
+static int core_no_grow(pf__open *o);
+
+static int node_make(pf_ctx *c, pf__accel_ext *x)
+{
+    const uint32_t n = x->acc->nodes;
+    if (x->nr_count >= n) return 1;
+    node_free(c, x);
+    void *b = pf__alloc(&c->alloc, node_bytes(n), 64);
+    if (!b) return 0;
+    /* a node is on the start side's list at most once (decrease-key): n entries, never grown */
+    if (!pf__open_resize(&x->nopen, &c->alloc, n)) {
+        pf__free(&c->alloc, b, node_bytes(n));
+        return 0;
+    }
+    pf__nodes_place(&x->nr, b, n, 1);
+    pf__nodes_place(&x->gr, (char *)b + pf__nodes_bytes(n, 1), n, 1);
+    x->nopen.pos = x->nr.hpos;
+    x->nopen.grow = core_no_grow;
+    x->nr_block = b;
+    x->nr_count = n;
+    return 1;
+}
 
 /* The records of the A* across the core (cr, copen): freed, and made for acc's core (0 when
  * out of memory); kept while the attached accelerator's core fits them. */
@@ -121,6 +166,7 @@ static int core_make(pf_ctx *c, pf__accel_ext *x)
 static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
 {
     core_free(c, x);
+    node_free(c, x);
     pf__free(&c->alloc, x->ckey, (size_t)x->ccap * sizeof(uint32_t));
     pf__free(&c->alloc, x->cg, (size_t)x->ccap * sizeof(double));
     pf__free_lazy(&c->alloc, x->parent, (size_t)c->count * sizeof(uint32_t), x->parent_lazy);
@@ -245,6 +291,7 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
            (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
            ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) + (size_t)x->gh_cap * sizeof(pf__accel_gent) +
            (x->cr_block ? core_bytes(x->cr_count) + pf__open_bytes(x->cr_count) : 0) +
+           (x->nr_block ? node_bytes(x->nr_count) + pf__open_bytes(x->nr_count) : 0) +
            (size_t)x->ccap * (sizeof(uint32_t) + sizeof(double));
 }
 
@@ -701,18 +748,19 @@ static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed 
 
 /* ---- both sides at once, on a hierarchy without a core ----------------------------------------- */
 
-/* The goal side's heap: (key, cell) ordered, so the pop order is the same on every run. */
+/* The goal side's heap: (key, node) ordered, so the pop order is the same on every run (and the
+ * same as by cell: nodes are numbered in the order of their cells). */
 PF__INLINE int gent_less(const pf__accel_gent *a, const pf__accel_gent *b)
 {
-    return a->key < b->key || (a->key == b->key && a->cell < b->cell);
+    return a->key < b->key || (a->key == b->key && a->node < b->node);
 }
 
-static int gh_push(pf_ctx *c, pf__accel_ext *x, double key, double g, uint32_t cell)
+static int gh_push(pf_ctx *c, pf__accel_ext *x, double key, double g, uint32_t node)
 {
     if (x->gh_n + 1u > x->gh_cap &&
         !pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, (uint64_t)x->gh_n + 1u, sizeof *x->gh, 256u, 0))
         return 0;
-    pf__accel_gent e = {key, g, cell}, *h = x->gh;
+    pf__accel_gent e = {key, g, node}, *h = x->gh;
     uint32_t i = x->gh_n++;
     while (i) {
         uint32_t up = (i - 1u) / 2u;
@@ -740,82 +788,121 @@ static pf__accel_gent gh_pop(pf__accel_ext *x)
     return top;
 }
 
-/* The goal side reaches y from `from` (PF_NODE_NONE: a seed) at cost ng: its label is made or
- * lowered, and it goes on the heap keyed by ng + the octile distance to the start (sx, sy); 0 when
- * out of memory. */
-static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy)
+/* The octile distance from node y to (tx, ty). */
+PF__INLINE double node_h(const pf_accel *acc, uint32_t y, int32_t tx, int32_t ty)
 {
-    const uint32_t pw = c->map->pw;
-    uint32_t k = label_find(x, y);
-    if (k != UINT32_MAX) {
-        if (!(ng < x->lg[k])) return 1;
-        x->lg[k] = ng;
-        x->lpar[k] = from;
-    } else if (!label_put(c, x, y, ng, from)) {
-        return 0;
-    }
-    double h = pf__grid_metric(PF_HEUR_OCTILE, (int32_t)(y % pw) - sx, (int32_t)(y / pw) - sy);
-    return gh_push(c, x, ng + h, ng, y);
+    const pf__accel_nxy p = acc->node_xy[y];
+    return pf__grid_metric(PF_HEUR_OCTILE, p.x - tx, p.y - ty);
+}
+
+/* The start side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng, an A* towards the
+ * goal (tx, ty); 0 when the open list cannot grow (cannot happen: it holds every node).
+ * Pruned: a key at or above the best meeting is never expanded (the side stops there), and no
+ * meeting through y can beat it: the other side's g at y is the cost of a path from y to the
+ * goal, at least h. So y is neither recorded nor pushed (on rooms-2000 most relaxations come after
+ * the first meeting); a lower g reaching it later records it then. */
+PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t tx, int32_t ty,
+                           const meet *mt)
+{
+    const double h = node_h(x->acc, y, tx, ty);
+    if (ng + h >= mt->best) return 1;
+    uint32_t was = pf__nodes_admit(&x->nr, y, ng, 0);
+    if (!was) return 1;
+    c->s.st.pushed += was == PF__WAS_NEW;
+    return pf__nodes_put(&x->nr, &x->nopen, NULL, y, was, ng, 0, x->nr.parent, from, ng + h, h, 1, 0);
+}
+
+/* The goal side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng: its label is made or
+ * lowered, and it goes on the heap keyed by ng + the octile distance to the start (sx, sy); 0 when
+ * out of memory. Pruned at the best meeting as start_reach. */
+static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy, const meet *mt)
+{
+    pf__nodes *r = &x->gr;
+    const double key = ng + node_h(x->acc, y, sx, sy);
+    if (key >= mt->best) return 1;
+    if (pf__nodes_live(r, y) && !(ng < r->g[y])) return 1;
+    pf__nodes_set(r, y, ng, 0);
+    r->parent[y] = from;
+    return gh_push(c, x, key, ng, y);
 }
 
 /*
  * The two upward searches interleaved, one expansion each in turn, each an A* towards the other
  * end that stops once its smallest key reaches the best meeting: on a hierarchy without a core the
  * goal's side need not run dry first (rooms-2000: it made 45% of a query's instructions, twice the
- * start's). The start's side is upward()'s, on the context's records; the goal's lives in its
- * labels (g and parent) and its own heap. A meeting is tested as each side expands a node, against
- * the other side's g whether final or not (each is the cost of a path): the optimal up-down path's
- * top node has a key below any larger best on both sides, so the second side to expand it finds
- * the first's final g there. Every heuristic is the octile distance (consistent): no node is
- * expanded twice. Returns PF_OK, PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
+ * start's). Both run on records by node index (accel_nodes.c): the start's on x->nr and its open
+ * list, the goal's labels (g and parent) on x->gr, its open list its own heap. A meeting is tested
+ * as each side expands a node, against the other side's g whether final or not (each is the cost of
+ * a path): the optimal up-down path's top node has a key below any larger best on both sides, so
+ * the second side to expand it finds the first's final g there. Every heuristic is the octile
+ * distance (consistent): no node is expanded twice. mt->node is the meeting's cell. Returns PF_OK,
+ * PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
  */
 static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, const pf__accel_seed *sseeds,
                            uint32_t nf, meet *mt)
 {
     const pf_accel *acc = x->acc;
-    const uint32_t *first = acc->first;
-    const pf__accel_arc *arcs = acc->arcs;
-    uint32_t *par = x->parent;
+    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
+    const double *cost = acc->node_cost;
     pf__search *s = &c->s;
     const uint32_t pw = c->map->pw;
-    const aim t = {.pw = pw, .x = (int32_t)(s->goal % pw), .y = (int32_t)(s->goal / pw), .on = 1, .acc = acc};
+    const int32_t tx = (int32_t)(s->goal % pw), ty = (int32_t)(s->goal / pw);
     const int32_t sx = (int32_t)(s->start % pw), sy = (int32_t)(s->start / pw);
+    if (!node_make(c, x)) return PF_OUT_OF_MEMORY;
+    pf__nodes *nr = &x->nr, *gr = &x->gr;
+    pf__open *o = &x->nopen;
+    /* the context's own records are not searched, but begin anew as after any search: the goal's
+     * record gets the cost (pf__accel_step) and no other is live */
     pf__nodes_next_gen(&c->nodes);
-    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    for (uint32_t i = 0; i < nf; i++)
-        if (!reach(c, par, &t, sseeds[i].cell, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b))) return PF_OUT_OF_MEMORY;
+    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
+    pf__nodes_next_gen(nr);
+    pf__nodes_next_gen(gr);
+    pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    for (uint32_t i = 0; i < nf; i++) {
+        const uint32_t y = pf__accel_node_of(acc, sseeds[i].cell);
+        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT; /* cannot happen: a seed is a subgoal */
+        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty, mt)) return PF_OUT_OF_MEMORY;
+    }
     x->gh_n = 0;
-    for (uint32_t i = 0; i < ng_; i++)
-        if (!goal_reach(c, x, gseeds[i].cell, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy)) return PF_OUT_OF_MEMORY;
-    uint32_t budget = UINT32_MAX;
-    pf_status ret;
+    for (uint32_t i = 0; i < ng_; i++) {
+        const uint32_t y = pf__accel_node_of(acc, gseeds[i].cell);
+        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
+        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy, mt)) return PF_OUT_OF_MEMORY;
+    }
     int sdone = 0, gdone = 0;
     while (!sdone || !gdone) {
         if (!sdone) {
-            uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, 1, &mt->best);
-            if (v == PF_NODE_NONE) {
-                if (ret != PF_OK) return ret;
+            /* the loop head of pf__bf_next_bounded on these records: the bound, max_expansions
+             * (the goal coming off the list is not an expansion), the trace */
+            if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) {
                 sdone = 1;
             } else {
-                s->st.expanded++;
-                const double gv = c->g[v];
-                uint32_t k = label_find(x, v);
-                if (k != UINT32_MAX && gv + x->lg[k] < mt->best) {
-                    mt->best = gv + x->lg[k];
-                    mt->node = v;
+                if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
+                    return PF_LIMIT_REACHED;
+                const uint32_t v = pf__nodes_take(nr, o, NULL), vc = cell[v];
+                if (s->trace) {
+                    pf_trace *tr = s->trace;
+                    if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
+                    tr->total++;
                 }
-                const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
-                for (const pf__accel_arc *p = a; p < e; p++) {
-                    PF__PREFETCH(&c->nodes.stamp[p->to]);
-                    PF__PREFETCH(&c->nodes.g[p->to]);
-                    PF__PREFETCH(&first[p->to]);
+                s->st.expanded++;
+                const double gv = nr->g[v];
+                if (pf__nodes_live(gr, v) && gv + gr->g[v] < mt->best) {
+                    mt->best = gv + gr->g[v];
+                    mt->node = vc;
+                }
+                const uint32_t a = first[v], e = first[v + 1u];
+                for (uint32_t q = a; q < e; q++) {
+                    PF__PREFETCH(&nr->stamp[to[q]]);
+                    PF__PREFETCH(&nr->g[to[q]]);
+                    PF__PREFETCH(&first[to[q]]);
                 }
                 /* stalled: as in upward() */
                 int stalled = 0;
-                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
-                    stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
-                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
-                    if (!reach(c, par, &t, p->to, v, gv + pf__accel_cost(p->a, p->b))) return PF_OUT_OF_MEMORY;
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
             }
         }
         if (!gdone) {
@@ -826,22 +913,24 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                 }
                 if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
                 const pf__accel_gent top = gh_pop(x);
-                const uint32_t v = top.cell;
+                const uint32_t v = top.node, vc = cell[v];
                 const double gv = top.g;
-                if (x->lg[label_find(x, v)] < gv) continue; /* stale: lowered since it was pushed */
+                if (gr->g[v] < gv) continue; /* stale: lowered since it was pushed */
                 s->st.expanded++;
-                if (pf__nodes_live(&c->nodes, v) && gv + c->g[v] < mt->best) {
-                    mt->best = gv + c->g[v];
-                    mt->node = v;
+                if (pf__nodes_live(nr, v) && gv + nr->g[v] < mt->best) {
+                    mt->best = gv + nr->g[v];
+                    mt->node = vc;
                 }
-                const pf__accel_arc *a = arcs + first[v], *e = arcs + first[v + 1];
+                const uint32_t a = first[v], e = first[v + 1u];
+                for (uint32_t q = a; q < e; q++) {
+                    PF__PREFETCH(&gr->stamp[to[q]]);
+                    PF__PREFETCH(&gr->g[to[q]]);
+                }
                 int stalled = 0;
-                for (const pf__accel_arc *p = a; p < e && !stalled; p++) {
-                    uint32_t k = label_find(x, p->to);
-                    stalled = k != UINT32_MAX && x->lg[k] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
-                }
-                for (const pf__accel_arc *p = a; p < e && !stalled; p++)
-                    if (!goal_reach(c, x, p->to, v, gv + pf__accel_cost(p->a, p->b), sx, sy)) return PF_OUT_OF_MEMORY;
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+                for (uint32_t q = a; q < e && !stalled; q++)
+                    if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
                 break;
             }
         }
@@ -1023,6 +1112,19 @@ static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
     return PF_OK;
 }
 
+/* The arc between nodes owner and other (node indices, accel_nodes.c) in owner's list; NULL when
+ * absent. Found in the lists by node index, which both_ways just read, where arc_between reads
+ * first[] by cell (16 MB on 2000x2000), cold after a search that never touched it. */
+static const pf__accel_arc *node_arc_between(const pf_accel *acc, uint32_t owner, uint32_t other)
+{
+    for (uint32_t q = acc->node_first[owner]; q < acc->node_first[owner + 1u]; q++)
+        if (acc->node_to[q] == other) return acc->arcs + acc->node_base + q;
+    return NULL;
+}
+
+/* A cell of write_path's chain: by node index for both_ways' records. */
+PF__INLINE uint32_t chain_cell(const pf_accel *acc, int by_node, uint32_t v) { return by_node ? acc->node_cell[v] : v; }
+
 /* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
  * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
  * one cell a step) and queues each arc where it starts, so the cells are then written in place
@@ -1038,7 +1140,16 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     /* the start's side: meet, its parents, ..., a seed (then read backwards); met across the
      * core: its parents there by core index up to the core's seed, then the seed's parents below */
     uint32_t n = 0, v0 = meet_node;
-    if (mt->ci != PF_NODE_NONE) {
+    const int by_node = !acc->core; /* both_ways' records (accel_nodes.c) */
+    if (by_node) {
+        uint32_t vi = pf__accel_node_of(acc, meet_node);
+        if (vi == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
+        for (; vi != PF_NODE_NONE; vi = x->nr.parent[vi]) { /* node indices: see chain_cell */
+            if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
+            x->chain[n++] = vi;
+        }
+        v0 = PF_NODE_NONE;
+    } else if (mt->ci != PF_NODE_NONE) {
         for (uint32_t ci = mt->ci; ci != PF_NODE_NONE; ci = x->cr.parent[ci]) {
             if (!grow_u32(c, &x->chain, &x->chain_cap, (uint64_t)n + 1u)) return PF_OUT_OF_MEMORY;
             x->chain[n++] = acc->core_cell[ci];
@@ -1050,32 +1161,45 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         x->chain[n++] = v;
     }
     const uint32_t *chain = x->chain;
-    uint32_t seed = chain[n - 1u], sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
+    uint32_t seed = chain_cell(acc, by_node, chain[n - 1u]), sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
     if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
     /* queued with the steps from the start to their first cell; nothing is written yet */
     x->total = UINT32_MAX;
     x->fill = UINT32_MAX;
     for (uint32_t i = n - 1u; i > 0; i--) {
-        const pf__accel_arc *arc = arc_between(acc, chain[i], chain[i - 1u]);
+        const pf__accel_arc *arc = by_node ? node_arc_between(acc, chain[i], chain[i - 1u]) : arc_between(acc, chain[i], chain[i - 1u]);
         if (!arc) return PF_INVALID_ARGUMENT;
-        if (queue_arc(c, x, &head, &tail, chain[i], chain[i - 1u], arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
+        if (queue_arc(c, x, &head, &tail, chain_cell(acc, by_node, chain[i]), chain_cell(acc, by_node, chain[i - 1u]),
+                      arc_at(acc, arc), pa + pb, 0) < 0)
+            return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
     }
     /* the goal's side: meet, its label parents, ..., a seed; each arc is held by its lower end */
-    uint32_t v = meet_node;
+    uint32_t v = meet_node, vk = by_node ? pf__accel_node_of(acc, meet_node) : PF_NODE_NONE;
     for (;;) {
-        uint32_t k = label_find(x, v);
-        if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
-        uint32_t p = x->lpar[k];
-        if (p == PF_NODE_NONE) break;
-        const pf__accel_arc *arc = arc_between(acc, p, v);
+        uint32_t p, pk = PF_NODE_NONE;
+        const pf__accel_arc *arc;
+        if (by_node) {
+            if (vk == PF_NODE_NONE || !pf__nodes_live(&x->gr, vk)) return PF_INVALID_ARGUMENT;
+            pk = x->gr.parent[vk];
+            if (pk == PF_NODE_NONE) break;
+            p = acc->node_cell[pk];
+            arc = node_arc_between(acc, pk, vk);
+        } else {
+            const uint32_t k = label_find(x, v);
+            if (k == UINT32_MAX) return PF_INVALID_ARGUMENT;
+            p = x->lpar[k];
+            if (p == PF_NODE_NONE) break;
+            arc = arc_between(acc, p, v);
+        }
         if (!arc) return PF_INVALID_ARGUMENT;
         if (queue_arc(c, x, &head, &tail, v, p, arc_at(acc, arc), pa + pb, 0) < 0) return PF_OUT_OF_MEMORY;
         pa += arc->a;
         pb += arc->b;
         v = p;
+        vk = pk;
     }
     const uint32_t gseed = v;
     if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
@@ -1177,9 +1301,14 @@ static int make_parent(pf_ctx *c, pf__accel_ext *x)
 static int ext_reserve(pf_ctx *c, void *p)
 {
     pf__accel_ext *x = p;
-    if (!x->parent && !make_parent(c, x)) return 0;
-    if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
-    if (x->acc && x->acc->core && (!core_make(c, x) || !core_labels_room(c, x, 1024u))) return 0;
+    /* a hierarchy without a core is searched on records by node index (both_ways) alone */
+    if (x->acc && !x->acc->core) {
+        if (!node_make(c, x)) return 0;
+    } else {
+        if (!x->parent && !make_parent(c, x)) return 0;
+        if (!x->lcap && !labels_reset(c, x, 1024u)) return 0;
+        if (x->acc && x->acc->core && (!core_make(c, x) || !core_labels_room(c, x, 1024u))) return 0;
+    }
     /* put_arcs' queue holds a level of the path's arcs, QW words each, never more than the path's
      * steps: as many entries as the path reserved has cells */
     return grow_u32(c, &x->path, &x->path_cap, 1024u) && grow_u32(c, &x->stk, &x->stk_cap, QW * 1024u) &&
@@ -1208,7 +1337,7 @@ pf_status pf__accel_begin(pf_ctx *c)
                                      (int32_t)(si / pw) - (int32_t)(gi / pw));
         if (x->bound < oct) return PF_UNSUPPORTED;
     }
-    return x->parent || make_parent(c, x) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+    return !acc->core || x->parent || make_parent(c, x) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
 }
 
 void pf__accel_refuse(pf_ctx *c, int on)
@@ -1226,7 +1355,7 @@ pf_status pf__accel_step(pf_ctx *c)
     if (!direct(c, x, &cost)) {
         /* the goal's side first (its labels), then the start's */
         uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
-        if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
+        if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
         meet mt = {INFINITY, PF_NODE_NONE, PF_NODE_NONE};
         if (!x->acc->core) {
             uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
@@ -1235,6 +1364,7 @@ pf_status pf__accel_step(pf_ctx *c)
         } else {
             /* a core: the start's side crosses it bounded by landmarks through the goal side's
              * labels in the core (aim_landmarks), so the goal's side runs first, whole */
+            if (!labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
             st = upward_goal(c, x, x->seeds, nb, &mt);
             if (st != PF_OK) return st;
             uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
