@@ -106,7 +106,6 @@ static void node_free(pf_ctx *c, pf__accel_ext *x)
     memset(&x->gr, 0, sizeof x->gr);
 }
 
-static int core_no_grow(pf__open *o);
 
 static int node_make(pf_ctx *c, pf__accel_ext *x)
 {
@@ -123,7 +122,7 @@ static int node_make(pf_ctx *c, pf__accel_ext *x)
     pf__nodes_place(&x->nr, b, n, 1);
     pf__nodes_place(&x->gr, (char *)b + pf__nodes_bytes(n, 1), n, 1);
     x->nopen.pos = x->nr.hpos;
-    x->nopen.grow = core_no_grow;
+    x->nopen.grow = pf__open_no_grow;
     x->nr_block = b;
     x->nr_count = n;
     return 1;
