@@ -106,7 +106,6 @@ static void node_free(pf_ctx *c, pf__accel_ext *x)
     memset(&x->gr, 0, sizeof x->gr);
 }
 
-
 static int node_make(pf_ctx *c, pf__accel_ext *x)
 {
     const uint32_t n = x->acc->nodes;
