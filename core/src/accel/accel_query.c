@@ -106,22 +106,30 @@ static void node_free(pf_ctx *c, pf__accel_ext *x)
     memset(&x->gr, 0, sizeof x->gr);
 }
 
+/* A block of `bytes` for records of n nodes and an open list o of n entries that never grows (a
+ * node is on it at most once: decrease-key); NULL, with nothing kept, when out of memory. */
+static void *records_make(pf_ctx *c, size_t bytes, uint32_t n, pf__open *o)
+{
+    void *b = pf__alloc(&c->alloc, bytes, 64);
+    if (!b) return NULL;
+    if (!pf__open_resize(o, &c->alloc, n)) {
+        pf__free(&c->alloc, b, bytes);
+        return NULL;
+    }
+    o->grow = pf__open_no_grow;
+    return b;
+}
+
 static int node_make(pf_ctx *c, pf__accel_ext *x)
 {
     const uint32_t n = x->acc->nodes;
     if (x->nr_count >= n) return 1;
     node_free(c, x);
-    void *b = pf__alloc(&c->alloc, node_bytes(n), 64);
+    void *b = records_make(c, node_bytes(n), n, &x->nopen);
     if (!b) return 0;
-    /* a node is on the start side's list at most once (decrease-key): n entries, never grown */
-    if (!pf__open_resize(&x->nopen, &c->alloc, n)) {
-        pf__free(&c->alloc, b, node_bytes(n));
-        return 0;
-    }
     pf__nodes_place(&x->nr, b, n, 1);
     pf__nodes_place(&x->gr, (char *)b + pf__nodes_bytes(n, 1), n, 1);
     x->nopen.pos = x->nr.hpos;
-    x->nopen.grow = pf__open_no_grow;
     x->nr_block = b;
     x->nr_count = n;
     return 1;
@@ -146,16 +154,11 @@ static int core_make(pf_ctx *c, pf__accel_ext *x)
     const uint32_t n = x->acc->core;
     if (x->cr_count >= n) return 1;
     core_free(c, x);
-    void *b = pf__alloc(&c->alloc, core_bytes(n), 64);
+    void *b = records_make(c, core_bytes(n), n, &x->copen);
     if (!b) return 0;
-    if (!pf__open_resize(&x->copen, &c->alloc, n)) {
-        pf__free(&c->alloc, b, core_bytes(n));
-        return 0;
-    }
     pf__nodes_place(&x->cr, b, n, 1);
     x->ch = (double *)(void *)((char *)b + pf__nodes_bytes(n, 1));
     x->copen.pos = x->cr.hpos;
-    x->copen.grow = pf__open_no_grow;
     x->cr_block = b;
     x->cr_count = n;
     return 1;
