@@ -1,0 +1,315 @@
+/* fuzz_accel.c - baked accelerators (pf_accel_load_mem) from arbitrary bytes, then queries on them.
+ *
+ * The map is fixed: 26x20 cells of rooms, doors, pillars and a pond of a second class (so arcs
+ * between classes can be forged). Its hierarchy comes in three baked forms, since a small map
+ * never keeps a core when built (the contraction stops only where the nodes left average 32 arcs):
+ *   0  as pf_accel_create bakes it (no core)
+ *   1  with a small core forged from it: the last nodes of the hierarchy (a set closed under its
+ *      arcs, found by peeling nodes whose arcs all lead into the set), each core arc also in the
+ *      list of its other end, as the builder stores a core; about a third of the nodes, so AUTO
+ *      crosses it with the landmarks' A*
+ *   2  the same with most nodes in the core (AUTO then answers by JPS; the file still loads)
+ * Byte 0 picks:
+ *   bits 0-1   the form (3 reads as 1)
+ *   bits 2-3   0: the rest of the input is the file, as is
+ *              1: the rest is the file, with both checksums recomputed (a forger's file)
+ *              2: the form's file, the rest applied as (offset lo, offset hi, xor) triples, checksums
+ *                 recomputed
+ *              3: the form's file, the rest applied as (word lo, word hi, u32 value) sets of six
+ *                 bytes on its little-endian words, checksums recomputed (whole ids and counts)
+ *   bits 4-6   failing allocation number (1..7; 0 = none), over the load, the context and queries
+ *   bit 7      short_query = 1 (the accelerator for every query) instead of the default
+ *
+ * What a file that loads must do, and why not more: the loader checks that every arc is a path of
+ * the map of exactly its cost (a legal canonical path, or two arcs of its middle that add up,
+ * each cheaper), so every answer is a legal path whose reported cost is its own. It cannot check
+ * that the hierarchy holds every arc a shortest path needs (that is the build's witness searches,
+ * seconds to a minute): a forged file with arcs left out answers with a longer path, or none. So:
+ *   - the form's own file answers every query exactly (the oracle's cost), through the accelerator
+ *     where AUTO takes it;
+ *   - any other file that loads answers each query with PF_OK and a legal path from start to goal
+ *     whose cost is the path's and at least the optimum, or PF_NO_PATH (also for an unreachable
+ *     goal, which the components decide before the accelerator runs), or an error status; never a
+ *     crash, a sanitizer report, a hang or a leak;
+ *   - a file that loads saves back to the same bytes (canonical).
+ * PF_FUZZ_VERBOSE=1 prints the load's status and message and every query's status.
+ */
+#include <math.h>
+#include <xxhash.h>
+#include "fuzz_common.h"
+#include "oracle.h"
+
+#define MAP_W 26u
+#define MAP_H 20u
+#define NPAIRS 24u
+#define FROM_SRC 0xFFFFFFFFu
+#define FROM_DST 0xFFFFFFFEu
+
+static pf_map *g_map;
+static uint8_t *g_file[3];
+static size_t g_size[3];
+static uint32_t g_pair[NPAIRS][2];
+static double g_want[NPAIRS];
+
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Recomputes the payload checksum (over every byte after the header) and the header's, as someone
+ * forging a file would. */
+static void fix_checksums(uint8_t *b, size_t size)
+{
+    if (size < 64) return;
+    put64(b + 48, XXH3_64bits(b + 64, size - 64));
+    put64(b + 56, XXH3_64bits(b, 56));
+}
+
+static uint64_t g_rs = 0x9E3779B97F4A7C15u;
+static uint32_t rnd(uint32_t n)
+{
+    g_rs ^= g_rs << 13;
+    g_rs ^= g_rs >> 7;
+    g_rs ^= g_rs << 17;
+    return (uint32_t)(g_rs % n);
+}
+
+/* Form 0's file with the nodes of a closed set K (about `want` of them) made a core: each of their
+ * lists also holds the arcs of other K nodes to them, reversed. A reversed arc of the subgoal graph
+ * keeps its canonical path, now named from the other end; a shortcut keeps its middle, whose list
+ * holds both halves either way. */
+static uint8_t *forge_core(const uint8_t *b, size_t n, uint32_t want, size_t *out_size)
+{
+    const uint32_t cells = get32(b + 24), narcs = get32(b + 32);
+    FUZZ_CHECK(get32(b + 36) == 0 && n == 64 + ((size_t)cells + 1) * 4 + (size_t)narcs * 16);
+    const uint8_t *first = b + 64, *arcs = first + ((size_t)cells + 1) * 4;
+#define FIRST(c) get32(first + 4 * (size_t)(c))
+#define ARC(i, f) get32(arcs + 16 * (size_t)(i) + 4 * (f))
+    uint8_t *sub = calloc(cells, 1), *in_k = calloc(cells, 1);
+    /* the subgoals: every end of an arc and every owner (a map this size has no isolated subgoal
+     * the queries need; an isolated one would be a core node of no arcs, harmless either way) */
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t i = FIRST(c); i < FIRST(c + 1); i++) sub[c] = sub[ARC(i, 0)] = 1;
+    uint32_t k = 0;
+    for (int grew = 1; grew && k < want;) {
+        grew = 0;
+        for (uint32_t c = cells; c-- > 0 && k < want;) {
+            if (!sub[c] || in_k[c]) continue;
+            int closed = 1;
+            for (uint32_t i = FIRST(c); i < FIRST(c + 1) && closed; i++) closed = in_k[ARC(i, 0)];
+            if (closed) {
+                in_k[c] = 1;
+                k++;
+                grew = 1;
+            }
+        }
+    }
+    uint32_t extra = 0;
+    for (uint32_t c = 0; c < cells; c++)
+        if (in_k[c])
+            for (uint32_t i = FIRST(c); i < FIRST(c + 1); i++) extra++;
+    const uint32_t narcs2 = narcs + extra;
+    const size_t size = 64 + ((size_t)cells + 1) * 4 + (size_t)narcs2 * 16 + (size_t)k * 4;
+    uint8_t *o = calloc(size, 1);
+    memcpy(o, b, 64);
+    put32(o + 32, narcs2);
+    put32(o + 36, k);
+    put64(o + 40, size - 64);
+    uint8_t *of = o + 64, *oa = of + ((size_t)cells + 1) * 4;
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        put32(of + 4 * (size_t)c, at);
+        for (uint32_t i = FIRST(c); i < FIRST(c + 1); i++, at++)
+            for (int f = 0; f < 4; f++) put32(oa + 16 * (size_t)at + 4 * (size_t)f, ARC(i, f));
+        if (!in_k[c]) continue;
+        for (uint32_t u = 0; u < cells; u++) {
+            if (!in_k[u]) continue;
+            for (uint32_t i = FIRST(u); i < FIRST(u + 1); i++) {
+                if (ARC(i, 0) != c) continue;
+                uint32_t mid = ARC(i, 1);
+                if (mid == FROM_SRC) mid = FROM_DST;
+                else if (mid == FROM_DST) mid = FROM_SRC;
+                put32(oa + 16 * (size_t)at, u);
+                put32(oa + 16 * (size_t)at + 4, mid);
+                put32(oa + 16 * (size_t)at + 8, ARC(i, 2));
+                put32(oa + 16 * (size_t)at + 12, ARC(i, 3));
+                at++;
+            }
+        }
+    }
+    put32(of + 4 * (size_t)cells, at);
+    FUZZ_CHECK(at == narcs2);
+    uint8_t *oc = oa + (size_t)narcs2 * 16;
+    for (uint32_t c = 0, j = 0; c < cells; c++)
+        if (in_k[c]) put32(oc + 4 * (size_t)j++, c);
+#undef FIRST
+#undef ARC
+    fix_checksums(o, size);
+    free(sub);
+    free(in_k);
+    *out_size = size;
+    return o;
+}
+
+static void setup(void)
+{
+    if (g_map) return;
+    uint8_t cells[MAP_W * MAP_H];
+    for (uint32_t y = 0; y < MAP_H; y++)
+        for (uint32_t x = 0; x < MAP_W; x++) {
+            uint8_t v = (x % 7 == 6 || y % 6 == 5) ? 0 : 1;
+            if ((x % 7 == 6 && y % 6 == 2) || (y % 6 == 5 && x % 7 == 3)) v = 1; /* doors */
+            if (v && rnd(12) == 0) v = 0;                                         /* pillars */
+            if (x >= 15 && x <= 18 && y >= 7 && y <= 9) v = 2;                    /* a pond */
+            cells[y * MAP_W + x] = v;
+        }
+    FUZZ_CHECK(pf_grid_create(&(pf_grid_desc){.width = MAP_W, .height = MAP_H, .cells = cells}, &g_map) == PF_OK);
+    pf_accel *a;
+    FUZZ_CHECK(pf_accel_create(g_map, &(pf_accel_desc){.threads = 1}, &a) == PF_OK);
+    g_size[0] = pf_accel_file_size(a);
+    g_file[0] = malloc(g_size[0]);
+    FUZZ_CHECK(pf_accel_save_mem(a, g_file[0], g_size[0], NULL) == PF_OK);
+    const uint32_t nodes = pf_accel_get_info(a).subgoals;
+    pf_accel_destroy(a);
+    g_file[1] = forge_core(g_file[0], g_size[0], nodes / 3, &g_size[1]);
+    g_file[2] = forge_core(g_file[0], g_size[0], nodes - nodes / 8, &g_size[2]);
+    for (int f = 0; f < 3; f++) {
+        pf_diag d;
+        pf_status st = pf_accel_load_mem(g_file[f], g_size[f], "setup", g_map, NULL, &a, &d);
+        if (st != PF_OK) fprintf(stderr, "form %d: %s\n", f, d.msg);
+        FUZZ_CHECK(st == PF_OK);
+        if (f) FUZZ_CHECK(pf_accel_get_info(a).core > 0);
+        pf_accel_destroy(a);
+    }
+    /* pairs of open cells, near and far, and one into the pond from dry land (no path) */
+    for (uint32_t i = 0; i < NPAIRS; i++) {
+        uint32_t p[2];
+        for (int e = 0; e < 2; e++) {
+            int32_t x, y;
+            do {
+                x = (int32_t)rnd(MAP_W);
+                y = (int32_t)rnd(MAP_H);
+            } while (!pf_grid_class(g_map, x, y) || (i < NPAIRS - 1 && pf_grid_class(g_map, x, y) != 1));
+            p[e] = pf_grid_node(g_map, x, y);
+        }
+        if (i == NPAIRS - 1) p[0] = pf_grid_node(g_map, 0, 0), p[1] = pf_grid_node(g_map, 16, 8);
+        g_pair[i][0] = p[0];
+        g_pair[i][1] = p[1];
+        g_want[i] = oracle_cost(g_map, p[0], p[1]);
+    }
+    FUZZ_CHECK(isinf(g_want[NPAIRS - 1]));
+}
+
+static void run_queries(pf_ctx *c, int pristine, int form, unsigned fail, int verbose)
+{
+    const uint32_t cap = pf_map_node_count(g_map);
+    uint32_t *nodes = malloc(cap * sizeof *nodes);
+    for (uint32_t i = 0; i < NPAIRS; i++) {
+        const uint32_t s = g_pair[i][0], g = g_pair[i][1];
+        const double want = g_want[i];
+        pf_path path = {.nodes = nodes, .capacity = cap};
+        pf_stats stats;
+        pf_status st = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &path, &stats);
+        if (verbose)
+            fprintf(stderr, "  %u -> %u: %s, cost %g (oracle %g), algo %s, detail %#x\n", s, g, pf_status_name(st),
+                    stats.cost, want, pf_algo_name(stats.algo), stats.detail);
+        if (fail && st == PF_OUT_OF_MEMORY) continue;
+        if (!isfinite(want)) {
+            FUZZ_CHECK(st == PF_NO_PATH);
+            continue;
+        }
+        if (pristine) {
+            FUZZ_CHECK(st == PF_OK);
+            /* forms 0 and 1 are contracted: the accelerator answers every long query */
+            if (form < 2 && !(stats.detail & PF_DETAIL_SHORT)) FUZZ_CHECK(stats.detail & PF_DETAIL_ACCEL);
+        }
+        if (st == PF_OK) {
+            FUZZ_CHECK(path.len == stats.path_len && path.len >= 1 && nodes[0] == s && nodes[path.len - 1] == g);
+            double pc = oracle_path_cost(g_map, nodes, path.len);
+            FUZZ_CHECK(isfinite(pc) && fabs(pc - stats.cost) <= 1e-9 * (1 + pc));
+            FUZZ_CHECK(stats.cost >= want - 1e-9 * (1 + want));
+            if (pristine) FUZZ_CHECK(fabs(stats.cost - want) <= 1e-9 * (1 + want));
+        } else {
+            FUZZ_CHECK(!pristine);
+            FUZZ_CHECK(st == PF_NO_PATH || pf_failed(st));
+            FUZZ_CHECK(path.len == 0);
+        }
+    }
+    free(nodes);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    setup();
+    if (size == 0) return 0;
+    int form = data[0] & 3, mode = (data[0] >> 2) & 3;
+    if (form == 3) form = 1;
+    unsigned fail = (data[0] >> 4) & 7;
+    uint32_t short_query = data[0] & 0x80 ? 1u : 0u;
+    uint8_t *file;
+    size_t fsize;
+    if (mode <= 1) {
+        fsize = size - 1;
+        file = malloc(fsize ? fsize : 1);
+        memcpy(file, data + 1, fsize);
+        if (mode == 1) fix_checksums(file, fsize);
+    } else {
+        fsize = g_size[form];
+        file = malloc(fsize);
+        memcpy(file, g_file[form], fsize);
+        if (mode == 2)
+            for (size_t i = 1; i + 2 < size; i += 3) file[(data[i] | (size_t)data[i + 1] << 8) % fsize] ^= data[i + 2];
+        else
+            for (size_t i = 1; i + 5 < size; i += 6)
+                put32(file + 4 * ((data[i] | (size_t)data[i + 1] << 8) % (fsize / 4)), get32(data + i + 2));
+        fix_checksums(file, fsize);
+    }
+    int pristine = -1;
+    for (int f = 0; f < 3; f++)
+        if (fsize == g_size[f] && memcmp(file, g_file[f], fsize) == 0) pristine = f;
+    const int verbose = getenv("PF_FUZZ_VERBOSE") != NULL;
+
+    fuzz_alloc_state as = {.fail_at = fail, .max_size = (size_t)1 << 24};
+    pf_accel_desc d = {.allocator = fuzz_alloc_hooks(&as), .threads = 1, .short_query = short_query};
+    pf_accel *acc = (pf_accel *)&acc;
+    pf_diag diag;
+    memset(&diag, 0x5a, sizeof diag);
+    pf_status st = pf_accel_load_mem(file, fsize, "fuzz.pfa", g_map, &d, &acc, &diag);
+    fuzz_check_diag(&diag, st);
+    if (verbose) fprintf(stderr, "load: %s %s\n", pf_status_name(st), st == PF_OK ? "" : diag.msg);
+    if (st == PF_OK) {
+        FUZZ_CHECK(acc != NULL);
+        pf_accel_info info = pf_accel_get_info(acc);
+        FUZZ_CHECK(info.arcs == get32(file + 32) && info.core == get32(file + 36) && info.subgoals == get32(file + 28));
+        FUZZ_CHECK(info.graph_arcs + info.shortcuts == info.arcs);
+        FUZZ_CHECK(pf_accel_mem_size(acc) >= fsize - 64);
+        /* a file that loads is canonical: saving gives the same bytes back */
+        size_t need = 0;
+        uint8_t *again = malloc(fsize);
+        FUZZ_CHECK(pf_accel_save_mem(acc, again, fsize, &need) == PF_OK && need == fsize);
+        FUZZ_CHECK(memcmp(again, file, fsize) == 0);
+        free(again);
+        pf_ctx *c = NULL;
+        pf_status cs = pf_ctx_create(g_map, &(pf_ctx_desc){.allocator = fuzz_alloc_hooks(&as)}, &c);
+        if (cs == PF_OK) cs = pf_ctx_use_accel(c, acc);
+        if (cs == PF_OK) run_queries(c, pristine >= 0, pristine, fail, verbose);
+        else FUZZ_CHECK(fail && cs == PF_OUT_OF_MEMORY);
+        pf_ctx_destroy(c);
+        pf_accel_destroy(acc);
+    } else {
+        FUZZ_CHECK(acc == NULL);
+        FUZZ_CHECK(st == PF_PARSE_ERROR || st == PF_UNSUPPORTED || st == PF_WRONG_MAP || st == PF_OUT_OF_MEMORY);
+        if (pristine >= 0 && !fail) FUZZ_CHECK(!"a baked file of the map was rejected");
+    }
+    FUZZ_CHECK(fuzz_alloc_live(&as) == 0);
+    fuzz_alloc_reset(&as);
+    free(file);
+    return 0;
+}
