@@ -15,8 +15,11 @@
  *              1: the rest is the file, with both checksums recomputed (a forger's file)
  *              2: the form's file, the rest applied as (offset lo, offset hi, xor) triples, checksums
  *                 recomputed
- *              3: the form's file, the rest applied as (word lo, word hi, u32 value) sets of six
- *                 bytes on its little-endian words, checksums recomputed (whole ids and counts)
+ *              3: the form's hierarchy edited by the rest as operations (edit_ops), written back
+ *                 with its counts, offsets and checksums made consistent: arcs deleted, duplicated,
+ *                 shortcuts added through an arc's owner, and whole u32 words of the file set.
+ *                 Most such files load (a hierarchy with arcs missing, or extra ones), which is
+ *                 what the queries' checks need
  *   bits 4-6   failing allocation number (1..7; 0 = none), over the load, the context and queries
  *   bit 7      short_query = 1 (the accelerator for every query) instead of the default
  *
@@ -156,6 +159,115 @@ static uint8_t *forge_core(const uint8_t *b, size_t n, uint32_t want, size_t *ou
     return o;
 }
 
+/* ---- mode 3: a hierarchy edited arc by arc ---------------------------------------------------- */
+
+typedef struct arc5 {
+    uint32_t owner, to, mid, a, b;
+} arc5;
+
+typedef struct hier {
+    arc5    *v;
+    uint32_t n, cap;
+} hier;
+
+static void hier_insert(hier *h, uint32_t at, arc5 e)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 256;
+        h->v = realloc(h->v, h->cap * sizeof *h->v);
+        FUZZ_CHECK(h->v != NULL);
+    }
+    memmove(h->v + at + 1, h->v + at, (h->n - at) * sizeof *h->v);
+    h->v[at] = e;
+    h->n++;
+}
+
+/* Where owner's list ends in h (arcs are kept in the order of their owners, as in the file). */
+static uint32_t list_end(const hier *h, uint32_t owner)
+{
+    uint32_t lo = 0, hi = h->n;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (h->v[m].owner <= owner) lo = m + 1;
+        else hi = m;
+    }
+    return lo;
+}
+
+/* The form's file edited by ops of 3 bytes (kind, index lo, index hi; then 1 or 4 more bytes):
+ *   kind % 4 = 0  delete arc i
+ *              1  duplicate arc i (the copy right after it)
+ *              2  + 1 byte k: a shortcut through arc i's owner v, from i's end to the end of arc k
+ *                 of v's list (k modulo its length), costs the sum, stored in the list of i's end
+ *              3  + 4 bytes: set u32 word i of the written file (any field, after the rest)
+ * Returns the file, with header counts, offsets and checksums written for what it holds. */
+static uint8_t *edit_ops(int form, const uint8_t *data, size_t size, size_t *out_size)
+{
+    const uint8_t *b = g_file[form];
+    const uint32_t cells = get32(b + 24), narcs = get32(b + 32), core = get32(b + 36);
+    const uint8_t *first = b + 64, *arcs = first + ((size_t)cells + 1) * 4, *cores = arcs + (size_t)narcs * 16;
+    hier h = {0};
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t i = get32(first + 4 * (size_t)c); i < get32(first + 4 * (size_t)c + 4); i++) {
+            const uint8_t *a = arcs + 16 * (size_t)i;
+            hier_insert(&h, h.n, (arc5){c, get32(a), get32(a + 4), get32(a + 8), get32(a + 12)});
+        }
+    size_t i = 0;
+    const uint8_t *sets = NULL;
+    size_t nsets = 0;
+    for (; i + 3 <= size; i += 3) {
+        const int kind = data[i] & 3;
+        const uint32_t x = data[i + 1] | (uint32_t)data[i + 2] << 8;
+        if (kind == 3) {
+            sets = data + i; /* applied after writing: every word set from here on */
+            nsets = size - i;
+            break;
+        }
+        if (!h.n) continue;
+        const uint32_t at = x % h.n;
+        if (kind == 0) {
+            memmove(h.v + at, h.v + at + 1, (h.n - at - 1) * sizeof *h.v);
+            h.n--;
+        } else if (kind == 1) {
+            if (h.n < 4 * narcs + 64) hier_insert(&h, at + 1, h.v[at]);
+        } else if (i + 4 <= size) {
+            const arc5 e = h.v[at];
+            const uint32_t end = list_end(&h, e.owner);
+            uint32_t beg = end;
+            while (beg > 0 && h.v[beg - 1].owner == e.owner) beg--;
+            const arc5 f = h.v[beg + data[i + 3] % (end - beg)];
+            i++;
+            if (f.to == e.to || h.n >= 4 * narcs + 64) continue;
+            hier_insert(&h, list_end(&h, e.to), (arc5){e.to, f.to, e.owner, e.a + f.a, e.b + f.b});
+        }
+    }
+    const size_t fsize = 64 + ((size_t)cells + 1) * 4 + (size_t)h.n * 16 + (size_t)core * 4;
+    uint8_t *o = calloc(fsize, 1);
+    memcpy(o, b, 64);
+    put32(o + 32, h.n);
+    put64(o + 40, fsize - 64);
+    uint8_t *of = o + 64, *oa = of + ((size_t)cells + 1) * 4;
+    for (uint32_t c = 0, k = 0; c <= cells; c++) {
+        while (k < h.n && h.v[k].owner < c) k++;
+        put32(of + 4 * (size_t)c, k);
+    }
+    for (uint32_t k = 0; k < h.n; k++) {
+        put32(oa + 16 * (size_t)k, h.v[k].to);
+        put32(oa + 16 * (size_t)k + 4, h.v[k].mid);
+        put32(oa + 16 * (size_t)k + 8, h.v[k].a);
+        put32(oa + 16 * (size_t)k + 12, h.v[k].b);
+    }
+    memcpy(oa + (size_t)h.n * 16, cores, (size_t)core * 4);
+    for (size_t k = 0; sets && k + 7 <= nsets; k += 7) {
+        const uint32_t w = sets[k + 1] | (uint32_t)sets[k + 2] << 8;
+        put32(o + 4 * (w % (fsize / 4)), get32(sets + k + 3));
+    }
+    fix_checksums(o, fsize);
+    free(h.v);
+    *out_size = fsize;
+    return o;
+}
+
 static void setup(void)
 {
     if (g_map) return;
@@ -260,16 +372,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         file = malloc(fsize ? fsize : 1);
         memcpy(file, data + 1, fsize);
         if (mode == 1) fix_checksums(file, fsize);
-    } else {
+    } else if (mode == 2) {
         fsize = g_size[form];
         file = malloc(fsize);
         memcpy(file, g_file[form], fsize);
-        if (mode == 2)
-            for (size_t i = 1; i + 2 < size; i += 3) file[(data[i] | (size_t)data[i + 1] << 8) % fsize] ^= data[i + 2];
-        else
-            for (size_t i = 1; i + 5 < size; i += 6)
-                put32(file + 4 * ((data[i] | (size_t)data[i + 1] << 8) % (fsize / 4)), get32(data + i + 2));
+        for (size_t i = 1; i + 2 < size; i += 3) file[(data[i] | (size_t)data[i + 1] << 8) % fsize] ^= data[i + 2];
         fix_checksums(file, fsize);
+    } else {
+        file = edit_ops(form, data + 1, size - 1, &fsize);
     }
     int pristine = -1;
     for (int f = 0; f < 3; f++)
