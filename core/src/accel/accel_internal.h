@@ -266,6 +266,22 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
     return e == PF__ACCEL_LM_NONE ? INFINITY : pf__accel_cost(e & 0xFFFFu, e >> 16);
 }
 
+/* Finding the arc owner -> other in owner's list (accel_unpack.c): the first arc to it, as
+ * unpacking takes it. A scan, as a build's lists need (their nodes' arcs up the hierarchy, a few
+ * dozen); but a file may make a list as long as it likes, and every shortcut through it a scan
+ * of it (the loader's check and the unpacking index: quadratic, a 320 KB forged file took 22 s
+ * to refuse). Lists longer than PF__ACCEL_FIND_SCAN get their arc indices ordered by target in
+ * by_to (NULL when no list is that long), found by halving. */
+#define PF__ACCEL_FIND_SCAN 32u
+typedef struct pf__accel_finder {
+    uint32_t *by_to; /* [narcs] for a long list c: by_to[first[c] .. first[c + 1]) its arcs by (to, index) */
+} pf__accel_finder;
+/* 0 on allocation failure. */
+int      pf__accel_finder_make(const pf_accel *acc, pf__accel_finder *f);
+void     pf__accel_finder_free(const pf_accel *acc, pf__accel_finder *f);
+/* The index of the first arc to `other` in owner's list; UINT32_MAX when there is none. */
+uint32_t pf__accel_find(const pf_accel *acc, const pf__accel_finder *f, uint32_t owner, uint32_t other);
+
 /* accel_unpack.c: computes acc->down (after a build or a load); 0 on allocation failure. */
 #define PF__ACCEL_DOWN_NONE  0xFFFFFFFFu
 #define PF__ACCEL_DOWN_SHIFT 24u
