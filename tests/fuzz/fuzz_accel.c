@@ -1,7 +1,7 @@
 /* fuzz_accel.c - baked accelerators (pf_accel_load_mem) from arbitrary bytes, then queries on them.
  *
- * The map is fixed: 26x20 cells of rooms, doors, pillars and a pond of a second class (so arcs
- * between classes can be forged). Its hierarchy comes in three baked forms, since a small map
+ * The map is fixed: 26x20 cells of rooms, doors, pillars and a pond of a second class with a rock
+ * in it (subgoals of both classes, so arcs between classes can be forged). Its hierarchy comes in three baked forms, since a small map
  * never keeps a core when built (the contraction stops only where the nodes left average 32 arcs):
  *   0  as pf_accel_create bakes it (no core)
  *   1  with a small core forged from it: the last nodes of the hierarchy (a set closed under its
@@ -199,6 +199,7 @@ static uint32_t list_end(const hier *h, uint32_t owner)
  *              1  duplicate arc i (the copy right after it)
  *              2  + 1 byte k: a shortcut through arc i's owner v, from i's end to the end of arc k
  *                 of v's list (k modulo its length), costs the sum, stored in the list of i's end
+ *                 unless that list has an arc to it already
  *              3  + 4 bytes: set u32 word i of the written file (any field, after the rest)
  * Returns the file, with header counts, offsets and checksums written for what it holds. */
 static uint8_t *edit_ops(int form, const uint8_t *data, size_t size, size_t *out_size)
@@ -238,7 +239,12 @@ static uint8_t *edit_ops(int form, const uint8_t *data, size_t size, size_t *out
             const arc5 f = h.v[beg + data[i + 3] % (end - beg)];
             i++;
             if (f.to == e.to || h.n >= 4 * narcs + 64) continue;
-            hier_insert(&h, list_end(&h, e.to), (arc5){e.to, f.to, e.owner, e.a + f.a, e.b + f.b});
+            /* not where e's end has an arc to f's already: that file is refused as it stands
+             * (kind 1 makes those) */
+            const uint32_t to_end = list_end(&h, e.to);
+            int has = 0;
+            for (uint32_t k = to_end; k > 0 && h.v[k - 1].owner == e.to && !has; k--) has = h.v[k - 1].to == f.to;
+            if (!has) hier_insert(&h, to_end, (arc5){e.to, f.to, e.owner, e.a + f.a, e.b + f.b});
         }
     }
     const size_t fsize = 64 + ((size_t)cells + 1) * 4 + (size_t)h.n * 16 + (size_t)core * 4;
@@ -277,7 +283,8 @@ static void setup(void)
             uint8_t v = (x % 7 == 6 || y % 6 == 5) ? 0 : 1;
             if ((x % 7 == 6 && y % 6 == 2) || (y % 6 == 5 && x % 7 == 3)) v = 1; /* doors */
             if (v && rnd(12) == 0) v = 0;                                         /* pillars */
-            if (x >= 15 && x <= 18 && y >= 7 && y <= 9) v = 2;                    /* a pond */
+            if (x >= 15 && x <= 19 && y >= 7 && y <= 10) v = 2;                   /* a pond, */
+            if (x == 17 && y == 8) v = 0;                                         /* a rock in it */
             cells[y * MAP_W + x] = v;
         }
     FUZZ_CHECK(pf_grid_create(&(pf_grid_desc){.width = MAP_W, .height = MAP_H, .cells = cells}, &g_map) == PF_OK);
