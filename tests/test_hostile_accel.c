@@ -546,7 +546,7 @@ static void test_find_in_long_lists(void **state)
     test_tracker c = {.countdown = -1};
     acc.alloc = test_tracked(&c);
     pf__accel_finder f;
-    assert_true(pf__accel_finder_make(&acc, &f));
+    assert_true(pf__accel_finder_make(&acc, 0, &f));
     assert_non_null(f.by_to);
     for (uint32_t o = 0; o < CELLS; o++)
         for (uint32_t to = 0; to < 510; to++) {
@@ -555,13 +555,27 @@ static void test_find_in_long_lists(void **state)
                 if (arcs[k].to == to) want = k;
             assert_int_equal(pf__accel_find(&acc, &f, o, to), want);
         }
+    /* the first arc (by index) of a long list that repeats an earlier one's end: the loader's
+     * refusal of duplicates there, found by the sort */
+    uint32_t twice = UINT32_MAX;
+    for (uint32_t o = 0; o < CELLS; o++) {
+        if (first[o + 1] - first[o] <= PF__ACCEL_FIND_SCAN) continue;
+        for (uint32_t k = first[o]; k < first[o + 1] && twice == UINT32_MAX; k++)
+            for (uint32_t j = first[o]; j < k; j++)
+                if (arcs[j].to == arcs[k].to) {
+                    twice = k;
+                    break;
+                }
+    }
+    assert_true(twice != UINT32_MAX);
+    assert_int_equal(f.twice, twice);
     pf__accel_finder_free(&acc, &f);
     assert_int_equal(c.live, 0);
     /* lists no longer than the scan: nothing allocated */
     first[2] = first[1] + PF__ACCEL_FIND_SCAN;
     first[3] = first[4] = first[2];
     acc.narcs = first[4];
-    assert_true(pf__accel_finder_make(&acc, &f));
+    assert_true(pf__accel_finder_make(&acc, 0, &f));
     assert_null(f.by_to);
     assert_int_equal(c.live, 0);
 }

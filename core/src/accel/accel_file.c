@@ -217,8 +217,11 @@ static pf_status check_lists(const pf_accel *acc, const pf__accel_finder *fd, co
                 return bad_arc(diag, name, c, i - acc->first[c], "an arc of the core leaves the core");
             /* a build never stores two (list_offer keeps the cheaper); a file that does could
              * have a shortcut checked against one copy and unpacked through another */
-            if (pf__accel_find(acc, fd, c, e->to) != i)
-                return bad_arc(diag, name, c, i - acc->first[c], "a second arc between the same two nodes");
+            int twice = 0;
+            if (acc->first[c + 1] - acc->first[c] > PF__ACCEL_FIND_SCAN) twice = i == fd->twice;
+            else
+                for (uint32_t k = acc->first[c]; k < i && !twice; k++) twice = acc->arcs[k].to == e->to;
+            if (twice) return bad_arc(diag, name, c, i - acc->first[c], "a second arc between the same two nodes");
             /* a, b below 2^30: sums of two never wrap, and costs stay exact in a double */
             if (e->a >= (1u << 30) || e->b >= (1u << 30) || e->a + e->b == 0)
                 return bad_arc(diag, name, c, i - acc->first[c], "cost out of range");
@@ -248,28 +251,27 @@ static pf_status check_lists(const pf_accel *acc, const pf__accel_finder *fd, co
     return PF_OK;
 }
 
-/* The offsets (ascending, within the arcs, lists only on subgoals, one for each), then the lists. */
-static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag)
+/* The offsets: ascending, within the arcs, lists only on subgoals, one for each; *longest the
+ * longest list. */
+static pf_status check_offsets(const pf_accel *acc, uint32_t *longest, const char *name, pf_diag *diag)
 {
     const uint8_t *sub = acc->sub;
-    uint32_t owners = 0;
+    uint32_t owners = 0, most = 0;
     if (acc->first[0] != 0 || acc->first[acc->cells] != acc->narcs)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets do not cover the arcs");
     for (uint32_t c = 0; c < acc->cells; c++) {
         if (acc->first[c + 1] < acc->first[c] || acc->first[c + 1] > acc->narcs)
             return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets of cell %u out of order", c);
         owners += sub[c] != 0;
-        if (acc->first[c + 1] != acc->first[c] && !sub[c])
+        const uint32_t n = acc->first[c + 1] - acc->first[c];
+        if (n && !sub[c])
             return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "cell %u holds arcs but is not a subgoal", c);
+        most = n > most ? n : most;
     }
     if (owners != acc->nodes)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%u subgoals announced, the map has %u", acc->nodes, owners);
-    pf__accel_finder fd;
-    if (!pf__accel_finder_make(acc, &fd))
-        return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
-    pf_status st = check_lists(acc, &fd, name, diag);
-    pf__accel_finder_free(acc, &fd);
-    return st;
+    *longest = most;
+    return PF_OK;
 }
 
 pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
@@ -332,9 +334,17 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     }
     acc->graph_arcs = (uint32_t)graph;
     acc->shortcuts = (uint32_t)sc;
-    if (st == PF_OK) st = check_arcs(acc, name, diag);
-    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index(acc) || !pf__accel_nodes_index(acc)))
+    /* the lists' finder (made once the offsets hold) serves the check and the unpacking index */
+    pf__accel_finder fd = {NULL, UINT32_MAX};
+    uint32_t longest = 0;
+    if (st == PF_OK) st = check_offsets(acc, &longest, name, diag);
+    /* (longest 0 asks the finder to measure: no list is long then either) */
+    if (st == PF_OK && !pf__accel_finder_make(acc, longest ? longest : 1u, &fd))
         st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
+    if (st == PF_OK) st = check_lists(acc, &fd, name, diag);
+    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index_by(acc, &fd) || !pf__accel_nodes_index(acc)))
+        st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
+    pf__accel_finder_free(acc, &fd);
     if (st != PF_OK) {
         pf_accel_destroy(acc);
         return st;

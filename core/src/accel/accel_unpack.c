@@ -50,19 +50,29 @@ static void sort_by_to(const pf_accel *acc, uint32_t *v, uint32_t n)
     }
 }
 
-int pf__accel_finder_make(const pf_accel *acc, pf__accel_finder *f)
+int pf__accel_finder_make(const pf_accel *acc, uint32_t longest, pf__accel_finder *f)
 {
     f->by_to = NULL;
-    int any = 0;
-    for (uint32_t c = 0; c < acc->cells && !any; c++) any = acc->first[c + 1u] - acc->first[c] > PF__ACCEL_FIND_SCAN;
-    if (!any) return 1;
+    f->twice = UINT32_MAX;
+    if (!longest) {
+        /* a loop without an exit, so that it vectorises (with one, 9 instructions a cell) */
+        const uint32_t *first = acc->first, cells = acc->cells;
+        for (uint32_t c = 0; c < cells; c++) {
+            const uint32_t n = first[c + 1u] - first[c];
+            longest = n > longest ? n : longest;
+        }
+    }
+    if (longest <= PF__ACCEL_FIND_SCAN) return 1;
     f->by_to = pf__alloc(&acc->alloc, (size_t)acc->narcs * sizeof(uint32_t), 64);
     if (!f->by_to) return 0;
     for (uint32_t c = 0; c < acc->cells; c++) {
         const uint32_t b = acc->first[c], n = acc->first[c + 1u] - b;
         if (n <= PF__ACCEL_FIND_SCAN) continue;
-        for (uint32_t k = 0; k < n; k++) f->by_to[b + k] = b + k;
-        sort_by_to(acc, f->by_to + b, n);
+        uint32_t *v = f->by_to + b;
+        for (uint32_t k = 0; k < n; k++) v[k] = b + k;
+        sort_by_to(acc, v, n);
+        for (uint32_t k = 1; k < n; k++)
+            if (acc->arcs[v[k]].to == acc->arcs[v[k - 1u]].to && v[k] < f->twice) f->twice = v[k];
     }
     return 1;
 }
@@ -71,24 +81,6 @@ void pf__accel_finder_free(const pf_accel *acc, pf__accel_finder *f)
 {
     pf__free(&acc->alloc, f->by_to, (size_t)acc->narcs * sizeof(uint32_t));
     f->by_to = NULL;
-}
-
-uint32_t pf__accel_find(const pf_accel *acc, const pf__accel_finder *f, uint32_t owner, uint32_t other)
-{
-    const uint32_t b = acc->first[owner], e = acc->first[owner + 1u];
-    if (e - b <= PF__ACCEL_FIND_SCAN || !f->by_to) {
-        for (uint32_t k = b; k < e; k++)
-            if (acc->arcs[k].to == other) return k;
-        return UINT32_MAX;
-    }
-    /* the first of the list's arcs (by index) whose target is not below `other` */
-    uint32_t lo = b, hi = e;
-    while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2u;
-        if (acc->arcs[f->by_to[mid]].to < other) lo = mid + 1u;
-        else hi = mid;
-    }
-    return lo < e && acc->arcs[f->by_to[lo]].to == other ? f->by_to[lo] : UINT32_MAX;
 }
 
 /* ---- the unpacking index ------------------------------------------------------------------------- */
@@ -103,12 +95,20 @@ static uint8_t half_bits(const pf__accel_arc *h)
 
 int pf__accel_unpack_index(pf_accel *acc)
 {
+    pf__accel_finder fd;
+    if (!pf__accel_finder_make(acc, 0, &fd)) return 0;
+    const int ok = pf__accel_unpack_index_by(acc, &fd);
+    pf__accel_finder_free(acc, &fd);
+    return ok;
+}
+
+int pf__accel_unpack_index_by(pf_accel *acc, const pf__accel_finder *fd)
+{
     pf__accel_unpack_free(acc);
     if (!acc->narcs) return 1;
     acc->down = pf__alloc(&acc->alloc, (size_t)acc->narcs * sizeof(uint32_t), 64);
     acc->halves = pf__alloc(&acc->alloc, acc->narcs, 64);
-    pf__accel_finder fd;
-    if (!acc->down || !acc->halves || !pf__accel_finder_make(acc, &fd)) {
+    if (!acc->down || !acc->halves) {
         pf__accel_unpack_free(acc);
         return 0;
     }
@@ -118,7 +118,7 @@ int pf__accel_unpack_index(pf_accel *acc)
             uint32_t d = PF__ACCEL_DOWN_NONE;
             uint8_t h = 0;
             if (e->mid < PF__ACCEL_FROM_DST) {
-                uint32_t k0 = pf__accel_find(acc, &fd, e->mid, c), k1 = pf__accel_find(acc, &fd, e->mid, e->to);
+                uint32_t k0 = pf__accel_find(acc, fd, e->mid, c), k1 = pf__accel_find(acc, fd, e->mid, e->to);
                 /* both in one list: the second as a small offset from the first; an index or an
                  * offset that does not fit leaves the arc to the scan (put_arc) */
                 int64_t off = (int64_t)k1 - (int64_t)k0;
@@ -131,7 +131,6 @@ int pf__accel_unpack_index(pf_accel *acc)
             acc->halves[i] = h;
         }
     }
-    pf__accel_finder_free(acc, &fd);
     return 1;
 }
 
