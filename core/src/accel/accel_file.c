@@ -215,8 +215,9 @@ static pf_status check_lists(const pf_accel *acc, const pf__accel_finder *fd, co
              * contracted end): the query crosses the core on records by core index */
             if (sub[c] == 2 && sub[e->to] != 2)
                 return bad_arc(diag, name, c, i - acc->first[c], "an arc of the core leaves the core");
-            /* a build never stores two (list_offer keeps the cheaper); a file that does could
-             * have a shortcut checked against one copy and unpacked through another */
+            /* a build never stores two (list_offer keeps the cheaper): a second is a forgery.
+             * Every lookup takes the first, so copies could not mislead one; but a list of
+             * copies is the cheapest way to make lists long, and no file needs one */
             int twice = 0;
             if (acc->first[c + 1] - acc->first[c] > PF__ACCEL_FIND_SCAN) twice = i == fd->twice;
             else

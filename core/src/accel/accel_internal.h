@@ -270,7 +270,7 @@ PF__INLINE double pf__accel_lm_dist(uint32_t e)
  * unpacking takes it. A scan, as a build's lists need (their nodes' arcs up the hierarchy, a few
  * dozen); but a file may make a list as long as it likes, and every shortcut through it a scan
  * of it (the loader's check and the unpacking index: quadratic, a 320 KB forged file took 22 s
- * to refuse). Lists longer than PF__ACCEL_FIND_SCAN get their arc indices ordered by target in
+ * to load under ASan). Lists longer than PF__ACCEL_FIND_SCAN get their arc indices ordered by target in
  * by_to (NULL when no list is that long), found by halving. */
 #define PF__ACCEL_FIND_SCAN 32u
 typedef struct pf__accel_finder {
