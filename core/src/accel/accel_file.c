@@ -196,26 +196,16 @@ static pf_status bad_arc(pf_diag *diag, const char *name, uint32_t c, uint32_t i
     return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc %u of cell %u: %s", i, c, why);
 }
 
-/* Arc by arc: ends that are subgoals of one class, costs at least the octile distance, and either a
- * legal canonical path of exactly that cost or two arcs of the middle node that add up to it
- * (each strictly cheaper, so unpacking always ends). */
-static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag)
+/* Arc by arc: ends that are subgoals of one class, one arc at most between two nodes in a list,
+ * costs at least the octile distance, and either a legal canonical path of exactly that cost or
+ * two arcs of the middle node that add up to it (each strictly cheaper, so unpacking always
+ * ends). The middle's arcs are found through fd (pf__accel_find): a forged list of any length
+ * costs its sorting once, not a scan for every shortcut through it. */
+static pf_status check_lists(const pf_accel *acc, const pf__accel_finder *fd, const char *name, pf_diag *diag)
 {
     const pf_map *m = acc->map;
     const uint8_t *cls = m->cls, *sub = acc->sub;
     const pf__grid_view mv = pf__grid_view_of(m);
-    uint32_t owners = 0;
-    if (acc->first[0] != 0 || acc->first[acc->cells] != acc->narcs)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets do not cover the arcs");
-    for (uint32_t c = 0; c < acc->cells; c++) {
-        if (acc->first[c + 1] < acc->first[c] || acc->first[c + 1] > acc->narcs)
-            return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets of cell %u out of order", c);
-        owners += sub[c] != 0;
-        if (acc->first[c + 1] != acc->first[c] && !sub[c])
-            return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "cell %u holds arcs but is not a subgoal", c);
-    }
-    if (owners != acc->nodes)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%u subgoals announced, the map has %u", acc->nodes, owners);
     for (uint32_t c = 0; c < acc->cells; c++) {
         for (uint32_t i = acc->first[c]; i < acc->first[c + 1]; i++) {
             const pf__accel_arc *e = &acc->arcs[i];
@@ -225,6 +215,14 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
              * contracted end): the query crosses the core on records by core index */
             if (sub[c] == 2 && sub[e->to] != 2)
                 return bad_arc(diag, name, c, i - acc->first[c], "an arc of the core leaves the core");
+            /* a build never stores two (list_offer keeps the cheaper): a second is a forgery.
+             * Every lookup takes the first, so copies could not mislead one; but a list of
+             * copies is the cheapest way to make lists long, and no file needs one */
+            int twice = 0;
+            if (acc->first[c + 1] - acc->first[c] > PF__ACCEL_FIND_SCAN) twice = i == fd->twice;
+            else
+                for (uint32_t k = acc->first[c]; k < i && !twice; k++) twice = acc->arcs[k].to == e->to;
+            if (twice) return bad_arc(diag, name, c, i - acc->first[c], "a second arc between the same two nodes");
             /* a, b below 2^30: sums of two never wrap, and costs stay exact in a double */
             if (e->a >= (1u << 30) || e->b >= (1u << 30) || e->a + e->b == 0)
                 return bad_arc(diag, name, c, i - acc->first[c], "cost out of range");
@@ -242,17 +240,38 @@ static pf_status check_arcs(const pf_accel *acc, const char *name, pf_diag *diag
             uint32_t v = e->mid;
             if (v >= acc->cells || !sub[v] || v == c || v == e->to)
                 return bad_arc(diag, name, c, i - acc->first[c], "its middle is not a third subgoal");
-            /* the first arc to each end, as unpacking takes them (arc_between, accel_unpack.c): a
-             * file with two arcs between one pair is checked by the ones that will be read */
-            const pf__accel_arc *l = NULL, *r = NULL;
-            for (uint32_t k = acc->first[v]; k < acc->first[v + 1]; k++) {
-                if (!l && acc->arcs[k].to == c) l = &acc->arcs[k];
-                if (!r && acc->arcs[k].to == e->to) r = &acc->arcs[k];
-            }
-            if (!l || !r || l->a + r->a != e->a || l->b + r->b != e->b)
+            /* the first arc to each end, as unpacking takes them (accel_unpack.c) */
+            const uint32_t kl = pf__accel_find(acc, fd, v, c), kr = pf__accel_find(acc, fd, v, e->to);
+            if (kl == UINT32_MAX || kr == UINT32_MAX)
+                return bad_arc(diag, name, c, i - acc->first[c], "its middle's two arcs do not make it up");
+            const pf__accel_arc *l = &acc->arcs[kl], *r = &acc->arcs[kr];
+            if (l->a + r->a != e->a || l->b + r->b != e->b)
                 return bad_arc(diag, name, c, i - acc->first[c], "its middle's two arcs do not make it up");
         }
     }
+    return PF_OK;
+}
+
+/* The offsets: ascending, within the arcs, lists only on subgoals, one for each; *longest the
+ * longest list. */
+static pf_status check_offsets(const pf_accel *acc, uint32_t *longest, const char *name, pf_diag *diag)
+{
+    const uint8_t *sub = acc->sub;
+    uint32_t owners = 0, most = 0;
+    if (acc->first[0] != 0 || acc->first[acc->cells] != acc->narcs)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets do not cover the arcs");
+    for (uint32_t c = 0; c < acc->cells; c++) {
+        if (acc->first[c + 1] < acc->first[c] || acc->first[c + 1] > acc->narcs)
+            return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "arc offsets of cell %u out of order", c);
+        owners += sub[c] != 0;
+        const uint32_t n = acc->first[c + 1] - acc->first[c];
+        if (n && !sub[c])
+            return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "cell %u holds arcs but is not a subgoal", c);
+        most = n > most ? n : most;
+    }
+    if (owners != acc->nodes)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "%u subgoals announced, the map has %u", acc->nodes, owners);
+    *longest = most;
     return PF_OK;
 }
 
@@ -316,9 +335,17 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     }
     acc->graph_arcs = (uint32_t)graph;
     acc->shortcuts = (uint32_t)sc;
-    if (st == PF_OK) st = check_arcs(acc, name, diag);
-    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index(acc) || !pf__accel_nodes_index(acc)))
+    /* the lists' finder (made once the offsets hold) serves the check and the unpacking index */
+    pf__accel_finder fd = {NULL, UINT32_MAX};
+    uint32_t longest = 0;
+    if (st == PF_OK) st = check_offsets(acc, &longest, name, diag);
+    /* (longest 0 asks the finder to measure: no list is long then either) */
+    if (st == PF_OK && !pf__accel_finder_make(acc, longest ? longest : 1u, &fd))
         st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
+    if (st == PF_OK) st = check_lists(acc, &fd, name, diag);
+    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index_by(acc, &fd) || !pf__accel_nodes_index(acc)))
+        st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
+    pf__accel_finder_free(acc, &fd);
     if (st != PF_OK) {
         pf_accel_destroy(acc);
         return st;
