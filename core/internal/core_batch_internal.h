@@ -89,8 +89,8 @@ int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc
  * hierarchy, its labels), made by the first member that needs it and read by the others, each
  * member then running only its start side. A member answers what its own query answers: the same
  * status, detail flags and cost (with a core the same path and stats; without one a shortest path,
- * and the stats of the goal side run whole). Shared between threads: one member makes it while
- * the others that need it wait. */
+ * and the stats of the goal side run whole). Shared between threads: one member makes it; one
+ * that needs it meanwhile makes its own (the same) rather than wait. */
 typedef struct pf__accel_squad pf__accel_squad;
 /* An empty squad (its memory through alloc); NULL when out of memory. */
 pf__accel_squad *pf__accel_squad_create(const pf_allocator *alloc);

@@ -1488,9 +1488,9 @@ static int squad_claim(pf__accel_squad *q, const pf_accel *acc, uint64_t version
         q->goal = goal;
         return SQUAD_MAKE;
     }
-    /* another member makes it now, on another worker: a wait shorter than making it again, and
-     * never an endless one (making it waits on nothing) */
-    while (seen == PF__SQUAD_BUILDING) seen = atomic_load_explicit(&q->state, memory_order_acquire);
+    /* another member makes it now, on another worker: this one makes its own (the same labels)
+     * rather than wait, since the maker may be descheduled for a time slice (a game's frame on a
+     * loaded machine: more threads than cores), where making one costs one goal side */
     return seen == PF__SQUAD_READY && q->acc == acc && q->version == version && q->goal == goal ? SQUAD_READ : SQUAD_OWN;
 }
 
