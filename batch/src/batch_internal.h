@@ -130,6 +130,8 @@ typedef struct pf__job {
     int      written;          /* its results are written in the query slots */
     pf_status fin;             /* final status of the real search, once rdone */
     int      carried;          /* an edit left its suspended search valid (follow.c): kept */
+    uint32_t squad;            /* single: 1 + the index in b->squads of the squad of accelerated
+                                * queries it is a member of (plan.c), 0 = none */
     uint32_t settled;          /* group: starts settled so far */
     int32_t  bx0, by0, bx1, by1; /* group: bounding box of the starts */
     uint32_t sliced;
@@ -163,6 +165,14 @@ typedef struct pf__entry {
     uint32_t fair;             /* 1: capped at the quantum: a fair-round entry, or the main entry of
                                 * a job in the fair round (expansion budgets) */
 } pf__entry;
+
+/* A squad of accelerated queries kept by the plan (plan.c): the jobs that are its members, or the
+ * next free one. */
+typedef struct pf__squad_slot {
+    pf__accel_squad *q;
+    uint32_t         refs;      /* jobs planned as its members and not yet gone */
+    uint32_t         next_free; /* while free: 1 + the next free one's index, 0 = none */
+} pf__squad_slot;
 
 /* ---- the batch --------------------------------------------------------------------------------- */
 
@@ -236,6 +246,10 @@ struct pf_batch {
         uint32_t     *scratch;
         uint32_t      scratch_cap;
         uint32_t      epoch;       /* runs finished so far: the run the next jobs are planned for */
+        /* squads of accelerated queries: made as squads are planned and kept for the next ones
+         * (their memory with them), those no job refers to in a free list */
+        pf__squad_slot *squads;
+        uint32_t      squads_made, squads_cap, squad_free; /* free: 1 + an index, 0 = none */
     };
 
     struct { /* account.c: the prepared run and its budget account */
@@ -261,7 +275,8 @@ struct pf_batch {
 
     /* shared: the public counters, each added to by the part that counts it: queries.c
      * (submitted, completed, cancelled, superseded), plan.c (deduped, restarted by an edit),
-     * results.c (grouped; searches and groups taken back), account.c (suspended, restarted),
+     * results.c (grouped; searches and groups taken back; plan.c: squads whose goal side was made, in
+     * groups), account.c (suspended, restarted),
      * spares.c (spare_failed), sched_jobs.c (what the workers counted in a run) */
     pf_batch_stats st;
 };
@@ -405,6 +420,11 @@ static inline uint32_t pf__plan_njobs(const pf_batch *b) { return b->njobs; }
 static inline pf__job *pf__plan_job(const pf_batch *b, uint32_t i) { return &b->jobs[i]; }
 /* No job and no waiting duplicate. */
 static inline int pf__plan_idle(const pf_batch *b) { return !b->njobs && !b->ndups; }
+/* The squad of accelerated queries a single job is a member of, or NULL. */
+static inline pf__accel_squad *pf__plan_squad(const pf_batch *b, const pf__job *j)
+{
+    return j->squad ? b->squads[j->squad - 1u].q : NULL;
+}
 /* A group's member slots: [j->count], sorted by start. */
 static inline const uint32_t *pf__plan_members(const pf_batch *b, const pf__job *j) { return &b->members[j->first]; }
 

@@ -80,14 +80,74 @@ static void first_equal(pf_batch *b, const uint32_t *fresh, const uint32_t *idx,
     }
 }
 
-/* Whether a query can join a group: valid endpoints in one component of one terrain class, and not
- * a long move the batch's accelerator answers: a squad's backward A* floods the region between its
- * starts and its goal (tens of frames at a 4 ms budget on rooms-2000, where the accelerator answers
- * a unit in about 0.1 ms), so such a squad is searched unit by unit. */
-static int groupable(const pf_batch *b, const pf_map *m, const pf__bquery *e)
+/* How a query can join others of its goal: valid endpoints in one component of one terrain class
+ * make it GROUP, a member of a group search, unless it is a long move the batch's accelerator
+ * answers: a group's backward A* floods the region between its starts and its goal (tens of frames
+ * at a 4 ms budget on rooms-2000, where the accelerator answers a unit in about 0.1 ms), so such a
+ * query is a member of a SQUAD of accelerated queries instead, each answered by its own query on
+ * the goal side they share (core_batch_internal.h). */
+enum { JOIN_NONE = 0, JOIN_GROUP, JOIN_SQUAD };
+
+static int join_kind(const pf_batch *b, const pf_map *m, const pf__bquery *e)
 {
-    return !(e->q.flags & PF_QUERY_FLOW) && pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal) &&
-           !pf__accel_takes(b->accel, m, &e->rd, e->q.start, e->q.goal);
+    if ((e->q.flags & PF_QUERY_FLOW) || !pf__group_search_accepts(m, &e->rd, e->q.start, e->q.goal)) return JOIN_NONE;
+    return pf__accel_takes(b->accel, m, &e->rd, e->q.start, e->q.goal) ? JOIN_SQUAD : JOIN_GROUP;
+}
+
+/* Same-goal queries of the list l[0..k) into gid (the first of each's goal group), or PF_NODE_NONE
+ * for those in groups smaller than group_min; size[] is scratch indexed like gid. */
+static void same_goal(pf_batch *b, const uint32_t *fresh, const uint32_t *l, uint32_t k, uint32_t *gid, uint32_t *size)
+{
+    if (k < b->group_min) {
+        for (uint32_t t = 0; t < k; t++) gid[l[t]] = PF_NODE_NONE;
+        return;
+    }
+    first_equal(b, fresh, l, k, 0, gid); /* gid[i] = first member of i's goal group */
+    for (uint32_t t = 0; t < k; t++) size[l[t]] = 0;
+    for (uint32_t t = 0; t < k; t++) size[gid[l[t]]]++;
+    for (uint32_t t = 0; t < k; t++)
+        if (size[gid[l[t]]] < b->group_min) gid[l[t]] = PF_NODE_NONE;
+}
+
+/* ---- squads of accelerated queries ------------------------------------------------------------ */
+
+/* Room for `more` squads beyond those made; 0 when out of memory (a static batch's allocator always
+ * refuses: its squads' members are answered alone). */
+static int squads_room(pf_batch *b, uint32_t more)
+{
+    uint64_t need = (uint64_t)b->squads_made + more;
+    return need <= UINT32_MAX / 2u && PF__GROW(b, b->squads, b->squads_cap, (uint32_t)need);
+}
+
+/* A squad for a new group of members (1 + its index), a free one or a new one; 0 when none can be
+ * made. Room was reserved by squads_room. */
+static uint32_t squad_take(pf_batch *b)
+{
+    uint32_t i;
+    if (b->squad_free) {
+        i = b->squad_free - 1u;
+        b->squad_free = b->squads[i].next_free;
+    } else {
+        if (b->squads_made >= b->squads_cap) return 0;
+        pf__accel_squad *q = pf__accel_squad_create(&b->alloc);
+        if (!q) return 0;
+        i = b->squads_made++;
+        b->squads[i].q = q;
+    }
+    b->squads[i].refs = 0;
+    return i + 1u;
+}
+
+/* A job leaves the plan: its squad is free again once no job of it is left. */
+static void squad_leave(pf_batch *b, const pf__job *j)
+{
+    if (!j->squad) return;
+    pf__squad_slot *sq = &b->squads[j->squad - 1u];
+    if (--sq->refs) return;
+    b->st.groups += (uint64_t)pf__accel_squad_made(sq->q); /* its goal side: a group search */
+    pf__accel_squad_reset(sq->q);
+    sq->next_free = b->squad_free;
+    b->squad_free = j->squad;
 }
 
 static uint64_t key_hash(const pf__bquery *e, int with_start)
@@ -123,10 +183,11 @@ int pf__plan_fresh(pf_batch *b)
     uint32_t n;
     const uint32_t *fresh = pf__queries_fresh(b, &n);
     if (n == 0) return 1;
-    /* scratch: canon[n] | gid[n] | cnt[n] | order[n] | ndup[n] */
-    if (!PF__GROW(b, b->scratch, b->scratch_cap, 5u * n)) return 0;
+    /* scratch: canon[n] | gid[n] | cnt[n] | order[n] | ndup[n] | sid[n] | sl[n] */
+    if (!PF__GROW(b, b->scratch, b->scratch_cap, 7u * n)) return 0;
     if (!pf__plan_reserve_table(b, n)) return 0;
     uint32_t *canon = b->scratch, *gid = canon + n, *cnt = gid + n, *order = cnt + n, *ndup = order + n;
+    uint32_t *sid = ndup + n, *sl = sid + n;
     /* Worst case every fresh query is a duplicate or a group member: reserve now so nothing below
      * can fail halfway. */
     if (!PF__GROW(b, b->dups, b->dups_cap, b->ndups + n)) return 0;
@@ -160,22 +221,22 @@ int pf__plan_fresh(pf_batch *b)
     const pf_map *m = b->map;
     int grouping = !(b->flags & PF_BATCH_NO_GROUPS) && pf_map_kind_of(m) == PF_MAP_GRID &&
                    pf_grid_moves(m) != PF_MOVES_HEX;
-    uint32_t *gl = cnt, k = 0; /* groupable canonical queries, in submission order */
+    uint32_t *gl = cnt, k = 0, ns = 0; /* groupable canonical queries, in submission order; squads' in sl */
     for (uint32_t t = 0; t < ncanon; t++) {
         uint32_t i = order[t];
-        gid[i] = PF_NODE_NONE;
-        if (grouping && groupable(b, m, pf__query(b, fresh[i]))) gl[k++] = i;
+        gid[i] = sid[i] = PF_NODE_NONE;
+        int join = grouping ? join_kind(b, m, pf__query(b, fresh[i])) : JOIN_NONE;
+        if (join == JOIN_GROUP) gl[k++] = i;
+        else if (join == JOIN_SQUAD) sl[ns++] = i;
     }
-    if (k >= b->group_min) {
-        first_equal(b, fresh, gl, k, 0, gid); /* gid[i] = first member of i's goal group */
-        /* canon[] is free once duplicates are recorded: reuse it for the group sizes */
-        for (uint32_t t = 0; t < k; t++) canon[gl[t]] = 0;
-        for (uint32_t t = 0; t < k; t++) canon[gid[gl[t]]]++;
-        for (uint32_t t = 0; t < k; t++)
-            if (canon[gid[gl[t]]] < b->group_min) gid[gl[t]] = PF_NODE_NONE;
-    } else {
-        for (uint32_t t = 0; t < k; t++) gid[gl[t]] = PF_NODE_NONE;
-    }
+    /* canon[] is free once duplicates are recorded: reused for the group sizes, then for each
+     * squad's index at its first member */
+    same_goal(b, fresh, gl, k, gid, canon);
+    same_goal(b, fresh, sl, ns, sid, canon);
+    uint32_t nsq = 0;
+    for (uint32_t t = 0; t < ns; t++) nsq += sid[sl[t]] == sl[t];
+    if (nsq && !squads_room(b, nsq))
+        for (uint32_t t = 0; t < ns; t++) sid[sl[t]] = PF_NODE_NONE; /* answered alone */
     /* 4. Jobs in submission order: a single per ungrouped canonical query, a group at the position
      * of its first member. */
     for (uint32_t t = 0; t < ncanon; t++) {
@@ -186,6 +247,11 @@ int pf__plan_fresh(pf_batch *b)
             pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = b->epoch,
                          .live = 1u + ndup[i], .kgoal = e->q.goal, .kstart = e->q.start,
                          .khash = key_hash(e, 1)};
+            if (sid[i] != PF_NODE_NONE) { /* a squad's member; its first member takes the squad */
+                if (sid[i] == i) canon[i] = squad_take(b);
+                j.squad = canon[sid[i]];
+                if (j.squad) b->squads[j.squad - 1u].refs++;
+            }
             e->job = b->njobs;
             append_job(b, &j);
             continue;
@@ -230,7 +296,7 @@ int pf__plan_fresh(pf_batch *b)
 int pf__plan_reserve(pf_batch *b, uint32_t n)
 {
     return PF__GROW(b, b->jobs, b->jobs_cap, n) && PF__GROW(b, b->members, b->members_cap, n) &&
-           PF__GROW(b, b->dups, b->dups_cap, n) && PF__GROW(b, b->scratch, b->scratch_cap, 5u * n);
+           PF__GROW(b, b->dups, b->dups_cap, n) && PF__GROW(b, b->scratch, b->scratch_cap, 7u * n);
 }
 
 uint32_t *pf__plan_scratch(pf_batch *b, uint32_t n)
@@ -245,7 +311,10 @@ void pf__plan_compact(pf_batch *b)
     uint32_t keep = 0, mkeep = 0;
     for (uint32_t i = 0; i < b->njobs; i++) {
         pf__job *j = &b->jobs[i];
-        if (j->state == PF__J_DONE || j->state == PF__J_CANCELLED) continue;
+        if (j->state == PF__J_DONE || j->state == PF__J_CANCELLED) {
+            squad_leave(b, j);
+            continue;
+        }
         if (j->kind == PF__J_GROUP) {
             /* members of live groups move down in order (ranges were appended in job order) */
             memmove(&b->members[mkeep], &b->members[j->first], j->count * sizeof *b->members);
@@ -358,6 +427,7 @@ void pf__plan_unplan(pf_batch *b, int ok)
             b->jobs[kept++] = *j;
             continue;
         }
+        squad_leave(b, j); /* planned again: its members may make another squad */
         if (j->held && !j->rdone) b->st.dropped += j->rprog; /* the edit throws that work away */
         if (j->held) pf__spare_put(b, j->held);
         j->held = NULL;
@@ -403,6 +473,8 @@ size_t pf__plan_mem_size(const pf_batch *b)
     for (uint32_t i = 0; i < b->njobs; i++) n += pf_ctx_mem_size(b->jobs[i].held);
     n += b->jobs_cap * sizeof *b->jobs;
     n += (b->members_cap + b->dups_cap + b->table_cap + b->scratch_cap) * sizeof(uint32_t);
+    for (uint32_t i = 0; i < b->squads_made; i++) n += pf__accel_squad_mem_size(b->squads[i].q);
+    n += b->squads_cap * sizeof *b->squads;
     return n;
 }
 
@@ -414,14 +486,16 @@ void pf__plan_free(pf_batch *b)
     pf__free(&b->alloc, b->dups, b->dups_cap * sizeof *b->dups);
     pf__free(&b->alloc, b->table, b->table_cap * sizeof *b->table);
     pf__free(&b->alloc, b->scratch, b->scratch_cap * sizeof *b->scratch);
+    for (uint32_t i = 0; i < b->squads_made; i++) pf__accel_squad_destroy(b->squads[i].q);
+    pf__free(&b->alloc, b->squads, b->squads_cap * sizeof *b->squads);
 }
 
-/* qcap jobs, members and duplicates; the hash table of tcap entries; scratch of five arrays of
+/* qcap jobs, members and duplicates; the hash table of tcap entries; scratch of seven arrays of
  * the fresh queries. */
 size_t pf__plan_static_size(uint32_t qcap, uint32_t tcap)
 {
     size_t q = qcap, u32 = sizeof(uint32_t);
-    return pf__align64(q * sizeof(pf__job)) + 2u * pf__align64(q * u32) + pf__align64(5u * q * u32) +
+    return pf__align64(q * sizeof(pf__job)) + 2u * pf__align64(q * u32) + pf__align64(7u * q * u32) +
            pf__align64(tcap * u32);
 }
 
@@ -431,9 +505,9 @@ void pf__plan_place(pf_batch *b, char **p, uint32_t qcap, uint32_t tcap)
     b->jobs = pf__carve(p, pf__align64(q * sizeof *b->jobs));
     b->members = pf__carve(p, pf__align64(q * sizeof *b->members));
     b->dups = pf__carve(p, pf__align64(q * sizeof *b->dups));
-    b->scratch = pf__carve(p, pf__align64(5u * q * sizeof *b->scratch));
+    b->scratch = pf__carve(p, pf__align64(7u * q * sizeof *b->scratch));
     b->table = pf__carve(p, pf__align64(tcap * sizeof *b->table));
     b->jobs_cap = b->members_cap = b->dups_cap = qcap;
-    b->scratch_cap = 5u * qcap;
+    b->scratch_cap = 7u * qcap;
     b->table_cap = tcap;
 }

@@ -13,7 +13,7 @@ static void single_result(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__
 {
     pf__bquery *e = pf__query(b, j->query);
     pf_batch_result *r = &e->res;
-    r->flags |= j->sliced ? PF_BATCH_RESULT_SLICED : 0u;
+    r->flags |= (j->sliced ? PF_BATCH_RESULT_SLICED : 0u) | (j->squad ? PF_BATCH_RESULT_GROUPED : 0u);
     r->path = NULL;
     r->path_len = 0;
     r->field = NULL;
@@ -74,6 +74,7 @@ void pf__results_unwrite(pf_batch *b, pf__job *j)
 void pf__results_answered(pf_batch *b, const pf__job *j)
 {
     if (j->kind == PF__J_SINGLE) {
+        b->st.grouped += j->squad && pf__query(b, j->query)->cancel == PF_OK; /* a squad's member */
         pf__query_done(b, j->query);
         return;
     }

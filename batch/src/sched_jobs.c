@@ -194,7 +194,11 @@ static pf_status step(pf_batch *b, pf__job *j, pf_ctx *c, uint64_t n, uint64_t *
 {
     uint32_t budget = n == 0 ? 0u : (n > UINT32_MAX - 1u ? UINT32_MAX - 1u : (uint32_t)n);
     uint64_t u0 = ctx_units(c, 0);
+    /* a squad's member reads (or makes) the goal side the squad shares while its query runs */
+    pf__accel_squad *sq = pf__plan_squad(b, j);
+    if (sq) pf__ctx_accel_squad(c, sq);
     pf_status st = j->kind == PF__J_GROUP ? pf__group_step(b, j, c, budget, 0) : pf_search_step(c, budget);
+    if (sq) pf__ctx_accel_squad(c, NULL);
     *units += ctx_units(c, st != PF_IN_PROGRESS) - u0;
     return st;
 }

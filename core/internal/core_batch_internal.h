@@ -79,9 +79,29 @@ const pf_map *pf__accel_map(const pf_accel *acc);
 int pf__accel_attachable(const pf_accel *acc, const pf_map *map);
 /* Whether `acc` [opt] would answer the query start -> goal (public ids) with the resolved options
  * rd on map: AUTO, a one-cell unit without filter or partial answer, the accelerator in use on the
- * map, and a move longer than its short-query threshold. The batch then leaves the query out of
- * squad groups (batch/src/plan.c). */
+ * map, and a move longer than its short-query threshold. The batch then groups the query with
+ * others of its goal as a squad of accelerated queries (below), not as a group search
+ * (batch/src/plan.c). */
 int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc *rd, uint32_t start, uint32_t goal);
+
+/* Squads of accelerated queries (accel/accel_squad.c): queries pf__accel_takes with one goal and
+ * the same options share the goal side of their queries (the goal's seeds, its search up the
+ * hierarchy, its labels), made by the first member that needs it and read by the others, each
+ * member then running only its start side. A member answers what its own query answers: the same
+ * status, detail flags and cost (with a core the same path and stats; without one a shortest path,
+ * and the stats of the goal side run whole). Shared between threads: one member makes it; one
+ * that needs it meanwhile makes its own (the same) rather than wait. */
+typedef struct pf__accel_squad pf__accel_squad;
+/* An empty squad (its memory through alloc); NULL when out of memory. */
+pf__accel_squad *pf__accel_squad_create(const pf_allocator *alloc);
+/* Empty again for another squad (keeping its memory); no query may be reading it. */
+void             pf__accel_squad_reset(pf__accel_squad *q);
+/* Whether a goal side was made in it. */
+int              pf__accel_squad_made(const pf__accel_squad *q);
+void             pf__accel_squad_destroy(pf__accel_squad *q); /* NULL-safe */
+size_t           pf__accel_squad_mem_size(const pf__accel_squad *q);
+/* The queries ctx's accelerator answers from now on are members of q [opt] (NULL: none). */
+void             pf__ctx_accel_squad(pf_ctx *ctx, pf__accel_squad *q);
 
 /* Octile distance of the offset (dx, dy): the batch orders jobs by it (longest first). */
 double pf__grid_octile(int32_t dx, int32_t dy);

@@ -52,9 +52,16 @@
  * A*, greedy, BFS and Theta* are searched one by one: whether a forward A* reaches the goal within
  * N expansions is known only by running that search, so a group could not answer it alike. AUTO
  * moves that the batch's accelerator answers (one-cell units, longer than its short-query
- * threshold, the accelerator in use on the map) are searched one by one too: the accelerator
- * answers each in a fraction of a millisecond, where the group's backward A* floods the region
- * between the starts and the goal (on rooms-2000, squads of long moves took tens of 4 ms frames).
+ * threshold, the accelerator in use on the map) are not given to a group's backward A*, which
+ * floods the region between the starts and the goal (on rooms-2000, squads of long moves took tens
+ * of 4 ms frames), but form a squad of accelerated queries: each member is answered by its own
+ * accelerated query, a job of its own (charged, budgeted and suspended like any query), and the
+ * goal side of those queries (the goal's seeds, the search up the hierarchy from them and its
+ * labels) is made once, by the first member that needs it, and read by the others. Each member
+ * gets its own query's status, detail flags and cost, PF_BATCH_RESULT_GROUPED, and stats that
+ * count the goal side as its own query would (so a budget charges it the same whoever made it);
+ * on a hierarchy with a core also its own query's path, without one a shortest path of that cost.
+ * pf_batch_stats.groups counts the goal sides made, grouped the members answered.
  *
  * FRAME BUDGET AND PRIORITIES. pf_batch_run can be given a budget in expansions and/or microseconds.
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
@@ -331,7 +338,9 @@ typedef struct pf_batch_query {
 enum {
     PF_BATCH_RESULT_DEDUPED = 1u << 0, /* answered by an identical query's search */
     PF_BATCH_RESULT_GROUPED = 1u << 1, /* answered by a group's job; stats are the group search's (a
-                                          member left to its own search: that search's, GROUP MOVES) */
+                                          member left to its own search: that search's, GROUP MOVES);
+                                          or a member of a squad of accelerated queries (its own
+                                          query's stats) */
     PF_BATCH_RESULT_SLICED = 1u << 2   /* its search did not finish in the run it started in */
 };
 
@@ -362,8 +371,8 @@ typedef struct pf_batch_stats {
     uint64_t superseded;    /* queries replaced by a PF_QUERY_SUPERSEDE query */
     uint64_t searches;      /* searches run to completion (single or group) */
     uint64_t deduped;       /* queries answered by an identical query */
-    uint64_t grouped;       /* queries answered by a group search */
-    uint64_t groups;        /* group searches completed */
+    uint64_t grouped;       /* queries answered by a group search or in a squad of accelerated queries */
+    uint64_t groups;        /* group searches completed, and goal sides made for such squads */
     uint64_t expanded;      /* node expansions, all searches (work done ahead and again included) */
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */

@@ -345,6 +345,48 @@ PF__INLINE uint32_t pf__accel_core_index(const pf_accel *acc, uint32_t cell)
     }
 }
 
+/* ---- squads (accel_squad.c, accel_query.c) ---------------------------------------------------- */
+
+/*
+ * The goal side of accelerated queries sharing a goal, made once by the first member that needs it
+ * and read by the others (core_batch_internal.h says how a batch uses it). A query's goal side does
+ * not depend on its start where it runs whole: the goal's seeds, its search up the hierarchy and
+ * its labels (by cell, and by core index in the core). A hierarchy without a core searches both
+ * sides at once, each pruned by the other (both_ways); a squad's member runs the goal side whole
+ * instead (the labels on records by node index) and its start side against it alone.
+ *   state  EMPTY until a member claims it (BUILDING), then READY, or FAILED (out of memory: each
+ *          member makes its own); written with release, read with acquire
+ *   acc, version, goal  what it was made for: another accelerator, map version or goal makes it
+ *          useless to a query (the query then makes its own goal side)
+ *   expanded, pushed  what making it counted: a member that reads it counts them too, so its stats
+ *          (and the budget a batch charges it) do not depend on which member made it
+ */
+enum { PF__SQUAD_EMPTY = 0, PF__SQUAD_BUILDING, PF__SQUAD_READY, PF__SQUAD_FAILED };
+typedef struct pf__accel_squad pf__accel_squad; /* as core_batch_internal.h names it */
+struct pf__accel_squad {
+    pf_allocator    alloc;
+    atomic_int      state;
+    const pf_accel *acc;
+    uint64_t        version;
+    uint32_t        goal;
+    uint32_t        expanded, pushed;
+    /* with a core: the labels by cell [lcap] and by core index [ccap] (open addressing, as the
+     * member that made them had them), in arrays of lroom and croom entries */
+    uint32_t       *lkey, *lpar;
+    double         *lg;
+    uint32_t        lcap, lcount, lroom;
+    uint32_t       *ckey;
+    double         *cg;
+    uint32_t        ccap, ccount, croom;
+    /* without: the goal side's records by node index (g and parent), [gr_count] nodes */
+    pf__nodes       gr;
+    void           *gr_block;
+    uint32_t        gr_count;
+};
+/* Room in q for labels of lcap and ccap slots, and for records of n nodes (0: none); 0 when out of
+ * memory. Contents are not kept. */
+int pf__accel_squad_room(pf__accel_squad *q, uint32_t lcap, uint32_t ccap, uint32_t n);
+
 /* What PF_ALGO_AUTO runs for the query si -> gi (inner indices) on c: PF_ALGO_AUTO itself when the
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail
  * why it did not take the accelerator (PF_DETAIL_SHORT, PF_DETAIL_ACCEL_STALE). *cap is 0, or for

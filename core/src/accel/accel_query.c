@@ -88,6 +88,8 @@ typedef struct pf__accel_ext {
      * long = the next pick skips the short move's A* (it ran past its cap: search.c) */
     int             check, clear, refused, long_only;
     double          bound;
+    /* the squad whose member the next query is (pf__ctx_accel_squad; accel_squad.c), or NULL */
+    pf__accel_squad *squad;
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
@@ -737,7 +739,7 @@ static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed 
     aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1, .acc = x->acc};
     x->sx = c->s.start % pw;
     x->sy = c->s.start / pw;
-    if (!core_make(c, x) || !core_labels(c, x)) return PF_OUT_OF_MEMORY;
+    if (!core_make(c, x)) return PF_OUT_OF_MEMORY;
     aim tc = t;
     aim_landmarks(x, &tc);
     pf__nodes_next_gen(&x->cr);
@@ -827,6 +829,113 @@ static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, do
     return gh_push(c, x, key, ng, y);
 }
 
+/* The start side's records begin anew with its seeds, an A* towards the goal (tx, ty); PF_OK, or
+ * PF_INVALID_ARGUMENT / PF_OUT_OF_MEMORY (cannot happen: a seed is a subgoal, the open list holds
+ * every node). */
+static pf_status start_side_begin(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *sseeds, uint32_t nf, int32_t tx,
+                                  int32_t ty, const meet *mt)
+{
+    pf__nodes_next_gen(&x->nr);
+    pf__open_reset(&x->nopen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    for (uint32_t i = 0; i < nf; i++) {
+        const uint32_t y = pf__accel_node_of(x->acc, sseeds[i].cell);
+        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
+        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty, mt)) return PF_OUT_OF_MEMORY;
+    }
+    return PF_OK;
+}
+
+/* The goal side's labels begin anew with its seeds, keyed towards the start (sx, sy). */
+static pf_status goal_side_begin(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, int32_t sx,
+                                 int32_t sy, const meet *mt)
+{
+    pf__nodes_next_gen(&x->gr);
+    x->gh_n = 0;
+    for (uint32_t i = 0; i < ng_; i++) {
+        const uint32_t y = pf__accel_node_of(x->acc, gseeds[i].cell);
+        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
+        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy, mt)) return PF_OUT_OF_MEMORY;
+    }
+    return PF_OK;
+}
+
+/* One expansion of the start side, meeting the goal side's labels: PF_IN_PROGRESS, PF_OK once its
+ * smallest key reaches the best meeting, PF_LIMIT_REACHED (max_expansions), PF_OUT_OF_MEMORY. */
+PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, int32_t ty, meet *mt)
+{
+    const pf_accel *acc = x->acc;
+    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
+    const double *cost = acc->node_cost;
+    pf__search *s = &c->s;
+    pf__nodes *nr = &x->nr, *gr = &x->gr;
+    pf__open *o = &x->nopen;
+    /* the loop head of pf__bf_next_bounded on these records: the bound, max_expansions (the goal
+     * coming off the list is not an expansion), the trace */
+    if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) return PF_OK;
+    if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
+        return PF_LIMIT_REACHED;
+    const uint32_t v = pf__nodes_take(nr, o, NULL), vc = cell[v];
+    if (s->trace) {
+        pf_trace *tr = s->trace;
+        if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
+        tr->total++;
+    }
+    s->st.expanded++;
+    const double gv = nr->g[v];
+    if (pf__nodes_live(gr, v) && gv + gr->g[v] < mt->best) {
+        mt->best = gv + gr->g[v];
+        mt->node = vc;
+    }
+    const uint32_t a = first[v], e = first[v + 1u];
+    for (uint32_t q = a; q < e; q++) {
+        PF__PREFETCH(&nr->stamp[to[q]]);
+        PF__PREFETCH(&nr->g[to[q]]);
+        PF__PREFETCH(&first[to[q]]);
+    }
+    /* stalled: as in upward() */
+    int stalled = 0;
+    for (uint32_t q = a; q < e && !stalled; q++)
+        stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+    for (uint32_t q = a; q < e && !stalled; q++)
+        if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
+    return PF_IN_PROGRESS;
+}
+
+/* One expansion of the goal side (stale heap entries skipped), meeting the start side's records:
+ * as start_side_step. */
+PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int32_t sy, meet *mt)
+{
+    const pf_accel *acc = x->acc;
+    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
+    const double *cost = acc->node_cost;
+    pf__search *s = &c->s;
+    pf__nodes *nr = &x->nr, *gr = &x->gr;
+    for (;;) {
+        if (!x->gh_n || x->gh[0].key >= mt->best) return PF_OK;
+        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
+        const pf__accel_gent top = gh_pop(x);
+        const uint32_t v = top.node, vc = cell[v];
+        const double gv = top.g;
+        if (gr->g[v] < gv) continue; /* stale: lowered since it was pushed */
+        s->st.expanded++;
+        if (pf__nodes_live(nr, v) && gv + nr->g[v] < mt->best) {
+            mt->best = gv + nr->g[v];
+            mt->node = vc;
+        }
+        const uint32_t a = first[v], e = first[v + 1u];
+        for (uint32_t q = a; q < e; q++) {
+            PF__PREFETCH(&gr->stamp[to[q]]);
+            PF__PREFETCH(&gr->g[to[q]]);
+        }
+        int stalled = 0;
+        for (uint32_t q = a; q < e && !stalled; q++)
+            stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+        for (uint32_t q = a; q < e && !stalled; q++)
+            if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
+        return PF_IN_PROGRESS;
+    }
+}
+
 /*
  * The two upward searches interleaved, one expansion each in turn, each an A* towards the other
  * end that stops once its smallest key reaches the best meeting: on a hierarchy without a core the
@@ -842,99 +951,22 @@ static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, do
 static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, const pf__accel_seed *sseeds,
                            uint32_t nf, meet *mt)
 {
-    const pf_accel *acc = x->acc;
-    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
-    const double *cost = acc->node_cost;
     pf__search *s = &c->s;
     const uint32_t pw = c->map->pw;
     const int32_t tx = (int32_t)(s->goal % pw), ty = (int32_t)(s->goal / pw);
     const int32_t sx = (int32_t)(s->start % pw), sy = (int32_t)(s->start / pw);
     if (!node_make(c, x)) return PF_OUT_OF_MEMORY;
-    pf__nodes *nr = &x->nr, *gr = &x->gr;
-    pf__open *o = &x->nopen;
     /* the context's own records are not searched, but begin anew as after any search: the goal's
      * record gets the cost (pf__accel_step) and no other is live */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
-    pf__nodes_next_gen(nr);
-    pf__nodes_next_gen(gr);
-    pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    for (uint32_t i = 0; i < nf; i++) {
-        const uint32_t y = pf__accel_node_of(acc, sseeds[i].cell);
-        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT; /* cannot happen: a seed is a subgoal */
-        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty, mt)) return PF_OUT_OF_MEMORY;
-    }
-    x->gh_n = 0;
-    for (uint32_t i = 0; i < ng_; i++) {
-        const uint32_t y = pf__accel_node_of(acc, gseeds[i].cell);
-        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
-        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy, mt)) return PF_OUT_OF_MEMORY;
-    }
-    int sdone = 0, gdone = 0;
-    while (!sdone || !gdone) {
-        if (!sdone) {
-            /* the loop head of pf__bf_next_bounded on these records: the bound, max_expansions
-             * (the goal coming off the list is not an expansion), the trace */
-            if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) {
-                sdone = 1;
-            } else {
-                if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
-                    return PF_LIMIT_REACHED;
-                const uint32_t v = pf__nodes_take(nr, o, NULL), vc = cell[v];
-                if (s->trace) {
-                    pf_trace *tr = s->trace;
-                    if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
-                    tr->total++;
-                }
-                s->st.expanded++;
-                const double gv = nr->g[v];
-                if (pf__nodes_live(gr, v) && gv + gr->g[v] < mt->best) {
-                    mt->best = gv + gr->g[v];
-                    mt->node = vc;
-                }
-                const uint32_t a = first[v], e = first[v + 1u];
-                for (uint32_t q = a; q < e; q++) {
-                    PF__PREFETCH(&nr->stamp[to[q]]);
-                    PF__PREFETCH(&nr->g[to[q]]);
-                    PF__PREFETCH(&first[to[q]]);
-                }
-                /* stalled: as in upward() */
-                int stalled = 0;
-                for (uint32_t q = a; q < e && !stalled; q++)
-                    stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
-                for (uint32_t q = a; q < e && !stalled; q++)
-                    if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
-            }
-        }
-        if (!gdone) {
-            for (;;) {
-                if (!x->gh_n || x->gh[0].key >= mt->best) {
-                    gdone = 1;
-                    break;
-                }
-                if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-                const pf__accel_gent top = gh_pop(x);
-                const uint32_t v = top.node, vc = cell[v];
-                const double gv = top.g;
-                if (gr->g[v] < gv) continue; /* stale: lowered since it was pushed */
-                s->st.expanded++;
-                if (pf__nodes_live(nr, v) && gv + nr->g[v] < mt->best) {
-                    mt->best = gv + nr->g[v];
-                    mt->node = vc;
-                }
-                const uint32_t a = first[v], e = first[v + 1u];
-                for (uint32_t q = a; q < e; q++) {
-                    PF__PREFETCH(&gr->stamp[to[q]]);
-                    PF__PREFETCH(&gr->g[to[q]]);
-                }
-                int stalled = 0;
-                for (uint32_t q = a; q < e && !stalled; q++)
-                    stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
-                for (uint32_t q = a; q < e && !stalled; q++)
-                    if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
-                break;
-            }
-        }
+    pf_status ss = start_side_begin(c, x, sseeds, nf, tx, ty, mt);
+    pf_status gs = ss == PF_OK ? goal_side_begin(c, x, gseeds, ng_, sx, sy, mt) : ss;
+    if (gs != PF_OK) return gs;
+    ss = gs = PF_IN_PROGRESS;
+    while (ss == PF_IN_PROGRESS || gs == PF_IN_PROGRESS) {
+        if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) return ss;
+        if (gs == PF_IN_PROGRESS && (gs = goal_side_step(c, x, sx, sy, mt)) != PF_IN_PROGRESS && gs != PF_OK) return gs;
     }
     return PF_OK;
 }
@@ -1347,6 +1379,218 @@ void pf__accel_refuse(pf_ctx *c, int on)
     if (x) x->refused = on;
 }
 
+/* The path of the best meeting mt, written, its cost in *cost. */
+static pf_status meet_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double *cost)
+{
+    /* the live map's components matched: on an edited map the prep map may not connect the
+     * two (an edit opened the way), else it cannot happen */
+    if (mt->node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
+    return write_path(c, x, mt, cost);
+}
+
+/* With a core, the goal side of the query: its seeds, its search up to the core, its labels (by
+ * cell and in the core). The start's side crosses the core bounded by landmarks through the goal
+ * side's labels there (aim_landmarks), so the goal's side runs first, whole. */
+static pf_status goal_side_core(pf_ctx *c, pf__accel_ext *x, meet *mt)
+{
+    const uint32_t nb = scan_seeds(c, x, 0, c->s.goal, 0);
+    if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
+    pf_status st = upward_goal(c, x, x->seeds, nb, mt);
+    return st == PF_OK && !core_labels(c, x) ? PF_OUT_OF_MEMORY : st;
+}
+
+/* With a core, the start side of the query against the goal side's labels. */
+static pf_status start_side_core(pf_ctx *c, pf__accel_ext *x, meet *mt)
+{
+    const uint32_t nf = scan_seeds(c, x, 0, c->s.start, 1);
+    return nf == UINT32_MAX ? PF_OUT_OF_MEMORY : upward_start(c, x, x->seeds, nf, mt);
+}
+
+/* The query's two sides and its path, alone. */
+static pf_status own_sides(pf_ctx *c, pf__accel_ext *x, meet *mt, double *cost)
+{
+    const pf__search *s = &c->s;
+    pf_status st;
+    if (!x->acc->core) {
+        /* both sides at once: the goal's seeds, then the start's */
+        uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
+        if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
+        uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
+        if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+        st = both_ways(c, x, x->seeds, nb, x->seeds + nb, nf, mt);
+    } else {
+        st = goal_side_core(c, x, mt);
+        if (st == PF_OK) st = start_side_core(c, x, mt);
+    }
+    return st == PF_OK ? meet_path(c, x, mt, cost) : st;
+}
+
+/* ---- squads (accel_internal.h, SQUADS) -------------------------------------------------------- */
+
+void pf__ctx_accel_squad(pf_ctx *ctx, pf__accel_squad *q)
+{
+    pf__accel_ext *x = ctx ? pf__ctx_ext_get(ctx, PF__EXT_ACCEL) : NULL;
+    if (x) x->squad = q;
+}
+
+/* The squad whose member c's query is, or NULL: a trace or max_expansions needs the query's own
+ * expansions, and on an edited map a hierarchy without a core proves the path both_ways finds
+ * (accel_diff.c), which among paths of equal cost may not be the one the squad's member finds. */
+static pf__accel_squad *squad_of(const pf_ctx *c, const pf__accel_ext *x)
+{
+    if (!x->squad || c->s.trace || c->s.d.max_expansions) return NULL;
+    return x->acc->core || !x->check ? x->squad : NULL;
+}
+
+/* The goal side's state of an ext, lent to it from a squad and given back. */
+typedef struct goal_state {
+    uint32_t *lkey, *lpar;
+    double   *lg;
+    uint32_t  lcap, lcount;
+    uint32_t *ckey;
+    double   *cg;
+    uint32_t  ccap, ccount;
+    pf__nodes gr;
+} goal_state;
+
+static void goal_swap(pf__accel_ext *x, goal_state *o)
+{
+    goal_state t = {x->lkey, x->lpar, x->lg, x->lcap, x->lcount, x->ckey, x->cg, x->ccap, x->ccount, x->gr};
+    x->lkey = o->lkey;
+    x->lpar = o->lpar;
+    x->lg = o->lg;
+    x->lcap = o->lcap;
+    x->lcount = o->lcount;
+    x->ckey = o->ckey;
+    x->cg = o->cg;
+    x->ccap = o->ccap;
+    x->ccount = o->ccount;
+    x->gr = o->gr;
+    *o = t;
+}
+
+static goal_state squad_state(const pf__accel_squad *q)
+{
+    return (goal_state){q->lkey, q->lpar, q->lg, q->lcap, q->lcount, q->ckey, q->cg, q->ccap, q->ccount, q->gr};
+}
+
+/* What a member does with its squad's goal side: reads it, makes it (claimed), or makes its own
+ * (the squad's is for another accelerator, map version or goal, or could not be made). */
+enum { SQUAD_READ, SQUAD_MAKE, SQUAD_OWN };
+
+static int squad_claim(pf__accel_squad *q, const pf_accel *acc, uint64_t version, uint32_t goal)
+{
+    int seen = PF__SQUAD_EMPTY;
+    if (atomic_compare_exchange_strong_explicit(&q->state, &seen, PF__SQUAD_BUILDING, memory_order_acquire,
+                                                memory_order_acquire)) {
+        q->acc = acc;
+        q->version = version;
+        q->goal = goal;
+        return SQUAD_MAKE;
+    }
+    /* another member makes it now, on another worker: this one makes its own (the same labels)
+     * rather than wait, since the maker may be descheduled for a time slice (a game's frame on a
+     * loaded machine: more threads than cores), where making one costs one goal side */
+    return seen == PF__SQUAD_READY && q->acc == acc && q->version == version && q->goal == goal ? SQUAD_READ : SQUAD_OWN;
+}
+
+/* The goal side made by this member, into the squad (without a core it was made in the squad's
+ * records, lent to x); the squad READY, or FAILED when out of memory. */
+static void squad_publish(pf__accel_squad *q, const pf__accel_ext *x, int ok, uint32_t expanded, uint32_t pushed)
+{
+    if (ok && x->acc->core) {
+        ok = pf__accel_squad_room(q, x->lcap, x->ccap, 0);
+        if (ok) {
+            memcpy(q->lkey, x->lkey, (size_t)x->lcap * sizeof(uint32_t));
+            memcpy(q->lpar, x->lpar, (size_t)x->lcap * sizeof(uint32_t));
+            memcpy(q->lg, x->lg, (size_t)x->lcap * sizeof(double));
+            memcpy(q->ckey, x->ckey, (size_t)x->ccap * sizeof(uint32_t));
+            memcpy(q->cg, x->cg, (size_t)x->ccap * sizeof(double));
+            /* read by its sizes: a bigger table than x's from an earlier squad holds nothing else */
+            q->lcap = x->lcap;
+            q->ccap = x->ccap;
+            q->lcount = x->lcount;
+            q->ccount = x->ccount;
+        }
+    } else if (ok) {
+        q->gr = x->gr; /* its generation moved on in x's copy */
+    }
+    q->expanded = expanded;
+    q->pushed = pushed;
+    atomic_store_explicit(&q->state, ok ? PF__SQUAD_READY : PF__SQUAD_FAILED, memory_order_release);
+}
+
+/* Without a core, a member's goal side whole: from the goal's seeds until its heap runs dry (no
+ * meeting prunes it), keyed towards the goal itself: any consistent key settles every node at its
+ * distance. */
+static pf_status goal_side_whole(pf_ctx *c, pf__accel_ext *x)
+{
+    const uint32_t pw = c->map->pw, nb = scan_seeds(c, x, 0, c->s.goal, 0);
+    if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
+    const int32_t gx = (int32_t)(c->s.goal % pw), gy = (int32_t)(c->s.goal / pw);
+    meet none = {INFINITY, PF_NODE_NONE, PF_NODE_NONE};
+    /* no start side yet: its records all stale, or an earlier query's would meet this goal side
+     * and prune it */
+    pf__nodes_next_gen(&x->nr);
+    pf_status st = goal_side_begin(c, x, x->seeds, nb, gx, gy, &none);
+    if (st == PF_OK) do
+            st = goal_side_step(c, x, gx, gy, &none);
+        while (st == PF_IN_PROGRESS);
+    return st;
+}
+
+/* Without a core, a member's start side against its goal side's labels, whole: the start side of
+ * both_ways alone. */
+static pf_status start_side_alone(pf_ctx *c, pf__accel_ext *x, meet *mt)
+{
+    const uint32_t pw = c->map->pw, nf = scan_seeds(c, x, 0, c->s.start, 1);
+    if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+    const int32_t tx = (int32_t)(c->s.goal % pw), ty = (int32_t)(c->s.goal / pw);
+    pf__nodes_next_gen(&c->nodes); /* as both_ways: the context's records begin anew */
+    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
+    pf_status st = start_side_begin(c, x, x->seeds, nf, tx, ty, mt);
+    if (st == PF_OK) do
+            st = start_side_step(c, x, tx, ty, mt);
+        while (st == PF_IN_PROGRESS);
+    return st;
+}
+
+/* The query's sides and path as a member of squad q: the goal side read from q, or made (into q
+ * when this member claimed it), then the start side against it. */
+static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, meet *mt, double *cost)
+{
+    const pf_accel *acc = x->acc;
+    pf__search *s = &c->s;
+    if (!acc->core && !node_make(c, x)) return PF_OUT_OF_MEMORY; /* before x->gr is lent */
+    int role = squad_claim(q, acc, c->map->version, s->goal), lent = 0;
+    goal_state own = squad_state(q);
+    pf_status st = PF_OK;
+    if (role == SQUAD_MAKE && !acc->core) {
+        if (pf__accel_squad_room(q, 0, 0, acc->nodes)) {
+            own = squad_state(q);
+            goal_swap(x, &own); /* made in the squad's records */
+            lent = 1;
+        } else {
+            squad_publish(q, x, 0, 0, 0);
+            role = SQUAD_OWN;
+        }
+    }
+    if (role == SQUAD_READ) {
+        goal_swap(x, &own);
+        lent = 1;
+        s->st.expanded += q->expanded;
+        s->st.pushed += q->pushed;
+    } else {
+        const uint32_t e0 = s->st.expanded, p0 = s->st.pushed;
+        st = acc->core ? goal_side_core(c, x, mt) : goal_side_whole(c, x);
+        if (role == SQUAD_MAKE) squad_publish(q, x, st == PF_OK, s->st.expanded - e0, s->st.pushed - p0);
+    }
+    if (st == PF_OK) st = acc->core ? start_side_core(c, x, mt) : start_side_alone(c, x, mt);
+    if (st == PF_OK) st = meet_path(c, x, mt, cost);
+    if (lent) goal_swap(x, &own);
+    return st;
+}
+
 pf_status pf__accel_step(pf_ctx *c)
 {
     pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
@@ -1354,29 +1598,9 @@ pf_status pf__accel_step(pf_ctx *c)
     double cost = INFINITY;
     pf_status st = PF_OK;
     if (!direct(c, x, &cost)) {
-        /* the goal's side first (its labels), then the start's */
-        uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
-        if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
         meet mt = {INFINITY, PF_NODE_NONE, PF_NODE_NONE};
-        if (!x->acc->core) {
-            uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
-            if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-            st = both_ways(c, x, x->seeds, nb, x->seeds + nb, nf, &mt);
-        } else {
-            /* a core: the start's side crosses it bounded by landmarks through the goal side's
-             * labels in the core (aim_landmarks), so the goal's side runs first, whole */
-            if (!labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
-            st = upward_goal(c, x, x->seeds, nb, &mt);
-            if (st != PF_OK) return st;
-            uint32_t nf = scan_seeds(c, x, 0, s->start, 1);
-            if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-            st = upward_start(c, x, x->seeds, nf, &mt);
-        }
-        if (st != PF_OK) return st;
-        /* the live map's components matched: on an edited map the prep map may not connect the
-         * two (an edit opened the way), else it cannot happen */
-        if (mt.node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
-        st = write_path(c, x, &mt, &cost);
+        pf__accel_squad *q = squad_of(c, x);
+        st = q ? squad_sides(c, x, q, &mt, &cost) : own_sides(c, x, &mt, &cost);
         if (st != PF_OK) return st;
     }
     /* on an edited map the answer stands only where it is proven (accel_diff.c): a path of the

@@ -1,0 +1,317 @@
+/* test_accel_squads.c - squads of `auto` moves that a batch's accelerator answers (batch/src/plan.c,
+ * accel/accel_query.c SQUADS): grouped (the batch says so, and made each squad's goal side once),
+ * and every member answered as its own query answers it (status, detail flags, cost; with a core
+ * the same path and stats), at the oracle's cost, on hierarchies with and without a core, for 1 and
+ * 2 workers (OpenMP and plain threads), unbudgeted and under an expansion budget (the run each
+ * member completes in the same for any worker count), and on an edited map followed by the diff. */
+#define PF_EXAMPLE_NO_MAIN
+#include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "oracle.h"
+#include "maps.h"
+
+/* Scattered blocks (a fifth of the cells, as random-2000-20): its contraction keeps a core. With
+ * `walls`, long walls with gaps every 8 rows, whose hierarchy has none. */
+static pf_map *make_map(uint32_t w, uint32_t h, int walls, uint64_t seed)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    uint64_t rs = seed;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            c[y * w + x] = walls ? !(y % 8 == 0 && (x + y * 3) % 23 > 2) : rng_below(&rs, 5) != 0;
+    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
+    free(c);
+    return m;
+}
+
+enum { SQUADS = 5, MAXMEM = 12, SINGLES = 6, MAXQ = SQUADS * MAXMEM + SINGLES };
+
+typedef struct order {
+    uint32_t n, nsq;                   /* queries; the first nsq squads' members come first */
+    uint32_t start[MAXQ], goal[MAXQ];
+    int      squad[MAXQ];              /* its squad, or -1 */
+} order;
+
+/* SQUADS squads of 4..MAXMEM units around a spot sent to one far goal each, and SINGLES lone moves. */
+static void make_orders(const pf_map *m, uint64_t seed, order *o)
+{
+    uint64_t rs = seed;
+    const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    o->n = 0;
+    o->nsq = SQUADS;
+    for (int q = 0; q < SQUADS; q++) {
+        uint32_t goal = open_cell(m, &rs), k = 4 + rng_below(&rs, MAXMEM - 3);
+        pf_point g = pf_grid_point(m, goal);
+        /* the squad stands in a 24x24 box on the far side of the map */
+        int32_t bx = (int32_t)((uint32_t)g.x + w / 2) % (int32_t)(w - 24), by = (int32_t)((uint32_t)g.y + h / 2) % (int32_t)(h - 24);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t s;
+            do s = pf_grid_node(m, bx + (int32_t)rng_below(&rs, 24), by + (int32_t)rng_below(&rs, 24));
+            while (!pf_grid_class(m, (int32_t)(s % w), (int32_t)(s / w)));
+            o->start[o->n] = s;
+            o->goal[o->n] = goal;
+            o->squad[o->n++] = q;
+        }
+    }
+    for (int i = 0; i < SINGLES; i++) {
+        o->start[o->n] = open_cell(m, &rs);
+        o->goal[o->n] = open_cell(m, &rs);
+        o->squad[o->n++] = -1;
+    }
+}
+
+/* What one batch answered: each query's result (its path copied) and the run it completed in. */
+typedef struct answers {
+    pf_batch_result r[MAXQ];
+    uint32_t       *path[MAXQ];
+    uint32_t        run[MAXQ];
+    pf_batch_stats  st;
+} answers;
+
+static void answers_free(answers *a)
+{
+    for (uint32_t i = 0; i < MAXQ; i++) free(a->path[i]);
+}
+
+/* The orders in one batch of `workers` (plain threads with `threads`), run by `budget` [opt] until
+ * every query is answered. */
+static void run_batch(const pf_map *m, const pf_accel *acc, const order *o, uint32_t workers, int threads,
+                      const pf_batch_budget *budget, uint32_t flags, answers *a)
+{
+    memset(a, 0, sizeof *a);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .accel = acc, .flags = flags, .suspend_slots = 2}, &b),
+                     PF_OK);
+    pf_query_id id[MAXQ];
+    for (uint32_t i = 0; i < o->n; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = o->start[i], .goal = o->goal[i], .tag = i,
+                                                              .search = {.algo = PF_ALGO_AUTO}},
+                                         &id[i]),
+                         PF_OK);
+    uint32_t left = o->n;
+    for (uint32_t run = 1; left; run++) {
+        assert_true(run < 10000);
+        assert_int_equal(threads ? example_run_pthreads(b, workers, budget) : pf_batch_run(b, budget), PF_OK);
+        for (uint32_t i = 0; i < o->n; i++) {
+            if (a->run[i]) continue;
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            a->r[i] = r;
+            a->run[i] = run;
+            if (r.path_len) {
+                a->path[i] = malloc(r.path_len * sizeof *r.path);
+                memcpy(a->path[i], r.path, r.path_len * sizeof *r.path);
+            }
+            a->r[i].path = a->path[i];
+            left--;
+        }
+    }
+    a->st = pf_batch_get_stats(b);
+    pf_batch_destroy(b);
+}
+
+/* Every answer of `a` is its own query's (c: a context using the accelerator) and the oracle's;
+ * returns the number of squads whose goal side some member needed (a member not answered at once
+ * by the canonical path). `same_path`: a hierarchy with a core answers the very path and stats. */
+static uint32_t check_own(const pf_map *m, pf_ctx *c, const order *o, const answers *a, int same_path)
+{
+    uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells), searched[SQUADS] = {0}, grouped = 0;
+    for (uint32_t i = 0; i < o->n; i++) {
+        const pf_batch_result *r = &a->r[i];
+        pf_path p = {.nodes = cells, .capacity = cap};
+        pf_stats own;
+        pf_status st = pf_search(c, o->start[i], o->goal[i], &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &own);
+        assert_int_equal(r->status, st);
+        assert_int_equal(r->stats.detail, own.detail);
+        assert_int_equal(r->stats.algo, own.algo);
+        assert_int_equal((r->flags & PF_BATCH_RESULT_GROUPED) != 0, o->squad[i] >= 0);
+        grouped += (r->flags & PF_BATCH_RESULT_GROUPED) != 0;
+        if (o->squad[i] >= 0) {
+            assert_true(own.detail & PF_DETAIL_ACCEL); /* the accelerator answers the squads' moves */
+            searched[o->squad[i]] |= own.expanded > 0;
+        }
+        if (st != PF_OK) continue;
+        assert_true(r->stats.cost == own.cost); /* exact: a path's cost is a + b sqrt(2) of its steps */
+        assert_true(close_to(r->stats.cost, oracle_cost(m, o->start[i], o->goal[i])));
+        assert_int_equal(r->path[0], o->start[i]);
+        assert_int_equal(r->path[r->path_len - 1u], o->goal[i]);
+        assert_true(close_to(oracle_path_cost(m, r->path, r->path_len), r->stats.cost));
+        if (same_path || o->squad[i] < 0) {
+            assert_int_equal(r->stats.expanded, own.expanded);
+            assert_int_equal(r->path_len, p.len);
+            assert_memory_equal(r->path, cells, p.len * sizeof *cells);
+        }
+    }
+    free(cells);
+    uint32_t made = 0;
+    for (int q = 0; q < SQUADS; q++) made += searched[q];
+    assert_int_equal(grouped, o->n - SINGLES);
+    assert_int_equal(a->st.grouped, o->n - SINGLES);
+    return made;
+}
+
+/* Two batches' answers are the same, bit for bit, and complete in the same runs. */
+static void same_answers(const order *o, const answers *x, const answers *y)
+{
+    for (uint32_t i = 0; i < o->n; i++) {
+        assert_int_equal(x->r[i].status, y->r[i].status);
+        assert_int_equal(x->r[i].flags, y->r[i].flags);
+        assert_int_equal(x->r[i].stats.expanded, y->r[i].stats.expanded);
+        assert_true(x->r[i].stats.cost == y->r[i].stats.cost || (isinf(x->r[i].stats.cost) && isinf(y->r[i].stats.cost)));
+        assert_int_equal(x->r[i].path_len, y->r[i].path_len);
+        if (x->r[i].path_len) assert_memory_equal(x->r[i].path, y->r[i].path, x->r[i].path_len * sizeof(uint32_t));
+        assert_int_equal(x->run[i], y->run[i]);
+    }
+}
+
+static void squads_on(pf_map *m, const pf_accel_desc *ad, int want_core, uint64_t seed)
+{
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, ad, &acc), PF_OK);
+    const pf_accel_info info = pf_accel_get_info(acc);
+    print_message("%ux%u: %u subgoals, core %u\n", pf_grid_width(m), pf_grid_height(m), info.subgoals, info.core);
+    assert_true(want_core ? info.core > 0 : info.core == 0);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    for (int round = 0; round < 2; round++) {
+        order o;
+        make_orders(m, seed + (uint64_t)round, &o);
+        answers one, two, thr, alone;
+        run_batch(m, acc, &o, 1, 0, NULL, 0, &one);
+        run_batch(m, acc, &o, 2, 0, NULL, 0, &two);
+        run_batch(m, acc, &o, 2, 1, NULL, 0, &thr);
+        const uint32_t made = check_own(m, c, &o, &one, want_core);
+        assert_true(made > 0);
+        /* the squads' goal sides were made, once each (a member that reads one makes none) */
+        assert_int_equal(one.st.groups, made);
+        assert_int_equal(two.st.groups, made);
+        check_own(m, c, &o, &two, want_core);
+        same_answers(&o, &one, &two);
+        same_answers(&o, &one, &thr);
+        /* alone (no groups): the same statuses and costs, and with a core the same everything */
+        run_batch(m, acc, &o, 1, 0, NULL, PF_BATCH_NO_GROUPS, &alone);
+        assert_int_equal(alone.st.groups, 0);
+        for (uint32_t i = 0; i < o.n; i++) {
+            assert_int_equal(alone.r[i].status, one.r[i].status);
+            assert_int_equal(alone.r[i].stats.detail, one.r[i].stats.detail);
+            assert_true(alone.r[i].stats.cost == one.r[i].stats.cost ||
+                        (isinf(alone.r[i].stats.cost) && isinf(one.r[i].stats.cost)));
+            if (want_core) assert_int_equal(alone.r[i].stats.expanded, one.r[i].stats.expanded);
+        }
+        /* lockstep: a member is charged its own query's expansions (the goal side's included,
+         * whoever made it), so each completes in the same run for any worker count */
+        answers e1, e2, e3;
+        const pf_batch_budget bud = {.max_expansions = 300};
+        run_batch(m, acc, &o, 1, 0, &bud, 0, &e1);
+        run_batch(m, acc, &o, 2, 0, &bud, 0, &e2);
+        run_batch(m, acc, &o, 2, 1, &bud, 0, &e3);
+        uint32_t last = 0;
+        for (uint32_t i = 0; i < o.n; i++) last = e1.run[i] > last ? e1.run[i] : last;
+        assert_true(last > 2); /* the budget spread the squads over several runs */
+        check_own(m, c, &o, &e1, want_core);
+        same_answers(&o, &e1, &e2);
+        same_answers(&o, &e1, &e3);
+        answers_free(&one);
+        answers_free(&two);
+        answers_free(&thr);
+        answers_free(&alone);
+        answers_free(&e1);
+        answers_free(&e2);
+        answers_free(&e3);
+    }
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+}
+
+static void test_squads_with_core(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(300, 300, 0, 5);
+    squads_on(m, &(pf_accel_desc){.short_query = 1}, 1, 11);
+    pf_map_destroy(m);
+}
+
+static void test_squads_without_core(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(160, 150, 1, 5);
+    squads_on(m, &(pf_accel_desc){.short_query = 1}, 0, 21);
+    pf_map_destroy(m);
+}
+
+/* An edited map followed by the diff: a member's answer is proven on the live cells as its own
+ * query's is, refused where that one is (JPS then answers, PF_DETAIL_ACCEL_EDITED), with and
+ * without a core. */
+static void test_squads_on_edited_map(void **state)
+{
+    (void)state;
+    for (int walls = 0; walls < 2; walls++) {
+        pf_map *m = walls ? make_map(160, 150, 1, 7) : make_map(300, 300, 0, 7);
+        pf_accel *acc;
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+        assert_true(walls ? pf_accel_get_info(acc).core == 0 : pf_accel_get_info(acc).core > 0);
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+        assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+        uint64_t rs = 77;
+        uint32_t edited = 0, proven = 0;
+        for (int round = 0; round < 4; round++) {
+            /* walls opened and blocks closed: cells of D better and worse than at the build */
+            pf_grid_edit e[6];
+            for (int k = 0; k < 6; k++)
+                e[k] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, 150), (int32_t)rng_below(&rs, 140), 1 + rng_below(&rs, 6),
+                                               1 + rng_below(&rs, 6)},
+                                      .cls = (uint8_t)(k % 2)};
+            assert_int_equal(pf_grid_apply_edits(m, e, 6, NULL), PF_OK);
+            order o;
+            make_orders(m, 31 + (uint64_t)round, &o);
+            answers one, two;
+            run_batch(m, acc, &o, 1, 0, NULL, 0, &one);
+            run_batch(m, acc, &o, 2, 1, NULL, 0, &two);
+            uint32_t cap = pf_map_node_count(m), *cells = malloc(cap * sizeof *cells);
+            for (uint32_t i = 0; i < o.n; i++) {
+                const pf_batch_result *r = &one.r[i];
+                pf_path p = {.nodes = cells, .capacity = cap};
+                pf_stats own;
+                pf_status st = pf_search(c, o.start[i], o.goal[i], &(pf_search_desc){.algo = PF_ALGO_AUTO}, &p, &own);
+                assert_int_equal(r->status, st);
+                assert_int_equal(r->stats.detail, own.detail);
+                edited += (own.detail & PF_DETAIL_ACCEL_EDITED) != 0;
+                proven += o.squad[i] >= 0 && (own.detail & PF_DETAIL_ACCEL) && !(own.detail & PF_DETAIL_ACCEL_EDITED);
+                if (st != PF_OK) continue;
+                assert_true(r->stats.cost == own.cost);
+                assert_true(close_to(r->stats.cost, oracle_cost(m, o.start[i], o.goal[i])));
+                assert_true(close_to(oracle_path_cost(m, r->path, r->path_len), r->stats.cost));
+            }
+            free(cells);
+            same_answers(&o, &one, &two);
+            answers_free(&one);
+            answers_free(&two);
+        }
+        print_message("%s: %u answers refused on the edited map, %u squad members proven\n", walls ? "no core" : "core",
+                      edited, proven);
+        assert_true(proven > 0);
+        pf_ctx_destroy(c);
+        pf_accel_destroy(acc);
+        pf_map_destroy(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_squads_with_core),
+        cmocka_unit_test(test_squads_without_core),
+        cmocka_unit_test(test_squads_on_edited_map),
+    };
+    RUN_TESTS(tests);
+}
