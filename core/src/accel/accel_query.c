@@ -1238,7 +1238,10 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
     pa += ga;
     pb += gb;
-    if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
+    /* A shortest path visits no cell twice: more steps than the map has cells come only from a
+     * forged file whose arcs claim them (fuzz_accel), and are refused before the path is sized. */
+    if (pa + pb >= acc->cells) return PF_INVALID_ARGUMENT;
+    if (!grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
     x->total = x->fill = (uint32_t)(pa + pb);
     x->path[x->total] = pf__grid_unpad(m, s->start);
     if (seed != s->start && !put_cp(c, x, s->start, seed, 1, 0, 0)) return PF_INVALID_ARGUMENT;
