@@ -61,6 +61,25 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
         snprintf(why, len, "%u components live, count says %u", live_comps, cc->count);
         ok = 0;
     }
+    /* each live node's rectangle (nbox) is the one around its cells, exactly */
+    uint32_t *box = ok ? malloc((size_t)cc->nend * sizeof(uint32_t)) : NULL;
+    if (ok && !box) ok = 0;
+    for (uint32_t id = 0; ok && id < cc->nend; id++) box[id] = 0x00ff00ffu;
+    for (uint32_t y = 1; ok && y + 1 < m->ph; y++)
+        for (uint32_t x = 1; x + 1 < m->pw; x++) {
+            uint32_t id = m->comp[y * m->pw + x];
+            if (!id) continue;
+            const uint32_t lx = (x - 1u) % TS, ly = (y - 1u) % TS, b = box[id];
+            const uint32_t x0 = PF__NBOX_X0(b) < lx ? PF__NBOX_X0(b) : lx, x1 = PF__NBOX_X1(b) > lx ? PF__NBOX_X1(b) : lx;
+            const uint32_t y0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly, y1 = PF__NBOX_Y1(b) > ly ? PF__NBOX_Y1(b) : ly;
+            box[id] = x0 | x1 << 8 | y0 << 16 | y1 << 24;
+        }
+    for (uint32_t id = 1; ok && id < cc->nend; id++)
+        if (cc->ntile[id] != FREED && box[id] != cc->nbox[id]) {
+            snprintf(why, len, "node %u: rectangle %08x, cells say %08x", id, cc->nbox[id], box[id]);
+            ok = 0;
+        }
+    free(box);
     /* edges: exactly the border crossings, both ways, and each joins one component */
     for (uint32_t t = 0; ok && t < cc->tx * cc->ty; t++) {
         const tile_edges *te = &cc->te[t];

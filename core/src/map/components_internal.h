@@ -31,6 +31,9 @@ struct pf__comps {
     uint32_t    *ntile;        /* [ncap] tile of the node, FREED when free */
     uint32_t    *nmark;        /* [ncap] scratch of the split search, 0 outside it */
     uint32_t    *nadj, *ndeg;  /* [ncap] the node's edges: te[ntile].e pairs nadj .. nadj+ndeg-1 */
+    uint32_t    *nbox;         /* [ncap] the rectangle around the node's cells, in its tile: bytes
+                                  x0, x1, y0, y1 from the low one (PF__NBOX_*); the nearest-cell scan
+                                  reads only the nodes of the start's component near the goal */
     uint32_t     ncap, nend;
     uint32_t    *nfree;
     uint32_t     nfreed, nfree_cap;
@@ -55,6 +58,12 @@ struct pf__comps {
     uint8_t     *rx0, *rx1, *rk;
     uint32_t    *rpar, *rnode, *rrow;
 };
+
+/* A node's rectangle (nbox), inclusive, in cells of its tile. */
+#define PF__NBOX_X0(b) ((b) & 0xffu)
+#define PF__NBOX_X1(b) ((b) >> 8 & 0xffu)
+#define PF__NBOX_Y0(b) ((b) >> 16 & 0xffu)
+#define PF__NBOX_Y1(b) ((b) >> 24)
 
 /* Tile of padded cell (px, py), which must be inside the border. */
 static inline uint32_t pf__comps_tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)
