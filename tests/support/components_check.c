@@ -62,9 +62,9 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
         ok = 0;
     }
     /* each live node's rectangle (nbox) is the one around its cells, exactly */
-    uint32_t *box = ok ? malloc((size_t)cc->nend * sizeof(uint32_t)) : NULL;
+    uint32_t *box = ok ? malloc((size_t)cc->nend * 2u * sizeof(uint32_t)) : NULL, *diag = box ? box + cc->nend : NULL;
     if (ok && !box) ok = 0;
-    for (uint32_t id = 0; ok && id < cc->nend; id++) box[id] = 0x00ff00ffu;
+    for (uint32_t id = 0; ok && id < 2u * cc->nend; id++) box[id] = 0x00ff00ffu;
     for (uint32_t y = 1; ok && y + 1 < m->ph; y++)
         for (uint32_t x = 1; x + 1 < m->pw; x++) {
             uint32_t id = m->comp[y * m->pw + x];
@@ -73,10 +73,20 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
             const uint32_t x0 = PF__NBOX_X0(b) < lx ? PF__NBOX_X0(b) : lx, x1 = PF__NBOX_X1(b) > lx ? PF__NBOX_X1(b) : lx;
             const uint32_t y0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly, y1 = PF__NBOX_Y1(b) > ly ? PF__NBOX_Y1(b) : ly;
             box[id] = x0 | x1 << 8 | y0 << 16 | y1 << 24;
+            uint32_t u, v, d = diag[id];
+            pf__ndiag_uv(m->moves == PF_MOVES_HEX, lx, ly, &u, &v);
+            const uint32_t u0 = (d & 0xffu) < u ? (d & 0xffu) : u, u1 = (d >> 8 & 0xffu) > u ? (d >> 8 & 0xffu) : u;
+            const uint32_t v0 = (d >> 16 & 0xffu) < v ? (d >> 16 & 0xffu) : v, v1 = (d >> 24) > v ? (d >> 24) : v;
+            diag[id] = u0 | u1 << 8 | v0 << 16 | v1 << 24;
         }
     for (uint32_t id = 1; ok && id < cc->nend; id++)
         if (cc->ntile[id] != FREED && box[id] != cc->nbox[id]) {
             snprintf(why, len, "node %u: rectangle %08x, cells say %08x", id, cc->nbox[id], box[id]);
+            ok = 0;
+        }
+    for (uint32_t id = 1; ok && id < cc->nend; id++)
+        if (cc->ntile[id] != FREED && diag[id] != cc->ndiag[id]) {
+            snprintf(why, len, "node %u: diagonal extents %08x, cells say %08x", id, cc->ndiag[id], diag[id]);
             ok = 0;
         }
     free(box);

@@ -34,6 +34,8 @@ struct pf__comps {
     uint32_t    *nbox;         /* [ncap] the rectangle around the node's cells, in its tile: bytes
                                   x0, x1, y0, y1 from the low one (PF__NBOX_*); the nearest-cell scan
                                   reads only the nodes of the start's component near the goal */
+    uint32_t    *ndiag;        /* [ncap] and the node's extents along the diagonals (pf__ndiag_uv):
+                                  bytes min u, max u, min v, max v from the low one */
     uint32_t     ncap, nend;
     uint32_t    *nfree;
     uint32_t     nfreed, nfree_cap;
@@ -64,6 +66,17 @@ struct pf__comps {
 #define PF__NBOX_X1(b) ((b) >> 8 & 0xffu)
 #define PF__NBOX_Y0(b) ((b) >> 16 & 0xffu)
 #define PF__NBOX_Y1(b) ((b) >> 24)
+
+/* A cell's diagonal coordinates within its tile (lx, ly): on square grids u = lx + ly and
+ * v = lx - ly + 63, on hex grids the cube coordinates u = q + 32 = lx - ly / 2 + 32 and
+ * v = q + r = lx + ly - ly / 2 (a tile's first row is even, so its rows' parity is the map's).
+ * Each grows with lx along a row. No distance is less than the gap along a diagonal: by Manhattan
+ * (and so octile) distance |du|, |dv|; by hex distance |dq|, |dq + dr|. */
+static inline void pf__ndiag_uv(int hex, uint32_t lx, uint32_t ly, uint32_t *u, uint32_t *v)
+{
+    *u = hex ? lx - (ly >> 1) + 32u : lx + ly;
+    *v = hex ? lx + ly - (ly >> 1) : lx + 63u - ly;
+}
 
 /* Tile of padded cell (px, py), which must be inside the border. */
 static inline uint32_t pf__comps_tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)

@@ -412,6 +412,52 @@ static double box_lb(pf_heur metric, int32_t x, int32_t y, int64_t x0, int64_t x
     return pf__grid_dist(metric, (int32_t)xx, (int32_t)yy, x, y);
 }
 
+/* No cell of node `id` (of tile origin ax, ay) is nearer (x, y) than this: the most of its
+ * rectangle's bound and its diagonal extents' (ndiag). By Manhattan distance no cell is nearer than
+ * the gaps along either diagonal; octile distance, max + (sqrt 2 - 1) min of the sides, is
+ * (2 - sqrt 2) max + (sqrt 2 - 1) (max + min), at least that sum of the Chebyshev and Manhattan
+ * bounds; hex distance is the most of |dq|, |dr|, |dq + dr|. A unit in a pocket of trees whose
+ * nearest cell to its den520d click is the unit's own had its pocket's rows read for want of it:
+ * the rectangle reaches nearer than the pocket does. */
+static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uint32_t id, int64_t ax, int64_t ay,
+                      int64_t bx[4])
+{
+    const struct pf__comps *cc = m->cc;
+    const uint32_t b = cc->nbox[id], g = cc->ndiag[id];
+    bx[0] = ax + PF__NBOX_X0(b);
+    bx[1] = ax + PF__NBOX_X1(b);
+    bx[2] = ay + PF__NBOX_Y0(b);
+    bx[3] = ay + PF__NBOX_Y1(b);
+    const double lb = box_lb(metric, x, y, bx[0], bx[1], bx[2], bx[3]);
+    const int hex = metric == PF_HEUR_HEX;
+    if (hex != (m->moves == PF_MOVES_HEX)) return lb; /* extents of the other kind */
+    /* the point's u and v, and the tile's: a cell's are its tile's plus its own in the tile */
+    int64_t pu, pv, tu, tv;
+    if (hex) {
+        pu = (int64_t)x - ((int64_t)y - ((int64_t)y & 1)) / 2;
+        pv = pu + y;
+        tu = ax - ay / 2 - 32;
+        tv = ax + ay / 2;
+    } else {
+        pu = (int64_t)x + y;
+        pv = (int64_t)x - y;
+        tu = ax + ay;
+        tv = ax - ay - 63;
+    }
+    const int64_t u0 = tu + (g & 0xffu), u1 = tu + (g >> 8 & 0xffu), v0 = tv + (g >> 16 & 0xffu), v1 = tv + (g >> 24);
+    int64_t du = u0 - pu > pu - u1 ? u0 - pu : pu - u1, dv = v0 - pv > pv - v1 ? v0 - pv : pv - v1;
+    du = du > 0 ? du : 0;
+    dv = dv > 0 ? dv : 0;
+    const double diag = (double)(du > dv ? du : dv);
+    if (metric != PF_HEUR_OCTILE) return diag > lb ? diag : lb;
+    /* octile: the rectangle's Chebyshev and Manhattan bounds, the latter raised by the diagonals */
+    const int64_t gx = x < bx[0] ? bx[0] - x : x > bx[1] ? x - bx[1] : 0;
+    const int64_t gy = y < bx[2] ? bx[2] - y : y > bx[3] ? y - bx[3] : 0;
+    const double man = (double)(gx + gy) > diag ? (double)(gx + gy) : diag;
+    const double oct = (2.0 - PF__SQRT2) * (double)(gx > gy ? gx : gy) + (PF__SQRT2 - 1.0) * man;
+    return oct > lb ? oct : lb;
+}
+
 /* The rows y0..y1, columns x0..x1 within the best distance so far, from the row nearest the point
  * outward (both ways in turn where the point's row is among them), so that a cell found near it
  * narrows the rows after. A row further from the point reaches fewer columns, and never any
@@ -439,11 +485,21 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
 }
 
 /* Bounds on what a scan over nodes holds on the stack: tiles within reach of the point, and nodes
- * of one tile; past them the row scan answers (a tile past NODES_MAX is read whole). */
+ * of one tile; past them the row scan answers (a tile past NODES_MAX, or whose edges are more than
+ * EDGES_MAX to walk, is read whole). */
 #define TILES_MAX 64
 #define NODES_MAX 32
+#define EDGES_MAX 64
 
 typedef struct near_item { double lb; uint32_t id; } near_item;
+
+/* Whether cells no nearer than `lb` may be the answer: as near as the best, unless the best is the
+ * unit's own cell (no other is as near to it). The bounds are exact but for rounding: within
+ * NEAR_SLACK of the best, the best is taken to be as near. */
+static int worth(const scan_best *bs, double lb)
+{
+    return bs->bf == 0.0 && bs->has_from ? lb < bs->bd - NEAR_SLACK : lb <= bs->bd + NEAR_SLACK;
+}
 
 static void items_sort(near_item *a, uint32_t n)
 {
@@ -483,11 +539,30 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
         bs.fy = (int32_t)(from / m->pw) - 1;
         bs.bf = pf__grid_dist(metric, (int32_t)(hint % m->pw) - 1, (int32_t)(hint / m->pw) - 1, bs.fx, bs.fy);
     }
+    /* the point's own cell and those one step from it first: most clicks on a wall lie next to
+     * the unit's ground, and then no tile need be looked at (every cell within 1 is read here) */
+    for (int64_t yy = (int64_t)y - 1; yy <= (int64_t)y + 1; yy++) {
+        if (yy < 0 || yy >= (int64_t)m->height) continue;
+        int64_t lo, hi;
+        row_reach(metric, x, y, yy, 1.0, &lo, &hi);
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > (int64_t)m->width - 1 ? (int64_t)m->width - 1 : hi;
+        for (int64_t xx = lo; xx <= hi; xx++) {
+            const uint32_t p = (uint32_t)((yy + 1) * (int64_t)m->pw + xx + 1);
+            if (m->cls[p] == r->cls && pf__grid_comp(m, p) == r->comp && (r->size <= 1 || m->clr[p] >= r->size))
+                scan_take(&bs, metric, x, y, xx, yy, p);
+        }
+    }
+    if (bs.bd <= 1.0 + NEAR_SLACK) {
+        *out = bs.best;
+        if (dist) *dist = bs.bd;
+        return 1;
+    }
     if (cc->csize[r->comp] == 1) { /* the component is one node: its rectangle */
-        const uint32_t one = m->comp[hint], b = cc->nbox[one], t = cc->ntile[one];
-        const int64_t ax = (int64_t)(t % cc->tx) * TS, ay = (int64_t)(t / cc->tx) * TS;
-        const int64_t x0 = ax + PF__NBOX_X0(b), x1 = ax + PF__NBOX_X1(b), y0 = ay + PF__NBOX_Y0(b), y1 = ay + PF__NBOX_Y1(b);
-        if (box_lb(metric, x, y, x0, x1, y0, y1) <= bs.bd + NEAR_SLACK) scan_box(&bs, m, x, y, r, cb, metric, x0, x1, y0, y1);
+        const uint32_t one = m->comp[hint], t = cc->ntile[one];
+        int64_t bx[4];
+        const double lb = node_lb(m, metric, x, y, one, (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS, bx);
+        if (worth(&bs, lb)) scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3]);
         *out = bs.best;
         if (dist) *dist = bs.bd;
         return 1;
@@ -504,7 +579,7 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             if (lb <= bs.bd + NEAR_SLACK) tiles[nt++] = (near_item){lb, t};
         }
     items_sort(tiles, nt);
-    for (uint32_t i = 0; i < nt && tiles[i].lb <= bs.bd + NEAR_SLACK; i++) {
+    for (uint32_t i = 0; i < nt && worth(&bs, tiles[i].lb); i++) {
         const uint32_t t = tiles[i].id;
         const int64_t ax = (int64_t)(t % cc->tx) * TS, ay = (int64_t)(t / cc->tx) * TS;
         uint32_t nn = 0;
@@ -514,7 +589,7 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             const uint32_t u = te->e[2 * k];
             if (u == prev || m->comp_root[u] != r->comp) continue;
             prev = u;
-            if (nn == NODES_MAX) {
+            if (nn == NODES_MAX || te->n > EDGES_MAX) { /* a maze's tile: read whole */
                 whole = 1;
                 break;
             }
@@ -526,16 +601,12 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by);
             continue;
         }
-        for (uint32_t k = 0; k < nn; k++) {
-            const uint32_t b = cc->nbox[nodes[k].id];
-            nodes[k].lb = box_lb(metric, x, y, ax + PF__NBOX_X0(b), ax + PF__NBOX_X1(b), ay + PF__NBOX_Y0(b),
-                                 ay + PF__NBOX_Y1(b));
-        }
+        int64_t bx[4];
+        for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, bx);
         items_sort(nodes, nn);
-        for (uint32_t k = 0; k < nn && nodes[k].lb <= bs.bd + NEAR_SLACK; k++) {
-            const uint32_t b = cc->nbox[nodes[k].id];
-            scan_box(&bs, m, x, y, r, cb, metric, ax + PF__NBOX_X0(b), ax + PF__NBOX_X1(b), ay + PF__NBOX_Y0(b),
-                     ay + PF__NBOX_Y1(b));
+        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++) {
+            node_lb(m, metric, x, y, nodes[k].id, ax, ay, bx);
+            scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3]);
         }
     }
     *out = bs.best;
