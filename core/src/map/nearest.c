@@ -491,7 +491,7 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
 #define NODES_MAX 32
 #define EDGES_MAX 64
 
-typedef struct near_item { double lb; uint32_t id; } near_item;
+typedef struct near_item { double lb; uint32_t id; int64_t bx[4]; } near_item;
 
 /* Whether cells no nearer than `lb` may be the answer: as near as the best, unless the best is the
  * unit's own cell (no other is as near to it). The bounds are exact but for rounding: within
@@ -576,7 +576,7 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
             const int64_t by = ay + TS - 1 < (int64_t)m->height - 1 ? ay + TS - 1 : (int64_t)m->height - 1;
             const double lb = box_lb(metric, x, y, ax, bx, ay, by);
-            if (lb <= bs.bd + NEAR_SLACK) tiles[nt++] = (near_item){lb, t};
+            if (lb <= bs.bd + NEAR_SLACK) tiles[nt++] = (near_item){lb, t, {0, 0, 0, 0}};
         }
     items_sort(tiles, nt);
     for (uint32_t i = 0; i < nt && worth(&bs, tiles[i].lb); i++) {
@@ -593,7 +593,7 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
                 whole = 1;
                 break;
             }
-            nodes[nn++] = (near_item){0.0, u};
+            nodes[nn++] = (near_item){0.0, u, {0, 0, 0, 0}};
         }
         if (whole) {
             const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
@@ -601,13 +601,10 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by);
             continue;
         }
-        int64_t bx[4];
-        for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, bx);
+        for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, nodes[k].bx);
         items_sort(nodes, nn);
-        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++) {
-            node_lb(m, metric, x, y, nodes[k].id, ax, ay, bx);
-            scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3]);
-        }
+        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++)
+            scan_box(&bs, m, x, y, r, cb, metric, nodes[k].bx[0], nodes[k].bx[1], nodes[k].bx[2], nodes[k].bx[3]);
     }
     *out = bs.best;
     if (dist) *dist = bs.bd;
