@@ -461,7 +461,8 @@ static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uin
 /* The rows y0..y1, columns x0..x1 within the best distance so far, from the row nearest the point
  * outward (both ways in turn where the point's row is among them), so that a cell found near it
  * narrows the rows after. A row further from the point reaches fewer columns, and never any
- * that a row nearer it does not: the first row whose reach misses the columns ends its way. */
+ * that a row nearer it does not: the first row whose reach misses the columns ends its way, and
+ * the rest of a band of 8 rows is passed over where the band has none of the class in reach. */
 static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
                      pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
 {
@@ -479,6 +480,16 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
         if (lo > hi) {
             open[side] = 0;
             continue;
+        }
+        if (cb) {
+            /* none of the class within this row's reach in its band of 8 (class_bits.c): none within
+             * the reach of the band's rows further on either (narrower), which are passed over */
+            const uint32_t band = (uint32_t)(yy + 1) >> PF__CBAND_SHIFT;
+            if (next_bit(cb + ((size_t)m->ph + band) * m->cbits_pw, lo, hi + 1, 1) > hi) {
+                const int64_t first = ((int64_t)band << PF__CBAND_SHIFT) - 1; /* unpadded */
+                next[side] = side ? first + 8 : first - 1;
+                continue;
+            }
         }
         scan_span(bs, m, x, y, yy, lo, hi, rule, cb, NULL, NULL, metric);
     }
