@@ -45,7 +45,7 @@ PF__INLINE void scan_take(scan_best *b, pf_heur metric, int32_t x, int32_t y, in
  * more, for rounding); empty when lo > hi. Every such cell is within `bound` rows, since each
  * metric here is at least the rows between: by octile and Manhattan, whatever lies across; by hex
  * distance, a range of the cube coordinate q on each row. */
-static void row_reach(pf_heur metric, int64_t x, int64_t y, int64_t yy, double bound, int64_t *lo, int64_t *hi)
+PF__INLINE void row_reach(pf_heur metric, int64_t x, int64_t y, int64_t yy, double bound, int64_t *lo, int64_t *hi)
 {
     const int64_t dy = yy - y, ady = dy < 0 ? -dy : dy;
     const double b = bound + NEAR_SLACK;
