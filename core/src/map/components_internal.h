@@ -36,6 +36,8 @@ struct pf__comps {
                                   reads only the nodes of the start's component near the goal */
     uint32_t    *ndiag;        /* [ncap] and the node's extents along the diagonals (pf__ndiag_uv):
                                   bytes min u, max u, min v, max v from the low one */
+    uint16_t    *nband;        /* [ncap * PF__NBANDS] and per band of 8 rows of its tile, the columns
+                                  its cells there span: bytes x0, x1 (0x00ff: none) */
     uint32_t     ncap, nend;
     uint32_t    *nfree;
     uint32_t     nfreed, nfree_cap;
@@ -60,6 +62,12 @@ struct pf__comps {
     uint8_t     *rx0, *rx1, *rk;
     uint32_t    *rpar, *rnode, *rrow;
 };
+
+/* Bands of a node's rows (nband): rows 8b..8b+7 of its tile, as the class bits' bands of the
+ * map's rows (class_bits.c: a tile's first row, 64t, is padded row 64t + 1, so the two bands
+ * differ by a row). */
+#define PF__NBANDS 8u
+#define PF__NBAND_SHIFT 3u
 
 /* A node's rectangle (nbox), inclusive, in cells of its tile. */
 #define PF__NBOX_X0(b) ((b) & 0xffu)

@@ -462,9 +462,12 @@ static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uin
  * outward (both ways in turn where the point's row is among them), so that a cell found near it
  * narrows the rows after. A row further from the point reaches fewer columns, and never any
  * that a row nearer it does not: the first row whose reach misses the columns ends its way, and
- * the rest of a band of 8 rows is passed over where the band has none of the class in reach. */
+ * the rest of a band of 8 rows is passed over where the band has none of the class in reach.
+ * With a node's bands (nb: its nband, its tile's origin ax, ay) only the columns its cells span
+ * in each are read. */
 static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
-                     pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+                     pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1, const uint16_t *nb, int64_t ax,
+                     int64_t ay)
 {
     const int64_t yn = y < y0 ? y0 : y > y1 ? y1 : y;
     int64_t next[2] = {yn, yn + 1}; /* the next row up (side 0) and down (1) */
@@ -480,6 +483,17 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
         if (lo > hi) {
             open[side] = 0;
             continue;
+        }
+        if (nb) {
+            /* a node's own rows: of each band of 8 only the columns its cells there span, and
+             * none of the band's rows further on where they lie out of this row's reach */
+            const int64_t k = (yy - ay) >> PF__NBAND_SHIFT, c0 = ax + (nb[k] & 0xffu), c1 = ax + (nb[k] >> 8);
+            lo = lo < c0 ? c0 : lo;
+            hi = hi > c1 ? c1 : hi;
+            if (lo > hi) {
+                next[side] = side ? ay + ((k + 1) << PF__NBAND_SHIFT) : ay + (k << PF__NBAND_SHIFT) - 1;
+                continue;
+            }
         }
         if (cb) {
             /* none of the class within this row's reach in its band of 8 (class_bits.c): none within
@@ -573,7 +587,9 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
         const uint32_t one = m->comp[hint], t = cc->ntile[one];
         int64_t bx[4];
         const double lb = node_lb(m, metric, x, y, one, (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS, bx);
-        if (worth(&bs, lb)) scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3]);
+        if (worth(&bs, lb))
+            scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3], &cc->nband[(size_t)one * PF__NBANDS],
+                     (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS);
         *out = bs.best;
         if (dist) *dist = bs.bd;
         return 1;
@@ -609,13 +625,14 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
         if (whole) {
             const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
             const int64_t by = ay + TS - 1 < (int64_t)m->height - 1 ? ay + TS - 1 : (int64_t)m->height - 1;
-            scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by);
+            scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by, NULL, 0, 0);
             continue;
         }
         for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, nodes[k].bx);
         items_sort(nodes, nn);
         for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++)
-            scan_box(&bs, m, x, y, r, cb, metric, nodes[k].bx[0], nodes[k].bx[1], nodes[k].bx[2], nodes[k].bx[3]);
+            scan_box(&bs, m, x, y, r, cb, metric, nodes[k].bx[0], nodes[k].bx[1], nodes[k].bx[2], nodes[k].bx[3],
+                     &cc->nband[(size_t)nodes[k].id * PF__NBANDS], ax, ay);
     }
     *out = bs.best;
     if (dist) *dist = bs.bd;
