@@ -11,7 +11,11 @@
  * start: one pass), else it grows band by band. A row is read 64 cells a load from the cell bits
  * of the unit's class (class_bits.c), one component lookup per run of cells; a small component's
  * scan stays within its tiles (comp_box). Without a class (pf_grid_nearest's cls 0) or with a rule
- * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load. */
+ * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load.
+ *
+ * A partial query's scan (a class, a component, the unit's own cell) reads instead the rows of
+ * the component's nodes near the point, best first by a bound on their distance (nodes_nearest):
+ * the rows between, where the click lies in another component or in a wall, it does not read. */
 #include <string.h>
 #include "map/nearest_internal.h"
 #include "map/components_internal.h"
@@ -545,8 +549,8 @@ static void items_sort(near_item *a, uint32_t n)
  * component's near the point was read all the same: the scan cost up to 7x a plain query to the
  * cell it found, where that query was a few steps (docs/units.md, "Partial paths"). A component of
  * more than one node has an edge at every node (a node is all its tile holds of the component),
- * so a tile's edge list names every node of it there. 0 when there are more tiles than TILES_MAX
- * (the row scan answers instead). */
+ * so a tile's edge list names every node of it there. 0 when the component has more than one node
+ * and more tiles than TILES_MAX lie within reach (the row scan answers instead). */
 static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule *r, uint32_t hint, uint32_t from,
                          pf_heur metric, double within, uint32_t *out, double *dist)
 {
@@ -557,7 +561,6 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
     const int64_t ty0 = (int64_t)y - reach < 0 ? 0 : ((int64_t)y - reach) / TS;
     const int64_t tx1 = (int64_t)x + reach >= (int64_t)m->width ? cc->tx - 1 : ((int64_t)x + reach) / TS;
     const int64_t ty1 = (int64_t)y + reach >= (int64_t)m->height ? cc->ty - 1 : ((int64_t)y + reach) / TS;
-    if ((tx1 - tx0 + 1) * (ty1 - ty0 + 1) > TILES_MAX) return 0;
     scan_best bs = {hint, from != PF_NODE_NONE, 0, 0, within, 0.0};
     if (from != PF_NODE_NONE) {
         bs.fx = (int32_t)(from % m->pw) - 1;
@@ -594,6 +597,7 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
         if (dist) *dist = bs.bd;
         return 1;
     }
+    if ((tx1 - tx0 + 1) * (ty1 - ty0 + 1) > TILES_MAX) return 0;
     near_item tiles[TILES_MAX], nodes[NODES_MAX];
     uint32_t nt = 0;
     for (int64_t ty = ty0; ty <= ty1; ty++)
@@ -647,45 +651,6 @@ static double hint_dist(const pf_map *m, int32_t x, int32_t y, pf_heur metric, u
     return pf__grid_dist(metric, (int32_t)(hint % m->pw) - 1, (int32_t)(hint / m->pw) - 1, x, y);
 }
 
-/* A pocket: the cells of component r->comp (class r->cls), flooded from padded cell `start` over
- * the 8 cells around each (every move rule's steps are among them, and a step between two cells
- * of one label stays in the component), at most `cap` of them; the nearest as the scan would
- * take it (scan_take), or PF_NODE_NONE with *full 0 when the component has more cells. A unit
- * in a 7-cell strip of trees 31 cells from its click on den520d: the scan read 55 rows of the
- * component's tile (12,287 instructions, for a search of 2,497 to the cell found); the flood
- * reads the 7 cells. */
-#define POCKET_MAX 64u
-static uint32_t pocket_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule *r, uint32_t start,
-                               uint32_t from, pf_heur metric, uint32_t cap, double *dist, int *full)
-{
-    uint32_t cell[POCKET_MAX], seen[2 * POCKET_MAX] = {0}, n = 0; /* seen: open addressing, 0 empty */
-    const int32_t pw = (int32_t)m->pw;
-    const int32_t off[8] = {-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1};
-    cap = cap < POCKET_MAX ? cap : POCKET_MAX;
-    *full = 0;
-    cell[n++] = start;
-    seen[(start * UINT32_C(2654435761)) >> 25] = start; /* 2 * POCKET_MAX = 128 slots: 7 bits */
-    for (uint32_t i = 0; i < n; i++)
-        for (int k = 0; k < 8; k++) {
-            const uint32_t v = (uint32_t)((int32_t)cell[i] + off[k]);
-            if (m->cls[v] != r->cls || pf__grid_comp(m, v) != r->comp) continue;
-            uint32_t h = (v * UINT32_C(2654435761)) >> 25;
-            while (seen[h] && seen[h] != v) h = (h + 1u) & (2u * POCKET_MAX - 1u);
-            if (seen[h]) continue;
-            if (n == cap) return PF_NODE_NONE;
-            seen[h] = v;
-            cell[n++] = v;
-        }
-    *full = 1;
-    scan_best bs = {PF_NODE_NONE, from != PF_NODE_NONE, (int32_t)(from % m->pw) - 1, (int32_t)(from / m->pw) - 1,
-                    INFINITY, 0.0};
-    for (uint32_t i = 0; i < n; i++)
-        if (r->size <= 1 || m->clr[cell[i]] >= r->size)
-            scan_take(&bs, metric, x, y, (int64_t)(cell[i] % m->pw) - 1, (int64_t)(cell[i] / m->pw) - 1, cell[i]);
-    if (dist) *dist = bs.bd;
-    return bs.best;
-}
-
 uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
                           pf_heur metric, uint32_t max_radius, uint32_t hint, uint32_t from, double *dist)
 {
@@ -695,18 +660,7 @@ uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, ui
     if (comp && cls && hint != PF_NODE_NONE && m->cc && m->comp && !max_radius) {
         uint32_t cell;
         if (nodes_nearest(m, x, y, &r, hint, from, metric, within, &cell, dist)) return cell;
-        comp_box(m, m->comp[hint], box);
-        if (m->cc->csize[m->comp_root[m->comp[hint]]] == 1) {
-            /* a component within one tile: flooded when it has fewer cells than a quarter of the
-             * rows the scan would read (a cell costs about half what a row does), else scanned */
-            const int64_t y0 = (int64_t)y - (int64_t)within, y1 = (int64_t)y + (int64_t)within;
-            const int64_t rows = (y1 < box[3] ? y1 : box[3]) - (y0 > box[2] ? y0 : box[2]) + 1;
-            int full;
-            if (rows >= 4) {
-                uint32_t p = pocket_nearest(m, x, y, &r, hint, from, metric, (uint32_t)(rows / 4), dist, &full);
-                if (full) return p;
-            }
-        }
+        comp_box(m, m->comp[hint], box); /* a unit far from its click: the rows, in its tiles */
     }
     return scan_rows(m, x, y, &r, NULL, NULL, metric, max_radius, within, box, from, dist);
 }
