@@ -718,8 +718,8 @@ static void test_partial_nodes(void **state)
             pf_grid_edit e[4];
             for (int k = 0; k < 4; k++) {
                 uint32_t ew = 1 + rng_below(&rs, w / 3), eh = 1 + rng_below(&rs, h / 3);
-                e[k] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
-                                      .cls = (uint8_t)rng_below(&rs, 3u)};
+                int32_t ex = (int32_t)rng_below(&rs, w - ew + 1), ey = (int32_t)rng_below(&rs, h - eh + 1);
+                e[k] = (pf_grid_edit){.rect = {ex, ey, ew, eh}, .cls = (uint8_t)rng_below(&rs, 3u)};
             }
             assert_int_equal(pf_grid_apply_edits(m, e, 4, NULL), PF_OK);
         }
@@ -947,7 +947,8 @@ int main(void)
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
         cmocka_unit_test(test_partial_limit),
-        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_partial_nodes),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
+        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
+        cmocka_unit_test(test_partial_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

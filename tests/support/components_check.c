@@ -72,8 +72,10 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
             uint32_t id = m->comp[y * m->pw + x];
             if (!id) continue;
             const uint32_t lx = (x - 1u) % TS, ly = (y - 1u) % TS, b = box[id];
-            const uint32_t x0 = PF__NBOX_X0(b) < lx ? PF__NBOX_X0(b) : lx, x1 = PF__NBOX_X1(b) > lx ? PF__NBOX_X1(b) : lx;
-            const uint32_t y0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly, y1 = PF__NBOX_Y1(b) > ly ? PF__NBOX_Y1(b) : ly;
+            const uint32_t x0 = PF__NBOX_X0(b) < lx ? PF__NBOX_X0(b) : lx;
+            const uint32_t x1 = PF__NBOX_X1(b) > lx ? PF__NBOX_X1(b) : lx;
+            const uint32_t y0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly;
+            const uint32_t y1 = PF__NBOX_Y1(b) > ly ? PF__NBOX_Y1(b) : ly;
             box[id] = x0 | x1 << 8 | y0 << 16 | y1 << 24;
             uint32_t u, v, d = diag[id];
             pf__ndiag_uv(m->moves == PF_MOVES_HEX, lx, ly, &u, &v);
@@ -81,7 +83,8 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
             const uint32_t v0 = (d >> 16 & 0xffu) < v ? (d >> 16 & 0xffu) : v, v1 = (d >> 24) > v ? (d >> 24) : v;
             diag[id] = u0 | u1 << 8 | v0 << 16 | v1 << 24;
             uint16_t *bd = &band[(size_t)id * PF__NBANDS + (ly >> PF__NBAND_SHIFT)];
-            const uint32_t c0 = (*bd & 0xffu) < lx ? (*bd & 0xffu) : lx, c1 = (uint32_t)(*bd >> 8) > lx ? (uint32_t)(*bd >> 8) : lx;
+            const uint32_t c0 = (*bd & 0xffu) < lx ? (*bd & 0xffu) : lx;
+            const uint32_t c1 = (uint32_t)(*bd >> 8) > lx ? (uint32_t)(*bd >> 8) : lx;
             *bd = (uint16_t)(c0 | c1 << 8);
         }
     for (uint32_t id = 1; ok && id < cc->nend; id++)

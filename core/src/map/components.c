@@ -510,7 +510,8 @@ size_t pf__grid_components_mem(const pf_map *m)
     const struct pf__comps *cc = m->cc;
     if (!cc) return 0;
     size_t s = sizeof *cc + (size_t)m->pw * m->ph * sizeof(uint32_t);
-    s += (size_t)cc->ncap * (7u * sizeof(uint32_t) + PF__NBANDS * sizeof(uint16_t)) + (size_t)cc->nfree_cap * sizeof(uint32_t);
+    s += (size_t)cc->ncap * (7u * sizeof(uint32_t) + PF__NBANDS * sizeof(uint16_t));
+    s += (size_t)cc->nfree_cap * sizeof(uint32_t);
     s += TS * TS * (3u + 2u * sizeof(uint32_t)) + (TS + 1u) * sizeof(uint32_t);
     s += (size_t)cc->ccap * 2u * sizeof(uint32_t) + (size_t)cc->cfree_cap * sizeof(uint32_t);
     s += ((size_t)cc->qcap + cc->qncap + cc->vcap + (size_t)cc->frcap * (FR + 1u)) * sizeof(uint32_t);

@@ -63,9 +63,8 @@ struct pf__comps {
     uint32_t    *rpar, *rnode, *rrow;
 };
 
-/* Bands of a node's rows (nband): rows 8b..8b+7 of its tile, as the class bits' bands of the
- * map's rows (class_bits.c: a tile's first row, 64t, is padded row 64t + 1, so the two bands
- * differ by a row). */
+/* Bands of a node's rows (nband): rows 8b..8b+7 of its tile (the class bits' bands, class_bits.c,
+ * count padded rows: theirs lie a row higher). */
 #define PF__NBANDS 8u
 #define PF__NBAND_SHIFT 3u
 
