@@ -598,6 +598,20 @@ static void test_partial_rings(void **state)
     assert_true(grouped > queries / 8);
 }
 
+/* The metric between two cells of a grid of move rule mv. */
+static double metric_of(pf_moves mv, int32_t vx, int32_t vy, int32_t x, int32_t y)
+{
+    double dx = fabs((double)vx - x), dy = fabs((double)vy - y);
+    if (mv == PF_MOVES_4) return dx + dy;
+    if (mv == PF_MOVES_HEX) { /* odd-r offset to cube coordinates */
+        int32_t q1 = vx - (vy - (vy & 1)) / 2, q2 = x - (y - (y & 1)) / 2;
+        double a = fabs((double)(q1 - q2)), b = fabs((double)(vy - y)), cc = fabs((double)(q1 - q2 + vy - y));
+        return a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
+    }
+    double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
+    return hi + (sqrt(2.0) - 1.0) * lo;
+}
+
 /* The nearest cell by a scan of every cell: least metric to (x, y), then least node id, over the
  * cells of the class, clearance and component `d` asks (PF_NODE_NONE when none); *dist its metric. */
 static uint32_t nearest_by_scan(const pf_map *m, pf_moves mv, int32_t x, int32_t y, const pf_nearest_desc *d,
@@ -612,16 +626,7 @@ static uint32_t nearest_by_scan(const pf_map *m, pf_moves mv, int32_t x, int32_t
         if (!k || (d->cls && k != d->cls) || pf_grid_clearance(m, vx, vy) < (d->unit_size ? d->unit_size : 1u))
             continue;
         if (d->component && pf_grid_component(m, vx, vy) != d->component) continue;
-        double dx = fabs((double)vx - x), dy = fabs((double)vy - y), dd;
-        if (mv == PF_MOVES_4) dd = dx + dy;
-        else if (mv == PF_MOVES_HEX) { /* odd-r offset to cube coordinates */
-            int32_t q1 = vx - (vy - (vy & 1)) / 2, q2 = x - (y - (y & 1)) / 2;
-            double a = fabs((double)(q1 - q2)), b = fabs((double)(vy - y)), cc = fabs((double)(q1 - q2 + vy - y));
-            dd = a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
-        } else {
-            double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
-            dd = hi + (sqrt(2.0) - 1.0) * lo;
-        }
+        const double dd = metric_of(mv, vx, vy, x, y);
         if (dd < bd) {
             bd = dd;
             want = v;
@@ -629,6 +634,104 @@ static uint32_t nearest_by_scan(const pf_map *m, pf_moves mv, int32_t x, int32_t
     }
     *dist = bd;
     return want;
+}
+
+/* A partial query's answer by a scan of every cell of the start's class and component: least metric
+ * to the goal, then least metric to the start, then least node id. Distances are compared as
+ * the library's are: the same formula, so ties are exact. */
+static uint32_t partial_by_scan(const pf_map *m, pf_moves mv, pf_point g, pf_point s)
+{
+    const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    const uint8_t k = pf_grid_class(m, s.x, s.y);
+    const uint32_t comp = pf_grid_component(m, s.x, s.y);
+    uint32_t want = PF_NODE_NONE;
+    double bd = INFINITY, bf = INFINITY;
+    for (uint32_t v = 0; v < w * h; v++) {
+        int32_t vx = (int32_t)(v % w), vy = (int32_t)(v / w);
+        if (pf_grid_class(m, vx, vy) != k || pf_grid_component(m, vx, vy) != comp) continue;
+        double dd = metric_of(mv, vx, vy, g.x, g.y), ff = metric_of(mv, vx, vy, s.x, s.y);
+        if (dd < bd - 1e-9 || (fabs(dd - bd) <= 1e-9 && ff < bf - 1e-9)) {
+            bd = dd;
+            bf = ff;
+            want = v;
+        }
+    }
+    return want;
+}
+
+/* Partial queries on maps of several 64x64 tiles with wide walls and pockets of a second class,
+ * so that the nearest reachable cell lies many rows from the goal, among nodes of several tiles
+ * (map/nearest.c reads the start component's nodes near the goal, by their rectangles and diagonal
+ * extents), or is the unit's own cell, or lies in a component of one node: the cell returned is
+ * the rule's exactly (partial_by_scan), every move rule, before and after edits (which relabel
+ * the nodes of the tiles they touch, rectangles and extents included). */
+static void test_partial_nodes(void **state)
+{
+    (void)state;
+    long checked = 0, own = 0, far = 0;
+    int maps = (int)(24 * env_scale());
+    for (int i = 0; i < maps; i++) {
+        uint64_t rs = UINT64_C(0x90DE5) + (uint64_t)i;
+        uint32_t w = 65 + rng_below(&rs, 200), h = 65 + rng_below(&rs, 200);
+        pf_moves mv = i % 4 == 3 ? PF_MOVES_HEX : MOVES[rng_below(&rs, 3)];
+        uint8_t *c = make_cells(&rs, w, h);
+        for (uint32_t r = 0, rects = 4 + rng_below(&rs, 8); r < rects; r++) { /* walls, some holding pockets */
+            uint32_t rw = 8 + rng_below(&rs, 40), rh = 8 + rng_below(&rs, 40);
+            uint32_t x0 = rng_below(&rs, w), y0 = rng_below(&rs, h), pocket = rng_below(&rs, 2);
+            for (uint32_t y = y0; y < y0 + rh && y < h; y++)
+                for (uint32_t x = x0; x < x0 + rw && x < w; x++)
+                    c[(size_t)y * w + x] = pocket && (x + y) % 7 < 2 && x % 5 ? 2 : 0;
+        }
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
+        pf_ctx *cx;
+        assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+        uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
+        assert_non_null(nodes);
+        for (int round = 0; round < 3; round++) {
+            for (int q = 0; q < 60; q++) {
+                uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
+                pf_point sp = pf_grid_point(m, s), gp = pf_grid_point(m, g);
+                /* within 64 cells of the goal on most: the scan's tiles are few */
+                if (q % 4) {
+                    sp.x = gp.x + (int32_t)rng_below(&rs, 129) - 64;
+                    sp.y = gp.y + (int32_t)rng_below(&rs, 129) - 64;
+                    if (sp.x < 0 || sp.y < 0 || sp.x >= (int32_t)w || sp.y >= (int32_t)h) continue;
+                    s = pf_grid_node(m, sp.x, sp.y);
+                }
+                if (!pf_grid_class(m, sp.x, sp.y) || pf_grid_same_component(m, s, g)) continue;
+                pf_path p = {.nodes = nodes, .capacity = w * h};
+                assert_int_equal(pf_search(cx, s, g, &(pf_search_desc){.partial = 1}, &p, NULL), PF_PARTIAL);
+                const uint32_t want = partial_by_scan(m, mv, gp, sp), end = nodes[p.len - 1];
+                if (end != want) {
+                    pf_point e = pf_grid_point(m, end), wp = pf_grid_point(m, want);
+                    fail_msg("map %d (%ux%u moves %d) round %d partial %d,%d -> %d,%d: ends at %d,%d (%g from the "
+                             "goal, %g from the start), the rule's cell is %d,%d (%g, %g)",
+                             i, w, h, (int)mv, round, sp.x, sp.y, gp.x, gp.y, e.x, e.y,
+                             metric_of(mv, e.x, e.y, gp.x, gp.y), metric_of(mv, e.x, e.y, sp.x, sp.y), wp.x, wp.y,
+                             metric_of(mv, wp.x, wp.y, gp.x, gp.y), metric_of(mv, wp.x, wp.y, sp.x, sp.y));
+                }
+                checked++;
+                own += end == s;
+                far += metric_of(mv, pf_grid_point(m, end).x, pf_grid_point(m, end).y, gp.x, gp.y) > 8.0;
+            }
+            pf_grid_edit e[4];
+            for (int k = 0; k < 4; k++) {
+                uint32_t ew = 1 + rng_below(&rs, w / 3), eh = 1 + rng_below(&rs, h / 3);
+                int32_t ex = (int32_t)rng_below(&rs, w - ew + 1), ey = (int32_t)rng_below(&rs, h - eh + 1);
+                e[k] = (pf_grid_edit){.rect = {ex, ey, ew, eh}, .cls = (uint8_t)rng_below(&rs, 3u)};
+            }
+            assert_int_equal(pf_grid_apply_edits(m, e, 4, NULL), PF_OK);
+        }
+        free(nodes);
+        pf_ctx_destroy(cx);
+        pf_map_destroy(m);
+        free(c);
+    }
+    print_message("%ld partial queries on maps of several tiles end at the rule's cell (%ld more than 8 from "
+                  "the goal, %ld on the unit's own cell), before and after edits\n",
+                  checked, far, own);
+    assert_true(far > (long)(50 * env_scale()) && own > (long)(5 * env_scale()));
 }
 
 /* pf_grid_nearest against a scan of every cell: least metric to the point, then least node id, over
@@ -845,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
         cmocka_unit_test(test_partial_limit),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
+        cmocka_unit_test(test_partial_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

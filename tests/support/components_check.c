@@ -61,6 +61,50 @@ int pf__grid_components_check(const pf_map *m, char *why, size_t len)
         snprintf(why, len, "%u components live, count says %u", live_comps, cc->count);
         ok = 0;
     }
+    /* each live node's rectangle (nbox) is the one around its cells, exactly */
+    uint32_t *box = ok ? malloc((size_t)cc->nend * 2u * sizeof(uint32_t)) : NULL, *diag = box ? box + cc->nend : NULL;
+    uint16_t *band = ok ? malloc((size_t)cc->nend * PF__NBANDS * sizeof(uint16_t)) : NULL;
+    if (ok && (!box || !band)) ok = 0;
+    for (uint32_t id = 0; ok && id < 2u * cc->nend; id++) box[id] = 0x00ff00ffu;
+    for (uint32_t i = 0; ok && i < cc->nend * PF__NBANDS; i++) band[i] = 0x00ffu;
+    for (uint32_t y = 1; ok && y + 1 < m->ph; y++)
+        for (uint32_t x = 1; x + 1 < m->pw; x++) {
+            uint32_t id = m->comp[y * m->pw + x];
+            if (!id) continue;
+            const uint32_t lx = (x - 1u) % TS, ly = (y - 1u) % TS, b = box[id];
+            const uint32_t x0 = PF__NBOX_X0(b) < lx ? PF__NBOX_X0(b) : lx;
+            const uint32_t x1 = PF__NBOX_X1(b) > lx ? PF__NBOX_X1(b) : lx;
+            const uint32_t y0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly;
+            const uint32_t y1 = PF__NBOX_Y1(b) > ly ? PF__NBOX_Y1(b) : ly;
+            box[id] = x0 | x1 << 8 | y0 << 16 | y1 << 24;
+            uint32_t u, v, d = diag[id];
+            pf__ndiag_uv(m->moves == PF_MOVES_HEX, lx, ly, &u, &v);
+            const uint32_t u0 = (d & 0xffu) < u ? (d & 0xffu) : u, u1 = (d >> 8 & 0xffu) > u ? (d >> 8 & 0xffu) : u;
+            const uint32_t v0 = (d >> 16 & 0xffu) < v ? (d >> 16 & 0xffu) : v, v1 = (d >> 24) > v ? (d >> 24) : v;
+            diag[id] = u0 | u1 << 8 | v0 << 16 | v1 << 24;
+            uint16_t *bd = &band[(size_t)id * PF__NBANDS + (ly >> PF__NBAND_SHIFT)];
+            const uint32_t c0 = (*bd & 0xffu) < lx ? (*bd & 0xffu) : lx;
+            const uint32_t c1 = (uint32_t)(*bd >> 8) > lx ? (uint32_t)(*bd >> 8) : lx;
+            *bd = (uint16_t)(c0 | c1 << 8);
+        }
+    for (uint32_t id = 1; ok && id < cc->nend; id++)
+        if (cc->ntile[id] != FREED && box[id] != cc->nbox[id]) {
+            snprintf(why, len, "node %u: rectangle %08x, cells say %08x", id, cc->nbox[id], box[id]);
+            ok = 0;
+        }
+    for (uint32_t id = 1; ok && id < cc->nend; id++)
+        if (cc->ntile[id] != FREED && diag[id] != cc->ndiag[id]) {
+            snprintf(why, len, "node %u: diagonal extents %08x, cells say %08x", id, cc->ndiag[id], diag[id]);
+            ok = 0;
+        }
+    for (uint32_t i = PF__NBANDS; ok && i < cc->nend * PF__NBANDS; i++)
+        if (cc->ntile[i / PF__NBANDS] != FREED && band[i] != cc->nband[i]) {
+            snprintf(why, len, "node %u band %u: columns %04x, cells say %04x", i / PF__NBANDS, i % PF__NBANDS,
+                     cc->nband[i], band[i]);
+            ok = 0;
+        }
+    free(band);
+    free(box);
     /* edges: exactly the border crossings, both ways, and each joins one component */
     for (uint32_t t = 0; ok && t < cc->tx * cc->ty; t++) {
         const tile_edges *te = &cc->te[t];

@@ -73,15 +73,17 @@ static int edge_add(const pf_allocator *a, tile_edges *t, uint32_t u, uint32_t v
 
 /* ---- nodes and components ------------------------------------------------------------------------- */
 
-/* Grows the five node arrays together, all or none (comp_root lives in the map, where the
+/* Grows the node arrays together, all or none (comp_root lives in the map, where the
  * searches read it). */
 static int nodes_grow(pf_map *m, uint32_t need)
 {
     struct pf__comps *cc = m->cc;
     if (need > (UINT32_C(1) << 29)) return 0; /* the bound the node ids always had */
-    void *const arr[5] = {&m->comp_root, &cc->ntile, &cc->nmark, &cc->nadj, &cc->ndeg};
-    const size_t elems[5] = {sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t)};
-    return pf__grow_all(&cc->alloc, arr, elems, 5, &cc->ncap, need, 1024u, 1);
+    void *const arr[8] = {&m->comp_root, &cc->ntile, &cc->nmark, &cc->nadj,
+                          &cc->ndeg,      &cc->nbox,  &cc->ndiag, &cc->nband};
+    const size_t elems[8] = {sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t),
+                             sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), PF__NBANDS * sizeof(uint16_t)};
+    return pf__grow_all(&cc->alloc, arr, elems, 8, &cc->ncap, need, 1024u, 1);
 }
 
 /* A node of tile t with no component and no edges, or 0 on allocation failure. */
@@ -99,6 +101,8 @@ static uint32_t node_new(pf_map *m, uint32_t t)
     cc->ntile[id] = t;
     cc->nmark[id] = 0;
     cc->nadj[id] = cc->ndeg[id] = 0;
+    cc->nbox[id] = cc->ndiag[id] = 0x00ff00ffu; /* empty: each min 255, each max 0; tile_label widens them */
+    for (uint32_t b = 0; b < PF__NBANDS; b++) cc->nband[(size_t)id * PF__NBANDS + b] = 0x00ffu;
     return id;
 }
 
@@ -237,8 +241,25 @@ static int tile_label(pf_map *m, uint32_t t, uint32_t *nv, uint32_t *cells)
                 if (!id || !push(&cc->alloc, &cc->v, &cc->vcap, nv, id)) return 0;
                 cc->rnode[root] = id;
             }
-            uint32_t id = cc->rnode[root];
+            uint32_t id = cc->rnode[root], b = cc->nbox[id];
             for (uint32_t x = rx0[r]; x <= rx1[r]; x++) crow[x] = id;
+            /* rows come in order: the first run of a node sets y0, each sets y1 */
+            const uint32_t bx0 = PF__NBOX_X0(b) < rx0[r] ? PF__NBOX_X0(b) : rx0[r];
+            const uint32_t bx1 = PF__NBOX_X1(b) > rx1[r] ? PF__NBOX_X1(b) : rx1[r];
+            const uint32_t by0 = PF__NBOX_Y0(b) < ly ? PF__NBOX_Y0(b) : ly;
+            cc->nbox[id] = bx0 | bx1 << 8 | by0 << 16 | ly << 24;
+            uint32_t u0, v0, u1, v1, dg = cc->ndiag[id];
+            pf__ndiag_uv(m->moves == PF_MOVES_HEX, rx0[r], ly, &u0, &v0);
+            pf__ndiag_uv(m->moves == PF_MOVES_HEX, rx1[r], ly, &u1, &v1);
+            u0 = u0 < (dg & 0xffu) ? u0 : (dg & 0xffu);
+            u1 = u1 > (dg >> 8 & 0xffu) ? u1 : (dg >> 8 & 0xffu);
+            v0 = v0 < (dg >> 16 & 0xffu) ? v0 : (dg >> 16 & 0xffu);
+            v1 = v1 > (dg >> 24) ? v1 : (dg >> 24);
+            cc->ndiag[id] = u0 | u1 << 8 | v0 << 16 | v1 << 24;
+            uint16_t *band = &cc->nband[(size_t)id * PF__NBANDS + (ly >> PF__NBAND_SHIFT)];
+            const uint32_t c0 = (*band & 0xffu) < rx0[r] ? (*band & 0xffu) : rx0[r];
+            const uint32_t c1 = (uint32_t)(*band >> 8) > rx1[r] ? (uint32_t)(*band >> 8) : rx1[r];
+            *band = (uint16_t)(c0 | c1 << 8);
         }
     }
     *cells += n;
@@ -463,6 +484,9 @@ void pf__grid_components_free(pf_map *m)
     pf__free(a, cc->nmark, (size_t)cc->ncap * sizeof(uint32_t));
     pf__free(a, cc->nadj, (size_t)cc->ncap * sizeof(uint32_t));
     pf__free(a, cc->ndeg, (size_t)cc->ncap * sizeof(uint32_t));
+    pf__free(a, cc->nbox, (size_t)cc->ncap * sizeof(uint32_t));
+    pf__free(a, cc->ndiag, (size_t)cc->ncap * sizeof(uint32_t));
+    pf__free(a, cc->nband, (size_t)cc->ncap * PF__NBANDS * sizeof(uint16_t));
     pf__free(a, cc->rx0, TS * TS);
     pf__free(a, cc->rx1, TS * TS);
     pf__free(a, cc->rk, TS * TS);
@@ -486,7 +510,8 @@ size_t pf__grid_components_mem(const pf_map *m)
     const struct pf__comps *cc = m->cc;
     if (!cc) return 0;
     size_t s = sizeof *cc + (size_t)m->pw * m->ph * sizeof(uint32_t);
-    s += (size_t)cc->ncap * 5u * sizeof(uint32_t) + (size_t)cc->nfree_cap * sizeof(uint32_t);
+    s += (size_t)cc->ncap * (7u * sizeof(uint32_t) + PF__NBANDS * sizeof(uint16_t));
+    s += (size_t)cc->nfree_cap * sizeof(uint32_t);
     s += TS * TS * (3u + 2u * sizeof(uint32_t)) + (TS + 1u) * sizeof(uint32_t);
     s += (size_t)cc->ccap * 2u * sizeof(uint32_t) + (size_t)cc->cfree_cap * sizeof(uint32_t);
     s += ((size_t)cc->qcap + cc->qncap + cc->vcap + (size_t)cc->frcap * (FR + 1u)) * sizeof(uint32_t);

@@ -31,6 +31,13 @@ struct pf__comps {
     uint32_t    *ntile;        /* [ncap] tile of the node, FREED when free */
     uint32_t    *nmark;        /* [ncap] scratch of the split search, 0 outside it */
     uint32_t    *nadj, *ndeg;  /* [ncap] the node's edges: te[ntile].e pairs nadj .. nadj+ndeg-1 */
+    uint32_t    *nbox;         /* [ncap] the rectangle around the node's cells, in its tile: bytes
+                                  x0, x1, y0, y1 from the low one (PF__NBOX_*); the nearest-cell scan
+                                  reads only the nodes of the start's component near the goal */
+    uint32_t    *ndiag;        /* [ncap] and the node's extents along the diagonals (pf__ndiag_uv):
+                                  bytes min u, max u, min v, max v from the low one */
+    uint16_t    *nband;        /* [ncap * PF__NBANDS] and per band of 8 rows of its tile, the columns
+                                  its cells there span: bytes x0, x1 (0x00ff: none) */
     uint32_t     ncap, nend;
     uint32_t    *nfree;
     uint32_t     nfreed, nfree_cap;
@@ -55,6 +62,28 @@ struct pf__comps {
     uint8_t     *rx0, *rx1, *rk;
     uint32_t    *rpar, *rnode, *rrow;
 };
+
+/* Bands of a node's rows (nband): rows 8b..8b+7 of its tile (the class bits' bands, class_bits.c,
+ * count padded rows: theirs lie a row higher). */
+#define PF__NBANDS 8u
+#define PF__NBAND_SHIFT 3u
+
+/* A node's rectangle (nbox), inclusive, in cells of its tile. */
+#define PF__NBOX_X0(b) ((b) & 0xffu)
+#define PF__NBOX_X1(b) ((b) >> 8 & 0xffu)
+#define PF__NBOX_Y0(b) ((b) >> 16 & 0xffu)
+#define PF__NBOX_Y1(b) ((b) >> 24)
+
+/* A cell's diagonal coordinates within its tile (lx, ly): on square grids u = lx + ly and
+ * v = lx - ly + 63, on hex grids the cube coordinates u = q + 32 = lx - ly / 2 + 32 and
+ * v = q + r = lx + ly - ly / 2 (a tile's first row is even, so its rows' parity is the map's).
+ * Each grows with lx along a row. No distance is less than the gap along a diagonal: by Manhattan
+ * (and so octile) distance |du|, |dv|; by hex distance |dq|, |dq + dr|. */
+static inline void pf__ndiag_uv(int hex, uint32_t lx, uint32_t ly, uint32_t *u, uint32_t *v)
+{
+    *u = hex ? lx - (ly >> 1) + 32u : lx + ly;
+    *v = hex ? lx + ly - (ly >> 1) : lx + 63u - ly;
+}
 
 /* Tile of padded cell (px, py), which must be inside the border. */
 static inline uint32_t pf__comps_tile_of(const struct pf__comps *cc, uint32_t px, uint32_t py)

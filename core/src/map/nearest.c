@@ -11,7 +11,11 @@
  * start: one pass), else it grows band by band. A row is read 64 cells a load from the cell bits
  * of the unit's class (class_bits.c), one component lookup per run of cells; a small component's
  * scan stays within its tiles (comp_box). Without a class (pf_grid_nearest's cls 0) or with a rule
- * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load. */
+ * of the caller's (a sized or filtered unit's own labels), cells are read as bytes, eight a load.
+ *
+ * A partial query's scan (a class, a component, the unit's own cell) reads instead the rows of
+ * the component's nodes near the point, best first by a bound on their distance (nodes_nearest):
+ * the rows between, where the click lies in another component or in a wall, it does not read. */
 #include <string.h>
 #include "map/nearest_internal.h"
 #include "map/components_internal.h"
@@ -45,7 +49,7 @@ PF__INLINE void scan_take(scan_best *b, pf_heur metric, int32_t x, int32_t y, in
  * more, for rounding); empty when lo > hi. Every such cell is within `bound` rows, since each
  * metric here is at least the rows between: by octile and Manhattan, whatever lies across; by hex
  * distance, a range of the cube coordinate q on each row. */
-static void row_reach(pf_heur metric, int64_t x, int64_t y, int64_t yy, double bound, int64_t *lo, int64_t *hi)
+PF__INLINE void row_reach(pf_heur metric, int64_t x, int64_t y, int64_t yy, double bound, int64_t *lo, int64_t *hi)
 {
     const int64_t dy = yy - y, ady = dy < 0 ? -dy : dy;
     const double b = bound + NEAR_SLACK;
@@ -398,51 +402,253 @@ static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
     box[3] = r[3] < box[3] ? r[3] : box[3];
 }
 
+/* No cell of columns x0..x1, rows y0..y1 is nearer (x, y) than this. On square grids the distance
+ * grows with the columns and with the rows between, so the box's cell nearest in both is; on hex
+ * grids a row's distance is least on its nearest columns (row_near) and grows by one a column away
+ * from them, and those columns widen by one a row, so the distance on a row nearer the point is
+ * never more than on a row further: the box's row nearest the point, its column nearest those. */
+static double box_lb(pf_heur metric, int32_t x, int32_t y, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    const int64_t yy = y < y0 ? y0 : y > y1 ? y1 : y;
+    int64_t p0, p1;
+    row_near(metric, x, y, yy, &p0, &p1);
+    const int64_t xx = p1 < x0 ? x0 : p0 > x1 ? x1 : p0 > x0 ? p0 : x0;
+    return pf__grid_dist(metric, (int32_t)xx, (int32_t)yy, x, y);
+}
+
+/* No cell of node `id` (of tile origin ax, ay) is nearer (x, y) than this: the most of its
+ * rectangle's bound and its diagonal extents' (ndiag). By Manhattan distance no cell is nearer than
+ * the gaps along either diagonal; octile distance, max + (sqrt 2 - 1) min of the sides, is
+ * (2 - sqrt 2) max + (sqrt 2 - 1) (max + min), at least that sum of the Chebyshev and Manhattan
+ * bounds; hex distance is the most of |dq|, |dr|, |dq + dr|. A unit in a pocket of trees whose
+ * nearest cell to its den520d click is the unit's own had its pocket's rows read for want of it:
+ * the rectangle reaches nearer than the pocket does. */
+static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uint32_t id, int64_t ax, int64_t ay,
+                      int64_t bx[4])
+{
+    const struct pf__comps *cc = m->cc;
+    const uint32_t b = cc->nbox[id], g = cc->ndiag[id];
+    bx[0] = ax + PF__NBOX_X0(b);
+    bx[1] = ax + PF__NBOX_X1(b);
+    bx[2] = ay + PF__NBOX_Y0(b);
+    bx[3] = ay + PF__NBOX_Y1(b);
+    const double lb = box_lb(metric, x, y, bx[0], bx[1], bx[2], bx[3]);
+    const int hex = metric == PF_HEUR_HEX;
+    if (hex != (m->moves == PF_MOVES_HEX)) return lb; /* extents of the other kind */
+    /* the point's u and v, and the tile's: a cell's are its tile's plus its own in the tile */
+    int64_t pu, pv, tu, tv;
+    if (hex) {
+        pu = (int64_t)x - ((int64_t)y - ((int64_t)y & 1)) / 2;
+        pv = pu + y;
+        tu = ax - ay / 2 - 32;
+        tv = ax + ay / 2;
+    } else {
+        pu = (int64_t)x + y;
+        pv = (int64_t)x - y;
+        tu = ax + ay;
+        tv = ax - ay - 63;
+    }
+    const int64_t u0 = tu + (g & 0xffu), u1 = tu + (g >> 8 & 0xffu), v0 = tv + (g >> 16 & 0xffu), v1 = tv + (g >> 24);
+    int64_t du = u0 - pu > pu - u1 ? u0 - pu : pu - u1, dv = v0 - pv > pv - v1 ? v0 - pv : pv - v1;
+    du = du > 0 ? du : 0;
+    dv = dv > 0 ? dv : 0;
+    const double diag = (double)(du > dv ? du : dv);
+    if (metric != PF_HEUR_OCTILE) return diag > lb ? diag : lb;
+    /* octile: the rectangle's Chebyshev and Manhattan bounds, the latter raised by the diagonals */
+    const int64_t gx = x < bx[0] ? bx[0] - x : x > bx[1] ? x - bx[1] : 0;
+    const int64_t gy = y < bx[2] ? bx[2] - y : y > bx[3] ? y - bx[3] : 0;
+    const double man = (double)(gx + gy) > diag ? (double)(gx + gy) : diag;
+    const double oct = (2.0 - PF__SQRT2) * (double)(gx > gy ? gx : gy) + (PF__SQRT2 - 1.0) * man;
+    return oct > lb ? oct : lb;
+}
+
+/* The rows y0..y1, columns x0..x1 within the best distance so far, from the row nearest the point
+ * outward (both ways in turn where the point's row is among them), so that a cell found near it
+ * narrows the rows after. A row further from the point reaches fewer columns, and never any
+ * that a row nearer it does not: the first row whose reach misses the columns ends its way, and
+ * the rest of a band of 8 rows is passed over where the band has none of the class in reach.
+ * With a node's bands (nb: its nband, its tile's origin ax, ay) only the columns its cells span
+ * in each are read. */
+static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
+                     pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1, const uint16_t *nb, int64_t ax,
+                     int64_t ay)
+{
+    const int64_t yn = y < y0 ? y0 : y > y1 ? y1 : y;
+    int64_t next[2] = {yn, yn + 1}; /* the next row up (side 0) and down (1) */
+    int open[2] = {1, 1};
+    for (int side = 0; open[0] || open[1]; side ^= 1) {
+        if (!open[side]) continue;
+        const int64_t yy = next[side];
+        next[side] += side ? 1 : -1;
+        int64_t lo = 1, hi = 0;
+        if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
+        lo = lo < x0 ? x0 : lo;
+        hi = hi > x1 ? x1 : hi;
+        if (lo > hi) {
+            open[side] = 0;
+            continue;
+        }
+        if (nb) {
+            /* a node's own rows: of each band of 8 only the columns its cells there span, and
+             * none of the band's rows further on where they lie out of this row's reach */
+            const int64_t k = (yy - ay) >> PF__NBAND_SHIFT, c0 = ax + (nb[k] & 0xffu), c1 = ax + (nb[k] >> 8);
+            lo = lo < c0 ? c0 : lo;
+            hi = hi > c1 ? c1 : hi;
+            if (lo > hi) {
+                next[side] = side ? ay + ((k + 1) << PF__NBAND_SHIFT) : ay + (k << PF__NBAND_SHIFT) - 1;
+                continue;
+            }
+        }
+        if (cb) {
+            /* none of the class within this row's reach in its band of 8 (class_bits.c): none within
+             * the reach of the band's rows further on either (narrower), which are passed over */
+            const uint32_t band = (uint32_t)(yy + 1) >> PF__CBAND_SHIFT;
+            if (next_bit(cb + ((size_t)m->ph + band) * m->cbits_pw, lo, hi + 1, 1) > hi) {
+                const int64_t first = ((int64_t)band << PF__CBAND_SHIFT) - 1; /* unpadded */
+                next[side] = side ? first + 8 : first - 1;
+                continue;
+            }
+        }
+        scan_span(bs, m, x, y, yy, lo, hi, rule, cb, NULL, NULL, metric);
+    }
+}
+
+/* Bounds on what a scan over nodes holds on the stack: tiles within reach of the point, and nodes
+ * of one tile; past them the row scan answers (a tile past NODES_MAX, or whose edges are more than
+ * EDGES_MAX to walk, is read whole). */
+#define TILES_MAX 64
+#define NODES_MAX 32
+#define EDGES_MAX 64
+
+typedef struct near_item { double lb; uint32_t id; int64_t bx[4]; } near_item;
+
+/* Whether cells no nearer than `lb` may be the answer: as near as the best, unless the best is the
+ * unit's own cell (no other is as near to it). The bounds are exact but for rounding: within
+ * NEAR_SLACK of the best, the best is taken to be as near. */
+static int worth(const scan_best *bs, double lb)
+{
+    return bs->bf == 0.0 && bs->has_from ? lb < bs->bd - NEAR_SLACK : lb <= bs->bd + NEAR_SLACK;
+}
+
+static void items_sort(near_item *a, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        const near_item v = a[i];
+        uint32_t j = i;
+        for (; j > 0 && a[j - 1].lb > v.lb; j--) a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* The scan for a cell of the start's component (hint: the start, which counts, `within` away), by
+ * the component's nodes (components.c) instead of the rows: tiles within reach of the point in
+ * order of their least distance, in each the component's nodes in order of the least distance of
+ * their rectangles (nbox), each rectangle read as the rows are, until the least distance passes
+ * the best found. A row holding cells of the unit's class in other components cost the row scan
+ * a component lookup a run (den520d's forests, a unit on trees) and one holding none of the
+ * component's near the point was read all the same: the scan cost up to 7x a plain query to the
+ * cell it found, where that query was a few steps (docs/units.md, "Partial paths"). A component of
+ * more than one node has an edge at every node (a node is all its tile holds of the component),
+ * so a tile's edge list names every node of it there. 0 when the component has more than one node
+ * and more tiles than TILES_MAX lie within reach (the row scan answers instead). */
+static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule *r, uint32_t hint, uint32_t from,
+                         pf_heur metric, double within, uint32_t *out, double *dist)
+{
+    const struct pf__comps *cc = m->cc;
+    const uint64_t *cb = m->cbits_ok ? m->cbits[r->cls] : NULL;
+    const int64_t reach = (int64_t)(within + NEAR_SLACK);
+    const int64_t tx0 = (int64_t)x - reach < 0 ? 0 : ((int64_t)x - reach) / TS;
+    const int64_t ty0 = (int64_t)y - reach < 0 ? 0 : ((int64_t)y - reach) / TS;
+    const int64_t tx1 = (int64_t)x + reach >= (int64_t)m->width ? cc->tx - 1 : ((int64_t)x + reach) / TS;
+    const int64_t ty1 = (int64_t)y + reach >= (int64_t)m->height ? cc->ty - 1 : ((int64_t)y + reach) / TS;
+    scan_best bs = {hint, from != PF_NODE_NONE, 0, 0, within, 0.0};
+    if (from != PF_NODE_NONE) {
+        bs.fx = (int32_t)(from % m->pw) - 1;
+        bs.fy = (int32_t)(from / m->pw) - 1;
+        bs.bf = pf__grid_dist(metric, (int32_t)(hint % m->pw) - 1, (int32_t)(hint / m->pw) - 1, bs.fx, bs.fy);
+    }
+    /* the point's own cell and those one step from it first: most clicks on a wall lie next to
+     * the unit's ground, and then no tile need be looked at (every cell within 1 is read here) */
+    for (int64_t yy = (int64_t)y - 1; yy <= (int64_t)y + 1; yy++) {
+        if (yy < 0 || yy >= (int64_t)m->height) continue;
+        int64_t lo, hi;
+        row_reach(metric, x, y, yy, 1.0, &lo, &hi);
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > (int64_t)m->width - 1 ? (int64_t)m->width - 1 : hi;
+        for (int64_t xx = lo; xx <= hi; xx++) {
+            const uint32_t p = (uint32_t)((yy + 1) * (int64_t)m->pw + xx + 1);
+            if (m->cls[p] == r->cls && pf__grid_comp(m, p) == r->comp && (r->size <= 1 || m->clr[p] >= r->size))
+                scan_take(&bs, metric, x, y, xx, yy, p);
+        }
+    }
+    if (bs.bd <= 1.0 + NEAR_SLACK) {
+        *out = bs.best;
+        if (dist) *dist = bs.bd;
+        return 1;
+    }
+    if (cc->csize[r->comp] == 1) { /* the component is one node: its rectangle */
+        const uint32_t one = m->comp[hint], t = cc->ntile[one];
+        int64_t bx[4];
+        const double lb = node_lb(m, metric, x, y, one, (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS, bx);
+        if (worth(&bs, lb))
+            scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3], &cc->nband[(size_t)one * PF__NBANDS],
+                     (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS);
+        *out = bs.best;
+        if (dist) *dist = bs.bd;
+        return 1;
+    }
+    if ((tx1 - tx0 + 1) * (ty1 - ty0 + 1) > TILES_MAX) return 0;
+    near_item tiles[TILES_MAX], nodes[NODES_MAX];
+    uint32_t nt = 0;
+    for (int64_t ty = ty0; ty <= ty1; ty++)
+        for (int64_t tx = tx0; tx <= tx1; tx++) {
+            const uint32_t t = (uint32_t)(ty * cc->tx + tx);
+            const int64_t ax = tx * TS, ay = ty * TS;
+            const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
+            const int64_t by = ay + TS - 1 < (int64_t)m->height - 1 ? ay + TS - 1 : (int64_t)m->height - 1;
+            const double lb = box_lb(metric, x, y, ax, bx, ay, by);
+            if (lb <= bs.bd + NEAR_SLACK) tiles[nt++] = (near_item){lb, t, {0, 0, 0, 0}};
+        }
+    items_sort(tiles, nt);
+    for (uint32_t i = 0; i < nt && worth(&bs, tiles[i].lb); i++) {
+        const uint32_t t = tiles[i].id;
+        const int64_t ax = (int64_t)(t % cc->tx) * TS, ay = (int64_t)(t / cc->tx) * TS;
+        uint32_t nn = 0;
+        int whole = 0;
+        const tile_edges *te = &cc->te[t];
+        for (uint32_t k = 0, prev = 0; k < te->n; k++) {
+            const uint32_t u = te->e[2 * k];
+            if (u == prev || m->comp_root[u] != r->comp) continue;
+            prev = u;
+            if (nn == NODES_MAX || te->n > EDGES_MAX) { /* a maze's tile: read whole */
+                whole = 1;
+                break;
+            }
+            nodes[nn++] = (near_item){0.0, u, {0, 0, 0, 0}};
+        }
+        if (whole) {
+            const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
+            const int64_t by = ay + TS - 1 < (int64_t)m->height - 1 ? ay + TS - 1 : (int64_t)m->height - 1;
+            scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by, NULL, 0, 0);
+            continue;
+        }
+        for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, nodes[k].bx);
+        items_sort(nodes, nn);
+        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++)
+            scan_box(&bs, m, x, y, r, cb, metric, nodes[k].bx[0], nodes[k].bx[1], nodes[k].bx[2], nodes[k].bx[3],
+                     &cc->nband[(size_t)nodes[k].id * PF__NBANDS], ax, ay);
+    }
+    *out = bs.best;
+    if (dist) *dist = bs.bd;
+    return 1;
+}
+
 /* The distance of padded cell `hint`, PF_NODE_NONE or one known to count, from (x, y): no
  * answer is farther. */
 static double hint_dist(const pf_map *m, int32_t x, int32_t y, pf_heur metric, uint32_t hint)
 {
     if (hint == PF_NODE_NONE) return INFINITY;
     return pf__grid_dist(metric, (int32_t)(hint % m->pw) - 1, (int32_t)(hint / m->pw) - 1, x, y);
-}
-
-/* A pocket: the cells of component r->comp (class r->cls), flooded from padded cell `start` over
- * the 8 cells around each (every move rule's steps are among them, and a step between two cells
- * of one label stays in the component), at most `cap` of them; the nearest as the scan would
- * take it (scan_take), or PF_NODE_NONE with *full 0 when the component has more cells. A unit
- * in a 7-cell strip of trees 31 cells from its click on den520d: the scan read 55 rows of the
- * component's tile (12,287 instructions, for a search of 2,497 to the cell found); the flood
- * reads the 7 cells. */
-#define POCKET_MAX 64u
-static uint32_t pocket_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule *r, uint32_t start,
-                               uint32_t from, pf_heur metric, uint32_t cap, double *dist, int *full)
-{
-    uint32_t cell[POCKET_MAX], seen[2 * POCKET_MAX] = {0}, n = 0; /* seen: open addressing, 0 empty */
-    const int32_t pw = (int32_t)m->pw;
-    const int32_t off[8] = {-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1};
-    cap = cap < POCKET_MAX ? cap : POCKET_MAX;
-    *full = 0;
-    cell[n++] = start;
-    seen[(start * UINT32_C(2654435761)) >> 25] = start; /* 2 * POCKET_MAX = 128 slots: 7 bits */
-    for (uint32_t i = 0; i < n; i++)
-        for (int k = 0; k < 8; k++) {
-            const uint32_t v = (uint32_t)((int32_t)cell[i] + off[k]);
-            if (m->cls[v] != r->cls || pf__grid_comp(m, v) != r->comp) continue;
-            uint32_t h = (v * UINT32_C(2654435761)) >> 25;
-            while (seen[h] && seen[h] != v) h = (h + 1u) & (2u * POCKET_MAX - 1u);
-            if (seen[h]) continue;
-            if (n == cap) return PF_NODE_NONE;
-            seen[h] = v;
-            cell[n++] = v;
-        }
-    *full = 1;
-    scan_best bs = {PF_NODE_NONE, from != PF_NODE_NONE, (int32_t)(from % m->pw) - 1, (int32_t)(from / m->pw) - 1,
-                    INFINITY, 0.0};
-    for (uint32_t i = 0; i < n; i++)
-        if (r->size <= 1 || m->clr[cell[i]] >= r->size)
-            scan_take(&bs, metric, x, y, (int64_t)(cell[i] % m->pw) - 1, (int64_t)(cell[i] / m->pw) - 1, cell[i]);
-    if (dist) *dist = bs.bd;
-    return bs.best;
 }
 
 uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, uint8_t size, uint32_t comp,
@@ -452,18 +658,9 @@ uint32_t pf__grid_nearest(const pf_map *m, int32_t x, int32_t y, uint8_t cls, ui
     int64_t box[4] = {0, (int64_t)m->width - 1, 0, (int64_t)m->height - 1};
     const double within = hint_dist(m, x, y, metric, hint);
     if (comp && cls && hint != PF_NODE_NONE && m->cc && m->comp && !max_radius) {
-        comp_box(m, m->comp[hint], box);
-        if (m->cc->csize[m->comp_root[m->comp[hint]]] == 1) {
-            /* a component within one tile: flooded when it has fewer cells than a quarter of the
-             * rows the scan would read (a cell costs about half what a row does), else scanned */
-            const int64_t y0 = (int64_t)y - (int64_t)within, y1 = (int64_t)y + (int64_t)within;
-            const int64_t rows = (y1 < box[3] ? y1 : box[3]) - (y0 > box[2] ? y0 : box[2]) + 1;
-            int full;
-            if (rows >= 4) {
-                uint32_t p = pocket_nearest(m, x, y, &r, hint, from, metric, (uint32_t)(rows / 4), dist, &full);
-                if (full) return p;
-            }
-        }
+        uint32_t cell;
+        if (nodes_nearest(m, x, y, &r, hint, from, metric, within, &cell, dist)) return cell;
+        comp_box(m, m->comp[hint], box); /* a unit far from its click: the rows, in its tiles */
     }
     return scan_rows(m, x, y, &r, NULL, NULL, metric, max_radius, within, box, from, dist);
 }
