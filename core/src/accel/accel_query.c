@@ -321,8 +321,11 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
         return UINT32_MAX;
     for (;;) {
         uint32_t room = x->seeds_cap - at;
-        uint32_t n = fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
-                         : pf__accel_scan_bwd(&v, sub, cell, x->seeds + at, room);
+        /* by the walks' table where there is one (accel_jumps.c): the same seeds */
+        uint32_t n = x->acc->jump ? (fwd ? pf__accel_jump_fwd(x->acc, cell, x->seeds + at, room)
+                                         : pf__accel_jump_bwd(x->acc, cell, x->seeds + at, room))
+                                  : (fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
+                                         : pf__accel_scan_bwd(&v, sub, cell, x->seeds + at, room));
         if (n <= room) return n;
         /* pf__grow_slow, not pf__grow: the cold growth of put_arc's arrays stays specialised to them */
         if (!pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
