@@ -281,7 +281,8 @@ static void test_unpack_index(void **state)
 
 /* The scans by the walks' table (accel_jumps.c) list the seeds of every cell as the walking scans
  * do, in the same order: on the rooms (pillars, a pond of another class) and on an open map whose
- * walks run past 127 steps (the table's longest entry). Then AUTO's paths on a map without a core
+ * walks run past 127 steps (the table's longest entry); and canonical paths are legal by it where
+ * they are by walking. Then AUTO's paths on a map without a core
  * (where queries use the table) are the same cells with the table and without it. */
 static void test_jump_scans(void **state)
 {
@@ -318,6 +319,18 @@ static void test_jump_scans(void **state)
             }
         }
         assert_true(seeds > 0);
+        /* canonical paths between random cells, legal or not, long ones among them */
+        uint32_t legal = 0;
+        for (int i = 0; i < 20000; i++) {
+            uint32_t f = (uint32_t)rng_below(&rs, acc->cells), t = (uint32_t)rng_below(&rs, acc->cells);
+            if (!v.cls[f]) continue;
+            uint32_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+            int l1 = pf__accel_cp_legal(&v, f, t, &a1, &b1), l2 = pf__accel_jump_cp_legal(acc, f, t, &a2, &b2);
+            assert_int_equal(l1, l2);
+            assert_true(a1 == a2 && b1 == b2);
+            legal += (uint32_t)l1;
+        }
+        assert_true(legal > 100);
         pf_accel_destroy(acc);
     }
     assert_true(long_walks > 0);

@@ -295,6 +295,8 @@ void     pf__accel_jumps_free(pf_accel *acc);
 size_t   pf__accel_jumps_bytes(const pf_accel *acc);
 uint32_t pf__accel_jump_fwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out, uint32_t cap);
 uint32_t pf__accel_jump_bwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out, uint32_t cap);
+/* pf__accel_cp_legal on the prep map by the table: a hop a subgoal on the way, not a read a step. */
+int      pf__accel_jump_cp_legal(const pf_accel *acc, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
 
 /* The node index of a subgoal's cell (node_cell is ascending); PF_NODE_NONE for any other cell. */
 PF__INLINE uint32_t pf__accel_node_of(const pf_accel *acc, uint32_t cell)

@@ -8,7 +8,7 @@
  * lines (the diagonal of a forward scan, the straight line of a backward one), reading one entry a
  * cell where they read two bytes a cell of every walk from it.
  *
- * jump[c * 8 + d] (d = 0..7, N E S W NE SE SW NW): the legal steps from padded cell c in direction d
+ * jump[c * 8 + slot[d]] (d = 0..7, N E S W NE SE SW NW): the legal steps from padded cell c in direction d
  * (the prep map's classes, in c's own class: a legal step never changes class) up to and including
  * the first subgoal, bit 7 set when the walk ends on one; otherwise the walk ends before a wall.
  * Steps are counted to 127: an entry of 127 without bit 7 means the walk goes on from the cell 127
@@ -27,6 +27,8 @@
 #define JUMP_HIT  0x80u
 #define JUMP_MAX  127u
 #define JUMP_DIRS 8u
+/* The slot of direction d in a cell's eight: each pass of the build writes four side by side. */
+static const uint8_t slot[8] = {4, 3, 0, 7, 5, 1, 2, 6};
 
 void pf__accel_jumps_free(pf_accel *acc)
 {
@@ -36,16 +38,25 @@ void pf__accel_jumps_free(pf_accel *acc)
 
 size_t pf__accel_jumps_bytes(const pf_accel *acc) { return acc->jump ? (size_t)acc->cells * JUMP_DIRS : 0; }
 
-/* The entry of cell c in direction d, its neighbour n there (c + off[d]) done: open is whether the
- * step is legal. */
-PF__INLINE uint8_t entry(const uint8_t *jump, const uint8_t *sub, uint32_t n, uint32_t d, int open)
+/* The entry of a cell whose step to neighbour n is legal (ok), from n's entry t in the same
+ * direction: 1 step to a subgoal n, else one more than n's walk, 127 past that (the walk goes on
+ * from there, whether or not it ends on a subgoal). Branch-free byte arithmetic, so the rows'
+ * loops below vectorise (with branches the table took 800 M instructions on rooms-2000, 200 a
+ * cell). */
+PF__INLINE uint8_t entry(uint32_t ok, uint8_t sub_n, uint8_t t)
 {
-    if (!open) return 0;
-    if (sub[n]) return (uint8_t)(JUMP_HIT | 1u);
-    uint32_t t = jump[(size_t)n * JUMP_DIRS + d], k = (t & JUMP_MAX) + 1u;
-    /* beyond 127 steps: 127, and the walk goes on from there (whether or not it ends on a subgoal) */
-    if (k > JUMP_MAX) return (uint8_t)JUMP_MAX;
-    return (uint8_t)(k | (t & JUMP_HIT));
+    const uint8_t k = (uint8_t)((t & JUMP_MAX) + 1u), sat = (uint8_t)(k >> 7); /* k = 128: past 127 */
+    const uint8_t on = (uint8_t)((uint8_t)(k - sat) | (t & JUMP_HIT & (uint8_t)(sat - 1u)));
+    const uint8_t okm = (uint8_t)(0u - ok), subm = (uint8_t)(0u - (uint32_t)(sub_n != 0));
+    return (uint8_t)(okm & ((subm & (JUMP_HIT | 1u)) | (~subm & on)));
+}
+
+/* entry() for the serial loops: the same value, by branches */
+PF__INLINE uint8_t next(int ok, uint8_t sub_n, uint8_t t)
+{
+    if (!ok) return 0;
+    if (sub_n) return (uint8_t)(JUMP_HIT | 1u);
+    return (uint8_t)((t & JUMP_MAX) == JUMP_MAX ? JUMP_MAX : t + 1u);
 }
 
 int pf__accel_jumps_index(pf_accel *acc)
@@ -54,39 +65,85 @@ int pf__accel_jumps_index(pf_accel *acc)
     return acc->core || !acc->nodes ? 1 : pf__accel_jumps_make(acc);
 }
 
+/* Row y's entries in the four directions of one pass: the two that lead to row y + dy (straight
+ * and its diagonals sd0 = to x + 1, sd1 = to x - 1) from that row's entries (prev, made before), the
+ * one along the row (dx: +1 E, -1 W) from the row's own, its cells taken against dx. Cells outside
+ * the border are blocked (the padding): only x = 1 .. pw - 2 of rows 1 .. ph - 2 are made, and
+ * every neighbour read is inside the map. */
+static void make_row(const uint8_t *cls, const uint8_t *sub, uint32_t pw, uint32_t y, int dy, int dx, uint8_t *const prev[3],
+                     uint8_t *const cur[4])
+{
+    const uint8_t *restrict cc = cls + (size_t)y * pw, *restrict cn = cls + (size_t)((int64_t)y + dy) * pw;
+    const uint8_t *restrict sn = sub + (size_t)((int64_t)y + dy) * pw, *restrict sc = sub + (size_t)y * pw;
+    uint8_t *restrict vs = cur[0], *restrict v0 = cur[1], *restrict v1 = cur[2], *restrict h = cur[3];
+    const uint8_t *restrict ps = prev[0], *restrict p0 = prev[1], *restrict p1 = prev[2];
+    /* one loop a direction: each vectorises alone */
+    for (uint32_t x = 1; x + 1 < pw; x++) vs[x] = entry((cc[x] != 0) & (cn[x] == cc[x]), sn[x], ps[x]);
+    for (uint32_t x = 1; x + 1 < pw; x++)
+        v0[x] = entry((cc[x] != 0) & (cn[x] == cc[x]) & (cc[x + 1] == cc[x]) & (cn[x + 1] == cc[x]), sn[x + 1], p0[x + 1]);
+    for (uint32_t x = 1; x + 1 < pw; x++)
+        v1[x] = entry((cc[x] != 0) & (cn[x] == cc[x]) & (cc[x - 1] == cc[x]) & (cn[x - 1] == cc[x]), sn[x - 1], p1[x - 1]);
+    vs[0] = v0[0] = v1[0] = h[0] = vs[pw - 1] = v0[pw - 1] = v1[pw - 1] = h[pw - 1] = 0;
+    /* along the row: serial, kept in a register; its branches follow the runs of open cells */
+    uint8_t run = 0;
+    if (dx > 0) {
+        for (uint32_t x = pw - 2; x >= 1; x--) h[x] = run = next(cc[x] != 0 && cc[x + 1] == cc[x], sc[x + 1], run);
+    } else {
+        for (uint32_t x = 1; x + 1 < pw; x++) h[x] = run = next(cc[x] != 0 && cc[x - 1] == cc[x], sc[x - 1], run);
+    }
+}
+
+/* Row y's entries of one pass (rows r[0..4), in its slots' order) into the table: each cell's
+ * four of that pass side by side. */
+static void put_row(uint8_t *restrict e, uint8_t *const r[4], uint32_t pw)
+{
+    const uint8_t *restrict r0 = r[0], *restrict r1 = r[1], *restrict r2 = r[2], *restrict r3 = r[3];
+    for (uint32_t x = 0; x < pw; x++) {
+        uint8_t *restrict c = e + (size_t)x * JUMP_DIRS;
+        c[0] = r0[x];
+        c[1] = r1[x];
+        c[2] = r2[x];
+        c[3] = r3[x];
+    }
+}
+
 int pf__accel_jumps_make(pf_accel *acc)
 {
     pf__accel_jumps_free(acc);
+    const uint32_t pw = acc->map->pw, ph = acc->map->ph;
+    /* rows of entries by direction, two passes over the rows, then each row's interleaved by cell:
+     * 2 x 4 rows of pw, then 4 */
+    const size_t row = pf__align64(pw);
     uint8_t *jump = pf__alloc(&acc->alloc, (size_t)acc->cells * JUMP_DIRS, 64);
-    if (!jump) return 0;
-    const pf__grid_view v = pf__accel_prep_view(acc, acc->map);
-    const uint8_t *sub = acc->sub;
-    const uint32_t cells = acc->cells;
-    /* the directions whose neighbour has a higher index (E S SE SW) from the last cell back, the
-     * others (N W NE NW) from the first: each entry reads its neighbour's, already made. A blocked
-     * cell (the padding among them) has entries 0, and no walk starts from one */
-    static const uint32_t up[4] = {1, 2, 5, 6}, down[4] = {0, 3, 4, 7};
-    for (uint32_t i = cells; i-- > 0;) {
-        uint8_t *e = jump + (size_t)i * JUMP_DIRS;
-        if (!v.cls[i]) {
-            memset(e, 0, JUMP_DIRS);
-            continue;
+    uint8_t *rows = pf__alloc(&acc->alloc, 8u * row, 64);
+    if (!jump || !rows) {
+        pf__free(&acc->alloc, jump, (size_t)acc->cells * JUMP_DIRS);
+        pf__free(&acc->alloc, rows, 8u * row);
+        return 0;
+    }
+    /* pass 1, rows from the last up: S SE SW (from the row below) and E, slots 0-3; pass 2, from
+     * the first down: N NE NW (from the row above) and W, slots 4-7. The border rows' entries are 0 */
+    for (int pass = 0; pass < 2; pass++) {
+        uint8_t *a[4], *b[4];
+        for (uint32_t i = 0; i < 4; i++) {
+            a[i] = rows + i * row;
+            b[i] = rows + (4u + i) * row;
         }
-        const uint32_t open = pf__grid_open_dirs(&v, NULL, i, pf__accel_unit(&v, i), PF__MV_8);
-        for (uint32_t k = 0; k < 4; k++) {
-            const uint32_t d = up[k];
-            e[d] = entry(jump, sub, (uint32_t)((int32_t)i + v.off[d]), d, (int)((open >> d) & 1u));
+        memset(rows, 0, 8u * row);
+        for (uint32_t i = 0; i < ph; i++) {
+            const uint32_t y = pass ? i : ph - 1u - i;
+            if (y >= 1 && y + 1 < ph) make_row(acc->prep, acc->sub, pw, y, pass ? -1 : 1, pass ? -1 : 1, a, b);
+            else
+                for (uint32_t k = 0; k < 4; k++) memset(b[k], 0, pw); /* a border row */
+            put_row(jump + (size_t)y * pw * JUMP_DIRS + (pass ? 4u : 0u), b, pw);
+            for (uint32_t k = 0; k < 4; k++) { /* this row is the next one's prev */
+                uint8_t *t = a[k];
+                a[k] = b[k];
+                b[k] = t;
+            }
         }
     }
-    for (uint32_t i = 0; i < cells; i++) {
-        uint8_t *e = jump + (size_t)i * JUMP_DIRS;
-        if (!v.cls[i]) continue;
-        const uint32_t open = pf__grid_open_dirs(&v, NULL, i, pf__accel_unit(&v, i), PF__MV_8);
-        for (uint32_t k = 0; k < 4; k++) {
-            const uint32_t d = down[k];
-            e[d] = entry(jump, sub, (uint32_t)((int32_t)i + v.off[d]), d, (int)((open >> d) & 1u));
-        }
-    }
+    pf__free(&acc->alloc, rows, 8u * row);
     acc->jump = jump;
     return 1;
 }
@@ -97,7 +154,7 @@ PF__INLINE uint32_t walk(const uint8_t *jump, const int32_t *off, uint32_t c, ui
 {
     uint32_t n = 0;
     for (;;) {
-        const uint32_t t = jump[(size_t)c * JUMP_DIRS + d], k = t & JUMP_MAX;
+        const uint32_t t = jump[(size_t)c * JUMP_DIRS + slot[d]], k = t & JUMP_MAX;
         n += k;
         if (t & JUMP_HIT || k < JUMP_MAX) {
             *hit = t >> 7;
@@ -173,4 +230,33 @@ uint32_t pf__accel_jump_bwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out
         }
     }
     return n;
+}
+
+/* Whether n steps from c in direction d are legal: the walks' entries hop from subgoal to subgoal
+ * (a walk that ends on one goes on from it: its own entry) and stop at a wall. */
+PF__INLINE int run_legal(const uint8_t *jump, const int32_t *off, uint32_t c, uint32_t d, uint32_t n, uint32_t *end)
+{
+    while (n) {
+        const uint32_t t = jump[(size_t)c * JUMP_DIRS + slot[d]], k = t & JUMP_MAX;
+        if (k >= n) {
+            c = (uint32_t)((int32_t)c + (int32_t)n * off[d]);
+            break;
+        }
+        if (!(t & JUMP_HIT) && k < JUMP_MAX) return 0; /* a wall before the n-th step */
+        c = (uint32_t)((int32_t)c + (int32_t)k * off[d]);
+        n -= k;
+    }
+    *end = c;
+    return 1;
+}
+
+int pf__accel_jump_cp_legal(const pf_accel *acc, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
+{
+    const int32_t *off = acc->map->nb_off[0];
+    const pf__accel_cp p = pf__accel_cp_shape(acc->map->pw, from, to);
+    uint32_t c;
+    if (!run_legal(acc->jump, off, from, p.dd, p.nd, &c) || !run_legal(acc->jump, off, c, p.ds, p.ns, &c)) return 0;
+    if (a) *a = p.ns;
+    if (b) *b = p.nd;
+    return 1;
 }

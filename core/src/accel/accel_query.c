@@ -916,6 +916,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                     PF__PREFETCH(&nr->stamp[to[q]]);
                     PF__PREFETCH(&nr->g[to[q]]);
                     PF__PREFETCH(&first[to[q]]);
+                    PF__PREFETCH(&acc->node_xy[to[q]]);
                 }
                 /* stalled: as in upward() */
                 int stalled = 0;
@@ -946,6 +947,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
                 for (uint32_t q = a; q < e; q++) {
                     PF__PREFETCH(&gr->stamp[to[q]]);
                     PF__PREFETCH(&gr->g[to[q]]);
+                    PF__PREFETCH(&acc->node_xy[to[q]]);
                 }
                 int stalled = 0;
                 for (uint32_t q = a; q < e && !stalled; q++)
@@ -960,6 +962,13 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
+
+/* pf__accel_cp_legal on the prep map pv, by the walks' table where there is one (accel_jumps.c):
+ * the start's and the goal's canonical paths (direct, write_path) cost a read a step without it. */
+PF__INLINE int cp_legal(const pf_accel *acc, const pf__grid_view *pv, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
+{
+    return acc->jump ? pf__accel_jump_cp_legal(acc, from, to, a, b) : pf__accel_cp_legal(pv, from, to, a, b);
+}
 
 /* The arc between a and b in owner's list (owner is the lower of the two); NULL when absent. */
 static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uint32_t other)
@@ -1192,7 +1201,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     }
     const uint32_t *chain = x->chain;
     uint32_t seed = chain_cell(acc, by_node, chain[n - 1u]), sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
-    if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
+    if (seed != s->start && !cp_legal(acc, &pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
     /* queued with the steps from the start to their first cell; nothing is written yet */
     x->total = UINT32_MAX;
@@ -1232,7 +1241,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         vk = pk;
     }
     const uint32_t gseed = v;
-    if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+    if (gseed != s->goal && !cp_legal(acc, &pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
     pa += ga;
     pb += gb;
     if (pa + pb >= UINT32_MAX || !grow_u32(c, &x->path, &x->path_cap, pa + pb + 1u)) return PF_OUT_OF_MEMORY;
@@ -1258,8 +1267,8 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     const pf__search *s = &c->s;
     const pf__grid_view pv = pf__accel_prep_view(x->acc, m);
     uint32_t a, b;
-    int fwd = pf__accel_cp_legal(&pv, s->start, s->goal, &a, &b);
-    if (!fwd && !pf__accel_cp_legal(&pv, s->goal, s->start, &a, &b)) return 0;
+    int fwd = cp_legal(x->acc, &pv, s->start, s->goal, &a, &b);
+    if (!fwd && !cp_legal(x->acc, &pv, s->goal, s->start, &a, &b)) return 0;
     x->path_len = 0;
     if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
     /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
