@@ -1040,7 +1040,10 @@ PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { retu
 /* put_arcs asks for the records of the arc this many entries ahead of the one it unpacks: asked for
  * when queued instead, a record waited behind a whole level of the queue (thousands of arcs on a
  * long maze path) and was often out of the cache again when read (the 20 longest maze-2000-w4
- * queries, one thread, caches flushed: 12.2 against 11.5 ms; 8 to 64 ahead measure alike) */
+ * queries, one thread, caches flushed: 12.2 against 11.5 ms; 8 to 64 ahead measure alike). A
+ * shorter queue has its last entry asked for: rooms-2000's paths unpack into a few dozen shortcuts,
+ * a queue never 32 long, whose arc reads were all cold (14% of a query's time, perf; 8% faster
+ * with it, the maze within 1%, best of 3 passes over 200 queries in turn) */
 #define PF__UNPACK_AHEAD 32u
 
 /* The queue entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
@@ -1068,15 +1071,6 @@ PF__INLINE int queue_arc(pf_ctx *c, pf__accel_ext *x, uint32_t *head, uint32_t *
         }
         if (!grow_u32(c, &x->stk, &x->stk_cap, (uint64_t)*tail + QW)) return -1;
     }
-    /* within PF__UNPACK_AHEAD entries of the one put_arcs unpacks next, put_arcs' own prefetch has
-     * passed this entry: asked for now, or read cold (a short queue, as on rooms-2000, whose paths
-     * unpack into few dozen shortcuts, never reaches that prefetch: its arc reads were 14% of a
-     * query's time, perf) */
-    if (*tail - *head < PF__UNPACK_AHEAD * QW) {
-        PF__PREFETCH(&x->acc->arcs[i]);
-        PF__PREFETCH(&x->acc->down[i]);
-        PF__PREFETCH(&x->acc->halves[i]);
-    }
     uint32_t *e = x->stk + *tail;
     e[0] = from;
     e[1] = to;
@@ -1102,12 +1096,11 @@ static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
     uint32_t head = 0;
     while (head < tail) {
         const uint32_t *e = x->stk + head;
-        if (tail - head > PF__UNPACK_AHEAD * QW) {
-            const uint32_t k = e[PF__UNPACK_AHEAD * QW + 2u];
-            PF__PREFETCH(&arcs[k]);
-            PF__PREFETCH(&down[k]);
-            PF__PREFETCH(&halves[k]);
-        }
+        const uint32_t ahead = tail - head > PF__UNPACK_AHEAD * QW ? PF__UNPACK_AHEAD * QW : tail - head - QW;
+        const uint32_t k = e[ahead + 2u];
+        PF__PREFETCH(&arcs[k]);
+        PF__PREFETCH(&down[k]);
+        PF__PREFETCH(&halves[k]);
         const uint32_t from = e[0], to = e[1], i = e[2], at_to = e[4];
         uint64_t d = e[3];
         head += QW;
