@@ -160,7 +160,7 @@ PF__INLINE uint32_t walk(const uint8_t *jump, const int32_t *off, uint32_t c, ui
             *hit = t >> 7;
             return n;
         }
-        c = (uint32_t)((int32_t)c + (int32_t)JUMP_MAX * off[d]);
+        c = (uint32_t)((int64_t)c + (int64_t)JUMP_MAX * off[d]);
     }
 }
 
@@ -176,7 +176,7 @@ PF__INLINE void walk_emit(const uint8_t *jump, const int32_t *off, uint32_t c, u
                           pf__accel_seed *out, uint32_t cap, uint32_t *n)
 {
     uint32_t hit, k = walk(jump, off, c, d, &hit);
-    if (hit) emit(out, cap, n, (uint32_t)((int32_t)c + (int32_t)k * off[d]), d < 4 ? a + k : a, d < 4 ? b : b + k);
+    if (hit) emit(out, cap, n, (uint32_t)((int64_t)c + (int64_t)k * off[d]), d < 4 ? a + k : a, d < 4 ? b : b + k);
 }
 
 /* The seeds in the order pf__accel_scan_fwd and pf__accel_scan_bwd list them (the searches take
@@ -239,11 +239,11 @@ PF__INLINE int run_legal(const uint8_t *jump, const int32_t *off, uint32_t c, ui
     while (n) {
         const uint32_t t = jump[(size_t)c * JUMP_DIRS + slot[d]], k = t & JUMP_MAX;
         if (k >= n) {
-            c = (uint32_t)((int32_t)c + (int32_t)n * off[d]);
+            c = (uint32_t)((int64_t)c + (int64_t)n * off[d]);
             break;
         }
         if (!(t & JUMP_HIT) && k < JUMP_MAX) return 0; /* a wall before the n-th step */
-        c = (uint32_t)((int32_t)c + (int32_t)k * off[d]);
+        c = (uint32_t)((int64_t)c + (int64_t)k * off[d]);
         n -= k;
     }
     *end = c;
