@@ -8,9 +8,10 @@
  * lines (the diagonal of a forward scan, the straight line of a backward one), reading one entry a
  * cell where they read two bytes a cell of every walk from it.
  *
- * jump[c * 8 + slot[d]] (d = 0..7, N E S W NE SE SW NW): the legal steps from padded cell c in direction d
- * (the prep map's classes, in c's own class: a legal step never changes class) up to and including
- * the first subgoal, bit 7 set when the walk ends on one; otherwise the walk ends before a wall.
+ * jump[c * 8 + slot[d]] (d = 0..7, N E S W NE SE SW NW): the legal steps from padded cell c in
+ * direction d (the prep map's classes, in c's own class: a legal step never changes class) up to
+ * and including the first subgoal, bit 7 set when the walk ends on one; otherwise the walk ends
+ * before a wall.
  * Steps are counted to 127: an entry of 127 without bit 7 means the walk goes on from the cell 127
  * steps away, whose own entry says how (a walk is the same from any cell it passes, which is also
  * what lets the table be built by one sweep a direction). The eight directions of a cell share a
