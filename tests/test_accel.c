@@ -279,8 +279,8 @@ static void test_unpack_index(void **state)
     pf_map_destroy(m);
 }
 
-/* The scans by the walks' table (accel_jumps.c) list the seeds of every cell as the walking scans
- * do, in the same order: on the rooms (pillars, a pond of another class) and on an open map whose
+/* The scans by the walks' table (accel_jumps.c) list the seeds of a cell as the walking scans do,
+ * in the same order: on the rooms (pillars, a pond of another class) and on an open map whose
  * walks run past 127 steps (the table's longest entry); and canonical paths are legal by it where
  * they are by walking. Then AUTO's paths on a map without a core
  * (where queries use the table) are the same cells with the table and without it. */
@@ -296,13 +296,15 @@ static void test_jump_scans(void **state)
     enum { CAP = 4096 };
     pf__accel_seed *a = malloc(CAP * sizeof *a), *b = malloc(CAP * sizeof *b);
     uint32_t long_walks = 0;
+    pf_accel *acc = NULL;
     for (int k = 0; k < 2; k++) {
-        pf_accel *acc;
         assert_int_equal(pf_accel_create(maps[k], NULL, &acc), PF_OK);
         assert_int_equal(pf__accel_jumps_make(acc), 1);
         const pf__grid_view v = pf__accel_prep_view(acc, maps[k]);
         uint32_t seeds = 0;
-        for (uint32_t c = 0; c < acc->cells; c++) {
+        /* every cell of the rooms; on the open map, whose scans sweep thousands of cells each, one
+         * in 31 (the test stays a second or two under the sanitizers) */
+        for (uint32_t c = 0; c < acc->cells; c += k ? 31u : 1u) {
             if (!v.cls[c] || acc->sub[c]) continue;
             for (int fwd = 0; fwd < 2; fwd++) {
                 uint32_t n = fwd ? pf__accel_scan_fwd(&v, acc->sub, c, a, CAP) : pf__accel_scan_bwd(&v, acc->sub, c, a, CAP);
@@ -331,12 +333,11 @@ static void test_jump_scans(void **state)
             legal += (uint32_t)l1;
         }
         assert_true(legal > 100);
-        pf_accel_destroy(acc);
+        if (k == 0) pf_accel_destroy(acc);
     }
     assert_true(long_walks > 0);
-    /* a map without a core: its queries scan by the table */
-    pf_accel *acc;
-    assert_int_equal(pf_accel_create(maps[1], NULL, &acc), PF_OK);
+    /* the open map's hierarchy has no core: its queries scan by the table (the one its creation
+     * made; pf__accel_jumps_make above made the same) */
     assert_int_equal(acc->core, 0);
     assert_non_null(acc->jump);
     pf_ctx *c;
