@@ -279,6 +279,104 @@ static void test_unpack_index(void **state)
     pf_map_destroy(m);
 }
 
+/* The scans by the walks' table (accel_jumps.c) list the seeds of a cell as the walking scans do,
+ * in the same order: on the rooms (pillars, a pond of another class) and on an open map whose
+ * walks run past 127 steps (the table's longest entry); and canonical paths are legal by it where
+ * they are by walking. Then AUTO's paths on a map without a core
+ * (where queries use the table) are the same cells with the table and without it. */
+static void test_jump_scans(void **state)
+{
+    (void)state;
+    uint32_t ow = 400, oh = 300;
+    uint8_t *cells = malloc((size_t)ow * oh);
+    uint64_t rs = 9;
+    for (uint32_t i = 0; i < ow * oh; i++) cells[i] = rng_below(&rs, 900) == 0 ? 0 : (i % ow < 200 ? 1 : 3);
+    pf_map *maps[2] = {rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0), grid_make(ow, oh, PF_MOVES_8_NO_CUT, cells, NULL)};
+    free(cells);
+    enum { CAP = 4096 };
+    pf__accel_seed *a = malloc(CAP * sizeof *a), *b = malloc(CAP * sizeof *b);
+    uint32_t long_walks = 0;
+    pf_accel *acc = NULL;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(pf_accel_create(maps[k], NULL, &acc), PF_OK);
+        assert_int_equal(pf__accel_jumps_make(acc), 1);
+        const pf__grid_view v = pf__accel_prep_view(acc, maps[k]);
+        uint32_t seeds = 0;
+        /* every cell of the rooms; on the open map, whose scans sweep thousands of cells each, one
+         * in 97 (the test stays seconds, not minutes, under the sanitizers) */
+        for (uint32_t c = 0; c < acc->cells; c += k ? 97u : 1u) {
+            if (!v.cls[c] || acc->sub[c]) continue;
+            for (int fwd = 0; fwd < 2; fwd++) {
+                uint32_t n = fwd ? pf__accel_scan_fwd(&v, acc->sub, c, a, CAP) : pf__accel_scan_bwd(&v, acc->sub, c, a, CAP);
+                uint32_t m = fwd ? pf__accel_jump_fwd(acc, c, b, CAP) : pf__accel_jump_bwd(acc, c, b, CAP);
+                assert_int_equal(m, n);
+                assert_true(n <= CAP);
+                assert_memory_equal(a, b, n * sizeof *a);
+                /* with too little room: the count all the same, the first ones written */
+                uint32_t few = fwd ? pf__accel_jump_fwd(acc, c, b, 1) : pf__accel_jump_bwd(acc, c, b, 1);
+                assert_int_equal(few, n);
+                if (n) assert_memory_equal(a, b, sizeof *a);
+                seeds += n;
+                for (uint32_t i = 0; i < n; i++) long_walks += a[i].a > 127 || a[i].b > 127;
+            }
+        }
+        assert_true(seeds > 0);
+        /* canonical paths between random cells, legal or not, long ones among them */
+        uint32_t legal = 0;
+        for (int i = 0; i < 20000; i++) {
+            uint32_t f = (uint32_t)rng_below(&rs, acc->cells), t = (uint32_t)rng_below(&rs, acc->cells);
+            if (!v.cls[f]) continue;
+            uint32_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+            int l1 = pf__accel_cp_legal(&v, f, t, &a1, &b1), l2 = pf__accel_jump_cp_legal(acc, f, t, &a2, &b2);
+            assert_int_equal(l1, l2);
+            assert_true(a1 == a2 && b1 == b2);
+            legal += (uint32_t)l1;
+        }
+        assert_true(legal > 100);
+        if (k == 0) pf_accel_destroy(acc);
+    }
+    assert_true(long_walks > 0);
+    /* the open map's hierarchy has no core: its queries scan by the table (the one its creation
+     * made; pf__accel_jumps_make above made the same) */
+    assert_int_equal(acc->core, 0);
+    assert_non_null(acc->jump);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(maps[1], NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    enum { N = 40 };
+    uint32_t cap = pf_map_node_count(maps[1]), *p1 = malloc(cap * sizeof *p1), *p2 = malloc(cap * sizeof *p2);
+    uint32_t by_accel = 0;
+    for (int i = 0; i < N; i++) {
+        uint32_t s, g;
+        do pick(maps[1], &rs, &s, &g); /* mostly in one class: the accelerator answers */
+        while (i % 4 && pf_grid_class(maps[1], (int32_t)(s % ow), (int32_t)(s / ow)) !=
+                            pf_grid_class(maps[1], (int32_t)(g % ow), (int32_t)(g / ow)));
+        pf_path q1 = {.nodes = p1, .capacity = cap}, q2 = {.nodes = p2, .capacity = cap};
+        pf_stats st;
+        pf_status r1 = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &q1, &st);
+        by_accel += r1 == PF_OK && st.algo == PF_ALGO_AUTO;
+        uint8_t *jump = acc->jump;
+        acc->jump = NULL;
+        pf_status r2 = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, &q2, NULL);
+        acc->jump = jump;
+        assert_int_equal(r1, r2);
+        const double want = oracle_cost(maps[1], s, g); /* two classes: some pairs are apart */
+        assert_int_equal(r1, isinf(want) ? PF_NO_PATH : PF_OK);
+        if (r1 == PF_OK) assert_true(close_to(st.cost, want));
+        assert_int_equal(q1.len, q2.len);
+        assert_memory_equal(p1, p2, q1.len * sizeof *p1);
+    }
+    assert_true(by_accel > N / 2);
+    free(p1);
+    free(p2);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    free(a);
+    free(b);
+    pf_map_destroy(maps[0]);
+    pf_map_destroy(maps[1]);
+}
+
 /* Map edits: an accelerator built before an edit is not used after it (the map's fingerprint
  * changed): AUTO answers by JPS, exactly, until an accelerator is built for the edited map. */
 static void test_auto_after_edits(void **state)
@@ -832,7 +930,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
-        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_auto_after_edits),
+        cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_jump_scans), cmocka_unit_test(test_auto_after_edits),
         cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused), cmocka_unit_test(test_file_core_arc_refused),
         cmocka_unit_test(test_alloc_failure),

@@ -803,7 +803,8 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     pf_accel *acc = pf__accel_new(map, &d);
     if (!acc) return PF_OUT_OF_MEMORY;
     pf_status st = build(acc, &d);
-    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index(acc) || !pf__accel_nodes_index(acc)))
+    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index(acc) || !pf__accel_nodes_index(acc) ||
+                         !pf__accel_jumps_index(acc)))
         st = PF_OUT_OF_MEMORY;
     if (st != PF_OK) {
         pf_accel_destroy(acc);
@@ -822,6 +823,7 @@ void pf_accel_destroy(pf_accel *acc)
     pf__accel_landmarks_free(acc);
     pf__accel_unpack_free(acc);
     pf__accel_nodes_free(acc);
+    pf__accel_jumps_free(acc);
     pf__accel_diff_free(acc);
     pf__free(&a, acc->prep, acc->cells);
     pf__free(&a, acc->sub, acc->cells);
@@ -840,7 +842,7 @@ size_t pf_accel_mem_size(const pf_accel *acc)
     diff += ((size_t)acc->dcap + acc->bcap) * sizeof(uint32_t);
     return sizeof *acc + 2u * (size_t)acc->cells + ((size_t)acc->cells + 1) * sizeof(uint32_t) +
            (size_t)acc->narcs * sizeof(pf__accel_arc) + pf__accel_landmarks_bytes(acc) +
-           pf__accel_unpack_bytes(acc) + pf__accel_nodes_bytes(acc) + diff;
+           pf__accel_unpack_bytes(acc) + pf__accel_nodes_bytes(acc) + pf__accel_jumps_bytes(acc) + diff;
 }
 
 pf_accel_info pf_accel_get_info(const pf_accel *acc)

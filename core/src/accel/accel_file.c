@@ -343,7 +343,8 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     if (st == PF_OK && !pf__accel_finder_make(acc, longest ? longest : 1u, &fd))
         st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
     if (st == PF_OK) st = check_lists(acc, &fd, name, diag);
-    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index_by(acc, &fd) || !pf__accel_nodes_index(acc)))
+    if (st == PF_OK && (!pf__accel_landmarks(acc) || !pf__accel_unpack_index_by(acc, &fd) || !pf__accel_nodes_index(acc) ||
+                          !pf__accel_jumps_index(acc)))
         st = pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
     pf__accel_finder_free(acc, &fd);
     if (st != PF_OK) {

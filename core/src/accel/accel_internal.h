@@ -117,6 +117,9 @@ struct pf_accel {
     /* halves [narcs]: for a shortcut whose down is set, two bits a half (the owner's half in bits
      * 0-1, the other in 2-3): PF__ACCEL_HALF_GRAPH, PF__ACCEL_HALF_SRC */
     uint8_t       *halves;
+    /* jump [cells * 8] (accel_jumps.c; not in the file, and NULL on a hierarchy with a core): the
+     * scans' walks, from each cell in each direction, to the first subgoal or the wall */
+    uint8_t       *jump;
     /* the cells it was built from (its prep map): [cells] the class of each padded cell. Queries
      * read these, never the live map, so an answer is a shortest path of the prep map whatever
      * edits came since (accel_diff.c proves it on the live map or refuses it) */
@@ -320,6 +323,19 @@ size_t pf__accel_unpack_bytes(const pf_accel *acc);
 int    pf__accel_nodes_index(pf_accel *acc);
 void   pf__accel_nodes_free(pf_accel *acc);
 size_t pf__accel_nodes_bytes(const pf_accel *acc);
+
+/* accel_jumps.c: computes acc->jump (after a build or a load; nothing for a hierarchy with a
+ * core); 0 on allocation failure. The scans by it list the same seeds in the same order as
+ * pf__accel_scan_fwd and pf__accel_scan_bwd on the prep map (call them where acc->jump is set). */
+int      pf__accel_jumps_index(pf_accel *acc);
+/* The same whatever the hierarchy (tests: the scans by it on maps with a core too). */
+int      pf__accel_jumps_make(pf_accel *acc);
+void     pf__accel_jumps_free(pf_accel *acc);
+size_t   pf__accel_jumps_bytes(const pf_accel *acc);
+uint32_t pf__accel_jump_fwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out, uint32_t cap);
+uint32_t pf__accel_jump_bwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out, uint32_t cap);
+/* pf__accel_cp_legal on the prep map by the table: a hop a subgoal on the way, not a read a step. */
+int      pf__accel_jump_cp_legal(const pf_accel *acc, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b);
 
 /* The node index of a subgoal's cell (node_cell is ascending); PF_NODE_NONE for any other cell. */
 PF__INLINE uint32_t pf__accel_node_of(const pf_accel *acc, uint32_t cell)

@@ -323,8 +323,11 @@ static uint32_t scan_seeds(pf_ctx *c, pf__accel_ext *x, uint32_t at, uint32_t ce
         return UINT32_MAX;
     for (;;) {
         uint32_t room = x->seeds_cap - at;
-        uint32_t n = fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
-                         : pf__accel_scan_bwd(&v, sub, cell, x->seeds + at, room);
+        /* by the walks' table where there is one (accel_jumps.c): the same seeds */
+        uint32_t n = x->acc->jump ? (fwd ? pf__accel_jump_fwd(x->acc, cell, x->seeds + at, room)
+                                         : pf__accel_jump_bwd(x->acc, cell, x->seeds + at, room))
+                                  : (fwd ? pf__accel_scan_fwd(&v, sub, cell, x->seeds + at, room)
+                                         : pf__accel_scan_bwd(&v, sub, cell, x->seeds + at, room));
         if (n <= room) return n;
         /* pf__grow_slow, not pf__grow: the cold growth of put_arc's arrays stays specialised to them */
         if (!pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, (uint64_t)at + n, sizeof *x->seeds, 64u, 0))
@@ -829,6 +832,17 @@ static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, do
     return gh_push(c, x, key, ng, y);
 }
 
+/* Asks for node v's arc list (its targets and costs). */
+PF__INLINE void prefetch_arcs(const pf_accel *acc, uint32_t v)
+{
+    const uint32_t a = acc->node_first[v], e = acc->node_first[v + 1u];
+    if (a == e) return;
+    PF__PREFETCH(&acc->node_to[a]);
+    PF__PREFETCH(&acc->node_to[e - 1u]);
+    PF__PREFETCH(&acc->node_cost[a]);
+    PF__PREFETCH(&acc->node_cost[e - 1u]);
+}
+
 /* The start side's records begin anew with its seeds, an A* towards the goal (tx, ty); PF_OK, or
  * PF_INVALID_ARGUMENT / PF_OUT_OF_MEMORY (cannot happen: a seed is a subgoal, the open list holds
  * every node). */
@@ -891,6 +905,7 @@ PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, in
         PF__PREFETCH(&nr->stamp[to[q]]);
         PF__PREFETCH(&nr->g[to[q]]);
         PF__PREFETCH(&first[to[q]]);
+        PF__PREFETCH(&acc->node_xy[to[q]]);
     }
     /* stalled: as in upward() */
     int stalled = 0;
@@ -926,6 +941,7 @@ PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int
         for (uint32_t q = a; q < e; q++) {
             PF__PREFETCH(&gr->stamp[to[q]]);
             PF__PREFETCH(&gr->g[to[q]]);
+            PF__PREFETCH(&acc->node_xy[to[q]]);
         }
         int stalled = 0;
         for (uint32_t q = a; q < e && !stalled; q++)
@@ -965,13 +981,26 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
     if (gs != PF_OK) return gs;
     ss = gs = PF_IN_PROGRESS;
     while (ss == PF_IN_PROGRESS || gs == PF_IN_PROGRESS) {
+        /* the arc lists of the node each side takes next, asked for a turn ahead: the other side's
+         * expansion runs meanwhile (a side's next node is known once its own turn has relaxed).
+         * Read when taken they missed the cache (node_to and node_cost, 1.3 MB on rooms-2000):
+         * 15% of a query's time (perf) */
+        if (gs == PF_IN_PROGRESS && x->gh_n) prefetch_arcs(x->acc, x->gh[0].node);
         if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) return ss;
+        if (ss == PF_IN_PROGRESS && x->nopen.size) prefetch_arcs(x->acc, x->nopen.heap[0].node);
         if (gs == PF_IN_PROGRESS && (gs = goal_side_step(c, x, sx, sy, mt)) != PF_IN_PROGRESS && gs != PF_OK) return gs;
     }
     return PF_OK;
 }
 
 /* ---- the path -------------------------------------------------------------------------------- */
+
+/* pf__accel_cp_legal on the prep map pv, by the walks' table where there is one (accel_jumps.c):
+ * the start's and the goal's canonical paths (direct, write_path) cost a read a step without it. */
+PF__INLINE int cp_legal(const pf_accel *acc, const pf__grid_view *pv, uint32_t from, uint32_t to, uint32_t *a, uint32_t *b)
+{
+    return acc->jump ? pf__accel_jump_cp_legal(acc, from, to, a, b) : pf__accel_cp_legal(pv, from, to, a, b);
+}
 
 /* The arc between a and b in owner's list (owner is the lower of the two); NULL when absent. */
 static const pf__accel_arc *arc_between(const pf_accel *acc, uint32_t owner, uint32_t other)
@@ -1043,7 +1072,10 @@ PF__INLINE uint32_t arc_at(const pf_accel *acc, const pf__accel_arc *arc) { retu
 /* put_arcs asks for the records of the arc this many entries ahead of the one it unpacks: asked for
  * when queued instead, a record waited behind a whole level of the queue (thousands of arcs on a
  * long maze path) and was often out of the cache again when read (the 20 longest maze-2000-w4
- * queries, one thread, caches flushed: 12.2 against 11.5 ms; 8 to 64 ahead measure alike) */
+ * queries, one thread, caches flushed: 12.2 against 11.5 ms; 8 to 64 ahead measure alike). A
+ * shorter queue has its last entry asked for: rooms-2000's paths unpack into a few dozen shortcuts,
+ * a queue never 32 long, whose arc reads were all cold (14% of a query's time, perf; 8% faster
+ * with it, the maze within 1%, best of 3 passes over 200 queries in turn) */
 #define PF__UNPACK_AHEAD 32u
 
 /* The queue entry of the half k (held by the middle node v, its bits hb in acc->halves) walked
@@ -1096,12 +1128,11 @@ static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
     uint32_t head = 0;
     while (head < tail) {
         const uint32_t *e = x->stk + head;
-        if (tail - head > PF__UNPACK_AHEAD * QW) {
-            const uint32_t k = e[PF__UNPACK_AHEAD * QW + 2u];
-            PF__PREFETCH(&arcs[k]);
-            PF__PREFETCH(&down[k]);
-            PF__PREFETCH(&halves[k]);
-        }
+        const uint32_t ahead = tail - head > PF__UNPACK_AHEAD * QW ? PF__UNPACK_AHEAD * QW : tail - head - QW;
+        const uint32_t k = e[ahead + 2u];
+        PF__PREFETCH(&arcs[k]);
+        PF__PREFETCH(&down[k]);
+        PF__PREFETCH(&halves[k]);
         const uint32_t from = e[0], to = e[1], i = e[2], at_to = e[4];
         uint64_t d = e[3];
         head += QW;
@@ -1195,7 +1226,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     }
     const uint32_t *chain = x->chain;
     uint32_t seed = chain_cell(acc, by_node, chain[n - 1u]), sa = 0, sb = 0, ga = 0, gb = 0, head = 0, tail = 0;
-    if (seed != s->start && !pf__accel_cp_legal(&pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
+    if (seed != s->start && !cp_legal(acc, &pv, s->start, seed, &sa, &sb)) return PF_INVALID_ARGUMENT;
     uint64_t pa = sa, pb = sb;
     /* queued with the steps from the start to their first cell; nothing is written yet */
     x->total = UINT32_MAX;
@@ -1235,7 +1266,7 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
         vk = pk;
     }
     const uint32_t gseed = v;
-    if (gseed != s->goal && !pf__accel_cp_legal(&pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
+    if (gseed != s->goal && !cp_legal(acc, &pv, gseed, s->goal, &ga, &gb)) return PF_INVALID_ARGUMENT;
     pa += ga;
     pb += gb;
     /* A shortest path visits no cell twice: more steps than the map has cells come only from a
@@ -1264,8 +1295,8 @@ static int direct(pf_ctx *c, pf__accel_ext *x, double *cost)
     const pf__search *s = &c->s;
     const pf__grid_view pv = pf__accel_prep_view(x->acc, m);
     uint32_t a, b;
-    int fwd = pf__accel_cp_legal(&pv, s->start, s->goal, &a, &b);
-    if (!fwd && !pf__accel_cp_legal(&pv, s->goal, s->start, &a, &b)) return 0;
+    int fwd = cp_legal(x->acc, &pv, s->start, s->goal, &a, &b);
+    if (!fwd && !cp_legal(x->acc, &pv, s->goal, s->start, &a, &b)) return 0;
     x->path_len = 0;
     if (!grow_u32(c, &x->path, &x->path_cap, (uint64_t)a + b + 1u)) return 0;
     /* goal first, written from the start's end: start -> goal, or the reverse of goal -> start */
