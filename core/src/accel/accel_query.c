@@ -471,8 +471,8 @@ typedef struct aim {
     int             on;
     const pf_accel *acc;
     uint32_t        nl;
-    uint32_t        lm[PF__ACCEL_LANDMARKS];
-    double          ub[PF__ACCEL_LANDMARKS], lb[PF__ACCEL_LANDMARKS];
+    uint32_t        lm[PF__ACCEL_LANDMARKS_QUERY];
+    double          ub[PF__ACCEL_LANDMARKS_QUERY], lb[PF__ACCEL_LANDMARKS_QUERY];
 } aim;
 
 /* The heuristic of v, whose core index is ci (PF_NODE_NONE: not in the core). */
