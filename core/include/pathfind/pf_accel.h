@@ -25,8 +25,9 @@
  *   - compressed path databases answer faster but need one Dijkstra per cell: 3.2 million
  *     searches, days on two cores. Landmarks (ALT, 16 of them, 64 bytes a cell) over the whole
  *     grid cut A*'s expansions on random-2000-20 only 3.4x: the detours of a random map are too
- *     local. Over the hierarchy's core alone they are cheap (16 distances per core node, computed
- *     after a build or a load, not stored in the file) and bound the A* that crosses the core.
+ *     local. Over the hierarchy's core alone they are cheap (64 distances per core node, 3.2 bytes
+ *     a cell on random-2000-20, computed after a build or a load on its threads, not stored in
+ *     the file) and bound the A* that crosses the core.
  *   - a hierarchy builds in parallel from local searches and stores about 16 bytes per arc.
  * Its weak case is the random map, whose subgoal graph is nearly as large as the grid and has no
  * hierarchy to find: see docs/performance.md for the figures reached there.

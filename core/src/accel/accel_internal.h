@@ -45,13 +45,20 @@ typedef struct pf__accel_nxy {
     int32_t x, y;
 } pf__accel_nxy;
 
-/* Landmarks over the core (accel_landmarks.c). */
-#define PF__ACCEL_LANDMARKS 16u
-/* Landmarks a query uses: those that bound its start and goal best. random-2000-20, 200 queries
- * (bench_jps, us a query, pairs on a loaded machine): 2: 1,713; 4: 1,435; 6: 1,338; all 16
- * expanded 6% fewer nodes than 4 but paid for 16 terms at every relaxation; 24 landmarks to
- * choose 6 from: no better (1,294 / 1,220 against 1,265 / 1,510). */
-#define PF__ACCEL_LANDMARKS_QUERY 6u
+/* Landmarks over the core (accel_landmarks.c). A query's core expansions are the core nodes whose
+ * f is below the optimum: on random-2000-20's 20 longest queries 96% lie within 1% of it, 82%
+ * within 0.5% (a random map has many paths of almost the optimal cost), so only a tighter bound
+ * cuts them, and the bound is tight where a landmark lies close behind the goal or the start.
+ * On the border, core expansions of those 20 (callgrind instructions of their pf__accel_step):
+ * 16: 55,315 (139.3 M); 32: 37,915; 64: 29,122 (88.4 M), at 8 a query. 64 is what the memory
+ * allows: a row is 256 bytes, 3.2 bytes a cell on random-2000-20 (61.2 in all, goal 64). */
+#define PF__ACCEL_LANDMARKS 64u
+/* Landmarks a query uses: those that bound its start and goal best. Of 64, on those 20 queries:
+ * 6: 30,260 core expansions (87.2 M instructions), 8: 29,122 (88.4 M), 12: 28,361 (90.9 M); picked
+ * by the bound at the start's core seeds instead of by octile distances (below): no better
+ * (29,122 alike at 8). Of 16, all 16 expanded 6% fewer nodes than 4 but paid for 16 terms at every
+ * relaxation. */
+#define PF__ACCEL_LANDMARKS_QUERY 8u
 
 /*
  * The accelerator of one map. Nodes are the map's subgoals, named by their padded cell index, so
@@ -82,8 +89,9 @@ struct pf_accel {
     /* landmark distances over the core (accel_landmarks.c; not in the file: computed after a
      * build or a load): lm_key/lm_idx [lm_cap] cell -> core index (open addressing, PF_NODE_NONE
      * = empty), lm_d [core * PF__ACCEL_LANDMARKS] d(L, v) by core index, landmark-minor, as the
-     * exact steps a | b << 16 (pf__accel_lm_dist): a row is 64 bytes, one cache line, where
-     * doubles took two lines a core node (the query's A* misses the cache on most rows it reads) */
+     * exact steps a | b << 16 (pf__accel_lm_dist): half what doubles took (the query's A* misses
+     * the cache on most rows it reads, and a query's landmarks, neighbours along the border
+     * behind its start and goal, lie in two or three of a row's four lines) */
     uint32_t       lm_k, lm_cap;
     uint32_t       lm_cell[PF__ACCEL_LANDMARKS];   /* the landmarks' cells */
     uint8_t        lm_ok[PF__ACCEL_LANDMARKS];     /* 0: some distance outgrew 16 bits, unused */

@@ -48,9 +48,9 @@ size_t pf__accel_landmarks_bytes(const pf_accel *acc)
 #define PF__ACCEL_CORE_TILE 32u
 
 /* Distances from core node `src` (core index) over the core's arcs into column `col` of lm_d, as
- * exact step pairs (pa, pb: scratch by core index); 0 when a pair outgrows 16 bits. */
-static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_t *cells, uint32_t *pa, uint32_t *pb,
-                         uint32_t src, uint32_t col)
+ * exact step pairs (pa, pb: scratch by core index); 0 when a pair outgrows 16 bits. lm_d holds
+ * PF__ACCEL_LM_NONE where the search does not reach. */
+static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, uint32_t *pa, uint32_t *pb, uint32_t src, uint32_t col)
 {
     int fits = 1;
     pf__nodes_next_gen(r);
@@ -63,13 +63,19 @@ static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_
         if (x == PF_NODE_NONE) break;
         if (pa[x] >= PF__ACCEL_LM_NONE_HALF || pb[x] >= PF__ACCEL_LM_NONE_HALF) fits = 0;
         else acc->lm_d[(size_t)x * PF__ACCEL_LANDMARKS + col] = pa[x] | pb[x] << 16;
-        const pf__accel_arc *arcs = acc->arcs + acc->first[cells[x]];
         for (uint32_t q = acc->lm_first[x], e = acc->lm_first[x + 1u]; q < e; q++) {
             const pf__accel_carc *p = &acc->core_arc[q];
             const uint32_t y = p->to;
             if (y == PF_NODE_NONE) continue; /* not from a build: check_arcs lets no such file in */
-            const pf__accel_arc *arc = arcs + (q - acc->lm_first[x]);
-            uint32_t na = pa[x] + arc->a, nb = pb[x] + arc->b;
+            uint32_t na, nb;
+            if (PF__LIKELY(p->ab != PF__ACCEL_CARC_FAR)) {
+                na = pa[x] + (p->ab & 0xFFFFu);
+                nb = pb[x] + (p->ab >> 16);
+            } else {
+                const pf__accel_arc *arc = acc->arcs + acc->first[acc->core_cell[x]] + (q - acc->lm_first[x]);
+                na = pa[x] + arc->a;
+                nb = pb[x] + arc->b;
+            }
             double ng = pf__accel_cost(na, nb);
             uint32_t was = pf__nodes_admit(r, y, ng, 0);
             if (!was) continue;
@@ -79,6 +85,50 @@ static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, const uint32_
         }
     }
     return fits;
+}
+
+/* A worker's scratch for core_dijkstra: records and open list over the core, the step pairs. */
+typedef struct lm_scratch {
+    pf__nodes r;
+    pf__open  o;
+    void     *block;
+    uint32_t *pa, *pb;
+} lm_scratch;
+
+typedef struct lm_job {
+    pf_accel       *acc;
+    lm_scratch     *w;   /* [workers] */
+    const uint32_t *src; /* [PF__ACCEL_LANDMARKS] each landmark's core index */
+} lm_job;
+
+/* Landmarks [b, e): one search each, on the worker's scratch, into a column of their own. */
+static void lm_body(void *ctx, uint64_t b, uint64_t e, uint32_t worker)
+{
+    const lm_job *j = ctx;
+    lm_scratch *s = &j->w[worker];
+    for (uint64_t l = b; l < e; l++)
+        j->acc->lm_ok[l] = (uint8_t)core_dijkstra(j->acc, &s->r, &s->o, s->pa, s->pb, j->src[l], (uint32_t)l);
+}
+
+static void lm_scratch_free(const pf_allocator *al, lm_scratch *s, uint32_t n)
+{
+    pf__open_free(&s->o, al);
+    pf__free(al, s->block, pf__nodes_bytes(n, 0));
+    pf__free(al, s->pa, (size_t)n * sizeof(uint32_t));
+    pf__free(al, s->pb, (size_t)n * sizeof(uint32_t));
+}
+
+static int lm_scratch_make(const pf_allocator *al, lm_scratch *s, uint32_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->block = pf__alloc(al, pf__nodes_bytes(n, 0), 64);
+    s->pa = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
+    s->pb = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
+    if (!s->block || !s->pa || !s->pb) return 0;
+    pf__nodes_place(&s->r, s->block, n, 0);
+    s->o.pos = s->r.hpos;
+    s->o.grow = pf__open_no_grow;
+    return pf__open_resize(&s->o, al, n);
 }
 
 int pf__accel_landmarks(pf_accel *acc)
@@ -94,17 +144,7 @@ int pf__accel_landmarks(pf_accel *acc)
     acc->lm_idx = pf__alloc(al, (size_t)cap * sizeof(uint32_t), 64);
     acc->lm_d = pf__alloc(al, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(uint32_t), 64);
     uint32_t *cells = acc->core_cell = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
-    uint32_t *pa = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64), *pb = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
-    void *block = pf__alloc(al, pf__nodes_bytes(n, 0), 64);
-    pf__nodes r;
-    pf__open o = {0};
-    int ok = acc->lm_key && acc->lm_idx && acc->lm_d && cells && pa && pb && block;
-    if (ok) {
-        pf__nodes_place(&r, block, n, 0);
-        o.pos = r.hpos;
-        o.grow = pf__open_no_grow;
-        ok = pf__open_resize(&o, al, n);
-    }
+    int ok = acc->lm_key && acc->lm_idx && acc->lm_d && cells;
     if (ok) {
         memset(acc->lm_key, 0xFF, (size_t)cap * sizeof(uint32_t));
         /* core indices by tiles of PF__ACCEL_CORE_TILE x PF__ACCEL_CORE_TILE cells (rows of tiles,
@@ -150,6 +190,7 @@ int pf__accel_landmarks(pf_accel *acc)
          * map's border, so that some landmark lies behind the goal of any long query */
         const uint32_t pw = acc->map->pw, ph = (uint32_t)(acc->cells / pw);
         const double per = 2.0 * ((double)pw + (double)ph);
+        uint32_t src[PF__ACCEL_LANDMARKS];
         for (uint32_t l = 0; l < PF__ACCEL_LANDMARKS; l++) {
             double t = per * (double)l / (double)PF__ACCEL_LANDMARKS, px, py;
             if (t < pw) px = t, py = 0;
@@ -162,19 +203,27 @@ int pf__accel_landmarks(pf_accel *acc)
                 double dx = (double)(cells[i] % pw) - px, dy = (double)(cells[i] / pw) - py, d = dx * dx + dy * dy;
                 if (d < bd) bd = d, best = i;
             }
-            /* core nodes the landmark's search does not reach (another component) keep
-             * PF__ACCEL_LM_NONE (infinitely far); a query skips a landmark that none of its goal's
-             * core labels reaches, and one whose distances outgrew their 16 bits */
-            for (uint32_t i = 0; i < n; i++) acc->lm_d[(size_t)i * PF__ACCEL_LANDMARKS + l] = PF__ACCEL_LM_NONE;
             acc->lm_cell[l] = cells[best];
-            acc->lm_ok[l] = (uint8_t)core_dijkstra(acc, &r, &o, cells, pa, pb, best, l);
+            src[l] = best;
         }
+        /* core nodes a landmark's search does not reach (another component) keep
+         * PF__ACCEL_LM_NONE (infinitely far); a query skips a landmark that none of its goal's
+         * core labels reaches, and one whose distances outgrew their 16 bits. The searches run
+         * on the build's (or the load's) threads, a column of lm_d each: 64 of them over
+         * random-2000-20's core take about 2 s on one thread */
+        memset(acc->lm_d, 0xFF, (size_t)n * PF__ACCEL_LANDMARKS * sizeof(uint32_t));
+        pf__par par = pf__par_build(&acc->desc.parallel, acc->desc.threads, acc->cells);
+        if (par.workers > PF__ACCEL_LANDMARKS) par.workers = PF__ACCEL_LANDMARKS;
+        lm_scratch w[PF__ACCEL_LANDMARKS];
+        uint32_t made = 0;
+        while (ok && made < par.workers) ok = lm_scratch_make(al, &w[made++], n);
+        if (ok) {
+            lm_job job = {acc, w, src};
+            pf__par_for(&par, PF__ACCEL_LANDMARKS, 1, lm_body, &job);
+        }
+        for (uint32_t i = 0; i < made; i++) lm_scratch_free(al, &w[i], n);
         acc->lm_k = PF__ACCEL_LANDMARKS;
     }
-    pf__open_free(&o, al);
-    pf__free(al, block, pf__nodes_bytes(n, 0));
-    pf__free(al, pa, (size_t)n * sizeof(uint32_t));
-    pf__free(al, pb, (size_t)n * sizeof(uint32_t));
     if (!ok) pf__accel_landmarks_free(acc);
     return ok;
 }
