@@ -1614,7 +1614,7 @@ static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, me
     pf__search *s = &c->s;
     if (!acc->core && !node_make(c, x)) return PF_OUT_OF_MEMORY; /* before x->gr is lent */
     int role = squad_claim(q, acc, c->map->version, s->goal), lent = 0;
-    goal_state own = squad_state(q);
+    goal_state own = {0}; /* q's fields are read only by a member that claimed it or saw it READY */
     pf_status st = PF_OK;
     if (role == SQUAD_MAKE && !acc->core) {
         if (pf__accel_squad_room(q, 0, 0, acc->nodes)) {
@@ -1627,6 +1627,7 @@ static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, me
         }
     }
     if (role == SQUAD_READ) {
+        own = squad_state(q);
         goal_swap(x, &own);
         lent = 1;
         s->st.expanded += q->expanded;
@@ -1634,7 +1635,10 @@ static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, me
     } else {
         const uint32_t e0 = s->st.expanded, p0 = s->st.pushed;
         st = acc->core ? goal_side_core(c, x, mt) : goal_side_whole(c, x);
-        if (role == SQUAD_MAKE) squad_publish(q, x, st == PF_OK, s->st.expanded - e0, s->st.pushed - p0);
+        if (role == SQUAD_MAKE) {
+            if (!acc->core) q->gr = x->gr; /* lent: its generation moved on, made or not */
+            squad_publish(q, x, st == PF_OK, s->st.expanded - e0, s->st.pushed - p0);
+        }
     }
     if (st == PF_OK) st = acc->core ? start_side_core(c, x, mt) : start_side_alone(c, x, mt);
     if (st == PF_OK) st = meet_path(c, x, mt, cost);
