@@ -701,11 +701,13 @@ int pf_accel_supported(const pf_map *map)
 
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d)
 {
+    static atomic_uint_fast64_t serials;
     pf_allocator al = pf__alloc_resolve(&d->allocator);
     pf_accel *acc = pf__calloc(&al, sizeof *acc, 64);
     if (!acc) return NULL;
     atomic_flag_clear(&acc->diff_lock);
     acc->map = m;
+    acc->serial = atomic_fetch_add_explicit(&serials, 1, memory_order_relaxed) + 1u;
     acc->fingerprint = m->fingerprint;
     acc->alloc = al;
     acc->cells = m->pw * m->ph;

@@ -71,6 +71,8 @@ typedef struct pf__accel_nxy {
 struct pf_accel {
     const pf_map  *map;
     uint64_t       fingerprint;
+    uint64_t       serial;     /* unique in the process (pf__accel_new): squads name their accelerator by it,
+                                  not by an address a freed one's successor may reuse */
     pf_allocator   alloc;
     uint32_t       cells;      /* pw * ph */
     uint32_t       nodes;      /* subgoals */
@@ -390,7 +392,7 @@ typedef struct pf__accel_squad pf__accel_squad; /* as core_batch_internal.h name
 struct pf__accel_squad {
     pf_allocator    alloc;
     atomic_int      state;
-    const pf_accel *acc;
+    uint64_t        acc_serial; /* its accelerator's serial (pf_accel.serial) */
     uint64_t        version;
     uint32_t        goal;
     uint32_t        expanded, pushed;

@@ -1534,7 +1534,7 @@ static int squad_claim(pf__accel_squad *q, const pf_accel *acc, uint64_t version
     int seen = PF__SQUAD_EMPTY;
     if (atomic_compare_exchange_strong_explicit(&q->state, &seen, PF__SQUAD_BUILDING, memory_order_acquire,
                                                 memory_order_acquire)) {
-        q->acc = acc;
+        q->acc_serial = acc->serial;
         q->version = version;
         q->goal = goal;
         return SQUAD_MAKE;
@@ -1542,7 +1542,7 @@ static int squad_claim(pf__accel_squad *q, const pf_accel *acc, uint64_t version
     /* another member makes it now, on another worker: this one makes its own (the same labels)
      * rather than wait, since the maker may be descheduled for a time slice (a game's frame on a
      * loaded machine: more threads than cores), where making one costs one goal side */
-    return seen == PF__SQUAD_READY && q->acc == acc && q->version == version && q->goal == goal ? SQUAD_READ : SQUAD_OWN;
+    return seen == PF__SQUAD_READY && q->acc_serial == acc->serial && q->version == version && q->goal == goal ? SQUAD_READ : SQUAD_OWN;
 }
 
 /* The goal side made by this member, into the squad (without a core it was made in the squad's

@@ -77,7 +77,7 @@ int pf__accel_squad_room(pf__accel_squad *q, uint32_t lcap, uint32_t ccap, uint3
 void pf__accel_squad_reset(pf__accel_squad *q)
 {
     atomic_store_explicit(&q->state, PF__SQUAD_EMPTY, memory_order_relaxed);
-    q->acc = NULL;
+    q->acc_serial = 0; /* no accelerator's (serials start at 1) */
     q->lcount = q->ccount = 0;
     q->expanded = q->pushed = 0;
 }
