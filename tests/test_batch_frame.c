@@ -1237,9 +1237,9 @@ static double work_now(void *user)
  * pace of the search so far: when a search's expansions grow 10,000 times dearer inside a chunk
  * sized by the cheap ones (512 units), it stops within 32 expansions of the deadline, not at the
  * chunk's end. Counted in cells generated, on a clock driven by them; the crossing is placed at
- * ten points across a chunk. Before, the worker ran each chunk to its end: up to 512 expansions
- * (some 3,000 cells) past the deadline, which page faults made 1-2 ms on rooms-2000. The search
- * then completes over later runs with the cost of one unbudgeted search. */
+ * ten points across a chunk: 5-39 cells past the deadline. Before, the worker ran each chunk to
+ * its end: 294-457 cells here (the rest of the chunk), which page faults made 1-2 ms on
+ * rooms-2000. The search then completes over later runs with the cost of one unbudgeted search. */
 static void test_time_clock_read_within_chunk(void **state)
 {
     (void)state;
