@@ -1204,6 +1204,89 @@ static void test_time_from_worker_start(void **state)
     pf_map_destroy(m);
 }
 
+/* Time measured in work, for a deterministic time budget: each cell the search generates (a call
+ * of its heuristic, which returns 0: Dijkstra's order) advances the clock by `warm` seconds, and
+ * from call `cold_from` on by `cold`, as a search does when it reaches records whose pages it has
+ * not touched yet (page faults) or JPS's long jump scans. */
+typedef struct work_clock {
+    uint64_t evals, cold_from, crossed; /* crossed: evals when the clock first passed the deadline */
+    double   t, warm, cold, start, budget;
+    int      started;
+} work_clock;
+
+static double work_h(const pf_map *m, uint32_t node, uint32_t goal, void *user)
+{
+    (void)m, (void)node, (void)goal;
+    work_clock *k = user;
+    k->t += k->evals++ < k->cold_from ? k->warm : k->cold;
+    if (k->started && !k->crossed && k->t >= k->start + k->budget) k->crossed = k->evals;
+    return 0.0;
+}
+
+static double work_now(void *user)
+{
+    work_clock *k = user;
+    if (!k->started) { /* the run's first read starts its budget */
+        k->started = 1;
+        k->start = k->t;
+    }
+    return k->t;
+}
+
+/* Under a time budget a worker reads the clock at least every PF__CHECK (32) units, whatever the
+ * pace of the search so far: when a search's expansions grow 10,000 times dearer inside a chunk
+ * sized by the cheap ones (512 units), it stops within 32 expansions of the deadline, not at the
+ * chunk's end. Counted in cells generated, on a clock driven by them; the crossing is placed at
+ * ten points across a chunk: 5-39 cells past the deadline. Before, the worker ran each chunk to
+ * its end: 294-457 cells here (the rest of the chunk), which page faults made 1-2 ms on
+ * rooms-2000. The search then completes over later runs with the cost of one unbudgeted search. */
+static void test_time_clock_read_within_chunk(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(400, 400, 16);
+    const uint32_t s = pf_grid_node(m, 0, 0), g = pf_grid_node(m, 399, 399);
+    assert_true(pf_grid_class(m, 0, 0) && pf_grid_class(m, 399, 399));
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    pf_stats rs;
+    uint32_t cells[4096];
+    pf_path path = {.nodes = cells, .capacity = 4096};
+    assert_int_equal(pf_search(ref, s, g, &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, &path, &rs), PF_OK);
+    for (uint64_t cold_from = 6000; cold_from < 12000; cold_from += 600) {
+        work_clock k = {.t = 1.0, .warm = 1e-9, .cold = 1e-5, .budget = 1e-3, .cold_from = cold_from};
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &b), PF_OK);
+        b->clock = work_now;
+        b->clock_user = &k;
+        pf_query_id id;
+        pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = work_h, .heuristic_user = &k};
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s, .goal = g, .search = d}, &id), PF_OK);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+        assert_true(k.crossed > cold_from); /* past the run's first chunk, which ignores the clock */
+        /* 32 expansions of at most 8 cells each, and the one expansion the crossing was in */
+        if (k.evals - k.crossed > 8u * 33u)
+            fail_msg("cold from %llu: %llu cells generated past the deadline", (unsigned long long)cold_from,
+                     (unsigned long long)(k.evals - k.crossed));
+        pf_batch_result r;
+        int runs = 1;
+        k.cold = k.warm; /* the rest at the cheap pace: a few runs */
+        for (;;) {
+            assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+            if (r.status != PF_IN_PROGRESS) break;
+            assert_true(++runs < 1000);
+            k.started = 0;
+            k.crossed = 0;
+            assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+        }
+        assert_int_equal(r.status, PF_OK);
+        assert_true(runs > 1);
+        assert_true(fabs(r.stats.cost - rs.cost) <= 1e-9 * rs.cost);
+        pf_batch_destroy(b);
+    }
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 /* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
  * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
  * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
@@ -1344,6 +1427,7 @@ int main(void)
         cmocka_unit_test(test_reserve_auto_long_paths_no_allocation),
         cmocka_unit_test(test_reserve_jps_plus_with_suspended_searches),
         cmocka_unit_test(test_time_from_worker_start),
+        cmocka_unit_test(test_time_clock_read_within_chunk),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),

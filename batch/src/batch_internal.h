@@ -271,6 +271,12 @@ struct pf_batch {
         double        fair_s;      /* fair-round cap per job in seconds (0: none) */
         atomic_llong  budget_left; /* time mode with an expansion budget too: shared counter */
         atomic_llong  run_start_ns; /* time mode: when the run's first worker started (0 until then) */
+        /* Time mode's clock in seconds, always positive (0 in run_start_ns means "not started");
+         * NULL: CLOCK_MONOTONIC. A test seam: tests give a clock driven by the searches' own work,
+         * so that where a worker stops is deterministic. Set between runs only; called by every
+         * worker, it must be thread-safe. */
+        double      (*clock)(void *user);
+        void         *clock_user;
     };
 
     /* shared: the public counters, each added to by the part that counts it: queries.c

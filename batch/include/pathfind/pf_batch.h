@@ -114,8 +114,12 @@
  * at p99 on a quiet 2-core machine, and 1.1x once the deadline was shared). A worker checks the
  * clock whenever it takes a chunk of work, sized by the search's own pace to about a sixteenth of
  * the budget and to no more than the time left (at most 512 expansions; a JPS expansion can cost
- * 40 A* ones), so a run overshoots by little whatever the algorithm; each worker's first chunk of
- * a run (32 expansions) is always granted, so a batch converges with any budget, however small.
+ * 40 A* ones), and every 32 expansions within a chunk (an expansion's cost can jump inside one
+ * search: one that reaches records whose pages it has not touched yet pays page faults), so a run
+ * overshoots by little whatever the algorithm; the run's first chunk (512 expansions, on the
+ * worker that starts the run) is always granted, so a batch converges with any budget, however
+ * small. The time a worker is descheduled is not its to check: on a machine with no core to spare
+ * (2 workers on 2 busy cores) a run overshoots by whatever the scheduler takes.
  *
  * NO HITCHES. Everything a budgeted run may need can be made before the first frame: pf_batch_reserve
  * (or pf_batch_desc.reserve) makes the spare contexts, open lists of a stated size, path arenas and
