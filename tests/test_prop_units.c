@@ -734,6 +734,112 @@ static void test_partial_nodes(void **state)
     assert_true(far > (long)(50 * env_scale()) && own > (long)(5 * env_scale()));
 }
 
+/* Partial queries where the scan's shortcuts decide (map/nearest.c): a unit on a line of a second
+ * class (trees) a cell wide and up to 150 long, a component of a few nodes over several tiles,
+ * whose nodes are read by a walk of the component rather than by the tiles within reach of a click
+ * up to 64 cells away; and a unit beside a wide diagonal wall, clicking inside or across it, where
+ * many cells of the wall's edge lie at one distance from the click (on 4-connected grids all of
+ * them) and the rule's second test, the distance to the unit, picks among them (nodes no nearer
+ * than the best are read only near the unit). The cell returned is the rule's (partial_by_scan),
+ * every move rule, before and after edits; ties of more than one cell at the least distance are
+ * counted, and must be common. */
+static void test_partial_ties_lines(void **state)
+{
+    (void)state;
+    long checked = 0, on_line = 0, tied = 0;
+    int maps = (int)(30 * env_scale());
+    for (int i = 0; i < maps; i++) {
+        uint64_t rs = UINT64_C(0x71E5) + (uint64_t)i;
+        uint32_t w = 130 + rng_below(&rs, 140), h = 130 + rng_below(&rs, 140);
+        pf_moves mv = i % 4 == 3 ? PF_MOVES_HEX : i % 4 == 2 ? PF_MOVES_4 : MOVES[rng_below(&rs, 3)];
+        uint8_t *c = malloc((size_t)w * h);
+        assert_non_null(c);
+        memset(c, 1, (size_t)w * h);
+        for (uint32_t r = 0, walls = 2 + rng_below(&rs, 3); r < walls; r++) { /* diagonal walls */
+            const int64_t c0 = (int64_t)rng_below(&rs, w + h) - (int64_t)h, width = 6 + rng_below(&rs, 30);
+            const int anti = (int)rng_below(&rs, 2);
+            const uint32_t ya = rng_below(&rs, h / 2), yb = ya + h / 3 + rng_below(&rs, h / 2);
+            for (uint32_t y = ya; y < h && y < yb; y++)
+                for (uint32_t x = 0; x < w; x++) {
+                    const int64_t d = anti ? (int64_t)x + y - (int64_t)w / 2 : (int64_t)x - (int64_t)y;
+                    if (d >= c0 && d < c0 + width) c[(size_t)y * w + x] = 0;
+                }
+        }
+        for (uint32_t r = 0, lines = 4 + rng_below(&rs, 6); r < lines; r++) { /* lines of trees, some broken */
+            const uint32_t len = 30 + rng_below(&rs, 120), across = rng_below(&rs, 2), gap = rng_below(&rs, 3);
+            uint32_t x = rng_below(&rs, w), y = rng_below(&rs, h);
+            for (uint32_t k = 0; k < len && x < w && y < h; k++, across ? x++ : y++)
+                if (!gap || k % 40 != 39) c[(size_t)y * w + x] = 2;
+        }
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
+        pf_ctx *cx;
+        assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+        uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
+        assert_non_null(nodes);
+        for (int round = 0; round < 2; round++) {
+            for (int q = 0, asked = 0; q < 4000 && asked < 40; q++) {
+                const uint32_t s = rng_below(&rs, w * h);
+                pf_point sp = pf_grid_point(m, s);
+                /* on a line or beside a wall (a blocked cell within 3): the cases above */
+                int near_wall = 0;
+                for (int32_t dy = -3; dy <= 3; dy++)
+                    for (int32_t dx = -3; dx <= 3; dx++) {
+                        const int32_t nx = sp.x + dx, ny = sp.y + dy;
+                        near_wall |= nx >= 0 && ny >= 0 && nx < (int32_t)w && ny < (int32_t)h &&
+                                     !pf_grid_class(m, nx, ny);
+                    }
+                const uint8_t k = pf_grid_class(m, sp.x, sp.y);
+                if (!k || (k == 1 && !near_wall)) continue;
+                pf_point gp = {sp.x + (int32_t)rng_below(&rs, 129) - 64, sp.y + (int32_t)rng_below(&rs, 129) - 64};
+                if (gp.x < 0 || gp.y < 0 || gp.x >= (int32_t)w || gp.y >= (int32_t)h) continue;
+                const uint32_t g = pf_grid_node(m, gp.x, gp.y);
+                if (pf_grid_same_component(m, s, g)) continue;
+                pf_path p = {.nodes = nodes, .capacity = w * h};
+                assert_int_equal(pf_search(cx, s, g, &(pf_search_desc){.partial = 1}, &p, NULL), PF_PARTIAL);
+                const uint32_t want = partial_by_scan(m, mv, gp, sp), end = nodes[p.len - 1];
+                pf_point wp = pf_grid_point(m, want);
+                if (end != want) {
+                    pf_point e = pf_grid_point(m, end);
+                    fail_msg("map %d (%ux%u moves %d) round %d partial %d,%d -> %d,%d: ends at %d,%d (%g from the "
+                             "goal, %g from the start), the rule's cell is %d,%d (%g, %g)",
+                             i, w, h, (int)mv, round, sp.x, sp.y, gp.x, gp.y, e.x, e.y,
+                             metric_of(mv, e.x, e.y, gp.x, gp.y), metric_of(mv, e.x, e.y, sp.x, sp.y), wp.x, wp.y,
+                             metric_of(mv, wp.x, wp.y, gp.x, gp.y), metric_of(mv, wp.x, wp.y, sp.x, sp.y));
+                }
+                checked++;
+                asked++;
+                on_line += k == 2;
+                /* another cell of the unit's component as near the goal */
+                const double bd = metric_of(mv, wp.x, wp.y, gp.x, gp.y);
+                const uint32_t comp = pf_grid_component(m, sp.x, sp.y);
+                int ties = 0;
+                for (uint32_t v = 0; v < w * h && !ties; v++) {
+                    const int32_t vx = (int32_t)(v % w), vy = (int32_t)(v / w);
+                    ties = v != want && pf_grid_class(m, vx, vy) == k && pf_grid_component(m, vx, vy) == comp &&
+                           fabs(metric_of(mv, vx, vy, gp.x, gp.y) - bd) <= 1e-9;
+                }
+                tied += ties;
+            }
+            pf_grid_edit e[3];
+            for (int n = 0; n < 3; n++) {
+                uint32_t ew = 1 + rng_below(&rs, w / 4), eh = 1 + rng_below(&rs, h / 4);
+                e[n] = (pf_grid_edit){.rect = {(int32_t)rng_below(&rs, w - ew + 1), (int32_t)rng_below(&rs, h - eh + 1), ew, eh},
+                                      .cls = (uint8_t)rng_below(&rs, 3u)};
+            }
+            assert_int_equal(pf_grid_apply_edits(m, e, 3, NULL), PF_OK);
+        }
+        free(nodes);
+        pf_ctx_destroy(cx);
+        pf_map_destroy(m);
+        free(c);
+    }
+    print_message("%ld partial queries by lines of trees and diagonal walls end at the rule's cell (%ld from a "
+                  "line, %ld with the least distance tied), before and after edits\n",
+                  checked, on_line, tied);
+    assert_true(on_line > (long)(100 * env_scale()) && tied > (long)(100 * env_scale()));
+}
+
 /* pf_grid_nearest against a scan of every cell: least metric to the point, then least node id, over
  * the cells of the class, clearance and component asked; points inside the map and off its edges.
  * Partial queries toward blocked goals, whose scan is bounded by the unit's own cell and by the
@@ -948,7 +1054,7 @@ int main(void)
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
         cmocka_unit_test(test_partial_limit),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
-        cmocka_unit_test(test_partial_nodes),
+        cmocka_unit_test(test_partial_nodes),   cmocka_unit_test(test_partial_ties_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

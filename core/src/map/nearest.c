@@ -365,17 +365,15 @@ PF__INLINE uint32_t scan_rows(const pf_map *m, int32_t x, int32_t y, const stand
     return bs.best;
 }
 
-/* A component of a few nodes (pieces of it within one 64x64 tile, components.c) lies within their
- * tiles: box (x0, x1, y0, y1, cells) becomes the rectangle around them, found by a walk over the
- * nodes' edges from `node`. A unit in a pocket 60 cells from its click scanned the rings out to 60
- * cells when the pocket lies within a tile or two (den520d 223,195 -> 207,141). The walk stops, and
- * box stays, past COMP_BOX_NODES nodes: a large component's rectangle is most of the map. */
-#define COMP_BOX_NODES 16u
-static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
+/* The nodes of a component of at most COMP_FEW nodes (pieces of it within one 64x64 tile,
+ * components.c), found by a walk over the nodes' edges from `node`: their number, or 0 past
+ * COMP_FEW (a large component's nodes are looked up by tile instead). */
+#define COMP_FEW 16u
+static uint32_t comp_nodes(const pf_map *m, uint32_t node, uint32_t seen[COMP_FEW])
 {
     const struct pf__comps *cc = m->cc;
-    if (cc->csize[m->comp_root[node]] > COMP_BOX_NODES) return;
-    uint32_t seen[COMP_BOX_NODES], n = 0;
+    if (cc->csize[m->comp_root[node]] > COMP_FEW) return 0;
+    uint32_t n = 0;
     seen[n++] = node;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t u = seen[i], *e = cc->te[cc->ntile[u]].e;
@@ -384,10 +382,23 @@ static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
             uint32_t j = 0;
             while (j < n && seen[j] != v) j++;
             if (j < n) continue;
-            if (n == COMP_BOX_NODES) return; /* (csize said otherwise: keep the map) */
+            if (n == COMP_FEW) return 0; /* (csize said otherwise) */
             seen[n++] = v;
         }
     }
+    return n;
+}
+
+/* A component of a few nodes lies within their tiles: box (x0, x1, y0, y1, cells) becomes the
+ * rectangle around them. A unit in a pocket 60 cells from its click scanned the rings out to 60
+ * cells when the pocket lies within a tile or two (den520d 223,195 -> 207,141). A larger
+ * component's rectangle is most of the map: box stays. */
+static void comp_box(const pf_map *m, uint32_t node, int64_t box[4])
+{
+    const struct pf__comps *cc = m->cc;
+    uint32_t seen[COMP_FEW];
+    const uint32_t n = comp_nodes(m, node, seen);
+    if (!n) return;
     int64_t r[4] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN};
     for (uint32_t i = 0; i < n; i++) {
         const int64_t t = cc->ntile[seen[i]], x0 = (t % cc->tx) * TS, y0 = (t / cc->tx) * TS;
@@ -468,10 +479,16 @@ static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uin
  * that a row nearer it does not: the first row whose reach misses the columns ends its way, and
  * the rest of a band of 8 rows is passed over where the band has none of the class in reach.
  * With a node's bands (nb: its nband, its tile's origin ax, ay) only the columns its cells span
- * in each are read. */
-static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
-                     pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1, const uint16_t *nb, int64_t ax,
-                     int64_t ay)
+ * in each are read.
+ *
+ * With `tie` (no cell of the rectangle is nearer the point than the best, only as near:
+ * worth_part) a row is read only within as many columns of the unit's cell as the best is from it
+ * (every metric here is at least the columns between), and none further from the unit's row than
+ * that: a tie found near the unit narrows the rows after. That reach narrows on the rows going
+ * away from the unit's row only, so on the way towards it a row out of it is passed over alone. */
+PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
+                              const uint64_t *cb, pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
+                              const uint16_t *nb, int64_t ax, int64_t ay, const int tie)
 {
     const int64_t yn = y < y0 ? y0 : y > y1 ? y1 : y;
     int64_t next[2] = {yn, yn + 1}; /* the next row up (side 0) and down (1) */
@@ -480,10 +497,23 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
         if (!open[side]) continue;
         const int64_t yy = next[side];
         next[side] += side ? 1 : -1;
+        /* lo..hi: the reach that narrows on the rows further this way; a..b: the columns read
+         * (the same but for ties) */
         int64_t lo = 1, hi = 0;
         if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
         lo = lo < x0 ? x0 : lo;
         hi = hi > x1 ? x1 : hi;
+        int64_t a = lo, b = hi;
+        if (tie && lo <= hi) {
+            const int64_t f = (int64_t)(bs->bf + NEAR_SLACK);
+            a = a < (int64_t)bs->fx - f ? (int64_t)bs->fx - f : a;
+            b = b > (int64_t)bs->fx + f ? (int64_t)bs->fx + f : b;
+            if (yy < (int64_t)bs->fy - f || yy > (int64_t)bs->fy + f) b = a - 1;
+            if (side ? yy >= bs->fy : yy <= bs->fy) { /* going away from the unit: its reach narrows too */
+                lo = a;
+                hi = b;
+            }
+        }
         if (lo > hi) {
             open[side] = 0;
             continue;
@@ -509,8 +539,38 @@ static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const
                 continue;
             }
         }
-        scan_span(bs, m, x, y, yy, lo, hi, rule, cb, NULL, NULL, metric);
+        if (tie) { /* a..b within lo..hi, as narrowed by the bands */
+            a = a < lo ? lo : a;
+            b = b > hi ? hi : b;
+            if (a <= b) scan_span(bs, m, x, y, yy, a, b, rule, cb, NULL, NULL, metric);
+        } else {
+            scan_span(bs, m, x, y, yy, lo, hi, rule, cb, NULL, NULL, metric);
+        }
     }
+}
+
+/* scan_box_rows compiled apart for the usual case (as lean as before ties had a way of their own:
+ * in one function, the usual case cost a few more instructions a row) and for ties. */
+static void scan_box(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
+                     pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1, const uint16_t *nb, int64_t ax,
+                     int64_t ay)
+{
+    scan_box_rows(bs, m, x, y, rule, cb, metric, x0, x1, y0, y1, nb, ax, ay, 0);
+}
+
+static void scan_box_ties(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
+                          const uint64_t *cb, pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
+                          const uint16_t *nb, int64_t ax, int64_t ay)
+{
+    scan_box_rows(bs, m, x, y, rule, cb, metric, x0, x1, y0, y1, nb, ax, ay, 1);
+}
+
+/* A rectangle bx worth_part found worth reading (`part`: 1, or 2 for ties only). */
+static void scan_part(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule, const uint64_t *cb,
+                      pf_heur metric, const int64_t bx[4], const uint16_t *nb, int64_t ax, int64_t ay, int part)
+{
+    if (part == 2) scan_box_ties(bs, m, x, y, rule, cb, metric, bx[0], bx[1], bx[2], bx[3], nb, ax, ay);
+    else scan_box(bs, m, x, y, rule, cb, metric, bx[0], bx[1], bx[2], bx[3], nb, ax, ay);
 }
 
 /* Bounds on what a scan over nodes holds on the stack: tiles within reach of the point, and nodes
@@ -528,6 +588,32 @@ typedef struct near_item { double lb; uint32_t id; int64_t bx[4]; } near_item;
 static int worth(const scan_best *bs, double lb)
 {
     return bs->bf == 0.0 && bs->has_from ? lb < bs->bd - NEAR_SLACK : lb <= bs->bd + NEAR_SLACK;
+}
+
+/* Of the rectangle bx (x0, x1, y0, y1) of cells no nearer than `lb`, worth reading by worth(), the
+ * part that may hold the answer: where lb leaves them only a tie with the best, the cells no
+ * further from the unit's than the best (the rule's next test), which lie within as many rows and
+ * columns of it (every metric here is at least the rows and at least the columns between: a hex
+ * step moves each offset coordinate by at most one). 0 when none. A cell of such a rectangle is
+ * no nearer than the best (the bounds are exact but for rounding, and distances that differ do so
+ * by far more than NEAR_SLACK), so the best's distance stays while it is read and its distance to
+ * the unit only falls: the part found first is all that can count. On Berlin_0_1024, a unit on a
+ * diagonal wall whose click lay across it had every cell of the wall's edge at the same distance:
+ * the rows of all of them were read, for the one next to the unit (5x a plain query). */
+PF__INLINE int worth_part(const scan_best *bs, int32_t x, int32_t y, double lb, int64_t bx[4])
+{
+    if (!worth(bs, lb)) return 0;
+    if (!bs->has_from || lb < bs->bd - NEAR_SLACK) return 1;
+    const int64_t f = (int64_t)(bs->bf + NEAR_SLACK), d = (int64_t)(bs->bd + NEAR_SLACK);
+    const int64_t xa = (int64_t)bs->fx - f > (int64_t)x - d ? (int64_t)bs->fx - f : (int64_t)x - d;
+    const int64_t xb = (int64_t)bs->fx + f < (int64_t)x + d ? (int64_t)bs->fx + f : (int64_t)x + d;
+    const int64_t ya = (int64_t)bs->fy - f > (int64_t)y - d ? (int64_t)bs->fy - f : (int64_t)y - d;
+    const int64_t yb = (int64_t)bs->fy + f < (int64_t)y + d ? (int64_t)bs->fy + f : (int64_t)y + d;
+    bx[0] = bx[0] > xa ? bx[0] : xa;
+    bx[1] = bx[1] < xb ? bx[1] : xb;
+    bx[2] = bx[2] > ya ? bx[2] : ya;
+    bx[3] = bx[3] < yb ? bx[3] : yb;
+    return bx[0] <= bx[1] && bx[2] <= bx[3] ? 2 : 0;
 }
 
 static void items_sort(near_item *a, uint32_t n)
@@ -586,19 +672,37 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
         if (dist) *dist = bs.bd;
         return 1;
     }
-    if (cc->csize[r->comp] == 1) { /* the component is one node: its rectangle */
-        const uint32_t one = m->comp[hint], t = cc->ntile[one];
-        int64_t bx[4];
-        const double lb = node_lb(m, metric, x, y, one, (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS, bx);
-        if (worth(&bs, lb))
-            scan_box(&bs, m, x, y, r, cb, metric, bx[0], bx[1], bx[2], bx[3], &cc->nband[(size_t)one * PF__NBANDS],
-                     (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS);
+    near_item tiles[TILES_MAX], nodes[NODES_MAX];
+    uint32_t few[COMP_FEW], nf = 0;
+    const uint32_t csize = cc->csize[r->comp];
+    const int64_t in_reach = (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
+    if (csize == 1 || 2 * (int64_t)csize <= in_reach) nf = comp_nodes(m, m->comp[hint], few);
+    if (nf) {
+        /* a component of a few nodes, against many more tiles within reach: its nodes, wherever
+         * they lie (on orz700d a unit on a line of trees 80 cells from its click had 16 tiles'
+         * edges walked for the two nodes of its line, 3x a plain query). A node costs more than
+         * a tile (its walk, its bound), and a node whose tile lies out of reach is passed over
+         * by the tile's bound. */
+        for (uint32_t k = 0; k < nf; k++) {
+            const uint32_t t = cc->ntile[few[k]];
+            const int64_t ax = (int64_t)(t % cc->tx) * TS, ay = (int64_t)(t / cc->tx) * TS;
+            nodes[k].id = few[k];
+            nodes[k].lb = nf > 1 ? box_lb(metric, x, y, ax, ax + TS - 1, ay, ay + TS - 1) : 0.0;
+            if (nodes[k].lb <= bs.bd + NEAR_SLACK) nodes[k].lb = node_lb(m, metric, x, y, few[k], ax, ay, nodes[k].bx);
+        }
+        items_sort(nodes, nf);
+        for (uint32_t k = 0; k < nf && worth(&bs, nodes[k].lb); k++) {
+            const uint32_t t = cc->ntile[nodes[k].id];
+            const int part = worth_part(&bs, x, y, nodes[k].lb, nodes[k].bx);
+            if (part)
+                scan_part(&bs, m, x, y, r, cb, metric, nodes[k].bx, &cc->nband[(size_t)nodes[k].id * PF__NBANDS],
+                          (int64_t)(t % cc->tx) * TS, (int64_t)(t / cc->tx) * TS, part);
+        }
         *out = bs.best;
         if (dist) *dist = bs.bd;
         return 1;
     }
     if ((tx1 - tx0 + 1) * (ty1 - ty0 + 1) > TILES_MAX) return 0;
-    near_item tiles[TILES_MAX], nodes[NODES_MAX];
     uint32_t nt = 0;
     for (int64_t ty = ty0; ty <= ty1; ty++)
         for (int64_t tx = tx0; tx <= tx1; tx++) {
@@ -613,6 +717,9 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
     for (uint32_t i = 0; i < nt && worth(&bs, tiles[i].lb); i++) {
         const uint32_t t = tiles[i].id;
         const int64_t ax = (int64_t)(t % cc->tx) * TS, ay = (int64_t)(t / cc->tx) * TS;
+        int64_t tb[4] = {ax, ax + TS - 1, ay, ay + TS - 1};
+        const int tpart = worth_part(&bs, x, y, tiles[i].lb, tb);
+        if (!tpart) continue; /* only ties, none near enough the unit */
         uint32_t nn = 0;
         int whole = 0;
         const tile_edges *te = &cc->te[t];
@@ -627,16 +734,19 @@ static int nodes_nearest(const pf_map *m, int32_t x, int32_t y, const stand_rule
             nodes[nn++] = (near_item){0.0, u, {0, 0, 0, 0}};
         }
         if (whole) {
-            const int64_t bx = ax + TS - 1 < (int64_t)m->width - 1 ? ax + TS - 1 : (int64_t)m->width - 1;
-            const int64_t by = ay + TS - 1 < (int64_t)m->height - 1 ? ay + TS - 1 : (int64_t)m->height - 1;
-            scan_box(&bs, m, x, y, r, cb, metric, ax, bx, ay, by, NULL, 0, 0);
+            tb[1] = tb[1] < (int64_t)m->width - 1 ? tb[1] : (int64_t)m->width - 1;
+            tb[3] = tb[3] < (int64_t)m->height - 1 ? tb[3] : (int64_t)m->height - 1;
+            scan_part(&bs, m, x, y, r, cb, metric, tb, NULL, 0, 0, tpart);
             continue;
         }
         for (uint32_t k = 0; k < nn; k++) nodes[k].lb = node_lb(m, metric, x, y, nodes[k].id, ax, ay, nodes[k].bx);
         items_sort(nodes, nn);
-        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++)
-            scan_box(&bs, m, x, y, r, cb, metric, nodes[k].bx[0], nodes[k].bx[1], nodes[k].bx[2], nodes[k].bx[3],
-                     &cc->nband[(size_t)nodes[k].id * PF__NBANDS], ax, ay);
+        for (uint32_t k = 0; k < nn && worth(&bs, nodes[k].lb); k++) {
+            const int part = worth_part(&bs, x, y, nodes[k].lb, nodes[k].bx);
+            if (part)
+                scan_part(&bs, m, x, y, r, cb, metric, nodes[k].bx, &cc->nband[(size_t)nodes[k].id * PF__NBANDS], ax,
+                          ay, part);
+        }
     }
     *out = bs.best;
     if (dist) *dist = bs.bd;
