@@ -17,6 +17,7 @@
 #include "oracle.h"
 #include "maps.h"
 #include "core_batch_internal.h"
+#include "search/ctx_internal.h"
 
 /* Scattered blocks (a fifth of the cells, as random-2000-20): its contraction keeps a core. With
  * `walls`, long walls with gaps every 8 rows (rooms), whose hierarchy has none. */
@@ -63,19 +64,34 @@ static void same_answer(const answer *x, const answer *y)
     if (x->len) assert_memory_equal(x->path, y->path, x->len * sizeof *x->path);
 }
 
+/* The work a search on c has done, charged or not: its expansions and its path's units. */
+static uint64_t done_units(const pf_ctx *c) { return (uint64_t)c->s.st.expanded + c->s.work; }
+
+/* The most units a step of an accelerated query may do past its budget, on map m: what it cannot
+ * cut (accel_query.c, SLICES) writes a canonical path, at most a side of the map, or three (the
+ * path's first pass writes the start's and the goal's; an entry of put_arcs' queue two halves). */
+static uint64_t overrun(const pf_map *m)
+{
+    const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    return 3u * ((w > h ? w : h) / 16u + 1u);
+}
+
 /* Steps the search begun on c by `budget` units until it answers: every step that leaves it in
  * progress charged exactly `budget` units, the last at most budget (its completion is not a unit
- * of the context's). Returns its status; *steps the calls made. `restart`: the map was edited
- * since the last step, so the first begins the search again, from no units. */
+ * of the context's), and none does more than overrun() past its budget (sliced, not charged
+ * later). Returns its status; *steps the calls made. `restart`: the map was edited since the last
+ * step, so the first begins the search again, from no units. */
 static pf_status step_out(pf_ctx *c, uint32_t budget, int restart, uint32_t *steps)
 {
     pf_status st;
     *steps = 0;
     for (;;) {
-        const uint64_t u0 = restart && !*steps ? 0 : pf__ctx_units(c);
+        const uint64_t u0 = restart && !*steps ? 0 : pf__ctx_units(c), d0 = restart && !*steps ? 0 : done_units(c);
         st = pf_search_step(c, budget);
         ++*steps;
         assert_true(*steps < 10000000u);
+        if (done_units(c) - d0 > budget + overrun(c->map))
+            fail_msg("step %u did %llu units of %u", *steps, (unsigned long long)(done_units(c) - d0), budget);
         const uint64_t used = pf__ctx_units(c) - u0;
         if (st != PF_IN_PROGRESS) {
             assert_true(used <= budget);
@@ -87,18 +103,19 @@ static pf_status step_out(pf_ctx *c, uint32_t budget, int restart, uint32_t *ste
 
 static const uint32_t budgets[] = {1, 7, 64, 1000};
 
-/* n queries between open cells: each stepped by every budget answers as one call does. */
+/* n queries between open cells: each stepped by every budget answers as one call does. want_core:
+ * whether the hierarchy keeps a core (-1: either). */
 static void slices_on(pf_map *m, int want_core, uint32_t n, uint64_t seed)
 {
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
-    assert_true(want_core ? pf_accel_get_info(acc).core > 0 : pf_accel_get_info(acc).core == 0);
+    if (want_core >= 0) assert_true(want_core ? pf_accel_get_info(acc).core > 0 : pf_accel_get_info(acc).core == 0);
     pf_ctx *c;
     assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
     assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
     const uint32_t cap = pf_map_node_count(m);
     uint64_t rs = seed;
-    uint32_t accel = 0, long_path = 0, most = 0;
+    uint32_t accel = 0, long_path = 0, most = 0, longest = 0;
     for (uint32_t q = 0; q < n; q++) {
         const uint32_t s = open_cell(m, &rs), g = open_cell(m, &rs);
         const pf_search_desc d = {.algo = PF_ALGO_AUTO};
@@ -107,6 +124,7 @@ static void slices_on(pf_map *m, int want_core, uint32_t n, uint64_t seed)
         answer_read(c, pf_search_step(c, 0), cap, &whole);
         accel += (whole.stats.detail & PF_DETAIL_ACCEL) != 0;
         long_path += whole.len >= 64u;
+        longest = whole.len > longest ? whole.len : longest;
         if (whole.st == PF_OK) assert_true(close_to(whole.stats.cost, oracle_cost(m, s, g)));
         for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
             answer sliced;
@@ -120,8 +138,8 @@ static void slices_on(pf_map *m, int want_core, uint32_t n, uint64_t seed)
         }
         free(whole.path);
     }
-    print_message("%s: %u of %u answered by the accelerator, %u paths of 64 cells or more, up to %u steps of 1 unit\n",
-                  want_core ? "core" : "no core", accel, n, long_path, most);
+    print_message("%s: %u of %u answered by the accelerator, %u paths of 64 cells or more (the longest %u), up to %u steps of 1 unit\n",
+                  want_core > 0 ? "core" : "no core", accel, n, long_path, longest, most);
     assert_true(accel > n / 2);
     assert_true(long_path > 0);
     assert_true(most > 100);
@@ -142,6 +160,22 @@ static void test_slices_without_core(void **state)
     (void)state;
     pf_map *m = make_map(200, 160, 1, 3);
     slices_on(m, 0, 40, 19);
+    pf_map_destroy(m);
+}
+
+/* A serpentine: walls every 4 rows, open at one end and the other in turn, so that paths are
+ * thousands of cells (a maze's): their writing is cut too, not only the searches. */
+static void test_slices_long_paths(void **state)
+{
+    (void)state;
+    const uint32_t w = 120, h = 120;
+    uint8_t *c = malloc((size_t)w * h);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            c[y * w + x] = !(y % 4 == 0 && y && (y % 8 == 0 ? x >= 2 : x + 2 < w));
+    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
+    free(c);
+    slices_on(m, -1, 12, 31);
     pf_map_destroy(m);
 }
 
@@ -301,6 +335,7 @@ static void test_edit_while_suspended(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_slices_with_core), cmocka_unit_test(test_slices_without_core),
+                                       cmocka_unit_test(test_slices_long_paths),
                                        cmocka_unit_test(test_squads_stepped), cmocka_unit_test(test_edit_while_suspended)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
