@@ -3,7 +3,8 @@
  * path, cost, stats), each step but the last charged exactly its budget (pf__ctx_units), on
  * hierarchies with and without a core; squad members stepped in turn, the squad set only within
  * their steps as a batch sets it; a map edited while a query is suspended (it begins again on the
- * new cells, and answers as a fresh query there). Batches of `auto` under an expansion budget are
+ * new cells, and answers as a fresh query there); its accelerator swapped while it is suspended,
+ * alone and in a batch (it begins again with the new one). Batches of `auto` under an expansion budget are
  * in test_accel_squads.c (1-3 workers) and test_replay_cli.c (the CSV). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -332,10 +333,108 @@ static void test_edit_while_suspended(void **state)
     }
 }
 
+/* A query suspended part way and its context given another accelerator (of the same map, made
+ * before or after some edits: another hierarchy), or none: the next step begins it again with what
+ * is attached now, and it answers what a fresh query answers there (it never reads the other's
+ * arrays). A batch does the same at the run it adopts one (pf_batch_adopt_accel): every answer is
+ * the new accelerator's own query's, at the oracle's cost. */
+static void test_accel_swapped_while_suspended(void **state)
+{
+    (void)state;
+    for (int walls = 0; walls < 2; walls++) {
+        pf_map *m = walls ? make_map(200, 160, 1, 13) : make_map(240, 200, 0, 13);
+        /* a1 made before some edits (following them by its diff), a2 after: two hierarchies */
+        pf_accel *a1, *a2;
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &a1), PF_OK);
+        uint64_t es = 7;
+        for (int k = 0; k < 8; k++) {
+            pf_grid_edit e = {.rect = {(int32_t)rng_below(&es, pf_grid_width(m) - 8), (int32_t)rng_below(&es, pf_grid_height(m) - 8), 6, 6},
+                              .cls = (uint8_t)(k % 2)};
+            assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        }
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &a2), PF_OK);
+        assert_true(pf_accel_get_info(a1).subgoals != pf_accel_get_info(a2).subgoals);
+        pf_ctx *c, *fresh;
+        assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+        assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+        const uint32_t cap = pf_map_node_count(m);
+        uint64_t rs = 43;
+        uint32_t swapped = 0;
+        for (int round = 0; round < 12; round++) {
+            const uint32_t s = open_cell(m, &rs), g = open_cell(m, &rs);
+            const pf_search_desc d = {.algo = PF_ALGO_AUTO};
+            pf_accel *now = round % 3 == 2 ? NULL : (round % 3 ? a1 : a2);
+            assert_int_equal(pf_ctx_use_accel(c, round % 3 == 1 ? a2 : a1), PF_OK);
+            assert_int_equal(pf_search_begin(c, s, g, &d), PF_IN_PROGRESS);
+            pf_status st = pf_search_step(c, 3u + (uint32_t)round * 5u);
+            /* JPS answering for an unproven query (a1 on the edited map) goes on as it is */
+            const int again = pf__ctx_accel_running(c);
+            swapped += again;
+            assert_int_equal(pf_ctx_use_accel(c, now), PF_OK);
+            uint32_t steps;
+            if (st == PF_IN_PROGRESS) st = step_out(c, 4, again, &steps);
+            answer a, f;
+            answer_read(c, st, cap, &a);
+            assert_int_equal(pf_ctx_use_accel(fresh, now), PF_OK);
+            assert_int_equal(pf_search_begin(fresh, s, g, &d), PF_IN_PROGRESS);
+            answer_read(fresh, pf_search_step(fresh, 0), cap, &f);
+            if (again) same_answer(&f, &a); /* else it ended before, or JPS answers it (a1 refused) */
+            assert_int_equal(a.st, f.st);
+            if (a.st == PF_OK) assert_true(close_to(a.stats.cost, oracle_cost(m, s, g)));
+            free(a.path);
+            free(f.path);
+        }
+        assert_true(swapped >= 4);
+        /* a batch: long queries suspended part way by a budget of 25, the other accelerator adopted
+         * at the next run */
+        enum { NQ = 16 };
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = a1, .suspend_slots = NQ}, &b), PF_OK);
+        pf_query_id id[NQ];
+        uint32_t qs[NQ], qg[NQ];
+        for (int i = 0; i < NQ; i++) {
+            qs[i] = open_cell(m, &rs);
+            qg[i] = open_cell(m, &rs);
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = qs[i], .goal = qg[i], .search = {.algo = PF_ALGO_AUTO}}, &id[i]),
+                             PF_OK);
+        }
+        const pf_batch_budget bud = {.max_expansions = 25};
+        assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+        assert_int_equal(pf_batch_adopt_accel(b, a2, pf_batch_frame(b)), PF_OK);
+        for (int run = 0; pf_batch_get_stats(b).pending; run++) {
+            assert_true(run < 100000);
+            assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+        }
+        assert_int_equal(pf_ctx_use_accel(fresh, a2), PF_OK);
+        for (int i = 0; i < NQ; i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            answer f;
+            assert_int_equal(pf_search_begin(fresh, qs[i], qg[i], &(pf_search_desc){.algo = PF_ALGO_AUTO}), PF_IN_PROGRESS);
+            answer_read(fresh, pf_search_step(fresh, 0), cap, &f);
+            assert_int_equal(r.status, f.st);
+            if (r.status == PF_OK) {
+                assert_true(r.stats.cost == f.stats.cost);
+                assert_int_equal(r.stats.expanded, f.stats.expanded);
+                assert_int_equal(r.path_len, f.len);
+                assert_memory_equal(r.path, f.path, f.len * sizeof *f.path);
+            }
+            free(f.path);
+        }
+        pf_batch_destroy(b);
+        pf_ctx_destroy(c);
+        pf_ctx_destroy(fresh);
+        pf_accel_destroy(a1);
+        pf_accel_destroy(a2);
+        pf_map_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_slices_with_core), cmocka_unit_test(test_slices_without_core),
                                        cmocka_unit_test(test_slices_long_paths),
-                                       cmocka_unit_test(test_squads_stepped), cmocka_unit_test(test_edit_while_suspended)};
+                                       cmocka_unit_test(test_squads_stepped), cmocka_unit_test(test_edit_while_suspended),
+                                       cmocka_unit_test(test_accel_swapped_while_suspended)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,9 +302,21 @@ const pf_map *pf__accel_map(const pf_accel *acc) { return acc->map; }
  * what it can prove from then on. The first attachment is made between runs, where the map is
  * quiet: the diff reads the live cells, and the accelerator's own state changes (its one mutable
  * part, like a PF_ACCEL_EDITS_REBUILD one's inside an edit). */
+int pf__ctx_accel_running(const pf_ctx *ctx)
+{
+    const pf__search *s = &ctx->s;
+    return s->active != PF__SEARCH_NONE && s->status == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO;
+}
+
 pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
 {
     if (acc && acc->map != ctx->map) return PF_WRONG_MAP;
+    const pf__accel_ext *cur = pf__ctx_ext_get(ctx, PF__EXT_ACCEL);
+    /* an accelerated query suspended part way (SLICES) holds seeds, records by node index and
+     * queued arcs of its accelerator: with another, or none, it begins again at its next step, as
+     * after an edit (pf_search_step: the version it searched is not the map's). A batch plans such
+     * queries again before it adopts one (batch/src/adopt.c). */
+    if (pf__ctx_accel_running(ctx) && (cur ? cur->acc : NULL) != acc) ctx->s.version = ~ctx->map->version;
     if (!acc) {
         pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
