@@ -14,7 +14,8 @@
  * JPS uses the table's bitmaps. "auto" runs on a second context with only the accelerator
  * attached (built beforehand, in parallel: its build time, size and bytes per cell are reported),
  * so its short queries run A* and nothing else of JPS is in reach. Each algorithm's costs are
- * checked against the listed optima.
+ * checked against the listed optima. query_us_p99 and query_us_max: of each query's CPU time (its
+ * least over the reps), the 99th percentile and the longest, per algorithm.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dirent.h>
@@ -41,21 +42,35 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct run { double us, wall_us; uint64_t expanded; uint32_t mismatches, n; } run;
+/* max_us, p99_us: of each query's thread CPU time, its least over the reps (a frame's budget
+ * must hold the longest query, which the mean hides: an accelerated query is sliced by
+ * pf_search_step's budget, so the longest tells what one unsliced call costs) */
+typedef struct run { double us, wall_us, max_us, p99_us; uint64_t expanded; uint32_t mismatches, n; } run;
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
 
 static run time_set(pf_ctx *c, const pf_map *m, const pf_scen *sc, const uint32_t *idx, uint32_t n, pf_algo a,
                     int reps, uint32_t *cells, uint32_t cap)
 {
-    run best = {INFINITY, INFINITY, 0, 0, n};
+    run best = {INFINITY, INFINITY, 0, 0, 0, 0, n};
+    double *q = malloc((n ? n : 1) * sizeof *q);
+    for (uint32_t i = 0; i < n; i++) q[i] = INFINITY;
     for (int r = 0; r < reps; r++) {
-        run cur = {0, 0, 0, 0, n};
+        run cur = {0, 0, 0, 0, 0, 0, n};
         double t0 = cpu_now(), w0 = now();
         for (uint32_t i = 0; i < n; i++) {
             const pf_scen_entry *e = pf_scen_get(sc, idx[i]);
             pf_path p = {.nodes = cells, .capacity = cap};
             pf_stats st;
+            const double q0 = cpu_now();
             pf_status s = pf_search(c, pf_grid_node(m, e->sx, e->sy), pf_grid_node(m, e->gx, e->gy),
                                     &(pf_search_desc){.algo = a}, &p, &st);
+            const double qt = (cpu_now() - q0) * 1e6;
+            q[i] = qt < q[i] ? qt : q[i];
             cur.expanded += st.expanded;
             if (s != PF_OK || fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE) cur.mismatches++;
         }
@@ -63,6 +78,12 @@ static run time_set(pf_ctx *c, const pf_map *m, const pf_scen *sc, const uint32_
         cur.wall_us = n ? (now() - w0) * 1e6 / n : 0.0;
         if (cur.us < best.us) best = cur;
     }
+    if (n) {
+        qsort(q, n, sizeof *q, cmp_dbl);
+        best.max_us = q[n - 1u];
+        best.p99_us = q[(uint32_t)((uint64_t)(n - 1u) * 99u / 100u)];
+    }
+    free(q);
     return best;
 }
 
@@ -118,7 +139,7 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
     run p = time_set(c, m, sc, idx, n, PF_ALGO_JPS_PLUS, reps, cells, cap);
     /* JPS on the same subset A* ran, for an apples-to-apples speed-up */
     run js = time_set(c, m, sc, aidx, nas, PF_ALGO_JPS, reps, cells, cap);
-    run au = ca ? time_set(ca, m, sc, idx, n, PF_ALGO_AUTO, reps, cells, cap) : (run){0, 0, 0, n, n};
+    run au = ca ? time_set(ca, m, sc, idx, n, PF_ALGO_AUTO, reps, cells, cap) : (run){0, 0, 0, 0, 0, n, n};
     pf_accel_info ai = pf_accel_get_info(acc);
     const char *name = strrchr(map_path, '/') ? strrchr(map_path, '/') + 1 : map_path;
     printf("%s\n    {\"map\":\"%s\",\"width\":%u,\"height\":%u,\"queries\":%u,\"astar_queries\":%u,"
@@ -128,14 +149,16 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
            "\"ctx_jps_bytes\":%zu,\"auto_us\":%.2f,\"auto_wall_us\":%.2f,\"auto_expanded_per_query\":%.1f,"
            "\"auto_mismatches\":%u,\"speedup_auto_vs_jps\":%.2f,\"speedup_auto_vs_jpsplus\":%.2f,"
            "\"accel\":{\"build_ms\":%.1f,\"bytes\":%zu,\"bytes_per_cell\":%.2f,\"file_bytes\":%zu,"
-           "\"subgoals\":%u,\"graph_arcs\":%u,\"shortcuts\":%u,\"core\":%u,\"arcs\":%u,\"ctx_bytes\":%zu}}",
+           "\"subgoals\":%u,\"graph_arcs\":%u,\"shortcuts\":%u,\"core\":%u,\"arcs\":%u,\"ctx_bytes\":%zu},"
+           "\"query_us_p99\":{\"astar\":%.1f,\"jps\":%.1f,\"jpsplus\":%.1f,\"auto\":%.1f},"
+           "\"query_us_max\":{\"astar\":%.1f,\"jps\":%.1f,\"jpsplus\":%.1f,\"auto\":%.1f}}",
            first ? "" : ",", name, pf_grid_width(m), pf_grid_height(m), n, a.n, a.us, j.us, p.us, js.us,
            js.us > 0 ? a.us / js.us : 0.0, a.wall_us, j.wall_us, p.wall_us, a.n ? (double)a.expanded / a.n : 0.0, n ? (double)j.expanded / n : 0.0,
            n ? (double)p.expanded / n : 0.0, a.mismatches, j.mismatches, p.mismatches, table_ms,
            pf_jps_table_mem_size(t), pf_ctx_jps_mem_size(c), au.us, au.wall_us, n ? (double)au.expanded / n : 0.0,
            au.mismatches, au.us > 0 ? j.us / au.us : 0.0, au.us > 0 ? p.us / au.us : 0.0, accel_ms, ai.bytes,
            ai.bytes_per_cell, pf_accel_file_size(acc), ai.subgoals, ai.graph_arcs, ai.shortcuts, ai.core, ai.arcs,
-           pf_ctx_accel_mem_size(ca));
+           pf_ctx_accel_mem_size(ca), a.p99_us, j.p99_us, p.p99_us, au.p99_us, a.max_us, j.max_us, p.max_us, au.max_us);
     fflush(stdout);
     free(cells);
     free(idx);

@@ -3,7 +3,8 @@
  * and every member answered as its own query answers it (status, detail flags, cost; with a core
  * the same path and stats), at the oracle's cost, on hierarchies with and without a core, for 1 and
  * 2 workers (OpenMP and plain threads), unbudgeted and under an expansion budget (the run each
- * member completes in the same for any worker count), and on an edited map followed by the diff. */
+ * member completes in the same for any worker count: 1-3 under a budget that slices the
+ * accelerated queries), and on an edited map followed by the diff. */
 #define PF_EXAMPLE_NO_MAIN
 #include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
 #include <setjmp.h>
@@ -73,6 +74,7 @@ typedef struct answers {
     uint32_t       *path[MAXQ];
     uint32_t        run[MAXQ];
     pf_batch_stats  st;
+    uint64_t        most; /* the most units (pf_batch_stats.expanded) one run charged */
 } answers;
 
 static void answers_free(answers *a)
@@ -98,7 +100,10 @@ static void run_batch(const pf_map *m, const pf_accel *acc, const order *o, uint
     uint32_t left = o->n;
     for (uint32_t run = 1; left; run++) {
         assert_true(run < 10000);
+        const uint64_t e0 = pf_batch_get_stats(b).expanded;
         assert_int_equal(threads ? example_run_pthreads(b, workers, budget) : pf_batch_run(b, budget), PF_OK);
+        const uint64_t did = pf_batch_get_stats(b).expanded - e0;
+        a->most = did > a->most ? did : a->most;
         for (uint32_t i = 0; i < o->n; i++) {
             if (a->run[i]) continue;
             pf_batch_result r;
@@ -220,6 +225,26 @@ static void squads_on(pf_map *m, const pf_accel_desc *ad, int want_core, uint64_
         check_own(m, c, &o, &e1, want_core);
         same_answers(&o, &e1, &e2);
         same_answers(&o, &e1, &e3);
+        /* a budget below one query's work: accelerated queries are sliced across runs (SLICES in
+         * accel_query.c), a squad's member suspended after its goal side, and still every answer
+         * and its run are the same for 1, 2 and 3 workers */
+        answers f1, f2, f3;
+        const pf_batch_budget small = {.max_expansions = 40};
+        run_batch(m, acc, &o, 1, 0, &small, 0, &f1);
+        run_batch(m, acc, &o, 2, 1, &small, 0, &f2);
+        run_batch(m, acc, &o, 3, 1, &small, 0, &f3);
+        /* no run charged much past the budget: unsliced, a run that began a query charged all of
+         * it (599-793 units here) */
+        print_message("budget 40: a run charged at most %llu, %llu, %llu units (1, 2, 3 workers)\n", (unsigned long long)f1.most,
+                      (unsigned long long)f2.most, (unsigned long long)f3.most);
+        assert_true(f1.most <= 4u * small.max_expansions && f2.most <= 4u * small.max_expansions &&
+                    f3.most <= 4u * small.max_expansions);
+        check_own(m, c, &o, &f1, want_core);
+        same_answers(&o, &f1, &f2);
+        same_answers(&o, &f1, &f3);
+        answers_free(&f1);
+        answers_free(&f2);
+        answers_free(&f3);
         answers_free(&one);
         answers_free(&two);
         answers_free(&thr);

@@ -338,6 +338,31 @@ static void test_edits_sizes_partial(void **state)
     HAS(g_err, "bad.txt:2:");
 }
 
+/* The same log with --algo auto and an accelerator (pathfind prep): its long orders and squads are
+ * answered by accelerated queries sliced across frames by a budget of 100 expansions (accel_query.c,
+ * SLICES), and the CSV is still the same for 1, 2 and 3 workers. */
+static void test_workers_agree_auto(void **state)
+{
+    (void)state;
+    write_inputs();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' prep '%s' -o '%s' >/dev/null", PF_CLI_PATH, tmp("m.map"), tmp("m.pfa"));
+    assert_int_equal(system(cmd), 0);
+    static char csv[3][1 << 16];
+    for (int w = 1; w <= 3; w++) {
+        char args[768];
+        snprintf(args, sizeof args, "'%s' '%s' --workers %d --budget-exp 100 --algo auto --prep '%s' --csv '%s'", tmp("m.map"),
+                 tmp("o.txt"), w, tmp("m.pfa"), tmp("c.csv"));
+        assert_int_equal(replay(args), 0);
+        slurp(tmp("c.csv"), csv[w - 1], sizeof csv[0]);
+        const char *acc = strstr(g_out, "\"detail_accel\":");
+        assert_non_null(acc);
+        assert_true(atoi(acc + strlen("\"detail_accel\":")) > 10); /* the accelerator answered */
+    }
+    assert_string_equal(csv[0], csv[1]);
+    assert_string_equal(csv[0], csv[2]);
+}
+
 /* replay --animate: one picture a frame, the map's size at most --anim-px, the first picture whole
  * and every later one laid over it; the bundled demo (300 units, 90 frames of orders, buildings)
  * under 3 MB. A run that fails leaves no file. */
@@ -679,6 +704,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workers_agree),
+        cmocka_unit_test(test_workers_agree_auto),
         cmocka_unit_test(test_path_hash),
         cmocka_unit_test(test_frames_csv),
         cmocka_unit_test(test_edits_sizes_partial),

@@ -31,10 +31,29 @@ pf_status pf_batch_adopt_accel(pf_batch *b, const pf_accel *acc, uint64_t frame)
     return PF_OK;
 }
 
+/* Whether a suspended search is an accelerated query part way (pf__ctx_accel_running). */
+static int accel_suspended(pf_batch *b)
+{
+    for (uint32_t i = 0, n = pf__plan_njobs(b); i < n; i++) {
+        const pf__job *j = pf__plan_job(b, i);
+        if (j->held && pf__ctx_accel_running(j->held)) return 1;
+    }
+    return 0;
+}
+
 pf_status pf__adopt_due(pf_batch *b)
 {
     /* `<=`: a switch that ran out of memory is tried again at the next run */
     if (!b->adopt_pending || b->adopt_run > b->runs) return PF_OK;
+    /* An accelerated query suspended part way reads its accelerator's arrays at its next step: it
+     * cannot go on with another. As after an edit (follow.c), every unfinished query is planned
+     * again, the suspended ones begun anew (without room for that, each is answered
+     * PF_OUT_OF_MEMORY); at the named run, so lockstep peers do alike. */
+    if (b->adopt != b->accel && accel_suspended(b)) {
+        int ok = pf__queries_reserve_fresh(b);
+        pf__plan_unplan(b, ok);
+        pf__queries_sort_fresh(b);
+    }
     pf_status st = pf__workers_use_accel(b, b->adopt);
     if (st == PF_OK) st = pf__spares_use_accel(b, b->adopt);
     if (st == PF_OK) st = pf__plan_use_accel(b, b->adopt);

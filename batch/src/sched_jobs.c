@@ -9,10 +9,12 @@
  * the budget account (atomic adds) and, when it parks or resumes a search, the spare-context stack
  * under a spin lock, so distinct workers can run jobs concurrently without other synchronisation.
  *
- * Progress is counted in units: a search's expansions, plus one when it completes (the pop that
- * finds the goal, or the empty open list). pf_search_step(c, n) either returns PF_IN_PROGRESS after
- * exactly n expansions or finishes within n + 1 units, so a search's units are a property of the
- * query alone, however it was sliced: the budget account (account.c) can rely on them.
+ * Progress is counted in units: a search's expansions (an accelerated query's path cells too, a
+ * unit per PF__ACCEL_PATH_UNIT: pf__ctx_units), plus one when it completes (the pop that finds the
+ * goal, or the empty open list). pf_search_step(c, n) either returns PF_IN_PROGRESS after
+ * exactly n units or finishes within n + 1 (an accelerated query too: accel_query.c, SLICES), so
+ * a search's units are a property of the query alone, however it was sliced: the budget account
+ * (account.c) can rely on them.
  *
  * Under an expansion budget a job keeps two counts: `vprog`, the units the account granted it in
  * earlier runs, and `rprog`, the units its real search (in `held`) has done. The worker pushes the
@@ -55,11 +57,12 @@ static double mono_s(void)
 /* The run's clock under a time budget (account.c's deadline is read against it). */
 static double now_s(const pf_batch *b) { return b->clock ? b->clock(b->clock_user) : mono_s(); }
 
-/* Units a search in `c` has done: its expansions, plus one once it has finished. The one place
- * the batch reads a context's counters. */
+/* Units a search in `c` has done: its expansions (and an accelerated query's path cells,
+ * pf__ctx_units), plus one once it has finished. The one place the batch reads a context's
+ * counters. */
 static uint64_t ctx_units(const pf_ctx *c, int finished)
 {
-    return (uint64_t)pf__ctx_stats(c).expanded + (finished ? 1u : 0u);
+    return pf__ctx_units(c) + (finished ? 1u : 0u);
 }
 
 /* ---- workers ---------------------------------------------------------------------------------- */

@@ -32,6 +32,13 @@ void pf__map_check_handle(const pf_map *m, const char *fn);
 /* The statistics of the context's last search (group searches included), as they stand: a
  * running search's expansions so far. */
 pf_stats pf__ctx_stats(const pf_ctx *ctx);
+/* The units of work the context's running search has been charged: its expansions, and what an
+ * accelerated query's path writing counts beside them, less what it owes (pf__search.work and
+ * .owed). pf_search_step(ctx, n) returns PF_IN_PROGRESS after exactly n of them. */
+uint64_t pf__ctx_units(const pf_ctx *ctx);
+/* Whether the context holds an accelerated query in progress (suspended part way): it reads its
+ * accelerator's arrays at its next step, so it cannot go on with another (pf__ctx_adopt_accel). */
+int      pf__ctx_accel_running(const pf_ctx *ctx);
 
 /* Makes the open list hold at least `cap` entries (keeping its contents) and, with `prefault`,
  * writes its unused part so its pages are mapped; 0 on allocation failure or when a context in

@@ -52,8 +52,12 @@
  * own). Without an accelerator AUTO runs JPS+ when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the
  * rounding of a double), the path the full cell sequence, or its turning points when
  * pf_search_desc.waypoints is set; among paths of equal cost it may differ from A*'s. The query
- * is not sliced: pf_search_step finishes it in one call. Stats count settled nodes of both sides
- * as expansions.
+ * is sliced like any search: pf_search_step(ctx, n) returns PF_IN_PROGRESS after exactly n units
+ * of its work, where a unit is an expansion or 16 cells of the path it writes (a maze's path is
+ * 100,000 cells), and the answer is the same however it was sliced. A step may do some units past
+ * n where the query cannot stop (its scans, a canonical path of at most a side of the map, a
+ * squad's shared goal side): the next steps are charged them before it goes on. Stats count
+ * settled nodes of both sides as expansions (the path's units are not in them).
  *
  * MAP EDITS. pf_grid_apply_edits changes a map in place, between runs; the edited map has a new
  * fingerprint. An accelerator keeps a copy of the cells it was built from (its prep map, 1 byte a

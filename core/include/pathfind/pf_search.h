@@ -390,7 +390,9 @@ PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_
 
 /**
  * Sliced search (Detour's recipe): begin, then step with an expansion budget until the status is no
- * longer PF_IN_PROGRESS, then read the path. The context holds the search between calls; starting
+ * longer PF_IN_PROGRESS, then read the path. A step that returns PF_IN_PROGRESS did exactly its
+ * budget (0 = no limit); for AUTO answered by the accelerator a unit of it is an expansion or 16
+ * cells of path written (pf_accel.h, QUERIES). The context holds the search between calls; starting
  * another search on the same context abandons it. If the map was edited between two steps
  * (pf_grid_apply_edits), the next step starts the search again on the new version, from scratch:
  * a search never mixes two versions.

@@ -421,9 +421,10 @@ int pf__accel_squad_room(pf__accel_squad *q, uint32_t lcap, uint32_t ccap, uint3
 pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap);
 void      pf__auto_long_only(pf_ctx *c, int on);
 /* The accelerated query of c->s, begun by search.c once PF_ALGO_AUTO picked the accelerator and
- * the start and goal were found in one component: begin prepares, step runs it whole. */
+ * the start and goal were found in one component: begin prepares, step runs it for `budget` units
+ * (UINT32_MAX: to its end), PF_IN_PROGRESS after exactly that many (accel_query.c, SLICES). */
 pf_status pf__accel_begin(pf_ctx *c);
-pf_status pf__accel_step(pf_ctx *c);
+pf_status pf__accel_step(pf_ctx *c, uint32_t budget);
 /* Both return PF_UNSUPPORTED where the accelerator cannot prove its answer on an edited map
  * (accel_diff.c): search.c then begins the query again with the accelerator refused (on = 1 until
  * that begin returns), JPS answering with PF_DETAIL_ACCEL_EDITED. */

@@ -31,6 +31,34 @@ typedef struct pf__accel_gent {
     uint32_t node;
 } pf__accel_gent;
 
+typedef struct meet {
+    double   best;
+    uint32_t node; /* PF_NODE_NONE until the sides meet */
+    uint32_t ci;   /* node's core index where they met across the core (core_search), else PF_NODE_NONE */
+} meet;
+
+/* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
+ * width pw): no path from v to the goal is shorter than the octile distance, so it stays exact,
+ * and it keeps the search in the core pointed at the goal. In the core it also takes the landmark
+ * bounds (accel_landmarks.c) of the nl landmarks that the goal's core labels reach: ub, lb per
+ * landmark lm[j]. The goal's side has none (on = 0). */
+typedef struct aim {
+    uint32_t        pw;
+    int32_t         x, y;
+    int             on;
+    const pf_accel *acc;
+    uint32_t        nl;
+    uint32_t        lm[PF__ACCEL_LANDMARKS_QUERY];
+    double          ub[PF__ACCEL_LANDMARKS_QUERY], lb[PF__ACCEL_LANDMARKS_QUERY];
+    /* the cache lines of a landmark row that hold lm[0 .. nl): their first entries, ascending */
+    uint32_t        nline;
+    uint32_t        line[PF__ACCEL_LANDMARKS_QUERY];
+} aim;
+
+/* The parts of a query, in the order it runs them (SLICES, below): with a core Q_GOAL to Q_CORE,
+ * without one Q_BOTH; then its path. */
+enum { Q_BEGIN = 0, Q_GOAL, Q_START_BEGIN, Q_START, Q_CORE, Q_BOTH, Q_PATH_BEGIN, Q_PATH, Q_DONE };
+
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
     const pf_accel *acc;
@@ -90,6 +118,16 @@ typedef struct pf__accel_ext {
     double          bound;
     /* the squad whose member the next query is (pf__ctx_accel_squad; accel_squad.c), or NULL */
     pf__accel_squad *squad;
+    /* the query across the steps that slice it (SLICES, below): the part it is in, the best
+     * meeting so far, the start side's heuristics (up the contracted part, across the core), the
+     * cost of the path found, put_arcs' queue x->stk[head .. tail), both_ways' two sides and whose
+     * turn it is, and the answer kept while the units a step ran past its budget are charged */
+    int             phase, turn;
+    meet            mt;
+    aim             at, atc;
+    double          cost;
+    uint32_t        head, tail;
+    pf_status       ss, gs, final;
 } pf__accel_ext;
 
 /* ---- per-context state ---------------------------------------------------------------------- */
@@ -264,9 +302,21 @@ const pf_map *pf__accel_map(const pf_accel *acc) { return acc->map; }
  * what it can prove from then on. The first attachment is made between runs, where the map is
  * quiet: the diff reads the live cells, and the accelerator's own state changes (its one mutable
  * part, like a PF_ACCEL_EDITS_REBUILD one's inside an edit). */
+int pf__ctx_accel_running(const pf_ctx *ctx)
+{
+    const pf__search *s = &ctx->s;
+    return s->active != PF__SEARCH_NONE && s->status == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO;
+}
+
 pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
 {
     if (acc && acc->map != ctx->map) return PF_WRONG_MAP;
+    const pf__accel_ext *cur = pf__ctx_ext_get(ctx, PF__EXT_ACCEL);
+    /* an accelerated query suspended part way (SLICES) holds seeds, records by node index and
+     * queued arcs of its accelerator: with another, or none, it begins again at its next step, as
+     * after an edit (pf_search_step: the version it searched is not the map's). A batch plans such
+     * queries again before it adopts one (batch/src/adopt.c). */
+    if (pf__ctx_accel_running(ctx) && (cur ? cur->acc : NULL) != acc) ctx->s.version = ~ctx->map->version;
     if (!acc) {
         pf__ctx_ext_drop(ctx, PF__EXT_ACCEL);
         return PF_OK;
@@ -459,30 +509,6 @@ PF__INLINE uint32_t core_label_find(const pf__accel_ext *x, uint32_t ci)
 
 /* ---- the searches ---------------------------------------------------------------------------- */
 
-typedef struct meet {
-    double   best;
-    uint32_t node; /* PF_NODE_NONE until the sides meet */
-    uint32_t ci;   /* node's core index where they met across the core (core_search), else PF_NODE_NONE */
-} meet;
-
-/* The heuristic of a side: the start's side is an A* towards the goal (x, y in the padded grid of
- * width pw): no path from v to the goal is shorter than the octile distance, so it stays exact,
- * and it keeps the search in the core pointed at the goal. In the core it also takes the landmark
- * bounds (accel_landmarks.c) of the nl landmarks that the goal's core labels reach: ub, lb per
- * landmark lm[j]. The goal's side has none (on = 0). */
-typedef struct aim {
-    uint32_t        pw;
-    int32_t         x, y;
-    int             on;
-    const pf_accel *acc;
-    uint32_t        nl;
-    uint32_t        lm[PF__ACCEL_LANDMARKS_QUERY];
-    double          ub[PF__ACCEL_LANDMARKS_QUERY], lb[PF__ACCEL_LANDMARKS_QUERY];
-    /* the cache lines of a landmark row that hold lm[0 .. nl): their first entries, ascending */
-    uint32_t        nline;
-    uint32_t        line[PF__ACCEL_LANDMARKS_QUERY];
-} aim;
-
 /* The heuristic of v, whose core index is ci (PF_NODE_NONE: not in the core). */
 PF__INLINE double aim_h_ci(const aim *t, uint32_t v, uint32_t ci)
 {
@@ -607,16 +633,35 @@ PF__INLINE int reach_start(pf_ctx *c, pf__accel_ext *x, const aim *t, const aim 
     return 1;
 }
 
+/* One side's search up the contracted part begins from seeds[0..n) on the context's records (as
+ * upward(), which runs it); PF_OK or PF_OUT_OF_MEMORY. */
+static pf_status upward_seed(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd,
+                             const aim *tp, const aim *tc)
+{
+    const aim t0 = {.on = 0}, *tt = fwd ? tp : &t0;
+    pf__nodes_next_gen(&c->nodes);
+    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = seeds[i].cell;
+        double g = pf__accel_cost(seeds[i].a, seeds[i].b);
+        if (!(fwd ? reach_start(c, x, tt, tc, v, PF_NODE_NONE, g) : reach(c, x->parent, tt, v, PF_NODE_NONE, g)))
+            return PF_OUT_OF_MEMORY;
+    }
+    return PF_OK;
+}
+
 /*
- * One side's search up the contracted part of the hierarchy from seeds[0..n). The goal's side
- * (fwd = 0) runs until its open list is empty and labels every node it expands, the core nodes it
- * reaches included (it does not expand those); the start's side stops when its smallest key
- * reaches mt->best, meeting the labels as it expands, and hands the core nodes it reaches to the
- * A* across the core as seeds (reach_start: t its heuristic, tc the core's). Returns PF_OK,
- * PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
+ * One side's search up the contracted part of the hierarchy, from the seeds upward_seed put on the
+ * context's records, for at most `budget` expansions (a sliced query resumes it from its open list
+ * alone, as any search). The goal's side (fwd = 0) runs until its open list is empty and labels
+ * every node it expands, the core nodes it reaches included (it does not expand those); the
+ * start's side stops when its smallest key reaches mt->best, meeting the labels as it expands, and
+ * hands the core nodes it reaches to the A* across the core as seeds (reach_start: t its
+ * heuristic, tc the core's). Returns PF_OK, PF_IN_PROGRESS (the budget spent), PF_LIMIT_REACHED
+ * (max_expansions) or PF_OUT_OF_MEMORY.
  */
-PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, const int fwd, meet *mt,
-                            const aim *tp, const aim *tc)
+PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const int fwd, meet *mt, const aim *tp,
+                            const aim *tc)
 {
     const pf_accel *acc = x->acc;
     const uint8_t *sub = acc->sub;
@@ -624,17 +669,9 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
     const uint32_t *first = acc->first;
     const pf__accel_arc *arcs = acc->arcs;
     uint32_t *par = x->parent;
-    pf__nodes_next_gen(&c->nodes);
-    pf__open_reset(&c->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t v = seeds[i].cell;
-        double g = pf__accel_cost(seeds[i].a, seeds[i].b);
-        if (!(fwd ? reach_start(c, x, tt, tc, v, PF_NODE_NONE, g) : reach(c, par, tt, v, PF_NODE_NONE, g))) return PF_OUT_OF_MEMORY;
-    }
     /* the goal's side runs until its open list is empty (the unbounded loop head's PF_NO_PATH),
      * the start's until the best meeting; fwd is a constant of each instance, so the goal's side
      * has no bound to read at each step */
-    uint32_t budget = UINT32_MAX;
     pf_status ret;
     for (;;) {
         uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
@@ -687,12 +724,16 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *s
  * side's labels in the core), meeting those labels as it expands, until its smallest key reaches
  * mt->best. It is the loop of pf__bf_next_bounded one level down, on records of its own (as
  * accel_build.c's witness searches): the same pieces (pf__nodes_take, pf__nodes_admit,
- * pf__nodes_put), the same ends (the bound, max_expansions, the trace). Every core node's list
- * holds all its arcs, to core nodes only, and acc->core_arc holds them by core index. Returns
- * PF_OK or PF_LIMIT_REACHED.
+ * pf__nodes_put), the same ends (the bound, the step's budget, max_expansions, the trace). Every
+ * core node's list holds all its arcs, to core nodes only, and acc->core_arc holds them by core
+ * index. Returns PF_OK, PF_IN_PROGRESS (`budget` expansions done) or PF_LIMIT_REACHED.
  */
-static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t)
+static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *tp, uint32_t budget)
 {
+    /* the heuristic on the stack: read through a pointer that the relaxations' stores may alias,
+     * its fields were read again at every relaxation (callgrind: 3% more instructions a query on
+     * random-2000-20 than with the copy, as when it was the caller's local) */
+    const aim tl = *tp, *t = &tl;
     const pf_accel *acc = x->acc;
     pf__search *s = &c->s;
     pf__nodes *r = &x->cr;
@@ -702,6 +743,7 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
     double *ch = x->ch;
     for (;;) {
         if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) return PF_OK;
+        if (budget-- == 0) return PF_IN_PROGRESS; /* resumed from its open list alone */
         /* as the loop head's: the goal coming off the open list is not an expansion */
         if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
             return PF_LIMIT_REACHED;
@@ -746,27 +788,34 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
 }
 
 /* The two sides, out of line: each side's loop is compiled once, for its own fwd. */
-static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+static pf_status upward_goal(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
 {
-    return upward(c, x, seeds, n, 0, mt, NULL, NULL);
+    return upward(c, x, budget, 0, &x->mt, NULL, NULL);
 }
 
-/* The start's: up the contracted part (an A* by the octile distance alone: no node there has a
- * landmark row), then across the core from the core nodes it reached. */
-static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *seeds, uint32_t n, meet *mt)
+/* The start's, up the contracted part (an A* by the octile distance alone, x->at: no node there
+ * has a landmark row); its core nodes reached are seeds of core_search (x->atc). */
+static pf_status upward_start(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
 {
-    const uint32_t pw = c->map->pw;
-    aim t = {.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1, .acc = x->acc};
+    const aim t = x->at, tc = x->atc; /* on the stack: as core_search's */
+    return upward(c, x, budget, 1, &x->mt, &t, &tc);
+}
+
+/* The start's side begins: its seeds, its heuristics (x->at, and x->atc with the landmarks that
+ * the goal side's labels in the core pick), its records up the contracted part and in the core. */
+static pf_status start_side_core_begin(pf_ctx *c, pf__accel_ext *x)
+{
+    const uint32_t pw = c->map->pw, nf = scan_seeds(c, x, 0, c->s.start, 1);
+    if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+    x->at = (aim){.pw = pw, .x = (int32_t)(c->s.goal % pw), .y = (int32_t)(c->s.goal / pw), .on = 1, .acc = x->acc};
     x->sx = c->s.start % pw;
     x->sy = c->s.start / pw;
     if (!core_make(c, x)) return PF_OUT_OF_MEMORY;
-    aim tc = t;
-    aim_landmarks(x, &tc);
+    x->atc = x->at;
+    aim_landmarks(x, &x->atc);
     pf__nodes_next_gen(&x->cr);
     pf__open_reset(&x->copen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    pf_status st = upward(c, x, seeds, n, 1, mt, &t, &tc);
-    st = st == PF_OK ? core_search(c, x, mt, &tc) : st;
-    return st;
+    return upward_seed(c, x, x->seeds, nf, 1, &x->at, &x->atc);
 }
 
 /* ---- both sides at once, on a hierarchy without a core ----------------------------------------- */
@@ -978,11 +1027,12 @@ PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int
  * as each side expands a node, against the other side's g whether final or not (each is the cost of
  * a path): the optimal up-down path's top node has a key below any larger best on both sides, so
  * the second side to expand it finds the first's final g there. Every heuristic is the octile
- * distance (consistent): no node is expanded twice. mt->node is the meeting's cell. Returns PF_OK,
+ * distance (consistent): no node is expanded twice. x->mt.node is the meeting's cell.
+ * both_ways_begin seeds the two sides (PF_OK, or an error); both_ways runs them for at most
+ * `budget` expansions, the side whose turn is next kept in x->turn: PF_OK, PF_IN_PROGRESS,
  * PF_LIMIT_REACHED (max_expansions) or PF_OUT_OF_MEMORY.
  */
-static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, const pf__accel_seed *sseeds,
-                           uint32_t nf, meet *mt)
+static pf_status both_ways_begin(pf_ctx *c, pf__accel_ext *x, uint32_t ng_, uint32_t nf)
 {
     pf__search *s = &c->s;
     const uint32_t pw = c->map->pw;
@@ -993,24 +1043,71 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gs
      * record gets the cost (pf__accel_step) and no other is live */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
-    pf_status ss = start_side_begin(c, x, sseeds, nf, tx, ty, mt);
-    pf_status gs = ss == PF_OK ? goal_side_begin(c, x, gseeds, ng_, sx, sy, mt) : ss;
+    pf_status ss = start_side_begin(c, x, x->seeds + ng_, nf, tx, ty, &x->mt);
+    pf_status gs = ss == PF_OK ? goal_side_begin(c, x, x->seeds, ng_, sx, sy, &x->mt) : ss;
     if (gs != PF_OK) return gs;
-    ss = gs = PF_IN_PROGRESS;
-    while (ss == PF_IN_PROGRESS || gs == PF_IN_PROGRESS) {
-        /* the arc lists of the node each side takes next, asked for a turn ahead: the other side's
-         * expansion runs meanwhile (a side's next node is known once its own turn has relaxed).
-         * Read when taken they missed the cache (node_to and node_cost, 1.3 MB on rooms-2000):
-         * 15% of a query's time (perf) */
-        if (gs == PF_IN_PROGRESS && x->gh_n) prefetch_arcs(x->acc, x->gh[0].node);
-        if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) return ss;
-        if (ss == PF_IN_PROGRESS && x->nopen.size) prefetch_arcs(x->acc, x->nopen.heap[0].node);
-        if (gs == PF_IN_PROGRESS && (gs = goal_side_step(c, x, sx, sy, mt)) != PF_IN_PROGRESS && gs != PF_OK) return gs;
-    }
+    x->ss = x->gs = PF_IN_PROGRESS;
+    x->turn = 0;
     return PF_OK;
 }
 
+static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
+{
+    pf__search *s = &c->s;
+    const uint32_t pw = c->map->pw, e0 = s->st.expanded;
+    const int32_t tx = (int32_t)(s->goal % pw), ty = (int32_t)(s->goal / pw);
+    const int32_t sx = (int32_t)(s->start % pw), sy = (int32_t)(s->start / pw);
+    meet *mt = &x->mt;
+    /* the sides' states in locals, kept in x between steps (in x alone, they were read again
+     * after every store of a step: 2% more instructions a query on rooms-2000, callgrind) */
+    pf_status ss = x->ss, gs = x->gs, ret = PF_OK;
+    int turn = x->turn;
+    while (ss == PF_IN_PROGRESS || gs == PF_IN_PROGRESS) {
+        if (s->st.expanded - e0 >= budget) { /* a side's step expands one node or none */
+            ret = PF_IN_PROGRESS;
+            break;
+        }
+        if (!turn) {
+            /* the arc lists of the node each side takes next, asked for a turn ahead: the other
+             * side's expansion runs meanwhile (a side's next node is known once its own turn has
+             * relaxed). Read when taken they missed the cache (node_to and node_cost, 1.3 MB on
+             * rooms-2000): 15% of a query's time (perf) */
+            if (gs == PF_IN_PROGRESS && x->gh_n) prefetch_arcs(x->acc, x->gh[0].node);
+            if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) {
+                ret = ss;
+                break;
+            }
+            if (ss == PF_IN_PROGRESS && x->nopen.size) prefetch_arcs(x->acc, x->nopen.heap[0].node);
+            turn = 1;
+        } else {
+            if (gs == PF_IN_PROGRESS && (gs = goal_side_step(c, x, sx, sy, mt)) != PF_IN_PROGRESS && gs != PF_OK) {
+                ret = gs;
+                break;
+            }
+            turn = 0;
+        }
+    }
+    x->ss = ss;
+    x->gs = gs;
+    x->turn = turn;
+    return ret;
+}
+
 /* ---- the path -------------------------------------------------------------------------------- */
+
+/* Cells of the path a query writes per unit of its work (SLICES, below). Writing a cell costs
+ * about 35 instructions (unpacking shortcuts and put_cp, maze-2000-w4); an expansion of the
+ * query's searches a few hundred (up the contracted part) to a few thousand (across the core, its
+ * landmark bounds), one of A* on a grid about 250: 16 cells cost about as much as the searches'
+ * cheapest expansions, so that a budget in units bounds a maze's 100,000-cell path (6,250 units)
+ * about as it bounds the searches. */
+#define PF__ACCEL_PATH_UNIT 16u
+
+/* The path's units so far: its cells written (put_cp lowers fill), PF__ACCEL_PATH_UNIT a unit. */
+PF__INLINE void path_work(pf_ctx *c, const pf__accel_ext *x)
+{
+    c->s.work = (x->total - x->fill) / PF__ACCEL_PATH_UNIT;
+}
 
 /* pf__accel_cp_legal on the prep map pv, by the walks' table where there is one (accel_jumps.c):
  * the start's and the goal's canonical paths (direct, write_path) cost a read a step without it. */
@@ -1130,20 +1227,27 @@ PF__INLINE int queue_arc(pf_ctx *c, pf__accel_ext *x, uint32_t *head, uint32_t *
     return 1;
 }
 
-/* Writes (put_cp) the cells of the arcs queued in x->stk[0 .. tail), unpacking shortcuts into their
- * halves (acc->down and acc->halves, else a scan of the middle's list). Breadth first, each arc
+/* Writes (put_cp) the cells of the arcs queued in x->stk[x->head .. x->tail), unpacking shortcuts
+ * into their halves (acc->down and acc->halves, else a scan of the middle's list), until the cells
+ * of the path written reach `upto` (PF_IN_PROGRESS, read between entries: the queue, in x, is
+ * all a later call needs) or the queue is empty (PF_OK). Breadth first, each arc
  * placed by its own length (a + b) from the end its parent fixes: the arcs waiting in the queue
  * are independent, so their records' cache misses overlap. Unpacked depth first (a stack, cells in
  * order), each shortcut's halves were found only after its own record arrived, one miss after the
  * other: on maze-2000-w4 that load was 64% of the unpacking's samples (perf). */
-static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
+static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint64_t upto)
 {
     const pf_accel *acc = x->acc;
     const pf__accel_arc *arcs = acc->arcs;
     const uint32_t *down = acc->down;
     const uint8_t *halves = acc->halves;
-    uint32_t head = 0;
+    uint32_t head = x->head, tail = x->tail;
     while (head < tail) {
+        if ((uint64_t)(x->total - x->fill) >= upto) {
+            x->head = head;
+            x->tail = tail;
+            return PF_IN_PROGRESS;
+        }
         const uint32_t *e = x->stk + head;
         const uint32_t ahead = tail - head > PF__UNPACK_AHEAD * QW ? PF__UNPACK_AHEAD * QW : tail - head - QW;
         const uint32_t k = e[ahead + 2u];
@@ -1190,6 +1294,7 @@ static pf_status put_arcs(pf_ctx *c, pf__accel_ext *x, uint32_t tail)
         if (ok < 0) return PF_OUT_OF_MEMORY;
         if (!ok) return PF_INVALID_ARGUMENT;
     }
+    x->head = x->tail = 0;
     return PF_OK;
 }
 
@@ -1206,12 +1311,15 @@ static const pf__accel_arc *node_arc_between(const pf_accel *acc, uint32_t owner
 /* A cell of write_path's chain: by node index for both_ways' records. */
 PF__INLINE uint32_t chain_cell(const pf_accel *acc, int by_node, uint32_t v) { return by_node ? acc->node_cell[v] : v; }
 
-/* Writes the path s -> seed ... meet ... seed -> t into x->path, goal first; the exact cost into
- * *cost. A first pass over the arcs sums the steps (a + b of each arc: its canonical paths take
- * one cell a step) and queues each arc where it starts, so the cells are then written in place
- * (put_arcs, put_cp). */
-static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double *cost)
+/* The path s -> seed ... meet ... seed -> t of the best meeting x->mt, begun in x->path, goal
+ * first; its exact cost into x->cost. A first pass over the arcs sums the steps (a + b of each
+ * arc: its canonical paths take one cell a step) and queues each arc where it starts (put_arcs'
+ * queue), so that the cells are then written in place: here the canonical paths from the start
+ * and to the goal (put_cp), the rest by put_arcs (write_path). Reads the two sides' records and
+ * labels, which nothing needs afterwards: a squad's member lends its goal side no longer. */
+static pf_status path_begin(pf_ctx *c, pf__accel_ext *x)
 {
+    const meet *mt = &x->mt;
     const uint32_t meet_node = mt->node;
     const pf_map *m = c->map;
     const pf__search *s = &c->s;
@@ -1294,11 +1402,24 @@ static pf_status write_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double 
     x->path[x->total] = pf__grid_unpad(m, s->start);
     if (seed != s->start && !put_cp(c, x, s->start, seed, 1, 0, 0)) return PF_INVALID_ARGUMENT;
     if (gseed != s->goal && !put_cp(c, x, gseed, s->goal, 1, x->total, 1)) return PF_INVALID_ARGUMENT;
-    pf_status st = put_arcs(c, x, tail);
+    path_work(c, x);
+    x->head = 0;
+    x->tail = tail;
+    x->cost = pf__accel_cost((uint32_t)pa, (uint32_t)pb);
+    return PF_OK;
+}
+
+/* The path begun by path_begin, written on by put_arcs for at most `budget` units of
+ * PF__ACCEL_PATH_UNIT cells (read between its queue's entries: an entry may write more, owed);
+ * PF_OK once whole, PF_IN_PROGRESS, or an error. */
+static pf_status write_path(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
+{
+    const uint64_t done = (uint64_t)(x->total - x->fill) / PF__ACCEL_PATH_UNIT;
+    pf_status st = put_arcs(c, x, budget == UINT32_MAX ? UINT64_MAX : (done + budget) * PF__ACCEL_PATH_UNIT);
+    path_work(c, x);
     if (st != PF_OK) return st;
     if (x->fill != 0) return PF_INVALID_ARGUMENT; /* cannot happen: every step is one cell */
     x->path_len = x->total + 1u;
-    *cost = pf__accel_cost((uint32_t)pa, (uint32_t)pb);
     return PF_OK;
 }
 
@@ -1409,6 +1530,9 @@ pf_status pf__accel_begin(pf_ctx *c)
     const pf_accel *acc = x->acc;
     const pf_map *m = c->map;
     x->path_len = 0;
+    x->phase = Q_BEGIN;
+    x->mt = (meet){INFINITY, PF_NODE_NONE, PF_NODE_NONE};
+    x->cost = INFINITY;
     x->check = acc->dn != 0;
     x->clear = 1;
     x->bound = INFINITY;
@@ -1430,50 +1554,41 @@ void pf__accel_refuse(pf_ctx *c, int on)
     if (x) x->refused = on;
 }
 
-/* The path of the best meeting mt, written, its cost in *cost. */
-static pf_status meet_path(pf_ctx *c, pf__accel_ext *x, const meet *mt, double *cost)
-{
-    /* the live map's components matched: on an edited map the prep map may not connect the
-     * two (an edit opened the way), else it cannot happen */
-    if (mt->node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
-    return write_path(c, x, mt, cost);
-}
-
-/* With a core, the goal side of the query: its seeds, its search up to the core, its labels (by
- * cell and in the core). The start's side crosses the core bounded by landmarks through the goal
- * side's labels there (aim_landmarks), so the goal's side runs first, whole. */
-static pf_status goal_side_core(pf_ctx *c, pf__accel_ext *x, meet *mt)
+/* With a core, the goal side of the query begins: its seeds, its labels reset, its records. The
+ * start's side crosses the core bounded by landmarks through the goal side's labels there
+ * (aim_landmarks), so the goal's side runs first, whole (upward_goal, then core_labels). */
+static pf_status goal_side_core_begin(pf_ctx *c, pf__accel_ext *x)
 {
     const uint32_t nb = scan_seeds(c, x, 0, c->s.goal, 0);
     if (nb == UINT32_MAX || !labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
-    pf_status st = upward_goal(c, x, x->seeds, nb, mt);
+    return upward_seed(c, x, x->seeds, nb, 0, NULL, NULL);
+}
+
+/* The goal side in one call (a squad's member: SQUADS). */
+static pf_status goal_side_core(pf_ctx *c, pf__accel_ext *x)
+{
+    pf_status st = goal_side_core_begin(c, x);
+    if (st == PF_OK) st = upward_goal(c, x, UINT32_MAX);
     return st == PF_OK && !core_labels(c, x) ? PF_OUT_OF_MEMORY : st;
 }
 
-/* With a core, the start side of the query against the goal side's labels. */
-static pf_status start_side_core(pf_ctx *c, pf__accel_ext *x, meet *mt)
+/* Without a core, both sides begin at once: the goal's seeds, then the start's. */
+static pf_status both_sides_begin(pf_ctx *c, pf__accel_ext *x)
 {
-    const uint32_t nf = scan_seeds(c, x, 0, c->s.start, 1);
-    return nf == UINT32_MAX ? PF_OUT_OF_MEMORY : upward_start(c, x, x->seeds, nf, mt);
+    const uint32_t nb = scan_seeds(c, x, 0, c->s.goal, 0);
+    if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
+    const uint32_t nf = scan_seeds(c, x, nb, c->s.start, 1);
+    if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
+    return both_ways_begin(c, x, nb, nf);
 }
 
-/* The query's two sides and its path, alone. */
-static pf_status own_sides(pf_ctx *c, pf__accel_ext *x, meet *mt, double *cost)
+/* The path of the best meeting begins (path_begin); none when the sides never met. */
+static pf_status meet_path(pf_ctx *c, pf__accel_ext *x)
 {
-    const pf__search *s = &c->s;
-    pf_status st;
-    if (!x->acc->core) {
-        /* both sides at once: the goal's seeds, then the start's */
-        uint32_t nb = scan_seeds(c, x, 0, s->goal, 0);
-        if (nb == UINT32_MAX) return PF_OUT_OF_MEMORY;
-        uint32_t nf = scan_seeds(c, x, nb, s->start, 1);
-        if (nf == UINT32_MAX) return PF_OUT_OF_MEMORY;
-        st = both_ways(c, x, x->seeds, nb, x->seeds + nb, nf, mt);
-    } else {
-        st = goal_side_core(c, x, mt);
-        if (st == PF_OK) st = start_side_core(c, x, mt);
-    }
-    return st == PF_OK ? meet_path(c, x, mt, cost) : st;
+    /* the live map's components matched: on an edited map the prep map may not connect the
+     * two (an edit opened the way), else it cannot happen */
+    if (x->mt.node == PF_NODE_NONE) return x->check ? PF_UNSUPPORTED : PF_NO_PATH;
+    return path_begin(c, x);
 }
 
 /* ---- squads (accel_internal.h, SQUADS) -------------------------------------------------------- */
@@ -1606,17 +1721,19 @@ static pf_status start_side_alone(pf_ctx *c, pf__accel_ext *x, meet *mt)
     return st;
 }
 
-/* The query's sides and path as a member of squad q: the goal side read from q, or made (into q
- * when this member claimed it), then the start side against it. */
-static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, meet *mt, double *cost)
+/* Without a core, the query's sides and the start of its path as a member of squad q, in one call:
+ * the goal side read from q, or made (into q when this member claimed it), then the start side
+ * against it and the path's first pass (path_begin), the last that reads the goal side; q's
+ * records are lent to x within this call alone (SLICES). */
+static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q)
 {
     const pf_accel *acc = x->acc;
     pf__search *s = &c->s;
-    if (!acc->core && !node_make(c, x)) return PF_OUT_OF_MEMORY; /* before x->gr is lent */
+    if (!node_make(c, x)) return PF_OUT_OF_MEMORY; /* before x->gr is lent */
     int role = squad_claim(q, acc, c->map->version, s->goal), lent = 0;
     goal_state own = {0}; /* q's fields are read only by a member that claimed it or saw it READY */
     pf_status st = PF_OK;
-    if (role == SQUAD_MAKE && !acc->core) {
+    if (role == SQUAD_MAKE) {
         if (pf__accel_squad_room(q, 0, 0, acc->nodes)) {
             own = squad_state(q);
             goal_swap(x, &own); /* made in the squad's records */
@@ -1634,30 +1751,137 @@ static pf_status squad_sides(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q, me
         s->st.pushed += q->pushed;
     } else {
         const uint32_t e0 = s->st.expanded, p0 = s->st.pushed;
-        st = acc->core ? goal_side_core(c, x, mt) : goal_side_whole(c, x);
+        st = goal_side_whole(c, x);
         if (role == SQUAD_MAKE) {
-            if (!acc->core) q->gr = x->gr; /* lent: its generation moved on, made or not */
+            q->gr = x->gr; /* lent: its generation moved on, made or not */
             squad_publish(q, x, st == PF_OK, s->st.expanded - e0, s->st.pushed - p0);
         }
     }
-    if (st == PF_OK) st = acc->core ? start_side_core(c, x, mt) : start_side_alone(c, x, mt);
-    if (st == PF_OK) st = meet_path(c, x, mt, cost);
+    if (st == PF_OK) st = start_side_alone(c, x, &x->mt);
+    if (st == PF_OK) st = meet_path(c, x);
     if (lent) goal_swap(x, &own);
     return st;
 }
 
-pf_status pf__accel_step(pf_ctx *c)
+/* With a core, the goal side of a member of squad q, in one call: read from q, or made (into q when
+ * this member claimed it). Read, q's labels are put into x's own (as many as the member that made
+ * them put into q): a query sliced over several steps reads them after this step, when q may be
+ * another goal's (SLICES). */
+static pf_status squad_goal_core(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q)
 {
-    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
     pf__search *s = &c->s;
-    double cost = INFINITY;
-    pf_status st = PF_OK;
-    if (!direct(c, x, &cost)) {
-        meet mt = {INFINITY, PF_NODE_NONE, PF_NODE_NONE};
-        pf__accel_squad *q = squad_of(c, x);
-        st = q ? squad_sides(c, x, q, &mt, &cost) : own_sides(c, x, &mt, &cost);
-        if (st != PF_OK) return st;
+    const int role = squad_claim(q, x->acc, c->map->version, s->goal);
+    if (role == SQUAD_READ) {
+        if (!labels_reset(c, x, 1024u)) return PF_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < q->lcap; i++)
+            if (q->lkey[i] != PF_NODE_NONE && !label_put(c, x, q->lkey[i], q->lg[i], q->lpar[i])) return PF_OUT_OF_MEMORY;
+        if (!core_labels(c, x)) return PF_OUT_OF_MEMORY;
+        s->st.expanded += q->expanded;
+        s->st.pushed += q->pushed;
+        return PF_OK;
     }
+    const uint32_t e0 = s->st.expanded, p0 = s->st.pushed;
+    pf_status st = goal_side_core(c, x);
+    if (role == SQUAD_MAKE) squad_publish(q, x, st == PF_OK, s->st.expanded - e0, s->st.pushed - p0);
+    return st;
+}
+
+/* ---- slices ----------------------------------------------------------------------------------- */
+
+/*
+ * SLICES. A query runs over as many pf_search_step calls as its budget asks, as any search: a
+ * step returns PF_IN_PROGRESS after exactly its budget's units, and the query is the same (path,
+ * cost, stats) however it was sliced. Its units are its expansions (the two sides up the
+ * hierarchy, the A* across the core: pf_stats.expanded) and its path's cells, PF__ACCEL_PATH_UNIT
+ * a unit (pf__search.work, not in the stats). It keeps where it stands in x: the part below it is
+ * in (phase), the searches' records and open lists (resumed from them alone, as any search), the
+ * best meeting, the heuristics, put_arcs' queue. It stops between expansions, and between the
+ * entries of put_arcs' queue (an entry writes one canonical path, at most a side of the map).
+ * Uncut, and counted as what they do: the scans for the seeds (a few dozen walks; not units),
+ * the first pass of the path (a pass over the arcs of the hierarchy it takes, tens to hundreds),
+ * and the canonical paths from the start and to the goal. A squad's member (SQUADS) takes its
+ * squad's goal side (with a core; without one its sides and its path's first pass) in one step:
+ * the squad is lent to it within a step alone, and a member that reads it is charged what the
+ * maker did, all at once. What a step does past its budget it owes (pf__search.owed): the next
+ * steps pay it before they do more, and an answer found meanwhile waits in x->final (Q_DONE), so
+ * that the units charged to each step, and the step that answers, do not depend on whether the
+ * member made the goal side or read it, nor on where an entry ended.
+ */
+
+/* The query on from x->phase for at most `budget` units (an uncut part may run past it):
+ * PF_IN_PROGRESS, or its end (PF_OK with the path written and its cost in x->cost). */
+static pf_status run(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
+{
+    pf__search *s = &c->s;
+    const uint64_t u0 = (uint64_t)s->st.expanded + s->work;
+    for (;;) {
+        const uint64_t used = (uint64_t)s->st.expanded + s->work - u0;
+        if (budget != UINT32_MAX && used >= budget) return PF_IN_PROGRESS;
+        const uint32_t left = budget == UINT32_MAX ? UINT32_MAX : budget - (uint32_t)used;
+        pf_status st = PF_OK;
+        int next = x->phase; /* where the query goes once this part is done */
+        switch (x->phase) {
+        case Q_BEGIN: {
+            if (direct(c, x, &x->cost)) {
+                path_work(c, x);
+                return PF_OK;
+            }
+            pf__accel_squad *q = squad_of(c, x);
+            if (q && x->acc->core) {
+                st = squad_goal_core(c, x, q);
+                next = Q_START_BEGIN;
+            } else if (q) {
+                st = squad_sides(c, x, q);
+                next = Q_PATH;
+            } else if (x->acc->core) {
+                st = goal_side_core_begin(c, x);
+                next = Q_GOAL;
+            } else {
+                st = both_sides_begin(c, x);
+                next = Q_BOTH;
+            }
+            break;
+        }
+        case Q_GOAL:
+            st = upward_goal(c, x, left);
+            if (st == PF_OK && !core_labels(c, x)) st = PF_OUT_OF_MEMORY;
+            next = Q_START_BEGIN;
+            break;
+        case Q_START_BEGIN:
+            st = start_side_core_begin(c, x);
+            next = Q_START;
+            break;
+        case Q_START:
+            st = upward_start(c, x, left);
+            next = Q_CORE;
+            break;
+        case Q_CORE:
+            st = core_search(c, x, &x->mt, &x->atc, left);
+            next = Q_PATH_BEGIN;
+            break;
+        case Q_BOTH:
+            st = both_ways(c, x, left);
+            next = Q_PATH_BEGIN;
+            break;
+        case Q_PATH_BEGIN:
+            st = meet_path(c, x);
+            next = Q_PATH;
+            break;
+        case Q_PATH:
+            return write_path(c, x, left);
+        default:
+            return PF_INVALID_ARGUMENT; /* cannot happen: Q_DONE is pf__accel_step's */
+        }
+        if (st != PF_OK) return st; /* PF_IN_PROGRESS: the part goes on at the next step */
+        x->phase = next;
+    }
+}
+
+/* The query's answer once its path is written (or PF_UNSUPPORTED, PF_LIMIT_REACHED). */
+static pf_status conclude(pf_ctx *c, pf__accel_ext *x)
+{
+    pf__search *s = &c->s;
+    const double cost = x->cost;
     /* on an edited map the answer stands only where it is proven (accel_diff.c): a path of the
      * live map (no cell of D entered or cut beside), and no better cell near enough to shorten it */
     if (x->check && (!x->clear || cost > x->bound)) {
@@ -1675,6 +1899,32 @@ pf_status pf__accel_step(pf_ctx *c)
     s->found = s->goal;
     s->st.path_len = x->path_len;
     return PF_OK;
+}
+
+pf_status pf__accel_step(pf_ctx *c, uint32_t budget)
+{
+    pf__accel_ext *x = pf__ctx_ext_get(c, PF__EXT_ACCEL);
+    pf__search *s = &c->s;
+    if (s->owed) { /* units done past an earlier step's budget: charged first */
+        const uint32_t pay = s->owed < budget ? s->owed : budget;
+        s->owed -= pay;
+        if (budget != UINT32_MAX) budget -= pay;
+        if (s->owed || !budget) return x->phase == Q_DONE && !s->owed ? x->final : PF_IN_PROGRESS;
+    }
+    if (x->phase == Q_DONE) return x->final;
+    const uint64_t u0 = (uint64_t)s->st.expanded + s->work;
+    pf_status st = run(c, x, budget);
+    if (st == PF_OK) st = conclude(c, x);
+    const uint64_t used = (uint64_t)s->st.expanded + s->work - u0;
+    if (budget != UINT32_MAX && used > budget) {
+        s->owed = (uint32_t)(used - budget);
+        if (st != PF_IN_PROGRESS) { /* answered once the units are paid */
+            x->final = st;
+            x->phase = Q_DONE;
+            st = PF_IN_PROGRESS;
+        }
+    }
+    return st;
 }
 
 const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len)

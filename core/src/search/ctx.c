@@ -449,6 +449,8 @@ int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault)
 
 pf_stats pf__ctx_stats(const pf_ctx *ctx) { return ctx->s.st; }
 
+uint64_t pf__ctx_units(const pf_ctx *ctx) { return (uint64_t)ctx->s.st.expanded + ctx->s.work - ctx->s.owed; }
+
 double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
 {
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;

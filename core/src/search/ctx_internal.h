@@ -51,6 +51,11 @@ typedef struct pf__search {
     uint32_t  found;           /* inner index reached, PF_NODE_NONE when none */
     pf_status status;          /* PF_IN_PROGRESS while running */
     pf_stats  st;
+    /* units of a sliced step beside the expansions in st (pf_search_step's budget counts both, and
+     * so does a batch: pf__ctx_units): `work`, what an accelerated query does that is not an
+     * expansion (its path's cells, PF__ACCEL_PATH_UNIT a unit: accel/accel_query.c), and `owed`,
+     * the units it did past a step's budget (a part it cannot cut) and charges to later steps */
+    uint32_t  work, owed;
     pf__search_state active;
     /* living maps: the version searched, and the request, to restart it on a newer version */
     uint64_t  version;

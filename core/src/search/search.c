@@ -800,6 +800,7 @@ static pf_status accel_fall_back(pf_ctx *c)
     pf__accel_refuse(c, 0);
     c->s.st.expanded += q.st.expanded;
     c->s.st.pushed += q.st.pushed;
+    c->s.work += q.work; /* its path's units (owed none: pf__accel_step answers once they are paid) */
     return st;
 }
 
@@ -857,10 +858,21 @@ pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions)
     uint32_t budget = max_expansions ? max_expansions : UINT32_MAX;
     for (;;) {
         if (st == PF_IN_PROGRESS && s->d.algo == PF_ALGO_AUTO) {
-            st = pf__accel_step(ctx); /* not sliced: one call */
-            /* unproven on the edited map: JPS begins, and runs below within the budget */
-            if (st == PF_UNSUPPORTED) st = accel_fall_back(ctx);
-            else st = finish(ctx, st);
+            /* sliced as any search: PF_IN_PROGRESS after exactly `budget` units (accel_query.c) */
+            const uint64_t u0 = pf__ctx_units(ctx);
+            st = pf__accel_step(ctx, budget);
+            if (st == PF_UNSUPPORTED) {
+                /* unproven on the edited map: JPS begins, and runs below within what is left */
+                const uint64_t used = pf__ctx_units(ctx) - u0;
+                st = accel_fall_back(ctx);
+                if (budget != UINT32_MAX) {
+                    if (used >= budget) break;
+                    budget -= (uint32_t)used;
+                }
+            } else {
+                st = finish(ctx, st);
+                break; /* answered, or in progress: the budget is spent */
+            }
         }
         if (st != PF_IN_PROGRESS) break;
         uint32_t e0 = s->st.expanded;
