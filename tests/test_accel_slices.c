@@ -4,7 +4,8 @@
  * hierarchies with and without a core; squad members stepped in turn, the squad set only within
  * their steps as a batch sets it; a map edited while a query is suspended (it begins again on the
  * new cells, and answers as a fresh query there); its accelerator swapped while it is suspended,
- * alone and in a batch (it begins again with the new one). Batches of `auto` under an expansion budget are
+ * alone and in a batch (it begins again with the new one), or the same one attached again (it goes
+ * on). Batches of `auto` under an expansion budget are
  * in test_accel_squads.c (1-3 workers) and test_replay_cli.c (the CSV). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -430,11 +431,62 @@ static void test_accel_swapped_while_suspended(void **state)
     }
 }
 
+/* pf_ctx_use_accel with the accelerator the context already has, while a query is suspended with
+ * units still owed (its answer may be written and waiting): the query goes on, and answers what
+ * one call answers. The re-attachment used to empty the written path: PF_OK with no cells (found
+ * in review: 30 of 240 queries on the map without a core). */
+static void test_same_accel_again_while_owed(void **state)
+{
+    (void)state;
+    /* the map without a core: its scans and its path's first pass are owed in these budgets */
+    {
+        pf_map *m = make_map(200, 160, 1, 3);
+        pf_accel *acc;
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
+        pf_ctx *c, *one;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.accel = acc}, &c), PF_OK);
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.accel = acc}, &one), PF_OK);
+        const uint32_t cap = pf_map_node_count(m);
+        uint64_t rs = 7;
+        uint32_t readopted = 0;
+        for (int q = 0; q < 60; q++) {
+            const uint32_t s = open_cell(m, &rs), g = open_cell(m, &rs);
+            const pf_search_desc d = {.algo = PF_ALGO_AUTO};
+            answer want, got;
+            answer_read(one, pf_search(one, s, g, &d, NULL, NULL), cap, &want);
+            for (uint32_t budget = 1; budget <= 4; budget++) {
+                pf_status st = pf_search_begin(c, s, g, &d);
+                int did = 0;
+                while (st == PF_IN_PROGRESS) {
+                    st = pf_search_step(c, budget);
+                    if (st == PF_IN_PROGRESS && c->s.owed && !did) {
+                        assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+                        did = 1;
+                        readopted++;
+                    }
+                }
+                answer_read(c, st, cap, &got);
+                same_answer(&got, &want);
+                free(got.path);
+            }
+            free(want.path);
+        }
+        /* the draw must reach the case, or the test checks nothing */
+        print_message("%u re-attachments while owed\n", readopted);
+        assert_true(readopted >= 10);
+        pf_ctx_destroy(c);
+        pf_ctx_destroy(one);
+        pf_accel_destroy(acc);
+        pf_map_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_slices_with_core), cmocka_unit_test(test_slices_without_core),
                                        cmocka_unit_test(test_slices_long_paths),
                                        cmocka_unit_test(test_squads_stepped), cmocka_unit_test(test_edit_while_suspended),
-                                       cmocka_unit_test(test_accel_swapped_while_suspended)};
+                                       cmocka_unit_test(test_accel_swapped_while_suspended),
+                                       cmocka_unit_test(test_same_accel_again_while_owed)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

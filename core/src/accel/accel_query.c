@@ -331,8 +331,12 @@ pf_status pf__ctx_adopt_accel(pf_ctx *ctx, const pf_accel *acc)
     }
     pf__accel_ext *x = pf__ctx_ext(ctx, PF__EXT_ACCEL);
     if (!x) return PF_OUT_OF_MEMORY;
-    x->acc = acc;
-    x->path_len = 0;
+    /* the same accelerator again leaves a query and its path as they are: a query suspended with
+     * its answer written and units still owed (SLICES) would otherwise answer with no path */
+    if (x->acc != acc) {
+        x->acc = acc;
+        x->path_len = 0;
+    }
     return PF_OK;
 }
 
