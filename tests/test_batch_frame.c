@@ -463,6 +463,100 @@ static void test_no_starvation_time(void **state)
     pf_map_destroy(m);
 }
 
+/* ---- every budget makes progress -------------------------------------------------------------- */
+
+/* A small expansion budget, more long crossings than slots, and a long urgent crossing submitted once
+ * both slots are held by normal ones. The urgent search takes the whole budget of each run; it used
+ * to find no slot at the end of the run and start over in the next, while the slot holders were
+ * granted nothing, so the batch never finished (a livelock). Now it keeps a slot, and the batch
+ * finishes within the bound below; the run in which each query completes, and its cost, are the
+ * same for 1, 2 and 3 workers. Returns the runs taken and writes each query's outcome. */
+enum { PROGRESS_LONG = 4, PROGRESS_N = PROGRESS_LONG + 1 };
+
+static uint32_t progress_case(uint32_t workers, uint64_t E, outcome *out)
+{
+    pf_map *m = make_map(96, 72, 31);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    const uint32_t slots = 2;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = slots}, &b), PF_OK);
+    uint64_t s = 23;
+    pf_batch_query q[PROGRESS_N];
+    pf_query_id id[PROGRESS_N];
+    for (uint32_t i = 0; i < PROGRESS_N; i++) {
+        int corner = (int)(i % 2u);
+        q[i] = (pf_batch_query){.start = open_near(m, &s, corner ? 92 : 3, 3, 3), .goal = open_near(m, &s, corner ? 3 : 92, 68, 3),
+                                .priority = i < PROGRESS_LONG ? PF_PRIORITY_NORMAL : PF_PRIORITY_URGENT, .tag = i};
+    }
+    /* The bound. While the urgent search is pending it is first in the account and, keeping its
+     * slot, is granted min(E, what it still needs) every run: ceil(units / E) runs. Otherwise the
+     * fair round has n <= `slots` searches, each granted two quanta of max(1, floor(E / (2n))) a
+     * run until it finishes (2n quanta fit in E, or with quanta of 1 and slots <= E, one each), and
+     * a slot freed in a run is refilled by the next run's admission; counting those searches one
+     * after another (they share runs, so this overcounts) each takes at most ceil(units / g) runs,
+     * g = max(1, 2 floor(E / (2 slots))), plus the run it is admitted in. */
+    const uint64_t admit_after = 6, g = E / (2u * slots) ? 2u * (E / (2u * slots)) : 1u;
+    assert_true(E >= slots);
+    uint64_t bound = admit_after;
+    for (uint32_t i = 0; i < PROGRESS_N; i++) {
+        uint64_t u = units_of(ctx, &q[i]);
+        assert_true(u > 20u * E); /* long: many runs each, under this budget */
+        bound += i < PROGRESS_LONG ? (u + g - 1u) / g + 1u : (u + E - 1u) / E;
+    }
+    for (uint32_t i = 0; i < PROGRESS_LONG; i++) assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+    for (uint32_t i = 0; i < PROGRESS_N; i++) out[i].arrived = -1;
+    uint32_t run = 0, left = PROGRESS_N;
+    for (; left; run++) {
+        assert_true(run < bound); /* livelocked: the batch no longer makes progress */
+        if (run == admit_after) {
+            /* both slots are held by normal crossings by now */
+            uint32_t held = 0;
+            for (uint32_t i = 0; i < PROGRESS_LONG; i++)
+                held += b->jobs[b->q[id[i].id & PF__BQ_SLOT_MASK].job].state == PF__J_SUSPENDED;
+            assert_int_equal(held, slots);
+            assert_int_equal(pf_batch_submit(b, &q[PROGRESS_LONG], &id[PROGRESS_LONG]), PF_OK);
+        }
+        assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = E}), PF_OK);
+        for (uint32_t i = 0; i < PROGRESS_N; i++) {
+            pf_batch_result r;
+            if (out[i].arrived >= 0 || (i == PROGRESS_LONG && run < admit_after)) continue;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            assert_int_equal(r.status, PF_OK);
+            out[i] = (outcome){.arrived = (int32_t)run, .status = r.status, .cost = r.stats.cost, .len = r.path_len, .hash = path_hash(&r)};
+            pf_stats st;
+            assert_int_equal(pf_search(ctx, q[i].start, q[i].goal, &q[i].search, NULL, &st), PF_OK);
+            assert_true(close_to(r.stats.cost, st.cost)); /* a shortest path */
+            left--;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    print_message("budget %llu, %u workers: %u runs of at most %llu\n", (unsigned long long)E, workers, run, (unsigned long long)bound);
+    return run;
+}
+
+static void test_small_budget_progress(void **state)
+{
+    (void)state;
+    const uint64_t budgets[] = {2, 10, 25};
+    for (uint32_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+        outcome one[PROGRESS_N], more[PROGRESS_N];
+        uint32_t runs = progress_case(1, budgets[k], one);
+        for (uint32_t w = 2; w <= 3; w++) {
+            assert_int_equal(progress_case(w, budgets[k], more), runs);
+            for (uint32_t i = 0; i < PROGRESS_N; i++) {
+                assert_int_equal(more[i].arrived, one[i].arrived);
+                assert_true(more[i].cost == one[i].cost);
+                assert_int_equal(more[i].hash, one[i].hash);
+            }
+        }
+    }
+}
+
 /* ---- cancel and supersede -------------------------------------------------------------------- */
 
 static void test_cancel_and_supersede(void **state)
@@ -1420,6 +1514,7 @@ int main(void)
         cmocka_unit_test(test_urgent_time_budget),
         cmocka_unit_test(test_no_starvation),
         cmocka_unit_test(test_no_starvation_time),
+        cmocka_unit_test(test_small_budget_progress),
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),

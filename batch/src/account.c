@@ -353,13 +353,21 @@ static void settle_exp(pf_batch *b)
         j->pub_a += v;
         left -= v;
     }
-    /* Slots: suspended before this run first, then the admitted job, then the others in order. */
+    /* Slots: urgent searches first, in budget order, then the other searches suspended before this
+     * run, then the admitted job, then the others in order. Urgent work may take the whole budget,
+     * so it must keep what it was granted: with every slot held by normal searches, a long urgent
+     * search took the whole budget of each run, found no slot, and started over in the next, while
+     * the holders were granted nothing (a livelock: `pathfind replay` of a 40-unit log never
+     * finished under budgets of 2, 10 or 25 expansions). Now the first urgent search in budget
+     * order, the one granted work, always keeps it and finishes in finitely many runs; a normal
+     * search it displaces restarts later, as any search that finds no slot does. */
     uint32_t kept = 0;
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         for (uint32_t i = 0; i < b->run_jobs; i++) {
             pf__job *j = pf__account_job(b, i);
-            uint32_t want = pass == 0 ? PF__ROLE_HELD : (pass == 1 ? PF__ROLE_ADMITTED : 0);
-            if (j->role != want || j->state == PF__J_DONE) continue;
+            uint32_t want = pass == 1 ? PF__ROLE_HELD : (pass == 2 ? PF__ROLE_ADMITTED : 0);
+            if (j->state == PF__J_DONE || (pass == 0) != (j->rank == PF__RANK_URGENT)) continue;
+            if (pass > 0 && j->role != want) continue;
             uint64_t v = j->vprog + j->pub_a;
             if (j->rdone && v >= j->rprog) {
                 /* complete in the account: the worker wrote its results when it finished */

@@ -85,9 +85,11 @@
  *      on several workers (lockstep's parallelism: a run is accounted serially).
  * Within one run of submission, "oldest" means an order of the queries' contents (kind, goal, start,
  * options), so that it does not depend on the order of submission. Searches that get nothing wait.
- * At the end of a run at most `suspend_slots` searches stay suspended: those suspended before the run
- * first, then the one admitted by the fair round, then the others in the order above; the rest
- * restart later. What this guarantees:
+ * At the end of a run at most `suspend_slots` searches stay suspended: urgent ones first (in the order
+ * above), then the others suspended before the run, then the one admitted by the fair round, then
+ * the others in the order above; the rest restart later (a suspended normal or background search
+ * that an urgent one displaces too: urgent work may take the whole budget, and work that lost its
+ * slot every run would never finish). What this guarantees:
  *   - Urgent never waits: every urgent query submitted before a run completes in that run if its
  *     budget covers the urgent searches pending then (expansion budget: the sum over them of their
  *     expansions plus one; time budget: their search time on the workers).
