@@ -366,7 +366,10 @@ typedef struct pf_batch_result {
 
 /** Budget of one run; zero fields mean unlimited. */
 typedef struct pf_batch_budget {
-    uint64_t max_expansions;  /* alone: deterministic completion runs (see DETERMINISM) */
+    /* alone: deterministic completion runs (see DETERMINISM). Counted in a search's units of
+     * work: its expansions, and for a query the accelerator answers 16 cells of the path it writes
+     * a unit besides (pf_accel.h, QUERIES) */
+    uint64_t max_expansions;
     uint64_t max_us;          /* wall time of the run, from the first worker's start (TIME BUDGETS) */
 } pf_batch_budget;
 
@@ -379,7 +382,8 @@ typedef struct pf_batch_stats {
     uint64_t deduped;       /* queries answered by an identical query */
     uint64_t grouped;       /* queries answered by a group search or in a squad of accelerated queries */
     uint64_t groups;        /* group searches completed, and goal sides made for such squads */
-    uint64_t expanded;      /* node expansions, all searches (work done ahead and again included) */
+    uint64_t expanded;      /* units of work, all searches: node expansions, and an accelerated query's path
+                               cells, 16 a unit, as budgets count them (work done ahead and again included) */
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
     uint64_t suspended;     /* times a search was suspended by the budget */
     uint64_t restarted;     /* times a search was dropped for lack of a spare context, or by an edit */
