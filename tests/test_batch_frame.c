@@ -1381,6 +1381,79 @@ static void test_time_clock_read_within_chunk(void **state)
     pf_map_destroy(m);
 }
 
+/* Under a time budget, an urgent search that outlasts its run while both suspend slots are held by
+ * normal searches: it parks in neither slot, so it was dropped at every deadline and started over
+ * (urgent work comes first, so the holders got no time either): nothing arrived, ever (found in
+ * review on random-2000-20, 1 worker, 2 ms). Now the run after such a drop frees the last holder's
+ * slot for it. On a clock driven by the searches' own work (deterministic), 1 worker, two slots:
+ * two normal crossings take both, then an urgent crossing of about ten runs' work arrives within
+ * 40 runs of its submission, and the normal ones after it, each with the cost of one search alone. */
+static void test_time_urgent_gets_a_slot(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(200, 200, 31);
+    uint64_t rs = 5;
+    const uint32_t ends[3][2] = {{open_near(m, &rs, 2, 2, 2), open_near(m, &rs, 197, 197, 2)},
+                                 {open_near(m, &rs, 197, 2, 2), open_near(m, &rs, 2, 197, 2)},
+                                 {open_near(m, &rs, 2, 100, 2), open_near(m, &rs, 197, 100, 2)}};
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    work_clock k = {.t = 1.0, .warm = 2.5e-7, .cold = 2.5e-7, .budget = 1e-3, .cold_from = UINT64_MAX};
+    const pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = work_h, .heuristic_user = &k};
+    double want[3];
+    for (int i = 0; i < 3; i++) {
+        pf_stats rs;
+        assert_int_equal(pf_search(ref, ends[i][0], ends[i][1], &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &rs), PF_OK);
+        want[i] = rs.cost;
+    }
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 2}, &b), PF_OK);
+    b->clock = work_now;
+    b->clock_user = &k;
+    pf_query_id id[3];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = ends[i][0], .goal = ends[i][1], .search = d,
+                                                                .priority = PF_PRIORITY_NORMAL, .tag = (uint64_t)i},
+                                         &id[i]), PF_OK);
+    int run = 0, urgent_at = -1, arrived[3] = {-1, -1, -1};
+    for (; run < 400; run++) {
+        if (run == 4) { /* both normal crossings hold a slot by now */
+            uint32_t held = 0;
+            for (uint32_t i = 0; i < b->njobs; i++) held += b->jobs[i].held != NULL;
+            assert_int_equal(held, 2);
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = ends[2][0], .goal = ends[2][1], .search = d,
+                                                                    .priority = PF_PRIORITY_URGENT, .tag = 2},
+                                             &id[2]), PF_OK);
+            urgent_at = run;
+        }
+        k.started = 0;
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+        int left = 0;
+        for (int i = 0; i < (urgent_at >= 0 ? 3 : 2); i++) {
+            pf_batch_result r;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) {
+                left = 1;
+                continue;
+            }
+            if (arrived[i] < 0) {
+                assert_int_equal(r.status, PF_OK);
+                assert_true(fabs(r.stats.cost - want[i]) <= 1e-9 * want[i]);
+                arrived[i] = run;
+            }
+        }
+        if (urgent_at >= 0 && !left) break;
+    }
+    print_message("urgent crossing submitted at run %d arrived at run %d; the normal ones at %d and %d\n", urgent_at,
+                  arrived[2], arrived[0], arrived[1]);
+    assert_true(urgent_at >= 0 && arrived[2] > urgent_at + 1); /* it outlasted its first run */
+    assert_true(arrived[2] - urgent_at <= 40);
+    assert_true(arrived[0] >= 0 && arrived[1] >= 0);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 /* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
  * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
  * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
@@ -1523,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_reserve_jps_plus_with_suspended_searches),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_time_clock_read_within_chunk),
+        cmocka_unit_test(test_time_urgent_gets_a_slot),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),

@@ -135,6 +135,8 @@ typedef struct pf__job {
     uint32_t settled;          /* group: starts settled so far */
     int32_t  bx0, by0, bx1, by1; /* group: bounding box of the starts */
     uint32_t sliced;
+    uint32_t starved;          /* time budgets: urgent, outlasted a run with every slot held by normal
+                                * searches, and was dropped at its deadline (account.c, order_run) */
     double   est;              /* unbudgeted runs: estimated length, longest jobs first */
     /* prepared run */
     uint32_t ea, eb;           /* entries of the budget account: fair round, main (PF__NONE if none) */

@@ -345,6 +345,7 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
     if (!park(b, j, wk, c)) {
         j->state = PF__J_WAITING; /* no spare context: restarts on a later run */
         j->vprog = 0;
+        if (j->rank == PF__RANK_URGENT) j->starved = 1; /* the next run frees a slot for it */
         wk->restarted++;
         wk->dropped += units; /* park fails only for a search begun in this run */
         return;
@@ -352,6 +353,7 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
     if (j->state != PF__J_SUSPENDED) wk->suspended++;
     j->state = PF__J_SUSPENDED;
     j->sliced = 1;
+    j->starved = 0;
     j->rprog = j->vprog = ctx_units(c, 0);
     j->rdone = 0;
 }

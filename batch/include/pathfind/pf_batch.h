@@ -89,7 +89,10 @@
  * above), then the others suspended before the run, then the one admitted by the fair round, then
  * the others in the order above; the rest restart later (a suspended normal or background search
  * that an urgent one displaces too: urgent work may take the whole budget, and work that lost its
- * slot every run would never finish). What this guarantees:
+ * slot every run would never finish). That is the expansion budget's order; under a time budget a
+ * search parks at its deadline in whatever spare is free, so an urgent search that outlasts a run
+ * with every slot held by normal searches is dropped once, and before the next run the last of
+ * those holders (in the order above) gives up its slot for it and restarts later. What this guarantees:
  *   - Urgent never waits: every urgent query submitted before a run completes in that run if its
  *     budget covers the urgent searches pending then (expansion budget: the sum over them of their
  *     expansions plus one; time budget: their search time on the workers).
