@@ -130,16 +130,23 @@ int main(int argc, char **argv)
             if (f == 0) first = ft[f];
             total += ft[f];
         }
+        /* each frame in order, before the sort: a slow frame is the same frame in every run when its
+         * queries are the cause, a different one when the machine is */
+        char order[4096];
+        size_t ol = 0;
+        for (int f = 0; f < frames && ol + 16 < sizeof order; f++)
+            ol += (size_t)snprintf(order + ol, sizeof order - ol, "%s%.3f", f ? "," : "", ft[f] * 1e3);
+        order[ol] = 0;
         pf_batch_stats st = pf_batch_get_stats(b);
         qsort(ft, (size_t)frames, sizeof *ft, cmp_d);
         double qps = (double)(NS + NL) * frames / total;
         if (t == 1) qps1 = qps;
         long rss = status_kb("VmRSS:");
         printf("%s{\"threads\":%d,\"queries_per_s\":%.1f,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,"
-               "\"frame_ms_max\":%.3f,\"first_frame_ms\":%.3f,\"first_frame_ms_unreserved\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
+               "\"frame_ms_max\":%.3f,\"frame_ms\":[%s],\"first_frame_ms\":%.3f,\"first_frame_ms_unreserved\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
                "\"batch_bytes\":%zu,\"rss_kb\":%ld}",
                t > 1 ? "," : "", t, qps, pct(ft, frames, 0.5) * 1e3, pct(ft, frames, 0.99) * 1e3,
-               ft[frames - 1] * 1e3, first * 1e3, first_unreserved * 1e3, qps / qps1, (unsigned long long)st.expanded,
+               ft[frames - 1] * 1e3, order, first * 1e3, first_unreserved * 1e3, qps / qps1, (unsigned long long)st.expanded,
                (unsigned long long)(st.submitted - st.completed), pf_batch_mem_size(b), rss);
         pf_batch_destroy(b);
     }

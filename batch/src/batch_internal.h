@@ -47,6 +47,7 @@ typedef struct pf__arena_block {
     struct pf__arena_block *prev;
     size_t                  size; /* bytes after the header */
     size_t                  used;
+    int                     lazy; /* pages mapped as paths fill them (pf__alloc_lazy) */
 } pf__arena_block;
 
 typedef struct pf__arena {

@@ -56,7 +56,9 @@ void  pf__free(const pf_allocator *a, void *p, size_t size);
  * allocator on Linux are pages
  * the kernel maps zeroed on first touch, so untouched parts cost nothing, and *lazy is set; with a
  * user's allocator or elsewhere, pf__alloc (*lazy 0). `huge`: offered as transparent huge pages
- * (fewer TLB misses, but a touch then maps 2 MiB). Free with pf__free_lazy. */
+ * (fewer TLB misses, but a touch then maps and zeroes 2 MiB: only for blocks written whole at once);
+ * otherwise kept to small pages even where the system would make huge ones unasked. Free with
+ * pf__free_lazy. */
 void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy);
 void  pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy);
 /* Gives the pages of lazy memory back to the kernel, to read as zeros again and be mapped when

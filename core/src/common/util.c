@@ -126,7 +126,12 @@ void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy)
         }
 #if defined(MADV_HUGEPAGE)
         if (huge && size >= PF__HUGE_BLOCK) madvise(p, size, MADV_HUGEPAGE); /* advice only */
-#else
+#endif
+#if defined(MADV_NOHUGEPAGE)
+        /* where the system makes huge pages unasked, a first touch would map (and zero) 2 MiB */
+        if (!huge) (void)madvise(p, size, MADV_NOHUGEPAGE);
+#endif
+#if !defined(MADV_HUGEPAGE)
         (void)huge;
 #endif
         *lazy = 1;
