@@ -417,7 +417,8 @@ int pf__accel_squad_room(pf__accel_squad *q, uint32_t lcap, uint32_t ccap, uint3
  * context's accelerator answers it, else the search that will (A*, JPS or JPS+); adds to *detail
  * why it did not take the accelerator (PF_DETAIL_SHORT, PF_DETAIL_ACCEL_STALE). *cap is 0, or for
  * a short move the accelerator could answer, the expansions after which its A* gives up and the
- * query begins again with pf__auto_long_only(c, 1) set (search.c), the accelerator answering. */
+ * query begins again with pf__auto_long_only(c, 1) set (search.c), the accelerator answering
+ * (accel_pick.c). */
 pf_algo   pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detail, uint32_t *cap);
 void      pf__auto_long_only(pf_ctx *c, int on);
 /* The accelerated query of c->s, begun by search.c once PF_ALGO_AUTO picked the accelerator and
@@ -428,7 +429,7 @@ pf_status pf__accel_step(pf_ctx *c, uint32_t budget);
 /* Both return PF_UNSUPPORTED where the accelerator cannot prove its answer on an edited map
  * (accel_diff.c): search.c then begins the query again with the accelerator refused (on = 1 until
  * that begin returns), JPS answering with PF_DETAIL_ACCEL_EDITED. */
-void      pf__accel_refuse(pf_ctx *c, int on);
+void      pf__accel_refuse(pf_ctx *c, int on); /* accel_pick.c */
 /* The last path found, goal first, as public node ids (len 0 when none). */
 const uint32_t *pf__accel_path(const pf_ctx *c, uint32_t *len);
 
