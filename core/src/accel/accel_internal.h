@@ -32,6 +32,15 @@ typedef struct pf__accel_arc {
 
 PF__INLINE double pf__accel_cost(uint32_t a, uint32_t b) { return (double)a + (double)b * PF__ACCEL_SQRT2; }
 
+/* The two diagonal directions holding the straight direction e (0..3), in increasing order: the
+ * order in which the backward scans (accel_scan.c, accel_jumps.c) list the seeds they find. */
+PF__INLINE void pf__accel_diags_holding(uint32_t e, uint32_t *da, uint32_t *db)
+{
+    uint32_t a = pf__dir_diag[e][(e + 1u) & 3u], b = pf__dir_diag[e][(e + 3u) & 3u];
+    *da = a < b ? a : b;
+    *db = a < b ? b : a;
+}
+
 /* An arc of the core by core index (pf_accel.core_arc): ab = a | b << 16 (its straight and
  * diagonal steps), or PF__ACCEL_CARC_FAR where either outgrows 16 bits (then read the arc itself:
  * arcs[first[cell] + k], the same position in its cell's list). */

@@ -220,13 +220,8 @@ uint32_t pf__accel_jump_bwd(const pf_accel *acc, uint32_t c, pf__accel_seed *out
     uint32_t n = 0;
     for (uint32_t d = 4; d < 8; d++) walk_emit(jump, off, c, d, 0, 0, out, cap, &n);
     for (uint32_t e = 0; e < 4; e++) {
-        /* the two diagonals holding e, in increasing order */
-        uint32_t da = pf__dir_diag[e][(e + 1u) & 3u], db = pf__dir_diag[e][(e + 3u) & 3u];
-        if (da > db) {
-            uint32_t t = da;
-            da = db;
-            db = t;
-        }
+        uint32_t da, db;
+        pf__accel_diags_holding(e, &da, &db);
         uint32_t hit, len = walk(jump, off, c, e, &hit), z = c;
         for (uint32_t i = 1; i <= len; i++) {
             z = (uint32_t)((int32_t)z + off[e]);

@@ -125,13 +125,8 @@ uint32_t pf__accel_scan_bwd(const pf__grid_view *vp, const uint8_t *sub, uint32_
      * straight direction); the pure diagonals first */
     for (uint32_t d = 4; d < 8; d++) walk_emit(&v, u, sub, c, d, 0, 0, out, cap, &n);
     for (uint32_t e = 0; e < 4; e++) {
-        /* the two diagonals holding e, in increasing order (the order the seeds are listed in) */
-        uint32_t da = pf__dir_diag[e][(e + 1u) & 3u], db = pf__dir_diag[e][(e + 3u) & 3u];
-        if (da > db) {
-            uint32_t t = da;
-            da = db;
-            db = t;
-        }
+        uint32_t da, db;
+        pf__accel_diags_holding(e, &da, &db);
         uint32_t z = c;
         for (uint32_t i = 1; step_ok(&v, z, e, u); i++) {
             z = (uint32_t)((int32_t)z + v.off[e]);
