@@ -37,7 +37,7 @@ typedef struct aim {
     uint32_t        line[PF__ACCEL_LANDMARKS_QUERY];
 } aim;
 
-/* The parts of a query, in the order it runs them (SLICES, below): with a core Q_GOAL to Q_CORE,
+/* The parts of a query, in the order it runs them (SLICES, accel_query.c): with a core Q_GOAL to Q_CORE,
  * without one Q_BOTH; then its path. */
 enum { Q_BEGIN = 0, Q_GOAL, Q_START_BEGIN, Q_START, Q_CORE, Q_BOTH, Q_PATH_BEGIN, Q_PATH, Q_DONE };
 
@@ -100,7 +100,7 @@ typedef struct pf__accel_ext {
     double          bound;
     /* the squad whose member the next query is (pf__ctx_accel_squad; accel_squad.c), or NULL */
     pf__accel_squad *squad;
-    /* the query across the steps that slice it (SLICES, below): the part it is in, the best
+    /* the query across the steps that slice it (SLICES, accel_query.c): the part it is in, the best
      * meeting so far, the start side's heuristics (up the contracted part, across the core), the
      * cost of the path found, put_arcs' queue x->stk[head .. tail), both_ways' two sides and whose
      * turn it is, and the answer kept while the units a step ran past its budget are charged */
@@ -134,7 +134,7 @@ PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
     }
 }
 
-/* Cells of the path a query writes per unit of its work (SLICES, below). Writing a cell costs
+/* Cells of the path a query writes per unit of its work (SLICES, accel_query.c). Writing a cell costs
  * about 35 instructions (unpacking shortcuts and pf__accel_put_cp, maze-2000-w4); an expansion of the
  * query's searches a few hundred (up the contracted part) to a few thousand (across the core, its
  * landmark bounds), one of A* on a grid about 250: 16 cells cost about as much as the searches'
