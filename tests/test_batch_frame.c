@@ -646,6 +646,57 @@ static void test_urgent_stream_displaces_nothing(void **state)
     }
 }
 
+/* The rest of a budget that the fair round's quanta do not divide goes to the fair round when its
+ * searches hold every slot: one slot, a budget of 7 (quanta of 3), two long crossings given in one
+ * run. The first is admitted and takes the whole budget of each run until it arrives, in the run
+ * the budget covers its units; the second used to get the one unit left each run, find no slot and
+ * start over (pf_batch_stats.restarted once a run). The same for 1, 2 and 3 workers. */
+static void test_budget_rest_to_the_fair_round(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(96, 72, 31);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    uint64_t s = 23; /* the ends of progress_case's crossings, which have paths */
+    pf_batch_query q[2];
+    for (int i = 0; i < 2; i++)
+        q[i] = (pf_batch_query){.start = open_near(m, &s, i ? 92 : 3, 3, 3), .goal = open_near(m, &s, i ? 3 : 92, 68, 3),
+                                .tag = (uint64_t)i};
+    const uint64_t E = 7;
+    int32_t first[2] = {-1, -1};
+    for (uint32_t workers = 1; workers <= 3; workers++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+        pf_query_id id[2];
+        for (int i = 0; i < 2; i++) assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+        int32_t arrived[2] = {-1, -1};
+        for (int32_t run = 0; arrived[0] < 0 || arrived[1] < 0; run++) {
+            assert_true(run < 100000);
+            assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = E}), PF_OK);
+            for (int i = 0; i < 2; i++) {
+                pf_batch_result r;
+                if (arrived[i] >= 0) continue; /* its id expired with the frame */
+                assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+                if (r.status != PF_IN_PROGRESS) {
+                    assert_int_equal(r.status, PF_OK);
+                    arrived[i] = run;
+                }
+            }
+            assert_int_equal(pf_batch_reset(b), PF_OK);
+        }
+        /* one of them first, in the run the budget covers it; then the other */
+        int a = arrived[0] < arrived[1] ? 0 : 1;
+        uint64_t ua = units_of(ctx, &q[a]);
+        assert_int_equal((uint64_t)arrived[a], (ua + E - 1u) / E - 1u);
+        assert_int_equal(pf_batch_get_stats(b).restarted, 0);
+        if (workers == 1) memcpy(first, arrived, sizeof first);
+        assert_memory_equal(arrived, first, sizeof first);
+        pf_batch_destroy(b);
+    }
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
 /* ---- cancel and supersede -------------------------------------------------------------------- */
 
 static void test_cancel_and_supersede(void **state)
@@ -1691,6 +1742,7 @@ int main(void)
         cmocka_unit_test(test_no_starvation_time),
         cmocka_unit_test(test_small_budget_progress),
         cmocka_unit_test(test_urgent_stream_displaces_nothing),
+        cmocka_unit_test(test_budget_rest_to_the_fair_round),
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),

@@ -237,6 +237,17 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
          * frames 0.87x as long as 1. */
         uint64_t q = nfair ? (uint64_t)b->budget / (2u * (uint64_t)nfair) : (uint64_t)b->budget;
         b->quantum = q ? q : 1u;
+        /* The rest of a budget that the 2n quanta do not divide went down the list to the rest of
+         * the work, which with every slot held or owed by the fair round cannot keep what it is
+         * not given in full: the oldest waiting search got those few units every run, found no
+         * slot and started over (one slot, budget 7: 1 of each run's 7 expansions thrown away).
+         * Then the rest goes to the fair round instead, a unit more to each of its first entries
+         * (the round's, then the main ones), so that its caps make the whole budget. */
+        if (nfair && q && nfair >= b->nspare_want) {
+            uint64_t rest = (uint64_t)b->budget - 2u * (uint64_t)nfair * q; /* under 2n */
+            for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->ea].extra = 1;
+            for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->eb].extra = 1;
+        }
     } else if (nfair) {
         /* The share kept for other work is kept only when there is some: with only the fair
          * round's searches left, a cap of workers / (n + 1) of the run ended every run early (on a
@@ -294,19 +305,24 @@ static long long fen_before(pf_batch *b, uint32_t e)
     return s;
 }
 
-static int main_capped(const pf_batch *b, const pf__job *j) { return b->entries[j->eb].fair != 0; }
+/* An entry's cap: the quantum (and its share of the budget's rest) where it is capped. */
+static uint64_t entry_cap(const pf_batch *b, uint32_t e)
+{
+    return b->entries[e].fair ? b->quantum + b->entries[e].extra : UINT64_MAX;
+}
 
-/* min(quantum, r) at the fair entry, the rest at the main (at most a quantum where it is capped:
- * what an entry publishes never exceeds what it can be granted). */
+/* min(cap, r) at the fair entry, the rest at the main (at most its cap where it is capped: what
+ * an entry publishes never exceeds what it can be granted). */
 void pf__account_publish(pf_batch *b, pf__job *j, uint64_t r)
 {
-    uint64_t a = 0, m = r;
+    uint64_t a = 0, m = r, cap = entry_cap(b, j->eb);
     if (j->ea != PF__NONE) {
-        a = r < b->quantum ? r : b->quantum;
+        uint64_t qa = entry_cap(b, j->ea);
+        a = r < qa ? r : qa;
         m = r - a;
         fen_add(b, j->ea, a - j->pub_a);
     }
-    if (main_capped(b, j) && m > b->quantum) m = b->quantum;
+    if (m > cap) m = cap;
     fen_add(b, j->eb, m - j->pub_b);
     j->pub_a = a;
     j->pub_b = m;
@@ -315,15 +331,16 @@ void pf__account_publish(pf_batch *b, pf__job *j, uint64_t r)
 uint64_t pf__account_allowed(pf_batch *b, const pf__job *j)
 {
     long long E = b->budget;
-    uint64_t base = 0;
+    uint64_t base = 0, cap = entry_cap(b, j->eb);
     if (j->ea != PF__NONE) {
+        uint64_t qa = entry_cap(b, j->ea);
         long long left = E - fen_before(b, j->ea);
-        if (left < (long long)b->quantum) return left > 0 ? (uint64_t)left : 0u;
-        base = b->quantum;
+        if (left < (long long)qa) return left > 0 ? (uint64_t)left : 0u;
+        base = qa;
     }
     long long left = E - fen_before(b, j->eb);
     uint64_t m = left > 0 ? (uint64_t)left : 0u;
-    if (main_capped(b, j) && m > b->quantum) m = b->quantum;
+    if (m > cap) m = cap;
     return base + m;
 }
 
@@ -389,7 +406,7 @@ static void settle_exp(pf_batch *b)
         pf__job *j = pf__plan_job(b, b->entries[e].job);
         uint64_t need = inf;
         if (j->rdone) need = j->rprog - j->vprog - j->pub_a;
-        uint64_t v = grant(b->entries[e].fair ? b->quantum : inf, need, left);
+        uint64_t v = grant(entry_cap(b, e), need, left);
         PF_ASSERT(j->rdone || v <= j->r - j->pub_a); /* the worker went at least this far */
         j->pub_a += v;
         left -= v;

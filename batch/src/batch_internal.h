@@ -167,6 +167,8 @@ typedef struct pf__entry {
     uint32_t job;              /* index in b->jobs */
     uint32_t fair;             /* 1: capped at the quantum: a fair-round entry, or the main entry of
                                 * a job in the fair round (expansion budgets) */
+    uint32_t extra;            /* capped at one unit more than the quantum (the rest of a budget
+                                * the quanta do not divide: account.c, order_run) */
 } pf__entry;
 
 /* A squad of accelerated queries kept by the plan (plan.c): the jobs that are its members, or the
