@@ -697,6 +697,53 @@ static void test_budget_rest_to_the_fair_round(void **state)
     pf_map_destroy(m);
 }
 
+/* An edit plans the pending queries again (groups are found anew), and the jobs it makes used to
+ * take the run's number as their age: an order given before another then ranked against it by
+ * content alone. One slot, an expansion budget: crossing A is given in run 0 and holds the slot,
+ * crossing B (whose goal sorts before A's) in run 1 and waits. After an edit both start over, and
+ * B took the slot ahead of A and arrived first; A, the older, must keep its turn. */
+static void test_edit_keeps_the_age_of_orders(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(96, 72, 31);
+    uint64_t s = 23;
+    const pf_batch_query qa = {.start = open_near(m, &s, 3, 3, 3), .goal = open_near(m, &s, 92, 68, 3), .tag = 1};
+    const pf_batch_query qb = {.start = open_near(m, &s, 92, 3, 3), .goal = open_near(m, &s, 3, 40, 3), .tag = 2};
+    assert_true(qb.goal < qa.goal); /* B first by content */
+    const uint32_t wall = open_near(m, &s, 48, 1, 1);
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+        pf_query_id ia, ib;
+        int32_t arrived[2] = {-1, -1};
+        assert_int_equal(pf_batch_submit(b, &qa, &ia), PF_OK);
+        for (int32_t run = 0; arrived[0] < 0 || arrived[1] < 0; run++) {
+            assert_true(run < 100000);
+            if (run == 1) assert_int_equal(pf_batch_submit(b, &qb, &ib), PF_OK);
+            if (run == 3) { /* both pending: A suspended, B waiting */
+                pf_point p = pf_grid_point(m, wall);
+                pf_grid_edit e = {.rect = {p.x, p.y, 1, 1}, .cls = (uint8_t)(workers == 1 ? 0 : 1)};
+                assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+            }
+            assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = 50}), PF_OK);
+            for (int i = 0; i < 2; i++) {
+                pf_batch_result r;
+                if (arrived[i] >= 0 || (i == 1 && run < 1)) continue;
+                assert_int_equal(pf_batch_get(b, i ? ib : ia, &r), PF_OK);
+                if (r.status == PF_IN_PROGRESS) continue;
+                assert_int_equal(r.status, PF_OK);
+                assert_true(run > 3); /* both outlast the edit */
+                arrived[i] = run;
+            }
+            assert_int_equal(pf_batch_reset(b), PF_OK);
+        }
+        print_message("%u workers: A arrived in run %d, B in run %d\n", workers, arrived[0], arrived[1]);
+        assert_true(arrived[0] < arrived[1]);
+        pf_batch_destroy(b);
+    }
+    pf_map_destroy(m);
+}
+
 /* ---- cancel and supersede -------------------------------------------------------------------- */
 
 static void test_cancel_and_supersede(void **state)
@@ -1743,6 +1790,7 @@ int main(void)
         cmocka_unit_test(test_small_budget_progress),
         cmocka_unit_test(test_urgent_stream_displaces_nothing),
         cmocka_unit_test(test_budget_rest_to_the_fair_round),
+        cmocka_unit_test(test_edit_keeps_the_age_of_orders),
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),

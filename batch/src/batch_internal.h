@@ -92,7 +92,7 @@ enum { PF__RANK_URGENT = 0, PF__RANK_NORMAL, PF__RANK_BACKGROUND, PF__RANK_NONE 
 /* Run modes. */
 enum { PF__MODE_FREE = 0, PF__MODE_EXP, PF__MODE_TIME };
 
-/* A query slot (queries.c), except `canon` and `job` (plan.c) and `res`, the answer: written by
+/* A query slot (queries.c), except `canon`, `job` and `planned` (plan.c) and `res`, the answer: written by
  * results.c and group.c when a search ends, by plan.c for a duplicate or a refused query (and by
  * queries.c: in progress when submitted, out of memory when an edit finds no room to requeue). */
 typedef struct pf__bquery {
@@ -104,6 +104,8 @@ typedef struct pf__bquery {
     uint32_t        canon;     /* slot answering this query (itself unless a duplicate) */
     uint32_t        next_free;
     uint32_t        job;       /* QUEUED, not a duplicate: its job's index in b->jobs */
+    uint32_t        planned;   /* 1 + the run that first planned it (its age, kept when an edit
+                                * plans it again), 0 until then */
     pf_status       cancel;    /* PF_CANCELLED or PF_SUPERSEDED once cancelled, else PF_OK */
     uint32_t        tag_prev, tag_next; /* pending queries with the same tag (the tag index) */
     pf_batch_result res;
