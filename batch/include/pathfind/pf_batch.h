@@ -186,7 +186,8 @@
  * LIVING MAPS. The map may be edited between runs (pf_grid_apply_edits; not between
  * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
  * ever sees two versions. Queued queries are planned again on the new version (duplicates and
- * groups are found anew: an edit may wall a start off its group's goal). A query suspended by the
+ * groups are found anew: an edit may wall a start off its group's goal), each keeping its age (the
+ * run it was first planned for: "oldest" above). A query suspended by the
  * budget is restarted on the new version, from scratch (counted in `restarted`, its expansions in
  * `dropped`), except after a run under a time budget when it is a single A* or Dijkstra search on a
  * grid (not partial, not a flow field, no user heuristic) none of whose node records lies within
