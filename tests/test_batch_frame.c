@@ -557,6 +557,193 @@ static void test_small_budget_progress(void **state)
     }
 }
 
+/* A stream of long urgent orders under an expansion budget, one suspend slot held by a long normal
+ * crossing: each urgent search outlasts its run and is suspended. It used to take the only slot
+ * and restart the normal crossing each time (all it had been granted thrown away), so that the
+ * crossing arrived only after the stream; now the urgent search keeps an urgent slot and the
+ * crossing keeps its own. Every run's budget is then used up while both have work, so the crossing
+ * arrives once the budget has covered its units and the urgent ones given before it: the bound
+ * below, one run of slack. The same for 1, 2 and 3 workers. */
+enum { STREAM_URGENT = 4 };
+
+static int32_t stream_case(uint32_t workers, uint64_t E, int32_t urgent_arrived[STREAM_URGENT])
+{
+    pf_map *m = make_map(96, 72, 31);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+    uint64_t s = 41;
+    const pf_batch_query normal = {.start = open_near(m, &s, 3, 3, 3), .goal = open_near(m, &s, 92, 68, 3), .tag = 1};
+    pf_batch_query urgent[STREAM_URGENT];
+    for (uint32_t i = 0; i < STREAM_URGENT; i++) {
+        int odd = (int)(i % 2u);
+        urgent[i] = (pf_batch_query){.start = open_near(m, &s, odd ? 60 : 3, odd ? 5 : 68, 3),
+                                     .goal = open_near(m, &s, odd ? 20 : 45, odd ? 40 : 30, 3),
+                                     .priority = PF_PRIORITY_URGENT, .tag = 10 + i};
+    }
+    const uint64_t un = units_of(ctx, &normal);
+    uint64_t given = un; /* units the budget must cover before the crossing arrives */
+    pf_query_id nid, uid[STREAM_URGENT];
+    assert_int_equal(pf_batch_submit(b, &normal, &nid), PF_OK);
+    int32_t arrived = -1, run = 0, submitted_at = -1;
+    uint32_t next = 0;
+    for (; arrived < 0; run++) {
+        assert_true(run < 100000);
+        /* the next urgent order once the crossing holds the slot and the last urgent one arrived */
+        if (run >= 2 && next < STREAM_URGENT && (next == 0 || urgent_arrived[next - 1] >= 0)) {
+            uint64_t u = units_of(ctx, &urgent[next]);
+            assert_true(u > 2u * E); /* suspended at least once */
+            given += u;
+            assert_int_equal(pf_batch_submit(b, &urgent[next], &uid[next]), PF_OK);
+            urgent_arrived[next++] = -1;
+            submitted_at = run;
+        }
+        assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = E}), PF_OK);
+        pf_batch_result r;
+        if (next && urgent_arrived[next - 1] < 0) {
+            assert_int_equal(pf_batch_get(b, uid[next - 1], &r), PF_OK);
+            if (r.status != PF_IN_PROGRESS) {
+                assert_int_equal(r.status, PF_OK);
+                urgent_arrived[next - 1] = run;
+                /* urgent first: in the run the budget covers it */
+                assert_true((uint64_t)(run - submitted_at + 1) * E >= units_of(ctx, &urgent[next - 1]));
+                assert_true((uint64_t)(run - submitted_at) * E < units_of(ctx, &urgent[next - 1]));
+            }
+        }
+        assert_int_equal(pf_batch_get(b, nid, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) {
+            assert_int_equal(r.status, PF_OK);
+            arrived = run;
+        }
+        assert_int_equal(pf_batch_reset(b), PF_OK);
+    }
+    assert_int_equal(next, STREAM_URGENT); /* the whole stream was given before the crossing arrived */
+    assert_true(urgent_arrived[STREAM_URGENT - 1] >= 0 && urgent_arrived[STREAM_URGENT - 1] < arrived);
+    pf_batch_stats st = pf_batch_get_stats(b);
+    print_message("budget %llu, %u workers: the crossing arrived in run %d (bound %llu), %llu restarts\n",
+                  (unsigned long long)E, workers, arrived, (unsigned long long)((given + E - 1u) / E),
+                  (unsigned long long)st.restarted);
+    assert_int_equal(st.restarted, 0); /* no search lost its slot */
+    assert_true((uint64_t)arrived <= (given + E - 1u) / E);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+    return arrived;
+}
+
+static void test_urgent_stream_displaces_nothing(void **state)
+{
+    (void)state;
+    const uint64_t budgets[] = {24, 50};
+    for (uint32_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+        int32_t one[STREAM_URGENT], more[STREAM_URGENT];
+        int32_t arrived = stream_case(1, budgets[k], one);
+        for (uint32_t w = 2; w <= 3; w++) {
+            assert_int_equal(stream_case(w, budgets[k], more), arrived);
+            assert_memory_equal(more, one, sizeof one);
+        }
+    }
+}
+
+/* The rest of a budget that the fair round's quanta do not divide goes to the fair round when its
+ * searches hold every slot: one slot, a budget of 7 (quanta of 3), two long crossings given in one
+ * run. The first is admitted and takes the whole budget of each run until it arrives, in the run
+ * the budget covers its units; the second used to get the one unit left each run, find no slot and
+ * start over (pf_batch_stats.restarted once a run). The same for 1, 2 and 3 workers. */
+static void test_budget_rest_to_the_fair_round(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(96, 72, 31);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(m, NULL, &ctx), PF_OK);
+    uint64_t s = 23; /* the ends of progress_case's crossings, which have paths */
+    pf_batch_query q[2];
+    for (int i = 0; i < 2; i++)
+        q[i] = (pf_batch_query){.start = open_near(m, &s, i ? 92 : 3, 3, 3), .goal = open_near(m, &s, i ? 3 : 92, 68, 3),
+                                .tag = (uint64_t)i};
+    const uint64_t E = 7;
+    int32_t first[2] = {-1, -1};
+    for (uint32_t workers = 1; workers <= 3; workers++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+        pf_query_id id[2];
+        for (int i = 0; i < 2; i++) assert_int_equal(pf_batch_submit(b, &q[i], &id[i]), PF_OK);
+        int32_t arrived[2] = {-1, -1};
+        for (int32_t run = 0; arrived[0] < 0 || arrived[1] < 0; run++) {
+            assert_true(run < 100000);
+            assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = E}), PF_OK);
+            for (int i = 0; i < 2; i++) {
+                pf_batch_result r;
+                if (arrived[i] >= 0) continue; /* its id expired with the frame */
+                assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+                if (r.status != PF_IN_PROGRESS) {
+                    assert_int_equal(r.status, PF_OK);
+                    arrived[i] = run;
+                }
+            }
+            assert_int_equal(pf_batch_reset(b), PF_OK);
+        }
+        /* one of them first, in the run the budget covers it; then the other */
+        int a = arrived[0] < arrived[1] ? 0 : 1;
+        uint64_t ua = units_of(ctx, &q[a]);
+        assert_int_equal((uint64_t)arrived[a], (ua + E - 1u) / E - 1u);
+        assert_int_equal(pf_batch_get_stats(b).restarted, 0);
+        if (workers == 1) memcpy(first, arrived, sizeof first);
+        assert_memory_equal(arrived, first, sizeof first);
+        pf_batch_destroy(b);
+    }
+    pf_ctx_destroy(ctx);
+    pf_map_destroy(m);
+}
+
+/* An edit plans the pending queries again (groups are found anew), and the jobs it makes used to
+ * take the run's number as their age: an order given before another then ranked against it by
+ * content alone. One slot, an expansion budget: crossing A is given in run 0 and holds the slot,
+ * crossing B (whose goal sorts before A's) in run 1 and waits. After an edit both start over, and
+ * B took the slot ahead of A and arrived first; A, the older, must keep its turn. */
+static void test_edit_keeps_the_age_of_orders(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(96, 72, 31);
+    uint64_t s = 23;
+    const pf_batch_query qa = {.start = open_near(m, &s, 3, 3, 3), .goal = open_near(m, &s, 92, 68, 3), .tag = 1};
+    const pf_batch_query qb = {.start = open_near(m, &s, 92, 3, 3), .goal = open_near(m, &s, 3, 40, 3), .tag = 2};
+    assert_true(qb.goal < qa.goal); /* B first by content */
+    const uint32_t wall = open_near(m, &s, 48, 1, 1);
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+        pf_query_id ia, ib;
+        int32_t arrived[2] = {-1, -1};
+        assert_int_equal(pf_batch_submit(b, &qa, &ia), PF_OK);
+        for (int32_t run = 0; arrived[0] < 0 || arrived[1] < 0; run++) {
+            assert_true(run < 100000);
+            if (run == 1) assert_int_equal(pf_batch_submit(b, &qb, &ib), PF_OK);
+            if (run == 3) { /* both pending: A suspended, B waiting */
+                pf_point p = pf_grid_point(m, wall);
+                pf_grid_edit e = {.rect = {p.x, p.y, 1, 1}, .cls = (uint8_t)(workers == 1 ? 0 : 1)};
+                assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+            }
+            assert_int_equal(example_run_pthreads(b, workers, &(pf_batch_budget){.max_expansions = 50}), PF_OK);
+            for (int i = 0; i < 2; i++) {
+                pf_batch_result r;
+                if (arrived[i] >= 0 || (i == 1 && run < 1)) continue;
+                assert_int_equal(pf_batch_get(b, i ? ib : ia, &r), PF_OK);
+                if (r.status == PF_IN_PROGRESS) continue;
+                assert_int_equal(r.status, PF_OK);
+                assert_true(run > 3); /* both outlast the edit */
+                arrived[i] = run;
+            }
+            assert_int_equal(pf_batch_reset(b), PF_OK);
+        }
+        print_message("%u workers: A arrived in run %d, B in run %d\n", workers, arrived[0], arrived[1]);
+        assert_true(arrived[0] < arrived[1]);
+        pf_batch_destroy(b);
+    }
+    pf_map_destroy(m);
+}
+
 /* ---- cancel and supersede -------------------------------------------------------------------- */
 
 static void test_cancel_and_supersede(void **state)
@@ -917,18 +1104,25 @@ static void test_sized_state_follows_the_worker(void **state)
     assert_int_equal(pf_batch_submit(b, &far, NULL), PF_OK);
     assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 8}), PF_OK);
     assert_true(pf_batch_get_stats(b).suspended > 0);
-    /* frame 1: 2x2 units by JPS, urgent (answered in the frame) */
+    /* frame 1: 2x2 units by JPS, urgent, answered in the frame (a budget that covers them: one cut
+     * off would be suspended in the urgent slot's spare, made then) */
     unsigned long before = atomic_load(&cnt.allocs);
     assert_int_equal(pf_batch_reset(b), PF_OK);
     uint64_t rs = 5;
+    pf_query_id id[8];
     for (uint32_t i = 0; i < 8; i++) {
         pf_batch_query q = {.start = open_near(m, &rs, 40, 40, 30), .goal = open_near(m, &rs, 150, 120, 30),
                             .search = {.algo = PF_ALGO_JPS, .unit_size = 2}, .priority = PF_PRIORITY_URGENT,
                             .tag = 10 + i};
-        assert_int_equal(pf_batch_submit(b, &q, NULL), PF_OK);
+        assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
     }
-    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 8}), PF_OK);
+    assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 100000}), PF_OK);
     assert_int_equal(atomic_load(&cnt.allocs), before);
+    for (uint32_t i = 0; i < 8; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_true(r.status != PF_IN_PROGRESS); /* a path, or none for a 2x2 unit */
+    }
     pf_batch_destroy(b);
     pf_map_destroy(m);
 }
@@ -1382,12 +1576,15 @@ static void test_time_clock_read_within_chunk(void **state)
 }
 
 /* Under a time budget, an urgent search that outlasts its run while both suspend slots are held by
- * normal searches: it parks in neither slot, so it was dropped at every deadline and started over
+ * normal searches: it parked in neither slot, so it was dropped at every deadline and started over
  * (urgent work comes first, so the holders got no time either): nothing arrived, ever (found in
- * review on random-2000-20, 1 worker, 2 ms). Now the run after such a drop frees the last holder's
- * slot for it. On a clock driven by the searches' own work (deterministic), 1 worker, two slots:
- * two normal crossings take both, then an urgent crossing of about ten runs' work arrives within
- * 40 runs of its submission, and the normal ones after it, each with the cost of one search alone. */
+ * review on random-2000-20, 1 worker, 2 ms). Then the run after such a drop freed the last holder's
+ * slot for it (that holder started over); now it parks in the urgent slot's spare, which only
+ * urgent searches take, and no holder loses its work (the drop remains for urgent searches beyond
+ * the urgent slots, which needs two workers running two of them at once). On a clock driven by the
+ * searches' own work (deterministic), 1 worker, two slots: two normal crossings take both, then an
+ * urgent crossing of about ten runs' work arrives within 40 runs of its submission, and the normal
+ * ones after it, each with the cost of one search alone, none restarted. */
 static void test_time_urgent_gets_a_slot(void **state)
 {
     (void)state;
@@ -1449,6 +1646,9 @@ static void test_time_urgent_gets_a_slot(void **state)
     assert_true(urgent_at >= 0 && arrived[2] > urgent_at + 1); /* it outlasted its first run */
     assert_true(arrived[2] - urgent_at <= 40);
     assert_true(arrived[0] >= 0 && arrived[1] >= 0);
+    /* it parked in the urgent slot's spare: no holder gave its slot up (one did before that spare,
+     * and started over) */
+    assert_int_equal(pf_batch_get_stats(b).restarted, 0);
     pf_batch_destroy(b);
     pf_ctx_destroy(ref);
     pf_map_destroy(m);
@@ -1588,6 +1788,9 @@ int main(void)
         cmocka_unit_test(test_no_starvation),
         cmocka_unit_test(test_no_starvation_time),
         cmocka_unit_test(test_small_budget_progress),
+        cmocka_unit_test(test_urgent_stream_displaces_nothing),
+        cmocka_unit_test(test_budget_rest_to_the_fair_round),
+        cmocka_unit_test(test_edit_keeps_the_age_of_orders),
         cmocka_unit_test(test_cancel_and_supersede),
         cmocka_unit_test(test_slot_holder_keeps_spare),
         cmocka_unit_test(test_reserve_then_no_allocation),

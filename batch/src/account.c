@@ -101,11 +101,12 @@ static void add_entry(pf_batch *b, uint32_t job, int round, int capped)
 
 static void drop_state(pf_batch *b, pf__job *j, int lost);
 
-/* Time budgets: urgent work comes first in a run and parks only in a free spare. With every slot
- * held by normal searches, an urgent search that outlasts a run is dropped at the deadline, starts
- * over in the next run and is dropped again, while the holders get no time (found in review: a
- * long urgent crossing on random-2000-20 under 2 ms on 1 worker never arrived, 2,997 restarts in
- * 3,000 frames). Once one has been dropped so (`starved`), the last holder in budget order gives its
+/* Time budgets: urgent work comes first in a run and parks only in a free spare (the urgent slots'
+ * spares are kept for it, so one long urgent search always finds one). With every spare held, an
+ * urgent search that outlasts a run is dropped at the deadline, starts over in the next run and is
+ * dropped again, while the holders get no time (found in review: a long urgent crossing on
+ * random-2000-20 under 2 ms on 1 worker never arrived, 2,997 restarts in 3,000 frames, before the
+ * urgent slots). Once one has been dropped so (`starved`), the last holder in budget order gives its
  * slot up before the run: its search starts over later, as one that finds no slot does. Only then,
  * so that the urgent short moves of every frame, which finish within their run, cost no holder its
  * work. Returns whether such a search waits: no normal search is admitted to a free slot then (an
@@ -119,7 +120,7 @@ static int free_slot_for_urgent(pf_batch *b, uint32_t n)
         held += j->state == PF__J_SUSPENDED && j->held;
         starved |= j->starved && j->state == PF__J_WAITING && j->rank == PF__RANK_URGENT;
     }
-    if (!starved || held < b->nspare_want) return starved;
+    if (!starved || held < pf__spares_total(b->nspare_want)) return starved;
     for (uint32_t k = n; k-- > 0;) {
         pf__job *j = pf__plan_job(b, b->run[k]);
         if (j->state != PF__J_SUSPENDED || !j->held || j->rank == PF__RANK_URGENT) continue;
@@ -157,7 +158,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
         b->run[i] = i;
     }
     if (b->mode == PF__MODE_FREE) {
-        pf__spares_owe(b, 0);
+        pf__spares_owe(b, 0, 0);
         order_longest_first(b);
         return 1;
     }
@@ -167,8 +168,14 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
 
     /* The fair round: every suspended non-urgent search, and (while a slot is free) the waiting
      * non-urgent job that has waited longest, by run of submission and then the order above. */
-    uint32_t held = 0, admit = PF__NONE, next = PF__NONE;
-    for (uint32_t i = 0; i < n; i++) held += pf__plan_job(b, i)->state == PF__J_SUSPENDED;
+    uint32_t held = 0, held_urgent = 0, admit = PF__NONE, next = PF__NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const pf__job *j = pf__plan_job(b, i);
+        held += j->state == PF__J_SUSPENDED && j->rank != PF__RANK_URGENT;
+        held_urgent += j->state == PF__J_SUSPENDED && j->rank == PF__RANK_URGENT;
+    }
+    /* urgent searches keep the urgent slots first (settle_exp): only those beyond hold the others */
+    if (held_urgent > PF__URGENT_SLOTS) held += held_urgent - PF__URGENT_SLOTS;
     for (uint32_t k = 0; k < n; k++) {
         pf__job *j = pf__plan_job(b, b->run[k]);
         j->pos = k;
@@ -194,7 +201,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
      * frame (its real work grew with the square of its length). */
     uint32_t owed = 0;
     for (uint32_t i = 0; i < n; i++) owed += pf__plan_job(b, i)->role && !pf__plan_job(b, i)->held;
-    pf__spares_owe(b, owed);
+    pf__spares_owe(b, owed, held_urgent < PF__URGENT_SLOTS ? PF__URGENT_SLOTS - held_urgent : 0u);
     b->wait_epoch = b->wait_rank = b->wait_pos = UINT32_MAX;
     if (next != PF__NONE) {
         const pf__job *w = pf__plan_job(b, next);
@@ -230,6 +237,17 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
          * frames 0.87x as long as 1. */
         uint64_t q = nfair ? (uint64_t)b->budget / (2u * (uint64_t)nfair) : (uint64_t)b->budget;
         b->quantum = q ? q : 1u;
+        /* The rest of a budget that the 2n quanta do not divide went down the list to the rest of
+         * the work, which with every slot held or owed by the fair round cannot keep what it is
+         * not given in full: the oldest waiting search got those few units every run, found no
+         * slot and started over (one slot, budget 7: 1 of each run's 7 expansions thrown away).
+         * Then the rest goes to the fair round instead, a unit more to each of its first entries
+         * (the round's, then the main ones), so that its caps make the whole budget. */
+        if (nfair && q && nfair >= b->nspare_want) {
+            uint64_t rest = (uint64_t)b->budget - 2u * (uint64_t)nfair * q; /* under 2n */
+            for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->ea].extra = 1;
+            for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->eb].extra = 1;
+        }
     } else if (nfair) {
         /* The share kept for other work is kept only when there is some: with only the fair
          * round's searches left, a cap of workers / (n + 1) of the run ended every run early (on a
@@ -287,19 +305,24 @@ static long long fen_before(pf_batch *b, uint32_t e)
     return s;
 }
 
-static int main_capped(const pf_batch *b, const pf__job *j) { return b->entries[j->eb].fair != 0; }
+/* An entry's cap: the quantum (and its share of the budget's rest) where it is capped. */
+static uint64_t entry_cap(const pf_batch *b, uint32_t e)
+{
+    return b->entries[e].fair ? b->quantum + b->entries[e].extra : UINT64_MAX;
+}
 
-/* min(quantum, r) at the fair entry, the rest at the main (at most a quantum where it is capped:
- * what an entry publishes never exceeds what it can be granted). */
+/* min(cap, r) at the fair entry, the rest at the main (at most its cap where it is capped: what
+ * an entry publishes never exceeds what it can be granted). */
 void pf__account_publish(pf_batch *b, pf__job *j, uint64_t r)
 {
-    uint64_t a = 0, m = r;
+    uint64_t a = 0, m = r, cap = entry_cap(b, j->eb);
     if (j->ea != PF__NONE) {
-        a = r < b->quantum ? r : b->quantum;
+        uint64_t qa = entry_cap(b, j->ea);
+        a = r < qa ? r : qa;
         m = r - a;
         fen_add(b, j->ea, a - j->pub_a);
     }
-    if (main_capped(b, j) && m > b->quantum) m = b->quantum;
+    if (m > cap) m = cap;
     fen_add(b, j->eb, m - j->pub_b);
     j->pub_a = a;
     j->pub_b = m;
@@ -308,15 +331,16 @@ void pf__account_publish(pf_batch *b, pf__job *j, uint64_t r)
 uint64_t pf__account_allowed(pf_batch *b, const pf__job *j)
 {
     long long E = b->budget;
-    uint64_t base = 0;
+    uint64_t base = 0, cap = entry_cap(b, j->eb);
     if (j->ea != PF__NONE) {
+        uint64_t qa = entry_cap(b, j->ea);
         long long left = E - fen_before(b, j->ea);
-        if (left < (long long)b->quantum) return left > 0 ? (uint64_t)left : 0u;
-        base = b->quantum;
+        if (left < (long long)qa) return left > 0 ? (uint64_t)left : 0u;
+        base = qa;
     }
     long long left = E - fen_before(b, j->eb);
     uint64_t m = left > 0 ? (uint64_t)left : 0u;
-    if (main_capped(b, j) && m > b->quantum) m = b->quantum;
+    if (m > cap) m = cap;
     return base + m;
 }
 
@@ -382,7 +406,7 @@ static void settle_exp(pf_batch *b)
         pf__job *j = pf__plan_job(b, b->entries[e].job);
         uint64_t need = inf;
         if (j->rdone) need = j->rprog - j->vprog - j->pub_a;
-        uint64_t v = grant(b->entries[e].fair ? b->quantum : inf, need, left);
+        uint64_t v = grant(entry_cap(b, e), need, left);
         PF_ASSERT(j->rdone || v <= j->r - j->pub_a); /* the worker went at least this far */
         j->pub_a += v;
         left -= v;
@@ -393,9 +417,14 @@ static void settle_exp(pf_batch *b)
      * search took the whole budget of each run, found no slot, and started over in the next, while
      * the holders were granted nothing (a livelock: `pathfind replay` of a 40-unit log never
      * finished under budgets of 2, 10 or 25 expansions). Now the first urgent search in budget
-     * order, the one granted work, always keeps it and finishes in finitely many runs; a normal
-     * search it displaces restarts later, as any search that finds no slot does. */
-    uint32_t kept = 0;
+     * order, the one granted work, always keeps it and finishes in finitely many runs.
+     * It keeps one of the urgent slots, which only urgent searches hold, so that it displaces no
+     * normal search: one displaced so lost all it was granted, and a stream of long urgent orders
+     * made the last holder start over each time (one slot, budget 50: a crossing alone in 102
+     * frames arrived in frame 395, after the stream). Only urgent searches beyond the urgent
+     * slots take the others, and a normal search they displace restarts later, as any search that
+     * finds no slot does. */
+    uint32_t kept = 0, kept_urgent = 0;
     for (int pass = 0; pass < 4; pass++) {
         for (uint32_t i = 0; i < b->run_jobs; i++) {
             pf__job *j = pf__account_job(b, i);
@@ -419,8 +448,10 @@ static void settle_exp(pf_batch *b)
             if (v == 0) {
                 drop_state(b, j, 1); /* nothing granted yet: work done ahead is not kept */
                 j->state = PF__J_WAITING;
-            } else if (kept < b->nspare_want && pf__account_may_take_slot(b, j)) {
-                kept++;
+            } else if ((pass == 0 && kept_urgent < PF__URGENT_SLOTS) ||
+                       (kept < b->nspare_want && pf__account_may_take_slot(b, j))) {
+                if (pass == 0 && kept_urgent < PF__URGENT_SLOTS) kept_urgent++;
+                else kept++;
                 j->vprog = v;
                 j->sliced = 1;
                 if (j->state != PF__J_SUSPENDED) b->st.suspended++;

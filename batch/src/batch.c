@@ -115,11 +115,12 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
                           "workers: %u workers of %llu bytes each (a context and a path arena) exceed "
                           "PF_BATCH_MAX_WORKER_BYTES (%llu)",
                           c->nworkers, (unsigned long long)worker, (unsigned long long)PF_BATCH_MAX_WORKER_BYTES);
-    if ((uint64_t)c->nspare * ctx > PF_BATCH_MAX_SPARE_BYTES)
+    if ((uint64_t)pf__spares_total(c->nspare) * ctx > PF_BATCH_MAX_SPARE_BYTES)
         return PF__REFUSE(diag, PF_TOO_LARGE,
-                          "suspend_slots: %u spare contexts of %llu bytes each exceed PF_BATCH_MAX_SPARE_BYTES "
-                          "(%llu)",
-                          c->nspare, (unsigned long long)ctx, (unsigned long long)PF_BATCH_MAX_SPARE_BYTES);
+                          "suspend_slots: %u spare contexts of %llu bytes each, and %u for urgent searches, exceed "
+                          "PF_BATCH_MAX_SPARE_BYTES (%llu)",
+                          c->nspare, (unsigned long long)ctx, PF__URGENT_SLOTS,
+                          (unsigned long long)PF_BATCH_MAX_SPARE_BYTES);
     if (diag) *diag = (pf_diag){.status = PF_OK};
     return PF_OK;
 }
@@ -195,13 +196,14 @@ static batch_layout static_layout(const pf_map *map, const batch_cfg *c)
     batch_layout l;
     l.head = pf__align64(sizeof(pf_batch));
     l.workers = pf__workers_static_size(c->nworkers);
-    l.spares = pf__spares_static_size(c->nspare);
+    l.spares = pf__spares_static_size(pf__spares_total(c->nspare));
     l.tables = pf__queries_static_size(c->qcap, c->tcap) + pf__plan_static_size(c->qcap, c->tcap) +
                pf__account_static_size(c->qcap);
     pf_ctx_desc cd = {.heap_capacity = c->d.heap_capacity, .jps_table = c->d.jps_table};
     l.ctx = pf__align64(pf_ctx_estimate(map, &cd));
     l.arena = pf__arena_static_size(c->arena);
-    l.total = l.head + l.workers + l.spares + l.tables + c->nworkers * (l.ctx + l.arena) + c->nspare * l.ctx;
+    l.total = l.head + l.workers + l.spares + l.tables + c->nworkers * (l.ctx + l.arena) +
+              pf__spares_total(c->nspare) * l.ctx;
     return l;
 }
 
@@ -231,7 +233,7 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     batch_init(b, map, &c, pf__alloc_none());
     b->fixed = 1;
     pf__workers_place(b, pf__carve(&p, l.workers));
-    pf__spares_place(b, pf__carve(&p, l.spares), c.nspare);
+    pf__spares_place(b, pf__carve(&p, l.spares), pf__spares_total(c.nspare));
     pf__queries_place(b, &p, c.qcap, c.tcap);
     pf__plan_place(b, &p, c.qcap, c.tcap);
     pf__account_place(b, &p, c.qcap);

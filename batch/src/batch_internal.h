@@ -92,7 +92,7 @@ enum { PF__RANK_URGENT = 0, PF__RANK_NORMAL, PF__RANK_BACKGROUND, PF__RANK_NONE 
 /* Run modes. */
 enum { PF__MODE_FREE = 0, PF__MODE_EXP, PF__MODE_TIME };
 
-/* A query slot (queries.c), except `canon` and `job` (plan.c) and `res`, the answer: written by
+/* A query slot (queries.c), except `canon`, `job` and `planned` (plan.c) and `res`, the answer: written by
  * results.c and group.c when a search ends, by plan.c for a duplicate or a refused query (and by
  * queries.c: in progress when submitted, out of memory when an edit finds no room to requeue). */
 typedef struct pf__bquery {
@@ -104,6 +104,8 @@ typedef struct pf__bquery {
     uint32_t        canon;     /* slot answering this query (itself unless a duplicate) */
     uint32_t        next_free;
     uint32_t        job;       /* QUEUED, not a duplicate: its job's index in b->jobs */
+    uint32_t        planned;   /* 1 + the run that first planned it (its age, kept when an edit
+                                * plans it again), 0 until then */
     pf_status       cancel;    /* PF_CANCELLED or PF_SUPERSEDED once cancelled, else PF_OK */
     uint32_t        tag_prev, tag_next; /* pending queries with the same tag (the tag index) */
     pf_batch_result res;
@@ -167,6 +169,8 @@ typedef struct pf__entry {
     uint32_t job;              /* index in b->jobs */
     uint32_t fair;             /* 1: capped at the quantum: a fair-round entry, or the main entry of
                                 * a job in the fair round (expansion budgets) */
+    uint32_t extra;            /* capped at one unit more than the quantum (the rest of a budget
+                                * the quanta do not divide: account.c, order_run) */
 } pf__entry;
 
 /* A squad of accelerated queries kept by the plan (plan.c): the jobs that are its members, or the
@@ -195,7 +199,7 @@ struct pf_batch {
     uint32_t      algos;       /* reserve.algos so far: their state is made in every context */
     pf_allocator  alloc;
     pf_ctx_desc   ctx_desc;    /* how the batch's contexts are made (workers and spares) */
-    uint32_t      flags, group_min, nspare_want;
+    uint32_t      flags, group_min, nspare_want; /* nspare_want: suspend_slots */
     int           fixed;       /* placed in caller memory (pf_batch_init_static): alloc refuses,
                                 * every table has its final capacity, spares exist from the start */
     pf_prefault   prefault;
@@ -213,11 +217,12 @@ struct pf_batch {
     };
 
     struct { /* spares.c: spare contexts */
-        pf_ctx      **spares;      /* [spare_cap = nspare_want] free spare contexts (stack) */
-        /* spare_made: spares that exist (free or held), at most nspare_want; the others are made
+        pf_ctx      **spares;      /* [spare_cap = pf__spares_total] free spare contexts (stack) */
+        /* spare_made: spares that exist (free or held), at most spare_cap; the others are made
          * when a search is suspended and finds none free (pf__spare_take) */
         uint32_t      nspare, spare_cap, spare_made;
         uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
+        uint32_t      spare_owed_urgent; /* ... and for urgent searches this run may suspend */
         atomic_flag   spare_lock;
     };
 
@@ -367,14 +372,21 @@ int       pf__spares_alloc(pf_batch *b);
 pf_status pf__new_ctx(pf_batch *b, pf_ctx **out);
 /* reserve.spares: every spare made now; 0 on out-of-memory. */
 int       pf__spares_make_all(pf_batch *b);
-/* A spare context for a job, or NULL. Jobs the plan gives a slot (`holder`: suspended ones, the
- * admitted one) are owed one each; others, which only run ahead of the account, get what is left
- * over. A spare not made yet is made here, on the calling worker; NULL (counted in
- * st.spare_failed) when that allocation fails. */
-pf_ctx   *pf__spare_take(pf_batch *b, int holder);
+/* Suspend slots beyond suspend_slots that only urgent searches may keep, and spares with them
+ * (account.c: a normal search held its slot until an urgent one displaced it and lost its work). */
+#define PF__URGENT_SLOTS 1u
+static inline uint32_t pf__spares_total(uint32_t suspend_slots) { return suspend_slots + PF__URGENT_SLOTS; }
+/* Who asks for a spare: a job the plan gives a slot (suspended, or admitted), owed one each; an
+ * urgent search not suspended yet, which may take the spares kept for urgent work or any other that
+ * no holder is owed; a job that only runs ahead of the account, which gets what is left over. */
+enum { PF__SPARE_AHEAD = 0, PF__SPARE_HOLDER, PF__SPARE_URGENT };
+/* A spare context for a job (`who`: PF__SPARE_*), or NULL. A spare not made yet is made here, on
+ * the calling worker; NULL (counted in st.spare_failed) when that allocation fails. */
+pf_ctx   *pf__spare_take(pf_batch *b, int who);
 void      pf__spare_put(pf_batch *b, pf_ctx *c);
-/* The run's slot holders that have no context yet: spares kept for them (pf__spare_take). */
-void      pf__spares_owe(pf_batch *b, uint32_t n);
+/* Spares kept this run: `n` for slot holders that have no context yet, `urgent` for urgent searches
+ * that may be suspended (pf__spare_take). */
+void      pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent);
 int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos);
 pf_status pf__spares_reserve_size(pf_batch *b, uint32_t size);

@@ -202,6 +202,10 @@ int pf__plan_fresh(pf_batch *b)
         ndup[i] = 0;
         if (e->state != PF__Q_NEW) continue;
         e->state = PF__Q_QUEUED;
+        /* A query keeps the run it was first planned for: an edit plans pending queries again
+         * (pf__plan_unplan), and with this run's number they lost their age, so that an order given
+         * long before ranked against this run's new ones by content, and could wait behind them. */
+        if (!e->planned) e->planned = b->epoch + 1u;
         order[nvalid++] = i;
     }
     /* 2. Deduplicate. */
@@ -244,7 +248,7 @@ int pf__plan_fresh(pf_batch *b)
         uint32_t slot = fresh[i];
         pf__bquery *e = pf__query(b, slot);
         if (gid[i] == PF_NODE_NONE) {
-            pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = b->epoch,
+            pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = e->planned - 1u,
                          .live = 1u + ndup[i], .kgoal = e->q.goal, .kstart = e->q.start,
                          .khash = key_hash(e, 1)};
             if (sid[i] != PF_NODE_NONE) { /* a squad's member; its first member takes the squad */
@@ -258,7 +262,7 @@ int pf__plan_fresh(pf_batch *b)
         }
         if (gid[i] != i) continue;
         pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = e->seq, .first = b->nmembers,
-                     .epoch = b->epoch, .kgoal = e->q.goal, .khash = key_hash(e, 0)};
+                     .epoch = e->planned - 1u, .kgoal = e->q.goal, .khash = key_hash(e, 0)};
         const pf_point p0 = pf_grid_point(m, e->q.start);
         j.bx0 = j.bx1 = p0.x;
         j.by0 = j.by1 = p0.y;
@@ -269,6 +273,7 @@ int pf__plan_fresh(pf_batch *b)
             pf__bquery *me = pf__query(b, ms);
             j.live += 1u + ndup[mi];
             me->job = b->njobs;
+            if (me->planned - 1u < j.epoch) j.epoch = me->planned - 1u; /* as old as its oldest member */
             pf_point p = pf_grid_point(m, me->q.start);
             if (p.x < j.bx0) j.bx0 = p.x;
             if (p.x > j.bx1) j.bx1 = p.x;

@@ -165,6 +165,7 @@ uint32_t pf__query_add(pf_batch *b, uint32_t slot, const pf_batch_query *q)
     e->state = PF__Q_NEW;
     e->canon = slot;
     e->job = PF__NONE;
+    e->planned = 0;
     e->cancel = PF_OK;
     e->res = (pf_batch_result){.status = PF_IN_PROGRESS, .tag = q->tag, .stats = {.cost = INFINITY}};
     tag_insert(b, slot);

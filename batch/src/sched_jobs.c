@@ -222,7 +222,8 @@ static int park(pf_batch *b, pf__job *j, pf__worker *wk, pf_ctx *c)
 {
     if (c != wk->ctx) return 1; /* already the job's own */
     if (pf__account_mode(b) == PF__MODE_TIME && !pf__account_may_take_slot(b, j)) return 0;
-    pf_ctx *spare = pf__spare_take(b, j->role != 0);
+    pf_ctx *spare = pf__spare_take(b, j->role ? PF__SPARE_HOLDER
+                                              : (j->rank == PF__RANK_URGENT ? PF__SPARE_URGENT : PF__SPARE_AHEAD));
     if (!spare) return 0;
     j->held = c;
     wk->ctx = spare;

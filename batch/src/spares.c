@@ -1,7 +1,7 @@
 /* spares.c - spare contexts: a suspended search parks in one, so the worker searches on in another.
  *
- * The stack of free spares has its final size from creation (nspare_want, the suspend slots), and
- * contexts are conserved: each is free here, held by a suspended job, or a worker's. Workers take
+ * The stack of free spares has its final size from creation (the suspend slots and the urgent ones,
+ * pf__spares_total), and contexts are conserved: each is free here, held by a suspended job, or a worker's. Workers take
  * and put spares during a run, under a spin lock. A spare is made when a search is suspended and
  * finds none free (or all at once for reserve.spares): a batch holds no more spares than searches
  * were ever suspended at once, and unbudgeted users never pay for them.
@@ -12,9 +12,10 @@ void pf__spares_init(pf_batch *b) { atomic_flag_clear(&b->spare_lock); }
 
 int pf__spares_alloc(pf_batch *b)
 {
-    b->spares = pf__calloc(&b->alloc, (size_t)b->nspare_want * sizeof *b->spares, 64);
+    uint32_t n = pf__spares_total(b->nspare_want);
+    b->spares = pf__calloc(&b->alloc, (size_t)n * sizeof *b->spares, 64);
     if (!b->spares) return 0;
-    b->spare_cap = b->nspare_want;
+    b->spare_cap = n;
     return 1;
 }
 
@@ -65,12 +66,15 @@ static pf_status new_spare(pf_batch *b, pf_ctx **out)
     return st;
 }
 
-/* reserve.spares: every spare now, for a hitch-free first frame (pre-faulted as the batch says). */
+/* reserve.spares: every spare now, for a hitch-free first frame: the suspend slots' pre-faulted as
+ * the batch says, the urgent ones' as a spare made in a run is (its pages mapped as searches touch
+ * them): they are for long urgent searches only, which most batches never suspend, and written
+ * they would cost every reservation a whole context (64 MB on 2000x2000) more. */
 int pf__spares_make_all(pf_batch *b)
 {
-    while (b->spare_made < b->nspare_want) {
+    while (b->spare_made < b->spare_cap) {
         pf_ctx *c;
-        if (pf__new_ctx(b, &c) != PF_OK) return 0;
+        if ((b->spare_made < b->nspare_want ? pf__new_ctx(b, &c) : new_spare(b, &c)) != PF_OK) return 0;
         b->spares[b->nspare++] = c;
         b->spare_made++;
     }
@@ -85,22 +89,26 @@ static void spin_lock(pf_batch *b)
 
 static void spin_unlock(pf_batch *b) { atomic_flag_clear_explicit(&b->spare_lock, memory_order_release); }
 
-pf_ctx *pf__spare_take(pf_batch *b, int holder)
+pf_ctx *pf__spare_take(pf_batch *b, int who)
 {
     spin_lock(b);
     pf_ctx *c = NULL;
     int make = 0;
     /* Spares not made yet count as free ones: the suspension that first needs one makes it. Slot
-     * holders are owed theirs, free or still to make; work run ahead gets only what is left over. */
-    uint32_t unmade = b->nspare_want - b->spare_made;
-    if (holder ? b->nspare + unmade > 0 : b->nspare + unmade > b->spare_owed) {
+     * holders are owed theirs, free or still to make; an urgent search may take one no holder is
+     * owed (the urgent slots' first); work run ahead gets only what is left over after both. */
+    uint32_t free = b->nspare + (b->spare_cap - b->spare_made);
+    uint32_t keep = who == PF__SPARE_HOLDER ? 0u
+                                            : b->spare_owed + (who == PF__SPARE_URGENT ? 0u : b->spare_owed_urgent);
+    if (free > keep) {
         if (b->nspare) {
             c = b->spares[--b->nspare];
         } else {
             make = 1;
             b->spare_made++; /* counted now, so that no other worker makes the last one too */
         }
-        if (holder && b->spare_owed) b->spare_owed--;
+        if (who == PF__SPARE_HOLDER && b->spare_owed) b->spare_owed--;
+        if (who == PF__SPARE_URGENT && b->spare_owed_urgent) b->spare_owed_urgent--;
     }
     spin_unlock(b);
     /* Made outside the lock (allocation and pre-faulting take milliseconds on big maps). A failure
@@ -127,7 +135,11 @@ void pf__spare_put(pf_batch *b, pf_ctx *c)
     spin_unlock(b);
 }
 
-void pf__spares_owe(pf_batch *b, uint32_t n) { b->spare_owed = n; }
+void pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent)
+{
+    b->spare_owed = n;
+    b->spare_owed_urgent = urgent;
+}
 
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos)
 {

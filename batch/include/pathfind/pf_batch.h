@@ -67,9 +67,10 @@
  * A search that runs out of budget halfway is suspended: it keeps a whole pf_ctx (node records: 16
  * bytes per grid cell, 20 per graph node, plus its open list: 64 MB on a 2000x2000 grid) until a
  * later run finishes it. Up to `suspend_slots` such spare contexts exist besides the workers'
- * (default PF_BATCH_DEFAULT_SUSPEND_SLOTS, whatever the worker count); each is made the first time
- * a search is suspended and finds none free (see NO HITCHES), and kept for reuse until
- * pf_batch_destroy. A search that cannot keep one restarts later. The budget is handed out in this
+ * (default PF_BATCH_DEFAULT_SUSPEND_SLOTS, whatever the worker count), and one more that only urgent
+ * searches keep (the urgent slot); each is made the first time a search is suspended and finds none
+ * free (see NO HITCHES), and kept for reuse until pf_batch_destroy. A search that cannot keep one
+ * restarts later. The budget is handed out in this
  * order:
  *   1. urgent searches, oldest first, each as much as it needs;
  *   2. the fair round: every suspended normal or background search, and the oldest waiting normal or
@@ -85,14 +86,17 @@
  *      on several workers (lockstep's parallelism: a run is accounted serially).
  * Within one run of submission, "oldest" means an order of the queries' contents (kind, goal, start,
  * options), so that it does not depend on the order of submission. Searches that get nothing wait.
- * At the end of a run at most `suspend_slots` searches stay suspended: urgent ones first (in the order
- * above), then the others suspended before the run, then the one admitted by the fair round, then
- * the others in the order above; the rest restart later (a suspended normal or background search
- * that an urgent one displaces too: urgent work may take the whole budget, and work that lost its
- * slot every run would never finish). That is the expansion budget's order; under a time budget a
- * search parks at its deadline in whatever spare is free, so an urgent search that outlasts a run
- * with every slot held by normal searches is dropped once, and before the next run the last of
- * those holders (in the order above) gives up its slot for it and restarts later. What this guarantees:
+ * At the end of a run at most `suspend_slots` searches stay suspended, and one urgent search more in
+ * the urgent slot: urgent ones first (in the order above; the first in the urgent slot), then the
+ * others suspended before the run, then the one admitted by the fair round, then the others in the
+ * order above; the rest restart later. So one long urgent search at a time displaces no other; an
+ * urgent search beyond it does displace a suspended normal or background one, which restarts later
+ * (urgent work may take the whole budget, and work that lost its slot every run would never
+ * finish). That is the expansion budget's order; under a time budget a search parks at its
+ * deadline in whatever spare is free (an urgent one also in the urgent slot's, which no other
+ * takes), so an urgent search that outlasts a run with every spare held is dropped once, and
+ * before the next run the last normal or background holder (in the order above) gives up its slot
+ * for it and restarts later. What this guarantees:
  *   - Urgent never waits: every urgent query submitted before a run completes in that run if its
  *     budget covers the urgent searches pending then (expansion budget: the sum over them of their
  *     expansions plus one; time budget: their search time on the workers).
@@ -154,10 +158,11 @@
  *   - a worker's path arena (arena_bytes, reserve.arena_bytes, pf_batch_reserve's arena_bytes): at
  *     most PF_BATCH_MAX_ARENA_BYTES;
  *   - workers x (one context + the larger of those arena sizes): at most PF_BATCH_MAX_WORKER_BYTES;
- *   - suspend_slots x one context: at most PF_BATCH_MAX_SPARE_BYTES (the spares are made lazily,
- *     but all of them may be needed at once, and pf_batch_init_static carves them all).
+ *   - (suspend_slots + 1) x one context (the one: the urgent slot's): at most
+ *     PF_BATCH_MAX_SPARE_BYTES (the spares are made lazily, but all of them may be needed at once,
+ *     and pf_batch_init_static carves them all).
  * "One context" is pf_ctx_estimate's size for the batch's open-list size (16 bytes per grid cell, 20
- * per graph node, 16 per open-list entry: 65 MB on 2000x2000, so at most 263 slots there). An open list never
+ * per graph node, 16 per open-list entry: 65 MB on 2000x2000, so at most 262 slots there). An open list never
  * holds a node twice, so open-list sizes (heap_capacity, reserve.open_list and pf_batch_reserve's
  * open_list) above the map's node count are clamped to it, not refused.
  *
@@ -181,7 +186,8 @@
  * LIVING MAPS. The map may be edited between runs (pf_grid_apply_edits; not between
  * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
  * ever sees two versions. Queued queries are planned again on the new version (duplicates and
- * groups are found anew: an edit may wall a start off its group's goal). A query suspended by the
+ * groups are found anew: an edit may wall a start off its group's goal), each keeping its age (the
+ * run it was first planned for: "oldest" above). A query suspended by the
  * budget is restarted on the new version, from scratch (counted in `restarted`, its expansions in
  * `dropped`), except after a run under a time budget when it is a single A* or Dijkstra search on a
  * grid (not partial, not a flow field, no user heuristic) none of whose node records lies within
@@ -266,8 +272,9 @@ typedef struct pf_batch_reserve_desc {
     uint32_t open_list;    /* open-list entries of every context (workers' and spares); at most
                               the map's node count is made (more is clamped) */
     size_t   arena_bytes;  /* path arena of every worker; at most PF_BATCH_MAX_ARENA_BYTES */
-    /* non-zero: make all `suspend_slots` spare contexts now (otherwise each is made when a search
-     * is first suspended and finds none free: see NO HITCHES) */
+    /* non-zero: make all `suspend_slots` spare contexts now, and the urgent slot's (not written:
+     * its pages are mapped as a search touches them); otherwise each is made when a search is
+     * first suspended and finds none free: see NO HITCHES */
     int      spares;
     /* The algorithms the frames will run, a bit (1u << pf_algo) each: what their first searches
      * would allocate in every context is made now (and in every spare made later): JPS's and
@@ -292,10 +299,11 @@ typedef struct pf_batch_desc {
     uint32_t     flags;          /* PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS | PF_BATCH_FINISH_ON_EDIT;
                                     0 = dedup and groups on, suspended queries restart on edits */
     uint32_t     group_min;      /* smallest group solved together; 0 = 4 */
-    /* Spare contexts for suspended searches; 0 = PF_BATCH_DEFAULT_SUSPEND_SLOTS. Completion runs
-     * under an expansion budget depend on it (never on the worker count); at most
-     * PF_BATCH_MAX_WORKERS, and PF_BATCH_MAX_SPARE_BYTES of contexts. Made when searches are
-     * suspended (reserve.spares: at creation); static batches make them all at init. */
+    /* Spare contexts for suspended searches, besides the urgent slot's one;
+     * 0 = PF_BATCH_DEFAULT_SUSPEND_SLOTS. Completion runs under an expansion budget depend on it
+     * (never on the worker count); at most PF_BATCH_MAX_WORKERS, and with the urgent slot's
+     * PF_BATCH_MAX_SPARE_BYTES of contexts. Made when searches are suspended (reserve.spares: at
+     * creation); static batches make them all at init. */
     uint32_t     suspend_slots;
     size_t       arena_bytes;    /* initial path arena per worker; 0 = 256 KiB (grows, see reset;
                                   * static batches: fixed); at most PF_BATCH_MAX_ARENA_BYTES */
