@@ -531,11 +531,20 @@ PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t
         }
         if (cb) {
             /* none of the class within this row's reach in its band of 8 (class_bits.c): none within
-             * the reach of the band's rows further on either (narrower), which are passed over */
+             * the reach of the band's rows further on either (narrower), which are passed over. A
+             * node's columns (nb) hold for its own band's rows only, and the class bits' bands lie a
+             * row lower (padded rows): the rows passed over stop at the node's band's end. Passed
+             * over to the class band's end, a row a node band's last (a wall's columns) hid the 7
+             * rows after it (a cell 6 from the click passed over for one 9 away). */
             const uint32_t band = (uint32_t)(yy + 1) >> PF__CBAND_SHIFT;
             if (next_bit(cb + ((size_t)m->ph + band) * m->cbits_pw, lo, hi + 1, 1) > hi) {
                 const int64_t first = ((int64_t)band << PF__CBAND_SHIFT) - 1; /* unpadded */
-                next[side] = side ? first + 8 : first - 1;
+                int64_t to = side ? first + 8 : first - 1;
+                if (nb) {
+                    const int64_t nfirst = ay + (((yy - ay) >> PF__NBAND_SHIFT) << PF__NBAND_SHIFT);
+                    to = side ? (to < nfirst + 8 ? to : nfirst + 8) : (to > nfirst - 1 ? to : nfirst - 1);
+                }
+                next[side] = to;
                 continue;
             }
         }
