@@ -482,42 +482,50 @@ static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uin
  * in each are read.
  *
  * With `tie` (no cell of the rectangle is nearer the point than the best, only as near:
- * worth_part) a row is read only within as many columns of the unit's cell as the best is from it
- * (every metric here is at least the columns between), and none further from the unit's row than
- * that: a tie found near the unit narrows the rows after. That reach narrows on the rows going
- * away from the unit's row only, so on the way towards it a row out of it is passed over alone. */
+ * worth_part) the rows are read from the unit's (the rectangle's row nearest it) outward, each
+ * only within as many columns of the unit's cell as the best is from it (every metric here is at
+ * least the columns between), and none further from the unit's row than that: this reach, not
+ * the point's, ends each way and bounds the bands passed over (it narrows on every row further
+ * out, and more as ties nearer the unit are found), and of it the columns within the point's
+ * reach are read. Read from the point's row, a wall's edge all at one distance from the click
+ * had its rows read down to the tie beside the unit (Berlin_0_1024, 4-connected: 14 rows, the
+ * query 4.0x a plain one to the cell; 3.1x now). A side ended where the point's reach missed the
+ * unit's would be wrong: the point's reach widens on the rows toward the point's row. */
 PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
                               const uint64_t *cb, pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
                               const uint16_t *nb, int64_t ax, int64_t ay, const int tie)
 {
-    const int64_t yn = y < y0 ? y0 : y > y1 ? y1 : y;
+    const int64_t yc = tie ? bs->fy : y, yn = yc < y0 ? y0 : yc > y1 ? y1 : yc;
     int64_t next[2] = {yn, yn + 1}; /* the next row up (side 0) and down (1) */
     int open[2] = {1, 1};
     for (int side = 0; open[0] || open[1]; side ^= 1) {
         if (!open[side]) continue;
         const int64_t yy = next[side];
         next[side] += side ? 1 : -1;
-        /* lo..hi: the reach that narrows on the rows further this way; a..b: the columns read
-         * (the same but for ties) */
-        int64_t lo = 1, hi = 0;
-        if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
-        lo = lo < x0 ? x0 : lo;
-        hi = hi > x1 ? x1 : hi;
-        int64_t a = lo, b = hi;
-        if (tie && lo <= hi) {
+        /* lo..hi: the reach that narrows on the rows further this way (for ties the unit's, else
+         * the point's); a..b: the columns read (for ties the point's reach, within lo..hi) */
+        int64_t lo = 1, hi = 0, a, b;
+        if (tie) {
             const int64_t f = (int64_t)(bs->bf + NEAR_SLACK);
-            a = a < (int64_t)bs->fx - f ? (int64_t)bs->fx - f : a;
-            b = b > (int64_t)bs->fx + f ? (int64_t)bs->fx + f : b;
-            if (yy < (int64_t)bs->fy - f || yy > (int64_t)bs->fy + f) b = a - 1;
-            if (side ? yy >= bs->fy : yy <= bs->fy) { /* going away from the unit: its reach narrows too */
-                lo = a;
-                hi = b;
+            if (yy >= y0 && yy <= y1 && yy >= (int64_t)bs->fy - f && yy <= (int64_t)bs->fy + f) {
+                lo = (int64_t)bs->fx - f > x0 ? (int64_t)bs->fx - f : x0;
+                hi = (int64_t)bs->fx + f < x1 ? (int64_t)bs->fx + f : x1;
             }
+            a = 1;
+            b = 0;
+            if (lo <= hi) row_reach(metric, x, y, yy, bs->bd, &a, &b);
+        } else {
+            if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
+            lo = lo < x0 ? x0 : lo;
+            hi = hi > x1 ? x1 : hi;
+            a = lo;
+            b = hi;
         }
         if (lo > hi) {
             open[side] = 0;
             continue;
         }
+        if (tie && (a > hi || b < lo)) continue; /* none within the click's reach on this row */
         if (nb) {
             /* a node's own rows: of each band of 8 only the columns its cells there span, and
              * none of the band's rows further on where they lie out of this row's reach */
