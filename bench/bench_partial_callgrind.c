@@ -20,6 +20,8 @@
  *   partial_instr, plain_instr   mean instructions a query
  *   over2_clicks   each click over 2x: start, goal, the cell returned, both queries' instructions
  *                  and expansions
+ *   all_clicks     with PF_CLICKS_ALL=1 in the environment, every click's [partial, plain]
+ *                  instructions, in order (to compare two builds click by click)
  *
  * It must run under callgrind (tools/partial_callgrind.sh does so); built only where
  * valgrind/callgrind.h is found.
@@ -117,8 +119,10 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
     uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
     over_click *over = malloc((size_t)clicks * sizeof *over + 1);
     double *ratios = malloc((size_t)clicks * sizeof *ratios + 1);
-    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over || !ratios) {
+    uint64_t *all = malloc((size_t)clicks * 2 * sizeof *all + 1);
+    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over || !ratios || !all) {
         pf_ctx_destroy(c);
+        free(all);
         free(ratios);
         free(over);
         free(nodes);
@@ -159,6 +163,8 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
 
         const double r = iq ? (double)ip / (double)iq : 0.0;
         ratios[done] = r;
+        all[2 * done] = ip;
+        all[2 * done + 1] = iq;
         worst = r > worst ? r : worst;
         sum_partial += ip;
         sum_plain += iq;
@@ -179,8 +185,16 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
                i ? "," : "", over[i].click, over[i].start.x, over[i].start.y, over[i].goal.x, over[i].goal.y,
                over[i].end.x, over[i].end.y, (unsigned long long)over[i].partial, (unsigned long long)over[i].plain,
                (unsigned long long)over[i].partial_expanded, (unsigned long long)over[i].plain_expanded);
-    printf("]}\n");
+    printf("]");
+    if (getenv("PF_CLICKS_ALL")) {
+        printf(",\"all_clicks\":[");
+        for (uint32_t i = 0; i < done; i++)
+            printf("%s[%llu,%llu]", i ? "," : "", (unsigned long long)all[2 * i], (unsigned long long)all[2 * i + 1]);
+        printf("]");
+    }
+    printf("}\n");
     fflush(stdout);
+    free(all);
     free(ratios);
     free(over);
     free(nodes);
