@@ -525,7 +525,18 @@ PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t
             open[side] = 0;
             continue;
         }
-        if (tie && (a > hi || b < lo)) continue; /* none within the click's reach on this row */
+        if (tie && (a > hi || b < lo)) {
+            /* none within the point's reach on this row. Going away from the point's row too,
+             * that reach narrows as the unit's does: none further this way either. Going toward
+             * it, the rows out of its reach are passed over at once. */
+            if (side ? yy >= y : yy <= y) {
+                open[side] = 0;
+            } else {
+                const int64_t r = (int64_t)(bs->bd + NEAR_SLACK), in = side ? (int64_t)y - r : (int64_t)y + r;
+                if (side ? yy < in - 1 : yy > in + 1) next[side] = in;
+            }
+            continue;
+        }
         if (nb) {
             /* a node's own rows: of each band of 8 only the columns its cells there span, and
              * none of the band's rows further on where they lie out of this row's reach */
