@@ -15,9 +15,13 @@
  *   over2          clicks whose partial query took more than twice the plain one's instructions
  *   worst_ratio    the largest partial/plain ratio over the clicks
  *   sum_ratio      the partial queries' instructions summed, over the plain ones'
+ *   median_ratio   the median click's partial/plain ratio (the issue's "never more than about
+ *                  twice" is per click; a change that moves the sum may leave the usual click worse)
  *   partial_instr, plain_instr   mean instructions a query
  *   over2_clicks   each click over 2x: start, goal, the cell returned, both queries' instructions
  *                  and expansions
+ *   all_clicks     with PF_CLICKS_ALL=1 in the environment, every click's [partial, plain]
+ *                  instructions, in order (to compare two builds click by click)
  *
  * It must run under callgrind (tools/partial_callgrind.sh does so); built only where
  * valgrind/callgrind.h is found.
@@ -40,6 +44,12 @@ static uint32_t rng_below(uint64_t *s, uint32_t n)
     *s ^= *s >> 7;
     *s ^= *s << 17;
     return (uint32_t)(*s % n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 /* A click whose partial query took over twice the plain one's instructions. */
@@ -108,8 +118,12 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
     pf_ctx *c = NULL;
     uint32_t *nodes = malloc((size_t)w * h * sizeof *nodes);
     over_click *over = malloc((size_t)clicks * sizeof *over + 1);
-    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over) {
+    double *ratios = malloc((size_t)clicks * sizeof *ratios + 1);
+    uint64_t *all = malloc((size_t)clicks * 2 * sizeof *all + 1);
+    if (pf_ctx_create(m, NULL, &c) != PF_OK || !nodes || !over || !ratios || !all) {
         pf_ctx_destroy(c);
+        free(all);
+        free(ratios);
         free(over);
         free(nodes);
         pf_map_destroy(m);
@@ -148,6 +162,9 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
         if ((rc = read_dump(d, &iq)) != 0) break;
 
         const double r = iq ? (double)ip / (double)iq : 0.0;
+        ratios[done] = r;
+        all[2 * done] = ip;
+        all[2 * done + 1] = iq;
         worst = r > worst ? r : worst;
         sum_partial += ip;
         sum_plain += iq;
@@ -155,18 +172,30 @@ static int bench(dumps *d, const char *map_path, pf_moves mv, const char *mv_nam
             over[over2++] = (over_click){done, {sx, sy}, {gx, gy}, pf_grid_point(m, end), ip, iq, sp.expanded, sq.expanded};
         done++;
     }
+    qsort(ratios, done, sizeof *ratios, cmp_double);
+    const double median = !done ? 0.0 : done % 2 ? ratios[done / 2] : (ratios[done / 2 - 1] + ratios[done / 2]) / 2.0;
     printf("{\"map\":\"%s\",\"moves\":\"%s\",\"algo\":\"astar\",\"radius\":%u,\"clicks\":%u,\"over2\":%u,"
-           "\"worst_ratio\":%.2f,\"sum_ratio\":%.3f,\"partial_instr\":%.0f,\"plain_instr\":%.0f,\"over2_clicks\":[",
+           "\"worst_ratio\":%.2f,\"sum_ratio\":%.3f,\"median_ratio\":%.3f,\"partial_instr\":%.0f,"
+           "\"plain_instr\":%.0f,\"over2_clicks\":[",
            map_path, mv_name, radius, done, over2, worst, sum_plain ? (double)sum_partial / (double)sum_plain : 0.0,
-           done ? (double)sum_partial / done : 0.0, done ? (double)sum_plain / done : 0.0);
+           median, done ? (double)sum_partial / done : 0.0, done ? (double)sum_plain / done : 0.0);
     for (uint32_t i = 0; i < over2; i++)
         printf("%s{\"click\":%u,\"start\":[%d,%d],\"goal\":[%d,%d],\"end\":[%d,%d],\"partial\":%llu,\"plain\":%llu,"
                "\"partial_expanded\":%llu,\"plain_expanded\":%llu}",
                i ? "," : "", over[i].click, over[i].start.x, over[i].start.y, over[i].goal.x, over[i].goal.y,
                over[i].end.x, over[i].end.y, (unsigned long long)over[i].partial, (unsigned long long)over[i].plain,
                (unsigned long long)over[i].partial_expanded, (unsigned long long)over[i].plain_expanded);
-    printf("]}\n");
+    printf("]");
+    if (getenv("PF_CLICKS_ALL")) {
+        printf(",\"all_clicks\":[");
+        for (uint32_t i = 0; i < done; i++)
+            printf("%s[%llu,%llu]", i ? "," : "", (unsigned long long)all[2 * i], (unsigned long long)all[2 * i + 1]);
+        printf("]");
+    }
+    printf("}\n");
     fflush(stdout);
+    free(all);
+    free(ratios);
     free(over);
     free(nodes);
     pf_ctx_destroy(c);

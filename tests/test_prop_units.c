@@ -840,6 +840,50 @@ static void test_partial_ties_lines(void **state)
     assert_true(on_line > (long)(100 * env_scale()) && tied > (long)(100 * env_scale()));
 }
 
+/* A node of one 64x64 tile whose rows 24..31 (a band of its rows, map/nearest.c) reach from a
+ * corridor at x = 2 to x = 20 on row 24 only, and a pocket of it at rows 33..38 right under a
+ * click at (32, 30): on row 31 the node's columns there (2..20) have no cell of the class within
+ * reach, and the class bits' band of rows 31..38 none in those columns either. Passing over the
+ * rest of that band (to row 39) also passed over the pocket, 3 cells from the click, whose rows
+ * are of the node's next band: the answer was (32, 39), 9 away. Every move rule. (The random
+ * maps of test_partial_nodes and test_partial_ties_lines met this only at PF_TEST_SCALE=20.) */
+static void test_partial_band_edge(void **state)
+{
+    (void)state;
+    const uint32_t w = 64, h = 64;
+    uint8_t c[64 * 64];
+    memset(c, 0, sizeof c);
+    for (uint32_t y = 0; y < h; y++) c[y * w + 2] = 1;      /* the corridor */
+    for (uint32_t x = 2; x <= 20; x++) c[24 * w + x] = 1;   /* band 3's reach, on its first row */
+    for (uint32_t y = 25; y <= 31; y++)
+        for (uint32_t x = 2; x <= 10; x++) c[y * w + x] = 1;
+    for (uint32_t y = 33; y <= 38; y++)                       /* the pocket under the click */
+        for (uint32_t x = 30; x <= 34; x++) c[y * w + x] = 1;
+    for (uint32_t y = 38; y <= 45; y++) c[y * w + 32] = 1;  /* joined to the corridor at row 45 */
+    for (uint32_t x = 2; x <= 32; x++) c[45 * w + x] = 1;
+    const pf_moves rules[4] = {PF_MOVES_4, PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_HEX};
+    for (int k = 0; k < 4; k++) {
+        const pf_moves mv = rules[k];
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c}, &m), PF_OK);
+        pf_ctx *cx;
+        assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+        uint32_t nodes[64 * 64];
+        pf_path p = {.nodes = nodes, .capacity = w * h};
+        const pf_point sp = {2, 0}, gp = {32, 30};
+        assert_int_equal(pf_search(cx, pf_grid_node(m, sp.x, sp.y), pf_grid_node(m, gp.x, gp.y),
+                                   &(pf_search_desc){.partial = 1}, &p, NULL),
+                         PF_PARTIAL);
+        const pf_point e = pf_grid_point(m, nodes[p.len - 1]), wp = pf_grid_point(m, partial_by_scan(m, mv, gp, sp));
+        if (e.x != wp.x || e.y != wp.y)
+            fail_msg("moves %d: ends at %d,%d (%g from the click), the rule's cell is %d,%d (%g)", (int)mv, e.x, e.y,
+                     metric_of(mv, e.x, e.y, gp.x, gp.y), wp.x, wp.y, metric_of(mv, wp.x, wp.y, gp.x, gp.y));
+        assert_true(wp.y >= 33 && wp.y <= 38); /* the pocket: the case above */
+        pf_ctx_destroy(cx);
+        pf_map_destroy(m);
+    }
+}
+
 /* pf_grid_nearest against a scan of every cell: least metric to the point, then least node id, over
  * the cells of the class, clearance and component asked; points inside the map and off its edges.
  * Partial queries toward blocked goals, whose scan is bounded by the unit's own cell and by the
@@ -1055,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_partial_limit),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
         cmocka_unit_test(test_partial_nodes),   cmocka_unit_test(test_partial_ties_lines),
+        cmocka_unit_test(test_partial_band_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -482,40 +482,59 @@ static double node_lb(const pf_map *m, pf_heur metric, int32_t x, int32_t y, uin
  * in each are read.
  *
  * With `tie` (no cell of the rectangle is nearer the point than the best, only as near:
- * worth_part) a row is read only within as many columns of the unit's cell as the best is from it
- * (every metric here is at least the columns between), and none further from the unit's row than
- * that: a tie found near the unit narrows the rows after. That reach narrows on the rows going
- * away from the unit's row only, so on the way towards it a row out of it is passed over alone. */
+ * worth_part) the rows are read from the unit's (the rectangle's row nearest it) outward, each
+ * only within as many columns of the unit's cell as the best is from it (every metric here is at
+ * least the columns between), and none further from the unit's row than that: this reach, not
+ * the point's, ends each way and bounds the bands passed over (it narrows on every row further
+ * out, and more as ties nearer the unit are found), and of it the columns within the point's
+ * reach are read. Read from the point's row, a wall's edge all at one distance from the click
+ * had its rows read down to the tie beside the unit (Berlin_0_1024, 4-connected: 14 rows, the
+ * query 4.0x a plain one to the cell; 3.1x now). A side ended where the point's reach missed the
+ * unit's would be wrong: the point's reach widens on the rows toward the point's row. */
 PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t y, const stand_rule *rule,
                               const uint64_t *cb, pf_heur metric, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
                               const uint16_t *nb, int64_t ax, int64_t ay, const int tie)
 {
-    const int64_t yn = y < y0 ? y0 : y > y1 ? y1 : y;
+    const int64_t yc = tie ? bs->fy : y, yn = yc < y0 ? y0 : yc > y1 ? y1 : yc;
     int64_t next[2] = {yn, yn + 1}; /* the next row up (side 0) and down (1) */
     int open[2] = {1, 1};
     for (int side = 0; open[0] || open[1]; side ^= 1) {
         if (!open[side]) continue;
         const int64_t yy = next[side];
         next[side] += side ? 1 : -1;
-        /* lo..hi: the reach that narrows on the rows further this way; a..b: the columns read
-         * (the same but for ties) */
-        int64_t lo = 1, hi = 0;
-        if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
-        lo = lo < x0 ? x0 : lo;
-        hi = hi > x1 ? x1 : hi;
-        int64_t a = lo, b = hi;
-        if (tie && lo <= hi) {
+        /* lo..hi: the reach that narrows on the rows further this way (for ties the unit's, else
+         * the point's); a..b: the columns read (for ties the point's reach, within lo..hi) */
+        int64_t lo = 1, hi = 0, a, b;
+        if (tie) {
             const int64_t f = (int64_t)(bs->bf + NEAR_SLACK);
-            a = a < (int64_t)bs->fx - f ? (int64_t)bs->fx - f : a;
-            b = b > (int64_t)bs->fx + f ? (int64_t)bs->fx + f : b;
-            if (yy < (int64_t)bs->fy - f || yy > (int64_t)bs->fy + f) b = a - 1;
-            if (side ? yy >= bs->fy : yy <= bs->fy) { /* going away from the unit: its reach narrows too */
-                lo = a;
-                hi = b;
+            if (yy >= y0 && yy <= y1 && yy >= (int64_t)bs->fy - f && yy <= (int64_t)bs->fy + f) {
+                lo = (int64_t)bs->fx - f > x0 ? (int64_t)bs->fx - f : x0;
+                hi = (int64_t)bs->fx + f < x1 ? (int64_t)bs->fx + f : x1;
             }
+            a = 1;
+            b = 0;
+            if (lo <= hi) row_reach(metric, x, y, yy, bs->bd, &a, &b);
+        } else {
+            if (yy >= y0 && yy <= y1) row_reach(metric, x, y, yy, bs->bd, &lo, &hi);
+            lo = lo < x0 ? x0 : lo;
+            hi = hi > x1 ? x1 : hi;
+            a = lo;
+            b = hi;
         }
         if (lo > hi) {
             open[side] = 0;
+            continue;
+        }
+        if (tie && (a > hi || b < lo)) {
+            /* none within the point's reach on this row. Going away from the point's row too,
+             * that reach narrows as the unit's does: none further this way either. Going toward
+             * it, the rows out of its reach are passed over at once. */
+            if (side ? yy >= y : yy <= y) {
+                open[side] = 0;
+            } else {
+                const int64_t r = (int64_t)(bs->bd + NEAR_SLACK), in = side ? (int64_t)y - r : (int64_t)y + r;
+                if (side ? yy < in - 1 : yy > in + 1) next[side] = in;
+            }
             continue;
         }
         if (nb) {
@@ -531,11 +550,20 @@ PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t
         }
         if (cb) {
             /* none of the class within this row's reach in its band of 8 (class_bits.c): none within
-             * the reach of the band's rows further on either (narrower), which are passed over */
+             * the reach of the band's rows further on either (narrower), which are passed over. A
+             * node's columns (nb) hold for its own band's rows only, and the class bits' bands lie a
+             * row lower (padded rows): the rows passed over stop at the node's band's end. Passed
+             * over to the class band's end, a row a node band's last (a wall's columns) hid the 7
+             * rows after it (a cell 6 from the click passed over for one 9 away). */
             const uint32_t band = (uint32_t)(yy + 1) >> PF__CBAND_SHIFT;
             if (next_bit(cb + ((size_t)m->ph + band) * m->cbits_pw, lo, hi + 1, 1) > hi) {
                 const int64_t first = ((int64_t)band << PF__CBAND_SHIFT) - 1; /* unpadded */
-                next[side] = side ? first + 8 : first - 1;
+                int64_t to = side ? first + 8 : first - 1;
+                if (nb) {
+                    const int64_t nfirst = ay + (((yy - ay) >> PF__NBAND_SHIFT) << PF__NBAND_SHIFT);
+                    to = side ? (to < nfirst + 8 ? to : nfirst + 8) : (to > nfirst - 1 ? to : nfirst - 1);
+                }
+                next[side] = to;
                 continue;
             }
         }
