@@ -158,7 +158,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
         b->run[i] = i;
     }
     if (b->mode == PF__MODE_FREE) {
-        pf__spares_owe(b, 0, 0);
+        pf__spares_owe(b, 0, 0, 0);
         order_longest_first(b);
         return 1;
     }
@@ -201,7 +201,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
      * frame (its real work grew with the square of its length). */
     uint32_t owed = 0;
     for (uint32_t i = 0; i < n; i++) owed += pf__plan_job(b, i)->role && !pf__plan_job(b, i)->held;
-    pf__spares_owe(b, owed, held_urgent < PF__URGENT_SLOTS ? PF__URGENT_SLOTS - held_urgent : 0u);
+    pf__spares_owe(b, owed, PF__URGENT_SLOTS, held_urgent);
     b->wait_epoch = b->wait_rank = b->wait_pos = UINT32_MAX;
     if (next != PF__NONE) {
         const pf__job *w = pf__plan_job(b, next);
@@ -392,7 +392,7 @@ static uint64_t grant(uint64_t cap, uint64_t need, uint64_t left)
 static void drop_state(pf_batch *b, pf__job *j, int lost)
 {
     if (j->held && lost) b->st.dropped += j->rprog;
-    if (j->held) pf__spare_put(b, j->held);
+    if (j->held) pf__spare_put(b, j, j->held);
     j->held = NULL;
     j->rprog = 0;
     j->rdone = 0;

@@ -222,7 +222,10 @@ struct pf_batch {
          * when a search is suspended and finds none free (pf__spare_take) */
         uint32_t      nspare, spare_cap, spare_made;
         uint32_t      spare_owed;  /* spares kept for this run's slot holders that have no context yet */
-        uint32_t      spare_owed_urgent; /* ... and for urgent searches this run may suspend */
+        uint32_t      spare_urgent_slots; /* spares kept for urgent searches this run (0 or PF__URGENT_SLOTS) */
+        uint32_t      spare_urgent_held;  /* spares urgent searches hold now: counted as they take and
+                                           * give back during the run, so one an urgent search frees
+                                           * mid-run stays kept for urgent work */
         atomic_flag   spare_lock;
     };
 
@@ -383,10 +386,12 @@ enum { PF__SPARE_AHEAD = 0, PF__SPARE_HOLDER, PF__SPARE_URGENT };
 /* A spare context for a job (`who`: PF__SPARE_*), or NULL. A spare not made yet is made here, on
  * the calling worker; NULL (counted in st.spare_failed) when that allocation fails. */
 pf_ctx   *pf__spare_take(pf_batch *b, int who);
-void      pf__spare_put(pf_batch *b, pf_ctx *c);
-/* Spares kept this run: `n` for slot holders that have no context yet, `urgent` for urgent searches
- * that may be suspended (pf__spare_take). */
-void      pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent);
+/* Gives back job j's context c (j->held). */
+void      pf__spare_put(pf_batch *b, const pf__job *j, pf_ctx *c);
+/* Spares kept this run: `n` for slot holders that have no context yet, and, while urgent searches
+ * hold fewer than `urgent_slots` spares (`urgent_held` of them at the run's start), the rest of
+ * those for urgent searches that may be suspended (pf__spare_take). */
+void      pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent_slots, uint32_t urgent_held);
 int       pf__spares_reserve_open(pf_batch *b, uint32_t open, int prefault);
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos);
 pf_status pf__spares_reserve_size(pf_batch *b, uint32_t size);

@@ -341,7 +341,7 @@ void pf__plan_compact(pf_batch *b)
 static void drop_job(pf_batch *b, uint32_t ji)
 {
     pf__job *j = &b->jobs[ji];
-    if (j->held) pf__spare_put(b, j->held); /* the suspended context is free again now */
+    if (j->held) pf__spare_put(b, j, j->held); /* the suspended context is free again now */
     j->held = NULL;
     j->state = PF__J_CANCELLED;
     b->jobs_dirty = 1;
@@ -434,7 +434,7 @@ void pf__plan_unplan(pf_batch *b, int ok)
         }
         squad_leave(b, j); /* planned again: its members may make another squad */
         if (j->held && !j->rdone) b->st.dropped += j->rprog; /* the edit throws that work away */
-        if (j->held) pf__spare_put(b, j->held);
+        if (j->held) pf__spare_put(b, j, j->held);
         j->held = NULL;
         if (j->state == PF__J_SUSPENDED) b->st.restarted++; /* its search starts again from scratch */
         if (j->state == PF__J_DONE || j->state == PF__J_CANCELLED) continue;

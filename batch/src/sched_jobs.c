@@ -240,7 +240,7 @@ static int park(pf_batch *b, pf__job *j, pf__worker *wk, pf_ctx *c)
 
 static void release(pf_batch *b, pf__job *j)
 {
-    if (j->held) pf__spare_put(b, j->held);
+    if (j->held) pf__spare_put(b, j, j->held);
     j->held = NULL;
 }
 

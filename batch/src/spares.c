@@ -98,8 +98,8 @@ pf_ctx *pf__spare_take(pf_batch *b, int who)
      * holders are owed theirs, free or still to make; an urgent search may take one no holder is
      * owed (the urgent slots' first); work run ahead gets only what is left over after both. */
     uint32_t free = b->nspare + (b->spare_cap - b->spare_made);
-    uint32_t keep = who == PF__SPARE_HOLDER ? 0u
-                                            : b->spare_owed + (who == PF__SPARE_URGENT ? 0u : b->spare_owed_urgent);
+    uint32_t urgent_kept = b->spare_urgent_held < b->spare_urgent_slots ? b->spare_urgent_slots - b->spare_urgent_held : 0u;
+    uint32_t keep = who == PF__SPARE_HOLDER ? 0u : b->spare_owed + (who == PF__SPARE_URGENT ? 0u : urgent_kept);
     if (free > keep) {
         if (b->nspare) {
             c = b->spares[--b->nspare];
@@ -108,7 +108,7 @@ pf_ctx *pf__spare_take(pf_batch *b, int who)
             b->spare_made++; /* counted now, so that no other worker makes the last one too */
         }
         if (who == PF__SPARE_HOLDER && b->spare_owed) b->spare_owed--;
-        if (who == PF__SPARE_URGENT && b->spare_owed_urgent) b->spare_owed_urgent--;
+        if (who == PF__SPARE_URGENT) b->spare_urgent_held++;
     }
     spin_unlock(b);
     /* Made outside the lock (allocation and pre-faulting take milliseconds on big maps). A failure
@@ -124,7 +124,7 @@ pf_ctx *pf__spare_take(pf_batch *b, int who)
     return c;
 }
 
-void pf__spare_put(pf_batch *b, pf_ctx *c)
+void pf__spare_put(pf_batch *b, const pf__job *j, pf_ctx *c)
 {
     /* The search it held is over: its pages go back to the kernel (outside the lock: a few
      * microseconds per thousand pages), or every spare would in time hold the whole map's records
@@ -132,13 +132,18 @@ void pf__spare_put(pf_batch *b, pf_ctx *c)
     if (b->prefault == PF_PREFAULT_NONE) pf__ctx_release(c); /* lazy records only (see park) */
     spin_lock(b);
     b->spares[b->nspare++] = c; /* contexts are conserved: the stack never exceeds spare_cap */
+    /* an urgent search's spare given back mid-run is kept for urgent work again: counted once per
+     * run, it went to the first normal search run ahead, which then held one slot more than there
+     * are, and the next long urgent search found none (time budgets, 2 workers) */
+    if (j->rank == PF__RANK_URGENT && b->spare_urgent_held) b->spare_urgent_held--;
     spin_unlock(b);
 }
 
-void pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent)
+void pf__spares_owe(pf_batch *b, uint32_t n, uint32_t urgent_slots, uint32_t urgent_held)
 {
     b->spare_owed = n;
-    b->spare_owed_urgent = urgent;
+    b->spare_urgent_slots = urgent_slots;
+    b->spare_urgent_held = urgent_held;
 }
 
 pf_status pf__spares_reserve_algos(pf_batch *b, uint32_t algos)
