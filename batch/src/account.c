@@ -222,6 +222,9 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
     /* entries: urgent (main), fair round (capped), then every non-urgent job in order (main; a
      * fair-round job's capped too under an expansion budget) */
     int exp_caps = b->mode == PF__MODE_EXP;
+    /* every suspend slot held or owed: by the fair round, or by urgent searches beyond the urgent
+     * slots (held counts them), which hold ordinary slots too */
+    const int slots_full = held + (admit != PF__NONE) >= b->nspare_want;
     for (uint32_t k = 0; k < nu; k++) add_entry(b, b->run[k], 0, 0);
     for (uint32_t k = 0; k < nfair; k++) add_entry(b, tmp[k], 1, 1);
     for (uint32_t k = nu; k < n; k++) add_entry(b, b->run[k], 0, exp_caps && pf__plan_job(b, b->run[k])->role);
@@ -243,7 +246,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
          * slot and started over (one slot, budget 7: 1 of each run's 7 expansions thrown away).
          * Then the rest goes to the fair round instead, a unit more to each of its first entries
          * (the round's, then the main ones), so that its caps make the whole budget. */
-        if (nfair && q && nfair >= b->nspare_want) {
+        if (nfair && q && slots_full) {
             uint64_t rest = (uint64_t)b->budget - 2u * (uint64_t)nfair * q; /* under 2n */
             for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->ea].extra = 1;
             for (uint32_t k = 0; k < nfair && rest; k++, rest--) b->entries[pf__plan_job(b, tmp[k])->eb].extra = 1;
@@ -259,7 +262,7 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
          * to the oldest waiting crossing, which started, was dropped at the deadline, and started
          * again in the next run: a third of the expansions on one worker (pf_batch_stats.dropped).
          * The rest still runs in the time a fair-round search leaves when it finishes. */
-        if (nfair >= b->nspare_want) others = 0;
+        if (slots_full) others = 0;
         double share = b->max_s * (double)b->nworkers / (double)(nfair + (others ? 1u : 0u));
         b->fair_s = share < b->max_s ? share : 0.0;
     }
