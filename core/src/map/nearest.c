@@ -506,6 +506,8 @@ PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t
          * the point's); a..b: the columns read (for ties the point's reach, within lo..hi) */
         int64_t lo = 1, hi = 0, a, b;
         if (tie) {
+            /* the point's reach: worth_part cut the rectangle's rows to it already, but it shrinks
+             * as nearer ties are found (bf) */
             const int64_t f = (int64_t)(bs->bf + NEAR_SLACK);
             if (yy >= y0 && yy <= y1 && yy >= (int64_t)bs->fy - f && yy <= (int64_t)bs->fy + f) {
                 lo = (int64_t)bs->fx - f > x0 ? (int64_t)bs->fx - f : x0;
@@ -528,13 +530,9 @@ PF__INLINE void scan_box_rows(scan_best *bs, const pf_map *m, int32_t x, int32_t
         if (tie && (a > hi || b < lo)) {
             /* none within the point's reach on this row. Going away from the point's row too,
              * that reach narrows as the unit's does: none further this way either. Going toward
-             * it, the rows out of its reach are passed over at once. */
-            if (side ? yy >= y : yy <= y) {
-                open[side] = 0;
-            } else {
-                const int64_t r = (int64_t)(bs->bd + NEAR_SLACK), in = side ? (int64_t)y - r : (int64_t)y + r;
-                if (side ? yy < in - 1 : yy > in + 1) next[side] = in;
-            }
+             * it, the next row may have some (the rectangle's rows are already cut to the point's
+             * reach, worth_part, so there is no run of rows out of it to pass over). */
+            if (side ? yy >= y : yy <= y) open[side] = 0;
             continue;
         }
         if (nb) {
