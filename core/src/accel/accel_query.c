@@ -158,13 +158,7 @@ static int core_labels(pf_ctx *c, pf__accel_ext *x)
 /* Slot of the label of core index ci, or UINT32_MAX. */
 PF__INLINE uint32_t core_label_find(const pf__accel_ext *x, uint32_t ci)
 {
-    uint32_t mask = x->ccap - 1u, i = pf__accel_label_slot(ci, mask);
-    for (;;) {
-        uint32_t k = x->ckey[i];
-        if (k == ci) return i;
-        if (k == PF_NODE_NONE) return UINT32_MAX;
-        i = (i + 1u) & mask;
-    }
+    return pf__accel_table_find(x->ckey, x->ccap, ci);
 }
 
 /* ---- the searches ---------------------------------------------------------------------------- */

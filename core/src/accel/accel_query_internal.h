@@ -122,16 +122,23 @@ PF__INLINE int pf__accel_grow_u32(pf_ctx *c, uint32_t **p, uint32_t *cap, uint64
 
 PF__INLINE uint32_t pf__accel_label_slot(uint32_t cell, uint32_t mask) { return (uint32_t)(((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask; }
 
-/* Slot of cell's label, or UINT32_MAX. */
-PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
+/* Slot of `key` in an open-addressing table of `cap` slots (a power of two, PF_NODE_NONE = empty),
+ * or UINT32_MAX: the labels by cell and by core index alike. */
+PF__INLINE uint32_t pf__accel_table_find(const uint32_t *keys, uint32_t cap, uint32_t key)
 {
-    uint32_t mask = x->lcap - 1u, i = pf__accel_label_slot(cell, mask);
+    uint32_t mask = cap - 1u, i = pf__accel_label_slot(key, mask);
     for (;;) {
-        uint32_t k = x->lkey[i];
-        if (k == cell) return i;
+        uint32_t k = keys[i];
+        if (k == key) return i;
         if (k == PF_NODE_NONE) return UINT32_MAX;
         i = (i + 1u) & mask;
     }
+}
+
+/* Slot of cell's label, or UINT32_MAX. */
+PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
+{
+    return pf__accel_table_find(x->lkey, x->lcap, cell);
 }
 
 /* Cells of the path a query writes per unit of its work (SLICES, accel_query.c). Writing a cell costs
