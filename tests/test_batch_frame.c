@@ -701,7 +701,9 @@ static void test_budget_rest_to_the_fair_round(void **state)
  * take the run's number as their age: an order given before another then ranked against it by
  * content alone. One slot, an expansion budget: crossing A is given in run 0 and holds the slot,
  * crossing B (whose goal sorts before A's) in run 1 and waits. After an edit both start over, and
- * B took the slot ahead of A and arrived first; A, the older, must keep its turn. */
+ * B took the slot ahead of A and arrived first; A, the older, must keep its turn. Again with A a
+ * group (A and three more units to its goal, one search): the group found anew after the edit
+ * takes its oldest member's age. */
 static void test_edit_keeps_the_age_of_orders(void **state)
 {
     (void)state;
@@ -711,12 +713,20 @@ static void test_edit_keeps_the_age_of_orders(void **state)
     const pf_batch_query qb = {.start = open_near(m, &s, 92, 3, 3), .goal = open_near(m, &s, 3, 40, 3), .tag = 2};
     assert_true(qb.goal < qa.goal); /* B first by content */
     const uint32_t wall = open_near(m, &s, 48, 1, 1);
-    for (uint32_t workers = 1; workers <= 2; workers++) {
+    pf_batch_query mates[3];
+    for (int k = 0; k < 3; k++)
+        mates[k] = (pf_batch_query){.start = open_near(m, &s, 6 + 3 * k, 6, 2), .goal = qa.goal, .tag = 3u + (uint64_t)k};
+    for (uint32_t run_case = 0; run_case < 4; run_case++) {
+        const uint32_t workers = 1u + (run_case & 1u);
+        const int group = run_case >= 2;
         pf_batch *b;
-        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1}, &b), PF_OK);
+        /* group_min 2: a group whatever mates the map's pockets leave joinable */
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers, .suspend_slots = 1, .group_min = 2}, &b),
+                         PF_OK);
         pf_query_id ia, ib;
         int32_t arrived[2] = {-1, -1};
         assert_int_equal(pf_batch_submit(b, &qa, &ia), PF_OK);
+        for (int k = 0; group && k < 3; k++) assert_int_equal(pf_batch_submit(b, &mates[k], NULL), PF_OK);
         for (int32_t run = 0; arrived[0] < 0 || arrived[1] < 0; run++) {
             assert_true(run < 100000);
             if (run == 1) assert_int_equal(pf_batch_submit(b, &qb, &ib), PF_OK);
@@ -737,7 +747,10 @@ static void test_edit_keeps_the_age_of_orders(void **state)
             }
             assert_int_equal(pf_batch_reset(b), PF_OK);
         }
-        print_message("%u workers: A arrived in run %d, B in run %d\n", workers, arrived[0], arrived[1]);
+        pf_batch_stats st = pf_batch_get_stats(b);
+        print_message("%u workers, A %s: A arrived in run %d, B in run %d (groups %llu)\n", workers,
+                      group ? "in a group" : "alone", arrived[0], arrived[1], (unsigned long long)st.groups);
+        assert_true(group ? st.groups > 0 : st.groups == 0); /* A searched as a group, or alone */
         assert_true(arrived[0] < arrived[1]);
         pf_batch_destroy(b);
     }
