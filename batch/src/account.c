@@ -448,12 +448,12 @@ static void settle_exp(pf_batch *b)
                 j->rprog = 0; /* finished ahead of the account, short: done again when due */
                 j->rdone = 0;
             }
+            const int urgent_slot = pass == 0 && kept_urgent < PF__URGENT_SLOTS;
             if (v == 0) {
                 drop_state(b, j, 1); /* nothing granted yet: work done ahead is not kept */
                 j->state = PF__J_WAITING;
-            } else if ((pass == 0 && kept_urgent < PF__URGENT_SLOTS) ||
-                       (kept < b->nspare_want && pf__account_may_take_slot(b, j))) {
-                if (pass == 0 && kept_urgent < PF__URGENT_SLOTS) kept_urgent++;
+            } else if (urgent_slot || (kept < b->nspare_want && pf__account_may_take_slot(b, j))) {
+                if (urgent_slot) kept_urgent++;
                 else kept++;
                 j->vprog = v;
                 j->sliced = 1;
