@@ -33,13 +33,15 @@ static pf_map *field_of(uint32_t w, uint32_t h)
 
 static pf_map *field(void) { return field_of(W, H); }
 
-/* Pages of the context's records that are mapped now; (size_t)-1 where that cannot be known. */
+/* Pages of the context's records (their lazy backing pages: nodes_internal.h) that are mapped
+ * now; (size_t)-1 where that cannot be known. */
 static size_t mapped_pages(const pf_ctx *ctx)
 {
-    size_t ps = pf__page_size(), np = (ctx->block_size + ps - 1) / ps, n = 0;
+    size_t bytes = (size_t)ctx->nodes.npage * PF__PAGE_BYTES;
+    size_t ps = pf__page_size(), np = (bytes + ps - 1) / ps, n = 0;
     unsigned char *v = malloc(np);
     assert_non_null(v);
-    if (!pf__resident_pages(ctx->block, ctx->block_size, v)) {
+    if (!pf__resident_pages(ctx->nodes.back, bytes, v)) {
         free(v);
         return (size_t)-1;
     }
@@ -59,7 +61,7 @@ typedef struct answer {
 static void finish(pf_ctx *ctx, answer *a)
 {
     pf_path p = {.nodes = a->nodes, .capacity = 4096};
-    pf_stats s;
+    pf_stats s = {0}; /* left alone when there is no search to read (a blocked cell asked) */
     a->st = pf_search_path(ctx, &p, &s);
     a->cost = s.cost;
     a->expanded = s.expanded;
@@ -124,8 +126,8 @@ static void test_trim_gives_back_pages(void **state)
         pf_map_destroy(m);
         skip();
     }
-    size_t total = (ctx->block_size + pf__page_size() - 1) / pf__page_size();
-    assert_true(mapped_pages(ctx) < total / 20); /* created: nothing of the records mapped */
+    size_t total = ((size_t)ctx->nodes.npage * PF__PAGE_BYTES + pf__page_size() - 1) / pf__page_size();
+    assert_int_equal(mapped_pages(ctx), 0); /* created: nothing of the records mapped */
     assert_int_equal(pf_search_tree(ctx, pf_grid_node(m, 0, 0), NULL), PF_OK);
     size_t full = mapped_pages(ctx);
     assert_true(full > total / 2);
@@ -184,7 +186,8 @@ static void test_release_and_wrap(void **state)
     pf_map_destroy(m);
 }
 
-/* A user's allocator gets no lazy pages: trim and release leave its records alone, answers stay. */
+/* A user's allocator gets no lazy pages: its records' pages are cleared as they are taken, trim
+ * keeps the search going, and release makes every record stale as with lazy pages. */
 static int user_calls;
 static void *user_alloc(size_t size, size_t align, void *u)
 {
@@ -226,8 +229,14 @@ static void test_user_allocator(void **state)
     }
     finish(ctx, b);
     same(a, b);
-    pf__ctx_release(ctx); /* nothing to give back: the answer is still there */
     assert_true(pf_ctx_cost(ctx, g) == a->cost);
+    pf__ctx_release(ctx);
+    assert_true(isinf(pf_ctx_cost(ctx, g)));
+    /* and the records taken again are cleared: the same answer after a release */
+    pf_search_begin(ctx, s, g, NULL);
+    pf_search_step(ctx, 0);
+    finish(ctx, b);
+    same(a, b);
     free(a);
     free(b);
     pf_ctx_destroy(ctx);

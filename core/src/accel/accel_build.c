@@ -395,7 +395,7 @@ static int wit_init(bld *b, bld_wit *w)
     size_t n = b->n ? b->n : 1;
     w->block = pf__alloc(&b->alloc, pf__nodes_bytes((uint32_t)n, 0), 64);
     if (w->block) pf__nodes_place(&w->r, w->block, (uint32_t)n, 0);
-    w->open.pos = w->r.hpos;
+    w->open.pg = w->r.page;
     w->open.grow = pf__open_no_grow;
     int heap_ok = pf__open_resize(&w->open, &b->alloc, (uint32_t)n);
     w->pa = pf__alloc(&b->alloc, n * sizeof(uint32_t), 64);
@@ -427,13 +427,13 @@ PF__INLINE void witness(const bld *b, bld_wit *w, uint32_t u, uint32_t v, double
     pf__open *o = &w->open;
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    pf__nodes_set(r, u, 0.0, 0);
+    (void)pf__nodes_set(r, u, 0.0, 0); /* dense records */
     w->pa[u] = w->pb[u] = 0;
     /* the list holds every node and a node is on it at most once: it never needs to grow */
     (void)pf__open_push(o, pf__hentry_make(0.0, 0, u));
     for (uint32_t settled = 0;;) {
         uint32_t x = pf__nodes_take(r, o, NULL); /* nothing is held: entries go straight onto the heap */
-        if (x == PF_NODE_NONE || r->g[x] > maxd) break;
+        if (x == PF_NODE_NONE || pf__nodes_g(r, x) > maxd) break;
         if (w->tgt[x] == w->tgen && --ntgt == 0) break;
         if (++settled > limit) break;
         const bld_list *l = &b->adj[x];
@@ -477,7 +477,7 @@ static uint32_t contract(const bld *b, bld_wit *w, uint32_t v, uint32_t limit, i
         witness(b, w, ui->to, v, maxd, l->n - 1u - i, limit, round);
         for (uint32_t j = i + 1; j < l->n; j++) {
             uint32_t x = l->v[j].to, a = ui->a + l->v[j].a, bb = ui->b + l->v[j].b;
-            if (pf__nodes_live(&w->r, x) && w->r.g[x] <= pf__accel_cost(a, bb))
+            if (pf__nodes_live(&w->r, x) && pf__nodes_g(&w->r, x) <= pf__accel_cost(a, bb))
                 continue; /* a witness: a path at most as long that avoids v */
             cnt++;
             if (out) buf_put(&b->alloc, out, (bld_sc){ui->to, x, a, bb, v});

@@ -44,7 +44,7 @@ int pf__accel_node_make(pf_ctx *c, pf__accel_ext *x)
     if (!b) return 0;
     pf__nodes_place(&x->nr, b, n, 1);
     pf__nodes_place(&x->gr, (char *)b + pf__nodes_bytes(n, 1), n, 1);
-    x->nopen.pos = x->nr.hpos;
+    x->nopen.pg = x->nr.page;
     x->nr_block = b;
     x->nr_count = n;
     return 1;
@@ -73,7 +73,7 @@ int pf__accel_core_make(pf_ctx *c, pf__accel_ext *x)
     if (!b) return 0;
     pf__nodes_place(&x->cr, b, n, 1);
     x->ch = (double *)(void *)((char *)b + pf__nodes_bytes(n, 1));
-    x->copen.pos = x->cr.hpos;
+    x->copen.pg = x->cr.page;
     x->cr_block = b;
     x->cr_count = n;
     return 1;

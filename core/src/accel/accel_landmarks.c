@@ -55,7 +55,7 @@ static int core_dijkstra(pf_accel *acc, pf__nodes *r, pf__open *o, uint32_t *pa,
     int fits = 1;
     pf__nodes_next_gen(r);
     pf__open_reset(o, PF_TIE_DEFAULT, 0);
-    pf__nodes_set(r, src, 0.0, 0);
+    (void)pf__nodes_set(r, src, 0.0, 0); /* dense records */
     pa[src] = pb[src] = 0;
     (void)pf__open_push(o, pf__hentry_make(0.0, 0, src)); /* a node is on the list at most once */
     for (;;) {
@@ -126,7 +126,7 @@ static int lm_scratch_make(const pf_allocator *al, lm_scratch *s, uint32_t n)
     s->pb = pf__alloc(al, (size_t)n * sizeof(uint32_t), 64);
     if (!s->block || !s->pa || !s->pb) return 0;
     pf__nodes_place(&s->r, s->block, n, 0);
-    s->o.pos = s->r.hpos;
+    s->o.pg = s->r.page;
     s->o.grow = pf__open_no_grow;
     return pf__open_resize(&s->o, al, n);
 }

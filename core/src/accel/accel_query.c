@@ -281,7 +281,7 @@ PF__INLINE int reach_start(pf_ctx *c, pf__accel_ext *x, const aim *t, const aim 
 {
     if (x->acc->sub[y] != 2) return reach(c, x->parent, t, y, from, ng);
     if (!pf__nodes_admit(&c->nodes, y, ng, 0)) return 1;
-    pf__nodes_set(&c->nodes, y, ng, 0);
+    if (!pf__nodes_set(&c->nodes, y, ng, 0)) return 0;
     x->parent[y] = from;
     core_reach(c, &x->cr, &x->copen, x->ch, tc, x->acc->core_cell, pf__accel_core_index(x->acc, y), PF_NODE_NONE, ng);
     return 1;
@@ -331,7 +331,7 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
         uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
         if (v == PF_NODE_NONE) break;
         c->s.st.expanded++;
-        const double gv = c->g[v];
+        const double gv = pf__nodes_g(&c->nodes, v);
         if (fwd && x->lcount) {
             uint32_t k = pf__accel_label_find(x, v);
             if (k != UINT32_MAX && gv + x->lg[k] < mt->best) {
@@ -345,8 +345,8 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
          * expanded in turn (the goal's side expands all it reaches): their arc ranges are fetched
          * with their records; the start's side tells the core nodes among them by acc->sub */
         for (const pf__accel_arc *p = a; p < e; p++) {
-            PF__PREFETCH(&c->nodes.stamp[p->to]);
-            PF__PREFETCH(&c->nodes.g[p->to]);
+            PF__PREFETCH(pf__nodes_pair(&c->nodes, p->to));
+            PF__PREFETCH(pf__nodes_gp(&c->nodes, p->to));
             PF__PREFETCH(&first[p->to]);
             if (fwd) PF__PREFETCH(&sub[p->to]);
         }
@@ -360,7 +360,7 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
         const int vcore = !fwd && sub[v] == 2;
         int stalled = 0;
         for (const pf__accel_arc *p = a; p < e && !stalled && !vcore; p++)
-            stalled = pf__nodes_live(&c->nodes, p->to) && c->g[p->to] + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
+            stalled = pf__nodes_live(&c->nodes, p->to) && pf__nodes_g(&c->nodes, p->to) + pf__accel_cost(p->a, p->b) < gv * (1.0 - 1e-12);
         if (stalled) continue;
         if (!fwd && !label_put(c, x, v, gv, par[v])) return PF_OUT_OF_MEMORY;
         if (vcore) continue; /* the goal's side stops at the core: the start's crosses it */
@@ -408,7 +408,7 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
             tr->total++;
         }
         s->st.expanded++;
-        const double gv = r->g[v];
+        const double gv = pf__nodes_g(r, v);
         if (x->ccount) {
             uint32_t k = core_label_find(x, v);
             if (k != UINT32_MAX && gv + x->cg[k] < mt->best) {
@@ -420,8 +420,8 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
         const pf__accel_carc *a = core_arc + lm_first[v], *e = core_arc + lm_first[v + 1u];
         /* the loads of the neighbours' records and landmark rows start together */
         for (const pf__accel_carc *p = a; p < e; p++) {
-            PF__PREFETCH(&r->stamp[p->to]);
-            PF__PREFETCH(&r->g[p->to]);
+            PF__PREFETCH(pf__nodes_pair(r, p->to));
+            PF__PREFETCH(pf__nodes_gp(r, p->to));
             const uint32_t *row = acc->lm_d + (size_t)p->to * PF__ACCEL_LANDMARKS;
             for (uint32_t k = 0; k < t->nline; k++) PF__PREFETCH(row + t->line[k]);
         }
@@ -546,8 +546,8 @@ static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, do
     pf__nodes *r = &x->gr;
     const double key = ng + node_h(x->acc, y, sx, sy);
     if (key >= mt->best) return 1;
-    if (pf__nodes_live(r, y) && !(ng < r->g[y])) return 1;
-    pf__nodes_set(r, y, ng, 0);
+    if (pf__nodes_live(r, y) && !(ng < pf__nodes_g(r, y))) return 1;
+    (void)pf__nodes_set(r, y, ng, 0); /* dense records (accel_ctx.c) */
     r->parent[y] = from;
     return gh_push(c, x, key, ng, y);
 }
@@ -615,22 +615,22 @@ PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, in
         tr->total++;
     }
     s->st.expanded++;
-    const double gv = nr->g[v];
-    if (pf__nodes_live(gr, v) && gv + gr->g[v] < mt->best) {
-        mt->best = gv + gr->g[v];
+    const double gv = pf__nodes_g(nr, v);
+    if (pf__nodes_live(gr, v) && gv + pf__nodes_g(gr, v) < mt->best) {
+        mt->best = gv + pf__nodes_g(gr, v);
         mt->node = vc;
     }
     const uint32_t a = first[v], e = first[v + 1u];
     for (uint32_t q = a; q < e; q++) {
-        PF__PREFETCH(&nr->stamp[to[q]]);
-        PF__PREFETCH(&nr->g[to[q]]);
+        PF__PREFETCH(pf__nodes_pair(nr, to[q]));
+        PF__PREFETCH(pf__nodes_gp(nr, to[q]));
         PF__PREFETCH(&first[to[q]]);
         PF__PREFETCH(&acc->node_xy[to[q]]);
     }
     /* stalled: as in upward() */
     int stalled = 0;
     for (uint32_t q = a; q < e && !stalled; q++)
-        stalled = pf__nodes_live(nr, to[q]) && nr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+        stalled = pf__nodes_live(nr, to[q]) && pf__nodes_g(nr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
     for (uint32_t q = a; q < e && !stalled; q++)
         if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
     return PF_IN_PROGRESS;
@@ -651,21 +651,21 @@ PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int
         const pf__accel_gent top = gh_pop(x);
         const uint32_t v = top.node, vc = cell[v];
         const double gv = top.g;
-        if (gr->g[v] < gv) continue; /* stale: lowered since it was pushed */
+        if (pf__nodes_g(gr, v) < gv) continue; /* stale: lowered since it was pushed */
         s->st.expanded++;
-        if (pf__nodes_live(nr, v) && gv + nr->g[v] < mt->best) {
-            mt->best = gv + nr->g[v];
+        if (pf__nodes_live(nr, v) && gv + pf__nodes_g(nr, v) < mt->best) {
+            mt->best = gv + pf__nodes_g(nr, v);
             mt->node = vc;
         }
         const uint32_t a = first[v], e = first[v + 1u];
         for (uint32_t q = a; q < e; q++) {
-            PF__PREFETCH(&gr->stamp[to[q]]);
-            PF__PREFETCH(&gr->g[to[q]]);
+            PF__PREFETCH(pf__nodes_pair(gr, to[q]));
+            PF__PREFETCH(pf__nodes_gp(gr, to[q]));
             PF__PREFETCH(&acc->node_xy[to[q]]);
         }
         int stalled = 0;
         for (uint32_t q = a; q < e && !stalled; q++)
-            stalled = pf__nodes_live(gr, to[q]) && gr->g[to[q]] + cost[q] < gv * (1.0 - 1e-12);
+            stalled = pf__nodes_live(gr, to[q]) && pf__nodes_g(gr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
         for (uint32_t q = a; q < e && !stalled; q++)
             if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
         return PF_IN_PROGRESS;
@@ -1136,7 +1136,7 @@ static pf_status conclude(pf_ctx *c, pf__accel_ext *x)
         return PF_LIMIT_REACHED;
     }
     /* the goal's record holds the cost, as after any search (pf_ctx_cost, pf_search_path) */
-    pf__nodes_set(&c->nodes, s->goal, cost, 0);
+    if (!pf__nodes_set(&c->nodes, s->goal, cost, 0)) return PF_OUT_OF_MEMORY;
     pf__nodes_close(&c->nodes, s->goal);
     s->found = s->goal;
     s->st.path_len = x->path_len;

@@ -68,8 +68,12 @@ int pf__gen_grow_bytes(pf_gen_ctx *c, uint8_t **p, size_t *cap, size_t need)
 
 uint64_t pf__gen_hash(const void *state, uint32_t size) { return XXH3_64bits(state, size); }
 
-/* Bytes per record of the SoA block (hash, g, h, then five u32 arrays). */
+/* Bytes per record of the SoA block (hash, g, h, then three u32 arrays and the [ptie, hpos]
+ * pairs), and of a block of `cap` records with the open list's page directory over the pairs
+ * (heap_internal.h: the slot of record k is the second word of pair k & PF__PAGE_MASK of page
+ * k >> PF__PAGE_SHIFT). */
 #define PF__REC_BYTES (3 * sizeof(uint64_t) + 5 * sizeof(uint32_t))
+static size_t rec_block_bytes(size_t cap) { return cap * PF__REC_BYTES + ((cap + PF__PAGE_MASK) >> PF__PAGE_SHIFT) * sizeof(char *); }
 
 /* Points the SoA arrays into one block of `cap` records (8-byte arrays first keep alignment). */
 static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
@@ -80,9 +84,10 @@ static void records_bind(pf_gen_ctx *c, uint8_t *blk, uint32_t cap)
     c->parent = (uint32_t *)(void *)(blk + (size_t)cap * 24);
     c->action = c->parent + cap;
     c->depth = c->action + cap;
-    c->hpos = c->depth + cap;
-    c->ptie = c->hpos + cap;
-    c->open.pos = c->hpos;
+    c->tp = c->depth + cap;
+    c->open.pg = (char **)(void *)(blk + (size_t)cap * PF__REC_BYTES);
+    for (size_t p = 0; p < (((size_t)cap + PF__PAGE_MASK) >> PF__PAGE_SHIFT); p++)
+        c->open.pg[p] = (char *)(c->tp + p * 2u * PF__PAGE_RECS);
 }
 
 /* Grows the records (one block, all arrays together) to hold `need`, and the state pool to match.
@@ -92,9 +97,9 @@ static int records_grow(pf_gen_ctx *c, uint32_t need)
     if (need > c->ncap) {
         uint64_t n = pf__grow_cap(c->ncap, need, 64u);
         if (!n) return 0;
-        size_t old = (size_t)c->ncap * PF__REC_BYTES;
+        size_t old = c->ncap ? rec_block_bytes(c->ncap) : 0;
         void *blk = NULL;
-        if (!grow_raw(c, &blk, 0, (size_t)n * PF__REC_BYTES)) return 0;
+        if (!grow_raw(c, &blk, 0, rec_block_bytes((size_t)n))) return 0;
         uint8_t *nb = blk;
         if (c->ncount) {
             uint32_t k = c->ncount;
@@ -104,8 +109,7 @@ static int records_grow(pf_gen_ctx *c, uint32_t need)
             memcpy(nb + n * 24, c->parent, (size_t)k * 4);
             memcpy(nb + n * 28, c->action, (size_t)k * 4);
             memcpy(nb + n * 32, c->depth, (size_t)k * 4);
-            memcpy(nb + n * 36, c->hpos, (size_t)k * 4);
-            memcpy(nb + n * 40, c->ptie, (size_t)k * 4);
+            memcpy(nb + n * 36, c->tp, (size_t)k * 8);
         }
         pf__free(&c->alloc, c->hash, old);
         c->bytes -= old;
@@ -229,7 +233,7 @@ void pf_gen_ctx_destroy(pf_gen_ctx *c)
     if (!c) return;
     const pf_allocator *a = &c->alloc;
     pf__free(a, c->states, c->states_cap);
-    pf__free(a, c->hash, (size_t)c->ncap * PF__REC_BYTES);
+    pf__free(a, c->hash, c->ncap ? rec_block_bytes(c->ncap) : 0);
     pf__free(a, c->table, (size_t)c->tcap * sizeof *c->table);
     pf__open_free(&c->open, a);
     pf__free(a, c->sstates, c->sstates_cap);
@@ -406,7 +410,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     while (c->open.size) {
         if (d->max_expansions && st->expanded >= d->max_expansions) return PF_LIMIT_REACHED;
         uint32_t cur = pf__open_pop(&c->open);
-        c->hpos[cur] = PF__GEN_CLOSED;
+        GEN_HPOS(c, cur) = PF__GEN_CLOSED;
         const uint8_t *cs = c->states + (size_t)cur * ss;
         if (p->is_goal(cs, p->user)) {
             st->cost = c->g[cur];
@@ -444,22 +448,22 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 c->parent[k] = cur;
                 c->action[k] = c->sact[i];
                 c->depth[k] = dc + 1;
-                if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
+                if (rnd) GEN_PTIE(c, k) = parent_key(d, nh, cur, c->sact[i]);
                 double f = bfs ? (double)(dc + 1) : greedy ? hx : ng + w * hx;
                 if (!pf__open_add(&c->open, NULL, k, nh, f, hx)) return PF_OUT_OF_MEMORY;
                 continue;
             }
-            if (rnd && ng == c->g[k] && c->hpos[k] != PF__GEN_CLOSED && !bfs) {
+            if (rnd && ng == c->g[k] && GEN_HPOS(c, k) != PF__GEN_CLOSED && !bfs) {
                 uint32_t key = parent_key(d, nh, cur, c->sact[i]);
-                if (key < c->ptie[k]) {
-                    c->ptie[k] = key;
+                if (key < GEN_PTIE(c, k)) {
+                    GEN_PTIE(c, k) = key;
                     c->parent[k] = cur;
                     c->action[k] = c->sact[i];
                     c->depth[k] = dc + 1;
                 }
                 continue;
             }
-            const uint32_t closed = c->hpos[k] == PF__GEN_CLOSED;
+            const uint32_t closed = GEN_HPOS(c, k) == PF__GEN_CLOSED;
             if (bfs || !pf__relax_improves(closed, reopen, ng, c->g[k])) continue;
             /* an extra heuristic is evaluated again here (rare: a cheaper path to a known state) */
             double h = more_h ? pf__gen_hmax(p, d, c->states + (size_t)k * ss, c->h[k]) : c->h[k];
@@ -467,7 +471,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             c->parent[k] = cur;
             c->action[k] = c->sact[i];
             c->depth[k] = dc + 1;
-            if (rnd) c->ptie[k] = parent_key(d, nh, cur, c->sact[i]);
+            if (rnd) GEN_PTIE(c, k) = parent_key(d, nh, cur, c->sact[i]);
             double f = greedy ? h : ng + w * h;
             if (closed) {
                 st->reopened++;

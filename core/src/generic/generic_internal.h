@@ -28,12 +28,16 @@ struct pf_gen_sink {
  *   parent  [ncap] record of the parent, PF__GEN_NONE for the start
  *   action  [ncap] action from the parent
  *   depth   [ncap] steps from the start (TT: iteration that wrote g)
- *   hpos    [ncap] slot in the open list (open.pos), PF__GEN_CLOSED once expanded
- *   ptie    [ncap] PF_TIE_RANDOM: key of the parent among equally cheap ones
+ *   tp      [ncap] pairs [ptie, hpos]: PF_TIE_RANDOM's key of the parent among equally cheap
+ *                  ones, and the slot in the open list (open.pg), PF__GEN_CLOSED once expanded
+ *   then the open list's page directory over the pairs
  * Hash table [tcap], a power of two, load <= 1/2: record index or PF__GEN_NONE; linear probing.
  * Records are only appended, so the table's insertion order is the index order; that lets a
  * small search clear its slots in reverse order instead of clearing the whole table.
  */
+#define GEN_PTIE(c, k) ((c)->tp[2u * (size_t)(k)])
+#define GEN_HPOS(c, k) ((c)->tp[2u * (size_t)(k) + 1u])
+
 struct pf_gen_ctx {
     pf_allocator alloc;
     size_t       bytes;        /* held now */
@@ -50,12 +54,12 @@ struct pf_gen_ctx {
     uint8_t  *states;
     uint64_t *hash;
     double   *g, *h;
-    uint32_t *parent, *action, *depth, *hpos, *ptie;
+    uint32_t *parent, *action, *depth, *tp;
 
     uint32_t *table;
     uint32_t  tcap;
 
-    pf__open  open;            /* the library's open list (search/heap_internal.h); pos = hpos */
+    pf__open  open;            /* the library's open list (search/heap_internal.h) over tp */
 
     /* successor scratch, used as a stack by the depth-first searches [scap] */
     uint32_t  scount, scap;

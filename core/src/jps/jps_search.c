@@ -316,9 +316,7 @@ pf_status pf__jps_begin(pf_ctx *c)
     const pf__par par = pf__par_build(&c->parallel, 0, (size_t)m->pw * m->ph);
     if (!multi && (m->cls[si] != m->cls[gi] || (m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)))) {
         /* different classes or components never connect: answer without searching */
-        c->stamp[si] = c->gen | (PF__JPS_NONE << PF__DIR_SHIFT);
-        c->g[si] = 0.0;
-        return PF_NO_PATH;
+        return pf__nodes_set(&c->nodes, si, 0.0, PF__JPS_NONE) ? PF_NO_PATH : PF_OUT_OF_MEMORY;
     }
 
     /* a static context holds no room for bitmaps it was not given: A* runs (PF_DETAIL_FALLBACK) */
@@ -636,8 +634,8 @@ PF__INLINE int jps_flush(jps_out *o)
 /* Queues successor t at padded (tx, ty), reached at cost ng moving in direction back ^ 2. */
 PF__INLINE int jps_emit(jps_out *o, uint32_t t, double ng, uint32_t back, uint32_t tx, uint32_t ty)
 {
-    PF__PREFETCH(&o->c->stamp[t]);
-    PF__PREFETCH(&o->c->g[t]);
+    PF__PREFETCH(pf__nodes_pair(&o->c->nodes, t));
+    PF__PREFETCH(pf__nodes_gp(&o->c->nodes, t));
     if (o->n == PF__JPS_PEND && !jps_flush(o)) return 0;
     o->pend[o->n].t = t;
     o->pend[o->n].back = back;
@@ -704,8 +702,8 @@ PF__INLINE int plus_diag_move(jps_out *o, jps_at *p, double gc, uint32_t d)
     const int16_t *e = D + (size_t)p->cell * 8u;
     const uint32_t h = pf__dir_h[d], v = pf__dir_v[d];
     int32_t nh = e[h], nv = e[v], nd = e[d];
-    if (nh > 0) PF__PREFETCH(&o->c->stamp[(uint32_t)((int32_t)p->cell + nh * off[h])]);
-    if (nv > 0) PF__PREFETCH(&o->c->stamp[(uint32_t)((int32_t)p->cell + nv * off[v])]);
+    if (nh > 0) PF__PREFETCH(pf__nodes_pair(&o->c->nodes, (uint32_t)((int32_t)p->cell + nh * off[h])));
+    if (nv > 0) PF__PREFETCH(pf__nodes_pair(&o->c->nodes, (uint32_t)((int32_t)p->cell + nv * off[v])));
     if (nd > 0) PF__PREFETCH(&D[(size_t)(uint32_t)((int32_t)p->cell + nd * od) * 8u]);
     return PF__DIAG_ON;
 }
@@ -789,8 +787,8 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
             /* the next node is most often the one expanded next: start its loads now, they
              * overlap this expansion (JPS touches few cells, each one a likely cache miss) */
             uint32_t nx = c->open.heap[0].node;
-            PF__PREFETCH(&c->stamp[nx]);
-            PF__PREFETCH(&c->g[nx]);
+            PF__PREFETCH(pf__nodes_pair(&c->nodes, nx));
+            PF__PREFETCH(pf__nodes_gp(&c->nodes, nx));
             if (PLUS) PF__PREFETCH(&D[(size_t)nx * 8u]);
         }
         if (cur == goal) {
@@ -798,9 +796,9 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
             return mark_path(c, x) ? PF_OK : PF_OUT_OF_MEMORY;
         }
         s->st.expanded++;
-        const double gc = c->g[cur];
+        const double gc = pf__nodes_g(&c->nodes, cur);
         const uint32_t py = cur / pw, px = cur - py * pw;
-        const uint32_t back = c->stamp[cur] >> PF__DIR_SHIFT;
+        const uint32_t back = pf__nodes_stamp(&c->nodes, cur) >> PF__DIR_SHIFT;
         uint32_t dirs = 0xFFu;
         if (back != PF__JPS_NONE)
             dirs = succ_dirs(PLUS ? open_moves(D, cur) : open_bits(x->rows, x->own.rw, px, py), back ^ 2u, CUT);
@@ -814,7 +812,7 @@ PF__INLINE pf_status jps_run(pf_ctx *c, uint32_t budget, const int CUT, const in
                 int32_t n = e[d];
                 if (n <= 0) continue;
                 uint32_t t = (uint32_t)((int32_t)cur + n * off[d]);
-                if (d < 4) PF__PREFETCH(&c->stamp[t]);
+                if (d < 4) PF__PREFETCH(pf__nodes_pair(&c->nodes, t));
                 else PF__PREFETCH(&D[(size_t)t * 8u]);
             }
         }

@@ -9,8 +9,9 @@
 #include "core_batch_internal.h"
 #include "pathfind/pf_accel.h" /* pf_ctx_desc.accel */
 
-/* Where a context's parts go: one block of records (arrays 64-byte aligned), the open list, and
- * for a static context its own struct first and the JPS state last. */
+/* Where a context's parts go: one block of records (their directory, parents, and pages unless
+ * they are lazy), the open list, and for a static context its own struct first and the JPS state
+ * last. */
 typedef struct ctx_layout {
     size_t   block;                                    /* records */
     uint32_t hcap;                                     /* open-list entries */
@@ -94,10 +95,11 @@ static int ctx_open_grow(pf__open *o)
     return pf__open_resize(o, &ctx->alloc, (uint32_t)ncap);
 }
 
-static ctx_layout layout(const pf_map *map, uint32_t hcap)
+static ctx_layout layout(const pf_map *map, uint32_t hcap, int lazy_records)
 {
     ctx_layout l;
-    l.block = pf__nodes_bytes(map->count, map->kind == PF_MAP_GRAPH);
+    int par = map->kind == PF_MAP_GRAPH;
+    l.block = lazy_records ? pf__nodes_lazy_bytes(map->count, par) : pf__nodes_bytes(map->count, par);
     l.hcap = hcap;
     l.heap = pf__align64(pf__open_bytes(hcap));
     return l;
@@ -110,8 +112,9 @@ static uint32_t static_hcap(const pf_map *map, const pf_ctx_desc *d)
     return d && d->heap_capacity ? d->heap_capacity : map->count;
 }
 
-/* Fills the header of a context whose records block `b` and open list `hb` are placed already. */
-static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, const ctx_layout *l,
+/* Fills the header of a context whose records block `b` and open list `hb` are placed already; 0
+ * when the spare pages of lazy records cannot be made (pf__nodes_free then frees those made). */
+static int ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, const ctx_layout *l,
                      pf__hentry *hb, pf_prefault prefault)
 {
     ctx->tag = PF__TAG_CTX;
@@ -119,19 +122,23 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
     ctx->alloc = a;
     ctx->block = b;
     ctx->block_size = l->block;
-    /* The records need only their stamps zeroed (pf__nodes_place), and lazy pages read as zeros
-     * already. By default the whole block is still written once here so its pages are faulted in
-     * at creation, not inside a frame: on a 2000x2000 map a 50-cell query otherwise takes ~100 page
-     * faults, 3x its search time. PF_PREFAULT_NONE on lazy pages maps nothing: the context then
-     * holds what its searches touch (a batch's spares). */
-    if (prefault != PF_PREFAULT_NONE) memset(b, 0, l->block);
-    if (prefault != PF_PREFAULT_NONE || ctx->lazy) pf__nodes_place_zeroed(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
-    else pf__nodes_place(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
+    /* By default every page of records is written once here, so that it is faulted in at creation,
+     * not inside a frame: on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x
+     * its search time. PF_PREFAULT_NONE makes the records lazy (nodes_internal.h): pages are taken
+     * from the allocator as searches first write them, and the context holds what its searches
+     * touch (a batch's spares). */
+    if (prefault == PF_PREFAULT_NONE) {
+        if (!pf__nodes_place_lazy(&ctx->nodes, b, ctx->lazy != 0, map->count, map->kind == PF_MAP_GRAPH, &ctx->alloc))
+            return 0;
+    } else {
+        memset(b, 0, l->block);
+        pf__nodes_place_zeroed(&ctx->nodes, b, map->count, map->kind == PF_MAP_GRAPH);
+    }
     if (prefault == PF_PREFAULT_ALL) memset(hb, 0, pf__open_bytes(l->hcap));
     ctx->open.heap = hb + PF__HEAP_PAD;
     ctx->open.cap = l->hcap;
     ctx->open.size = 0;
-    ctx->open.pos = ctx->hpos;
+    ctx->open.pg = ctx->page;
     ctx->open.grow = ctx_open_grow;
     ctx->open.owner = ctx;
     ctx->s.status = PF_INVALID_ARGUMENT;
@@ -143,6 +150,7 @@ static void ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, co
      * context changes */
     atomic_fetch_add(&((pf_map *)map)->users, 1u);
 #endif
+    return 1;
 }
 
 static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
@@ -156,10 +164,6 @@ static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
     return PF_OK;
 }
 
-/* Cells per liveness chunk of pf__ctx_trim: a page of g, the widest array, so that no page of any
- * array covers less. */
-static size_t trim_chunk(size_t ps) { return ps / sizeof(double) ? ps / sizeof(double) : 1; }
-
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
 {
     if (!out) return PF_INVALID_ARGUMENT;
@@ -170,14 +174,17 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
     pf_allocator a = pf__alloc_resolve(&d.allocator);
 
     /* The open list of a long grid query holds a thin frontier: start at 1/64 of the map (at least
-     * 1024 entries) and double on demand. */
+     * 1024 entries) and double on demand; with lazy records at 1024 (16 KiB, taken warm from the
+     * allocator like the pages), so that a fresh context's first short query maps nothing. */
     size_t n = map->count;
-    ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 ? n / 64 : 1024));
+    int lazy_rec = d.prefault == PF_PREFAULT_NONE;
+    ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 && !lazy_rec ? n / 64 : 1024),
+                          lazy_rec);
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
     /* Huge pages only where the whole block is written now anyway: on lazy pages a touch would
      * map 2 MiB, and the context would no longer cost what it touches. */
     int lazy = 0;
-    int huge = d.prefault != PF_PREFAULT_NONE;
+    int huge = !lazy_rec;
     char *b = ctx ? pf__alloc_lazy(&a, l.block, huge, &lazy) : NULL;
     pf__hentry *hb = b ? pf__alloc(&a, pf__open_bytes(l.hcap), 64) : NULL;
     if (!hb) {
@@ -186,10 +193,11 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
         return PF_OUT_OF_MEMORY;
     }
     ctx->lazy = lazy ? 1 + huge : 0;
-    if (lazy) {
-        /* pf__ctx_trim's page map, made now: a batch's frames allocate nothing after its reserve */
+    if (lazy_rec) {
+        /* pf__ctx_trim's maps, made now: a batch's frames allocate nothing after its reserve */
         size_t ps = pf__page_size();
-        ctx->resident_size = (l.block + ps - 1) / ps + map->count / trim_chunk(ps) + 1;
+        ctx->resident_size = ((size_t)map->count * sizeof(uint32_t) + ps - 1) / ps +
+                             (((size_t)map->count + PF__PAGE_MASK) >> PF__PAGE_SHIFT) + 1;
         ctx->resident = pf__alloc(&a, ctx->resident_size, 64);
         if (!ctx->resident) {
             pf__free_lazy(&a, b, l.block, lazy);
@@ -198,7 +206,15 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
             return PF_OUT_OF_MEMORY;
         }
     }
-    ctx_init(ctx, map, a, b, &l, hb, d.prefault);
+    ctx->alloc = a;
+    if (!ctx_init(ctx, map, a, b, &l, hb, d.prefault)) {
+        pf__nodes_free(&ctx->nodes);
+        pf__free_lazy(&a, b, l.block, lazy);
+        pf__free(&a, hb, pf__open_bytes(l.hcap));
+        pf__free(&a, ctx->resident, ctx->resident_size);
+        pf__free(&a, ctx, sizeof *ctx);
+        return PF_OUT_OF_MEMORY;
+    }
     ctx->parallel = d.parallel;
     if ((d.jps_table && (st = pf_ctx_use_jps_table(ctx, d.jps_table)) != PF_OK) ||
         (d.accel && (st = pf_ctx_use_accel(ctx, d.accel)) != PF_OK)) {
@@ -212,7 +228,7 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
 /* Bytes of a static context, without the alignment slack of an arbitrary `mem`. */
 static size_t static_bytes(const pf_map *map, const pf_ctx_desc *d)
 {
-    ctx_layout l = layout(map, static_hcap(map, d));
+    ctx_layout l = layout(map, static_hcap(map, d), 0);
     return pf__align64(sizeof(pf_ctx)) + l.block + l.heap +
            (d && d->jps_table ? pf__jps_static_size(map) : 0);
 }
@@ -235,13 +251,13 @@ pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map, const pf
     size_t skip = (size_t)(-(uintptr_t)mem & 63u);
     if (size < skip || size - skip < static_bytes(map, desc)) return PF_BUFFER_TOO_SMALL;
     char *p = (char *)mem + skip;
-    ctx_layout l = layout(map, static_hcap(map, desc));
+    ctx_layout l = layout(map, static_hcap(map, desc), 0);
     pf_ctx *ctx = (pf_ctx *)(void *)p;
     memset(ctx, 0, sizeof *ctx);
     p += pf__align64(sizeof *ctx);
     char *b = p;
     pf__hentry *hb = (pf__hentry *)(void *)(p + l.block);
-    ctx_init(ctx, map, pf__alloc_none(), b, &l, hb, PF_PREFAULT_RECORDS);
+    (void)ctx_init(ctx, map, pf__alloc_none(), b, &l, hb, PF_PREFAULT_RECORDS); /* dense: cannot fail */
     ctx->fixed = 1;
     if (desc) ctx->parallel = desc->parallel;
     if (desc && desc->jps_table) pf__jps_static_init(ctx, p + l.block + l.heap, desc->jps_table);
@@ -261,17 +277,10 @@ void pf_ctx_destroy(pf_ctx *ctx)
     pf_allocator a = ctx->alloc;
     for (int k = 0; k < PF__EXT__COUNT; k++) pf__ctx_ext_drop(ctx, (pf__ext_kind)k);
     pf__open_free(&ctx->open, &a);
+    pf__nodes_free(&ctx->nodes);
     pf__free_lazy(&a, ctx->block, ctx->block_size, ctx->lazy);
     pf__free(&a, ctx->resident, ctx->resident_size);
     pf__free(&a, ctx, sizeof *ctx);
-}
-
-/* Before the first pages go back: from then on a touch maps 4 KiB, not 2 MiB. */
-static void small_pages(pf_ctx *ctx)
-{
-    if (ctx->lazy != 2) return;
-    pf__lazy_small_pages(ctx->block, ctx->block_size);
-    ctx->lazy = 1;
 }
 
 /* JPS's jump-point parents when they are lazy pages too (jps_search.c): written before they are
@@ -284,72 +293,28 @@ static uint32_t *lazy_parents(const pf_ctx *ctx)
 
 void pf__ctx_release(pf_ctx *ctx)
 {
-    if (!ctx->lazy) return;
+    if (!ctx->nodes.zero) return; /* lazy records only */
     uint32_t *par = lazy_parents(ctx);
     if (par) pf__release_lazy(par, (size_t)ctx->count * sizeof(uint32_t));
-    small_pages(ctx);
-    /* the stamps read as zeros again: stale for every generation (the counter is never 0 once a
-     * search has begun, and 0 is "never written" before that) */
-    pf__release_lazy(ctx->block, ctx->block_size);
+    pf__nodes_release(&ctx->nodes);
     ctx->s.active = PF__SEARCH_NONE;
     ctx->s.status = PF_INVALID_ARGUMENT;
     ctx->s.found = PF_NODE_NONE;
 }
 
-/* live[c]: whether chunk c holds a live record. Stamps are read only on mapped pages (`map`, one
- * byte per page of the block, bit 0): an unmapped one reads as zeros, and reading it would map it. */
-static void chunks_live(const pf_ctx *ctx, const unsigned char *map, size_t ps, unsigned char *live)
-{
-    size_t cc = trim_chunk(ps), soff = (size_t)((const char *)ctx->stamp - (const char *)ctx->block);
-    for (size_t c = 0; c * cc < ctx->count; c++) {
-        uint32_t lo = (uint32_t)(c * cc), hi = (uint32_t)((c + 1) * cc < ctx->count ? (c + 1) * cc : ctx->count);
-        unsigned char v = 0;
-        for (uint32_t i = lo; i < hi && !v;) {
-            size_t pg = (soff + (size_t)i * sizeof(uint32_t)) / ps;
-            uint32_t end = (uint32_t)(((pg + 1) * ps - soff) / sizeof(uint32_t));
-            if (end > hi) end = hi;
-            if (map[pg] & 1u)
-                for (uint32_t k = i; k < end; k++) v |= (ctx->stamp[k] & PF__GEN_MASK) == ctx->gen;
-            i = end;
-        }
-        live[c] = v;
-    }
-}
-
-/* Whether the page at byte `off` of the block holds a live record of any array. */
-static int page_live(const pf_ctx *ctx, const unsigned char *live, size_t ps, size_t off)
-{
-    const char *base = ctx->block;
-    const struct {
-        const void *a;
-        size_t      e;
-    } arr[4] = {{ctx->g, sizeof(double)}, {ctx->stamp, 4}, {ctx->hpos, 4}, {ctx->parent, 4}};
-    size_t cc = trim_chunk(ps);
-    for (int k = 0; k < 4; k++) {
-        if (!arr[k].a) continue;
-        size_t s0 = (size_t)((const char *)arr[k].a - base), s1 = s0 + (size_t)ctx->count * arr[k].e;
-        size_t lo = off > s0 ? off : s0, hi = off + ps < s1 ? off + ps : s1;
-        if (lo >= hi) continue;
-        size_t c0 = (lo - s0) / arr[k].e / cc, c1 = ((hi - s0 + arr[k].e - 1) / arr[k].e - 1) / cc;
-        for (size_t c = c0; c <= c1; c++)
-            if (live[c]) return 1;
-    }
-    return 0;
-}
-
-/* Gives back the pages of JPS's lazy parents that hold no live record's parent (`live` as
- * chunks_live made it; `map` has room for a byte per page of them, fewer than the block's). */
+/* Gives back the pages of JPS's lazy parents that hold no live record's parent (`live`: a byte
+ * per record page; `map` has room for a byte per page of the parents). */
 static void trim_parents(const pf_ctx *ctx, unsigned char *map, const unsigned char *live, size_t ps)
 {
     uint32_t *par = lazy_parents(ctx);
     size_t bytes = (size_t)ctx->count * sizeof(uint32_t), np = (bytes + ps - 1) / ps;
     if (!par || !pf__resident_pages(par, bytes, map)) return;
-    size_t cc = trim_chunk(ps), per = ps / sizeof(uint32_t), run = 0, n = 0;
+    size_t per = ps / sizeof(uint32_t), run = 0, n = 0;
     for (size_t pg = 0; pg <= np; pg++) {
         if (pg < np && (map[pg] & 1u)) {
             size_t c1 = ((pg + 1) * per < ctx->count ? (pg + 1) * per : ctx->count) - 1;
             int used = 0;
-            for (size_t c = pg * per / cc; c <= c1 / cc && !used; c++) used = live[c];
+            for (size_t r = (pg * per) >> PF__PAGE_SHIFT; r <= c1 >> PF__PAGE_SHIFT && !used; r++) used = live[r];
             if (!used) {
                 if (!n) run = pg;
                 n++;
@@ -366,30 +331,17 @@ static void trim_parents(const pf_ctx *ctx, unsigned char *map, const unsigned c
 
 void pf__ctx_trim(pf_ctx *ctx)
 {
-    if (!ctx->lazy) return;
-    size_t ps = pf__page_size();
-    size_t np = (ctx->block_size + ps - 1) / ps;
-    unsigned char *map = ctx->resident, *live = ctx->resident + np;
-    if (!pf__resident_pages(ctx->block, ctx->block_size, map)) return;
+    pf__nodes *r = &ctx->nodes;
+    if (!r->zero) return; /* lazy records only */
     /* a record is live iff its stamp is: pages holding no live record of the search in progress
-     * (records of searches before it, or pages of a pre-faulted block) go back in runs; every
-     * stamp is read before any page goes */
-    chunks_live(ctx, map, ps, live);
-    small_pages(ctx);
-    size_t run = 0, n = 0;
-    for (size_t pg = 0; pg <= np; pg++) {
-        if (pg < np && (map[pg] & 1u) && !page_live(ctx, live, ps, pg * ps)) {
-            if (!n) run = pg;
-            n++;
-            continue;
-        }
-        if (n) {
-            size_t end = (run + n) * ps < ctx->block_size ? (run + n) * ps : ctx->block_size;
-            pf__release_lazy((char *)ctx->block + run * ps, end - run * ps);
-        }
-        n = 0;
-    }
+     * (records of searches before it) go back to the allocator, and so do the pages of JPS's
+     * parents over them; every stamp is read before any page goes */
+    size_t ps = pf__page_size();
+    size_t np = ((size_t)ctx->count * sizeof(uint32_t) + ps - 1) / ps;
+    unsigned char *map = ctx->resident, *live = ctx->resident + np;
+    for (uint32_t p = 0; p < r->npage; p++) live[p] = r->page[p] != r->zero && pf__nodes_page_live(r, p);
     trim_parents(ctx, map, live, ps);
+    pf__nodes_trim(r);
 }
 
 void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to)
@@ -429,7 +381,8 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + pf__open_bytes(ctx->open.cap) +
+    return sizeof *ctx + ctx->block_size + (ctx->nodes.zero ? pf__nodes_held(&ctx->nodes) : 0) +
+           pf__open_bytes(ctx->open.cap) +
            (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */
            pf__szcomp_bytes(ctx) +                                      /* sized units' components */
            pf__fsize_bytes(ctx);                                        /* and where filtered ones stand */
@@ -456,7 +409,7 @@ double pf_ctx_cost(const pf_ctx *ctx, uint32_t node)
     if (!ctx || ctx->s.active == PF__SEARCH_NONE) return INFINITY;
     uint32_t idx = pf__map_inner(ctx->map, node);
     if (idx == PF_NODE_NONE || !pf__nodes_live(&ctx->nodes, idx)) return INFINITY;
-    return ctx->g[idx];
+    return pf__nodes_g(&ctx->nodes, idx);
 }
 
 int pf_ctx_closed(const pf_ctx *ctx, uint32_t node)

@@ -100,27 +100,27 @@ struct pf_ctx {
     uint32_t      tag;         /* PF__TAG_CTX while alive */
     const pf_map *map;
     pf_allocator  alloc;
-    /* The node records (search/nodes_internal.h): passed whole as `nodes` to the shared pieces,
-     * read by name in the hot loops (c->stamp, c->g); parent is kept for graphs only. */
+    /* The node records (search/nodes_internal.h): passed whole as `nodes` to the shared pieces;
+     * count, gen and parent (graphs only) are read by name too. */
     union {
         pf__nodes nodes;
         struct {
             uint32_t  count;
             uint32_t  gen;
-            uint32_t *stamp;
-            double   *g;
-            uint32_t *hpos;
+            char    **page;
             uint32_t *parent;
         };
     };
-    void         *block;       /* the records' allocation */
+    void         *block;       /* the records' allocation: the directory, parents, and the pages
+                                * unless they are lazy */
     size_t        block_size;
-    int           lazy;        /* block is lazy pages (pf__alloc_lazy), which pf__ctx_release gives
-                                * back: 1, or 2 while they are offered as huge pages */
-    unsigned char *resident;   /* lazy only: pf__ctx_trim's page map (a byte per page of block), then
-                                * its chunks' liveness; made with the context */
+    int           lazy;        /* block is lazy pages (pf__alloc_lazy): 1, or 2 while they are
+                                * offered as huge pages */
+    unsigned char *resident;   /* PF_PREFAULT_NONE: pf__ctx_trim's map of JPS's lazy parents (a
+                                * byte per page of them, then a byte per record page); made with the
+                                * context */
     size_t        resident_size;
-    pf__open      open;        /* open list; open.pos is hpos */
+    pf__open      open;        /* open list; open.pg is the records' pages */
     pf__search    s;
     int           fixed;       /* placed in caller memory (pf_ctx_init_static): alloc refuses,
                                 * and what would grow fails with PF_CAPACITY_EXCEEDED */

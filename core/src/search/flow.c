@@ -52,7 +52,7 @@ uint32_t pf_flow_next(const pf_ctx *ctx, uint32_t node)
 double pf_flow_cost(const pf_ctx *ctx, uint32_t node)
 {
     uint32_t i = settled(ctx, node);
-    return i == PF_NODE_NONE ? INFINITY : ctx->g[i];
+    return i == PF_NODE_NONE ? INFINITY : pf__nodes_g(&ctx->nodes, i);
 }
 
 pf_status pf_flow_export(const pf_ctx *ctx, uint8_t *dirs, size_t len)

@@ -115,7 +115,7 @@ PF__INLINE pf_status group_run(pf_ctx *c, pf__group *g, uint32_t budget, const i
             if (g->settled == g->count) return PF_OK;
         }
         c->s.st.expanded++;
-        const double gc = c->g[cur];
+        const double gc = pf__nodes_g(&c->nodes, cur);
         const pf__unit u = {gv.cls[cur], SZ ? g->size : 1u};
         for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
@@ -163,7 +163,7 @@ uint32_t pf__group_search_path_len(const pf_ctx *c, const pf__group *g, uint32_t
     if (!settled) return 0;
     uint32_t len = 1;
     for (uint32_t i = si; i != gi && len <= m->count; len++)
-        i = (uint32_t)((int64_t)i + off[c->stamp[i] >> PF__DIR_SHIFT]);
+        i = (uint32_t)((int64_t)i + off[pf__nodes_stamp(&c->nodes, i) >> PF__DIR_SHIFT]);
     return len;
 }
 
@@ -184,7 +184,7 @@ double pf__group_search_path(const pf_ctx *c, const pf__group *g, uint32_t start
     uint32_t i = pf__map_inner(m, start);
     nodes[0] = start;
     for (uint32_t t = 1; t < len; t++) {
-        uint32_t d = c->stamp[i] >> PF__DIR_SHIFT; /* towards the goal */
+        uint32_t d = pf__nodes_stamp(&c->nodes, i) >> PF__DIR_SHIFT; /* towards the goal */
         uint32_t nx = (uint32_t)((int64_t)i + off[d]);
         cost += pf__grid_step(mv, m->cost != NULL, 0, d, m->cost, i, nx) *
                 (g->filter ? pf__filter_mult(g->filter, m->cls[nx]) : 1.0);

@@ -3,9 +3,11 @@
  * (grid and graph A*, JPS, group searches; search/skeleton_internal.h) and the generic state-space
  * search (generic/generic.c).
  *
- * The list orders entries by (f, tie, node). `pos` is the embedder's array of slots, one per
- * record: the list writes pos[node] whenever an entry moves, and reads it only for decrease-key,
- * so the embedder says by its own records which nodes are open. 4-ary halves the depth of a binary
+ * The list orders entries by (f, tie, node). `pg` is the embedder's directory of record pages
+ * (search/nodes_internal.h): the slot of node n is the second word of the 8-byte pair
+ * (n & PF__PAGE_MASK) of page pg[n >> PF__PAGE_SHIFT]. The list writes a node's slot whenever its
+ * entry moves, and reads it only for decrease-key, so the embedder says by its own records which
+ * nodes are open. 4-ary halves the depth of a binary
  * heap, and the four children of an entry are one 64-byte line (the array starts PF__HEAP_PAD
  * entries into an aligned block). Everything here is inline: it sits in the hottest loops and its
  * callers are compiled per movement rule.
@@ -15,6 +17,13 @@
 
 #include "pathfind/pf_search.h"
 #include "common/pf_internal.h"
+
+/* Record pages (search/nodes_internal.h): 256 records, [stamp, hpos] pairs then g. */
+#define PF__PAGE_SHIFT 8u
+#define PF__PAGE_RECS (1u << PF__PAGE_SHIFT)
+#define PF__PAGE_MASK (PF__PAGE_RECS - 1u)
+#define PF__PAGE_G (PF__PAGE_RECS * 8u)
+#define PF__PAGE_BYTES (PF__PAGE_RECS * 16u)
 
 /* An open-list entry, ordered by (f, tie, node): compared as one 128-bit unsigned integer built
  * from the fields. fkey is f mapped to an unsigned integer of the same order (pf__fkey), so the
@@ -47,7 +56,7 @@ PF__INLINE pf__hentry pf__hentry_make(double f, uint32_t tie, uint32_t node)
 
 typedef struct pf__open {
     pf__hentry *heap;   /* [cap] entries, PF__HEAP_PAD entries into its block */
-    uint32_t   *pos;    /* [records] slot of each open record: the embedder's array */
+    char      **pg;     /* the embedder's record pages: the slot of each open record */
     uint32_t    size, cap;
     pf_tie      tie;    /* secondary key of new entries (PF_TIE_*; 0 = deeper first) */
     uint64_t    tie_seed;
@@ -111,27 +120,33 @@ PF__INLINE uint32_t pf__open_tie(pf__open *o, uint64_t id, double h)
     }
 }
 
+PF__INLINE uint32_t *pf__open_slot(char *const *pg, uint32_t node)
+{
+    return (uint32_t *)(void *)(pg[node >> PF__PAGE_SHIFT] + (size_t)(node & PF__PAGE_MASK) * 8u + 4u);
+}
+PF__INLINE uint32_t pf__open_pos(const pf__open *o, uint32_t node) { return *pf__open_slot(o->pg, node); }
+
 /* Moves e up from slot i (a new slot at the end, or an entry whose key decreased). */
 PF__INLINE void pf__open_sift_up(pf__open *o, uint32_t i, pf__hentry e)
 {
     pf__hentry *h = o->heap;
-    uint32_t *pos = o->pos;
+    char *const *pg = o->pg;
     while (i > 0) {
         uint32_t p = (i - 1) >> 2;
         if (!pf__hless(&e, &h[p])) break;
         h[i] = h[p];
-        pos[h[i].node] = i;
+        *pf__open_slot(pg, h[i].node) = i;
         i = p;
     }
     h[i] = e;
-    pos[e.node] = i;
+    *pf__open_slot(pg, e.node) = i;
 }
 
 /* Moves e down from slot i of a heap of o->size entries. */
 PF__INLINE void pf__open_sift_down(pf__open *o, uint32_t i, pf__hentry e)
 {
     pf__hentry *h = o->heap;
-    uint32_t *pos = o->pos;
+    char *const *pg = o->pg;
     const uint32_t n = o->size;
     for (;;) {
         uint32_t first = 4 * i + 1, best;
@@ -149,11 +164,11 @@ PF__INLINE void pf__open_sift_down(pf__open *o, uint32_t i, pf__hentry e)
         }
         if (!pf__hless(&h[best], &e)) break;
         h[i] = h[best];
-        pos[h[i].node] = i;
+        *pf__open_slot(pg, h[i].node) = i;
         i = best;
     }
     h[i] = e;
-    pos[e.node] = i;
+    *pf__open_slot(pg, e.node) = i;
 }
 
 /* Returns 0 when the heap could not grow. */
@@ -176,7 +191,7 @@ PF__INLINE uint32_t pf__open_pop(pf__open *o)
 /*
  * The held entry, a one-entry front to the open list kept by a search loop in a local: a node
  * just generated that beats the top of the heap would be pushed and popped straight back; it
- * waits here instead. It has no slot in pos: pf__open_lower updates it where it is. Before each
+ * waits here instead. It has no slot: pf__open_lower updates it where it is. Before each
  * pop, pf__hold_settle puts it back on the heap if the top now beats it (a decrease-key may have
  * made one better), so the expansion order is the heap's. A search that returns to be resumed
  * must pf__hold_flush first: resuming starts from the heap alone.
@@ -272,7 +287,7 @@ PF__INLINE void pf__open_lower(pf__open *o, pf__hold *hd, uint32_t node, double 
         hd->e.fkey = pf__fkey(f);
         return;
     }
-    uint32_t i = o->pos[node];
+    uint32_t i = pf__open_pos(o, node);
     pf__open_sift_up(o, i, pf__hentry_make(f, o->heap[i].tie, node));
 }
 

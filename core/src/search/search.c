@@ -97,7 +97,7 @@ static double note_nearest(pf_ctx *c, uint32_t cur, int32_t x, int32_t y)
     if (s->best != PF_NODE_NONE) {
         if (h > s->best_h) return h;
         if (h == s->best_h) {
-            double gb = c->g[s->best], gc = c->g[cur];
+            double gb = pf__nodes_g(&c->nodes, s->best), gc = pf__nodes_g(&c->nodes, cur);
             if (gc > gb || (gc == gb && cur > s->best)) return h;
         }
     }
@@ -137,14 +137,10 @@ PF__INLINE pf_status grid_run(pf_ctx *c, uint32_t budget, const int MV, const in
             uint32_t dn = cur + 3 * pw < c->count ? cur + 3 * pw : cur;
             PF__PREFETCH(&cls[up]);
             PF__PREFETCH(&cls[dn]);
-            PF__PREFETCH(&c->stamp[up]);
-            PF__PREFETCH(&c->stamp[dn]);
-            PF__PREFETCH(&c->g[up]);
-            PF__PREFETCH(&c->g[dn]);
-            PF__PREFETCH(&c->hpos[up]);
-            PF__PREFETCH(&c->hpos[dn]);
+            pf__nodes_prefetch(&c->nodes, up);
+            pf__nodes_prefetch(&c->nodes, dn);
         }
-        const double gc = c->g[cur];
+        const double gc = pf__nodes_g(&c->nodes, cur);
         const int32_t py = (int32_t)(cur / pw), px = (int32_t)(cur - (uint32_t)py * pw);
         const int32_t x = px - 1, y = py - 1;
         const int32_t *hoff = m->nb_off[(uint32_t)py & 1u]; /* hex: offsets by row parity */
@@ -203,16 +199,16 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
                 uint32_t d = pf__ctz32(open);
                 uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
-                uint32_t st = c->stamp[nb];
+                uint32_t st = pf__nodes_stamp(&c->nodes, nb);
                 if ((st & PF__GEN_MASK) != gen || !(st & PF__CLOSED_BIT)) continue;
-                double v = c->g[nb] + pf__dir_step[d] * fm;
+                double v = pf__nodes_g(&c->nodes, nb) + pf__dir_step[d] * fm;
                 if (v < best) {
                     best = v;
                     p = nb;
                 }
             }
             par[cur] = p;
-            c->g[cur] = best;
+            pf__nodes_set_g(&c->nodes, cur, best);
             /* its cost rose: max_cost, checked on the assumed cost, is checked again */
             if (s->d.max_cost > 0 && best + s->hadm * pf__grid_euclid(pw, cur, goal) > s->d.max_cost) {
                 s->pruned = 1;
@@ -228,12 +224,12 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             const int32_t py = (int32_t)(cur / pw);
             note_nearest(c, cur, (int32_t)(cur - (uint32_t)py * pw) - 1, py - 1);
         }
-        const double gp = c->g[p];
+        const double gp = pf__nodes_g(&c->nodes, p);
         for (uint32_t open = pf__grid_open_dirs_f(&gv, NULL, cur, u, MV, SZ, FL); open; open &= open - 1u) {
             uint32_t d = pf__ctz32(open);
             uint32_t nb = (uint32_t)((int32_t)cur + gv.off[d]);
             /* from the start itself, a grid step (its own parent) */
-            double ng = p == cur ? c->g[cur] + pf__dir_step[d] * fm : gp + pf__grid_euclid(pw, p, nb) * fm;
+            double ng = p == cur ? pf__nodes_g(&c->nodes, cur) + pf__dir_step[d] * fm : gp + pf__grid_euclid(pw, p, nb) * fm;
             uint32_t was = pf__bf_admit(c, nb, ng, 0);
             if (was && !pf__bf_relax(c, &hold, nb, was, ng, pf__grid_euclid(pw, nb, goal), pf__mv_back(MV, d), par,
                                      p, 0))
@@ -264,7 +260,7 @@ static void theta_pull(pf_ctx *c, uint32_t found)
         len += pf__grid_euclid(gv.pw, a, far);
         a = far;
     }
-    c->g[found] = len * (fl ? c->s.hadm : 1.0); /* a filter's one multiplier (check_desc) */
+    pf__nodes_set_g(&c->nodes, found, len * (fl ? c->s.hadm : 1.0)); /* a filter's one multiplier (check_desc) */
 }
 
 static pf_status run_theta(pf_ctx *c, uint32_t b)
@@ -386,7 +382,7 @@ static pf_status graph_run(pf_ctx *c, uint32_t budget)
     for (;;) {
         uint32_t cur = pf__bf_next_expand(c, &hold, &budget, goal, &ret);
         if (cur == PF_NODE_NONE) return ret;
-        double gc = c->g[cur];
+        double gc = pf__nodes_g(&c->nodes, cur);
         for (uint32_t e = off[cur]; e < off[cur + 1]; e++) {
             uint32_t nb = dst[e];
             double ng = gc + (s->unit ? 1.0 : w[e]);
@@ -530,7 +526,7 @@ static pf_status finish(pf_ctx *c, pf_status st)
     }
     if (st != PF_IN_PROGRESS) {
         s->status = st;
-        if ((st == PF_OK || st == PF_PARTIAL) && s->found != PF_NODE_NONE) s->st.cost = c->g[s->found];
+        if ((st == PF_OK || st == PF_PARTIAL) && s->found != PF_NODE_NONE) s->st.cost = pf__nodes_g(&c->nodes, s->found);
     }
     return st;
 }
@@ -735,8 +731,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         pf_status cs = pf__szcomp_same(c, si, gi, size, flt, &same);
         if (cs == PF_OUT_OF_MEMORY) return s->status = cs;
         if (!same) {
-            c->stamp[si] = c->gen;
-            c->g[si] = 0.0;
+            if (!pf__nodes_set(&c->nodes, si, 0.0, 0)) return s->status = PF_OUT_OF_MEMORY;
             return finish(c, PF_NO_PATH);
         }
     }
@@ -758,13 +753,11 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
 
     if (!tree && !partial && !flt && m->kind == PF_MAP_GRID && m->cls[si] != m->cls[gi]) {
         /* different terrain classes never connect: answer without searching */
-        c->stamp[si] = c->gen;
-        c->g[si] = 0.0;
+        if (!pf__nodes_set(&c->nodes, si, 0.0, 0)) return s->status = PF_OUT_OF_MEMORY;
         return finish(c, PF_NO_PATH);
     }
     if (!tree && !partial && !flt && m->kind == PF_MAP_GRID && m->comp && pf__grid_comp(m, si) != pf__grid_comp(m, gi)) {
-        c->stamp[si] = c->gen;
-        c->g[si] = 0.0;
+        if (!pf__nodes_set(&c->nodes, si, 0.0, 0)) return s->status = PF_OUT_OF_MEMORY;
         return finish(c, PF_NO_PATH);
     }
     if (s->d.algo == PF_ALGO_AUTO) { /* the accelerator picked */
@@ -932,7 +925,7 @@ static uint32_t parent_of(const pf_ctx *c, uint32_t idx)
     const pf_map *m = c->map;
     if (m->kind == PF_MAP_GRAPH) return c->parent[idx];
     if (c->s.d.algo == PF_ALGO_THETA) return ((const uint32_t *)pf__ctx_ext_get(c, PF__EXT_THETA))[idx];
-    uint32_t back = c->stamp[idx] >> PF__DIR_SHIFT;
+    uint32_t back = pf__nodes_stamp(&c->nodes, idx) >> PF__DIR_SHIFT;
     return (uint32_t)((int64_t)idx + m->nb_off[(idx / m->pw) & 1u][back]);
 }
 

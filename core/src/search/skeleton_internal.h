@@ -65,11 +65,12 @@ PF__INLINE void pf__bf_reset(pf_ctx *c)
 }
 
 /* Writes the root record (g = 0, `back` in the stamp's direction bits) and puts it on the open list
- * with heuristic h; 0 when the open list cannot grow. The caller writes its parent, if it keeps
+ * with heuristic h; 0 when the open list cannot grow or the root's page of lazy records cannot be
+ * taken. The caller writes its parent, if it keeps
  * parents. */
 PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
 {
-    pf__nodes_set(&c->nodes, node, 0.0, back);
+    if (!pf__nodes_set(&c->nodes, node, 0.0, back)) return 0;
     c->s.st.pushed = 1;
     return pf__open_push(&c->open, pf__hentry_make(c->s.hmul * h, pf__open_tie(&c->open, node, h), node));
 }
