@@ -186,6 +186,58 @@ static void test_release_and_wrap(void **state)
     pf_map_destroy(m);
 }
 
+/* A fresh context's first short query writes its records on the spare pages made with the
+ * context (nodes_internal.h): nothing of the backing is mapped, so the query pays no page fault.
+ * A trim and a release make the spares whole again, zeroed, and the answers stay the reference's. */
+static void test_first_query_on_spares(void **state)
+{
+    (void)state;
+    pf_map *m = field();
+    pf_ctx *ctx, *ref;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &ctx), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(ctx->nodes.nspare, PF__NODES_SPARE);
+    uint32_t s = pf_grid_node(m, W / 2, H / 2), g = pf_grid_node(m, W / 2 + 6, H / 2 + 3);
+    for (int round = 0; round < 3; round++) {
+        /* the next goal the reference reaches (a fifth of the field is walls) */
+        for (;;) {
+            pf_search_begin(ref, s, g, NULL);
+            pf_search_step(ref, 0);
+            finish(ref, a);
+            if (a->st == PF_OK) break;
+            g++;
+        }
+        pf_search_begin(ctx, s, g, NULL);
+        pf_search_step(ctx, 0);
+        finish(ctx, b);
+        same(a, b);
+        assert_int_equal(a->st, PF_OK);
+        assert_true(ctx->nodes.taken > 0 && ctx->nodes.taken <= PF__NODES_SPARE);
+        assert_int_equal(ctx->nodes.nspare + ctx->nodes.taken, PF__NODES_SPARE);
+        if (ctx->lazy && mapped_pages(ctx) != (size_t)-1) assert_int_equal(mapped_pages(ctx), 0);
+        /* given back: by a trim once another search left them stale, or by a release */
+        if (round == 0) {
+            pf_search_begin(ctx, g, g, NULL);
+            pf__ctx_trim(ctx);
+            assert_true(ctx->nodes.taken <= 1);
+        } else {
+            pf__ctx_release(ctx);
+            assert_int_equal(ctx->nodes.taken, 0);
+            assert_int_equal(ctx->nodes.nspare, PF__NODES_SPARE);
+        }
+        s = g;
+        g = s + 5u + W * 2u;
+    }
+    free(a);
+    free(b);
+    pf_ctx_destroy(ctx);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 /* A user's allocator gets no lazy pages: its records' pages are cleared as they are taken, trim
  * keeps the search going, and release makes every record stale as with lazy pages. */
 static int user_calls;
@@ -330,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_trim_keeps_the_search),
         cmocka_unit_test(test_trim_gives_back_pages),
         cmocka_unit_test(test_release_and_wrap),
+        cmocka_unit_test(test_first_query_on_spares),
         cmocka_unit_test(test_user_allocator),
         cmocka_unit_test(test_jps_parents_follow),
     };
