@@ -381,7 +381,7 @@ size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
-    return sizeof *ctx + ctx->block_size + (ctx->nodes.zero ? pf__nodes_held(&ctx->nodes) : 0) +
+    return sizeof *ctx + pf__nodes_mem(&ctx->nodes, ctx->block_size) +
            pf__open_bytes(ctx->open.cap) +
            (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */
            pf__szcomp_bytes(ctx) +                                      /* sized units' components */

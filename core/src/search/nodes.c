@@ -171,9 +171,14 @@ void pf__nodes_trim(pf__nodes *r)
     back_release(r, dead, nb);
 }
 
-size_t pf__nodes_held(const pf__nodes *r)
+size_t pf__nodes_mem(const pf__nodes *r, size_t block_bytes)
 {
-    return (size_t)(r->zero ? r->taken + r->nspare : r->npage) * PF__PAGE_BYTES;
+    if (!r->zero) return block_bytes;
+    const size_t spares = r->spare_block ? (size_t)PF__NODES_SPARE * PF__PAGE_BYTES : 0;
+    if (!r->back_lazy) return block_bytes + spares;
+    const uint32_t on_spares = PF__NODES_SPARE - r->nspare; /* entries holding a spare page */
+    const size_t backing = (size_t)r->npage * PF__PAGE_BYTES;
+    return block_bytes - backing + spares + (size_t)(r->taken - on_spares) * PF__PAGE_BYTES;
 }
 
 void pf__nodes_next_gen(pf__nodes *r)

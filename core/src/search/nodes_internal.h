@@ -91,8 +91,9 @@ void   pf__nodes_release(pf__nodes *r);
 void   pf__nodes_trim(pf__nodes *r);
 /* Lazy: whether page p holds a live record (pf__nodes_trim's test). */
 int    pf__nodes_page_live(const pf__nodes *r, uint32_t p);
-/* Bytes of pages taken and spare (lazy) or of every page (dense), without the directory. */
-size_t pf__nodes_held(const pf__nodes *r);
+/* Bytes the records hold, placed in a block of `block_bytes`: the block (dense, or lazy over a
+ * user's memory), else the block without its backing, the backing pages taken and the spares. */
+size_t pf__nodes_mem(const pf__nodes *r, size_t block_bytes);
 /* Gives the untaken entry of record i a page (lazy records); 1 (the return leaves room for records
  * whose pages may fail to come). */
 int    pf__nodes_take_page(pf__nodes *r, uint32_t i);
