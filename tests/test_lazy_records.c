@@ -240,6 +240,54 @@ static void test_first_query_on_spares(void **state)
     pf_map_destroy(m);
 }
 
+/* A graph's parents (4 bytes a node, beside the pages) follow use too: after a search over the
+ * whole graph, a short search's trim leaves few of their pages mapped and a release none. */
+static size_t mapped_of(void *p, size_t bytes)
+{
+    size_t ps = pf__page_size(), np = (bytes + ps - 1) / ps, n = 0;
+    unsigned char *v = malloc(np);
+    assert_non_null(v);
+    if (!pf__resident_pages(p, bytes, v)) {
+        free(v);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < np; i++) n += v[i] & 1u;
+    free(v);
+    return n;
+}
+
+static void test_graph_parents_follow(void **state)
+{
+    (void)state;
+    const uint32_t n = 600000; /* a ring: every node reached by a tree search */
+    pf_edge *e = malloc((size_t)n * sizeof *e);
+    assert_non_null(e);
+    for (uint32_t i = 0; i < n; i++) e[i] = (pf_edge){i, (i + 1) % n, 1.0};
+    pf_map *m;
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = n, .edge_count = n, .edges = e}, &m), PF_OK);
+    free(e);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE}, &c), PF_OK);
+    const size_t bytes = (size_t)n * sizeof(uint32_t);
+    if (!c->lazy || !c->nodes.back_lazy || mapped_of(c->parent, bytes) == (size_t)-1) {
+        pf_ctx_destroy(c);
+        pf_map_destroy(m);
+        skip();
+    }
+    assert_int_equal(pf_search_tree(c, 0, NULL), PF_OK);
+    const size_t full = mapped_of(c->parent, bytes);
+    assert_true(full > bytes / pf__page_size() / 2);
+    assert_int_equal(pf_search_begin(c, 5, 10, NULL), PF_IN_PROGRESS);
+    assert_int_equal(pf_search_step(c, 0), PF_OK);
+    pf__ctx_trim(c);
+    assert_true(mapped_of(c->parent, bytes) <= 2);
+    assert_true(pf_ctx_parent(c, 10) == 9);
+    pf__ctx_release(c);
+    assert_int_equal(mapped_of(c->parent, bytes), 0);
+    pf_ctx_destroy(c);
+    pf_map_destroy(m);
+}
+
 /* A user's allocator gets no lazy pages: its records' pages are cleared as they are taken, trim
  * keeps the search going, and release makes every record stale as with lazy pages. */
 static int user_calls;
@@ -385,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_trim_gives_back_pages),
         cmocka_unit_test(test_release_and_wrap),
         cmocka_unit_test(test_first_query_on_spares),
+        cmocka_unit_test(test_graph_parents_follow),
         cmocka_unit_test(test_user_allocator),
         cmocka_unit_test(test_jps_parents_follow),
     };

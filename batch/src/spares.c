@@ -37,9 +37,10 @@ pf_status pf__new_ctx(pf_batch *b, pf_ctx **out)
     return st;
 }
 
-/* A spare made during a run is never written at creation, whatever the batch's prefault: its pages
- * are mapped as its searches touch them (4 KiB each; the default allocator on Linux; another
- * allocator's spare has its stamps written, a quarter of the records). Written at creation, the
+/* A spare made during a run is never written at creation, whatever the batch's prefault: its
+ * records are lazy (search/nodes_internal.h), pages taken as its searches first write them (16
+ * spare pages made with it, then 4 KiB pages of a lazily mapped block with the default allocator
+ * on Linux; another allocator's memory is cleared a page as it is taken). Written at creation, the
  * spares that a run's first suspensions made (64 MB of records each on 2000x2000) were the worst
  * frame of a rooms-2000 replay under a 4 ms budget: 150-370 ms, every other frame at most 8. The
  * faults are spread over the frames instead, each page once in the spare's life: only with

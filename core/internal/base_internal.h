@@ -62,8 +62,9 @@ void  pf__free(const pf_allocator *a, void *p, size_t size);
 void *pf__alloc_lazy(const pf_allocator *a, size_t size, int huge, int *lazy);
 void  pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy);
 /* Gives the pages of lazy memory back to the kernel, to read as zeros again and be mapped when
- * next touched. */
-void  pf__release_lazy(void *p, size_t size);
+ * next touched; 1 when they were (p page-aligned; size is rounded up to whole pages by the
+ * kernel), 0 when not (no lazy pages here, or the kernel refused: the memory is unchanged). */
+int   pf__release_lazy(void *p, size_t size);
 /* Lazy memory offered as huge pages (`huge`) becomes 4 KiB pages from now on: a huge page would
  * come back whole on the next touch. Apply to the whole block, once: advice on parts of it splits
  * the kernel's mapping. */

@@ -44,13 +44,14 @@ int      pf__ctx_accel_running(const pf_ctx *ctx);
  * writes its unused part so its pages are mapped; 0 on allocation failure or when a context in
  * caller memory would have to grow (nothing changed). pf_batch_reserve's way to size contexts. */
 int pf__ctx_reserve_open(pf_ctx *ctx, uint32_t cap, int prefault);
-/* Gives back the pages of the records when they are lazy (the default allocator on Linux), so an
- * idle context (a batch's free spare) holds none of a finished search's memory; the next search
- * maps what it touches. Any search state is lost. Nothing for caller memory or user allocators. */
+/* Gives back every page of lazy records (PF_PREFAULT_NONE: search/nodes_internal.h), so an idle
+ * context (a batch's free spare) holds none of a finished search's memory: its spare pages are
+ * zeroed for the next search and the backing pages, with the default allocator on Linux, go back
+ * to the kernel (a user allocator's stay, cleared when taken again). Any search state is lost.
+ * Nothing for dense records (pre-faulted contexts, caller memory). */
 void pf__ctx_release(pf_ctx *ctx);
-/* Gives back the pages of lazy records that hold no record of the search in progress, so a
- * suspended search keeps what it touched, not what the context's earlier searches (or its
- * pre-faulting) left mapped. Reads only mapped stamp pages; nothing for other records. */
+/* The same for the pages of lazy records that hold no record of the search in progress, so a
+ * suspended search keeps what it touched, not what the context's earlier searches left. */
 void pf__ctx_trim(pf_ctx *ctx);
 /* Moves what `from` derived from the map alone, not from its search (the components of sized
  * units, 8 bytes a cell once a sized query asked), to `to`, freeing what `to` had of it: `from`

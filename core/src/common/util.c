@@ -165,13 +165,14 @@ void pf__lazy_small_pages(void *p, size_t size)
 #endif
 }
 
-void pf__release_lazy(void *p, size_t size)
+int pf__release_lazy(void *p, size_t size)
 {
 #if PF__LAZY_PAGES
-    (void)madvise(p, size, MADV_DONTNEED);
+    return madvise(p, size, MADV_DONTNEED) == 0;
 #else
     (void)p;
     (void)size;
+    return 0;
 #endif
 }
 

@@ -302,13 +302,13 @@ void pf__ctx_release(pf_ctx *ctx)
     ctx->s.found = PF_NODE_NONE;
 }
 
-/* Gives back the pages of JPS's lazy parents that hold no live record's parent (`live`: a byte
- * per record page; `map` has room for a byte per page of the parents). */
-static void trim_parents(const pf_ctx *ctx, unsigned char *map, const unsigned char *live, size_t ps)
+/* Gives back the pages of lazy parents `par` (JPS's jump-point parents, a graph's parents: whole
+ * pages of their own) that hold no live record's parent (`live`: a byte per record page; `map` has
+ * room for a byte per page of the parents). */
+static void trim_parents(const pf_ctx *ctx, uint32_t *par, unsigned char *map, const unsigned char *live, size_t ps)
 {
-    uint32_t *par = lazy_parents(ctx);
     size_t bytes = (size_t)ctx->count * sizeof(uint32_t), np = (bytes + ps - 1) / ps;
-    if (!par || !pf__resident_pages(par, bytes, map)) return;
+    if (!pf__resident_pages(par, bytes, map)) return;
     size_t per = ps / sizeof(uint32_t), run = 0, n = 0;
     for (size_t pg = 0; pg <= np; pg++) {
         if (pg < np && (map[pg] & 1u)) {
@@ -336,11 +336,15 @@ void pf__ctx_trim(pf_ctx *ctx)
     /* a record is live iff its stamp is: pages holding no live record of the search in progress
      * (records of searches before it) go back to the allocator, and so do the pages of JPS's
      * parents over them; every stamp is read before any page goes */
-    size_t ps = pf__page_size();
-    size_t np = ((size_t)ctx->count * sizeof(uint32_t) + ps - 1) / ps;
-    unsigned char *map = ctx->resident, *live = ctx->resident + np;
-    for (uint32_t p = 0; p < r->npage; p++) live[p] = r->page[p] != r->zero && pf__nodes_page_live(r, p);
-    trim_parents(ctx, map, live, ps);
+    uint32_t *jps = lazy_parents(ctx), *graph = r->back_lazy ? r->parent : NULL;
+    if (jps || graph) {
+        size_t ps = pf__page_size();
+        size_t np = ((size_t)ctx->count * sizeof(uint32_t) + ps - 1) / ps;
+        unsigned char *map = ctx->resident, *live = ctx->resident + np;
+        for (uint32_t p = 0; p < r->npage; p++) live[p] = r->page[p] != r->zero && pf__nodes_page_live(r, p);
+        if (jps) trim_parents(ctx, jps, map, live, ps);
+        if (graph) trim_parents(ctx, graph, map, live, ps);
+    }
     pf__nodes_trim(r);
 }
 

@@ -22,9 +22,17 @@ size_t pf__nodes_bytes(uint32_t count, int with_parent)
     return dir_bytes(count) + parent_bytes(count, with_parent) + (size_t)npages(count) * PF__PAGE_BYTES;
 }
 
+/* Lazy records' parents take whole pages, so that they can be given back without touching the
+ * directory after them. */
+static size_t lazy_parent_bytes(uint32_t count, int with_parent)
+{
+    return with_parent ? ((size_t)count * sizeof(uint32_t) + PF__PAGE_BYTES - 1u) / PF__PAGE_BYTES * PF__PAGE_BYTES : 0u;
+}
+
 size_t pf__nodes_lazy_bytes(uint32_t count, int with_parent)
 {
-    return pf__nodes_bytes(count, with_parent) + pf__align64((size_t)npages(count) * 2u * sizeof(uint32_t));
+    return (size_t)npages(count) * PF__PAGE_BYTES + lazy_parent_bytes(count, with_parent) + dir_bytes(count) +
+           pf__align64((size_t)npages(count) * 2u * sizeof(uint32_t));
 }
 
 /* The directory and parents at `b`; returns the byte after them. */
@@ -66,11 +74,16 @@ static void spare_put(pf__nodes *r, char *p)
 int pf__nodes_place_lazy(pf__nodes *r, void *block, int block_lazy, uint32_t count, int with_parent,
                          const pf_allocator *a)
 {
-    /* the backing pages first: the block is page-aligned, so each entry's page is an OS page */
+    /* The backing pages first, then the parents: the block is page-aligned, so where the OS's
+     * pages are 4 KiB each entry's page and the parents' are whole OS pages, which can be given
+     * back alone. With larger OS pages (16 or 64 KiB: some arm64 kernels) a page given back would
+     * zero its neighbours too: the backing is then cleared as it is taken, as a user's memory is. */
     char *b = block;
-    r->tlist = (uint32_t *)(void *)place_front(r, b + (size_t)npages(count) * PF__PAGE_BYTES, count, with_parent);
+    const size_t back = (size_t)npages(count) * PF__PAGE_BYTES, par = lazy_parent_bytes(count, with_parent);
+    r->tlist = (uint32_t *)(void *)place_front(r, b + back + par, count, 0);
+    r->parent = with_parent ? (uint32_t *)(void *)(b + back) : NULL;
     r->back = b;
-    r->back_lazy = block_lazy;
+    r->back_lazy = block_lazy && pf__page_size() == PF__PAGE_BYTES;
     r->zero = (char *)(uintptr_t)zero_page;
     r->alloc = a;
     for (uint32_t k = 0; k < r->npage; k++) r->page[k] = r->zero;
@@ -125,7 +138,9 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Gives the backing pages of entries e[0..n) back to the kernel, in runs of consecutive entries. */
+/* Gives the backing pages of entries e[0..n) back to the kernel, in runs of consecutive entries.
+ * Where the kernel refuses (a locked mapping), those pages keep what they held, so from then on
+ * every backing page is cleared as it is taken. */
 static void back_release(pf__nodes *r, uint32_t *e, uint32_t n)
 {
     if (!r->back_lazy || !n) return;
@@ -133,7 +148,8 @@ static void back_release(pf__nodes *r, uint32_t *e, uint32_t n)
     for (uint32_t k = 0; k < n;) {
         uint32_t j = k + 1;
         while (j < n && e[j] == e[j - 1] + 1u) j++;
-        pf__release_lazy(r->back + (size_t)e[k] * PF__PAGE_BYTES, (size_t)(j - k) * PF__PAGE_BYTES);
+        if (!pf__release_lazy(r->back + (size_t)e[k] * PF__PAGE_BYTES, (size_t)(j - k) * PF__PAGE_BYTES))
+            r->back_lazy = 0;
         k = j;
     }
 }
@@ -141,6 +157,8 @@ static void back_release(pf__nodes *r, uint32_t *e, uint32_t n)
 void pf__nodes_release(pf__nodes *r)
 {
     if (!r->zero) return;
+    /* parents are written before they are read: any page of them may go */
+    if (r->parent && r->back_lazy) (void)pf__release_lazy(r->parent, lazy_parent_bytes(r->count, 1));
     uint32_t nb = 0;
     for (uint32_t k = 0; k < r->taken; k++) {
         uint32_t e = r->tlist[k];
