@@ -133,6 +133,7 @@ typedef struct config {
     int      shuffle;      /* permute each frame's submissions */
     uint32_t slots;
     int      fixed;        /* a batch in caller memory (pf_batch_init_static) */
+    pf_prefault prefault;  /* 0: the default; PF_PREFAULT_NONE: lazy records, trimmed when parked */
 } config;
 
 static void run_once(pf_batch *b, const config *c, const pf_batch_budget *bud)
@@ -168,7 +169,7 @@ static void collect(pf_batch *b, const op *ops, const pf_query_id *ids, outcome 
 static uint32_t play(const pf_map *m, const op *ops, uint32_t n, const config *c, const pf_batch_budget *bud, outcome *out)
 {
     pf_batch *b;
-    pf_batch_desc d = {.workers = c->workers, .suspend_slots = c->slots, .max_queries = n};
+    pf_batch_desc d = {.workers = c->workers, .suspend_slots = c->slots, .max_queries = n, .prefault = c->prefault};
     void *mem = NULL;
     if (c->fixed) {
         size_t need = pf_batch_estimate(m, &d);
@@ -229,9 +230,10 @@ static void lockstep_case(uint32_t slots, uint64_t budget, uint64_t seed)
     op *ops = make_stream(m, frames < 16 ? 16 : frames, &n, seed * 3 + 1);
     pf_batch_budget bud = {.max_expansions = budget};
     const config cfg[] = {
-        {1, DRV_OMP, 0, slots, 0},     {2, DRV_OMP, 0, slots, 0},     {3, DRV_PTHREADS, 0, slots, 0},
-        {2, DRV_PTHREADS, 1, slots, 0}, {3, DRV_REVERSE, 1, slots, 0}, {2, DRV_FORGET, 0, slots, 0},
-        {2, DRV_OMP, 1, slots, 1}, /* in caller memory: priorities, cancels and supersedes too */
+        {1, DRV_OMP, 0, slots, 0, 0},      {2, DRV_OMP, 0, slots, 0, 0},     {3, DRV_PTHREADS, 0, slots, 0, 0},
+        {2, DRV_PTHREADS, 1, slots, 0, 0}, {3, DRV_REVERSE, 1, slots, 0, 0}, {2, DRV_FORGET, 0, slots, 0, 0},
+        {2, DRV_OMP, 1, slots, 1, 0}, /* in caller memory: priorities, cancels and supersedes too */
+        {2, DRV_PTHREADS, 1, slots, 0, PF_PREFAULT_NONE}, /* lazy records: parked searches trimmed, spares released */
     };
     enum { NC = sizeof cfg / sizeof cfg[0] };
     outcome *res[NC];
