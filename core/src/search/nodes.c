@@ -87,15 +87,16 @@ int pf__nodes_place_lazy(pf__nodes *r, void *block, int block_lazy, uint32_t cou
     r->zero = (char *)(uintptr_t)zero_page;
     r->alloc = a;
     for (uint32_t k = 0; k < r->npage; k++) r->page[k] = r->zero;
-    r->spare_block = pf__alloc(a, (size_t)PF__NODES_SPARE * PF__PAGE_BYTES, 64);
+    r->spare_cap = r->npage < PF__NODES_SPARE ? r->npage : PF__NODES_SPARE; /* no more than a small map's */
+    r->spare_block = pf__alloc(a, (size_t)r->spare_cap * PF__PAGE_BYTES, 64);
     if (!r->spare_block) return 0;
-    for (uint32_t k = 0; k < PF__NODES_SPARE; k++) spare_put(r, r->spare_block + (size_t)k * PF__PAGE_BYTES);
+    for (uint32_t k = 0; k < r->spare_cap; k++) spare_put(r, r->spare_block + (size_t)k * PF__PAGE_BYTES);
     return 1;
 }
 
 void pf__nodes_free(pf__nodes *r)
 {
-    if (r->spare_block) pf__free(r->alloc, r->spare_block, (size_t)PF__NODES_SPARE * PF__PAGE_BYTES);
+    if (r->spare_block) pf__free(r->alloc, r->spare_block, (size_t)r->spare_cap * PF__PAGE_BYTES);
     r->spare_block = r->spare = NULL;
     r->nspare = 0;
 }
@@ -129,7 +130,7 @@ int pf__nodes_page_live(const pf__nodes *r, uint32_t p)
 
 static int is_spare(const pf__nodes *r, const char *p)
 {
-    return r->spare_block && p >= r->spare_block && p < r->spare_block + (size_t)PF__NODES_SPARE * PF__PAGE_BYTES;
+    return r->spare_block && p >= r->spare_block && p < r->spare_block + (size_t)r->spare_cap * PF__PAGE_BYTES;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -192,9 +193,9 @@ void pf__nodes_trim(pf__nodes *r)
 size_t pf__nodes_mem(const pf__nodes *r, size_t block_bytes)
 {
     if (!r->zero) return block_bytes;
-    const size_t spares = r->spare_block ? (size_t)PF__NODES_SPARE * PF__PAGE_BYTES : 0;
+    const size_t spares = r->spare_block ? (size_t)r->spare_cap * PF__PAGE_BYTES : 0;
     if (!r->back_lazy) return block_bytes + spares;
-    const uint32_t on_spares = PF__NODES_SPARE - r->nspare; /* entries holding a spare page */
+    const uint32_t on_spares = r->spare_cap - r->nspare; /* entries holding a spare page */
     const size_t backing = (size_t)r->npage * PF__PAGE_BYTES;
     return block_bytes - backing + spares + (size_t)(r->taken - on_spares) * PF__PAGE_BYTES;
 }

@@ -60,14 +60,15 @@ typedef struct pf__nodes {
     char     *back;   /* lazy: [npage] pages, entry p's at back + p * PF__PAGE_BYTES */
     int       back_lazy; /* back is lazy pages (read as zeros until written; given back by runs) */
     char     *spare;  /* lazy: zeroed pages ready to take, linked through their first word */
-    char     *spare_block; /* lazy: the PF__NODES_SPARE pages' allocation */
-    uint32_t  nspare;
+    char     *spare_block; /* lazy: the spare pages' allocation, spare_cap of them */
+    uint32_t  nspare, spare_cap;
     const pf_allocator *alloc; /* lazy: the spare pages' allocator */
 } pf__nodes;
 
-/* Lazy records keep this many zeroed pages (64 KiB) for the first entries a search writes, made
- * with them and zeroed again as they are given back: a fresh context's first short query (about
- * 10 pages on a 2000-wide map) then maps nothing and clears nothing. */
+/* Lazy records keep this many zeroed pages (64 KiB; fewer where the map has fewer) for the first
+ * entries a search writes, made with them and zeroed again as they are given back: a fresh
+ * context's first short query (about 10 pages on a 2000-wide map) then maps nothing and clears
+ * nothing. */
 #define PF__NODES_SPARE 16u
 
 /* nodes.c: bytes of records of `count` nodes (directory, pages, parents when asked) placed dense,
