@@ -1,8 +1,8 @@
 /*
  * pf_search.h - the search family over a pf_map: A*, weighted A*, Dijkstra, BFS, greedy best-first.
  *
- * A pf_ctx holds one thread's node records (structure of arrays, sized to the map once) and its open
- * list. Records are reset by a generation stamp, never by clearing: a 20-cell query on a 4-million-
+ * A pf_ctx holds one thread's node records (pages of 256 cells, a structure of arrays in each,
+ * sized to the map once) and its open list. Records are reset by a generation stamp, never by clearing: a 20-cell query on a 4-million-
  * cell map touches only the cells it visits. Searching never allocates, except that the open list
  * doubles when a search outgrows it (a context keeps its capacity, so steady state allocates nothing).
  * A context can also be placed in the caller's memory and never allocate (ENGINE-OWNED MEMORY).
@@ -263,9 +263,12 @@ typedef enum pf_prefault {
     PF_PREFAULT_DEFAULT = 0, /* contexts: PF_PREFAULT_RECORDS; batches: PF_PREFAULT_ALL */
     PF_PREFAULT_RECORDS,     /* the node records (stamps, g, open-list positions, parents) */
     PF_PREFAULT_ALL,         /* the records and the open list's initial capacity */
-    PF_PREFAULT_NONE         /* nothing where the records are lazy pages (default allocator on
-                                Linux: mapped as searches touch them), else the stamps only:
-                                quicker to create, slower first searches */
+    PF_PREFAULT_NONE         /* nothing: the records' pages are taken as searches first write
+                                them (16 zeroed pages made with the context, then pages mapped on
+                                first touch with the default allocator on Linux, else the
+                                allocator's memory cleared a page at a time): quick to create, a
+                                first short search as fast as a warm one, and the context holds
+                                what its searches touched */
 } pf_prefault;
 
 typedef struct pf_jps_table pf_jps_table; /* pf_jps.h */
