@@ -33,21 +33,25 @@ static pf_map *field_of(uint32_t w, uint32_t h)
 
 static pf_map *field(void) { return field_of(W, H); }
 
-/* Pages of the context's records (their lazy backing pages: nodes_internal.h) that are mapped
- * now; (size_t)-1 where that cannot be known. */
-static size_t mapped_pages(const pf_ctx *ctx)
+/* Pages of [p, p + bytes) that are mapped now; (size_t)-1 where that cannot be known. */
+static size_t mapped_of(void *p, size_t bytes)
 {
-    size_t bytes = (size_t)ctx->nodes.npage * PF__PAGE_BYTES;
     size_t ps = pf__page_size(), np = (bytes + ps - 1) / ps, n = 0;
     unsigned char *v = malloc(np);
     assert_non_null(v);
-    if (!pf__resident_pages(ctx->nodes.back, bytes, v)) {
+    if (!pf__resident_pages(p, bytes, v)) {
         free(v);
         return (size_t)-1;
     }
     for (size_t i = 0; i < np; i++) n += v[i] & 1u;
     free(v);
     return n;
+}
+
+/* Pages of the context's records (their lazy backing pages: nodes_internal.h) mapped now. */
+static size_t mapped_pages(const pf_ctx *ctx)
+{
+    return mapped_of(ctx->nodes.back, (size_t)ctx->nodes.npage * PF__PAGE_BYTES);
 }
 
 typedef struct answer {
@@ -243,20 +247,6 @@ static void test_first_query_on_spares(void **state)
 
 /* A graph's parents (4 bytes a node, beside the pages) follow use too: after a search over the
  * whole graph, a short search's trim leaves few of their pages mapped and a release none. */
-static size_t mapped_of(void *p, size_t bytes)
-{
-    size_t ps = pf__page_size(), np = (bytes + ps - 1) / ps, n = 0;
-    unsigned char *v = malloc(np);
-    assert_non_null(v);
-    if (!pf__resident_pages(p, bytes, v)) {
-        free(v);
-        return (size_t)-1;
-    }
-    for (size_t i = 0; i < np; i++) n += v[i] & 1u;
-    free(v);
-    return n;
-}
-
 static void test_graph_parents_follow(void **state)
 {
     (void)state;

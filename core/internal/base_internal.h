@@ -65,10 +65,6 @@ void  pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy);
  * next touched; 1 when they were (p page-aligned; size is rounded up to whole pages by the
  * kernel), 0 when not (no lazy pages here, or the kernel refused: the memory is unchanged). */
 int   pf__release_lazy(void *p, size_t size);
-/* Lazy memory offered as huge pages (`huge`) becomes 4 KiB pages from now on: a huge page would
- * come back whole on the next touch. Apply to the whole block, once: advice on parts of it splits
- * the kernel's mapping. */
-void  pf__lazy_small_pages(void *p, size_t size);
 /* The system's page size (4096 where not known). */
 size_t pf__page_size(void);
 /* Which pages of lazy memory are mapped: bit 0 of map[i] for page i (map: one byte per page,

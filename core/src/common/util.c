@@ -155,16 +155,6 @@ void pf__free_lazy(const pf_allocator *a, void *p, size_t size, int lazy)
     pf__free(a, p, size);
 }
 
-void pf__lazy_small_pages(void *p, size_t size)
-{
-#if PF__LAZY_PAGES && defined(MADV_NOHUGEPAGE)
-    (void)madvise(p, size, MADV_NOHUGEPAGE);
-#else
-    (void)p;
-    (void)size;
-#endif
-}
-
 int pf__release_lazy(void *p, size_t size)
 {
 #if PF__LAZY_PAGES

@@ -124,9 +124,9 @@ static int ctx_init(pf_ctx *ctx, const pf_map *map, pf_allocator a, char *b, con
     ctx->block_size = l->block;
     /* By default every page of records is written once here, so that it is faulted in at creation,
      * not inside a frame: on a 2000x2000 map a 50-cell query otherwise takes ~100 page faults, 3x
-     * its search time. PF_PREFAULT_NONE makes the records lazy (nodes_internal.h): pages are taken
-     * from the allocator as searches first write them, and the context holds what its searches
-     * touch (a batch's spares). */
+     * its search time. PF_PREFAULT_NONE makes the records lazy (nodes_internal.h): an entry gets a
+     * page (a spare made now, else its lazily mapped one) when a search first writes it, and the
+     * context holds what its searches touch (a batch's spares). */
     if (prefault == PF_PREFAULT_NONE) {
         if (!pf__nodes_place_lazy(&ctx->nodes, b, ctx->lazy != 0, map->count, map->kind == PF_MAP_GRAPH, &ctx->alloc))
             return 0;
@@ -206,7 +206,6 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
             return PF_OUT_OF_MEMORY;
         }
     }
-    ctx->alloc = a;
     if (!ctx_init(ctx, map, a, b, &l, hb, d.prefault)) {
         pf__nodes_free(&ctx->nodes);
         pf__free_lazy(&a, b, l.block, lazy);
@@ -344,8 +343,10 @@ void pf__ctx_trim(pf_ctx *ctx)
         for (uint32_t p = 0; p < r->npage; p++) live[p] = r->page[p] != r->zero && pf__nodes_page_live(r, p);
         if (jps) trim_parents(ctx, jps, map, live, ps);
         if (graph) trim_parents(ctx, graph, map, live, ps);
+        pf__nodes_trim(r, live);
+        return;
     }
-    pf__nodes_trim(r);
+    pf__nodes_trim(r, NULL);
 }
 
 void pf__ctx_hand_over(pf_ctx *from, pf_ctx *to)

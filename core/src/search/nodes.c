@@ -171,14 +171,14 @@ void pf__nodes_release(pf__nodes *r)
     r->taken = 0;
 }
 
-void pf__nodes_trim(pf__nodes *r)
+void pf__nodes_trim(pf__nodes *r, const unsigned char *live)
 {
     if (!r->zero) return;
     /* live entries stay at the front of the list, dead backing ones gather past it */
     uint32_t w = 0, nb = 0, *dead = r->tlist + r->npage;
     for (uint32_t k = 0; k < r->taken; k++) {
         uint32_t e = r->tlist[k];
-        if (pf__nodes_page_live(r, e)) {
+        if (live ? live[e] : pf__nodes_page_live(r, e)) {
             r->tlist[w++] = e;
             continue;
         }

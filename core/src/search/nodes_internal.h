@@ -89,8 +89,9 @@ void   pf__nodes_free(pf__nodes *r);
 /* Lazy: gives every taken page back (all records stale), or only those holding no live record:
  * spares are zeroed for the next, backing pages given to the kernel (lazy backing). */
 void   pf__nodes_release(pf__nodes *r);
-void   pf__nodes_trim(pf__nodes *r);
-/* Lazy: whether page p holds a live record (pf__nodes_trim's test). */
+void   pf__nodes_trim(pf__nodes *r, const unsigned char *live);
+/* Lazy: whether page p holds a live record (pf__nodes_trim's test, unless its caller passes
+ * `live`, a byte per entry it has read already). */
 int    pf__nodes_page_live(const pf__nodes *r, uint32_t p);
 /* Bytes the records hold, placed in a block of `block_bytes`: the block (dense, or lazy over a
  * user's memory), else the block without its backing, the backing pages taken and the spares. */
