@@ -1669,6 +1669,68 @@ static void test_time_urgent_gets_a_slot(void **state)
     pf_map_destroy(m);
 }
 
+/* Under a time budget the fair round's searches are each capped at their share of the run from
+ * their start; a share one of them leaves unused goes to the others. One worker, two slots: a long
+ * normal crossing holds a slot from the run before, and a short background move is admitted beside
+ * it, so each is capped at half the run. The crossing runs first and stops at its cap, the short
+ * move finishes at once; the crossing must then go on to the deadline. Before, nothing resumed it
+ * and the run ended at about half its budget (rooms-2000, 4 ms: 2.1-3.6 ms runs with orders
+ * pending). On the work-driven clock, deterministic; the crossing then arrives with the cost of
+ * one search alone. */
+static void test_time_fair_cap_leaves_no_time_unused(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(400, 400, 23);
+    uint64_t rs = 9;
+    const uint32_t ls = open_near(m, &rs, 2, 2, 2), lg = open_near(m, &rs, 397, 397, 2);
+    const uint32_t ss = open_near(m, &rs, 200, 200, 2), sg = open_near(m, &rs, 204, 203, 2);
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    pf_stats want;
+    assert_int_equal(pf_search(ref, ls, lg, &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &want), PF_OK);
+    /* 1 ms is 40,000 cells generated, about 5,000 expansions: the crossing needs many runs */
+    work_clock k = {.t = 1.0, .warm = 2.5e-8, .cold = 2.5e-8, .budget = 1e-3, .cold_from = UINT64_MAX};
+    const pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = work_h, .heuristic_user = &k};
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 2}, &b), PF_OK);
+    b->clock = work_now;
+    b->clock_user = &k;
+    pf_query_id lid, sid;
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = ls, .goal = lg, .search = d,
+                                                            .priority = PF_PRIORITY_NORMAL, .tag = 1}, &lid), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK); /* alone: no cap */
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, lid, &r), PF_OK);
+    assert_int_equal(r.status, PF_IN_PROGRESS);
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = ss, .goal = sg, .search = d,
+                                                            .priority = PF_PRIORITY_BACKGROUND, .tag = 2}, &sid), PF_OK);
+    k.started = 0;
+    k.crossed = 0;
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+    assert_true(b->fair_s > 0.0 && b->fair_s < 0.6e-3); /* both in the fair round: half the run each */
+    assert_int_equal(pf_batch_get(b, sid, &r), PF_OK);
+    assert_int_equal(r.status, PF_OK);
+    assert_int_equal(pf_batch_get(b, lid, &r), PF_OK);
+    assert_int_equal(r.status, PF_IN_PROGRESS);
+    const double used = k.t - k.start;
+    print_message("run with a capped crossing and a short move: %.3f ms of 1 ms\n", used * 1e3);
+    if (used < k.budget) fail_msg("the run ended at %.3f ms of its 1 ms budget with the crossing pending", used * 1e3);
+    /* the crossing, resumed on the worker after the short move, completes as one search alone */
+    for (int run = 0;; run++) {
+        assert_true(run < 1000);
+        assert_int_equal(pf_batch_get(b, lid, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) break;
+        k.started = 0;
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+    }
+    assert_int_equal(r.status, PF_OK);
+    assert_true(fabs(r.stats.cost - want.cost) <= 1e-9 * want.cost);
+    assert_int_equal(pf_batch_get_stats(b).restarted, 0);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 /* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
  * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
  * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
@@ -1815,6 +1877,7 @@ int main(void)
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_time_clock_read_within_chunk),
         cmocka_unit_test(test_time_urgent_gets_a_slot),
+        cmocka_unit_test(test_time_fair_cap_leaves_no_time_unused),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),

@@ -19,6 +19,19 @@
  *
  * Time budgets share the run's deadline and, with an expansion budget too, one counter of
  * expansions (pf__account_claim).
+ *
+ * AFTER THE JOBS. Under a time budget each fair-round search is capped at its share of the run from
+ * its start, so that searches the workers reach later still get theirs; but a share another search
+ * leaves unused was lost: a long crossing stopped at its 2 ms cap, the background search after it
+ * finished at 2.1-3.6 ms, and the run ended there with work left (rooms-2000, 4 ms, 1 worker: 9 of
+ * 600 frames under 0.9x the budget). So a search stopped at its cap is marked (PF__CAP_STOPPED),
+ * and once every job of the run has been begun, a worker that ends a job takes such searches, each
+ * once (a compare-and-swap), and runs them on without a cap to the deadline. Marking happens before
+ * the marking worker reads the count of jobs begun, and a worker counts its job begun before it
+ * looks for marks (all sequentially consistent): so either the last worker to begin a job sees the
+ * mark, or the marking worker sees every job begun and takes the search itself. No search is left
+ * stopped while a worker that ran a job of the run could still run it. Expansion budgets never cap
+ * by time and never come here: their runs do not change.
  */
 #include <limits.h>
 #include <math.h>
@@ -155,8 +168,11 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
         j->role = 0;
         j->r = j->pub_a = j->pub_b = 0;
         atomic_store(&j->ran, 0);
+        atomic_store(&j->capped, PF__CAP_NONE);
         b->run[i] = i;
     }
+    atomic_store(&b->jobs_taken, 0);
+    b->fair_at = b->fair_n = 0;
     if (b->mode == PF__MODE_FREE) {
         pf__spares_owe(b, 0, 0, 0);
         order_longest_first(b);
@@ -265,6 +281,8 @@ static int order_run(pf_batch *b, const pf_batch_budget *budget)
         if (slots_full) others = 0;
         double share = b->max_s * (double)b->nworkers / (double)(nfair + (others ? 1u : 0u));
         b->fair_s = share < b->max_s ? share : 0.0;
+        b->fair_at = nu; /* run[] holds the fair round here from the memcpy above */
+        b->fair_n = nfair;
     }
     for (uint32_t e = 0; e <= b->nentries; e++) atomic_store_explicit(&b->fen[e], 0, memory_order_relaxed);
     return 1;
@@ -363,7 +381,7 @@ void pf__account_give_back(pf_batch *b, uint64_t n)
     if (n && b->budget != LLONG_MAX) atomic_fetch_add(&b->budget_left, (long long)n);
 }
 
-int pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap)
+int pf__account_time(pf_batch *b, pf__job *j, double now, double *t0, double *deadline, double *cap)
 {
     int first = 0;
     if (*t0 == 0.0) {
@@ -377,8 +395,29 @@ int pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, doub
         *t0 = (double)mine * 1e-9;
     }
     *deadline = *t0 + b->max_s;
-    *cap = j->role && j->rank != PF__RANK_URGENT && b->fair_s > 0.0 ? now + b->fair_s : 0.0; /* fair round */
+    /* fair round; a search taken after the jobs (AFTER THE JOBS) has nothing left to share with */
+    const int capped = j->role && j->rank != PF__RANK_URGENT && b->fair_s > 0.0 &&
+                       atomic_load(&j->capped) != PF__CAP_RESUMED;
+    *cap = capped ? now + b->fair_s : 0.0;
     return first;
+}
+
+void pf__account_job_taken(pf_batch *b) { atomic_fetch_add(&b->jobs_taken, 1u); }
+
+void pf__account_capped(pf__job *j)
+{
+    atomic_store(&j->capped, PF__CAP_STOPPED); /* publishes the parked state (held, rprog) too */
+}
+
+pf__job *pf__account_resume_capped(pf_batch *b)
+{
+    if (!b->fair_n || atomic_load(&b->jobs_taken) < b->run_jobs) return NULL;
+    for (uint32_t k = b->fair_at; k < b->fair_at + b->fair_n; k++) {
+        pf__job *j = pf__plan_job(b, b->run[k]);
+        int want = PF__CAP_STOPPED;
+        if (atomic_compare_exchange_strong(&j->capped, &want, PF__CAP_RESUMED)) return j;
+    }
+    return NULL;
 }
 
 /* ---- settling --------------------------------------------------------------------------------- */

@@ -148,8 +148,12 @@ typedef struct pf__job {
     uint64_t r;                /* units charged this run (its worker's view) */
     uint64_t pub_a, pub_b;     /* what it has published to the account's entries */
     atomic_int ran;            /* run_job guard: 1 once run in the current prepared run */
+    atomic_int capped;         /* time budgets, fair round: PF__CAP_* (account.c, AFTER THE JOBS) */
 } pf__job;
 enum { PF__ROLE_HELD = 1, PF__ROLE_ADMITTED = 2 };
+/* A fair-round search under a time budget: not stopped at its cap, stopped there and parked (it
+ * waits for a worker with no job left), or taken by such a worker to go on without a cap. */
+enum { PF__CAP_NONE = 0, PF__CAP_STOPPED, PF__CAP_RESUMED };
 
 /* A worker (sched_jobs.c): during a run, the job running on it uses its context, arena and
  * counters (results.c writes its answers' paths into the arena and counts them). */
@@ -280,6 +284,8 @@ struct pf_batch {
         uint32_t      wait_epoch, wait_rank, wait_pos;
         double        max_s;       /* time budget per worker in seconds (0: none) */
         double        fair_s;      /* fair-round cap per job in seconds (0: none) */
+        uint32_t      fair_at, fair_n; /* the fair round's jobs: run[fair_at .. fair_at + fair_n) */
+        atomic_uint   jobs_taken;  /* jobs of the run that pf_batch_run_job has begun */
         atomic_llong  budget_left; /* time mode with an expansion budget too: shared counter */
         atomic_llong  run_start_ns; /* time mode: when the run's first worker started (0 until then) */
         /* Time mode's clock in seconds, always positive (0 in run_start_ns means "not started");
@@ -494,7 +500,14 @@ void      pf__account_give_back(pf_batch *b, uint64_t n);
 /* Time budgets: the deadline of a worker whose share of the run started at *t0 (0: not yet, then
  * set to the run's start), and the fair-round cap of job j, starting `now` (0: none). Returns 1
  * when this call started the run's clock (the run's first worker, at its first job). */
-int       pf__account_time(pf_batch *b, const pf__job *j, double now, double *t0, double *deadline, double *cap);
+int       pf__account_time(pf_batch *b, pf__job *j, double now, double *t0, double *deadline, double *cap);
+/* Time budgets, after the jobs: a job of the run was begun (pf_batch_run_job, once per job); fair-
+ * round search j stopped at its cap with its state parked; and, once every job has been begun, a
+ * search stopped so that the caller now owns and runs on to the deadline (each handed out once),
+ * or NULL. */
+void      pf__account_job_taken(pf_batch *b);
+void      pf__account_capped(pf__job *j);
+pf__job  *pf__account_resume_capped(pf_batch *b);
 int       pf__account_reserve(pf_batch *b, uint32_t n);
 size_t    pf__account_mem_size(const pf_batch *b);
 void      pf__account_free(pf_batch *b);

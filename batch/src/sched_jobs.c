@@ -8,6 +8,9 @@
  * A job only touches its own query slots, its worker's context, arena and counters, its entries in
  * the budget account (atomic adds) and, when it parks or resumes a search, the spare-context stack
  * under a spin lock, so distinct workers can run jobs concurrently without other synchronisation.
+ * Under a time budget a job's call may also run on a fair-round search stopped at its cap by another
+ * job, once every job has been begun: it owns that search then, handed out once by an atomic swap
+ * (account.c, AFTER THE JOBS).
  *
  * Progress is counted in units: a search's expansions (an accelerated query's path cells too, a
  * unit per PF__ACCEL_PATH_UNIT: pf__ctx_units), plus one when it completes (the pop that finds the
@@ -284,13 +287,17 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
     uint64_t units = 0;
     double pace = 0.0; /* seconds per unit of this job's steps so far (0: not measured yet) */
     const double end = cap > 0.0 && cap < deadline ? cap : deadline;
+    int at_cap = 0; /* stopped by its fair-round cap with time left in the run */
     for (;;) {
         double t = now;
         const int obey = wk->granted; /* the run's first chunk ignores the clock */
         uint32_t want = obey ? PF__PROBE : PF__CHUNK;
         if (obey) {
             t = now_s(b);
-            if (t >= end) break;
+            if (t >= end) {
+                at_cap = end < deadline && t < deadline;
+                break;
+            }
             if (pace > 0.0) {
                 double span = end - t, slice = b->max_s * PF__SLICE;
                 double u = (span < slice ? span : slice) / pace;
@@ -357,6 +364,7 @@ static void run_time(pf_batch *b, pf__job *j, pf__worker *wk)
     j->starved = 0;
     j->rprog = j->vprog = ctx_units(c, 0);
     j->rdone = 0;
+    if (at_cap) pf__account_capped(j); /* last: a worker with no job left may take it now */
 }
 
 /* An expansion budget: the search goes on while the account may still grant it more. */
@@ -428,8 +436,16 @@ pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
     if (atomic_exchange(&j->ran, 1)) return PF_JOB_ALREADY_RUN;
     pf__worker *wk = &b->workers[worker];
     int mode = pf__account_mode(b);
-    if (mode == PF__MODE_EXP) run_exp(b, j, wk);
-    else if (mode == PF__MODE_TIME) run_time(b, j, wk);
-    else run_free(b, j, wk);
+    if (mode == PF__MODE_EXP) {
+        run_exp(b, j, wk);
+    } else if (mode == PF__MODE_TIME) {
+        pf__account_job_taken(b);
+        run_time(b, j, wk);
+        /* With every job begun, this worker may have none left: searches stopped at their fair
+         * cap go on here until the deadline (account.c, AFTER THE JOBS). */
+        for (pf__job *s; (s = pf__account_resume_capped(b)) != NULL;) run_time(b, s, wk);
+    } else {
+        run_free(b, j, wk);
+    }
     return PF_OK;
 }

@@ -79,7 +79,10 @@
  *      E / (2n) expansions; with a time budget, the time of the run times workers / (n + 1), or
  *      workers / n when no other normal or background search waits or when these n searches hold
  *      or are owed every slot (the run's time is then theirs: other work that outlasted the run
- *      could not be kept, and would be thrown away at its end);
+ *      could not be kept, and would be thrown away at its end); a time quantum is counted from the
+ *      search's start, and a search stopped at it goes on to the deadline once every job of the run
+ *      has begun, on a worker that has ended its job (so a share another search left unused is
+ *      not lost);
  *   3. the rest: normal searches, then background ones, oldest first, each as much as it needs,
  *      except that under an expansion budget a search of the fair round gets at most one more
  *      quantum here: n long searches in flight share a run evenly, so that they run side by side
