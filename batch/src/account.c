@@ -28,10 +28,12 @@
  * and once every job of the run has been begun, a worker that ends a job takes such searches, each
  * once (a compare-and-swap), and runs them on without a cap to the deadline. Marking happens before
  * the marking worker reads the count of jobs begun, and a worker counts its job begun before it
- * looks for marks (all sequentially consistent): so either the last worker to begin a job sees the
- * mark, or the marking worker sees every job begun and takes the search itself. No search is left
- * stopped while a worker that ran a job of the run could still run it. Expansion budgets never cap
- * by time and never come here: their runs do not change.
+ * looks for marks (all sequentially consistent): so either the worker that begins the last job
+ * sees the mark when that job ends, or the marking worker sees every job begun and takes the search
+ * itself. A search stopped at its cap is always taken again before the run's last job call returns
+ * (though a worker that had no job left when the mark was made has gone: the search then waits
+ * for the end of a job still running elsewhere). Expansion budgets never cap by time and never come
+ * here: their runs do not change.
  */
 #include <limits.h>
 #include <math.h>
