@@ -1731,6 +1731,127 @@ static void test_time_fair_cap_leaves_no_time_unused(void **state)
     pf_map_destroy(m);
 }
 
+/* Two workers driven through the job entry points, each on a clock of its own that its searches'
+ * work advances (so the two run side by side from the run's start, deterministically): two long
+ * crossings held from the run before and a short background move each run share the fair round,
+ * each capped at two thirds of the run. Each crossing stops at its cap on its worker; the worker
+ * that ends the short move then takes both and runs them on to the deadline. The workers swap
+ * jobs every run, so a crossing parked by one worker is resumed, parked again and finished by the
+ * other. Every run must use the whole budget on the worker that took them; both crossings must
+ * arrive with the costs of Dijkstra, with no restart. */
+typedef struct pair_clock {
+    double t[2], start, warm;
+    int    cur, started;
+} pair_clock;
+
+static double pair_h(const pf_map *m, uint32_t node, uint32_t goal, void *user)
+{
+    (void)m, (void)node, (void)goal;
+    pair_clock *k = user;
+    k->t[k->cur] += k->warm;
+    return 0.0;
+}
+
+static double pair_now(void *user)
+{
+    pair_clock *k = user;
+    if (!k->started) {
+        k->started = 1;
+        k->start = k->t[k->cur];
+    }
+    return k->t[k->cur];
+}
+
+/* One run on the job entry points: job j on worker at[j], the workers starting together. */
+static void pair_run(pf_batch *b, pair_clock *k, const uint32_t at[3])
+{
+    const double t = k->t[0] > k->t[1] ? k->t[0] : k->t[1];
+    k->t[0] = k->t[1] = t;
+    k->started = 0;
+    assert_int_equal(pf_batch_prepare(b, &(pf_batch_budget){.max_us = 1000}), PF_OK);
+    const uint32_t n = pf_batch_job_count(b);
+    assert_true(n <= 3);
+    for (uint32_t j = 0; j < n; j++) {
+        k->cur = (int)at[j];
+        assert_int_equal(pf_batch_run_job(b, j, at[j]), PF_OK);
+    }
+    assert_int_equal(pf_batch_finish(b), PF_OK);
+}
+
+static void test_time_fair_cap_two_workers(void **state)
+{
+    (void)state;
+    pf_map *m = make_map(1000, 1000, 23);
+    uint64_t rs = 9;
+    uint32_t s[2], g[2];
+    do {
+        s[0] = open_near(m, &rs, 2, 2, 2), s[1] = open_near(m, &rs, 997, 2, 2);
+        g[0] = open_near(m, &rs, 997, 997, 2), g[1] = open_near(m, &rs, 2, 997, 2);
+    } while (!pf_grid_same_component(m, s[0], g[0]) || !pf_grid_same_component(m, s[1], g[1]));
+    pf_ctx *ref;
+    assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+    pf_stats want[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pf_search(ref, s[i], g[i], &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &want[i]), PF_OK);
+    pair_clock k = {.t = {1.0, 1.0}, .warm = 2.5e-8}; /* 1 ms: 40,000 nodes reached */
+    const pf_search_desc d = {.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = pair_h, .heuristic_user = &k};
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .suspend_slots = 3}, &b), PF_OK);
+    b->clock = pair_now;
+    b->clock_user = &k;
+    pf_query_id id[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s[i], .goal = g[i], .search = d,
+                                                                .priority = PF_PRIORITY_NORMAL, .tag = (uint64_t)i}, &id[i]), PF_OK);
+    pair_run(b, &k, (const uint32_t[3]){0, 1, 0}); /* two in the round, two workers: no cap */
+    pf_batch_result r;
+    int done[2] = {0, 0}, capped_runs = 0;
+    for (uint32_t run = 0; !done[0] || !done[1]; run++) {
+        assert_true(run < 1000);
+        pf_query_id sid;
+        uint32_t ss, sg;
+        do {
+            ss = open_near(m, &rs, 500, 500, 300);
+            const pf_point p = pf_grid_point(m, ss);
+            sg = open_near(m, &rs, p.x, p.y, 3);
+        } while (!pf_grid_same_component(m, ss, sg));
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = ss, .goal = sg, .search = d,
+                                                                .priority = PF_PRIORITY_BACKGROUND, .tag = 100 + run}, &sid), PF_OK);
+        const uint32_t a = run & 1u, o = a ^ 1u;
+        pair_run(b, &k, (const uint32_t[3]){a, o, o});
+        const int fair3 = !done[0] && !done[1];
+        if (fair3) {
+            /* the round holds both crossings and the short move: two thirds of the run each */
+            assert_true(b->fair_s > 0.6e-3 && b->fair_s < 0.7e-3);
+            capped_runs++;
+        }
+        assert_int_equal(pf_batch_get(b, sid, &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+        int pending = 0;
+        for (int i = 0; i < 2; i++) {
+            if (done[i]) continue;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) {
+                pending = 1;
+                continue;
+            }
+            assert_int_equal(r.status, PF_OK);
+            assert_true(fabs(r.stats.cost - want[i].cost) <= 1e-9 * want[i].cost);
+            done[i] = 1;
+        }
+        const double used = k.t[o] - k.start;
+        if (fair3 && pending && used < 1e-3)
+            fail_msg("run %u: the worker that ended the short move stopped at %.3f ms of 1 ms with a crossing pending",
+                     run, used * 1e3);
+    }
+    print_message("two workers: %d runs with both crossings capped\n", capped_runs);
+    assert_true(capped_runs >= 4);
+    assert_int_equal(pf_batch_get_stats(b).restarted, 0);
+    pf_batch_destroy(b);
+    pf_ctx_destroy(ref);
+    pf_map_destroy(m);
+}
+
 /* Under a time budget, with every suspend slot held or owed, the run's time goes to the searches
  * that keep a slot: a crossing that no slot could keep is not started only to be thrown away at the
  * deadline. One slot, one worker, two long crossings: the first is admitted and holds the slot; the
@@ -1878,6 +1999,7 @@ int main(void)
         cmocka_unit_test(test_time_clock_read_within_chunk),
         cmocka_unit_test(test_time_urgent_gets_a_slot),
         cmocka_unit_test(test_time_fair_cap_leaves_no_time_unused),
+        cmocka_unit_test(test_time_fair_cap_two_workers),
         cmocka_unit_test(test_prefault_options),
         cmocka_unit_test(test_suspended_keep_no_components),
         cmocka_unit_test(test_spare_made_in_run_maps_on_touch),

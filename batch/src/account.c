@@ -32,8 +32,11 @@
  * sees the mark when that job ends, or the marking worker sees every job begun and takes the search
  * itself. A search stopped at its cap is always taken again before the run's last job call returns
  * (though a worker that had no job left when the mark was made has gone: the search then waits
- * for the end of a job still running elsewhere). Expansion budgets never cap by time and never come
- * here: their runs do not change.
+ * for the end of a job still running elsewhere). An expansion budget alone never caps by time and
+ * never comes here: its runs do not change. With both budgets, a search taken here draws on the one
+ * counter of expansions (pf__account_claim) beside the jobs still running elsewhere, whatever
+ * their rank: every job has begun by then, so the resume delays none, but a lower-ranked job still
+ * running may find fewer expansions left.
  */
 #include <limits.h>
 #include <math.h>
