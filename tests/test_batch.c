@@ -339,6 +339,11 @@ static void test_budget_time(void **state)
     /* spent before any worker claims: each run still grants one chunk, and the batch converges */
     budget_case((pf_batch_budget){.max_us = 1}, 0);
     budget_case((pf_batch_budget){.max_us = 1}, 1);
+    /* four slots on two workers: the fair round's searches are capped at a share of the run and
+     * those stopped there go on after the jobs, on whichever worker ends one (account.c, AFTER THE
+     * JOBS), with a time budget alone and with an expansion budget beside it */
+    budget_case((pf_batch_budget){.max_us = 200}, 4);
+    budget_case((pf_batch_budget){.max_us = 300, .max_expansions = 900}, 4);
 }
 
 static void test_lifecycle(void **state)
