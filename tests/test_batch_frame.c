@@ -1950,6 +1950,66 @@ static void test_time_searches_carried_across_edits(void **state)
     pf_map_destroy(m);
 }
 
+/* A suspended search is carried across an edit that leaves its records alone, but not across one
+ * that lowers the map's smallest step multiplier, wherever it lies: its heuristic is scaled by the
+ * smallest multiplier it began with, and would overestimate on the new cells (a cheap lane laid
+ * right of a wall, far from the search's records: 357.47 answered where the shortest is 357.10).
+ * Nor across one that reaches its goal: a new query answers PF_INVALID_GOAL where the carried
+ * search flooded its component to PF_NO_PATH. A* and Dijkstra, with and without max_cost. */
+static void carry_case(pf_algo algo, double max_cost, int goal_edit)
+{
+    const uint32_t w = 200, h = 200;
+    uint8_t *cls = malloc((size_t)w * h);
+    assert_non_null(cls);
+    memset(cls, 1, (size_t)w * h);
+    for (uint32_t y = 0; y < 190; y++) cls[y * w + 100] = 0; /* the search floods the left side first */
+    pf_map *m = grid_make(w, h, PF_MOVES_DEFAULT, cls, NULL);
+    free(cls);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &b), PF_OK);
+    const uint32_t s = pf_grid_node(m, 90, 10), g = pf_grid_node(m, 110, 10);
+    pf_query_id id;
+    const pf_search_desc d = {.algo = algo, .max_cost = max_cost};
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s, .goal = g, .search = d}, &id), PF_OK);
+    const pf_batch_budget bud = {.max_us = 1}; /* one chunk a run */
+    assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+    pf_batch_result r;
+    assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+    assert_int_equal(r.status, PF_IN_PROGRESS);
+    pf_grid_edit e = goal_edit ? (pf_grid_edit){.rect = {110, 10, 1, 1}, .cls = 0}
+                               : (pf_grid_edit){.rect = {102, 0, 98, 20}, .what = PF_EDIT_COST, .cost = 0.1f};
+    pf_edit_report rep;
+    assert_int_equal(pf_grid_apply_edits(m, &e, 1, &rep), PF_OK);
+    assert_true(rep.changed > 0);
+    for (int run = 0;; run++) {
+        assert_true(run < 100000);
+        assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+        if (r.status != PF_IN_PROGRESS) break;
+        assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+    }
+    pf_ctx *fresh;
+    assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+    pf_stats st;
+    const pf_status want = pf_search(fresh, s, g, &d, NULL, &st);
+    assert_int_equal(r.status, want);
+    if (want == PF_OK && fabs(r.stats.cost - st.cost) > 1e-9 * st.cost)
+        fail_msg("algo %d, max_cost %g: carried search answered %.6f, a fresh one on the edited map %.6f", (int)algo,
+                 max_cost, r.stats.cost, st.cost);
+    assert_true(pf_batch_get_stats(b).restarted > 0); /* begun again on the new cells, not carried */
+    pf_ctx_destroy(fresh);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
+static void test_time_carry_needs_the_same_scale(void **state)
+{
+    (void)state;
+    carry_case(PF_ALGO_ASTAR, 0.0, 0);
+    carry_case(PF_ALGO_ASTAR, 400.0, 0);
+    carry_case(PF_ALGO_DIJKSTRA, 400.0, 0);
+    carry_case(PF_ALGO_ASTAR, 0.0, 1);
+}
+
 /* Contexts made without pre-faulting search the same; a bad value is refused. */
 static void test_prefault_options(void **state)
 {
@@ -2006,6 +2066,7 @@ int main(void)
         cmocka_unit_test(test_spare_made_in_run_accel_lazy),
         cmocka_unit_test(test_time_no_work_thrown_away),
         cmocka_unit_test(test_time_searches_carried_across_edits),
+        cmocka_unit_test(test_time_carry_needs_the_same_scale),
         cmocka_unit_test(test_reserve_unit_size_then_no_allocation),
         cmocka_unit_test(test_sized_state_follows_the_worker),
         cmocka_unit_test(test_sized_park_shares_bitmaps),

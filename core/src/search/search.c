@@ -903,10 +903,18 @@ int pf__ctx_carry_search(pf_ctx *ctx, const pf__edit_view *e)
         (s->size > 1 && s->d.filter))
         return 0;
     if (s->version + 1u != e->version) return 0; /* one edit at a time, from the version it searched */
+    /* The heuristic is scaled by the smallest step multiplier when the search began (hadm): an edit
+     * that lowered it anywhere, however far from the records, makes h overestimate on the new cells
+     * (and max_cost prune paths it must not): a cheap road laid across the map gave a carried A*
+     * 357.47 where the shortest was 357.10. */
+    if (m->min_cost * (s->d.filter ? pf__filter_min_mult(s->d.filter) : 1.0) < s->hadm) return 0;
     const int32_t r = (int32_t)s->size + 1, w = (int32_t)m->width, h = (int32_t)m->height;
     for (uint32_t k = 0; k < e->count; k++) {
         const pf_rect *q = &e->rects[k];
         int32_t x0 = q->x - r, y0 = q->y - r, x1 = q->x + (int32_t)q->w + r, y1 = q->y + (int32_t)q->h + r;
+        /* a goal the edit reaches may no longer be one the unit can stand on: a new query says so
+         * (PF_INVALID_GOAL) where the carried search would flood its component */
+        if (s->gx >= x0 && s->gx < x1 && s->gy >= y0 && s->gy < y1) return 0;
         x0 = x0 < 0 ? 0 : x0;
         y0 = y0 < 0 ? 0 : y0;
         x1 = x1 > w ? w : x1;
