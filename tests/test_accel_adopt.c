@@ -392,6 +392,63 @@ static void test_lockstep_workers_diff(void **state)
 
 /* ---- refusals ---------------------------------------------------------------------------------- */
 
+/* A query whose suspended state was lost for want of a spare is redone, in a later run, up to the
+ * units it was granted before. Adopting another accelerator in between made that redo another
+ * search, which ended short of the point: its answer was never written and the query was counted
+ * as completed while it stayed PF_IN_PROGRESS (a lost order; the dev build's account asserted).
+ * Such queries are planned again at the adoption now, like accelerated ones suspended part way. A
+ * walled grid, one spare context, four AUTO queries under 120 expansions a run, a stale
+ * accelerator replaced by the rebuild of the edited cells after two runs. */
+static void test_lost_state_through_adoption(void **state)
+{
+    (void)state;
+    const uint32_t w = 64, h = 64;
+    uint8_t *cells = malloc((size_t)w * h);
+    assert_non_null(cells);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    free(cells);
+    const pf_accel_desc ad = {.short_query = 1, .threads = 1};
+    pf_accel *acc, *fresh = NULL;
+    assert_int_equal(pf_accel_create(m, &ad, &acc), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = acc, .suspend_slots = 1}, &b), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {20, 20, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
+    pf_accel_rebuild *rb;
+    assert_int_equal(pf_accel_rebuild_begin(m, &ad, &rb), PF_OK);
+    assert_int_equal(pf_accel_rebuild_run(rb, &fresh), PF_OK);
+    pf_accel_rebuild_destroy(rb);
+    enum { N = 4 };
+    const uint32_t s[N] = {pf_grid_node(m, 0, 0), pf_grid_node(m, 0, 62), pf_grid_node(m, 62, 0), pf_grid_node(m, 30, 30)};
+    const uint32_t g[N] = {pf_grid_node(m, 62, 62), pf_grid_node(m, 62, 1), pf_grid_node(m, 1, 62), pf_grid_node(m, 61, 2)};
+    pf_query_id id[N];
+    for (int i = 0; i < N; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s[i], .goal = g[i], .search = {.algo = PF_ALGO_AUTO}},
+                                         &id[i]),
+                         PF_OK);
+    const pf_batch_budget bud = {.max_expansions = 120};
+    for (int k = 0; k < 2; k++) assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+    assert_true(pf_batch_get_stats(b).dropped > 0); /* a search's state was lost: it is to be redone */
+    assert_int_equal(pf_batch_adopt_accel(b, fresh, pf_batch_frame(b)), PF_OK);
+    for (int runs = 0; pf_batch_get_stats(b).pending; runs++) {
+        assert_true(runs < 1000);
+        assert_int_equal(pf_batch_run(b, &bud), PF_OK);
+    }
+    for (int i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        if (r.status != PF_OK) fail_msg("query %d: %s after the adoption", i, pf_status_name(r.status));
+        const double want = oracle_cost(m, s[i], g[i]);
+        if (fabs(r.stats.cost - want) > 1e-9 * want) fail_msg("query %d: cost %.6f, Dijkstra %.6f", i, r.stats.cost, want);
+    }
+    pf_batch_destroy(b);
+    pf_accel_destroy(fresh);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -557,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_exact_through_adoption),
         cmocka_unit_test(test_lockstep_workers),
         cmocka_unit_test(test_lockstep_workers_diff),
+        cmocka_unit_test(test_lost_state_through_adoption),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_first_attach_from_threads),
     };

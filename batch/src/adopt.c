@@ -31,12 +31,17 @@ pf_status pf_batch_adopt_accel(pf_batch *b, const pf_accel *acc, uint64_t frame)
     return PF_OK;
 }
 
-/* Whether a suspended search is an accelerated query part way (pf__ctx_accel_running). */
-static int accel_suspended(pf_batch *b)
+/* Whether an unfinished query's progress hangs on the accelerator: an accelerated query suspended
+ * part way (pf__ctx_accel_running), or an AUTO query whose state was lost for want of a spare and
+ * is to be redone up to what it was granted (sched_jobs.c): with another accelerator the redo is
+ * another search, which may end before that point, and its answer was never written (a query
+ * lost, counted as completed). */
+static int accel_in_flight(pf_batch *b)
 {
     for (uint32_t i = 0, n = pf__plan_njobs(b); i < n; i++) {
         const pf__job *j = pf__plan_job(b, i);
         if (j->held && pf__ctx_accel_running(j->held)) return 1;
+        if (!j->held && j->vprog && pf__query(b, j->query)->rd.algo == PF_ALGO_AUTO) return 1;
     }
     return 0;
 }
@@ -46,10 +51,11 @@ pf_status pf__adopt_due(pf_batch *b)
     /* `<=`: a switch that ran out of memory is tried again at the next run */
     if (!b->adopt_pending || b->adopt_run > b->runs) return PF_OK;
     /* An accelerated query suspended part way reads its accelerator's arrays at its next step: it
-     * cannot go on with another. As after an edit (follow.c), every unfinished query is planned
+     * cannot go on with another, nor can an AUTO query lost for want of a spare be redone to the
+     * same point with another (accel_in_flight). As after an edit (follow.c), every unfinished query is planned
      * again, the suspended ones begun anew (without room for that, each is answered
      * PF_OUT_OF_MEMORY); at the named run, so lockstep peers do alike. */
-    if (b->adopt != b->accel && accel_suspended(b)) {
+    if (b->adopt != b->accel && accel_in_flight(b)) {
         int ok = pf__queries_reserve_fresh(b);
         pf__plan_unplan(b, ok);
         pf__queries_sort_fresh(b);

@@ -413,7 +413,10 @@ static void run_exp(pf_batch *b, pf__job *j, pf__worker *wk)
          * Not written when the account cannot reach it this run (allowed only overestimates):
          * taken back, the paths would stay in the worker's arena until the frame's reset, and a
          * search finished ahead would be written again every run until the account caught up. */
-        if (!j->written && pf__account_allowed(b, j) >= rp - base) pf__results_write(b, j, c, st, wk);
+        /* (a redo that ended short of what was granted, rp < base, is written too: its answer
+         * stands, and `rp - base` would wrap; adopt.c plans such a query again when the
+         * accelerator it depended on changes, so this is a guard, not a path) */
+        if (!j->written && (rp <= base || pf__account_allowed(b, j) >= rp - base)) pf__results_write(b, j, c, st, wk);
         /* Keep the finished search in case the account is not there yet, when redoing it would
          * cost more than a chunk and a spare context is free; otherwise the context is reused. */
         if (c == wk->ctx && (rp < PF__CHUNK || !park(b, j, wk, c))) j->held = NULL;
