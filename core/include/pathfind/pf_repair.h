@@ -59,9 +59,14 @@ typedef struct pf_repair_info {
     uint32_t rejoin;  /* index of the old path where the repair rejoined it: the node after the
                          last break (the goal itself when the break is at its end) */
     double   bound;   /* the repaired path costs at most this much more than an optimal one, when
-                         the edits since the path was found only blocked cells or raised costs
-                         (then the old path from `rejoin` on is still optimal, and the optimum is
-                         at least the old cost): the searched stretch's cost less the old one's */
+                         the path was optimal and the edits since it was found only blocked cells
+                         and changed no multiplier on it (then the old path from `rejoin` on is
+                         still optimal, and the optimum is at least the old cost): the searched
+                         stretch's cost less the old one's. Not a bound when a multiplier on the
+                         old path changed: its legs are priced at today's multipliers (the old ones
+                         are gone), so a cost raised on the kept part, or on the stretch replaced,
+                         is not counted (raised on the kept tail: 39 against an optimum of 12,
+                         `bound` 2) */
     pf_stats stats;   /* the search that repaired it (expansions: what the repair cost) */
 } pf_repair_info;
 
