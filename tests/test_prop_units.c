@@ -604,8 +604,8 @@ static double metric_of(pf_moves mv, int32_t vx, int32_t vy, int32_t x, int32_t 
     double dx = fabs((double)vx - x), dy = fabs((double)vy - y);
     if (mv == PF_MOVES_4) return dx + dy;
     if (mv == PF_MOVES_HEX) { /* odd-r offset to cube coordinates */
-        int32_t q1 = vx - (vy - (vy & 1)) / 2, q2 = x - (y - (y & 1)) / 2;
-        double a = fabs((double)(q1 - q2)), b = fabs((double)(vy - y)), cc = fabs((double)(q1 - q2 + vy - y));
+        int64_t q1 = (int64_t)vx - ((int64_t)vy - (vy & 1)) / 2, q2 = (int64_t)x - ((int64_t)y - (y & 1)) / 2;
+        double a = fabs((double)(q1 - q2)), b = fabs((double)vy - y), cc = fabs((double)(q1 - q2 + vy - y));
         return a > b ? (a > cc ? a : cc) : (b > cc ? b : cc);
     }
     double hi = dx > dy ? dx : dy, lo = dx > dy ? dy : dx;
@@ -982,6 +982,42 @@ static void test_nearest_oracle(void **state)
     assert_true(partial > (long)(100 * env_scale()));
 }
 
+/* Points anywhere in int32, as pf_grid_nearest accepts: a point 2^31 from the map overflowed the
+ * metric's 32-bit differences and named far cells ((-2^31, 4) gave (2, 4) for (0, 4)). Every move
+ * rule, points at every magnitude up to the int32 limits, on each side and corner of a small map,
+ * against the full scan. */
+static void test_nearest_far_points(void **state)
+{
+    (void)state;
+    const uint32_t w = 12, h = 9;
+    uint8_t c[12 * 9];
+    for (uint32_t i = 0; i < w * h; i++) c[i] = (i * 7 % 5) ? 1 : (i % 3 ? 2 : 0);
+    const int64_t mags[] = {100, 1000000, INT64_C(1) << 24, INT64_C(1) << 28, INT64_C(1) << 30, INT32_MAX, -(int64_t)INT32_MIN};
+    const pf_moves rules[4] = {PF_MOVES_4, PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_HEX};
+    long checked = 0;
+    for (int k = 0; k < 4; k++) {
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = rules[k], .cells = c}, &m), PF_OK);
+        for (size_t a = 0; a < sizeof mags / sizeof mags[0]; a++)
+            for (int sx = -1; sx <= 1; sx++)
+                for (int sy = -1; sy <= 1; sy++) {
+                    const int64_t px = sx < 0 ? -mags[a] : sx > 0 ? mags[a] - 1 : 5;
+                    const int64_t py = sy < 0 ? -mags[a] : sy > 0 ? mags[a] - 1 : 4;
+                    if (px < INT32_MIN || px > INT32_MAX || py < INT32_MIN || py > INT32_MAX) continue;
+                    const pf_nearest_desc d = {0};
+                    double bd;
+                    const uint32_t got = pf_grid_nearest(m, (int32_t)px, (int32_t)py, &d);
+                    const uint32_t want = nearest_by_scan(m, rules[k], (int32_t)px, (int32_t)py, &d, &bd);
+                    if (got != want)
+                        fail_msg("moves %d point %lld,%lld: got %u, the nearest cell is %u", (int)rules[k], (long long)px,
+                                 (long long)py, got, want);
+                    checked++;
+                }
+        pf_map_destroy(m);
+    }
+    assert_true(checked > 100);
+}
+
 /* Cell bits are kept for a few classes only: a map of 20 classes keeps none (they would add 2.5
  * bytes a cell), one of 8 keeps them, and both give the full scan's nearest cells. */
 static void test_many_classes_bounded(void **state)
@@ -1100,6 +1136,7 @@ int main(void)
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
         cmocka_unit_test(test_partial_nodes),   cmocka_unit_test(test_partial_ties_lines),
         cmocka_unit_test(test_partial_band_edge),
+        cmocka_unit_test(test_nearest_far_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

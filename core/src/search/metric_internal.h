@@ -10,9 +10,9 @@
 
 /* Octile, Manhattan, Chebyshev or Euclidean distance of the offset (dx, dy); 0 for any other kind.
  * Written with selects, not branches: in a search the signs and the larger axis are coin tosses. */
-PF__INLINE double pf__grid_metric(pf_heur k, int32_t dx, int32_t dy)
+PF__INLINE double pf__grid_metric_d(pf_heur k, double dx, double dy)
 {
-    double ax = fabs((double)dx), ay = fabs((double)dy);
+    double ax = fabs(dx), ay = fabs(dy);
     double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
     switch (k) {
     case PF_HEUR_OCTILE: return hi + (PF__SQRT2 - 1.0) * lo;
@@ -22,13 +22,15 @@ PF__INLINE double pf__grid_metric(pf_heur k, int32_t dx, int32_t dy)
     default: return 0.0;
     }
 }
+PF__INLINE double pf__grid_metric(pf_heur k, int32_t dx, int32_t dy) { return pf__grid_metric_d(k, (double)dx, (double)dy); }
 
 /* Hex distance between cells of an odd-r offset layout (rows shifted right on odd y). */
 PF__INLINE double pf__grid_hex_dist(int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
-    /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2 */
-    int32_t q1 = x - (y - (y & 1)) / 2, q2 = gx - (gy - (gy & 1)) / 2;
-    int32_t dq = q1 - q2, dr = y - gy, ds = -dq - dr;
+    /* odd-r offset -> axial: q = x - (y - (y & 1)) / 2; in 64 bits, for points anywhere (a point
+     * pf_grid_nearest is asked about may lie 2^31 from the map) */
+    int64_t q1 = (int64_t)x - ((int64_t)y - (y & 1)) / 2, q2 = (int64_t)gx - ((int64_t)gy - (gy & 1)) / 2;
+    int64_t dq = q1 - q2, dr = (int64_t)y - gy, ds = -dq - dr;
     dq = dq < 0 ? -dq : dq;
     dr = dr < 0 ? -dr : dr;
     ds = ds < 0 ? -ds : ds;
@@ -38,7 +40,8 @@ PF__INLINE double pf__grid_hex_dist(int32_t x, int32_t y, int32_t gx, int32_t gy
 /* The metric of kind k between cells (x, y) and (gx, gy), hex distance included. */
 PF__INLINE double pf__grid_dist(pf_heur k, int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
-    return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy) : pf__grid_metric(k, x - gx, y - gy);
+    return k == PF_HEUR_HEX ? pf__grid_hex_dist(x, y, gx, gy)
+                            : pf__grid_metric_d(k, (double)x - (double)gx, (double)y - (double)gy);
 }
 
 #endif
