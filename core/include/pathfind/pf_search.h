@@ -383,7 +383,10 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * the whole map, row by row; edits are followed), so the cells found are ones it can get to;
  * in a context in caller memory, which has no room for labels, a sized unit is read against the
  * one-cell components (cells too narrow a way leads to make its search flood the component) and
- * a filtered one floods. With
+ * a filtered one floods; such a flood ends on a cell at the same least metric to the goal, but
+ * among the cells tied there it takes the least cost from the start (as expanded), not the least
+ * metric to the start, so a heap context and a static one may end such a query on different
+ * cells equally near the goal. With
  * a limit (max_expansions / max_cost) the answer is the nearest cell expanded before it, by A*
  * where JPS or AUTO was asked: least metric to the goal, then least cost from the start (as
  * expanded), then least node id. The goal must still be on the map (PF_INVALID_GOAL).
