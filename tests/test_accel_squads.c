@@ -350,6 +350,71 @@ static void refusing_free(void *p, size_t size, void *u)
     free(p);
 }
 
+/* No fallback is silent (pf_accel.h): a squad of AUTO queries on a batch whose accelerator is stale
+ * is answered by the group's backward A*, and says so (PF_DETAIL_ACCEL_STALE, algo PF_ALGO_ASTAR as
+ * pf_batch.h's GROUP MOVES documents); it said nothing (detail 0, algo 0). And a short AUTO move
+ * whose start lies in the cells an edit changed since the build is answered by A* to the end with
+ * PF_DETAIL_ACCEL_EDITED beside PF_DETAIL_SHORT (it had PF_DETAIL_SHORT alone). */
+static void test_fallbacks_flagged(void **state)
+{
+    (void)state;
+    const uint32_t w = 64, h = 64;
+    uint8_t *cells = malloc((size_t)w * h);
+    assert_non_null(cells);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    pf_accel *stale;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1}, &stale), PF_OK);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = stale}, &b), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {20, 20, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
+    enum { N = 6 };
+    pf_query_id id[N];
+    const uint32_t g = pf_grid_node(m, 62, 62);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, i, 0), .goal = g, .search = {.algo = PF_ALGO_AUTO}},
+                                         &id[i]),
+                         PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+        assert_true(r.flags & PF_BATCH_RESULT_GROUPED);
+        assert_true(r.stats.detail & PF_DETAIL_ACCEL_STALE);
+        assert_int_equal(r.stats.algo, PF_ALGO_ASTAR);
+        assert_true(fabs(r.stats.cost - oracle_cost(m, pf_grid_node(m, i, 0), g)) <= 1e-9 * r.stats.cost);
+    }
+    pf_batch_destroy(b);
+    pf_accel_destroy(stale);
+    pf_map_destroy(m);
+
+    /* the short move: a wall with its gap at the far end, a pillar the edit takes away */
+    memset(cells, 1, (size_t)w * h);
+    for (uint32_t x = 0; x < 59; x++) cells[30 * w + x] = 0;
+    cells[20 * w + 5] = 0;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    free(cells);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.threads = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    const uint32_t s = pf_grid_node(m, 5, 20), t = pf_grid_node(m, 5, 24);
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, t, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_INVALID_START);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {5, 20, 1, 1}, .cls = 1}, 1, NULL), PF_OK);
+    assert_int_equal(pf_search(c, s, t, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_true(st.detail & PF_DETAIL_SHORT);
+    assert_true(st.detail & PF_DETAIL_ACCEL_EDITED);
+    assert_true(fabs(st.cost - oracle_cost(m, s, t)) <= 1e-9 * st.cost);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* A squad whose goal side ran out of memory while being made (hierarchy without a core: the
  * squad's pooled records, lent to the member making it) leaves them for the next run's squad of
  * the same goal: every answer of that run is its own query's. Each allocation of the first run is
@@ -438,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_squads_without_core),
         cmocka_unit_test(test_squads_on_edited_map),
         cmocka_unit_test(test_squad_after_refused_allocation),
+        cmocka_unit_test(test_fallbacks_flagged),
     };
     RUN_TESTS(tests);
 }

@@ -227,7 +227,8 @@ typedef enum pf_detail {
     PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff
                                         (PF_ACCEL_EDITS_CHECK) but could not prove its answer on
                                         the edited map: JPS answered (A* where JPS does not
-                                        apply), exact, in the same query */
+                                        apply, and for a short move, PF_DETAIL_SHORT), exact, in
+                                        the same query */
 } pf_detail;
 
 typedef struct pf_stats {

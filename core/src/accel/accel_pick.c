@@ -50,6 +50,8 @@ int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc
     return move_len(map, si, gi) >= (double)short_limit(acc);
 }
 
+int pf__accel_stale(const pf_accel *acc, const pf_map *map) { return acc && !pf__accel_answers(acc, map); }
+
 /* One that follows the edits by its diff is attached whatever edits came since its build. */
 int pf__accel_attachable(const pf_accel *acc, const pf_map *map)
 {
@@ -74,7 +76,9 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     int edited = have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))));
     if (oct < (double)(have ? short_limit(x->acc) : (uint32_t)PF_ACCEL_SHORT_QUERY)) {
         *detail |= PF_DETAIL_SHORT;
-        if (!have || edited) return PF_ALGO_ASTAR; /* no accelerator to hand over to: A* to the end */
+        /* no accelerator to hand over to: A* to the end (and edits kept it from this one: said) */
+        if (edited) *detail |= PF_DETAIL_ACCEL_EDITED;
+        if (!have || edited) return PF_ALGO_ASTAR;
         if (!x->long_only) {
             *cap = (uint32_t)((dense(x->acc) ? 16.0 : 64.0) * oct) + 1u;
             return PF_ALGO_ASTAR;
