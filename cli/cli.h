@@ -75,6 +75,10 @@ FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
 /* Checks every write (ferror, fflush, fclose), then renames; ok = 0 discards the output. Returns 1
  * when the file is complete, else 0 with a message (none when ok was 0). NULL-safe. */
 int      cli_out_close(cli_out *o, const char *cmd, int ok);
+/* Whether `path` can be written as cli_out_open writes it (a temporary file beside it is made and
+ * removed; the target is not touched), said before long work whose result would go there; 0 after
+ * an error message. */
+int      cli_out_check(const char *cmd, const char *path);
 /* Opens a file to read; refuses a directory (fopen takes one, then every read fails). */
 FILE    *cli_open_read(const char *cmd, const char *path);
 /* A text input (text_read.c), the one reader of every text file the tool itself reads: at most

@@ -56,7 +56,7 @@ static int parse_args(int argc, char **argv, graph_args *g)
         fputs(HELP, stderr);
         return 2;
     }
-    if (g->d.algo == PF_ALGO_JPS || g->d.algo == PF_ALGO_JPS_PLUS) {
+    if (g->d.algo == PF_ALGO_JPS || g->d.algo == PF_ALGO_JPS_PLUS || g->d.algo == PF_ALGO_THETA) {
         cli_error("graph", "%s works on grids only", pf_algo_name(g->d.algo));
         return 2;
     }

@@ -9,8 +9,8 @@ static const char *HELP =
     "                     [--classes CHARS [--class-cost C=X[,C=X]]]\n"
     "\n"
     "Finds one path and prints its status, the search that answered and how (answered_by, detail:\n"
-    "fallback, accel, accel_stale, short, partial), cost, expansions and the cells (x,y) from start\n"
-    "to goal.\n"
+    "fallback, accel, accel_stale, short, partial, accel_edited), cost, expansions and the cells (x,y)\n"
+    "from start to goal.\n"
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
     "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
@@ -91,6 +91,10 @@ int pf_cli_path(int argc, char **argv)
         return 2;
     }
     if (!cli_check_moves("path", moves, d.algo, smooth, d.unit_size)) return 2;
+    if (prep_file && d.algo != PF_ALGO_AUTO) { /* a usage error, as replay says it */
+        cli_error("path", "--prep is read by --algo auto only");
+        return 2;
+    }
     if (d.algo == PF_ALGO_WASTAR && d.weight == 0) d.weight = 1.5;
     if (cli_args_only) return 0;
     pf_diag diag;

@@ -123,6 +123,7 @@ int pf_cli_prep(int argc, char **argv)
         return 2;
     }
     if (cli_args_only) return 0;
+    if (!cli_out_check("prep", out)) return 1; /* before a build of up to a minute, not after it */
     pf_diag diag;
     pf_map *map;
     if (pf_grid_load_movingai(map_path, NULL, &map, &diag) != PF_OK) {

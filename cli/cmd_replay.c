@@ -22,6 +22,7 @@ static const char *HELP =
     "                       [--csv FILE] [--frames-csv FILE] [--slots S] [--moves 4|8|8cut|hex] [--size K] [--prep FILE]\n"
     "                       [--speed S] [--animate FILE.gif [--anim-px N] [--anim-step N]]\n"
     "                       [--classes CHARS [--class-cost C=X[,C=X]]] [--accel-adopt-frames N]\n"
+    "                       [--accel-edits check|stale|rebuild] [--prefault default|records|all|none]\n"
     "\n"
     "Replays an order log frame by frame through one batch: each frame submits that frame's lines in\n"
     "file order, runs the batch once with the budget and collects what completed, until every order\n"
@@ -46,14 +47,15 @@ static const char *HELP2 =
     "The CSV has one row per order line (cancel lines excluded), in file order, with the header\n"
     "  order,tag,submitted,arrived,status,cost,path_len,path_hash\n"
     "order counts order lines from 0; arrived is the frame of completion (or of the cancel); status is\n"
-    "ok, no_path, partial, invalid, cancelled or superseded; cost is printed with %.6f and path_hash is the\n"
+    "ok, no_path, partial, invalid, cancelled or superseded (or limit, oom, overflow, error: another\n"
+    "status the library returned, e.g. a sized order on a hex map); cost is printed with %.6f and path_hash is the\n"
     "lowercase hex XXH3-64 of the path's node ids as little-endian uint32 (both - without a path).\n"
     "With an expansion budget (and no time budget) the CSV is the same for any --workers.\n"
     "\n"
     "The last line of stdout is one JSON object: frames, orders, completed, failed (answered with an\n"
     "error status, not counted as completed), cancelled, superseded, accel (1 with an accelerator),\n"
     "how the completed orders were answered (by_ALGO, detail_fallback, detail_accel,\n"
-    "detail_accel_stale, detail_short, detail_partial),\n"
+    "detail_accel_stale, detail_short, detail_partial, detail_accel_edited),\n"
     "frame_ms_p50/p99/max and frame_ms_first (submit and run of one frame), queries_per_s (completed\n"
     "orders per second of those frames), urgent/normal/background_lag_p99 and urgent_lag_max (lag = arrived - submitted, in\n"
     "frames, over completed orders), expanded, dropped (expansions thrown away with searches that no\n"
@@ -75,7 +77,9 @@ static const char *HELP3 =
     "  --size K        every unit is K x K cells (1..32), standing on its top-left cell\n"
     "  --classes CHARS every unit may enter this Moving AI terrain (. G S ground, W water, T trees;\n"
     "                  .W: hover units); without it a unit keeps to its start's terrain. Any size\n"
-    "                  (its whole block on those terrains); jps, jps+ and auto answer by A* then.\n"
+    "                  (its whole block on those terrains); jps and jps+ answer when the terrains\n"
+    "                  cost one multiplier (else A*, detail fallback), auto by JPS; partial orders\n"
+    "                  by A*.\n"
     "                  Delivered paths are re-checked and repaired after edits for the terrain too\n"
     "  --class-cost C=X[,C=X]  with --classes: the multiplier of a step into terrain C (default 1)\n"
     "  --budget-exp E  expansions per frame, an integer in 0..10^12 (0 = unlimited)\n"
@@ -294,11 +298,8 @@ static double pct(double *v, uint32_t n, double p)
     return v[i < n ? i : n - 1];
 }
 
-static int write_csv(const char *path, const row *rows, uint32_t n)
+static int write_csv(FILE *f, const row *rows, uint32_t n)
 {
-    cli_out out;
-    FILE *f = cli_out_open(&out, "replay", path);
-    if (!f) return 0;
     int ok = fputs("order,tag,submitted,arrived,status,cost,path_len,path_hash\n", f) >= 0;
     for (uint32_t i = 0; ok && i < n; i++) {
         const row *w = &rows[i];
@@ -308,7 +309,7 @@ static int write_csv(const char *path, const row *rows, uint32_t n)
         if (ok && w->len) ok = fprintf(f, "%.6f,%u,%016llx\n", w->cost, w->len, (unsigned long long)w->hash) > 0;
         else if (ok) ok = fputs("-,0,-\n", f) >= 0;
     }
-    return cli_out_close(&out, "replay", ok);
+    return ok;
 }
 
 /* One run's figures, for --frames-csv. */
@@ -318,16 +319,13 @@ typedef struct frame_fig {
     uint32_t pending;
 } frame_fig;
 
-static int write_frames_csv(const char *path, const frame_fig *ff, uint32_t n)
+static int write_frames_csv(FILE *f, const frame_fig *ff, uint32_t n)
 {
-    cli_out out;
-    FILE *f = cli_out_open(&out, "replay", path);
-    if (!f) return 0;
     int ok = fputs("frame,wall_ms,cpu_ms,expanded,pending\n", f) >= 0;
     for (uint32_t i = 0; ok && i < n; i++)
         ok = fprintf(f, "%llu,%.3f,%.3f,%llu,%u\n", (unsigned long long)ff[i].frame, ff[i].wall_ms, ff[i].cpu_ms,
                      (unsigned long long)ff[i].expanded, ff[i].pending) > 0;
-    return cli_out_close(&out, "replay", ok);
+    return ok;
 }
 
 static double cpu_now(void)
@@ -504,10 +502,25 @@ int pf_cli_replay(int argc, char **argv)
     o.orders = pos[1];
     cli_orders lg = {0};
     if (!cli_orders_read(o.orders, &lg)) return 1;
+    /* the outputs are opened (temporary files beside them) before the run, so that one that cannot
+     * be written is said before a long run, not after it; each replaces its target only when both
+     * are complete */
+    cli_out csv_out = {0}, fr_out = {0};
+    if (o.csv && !cli_out_open(&csv_out, "replay", o.csv)) {
+        cli_orders_free(&lg);
+        return 1;
+    }
+    if (o.frames_csv && !cli_out_open(&fr_out, "replay", o.frames_csv)) {
+        cli_out_close(&csv_out, "replay", 0);
+        cli_orders_free(&lg);
+        return 1;
+    }
     pf_diag diag;
     pf_map *map;
     if (pf_grid_load_movingai(o.map, &(pf_grid_load_desc){.moves = o.moves}, &map, &diag) != PF_OK) {
         cli_error("replay", "%s", diag.msg);
+        cli_out_close(&fr_out, "replay", 0);
+        cli_out_close(&csv_out, "replay", 0);
         cli_orders_free(&lg);
         return 1;
     }
@@ -684,8 +697,18 @@ int pf_cli_replay(int argc, char **argv)
         cancelled += rows[k].status == PF_CANCELLED;
         superseded += rows[k].status == PF_SUPERSEDED;
     }
-    if (o.csv && !write_csv(o.csv, rows, lg.orders)) goto done;
-    if (o.frames_csv && !write_frames_csv(o.frames_csv, ff, nft)) goto done;
+    {
+        int wrote = (!o.csv || write_csv(csv_out.f, rows, lg.orders)) && (!o.frames_csv || write_frames_csv(fr_out.f, ff, nft));
+        /* flushed both before either replaces its target: a full disk is found before the first
+         * rename */
+        if (wrote && o.csv && fflush(csv_out.f) != 0) wrote = 0;
+        if (wrote && o.frames_csv && fflush(fr_out.f) != 0) wrote = 0;
+        /* (cli_out_close says which file and why) */
+        /* both complete or neither replaces its target */
+        if (o.csv) wrote = cli_out_close(&csv_out, "replay", wrote) && wrote;
+        if (o.frames_csv) wrote = cli_out_close(&fr_out, "replay", wrote) && wrote;
+        if (!wrote) goto done;
+    }
     double lagp[3], lagmax = 0.0;
     for (int p = 0; p < 3; p++) {
         pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
@@ -727,6 +750,8 @@ int pf_cli_replay(int argc, char **argv)
 oom:
     cli_error("replay", "out of memory");
 done:
+    cli_out_close(&fr_out, "replay", 0); /* not written: the temporary files go, the targets stay */
+    cli_out_close(&csv_out, "replay", 0);
     cli_anim_close(anim, 0);
     free(units);
     pf_batch_destroy(b);

@@ -14,14 +14,14 @@ static const char *HELP =
     "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb, then how\n"
     "the queries were answered: by_ALGO for each search that answered (by_auto: the accelerator) and\n"
     "the counts of each pf_stats.detail bit (detail_fallback, detail_accel, detail_accel_stale,\n"
-    "detail_short, detail_partial).\n"
+    "detail_short, detail_partial, detail_accel_edited).\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
-    "the optimum. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
+    "the optimum; for theta (any-angle), a cost above the optimum or below the straight line. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
     "and for one-cell units.\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
-    "                long queries, A* for short ones; JPS+ on maps it does not support), theta\n"
+    "                long queries, A* for short ones; JPS or A* on maps it does not support), theta\n"
     "  --weight W    weight for wastar (default 1.5), jps and jps+; an error with the others\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
@@ -51,6 +51,7 @@ static const char *HELP =
 typedef struct scen_args {
     const char *map, *scen, *csv, *edits, *prep;
     pf_accel_edits accel_edits; /* --accel-edits */
+    int            accel_edits_given;
     int csv_us;          /* the CSV contract is exactly ten columns; timings only on request */
     int weight_given, batched;
     long threads;
@@ -85,6 +86,7 @@ static int parse_args(int argc, char **argv, scen_args *a)
             a->prep = argv[++i];
         } else if (strcmp(s, "--accel-edits") == 0 && has) {
             if (!cli_parse_accel_edits("scen", argv[++i], &a->accel_edits)) return 2;
+            a->accel_edits_given = 1;
         } else if (strcmp(s, "--size") == 0 && has) {
             long k;
             if (!cli_parse_int("scen", s, argv[++i], 1, PF_UNIT_SIZE_MAX, &k)) return 2;
@@ -115,6 +117,11 @@ static int parse_args(int argc, char **argv, scen_args *a)
     if (!cli_check_weight("scen", a->d.algo, a->weight_given)) return 2;
     if (!cli_filter_done("scen", &a->filt, &a->d.filter)) return 2;
     if (!cli_check_moves("scen", a->moves, a->d.algo, 0, a->d.unit_size)) return 2;
+    /* usage errors, as replay says them */
+    if ((a->prep || a->accel_edits_given) && a->d.algo != PF_ALGO_AUTO) {
+        cli_error("scen", "%s is read by --algo auto only", a->prep ? "--prep" : "--accel-edits");
+        return 2;
+    }
     if (a->d.algo == PF_ALGO_WASTAR && a->d.weight == 0) a->d.weight = 1.5;
     return -1;
 }
@@ -188,11 +195,17 @@ static pf_batch *run_as_batch(const scen_run *r, const scen_args *a, pf_query_id
 
 /* Whether a result contradicts the listed optimal length (NaN-proof: the comparisons are written
  * so that anything not a number counts as a mismatch). */
-static int is_mismatch(const pf_search_desc *rd, int ok, double cost, double optimal)
+static int is_mismatch(const pf_search_desc *rd, int ok, double cost, const pf_scen_entry *e)
 {
+    const double optimal = e->optimal;
     if (!ok) return 1;
     if (cli_algo_optimal(rd->algo)) return !(fabs(cost - optimal) <= PF_SCEN_TOLERANCE);
     if (rd->algo == PF_ALGO_WASTAR) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
+    if (rd->algo == PF_ALGO_THETA) {
+        /* any-angle: never longer than the grid's optimum, never shorter than the straight line */
+        const double dx = (double)e->gx - e->sx, dy = (double)e->gy - e->sy;
+        return !(cost <= optimal + PF_SCEN_TOLERANCE && cost >= sqrt(dx * dx + dy * dy) - PF_SCEN_TOLERANCE);
+    }
     return !(cost >= optimal - PF_SCEN_TOLERANCE);
 }
 
@@ -250,7 +263,7 @@ int pf_cli_scen(int argc, char **argv)
         cli_answers_add(&answers, &st);
         solved += ok;
         expanded += st.expanded;
-        if (check) mismatches += is_mismatch(&rd, ok, st.cost, e->optimal);
+        if (check) mismatches += is_mismatch(&rd, ok, st.cost, e);
         if (out) {
             fprintf(out, "%u,%u,%d,%d,%d,%d,%s,%.8f,%u,%u", i, e->bucket, e->sx, e->sy, e->gx, e->gy,
                     cli_status_word(s), has_path ? st.cost : -1.0, st.expanded, has_path ? st.path_len : 0);

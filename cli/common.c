@@ -392,6 +392,14 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
     return o->f;
 }
 
+int cli_out_check(const char *cmd, const char *path)
+{
+    cli_out o;
+    if (!cli_out_open(&o, cmd, path)) return 0;
+    cli_out_close(&o, cmd, 0); /* the temporary file goes; the target is not touched */
+    return 1;
+}
+
 int cli_out_close(cli_out *o, const char *cmd, int ok)
 {
     if (!o) return 0;

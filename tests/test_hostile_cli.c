@@ -596,6 +596,50 @@ static void test_replay_prep(void **state)
     HAS(g_out, "\"completed\":0,\"failed\":1");
 }
 
+/* A review of the docs against the tool: `scen --algo theta` counted every any-angle path shorter
+ * than the grid's optimum as a mismatch (exit 1); `graph --algo theta` was accepted and answered
+ * every pair "invalid" (exit 0); `scen`/`path --prep` and `scen --accel-edits` without `--algo auto`
+ * were exit 1 or silently accepted where replay says a usage error (2); replay wrote its CSVs only
+ * after the whole run (an output that could not be written threw the run away, and with --csv
+ * written and --frames-csv failing, the CSV was replaced and the exit was 1); prep built the
+ * accelerator before it tried -o. */
+static void test_docs_review(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP), *scen = write_tmp("s.scen", SCEN);
+    /* an open map: the straight line from (0,0) to (5,2), 5.385, against the grid's 5.828 */
+    const char *open = write_tmp("open.map", "type octile\nheight 3\nwidth 6\nmap\n......\n......\n......\n");
+    assert_int_equal(RUN("scen", open, write_tmp("open.scen", "version 1\n0\topen.map\t6\t3\t0\t0\t5\t2\t5.82842712\n"),
+                         "--algo", "theta"),
+                     0);
+    HAS(g_out, "\"mismatches\":0");
+    const char *gr = write_tmp("t.gr", "p sp 2 1\na 1 2 5\n");
+    assert_int_equal(RUN("graph", gr, write_tmp("t.pairs", "1 2\n"), "--algo", "theta"), 2);
+    HAS(g_err, "grids only");
+    assert_int_equal(RUN("prep", map, "-o", tmp("s.pfa")), 0);
+    assert_int_equal(RUN("scen", map, scen, "--prep", tmp("s.pfa")), 2);
+    HAS(g_err, "--prep");
+    assert_int_equal(RUN("scen", map, scen, "--accel-edits", "stale"), 2);
+    HAS(g_err, "--accel-edits");
+    assert_int_equal(RUN("path", map, "0", "0", "5", "0", "--prep", tmp("s.pfa")), 2);
+    HAS(g_err, "--prep");
+    assert_int_equal(RUN("prep", map, "-o", tmp("missing/s.pfa")), 1);
+    HAS(g_err, "cannot write");
+    assert_true(strstr(g_out, "prep_s") == NULL); /* nothing built */
+    /* replay: a second output that cannot be written leaves the first as it was */
+    const char *log = write_tmp("o.txt", "orders 1\n0 7 0 0 5 4 normal\n");
+    const char *keep = write_tmp("keep.csv", "OLD\n");
+    assert_int_equal(RUN("replay", map, log, "--csv", keep, "--frames-csv", tmp("missing/f.csv")), 1);
+    HAS(g_err, "cannot write");
+    assert_true(strstr(g_out, "\"frames\"") == NULL); /* said before the run, not after it */
+    char back[64];
+    slurp(keep, back, sizeof back);
+    assert_string_equal(back, "OLD\n");
+    assert_int_equal(RUN("replay", map, log, "--csv", keep, "--frames-csv", tmp("f.csv")), 0);
+    slurp(keep, back, sizeof back);
+    assert_true(strncmp(back, "order,tag", 9) == 0);
+}
+
 /* 6. Smoothing, Theta* and sizes on hex maps: path --smooth printed an empty waypoint list (exit 0),
  * render drew the unsmoothed path, scen and replay answered every query "error" (exit 0). Refused
  * up front as usage errors. */
@@ -699,7 +743,7 @@ int main(void)
         cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
         cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
         cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
-        cmocka_unit_test(test_replay_slots),
+        cmocka_unit_test(test_replay_slots),           cmocka_unit_test(test_docs_review),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
