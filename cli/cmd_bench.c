@@ -23,7 +23,7 @@ static const char HELP[] =
     "  --threads LIST  worker counts for the batch runs, e.g. 1,2,4 (default 1,2; 0 = skip them)\n"
     "  --frames N      batch frames per worker count (default 5)\n"
     "  --queries N     use N scenario lines, evenly spread over the file (default all)\n"
-    "  --plot DIR      write DIR/bench.json and plot it into DIR\n"
+    "  --plot DIR      plot the JSON into DIR (written to DIR/bench.json unless -o names a file)\n"
     "\n"
     "JSON: {\"map\", \"queries\": [{\"algo\", \"path_len\", \"cost\", \"us\"}...], \"summary\": [{\"algo\",\n"
     "\"us_per_query\", \"mismatches\"}...], \"threads\": [{\"algo\", \"threads\", \"queries_per_s\"}...],\n"

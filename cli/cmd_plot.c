@@ -18,6 +18,9 @@
 static const char *HELP =
     "usage: pathfind plot FILE... --out DIR [--json]\n"
     "\n"
+    "  --out DIR, -o DIR  where the plots go (made if missing)\n"
+    "  --json             print one JSON object: out, gnuplot (whether it ran), plots (kind, png)\n"
+    "\n"
     "Reads benchmark results and writes up to three plots as PNG (with gnuplot), each with the data\n"
     "file and gnuplot script that made it, so a plot can be restyled by hand:\n"
     "  DIR/query_us.png    microseconds per query against path length, one series per algorithm,\n"
