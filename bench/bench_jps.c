@@ -185,7 +185,12 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--astar-queries") == 0 && i + 1 < argc) na = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--prep") == 0 && i + 1 < argc) g_prep = argv[++i];
-        else if (nm < 256) maps[nm++] = argv[i];
+        else if (argv[i][0] == '-') { /* --help, or an option it does not know: not a map name */
+            int help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            fprintf(help ? stdout : stderr, "usage: bench_jps [--reps R] [--astar-queries N] [--queries N] [--prep FILE] "
+                                            "[MAP.map ...] (see the comment at the top of bench/bench_jps.c)\n");
+            return help ? 0 : 2;
+        } else if (nm < 256) maps[nm++] = argv[i];
     }
     if (reps < 1) reps = 1;
     static char paths[256][1024];

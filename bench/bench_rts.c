@@ -328,7 +328,12 @@ int main(int argc, char **argv)
             /* read without writing into argv: strtok would cut "1,2" to "1" for the restart below */
             for (const char *p = argv[++i]; *p && nw < 8; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0'))
                 wl[nw++] = (uint32_t)atoi(p);
-        else if (nmaps < 16) maps[nmaps++] = argv[i];
+        else if (argv[i][0] == '-') { /* --help, or an option it does not know: not a map name */
+            int help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            fprintf(help ? stdout : stderr, "usage: bench_rts [--frames N] [--budget-us U] [--budget-exp E] [--seed S] [--hz H] "
+                                            "[--workers L] [--keep-omp-policy] [MAP.map ...] (see bench/bench_rts.c)\n");
+            return help ? 0 : 2;
+        } else if (nmaps < 16) maps[nmaps++] = argv[i];
     }
     if (!keep_policy && !getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0) {
         fflush(NULL);
