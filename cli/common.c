@@ -394,6 +394,9 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 
 int cli_out_check(const char *cmd, const char *path)
 {
+    struct stat sb;
+    /* a pipe or a device is written in place: opened to check, a pipe's reader would see its end */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) return 1;
     cli_out o;
     if (!cli_out_open(&o, cmd, path)) return 0;
     cli_out_close(&o, cmd, 0); /* the temporary file goes; the target is not touched */

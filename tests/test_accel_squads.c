@@ -367,8 +367,9 @@ static void test_fallbacks_flagged(void **state)
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
     pf_accel *stale;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1}, &stale), PF_OK);
-    pf_batch *b;
+    pf_batch *b, *b2;
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = stale}, &b), PF_OK);
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = stale}, &b2), PF_OK);
     assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {20, 20, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
     enum { N = 6 };
     pf_query_id id[N];
@@ -388,6 +389,37 @@ static void test_fallbacks_flagged(void **state)
         assert_true(fabs(r.stats.cost - oracle_cost(m, pf_grid_node(m, i, 0), g)) <= 1e-9 * r.stats.cost);
     }
     pf_batch_destroy(b);
+
+    /* planned as a group while the accelerator was stale, answered after a fresh one was adopted:
+     * the flag comes from the planning (it was read when the answers were written: detail 0) */
+    pf_accel *fresh;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1}, &fresh), PF_OK);
+    b = b2; /* made before the edit: a stale accelerator is attached only as the map goes on */
+    int grouped = 0;
+    pf_query_id urgent;
+    assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 0, 63), .goal = pf_grid_node(m, 63, 0),
+                                                            .priority = PF_PRIORITY_URGENT, .search = {.algo = PF_ALGO_ASTAR}},
+                                     &urgent),
+                     PF_OK);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, i, 0), .goal = g, .search = {.algo = PF_ALGO_AUTO}},
+                                         &id[i]),
+                         PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 5}), PF_OK); /* the urgent move takes it */
+    assert_int_equal(pf_batch_adopt_accel(b, fresh, pf_batch_frame(b)), PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (int i = 0; i < N; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+        if (!(r.flags & PF_BATCH_RESULT_GROUPED)) continue; /* planned again, by the fresh one */
+        assert_true(r.stats.detail & PF_DETAIL_ACCEL_STALE);
+        assert_int_equal(r.stats.algo, PF_ALGO_ASTAR);
+        grouped++;
+    }
+    assert_int_equal(grouped, N); /* none was granted units before the switch: the group stands */
+    pf_batch_destroy(b);
+    pf_accel_destroy(fresh);
     pf_accel_destroy(stale);
     pf_map_destroy(m);
 

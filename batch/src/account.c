@@ -452,7 +452,8 @@ static void settle_exp(pf_batch *b)
     for (uint32_t e = 0; e < b->nentries; e++) {
         pf__job *j = pf__plan_job(b, b->entries[e].job);
         uint64_t need = inf;
-        if (j->rdone) need = j->rprog - j->vprog - j->pub_a;
+        /* (saturated: a redo that ended short of its units, sched_jobs.c's guard, needs none) */
+        if (j->rdone) need = j->rprog > j->vprog + j->pub_a ? j->rprog - j->vprog - j->pub_a : 0;
         uint64_t v = grant(entry_cap(b, e), need, left);
         PF_ASSERT(j->rdone || v <= j->r - j->pub_a); /* the worker went at least this far */
         j->pub_a += v;

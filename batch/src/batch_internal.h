@@ -138,6 +138,8 @@ typedef struct pf__job {
     uint32_t settled;          /* group: starts settled so far */
     int32_t  bx0, by0, bx1, by1; /* group: bounding box of the starts */
     uint32_t sliced;
+    uint32_t detail;           /* group: PF_DETAIL_* bits its answers carry from its planning (AUTO
+                                * on an accelerator stale then: PF_DETAIL_ACCEL_STALE) */
     uint32_t starved;          /* time budgets: urgent, outlasted a run with every slot held by normal
                                 * searches, and was dropped at its deadline (account.c, order_run) */
     double   est;              /* unbudgeted runs: estimated length, longest jobs first */

@@ -92,9 +92,7 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
         r->flags |= PF_BATCH_RESULT_GROUPED | (j->sliced ? PF_BATCH_RESULT_SLICED : 0u);
         r->stats = cs;
         r->stats.algo = PF_ALGO_ASTAR; /* the group's backward A* answers (pf_batch.h, GROUP MOVES) */
-        /* AUTO's squads go to the accelerator where it answers (plan.c): here it did not, and no
-         * fallback is silent */
-        if (e->rd.algo == PF_ALGO_AUTO && pf__accel_stale(b->accel, b->map)) r->stats.detail |= PF_DETAIL_ACCEL_STALE;
+        r->stats.detail |= j->detail; /* from its planning (plan.c) */
         r->stats.cost = INFINITY;
         r->stats.path_len = 0;
         r->path = NULL;

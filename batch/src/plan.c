@@ -263,6 +263,10 @@ int pf__plan_fresh(pf_batch *b)
         if (gid[i] != i) continue;
         pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = e->seq, .first = b->nmembers,
                      .epoch = e->planned - 1u, .kgoal = e->q.goal, .khash = key_hash(e, 0)};
+        /* AUTO's squads go to the accelerator where it answers (join_kind): a group of them is
+         * answered by its backward A* because it did not, and no fallback is silent. Decided now,
+         * not when its answers are written: an accelerator adopted meanwhile did not plan it. */
+        if (e->rd.algo == PF_ALGO_AUTO && pf__accel_stale(b->accel, m)) j.detail = PF_DETAIL_ACCEL_STALE;
         const pf_point p0 = pf_grid_point(m, e->q.start);
         j.bx0 = j.bx1 = p0.x;
         j.by0 = j.by1 = p0.y;
