@@ -41,7 +41,8 @@
  * multiplier of the node it expands (the cell a forward walker would enter), not of the neighbour it
  * reaches. Every unit gets an optimal path (its cost equals a separate A*'s; among equal-cost paths
  * it may pick another one). The options that group: A*, Dijkstra, JPS, JPS+ and AUTO (each a
- * shortest path; the group's search answers, pf_stats.algo PF_ALGO_ASTAR), any unit size (the group
+ * shortest path; the group's search answers, pf_stats.algo PF_ALGO_ASTAR, and AUTO queries grouped
+ * while the batch's accelerator was stale carry PF_DETAIL_ACCEL_STALE), any unit size (the group
  * searches with the sized move rule), movement filters (the filter's rule and prices; squads of
  * one type share one filter object, as deduplication compares its address), waypoints (the group's
  * path reduced to its turns), partial paths and max_cost. A member whose answer the backward search
