@@ -25,6 +25,7 @@
 #include "pathfind.h"
 #include "testutil.h"
 #include "oracle.h"
+#include "maps.h"
 
 /* ---- a rebuild on its own thread --------------------------------------------------------------- */
 
@@ -402,14 +403,7 @@ static void test_lockstep_workers_diff(void **state)
 static void test_lost_state_through_adoption(void **state)
 {
     (void)state;
-    const uint32_t w = 64, h = 64;
-    uint8_t *cells = malloc((size_t)w * h);
-    assert_non_null(cells);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
-    free(cells);
+    pf_map *m = grid_rooms_64();
     const pf_accel_desc ad = {.short_query = 1, .threads = 1};
     pf_accel *acc, *fresh = NULL;
     assert_int_equal(pf_accel_create(m, &ad, &acc), PF_OK);

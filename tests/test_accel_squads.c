@@ -359,12 +359,7 @@ static void test_fallbacks_flagged(void **state)
 {
     (void)state;
     const uint32_t w = 64, h = 64;
-    uint8_t *cells = malloc((size_t)w * h);
-    assert_non_null(cells);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) cells[y * w + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
-    pf_map *m;
-    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
+    pf_map *m = grid_rooms_64();
     pf_accel *stale;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1}, &stale), PF_OK);
     pf_batch *b, *b2;
@@ -424,6 +419,8 @@ static void test_fallbacks_flagged(void **state)
     pf_map_destroy(m);
 
     /* the short move: a wall with its gap at the far end, a pillar the edit takes away */
+    uint8_t *cells = malloc((size_t)w * h);
+    assert_non_null(cells);
     memset(cells, 1, (size_t)w * h);
     for (uint32_t x = 0; x < 59; x++) cells[30 * w + x] = 0;
     cells[20 * w + 5] = 0;

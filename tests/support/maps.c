@@ -39,3 +39,11 @@ pf_map *grid_walled_40(void)
         if (x != 35) cells[20 * 40 + x] = 0;
     return grid_make(40, 40, PF_MOVES_DEFAULT, cells, NULL);
 }
+
+pf_map *grid_rooms_64(void)
+{
+    uint8_t cells[64 * 64];
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) cells[y * 64 + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
+    return grid_make(64, 64, PF_MOVES_DEFAULT, cells, NULL);
+}

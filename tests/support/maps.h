@@ -17,5 +17,8 @@ pf_map *grid_load(const char *path);
 /* 40x40, open, a wall across row 20 with one gap at x = 35: the accelerator tests' map, whose
  * routes from the top half to the bottom half all pass the gap (an edit there moves them all). */
 pf_map *grid_walled_40(void);
+/* 64x64 rooms: walls on every tenth row and column, with a door wherever (x + 3y) % 7 == 0; the
+ * adoption and squad tests' map (a stale accelerator's and a group's). */
+pf_map *grid_rooms_64(void);
 
 #endif
