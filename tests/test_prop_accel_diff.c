@@ -292,6 +292,54 @@ static void test_cases(void **state)
     pf_map_destroy(m);
 }
 
+/* A building on the accelerator's path where the same steps in another order go beside it: the
+ * answer is moved there (pf__accel_diff_reroute) and stays the accelerator's, with the same cost, on
+ * a legal path of the edited map; a building across a straight way (one order only) is still
+ * refused. Both ends of a diagonal way and the middle of it are tried. */
+static void test_moved_beside(void **state)
+{
+    (void)state;
+    pf_map *m = grid_walled_40();
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    const pf_search_desc ad = {.algo = PF_ALGO_AUTO};
+    uint32_t path[128], before[128];
+    const uint32_t s = pf_grid_node(m, 2, 2), g = pf_grid_node(m, 17, 12);
+    for (uint32_t at = 2; at <= 10; at += 4) {
+        pf_path p = {.nodes = before, .capacity = 128};
+        pf_stats st;
+        assert_int_equal(pf_search(c, s, g, &ad, &p, &st), PF_OK);
+        assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+        const double cost = st.cost;
+        /* a 2x2 building on the path's cell `at` steps from the start */
+        const pf_point b = pf_grid_point(m, before[at]);
+        pf_grid_edit put = {.rect = {b.x, b.y, 2, 2}, .cls = 0};
+        assert_int_equal(pf_grid_apply_edits(m, &put, 1, NULL), PF_OK);
+        p.nodes = path;
+        assert_int_equal(pf_search(c, s, g, &ad, &p, &st), PF_OK);
+        assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+        assert_true(close_to(st.cost, cost));
+        assert_true(close_to(oracle_cost(m, s, g), cost));
+        assert_true(path_ok(m, path, p.len, s, g, cost));
+        for (uint32_t i = 0; i < p.len; i++) assert_int_not_equal(path[i], before[at]);
+        put.cls = 1;
+        assert_int_equal(pf_grid_apply_edits(m, &put, 1, NULL), PF_OK);
+    }
+    /* straight along y = 6: one order of its steps only */
+    pf_grid_edit wall = {.rect = {12, 5, 2, 2}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &wall, 1, NULL), PF_OK);
+    pf_stats st;
+    assert_int_equal(pf_search(c, pf_grid_node(m, 4, 6), pf_grid_node(m, 30, 6), &ad, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL_EDITED);
+    assert_true(close_to(st.cost, oracle_cost(m, pf_grid_node(m, 4, 6), pf_grid_node(m, 30, 6))));
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* A search suspended by its budget (JPS after a refusal) and an edit before it resumes: it begins
  * again on the new version, as AUTO, and answers exactly. */
 static void test_suspended_restarts(void **state)
@@ -326,7 +374,7 @@ static void test_suspended_restarts(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases), cmocka_unit_test(test_moved_beside),
                                        cmocka_unit_test(test_suspended_restarts)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

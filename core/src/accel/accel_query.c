@@ -1037,8 +1037,10 @@ static pf_status squad_goal_core(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q
  * hierarchy, the A* across the core: pf_stats.expanded) and its path's cells, PF__ACCEL_PATH_UNIT
  * a unit (pf__search.work, not in the stats). It keeps where it stands in x: the part below it is
  * in (phase), the searches' records and open lists (resumed from them alone, as any search), the
- * best meeting, the heuristics, put_arcs' queue. It stops between expansions, and between the
- * entries of put_arcs' queue (an entry writes one canonical path, at most a side of the map).
+ * best meeting, the heuristics, put_arcs' queue. It stops between expansions, between the
+ * entries of put_arcs' queue (an entry writes one canonical path, at most a side of the map), and
+ * on an edited map between the steps of a path being moved beside an edit (Q_MOVE: a window
+ * around a building is read whole, at most two units per PF__ACCEL_PATH_UNIT cells of the side).
  * Uncut, and counted as what they do: the scans for the seeds (a few dozen walks; not units),
  * the first pass of the path (a pass over the arcs of the hierarchy it takes, tens to hundreds),
  * and the canonical paths from the start and to the goal. A squad's member (SQUADS) takes its
@@ -1049,6 +1051,37 @@ static pf_status squad_goal_core(pf_ctx *c, pf__accel_ext *x, pf__accel_squad *q
  * that the units charged to each step, and the step that answers, do not depend on whether the
  * member made the goal side or read it, nor on where an entry ended.
  */
+
+/* After the path is written: on an edited map, a path that crosses D (an edit since the build) but
+ * costs no more than any path using a cell opened since (x->bound) goes to Q_MOVE, where most such
+ * paths are moved beside the edit at the same cost (accel_diff.c); 0 when the path answers as it is
+ * (conclude proves or refuses it). */
+static int move_begin(pf__accel_ext *x)
+{
+    if (!x->check || x->clear || x->cost > x->bound) return 0;
+    x->phase = Q_MOVE;
+    x->move_at = 0;
+    x->move_cells = 0;
+    return 1;
+}
+
+/* Q_MOVE for at most `budget` units: PF_OK once the path is legal on the live map or found not to
+ * be movable (x->clear says which), else PF_IN_PROGRESS. The table is put_arcs' queue, empty now;
+ * its units join the path's (s->work). */
+static pf_status move(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
+{
+    const pf_map *m = c->map;
+    const uint32_t side = m->width > m->height ? m->width : m->height;
+    const uint32_t cap = PF__ACCEL_MOVE_CELLS * (side / PF__ACCEL_PATH_UNIT + 1u);
+    if (!pf__accel_grow_u32(c, &x->stk, &x->stk_cap, cap / 32u + 1u)) return PF_OUT_OF_MEMORY;
+    const uint64_t upto = budget == UINT32_MAX ? UINT64_MAX : x->move_cells + (uint64_t)budget * PF__ACCEL_PATH_UNIT;
+    const uint64_t before = x->move_cells / PF__ACCEL_PATH_UNIT;
+    int r = pf__accel_diff_reroute(m, x->path, x->total, &x->move_at, x->stk, cap, &x->move_cells, upto);
+    c->s.work += (uint32_t)(x->move_cells / PF__ACCEL_PATH_UNIT - before); /* at most budget + a window */
+    if (r < 0) return PF_IN_PROGRESS;
+    x->clear = r;
+    return PF_OK;
+}
 
 /* The query on from x->phase for at most `budget` units (an uncut part may run past it):
  * PF_IN_PROGRESS, or its end (PF_OK with the path written and its cost in x->cost). */
@@ -1066,7 +1099,8 @@ static pf_status run(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
         case Q_BEGIN: {
             if (direct(c, x, &x->cost)) {
                 pf__accel_path_work(c, x);
-                return PF_OK;
+                if (!move_begin(x)) return PF_OK;
+                continue;
             }
             pf__accel_squad *q = squad_of(c, x);
             if (q && x->acc->core) {
@@ -1110,7 +1144,11 @@ static pf_status run(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
             next = Q_PATH;
             break;
         case Q_PATH:
-            return pf__accel_write_path(c, x, left);
+            st = pf__accel_write_path(c, x, left);
+            if (st != PF_OK || !move_begin(x)) return st;
+            continue;
+        case Q_MOVE:
+            return move(c, x, left);
         default:
             return PF_INVALID_ARGUMENT; /* cannot happen: Q_DONE is pf__accel_step's */
         }

@@ -39,7 +39,7 @@ typedef struct aim {
 
 /* The parts of a query, in the order it runs them (SLICES, accel_query.c): with a core Q_GOAL to Q_CORE,
  * without one Q_BOTH; then its path. */
-enum { Q_BEGIN = 0, Q_GOAL, Q_START_BEGIN, Q_START, Q_CORE, Q_BOTH, Q_PATH_BEGIN, Q_PATH, Q_DONE };
+enum { Q_BEGIN = 0, Q_GOAL, Q_START_BEGIN, Q_START, Q_CORE, Q_BOTH, Q_PATH_BEGIN, Q_PATH, Q_MOVE, Q_DONE };
 
 /* Per-context state, hung on pf_ctx.accel. */
 typedef struct pf__accel_ext {
@@ -98,6 +98,10 @@ typedef struct pf__accel_ext {
      * long = the next pick skips the short move's A* (it ran past its cap: search.c) */
     int             check, clear, refused, long_only;
     double          bound;
+    /* Q_MOVE (a path crossing D moved beside it, pf__accel_diff_reroute): the step it goes on
+     * from, the cells it read (its units: PF__ACCEL_PATH_UNIT cells a unit) */
+    uint32_t        move_at;
+    uint64_t        move_cells;
     /* the squad whose member the next query is (pf__ctx_accel_squad; accel_squad.c), or NULL */
     pf__accel_squad *squad;
     /* the query across the steps that slice it (SLICES, accel_query.c): the part it is in, the best
@@ -148,6 +152,13 @@ PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
  * cheapest expansions, so that a budget in units bounds a maze's 100,000-cell path (6,250 units)
  * about as it bounds the searches. */
 #define PF__ACCEL_PATH_UNIT 16u
+
+/* Cells of the table an answer crossing an edit is moved beside it with (pf__accel_diff_reroute),
+ * per PF__ACCEL_PATH_UNIT of the map's longer side: a window is read whole, so it is within what
+ * a step may run past its budget (SLICES: a side of the map's cells); on 2000x2000, 4,032 cells,
+ * runs of 63 + 63 steps around a building. A longer run is cut to it, which finds a way beside the
+ * building less often, never a wrong one. */
+#define PF__ACCEL_MOVE_CELLS 32u
 
 /* The path's units so far: its cells written (pf__accel_put_cp lowers fill), PF__ACCEL_PATH_UNIT a unit. */
 PF__INLINE void pf__accel_path_work(pf_ctx *c, const pf__accel_ext *x)
