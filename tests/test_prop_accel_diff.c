@@ -340,6 +340,68 @@ static void test_moved_beside(void **state)
     pf_map_destroy(m);
 }
 
+/* Around a block: from (2,10) to (10,2) on a 40x40 map with a block over x, y in 3..9, the two
+ * shortest ways go round it, north then east or east then north, 16 straight steps each (its
+ * corners cannot be cut). A building on the way taken moves the answer to the other: not an order
+ * of two directions (no run of one diagonal and one straight step reaches round the block) but a
+ * path that keeps to the quadrant, found over its box. The answer stays the accelerator's, with the
+ * same cost, on a legal path; sliced by one unit a step it answers the same. */
+static void test_moved_round_a_block(void **state)
+{
+    (void)state;
+    uint8_t cells[40 * 40];
+    memset(cells, 1, sizeof cells);
+    for (uint32_t y = 3; y <= 9; y++)
+        for (uint32_t x = 3; x <= 9; x++) cells[y * 40 + x] = 0;
+    pf_map *m = grid_make(40, 40, PF_MOVES_DEFAULT, cells, NULL);
+    pf_accel *acc;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+    const pf_search_desc ad = {.algo = PF_ALGO_AUTO};
+    const uint32_t s = pf_grid_node(m, 2, 10), g = pf_grid_node(m, 10, 2);
+    uint32_t before[64], path[64], sliced[64];
+    pf_path p = {.nodes = before, .capacity = 64};
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, g, &ad, &p, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, 16.0));
+    /* a 1x1 building on the way, halfway: the other way round costs the same */
+    const pf_point b = pf_grid_point(m, before[8]);
+    pf_grid_edit put = {.rect = {b.x, b.y, 1, 1}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &put, 1, NULL), PF_OK);
+    p.nodes = path;
+    assert_int_equal(pf_search(c, s, g, &ad, &p, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    assert_true(close_to(st.cost, 16.0));
+    assert_true(close_to(oracle_cost(m, s, g), 16.0));
+    assert_true(path_ok(m, path, p.len, s, g, 16.0));
+    const uint32_t len = p.len;
+    /* the same by steps of one unit */
+    assert_int_equal(pf_search_begin(c, s, g, &ad), PF_IN_PROGRESS);
+    pf_status r;
+    uint32_t calls = 0;
+    while ((r = pf_search_step(c, 1)) == PF_IN_PROGRESS) assert_true(++calls < 100000u);
+    assert_int_equal(r, PF_OK);
+    p = (pf_path){.nodes = sliced, .capacity = 64};
+    assert_int_equal(pf_search_path(c, &p, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    assert_int_equal(p.len, len);
+    assert_memory_equal(sliced, path, len * sizeof *path);
+    /* both ways shut: longer, JPS's, said */
+    const pf_point o = pf_grid_point(m, path[8]);
+    pf_grid_edit shut = {.rect = {o.x, o.y, 1, 1}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(m, &shut, 1, NULL), PF_OK);
+    assert_int_equal(pf_search(c, s, g, &ad, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL_EDITED);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    assert_true(st.cost > 16.5);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(acc);
+    pf_map_destroy(m);
+}
+
 /* A search suspended by its budget (JPS after a refusal) and an edit before it resumes: it begins
  * again on the new version, as AUTO, and answers exactly. */
 static void test_suspended_restarts(void **state)
@@ -374,7 +436,7 @@ static void test_suspended_restarts(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases), cmocka_unit_test(test_moved_beside),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases), cmocka_unit_test(test_moved_beside), cmocka_unit_test(test_moved_round_a_block),
                                        cmocka_unit_test(test_suspended_restarts)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

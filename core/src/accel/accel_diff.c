@@ -17,11 +17,16 @@
  *     octile(s, f) + octile(f, g) - 2 sqrt(2) (the octile distance bounds every path's cost).
  *     So P is a shortest path of M when d0 is at most that bound for every such f.
  * Where P crosses D but costs no more than the bound, another path of the same cost often goes
- * beside the edit: a run of P's steps that keeps to one diagonal and one of its straight steps
- * costs the octile distance between its ends in any order of them, so a building on the run is
- * passed by another order legal on M, found by a table over the run's parallelogram of cells
- * (pf__accel_diff_reroute; rooms-2000 after 80 buildings: 14 of 22 refused answers kept so). The
- * moved P is a path of M of cost d0, still bounded as above: a shortest path of M.
+ * beside the edit (pf__accel_diff_reroute). A run of P's steps that keeps to one diagonal and one
+ * of its straight steps costs the octile distance between its ends in any order of them, so a
+ * building on the run is passed by another order legal on M, found by a table over the run's
+ * parallelogram of orders (open ground: a building in a room). A run that keeps to one quadrant
+ * (x and y each move one way or not at all) costs by its count of diagonal steps alone, so a
+ * path of M within the run's box with as many diagonals costs the same, found by a table over the
+ * box (round an obstacle: the other side of it). After 80 buildings (35 removed), the refused
+ * answers of the 200 longest queries went from 11, 19, 24 to 4, 4, 7 on rooms-2000 and from 11 to
+ * 8 of 100 on random-2000-20 (bench_accel_edit, seeds 1-3). The moved P is a path of M of cost d0,
+ * still bounded as above: a shortest path of M.
  * A query the proof refuses (P crosses D where no order moves it, a better cell lies near the
  * way, the start or the goal is in D) is answered by JPS in the same call and says so
  * (PF_DETAIL_ACCEL_EDITED). No answer is ever inexact, and an edit costs microseconds: the price of an edit is paid by the queries it can
@@ -205,15 +210,6 @@ PF__INLINE int step_legal(const pf_map *m, int32_t ax, int32_t ay, int32_t bx, i
            (ax == bx || ay == by || (open_xy(m, bx, ay, k) && open_xy(m, ax, by, k)));
 }
 
-typedef struct rr_dir {
-    int32_t gx, gy, sx, sy; /* the window's diagonal step and its straight one */
-} rr_dir;
-
-PF__INLINE int rr_in(const rr_dir *d, int32_t dx, int32_t dy)
-{
-    return (dx == d->gx && dy == d->gy) || (dx == d->sx && dy == d->sy);
-}
-
 /* The step j of path (public ids, width w): from path[j + 1] to path[j]. */
 PF__INLINE void rr_step(const uint32_t *path, uint32_t w, uint32_t j, int32_t *dx, int32_t *dy)
 {
@@ -221,41 +217,129 @@ PF__INLINE void rr_step(const uint32_t *path, uint32_t w, uint32_t j, int32_t *d
     *dy = (int32_t)(path[j] / w) - (int32_t)(path[j + 1u] / w);
 }
 
-/* Steps lo..hi (from path[hi + 1] to path[lo]) taken again by a path of the same steps in another
- * order, all legal on the live map; 0 when there is none. bits holds (nd + 1) * (ns + 1) bits: the
- * cells o + a g + b s reached from o = path[hi + 1] by a diagonal and b straight steps. */
-static int rr_window(const pf_map *m, uint32_t *path, uint32_t hi, const rr_dir *d, uint32_t nd,
-                     uint32_t ns, uint8_t k, uint32_t *bits)
+/* A run of a path's steps around an illegal one, to be taken again by another path of the same
+ * cost: steps lo..hi (from o = path[hi + 1] to path[lo]), ex across and ey along, nd of them
+ * diagonal, all keeping to the quadrant (qx, qy) (x moves by 0 or qx, y by 0 or qy). A run of two
+ * directions (two: the diagonal and the straight step (sx, sy) alone) is searched over the
+ * parallelogram of its orders; any run in a quadrant over its box. */
+typedef struct rr_run {
+    int32_t  qx, qy, sx, sy;
+    int      two;
+    uint32_t lo, hi, ex, ey, nd;
+} rr_run;
+
+PF__INLINE int run_has(const rr_run *r, int32_t dx, int32_t dy)
 {
-    const uint32_t w = m->width, cols = ns + 1u;
-    const int32_t ox = (int32_t)(path[hi + 1u] % w), oy = (int32_t)(path[hi + 1u] / w);
-    memset(bits, 0, (((size_t)nd + 1u) * cols + 31u) / 32u * sizeof *bits);
-#define RR_GET(a, b) ((bits[((a) * cols + (b)) >> 5] >> (((a) * cols + (b)) & 31u)) & 1u)
+    if ((dx && dx != r->qx) || (dy && dy != r->qy)) return 0;
+    return !r->two || (dx && dy) || (dx == r->sx && dy == r->sy);
+}
+
+/* Cells of the run's table: (nd + 1) x (straight steps + 1) orders, or the box. */
+PF__INLINE uint64_t run_cells(const rr_run *r, uint32_t ex, uint32_t ey, uint32_t nd)
+{
+    return r->two ? (uint64_t)(nd + 1u) * (ex + ey - 2u * nd + 1u) : (uint64_t)(ex + 1u) * (ey + 1u);
+}
+
+/* The run grows a step each side in turn while its steps keep to it and its table fits in cap. */
+static void run_grow(rr_run *r, const uint32_t *path, uint32_t steps, uint32_t w, uint32_t cap)
+{
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int side = 0; side < 2; side++) {
+            const int low = side == 0;
+            if (low ? r->lo == 0 : r->hi + 1u >= steps) continue;
+            int32_t dx, dy;
+            rr_step(path, w, low ? r->lo - 1u : r->hi + 1u, &dx, &dy);
+            const uint32_t ex = r->ex + (dx != 0), ey = r->ey + (dy != 0), nd = r->nd + (dx && dy);
+            if (!run_has(r, dx, dy) || run_cells(r, ex, ey, nd) > cap) continue;
+            if (low)
+                r->lo--;
+            else
+                r->hi++;
+            r->ex = ex, r->ey = ey, r->nd = nd, grew = 1;
+        }
+    }
+}
+
+#define RR_X(i) (ox + (int32_t)(i) * r->qx)
+#define RR_Y(j) (oy + (int32_t)(j) * r->qy)
+
+/* A two-direction run taken again in another order of its steps legal on the live map: the table
+ * t[a * (ns + 1) + b] says whether the cell a diagonal and b straight steps from o is reached. */
+static int run_orders(const pf_map *m, uint32_t *path, const rr_run *r, uint8_t k, uint32_t *t)
+{
+    const uint32_t w = m->width, nd = r->nd, ns = r->ex + r->ey - 2u * nd, cols = ns + 1u;
+    const int32_t ox = (int32_t)(path[r->hi + 1u] % w), oy = (int32_t)(path[r->hi + 1u] / w);
     for (uint32_t a = 0; a <= nd; a++)
         for (uint32_t b = 0; b <= ns; b++) {
-            const int32_t x = ox + (int32_t)a * d->gx + (int32_t)b * d->sx, y = oy + (int32_t)a * d->gy + (int32_t)b * d->sy;
-            if (!open_xy(m, x, y, k)) continue;
-            int r = (a == 0 && b == 0) || (b > 0 && RR_GET(a, b - 1u)) ||
-                    (a > 0 && RR_GET(a - 1u, b) && open_xy(m, x - d->gx, y, k) && open_xy(m, x, y - d->gy, k));
-            if (r) bits[(a * cols + b) >> 5] |= 1u << ((a * cols + b) & 31u);
+            const int32_t x = ox + (int32_t)a * r->qx + (int32_t)b * r->sx, y = oy + (int32_t)a * r->qy + (int32_t)b * r->sy;
+            uint32_t v = 0;
+            if (open_xy(m, x, y, k))
+                v = (a == 0 && b == 0) || (b > 0 && t[a * cols + b - 1u]) ||
+                    (a > 0 && t[(a - 1u) * cols + b] && open_xy(m, x, y - r->qy, k) && open_xy(m, x - r->qx, y, k));
+            t[a * cols + b] = v;
         }
-    if (!RR_GET(nd, ns)) return 0;
-    /* back from the window's last cell: the cell t steps after o goes to path[hi + 1 - t] */
+    if (!t[nd * cols + ns]) return 0;
+    /* back from the run's end: the cell s steps after o goes to path[hi + 1 - s] */
     uint32_t a = nd, b = ns;
-    for (uint32_t t = nd + ns; t > 0; t--) {
-        const int32_t x = ox + (int32_t)a * d->gx + (int32_t)b * d->sx, y = oy + (int32_t)a * d->gy + (int32_t)b * d->sy;
-        path[hi + 1u - t] = (uint32_t)y * w + (uint32_t)x;
-        if (b > 0 && RR_GET(a, b - 1u))
+    for (uint32_t s = nd + ns; s > 0; s--) {
+        const int32_t x = ox + (int32_t)a * r->qx + (int32_t)b * r->sx, y = oy + (int32_t)a * r->qy + (int32_t)b * r->sy;
+        path[r->hi + 1u - s] = (uint32_t)y * w + (uint32_t)x;
+        if (b > 0 && t[a * cols + b - 1u])
             b--;
         else
             a--; /* reached by its diagonal step: the test above held for it */
     }
-#undef RR_GET
     return 1;
 }
 
-int pf__accel_diff_reroute(const pf_map *m, uint32_t *path, uint32_t steps, uint32_t *at, uint32_t *bits, uint32_t cap_bits,
-                           uint64_t *cells, uint64_t upto)
+/* A run in a quadrant taken again by a path of the same cost legal on the live map. A path that
+ * keeps to the quadrant from o to the run's end takes ex + ey - 2 d straight steps and d diagonal
+ * ones, so its cost falls as d grows: the table t[j * (ex + 1) + i], cell (i, j) the map's
+ * (ox + i qx, oy + j qy), holds 1 + the most diagonal steps of such a path reaching it (0: none),
+ * row by row. The run is a part of a shortest path of the prep map and no cell opened since can
+ * shorten the answer (the bound), so no path here has more diagonal steps than its nd: the same
+ * cost is the table's end reaching nd, and that path has as many steps as the run, so it is
+ * written in the run's place. */
+static int run_box(const pf_map *m, uint32_t *path, const rr_run *r, uint8_t k, uint32_t *t)
+{
+    const uint32_t w = m->width, ex = r->ex, ey = r->ey, cols = ex + 1u;
+    const int32_t ox = (int32_t)(path[r->hi + 1u] % w), oy = (int32_t)(path[r->hi + 1u] / w);
+#define RR_AT(i, j) t[(size_t)(j) * cols + (i)]
+#define RR_DIAG(i, j) (RR_AT((i) - 1u, (j) - 1u) && open_xy(m, RR_X(i), RR_Y((j) - 1u), k) && open_xy(m, RR_X((i) - 1u), RR_Y(j), k))
+    for (uint32_t j = 0; j <= ey; j++)
+        for (uint32_t i = 0; i <= ex; i++) {
+            uint32_t v = 0;
+            if (open_xy(m, RR_X(i), RR_Y(j), k)) {
+                if (i == 0 && j == 0) v = 1;
+                if (i > 0 && RR_AT(i - 1u, j) > v) v = RR_AT(i - 1u, j);
+                if (j > 0 && RR_AT(i, j - 1u) > v) v = RR_AT(i, j - 1u);
+                /* diagonal: both cells beside it open (no corner cutting) */
+                if (i > 0 && j > 0 && RR_AT(i - 1u, j - 1u) + 1u > v && RR_DIAG(i, j)) v = RR_AT(i - 1u, j - 1u) + 1u;
+            }
+            RR_AT(i, j) = v;
+        }
+    if (RR_AT(ex, ey) != r->nd + 1u) return 0; /* none, or fewer diagonals: longer */
+    uint32_t i = ex, j = ey;
+    for (uint32_t s = ex + ey - r->nd; s > 0; s--) {
+        path[r->hi + 1u - s] = (uint32_t)RR_Y(j) * w + (uint32_t)RR_X(i);
+        const uint32_t v = RR_AT(i, j);
+        if (i > 0 && j > 0 && RR_AT(i - 1u, j - 1u) + 1u == v && RR_DIAG(i, j))
+            i--, j--;
+        else if (i > 0 && RR_AT(i - 1u, j) == v)
+            i--;
+        else
+            j--; /* reached from below: one of the three holds for a cell reached */
+    }
+#undef RR_AT
+#undef RR_DIAG
+    return 1;
+}
+#undef RR_X
+#undef RR_Y
+
+int pf__accel_diff_reroute(const pf_map *m, uint32_t *path, uint32_t steps, uint32_t *at, uint32_t *tried, uint32_t *table,
+                           uint32_t cap, uint64_t *cells, uint64_t upto)
 {
     const uint32_t w = m->width;
     const uint8_t k = m->cls[pf__grid_pad(m, path[steps])];
@@ -264,45 +348,36 @@ int pf__accel_diff_reroute(const pf_map *m, uint32_t *path, uint32_t steps, uint
             *at = i;
             return -1;
         }
+        const uint32_t from = *tried;
+        *tried = 0;
         const int32_t bx = (int32_t)(path[i] % w), by = (int32_t)(path[i] / w);
         const int32_t ax = (int32_t)(path[i + 1u] % w), ay = (int32_t)(path[i + 1u] / w);
         *cells += 1u;
         if (step_legal(m, ax, ay, bx, by, k)) continue;
         const int32_t dx = bx - ax, dy = by - ay;
+        const int diag = dx && dy;
+        /* the orders of two directions first (a long run for its table: open ground), then the
+         * boxes of the quadrants (a shorter run, any turns: around obstacles); a diagonal step
+         * is in one quadrant, a straight one in two */
         int done = 0;
-        for (int t = 0; t < 2 && !done; t++) {
-            rr_dir d;
-            if (dx && dy)
-                d = t ? (rr_dir){dx, dy, 0, dy} : (rr_dir){dx, dy, dx, 0};
-            else if (dx)
-                d = (rr_dir){dx, t ? 1 : -1, dx, 0};
-            else
-                d = (rr_dir){t ? 1 : -1, dy, 0, dy};
-            /* the window grows a step each side in turn while its steps keep to d and its table
-             * fits in the bits given */
-            uint32_t lo = i, hi = i, nd = dx && dy, ns = nd ^ 1u;
-            for (int grew = 1; grew;) {
-                grew = 0;
-                int32_t sx, sy;
-                if (lo > 0) {
-                    rr_step(path, w, lo - 1u, &sx, &sy);
-                    const uint32_t diag = sx && sy;
-                    if (rr_in(&d, sx, sy) && (uint64_t)(nd + diag + 1u) * (ns + (diag ^ 1u) + 1u) <= cap_bits) {
-                        lo--, nd += diag, ns += diag ^ 1u, grew = 1;
-                    }
-                }
-                if (hi + 1u < steps) {
-                    rr_step(path, w, hi + 1u, &sx, &sy);
-                    const uint32_t diag = sx && sy;
-                    if (rr_in(&d, sx, sy) && (uint64_t)(nd + diag + 1u) * (ns + (diag ^ 1u) + 1u) <= cap_bits) {
-                        hi++, nd += diag, ns += diag ^ 1u, grew = 1;
-                    }
-                }
+        for (uint32_t tr = from; tr < 4 && !done; tr++) {
+            const int two = tr < 2, q = tr & 1;
+            if (!two && q && diag) break;
+            if (tr > from && *cells >= upto) { /* a table a step at most: go on with this try */
+                *at = i;
+                *tried = tr;
+                return -1;
             }
-            *cells += (uint64_t)(nd + 1u) * (ns + 1u);
-            if (nd && ns && rr_window(m, path, hi, &d, nd, ns, k, bits)) {
+            rr_run r = {.qx = dx ? dx : (q ? 1 : -1), .qy = dy ? dy : (q ? 1 : -1), .two = two, .lo = i, .hi = i,
+                        .ex = (uint32_t)(dx != 0), .ey = (uint32_t)(dy != 0), .nd = (uint32_t)diag};
+            /* the straight step of two directions: the other's when this one is diagonal */
+            r.sx = diag ? (q ? 0 : dx) : dx;
+            r.sy = diag ? (q ? dy : 0) : dy;
+            run_grow(&r, path, steps, w, cap);
+            *cells += run_cells(&r, r.ex, r.ey, r.nd);
+            if (r.ex && r.ey && (two ? run_orders(m, path, &r, k, table) : run_box(m, path, &r, k, table))) {
                 done = 1;
-                i = hi; /* the loop's i++ goes on after the window */
+                i = r.hi; /* the loop's i++ goes on after the run */
             }
         }
         if (!done) return 0;

@@ -264,14 +264,15 @@ double pf__accel_diff_bound(const pf_accel *acc, const pf_map *m, uint32_t s, ui
 int  pf__accel_diff_cp_clear(const pf_accel *acc, uint32_t pw, uint32_t from, uint32_t to);
 /* An answer whose path crosses D, moved beside it at the same cost where it can be: each illegal
  * step of path (public ids, goal first, path[steps] the start) is taken again inside the longest
- * run of steps around it that keeps to one diagonal and one of its straight steps (any order of
- * them costs the same, the octile distance between the run's ends), by a path of those steps
- * legal on the live map m, found over a table of at most cap_bits bits (bits). Goes on from step
- * *at, adding the cells it reads to *cells, and stops between two steps once they reach upto
- * (-1, *at where to go on). 1 when every step of path is legal on m now, 0 when a step cannot be
- * moved (path then partly moved, to be thrown away). */
-int  pf__accel_diff_reroute(const pf_map *m, uint32_t *path, uint32_t steps, uint32_t *at, uint32_t *bits,
-                            uint32_t cap_bits, uint64_t *cells, uint64_t upto);
+ * run of steps around it that keeps to one quadrant (x and y each move one way or not at all), by
+ * a path of the same cost within the run's box that is legal on the live map m, found by a table of
+ * the box's cells (table, at most cap of them; first over the orders of a run of two directions,
+ * which reach further for the same table). Goes on from step *at and its try *tried (0 at first),
+ * adding the cells it reads to *cells, and stops between two tables once they reach upto (-1, *at
+ * and *tried where to go on). 1 when every step of path is legal on m now, 0 when a step cannot
+ * be moved (path then partly moved, to be thrown away). */
+int  pf__accel_diff_reroute(const pf_map *m, uint32_t *path, uint32_t steps, uint32_t *at, uint32_t *tried,
+                            uint32_t *table, uint32_t cap, uint64_t *cells, uint64_t upto);
 /* Whether acc answers AUTO on m: made for it, unweighted, and its cells unchanged since the build
  * (the fingerprint) or followed by the diff. */
 PF__INLINE int pf__accel_answers(const pf_accel *acc, const pf_map *m)

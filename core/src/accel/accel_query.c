@@ -1060,7 +1060,7 @@ static int move_begin(pf__accel_ext *x)
 {
     if (!x->check || x->clear || x->cost > x->bound) return 0;
     x->phase = Q_MOVE;
-    x->move_at = 0;
+    x->move_at = x->move_try = 0;
     x->move_cells = 0;
     return 1;
 }
@@ -1073,10 +1073,10 @@ static pf_status move(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
     const pf_map *m = c->map;
     const uint32_t side = m->width > m->height ? m->width : m->height;
     const uint32_t cap = PF__ACCEL_MOVE_CELLS * (side / PF__ACCEL_PATH_UNIT + 1u);
-    if (!pf__accel_grow_u32(c, &x->stk, &x->stk_cap, cap / 32u + 1u)) return PF_OUT_OF_MEMORY;
+    if (!pf__accel_grow_u32(c, &x->stk, &x->stk_cap, cap)) return PF_OUT_OF_MEMORY;
     const uint64_t upto = budget == UINT32_MAX ? UINT64_MAX : x->move_cells + (uint64_t)budget * PF__ACCEL_PATH_UNIT;
     const uint64_t before = x->move_cells / PF__ACCEL_PATH_UNIT;
-    int r = pf__accel_diff_reroute(m, x->path, x->total, &x->move_at, x->stk, cap, &x->move_cells, upto);
+    int r = pf__accel_diff_reroute(m, x->path, x->total, &x->move_at, &x->move_try, x->stk, cap, &x->move_cells, upto);
     c->s.work += (uint32_t)(x->move_cells / PF__ACCEL_PATH_UNIT - before); /* at most budget + a window */
     if (r < 0) return PF_IN_PROGRESS;
     x->clear = r;

@@ -98,9 +98,9 @@ typedef struct pf__accel_ext {
      * long = the next pick skips the short move's A* (it ran past its cap: search.c) */
     int             check, clear, refused, long_only;
     double          bound;
-    /* Q_MOVE (a path crossing D moved beside it, pf__accel_diff_reroute): the step it goes on
-     * from, the cells it read (its units: PF__ACCEL_PATH_UNIT cells a unit) */
-    uint32_t        move_at;
+    /* Q_MOVE (a path crossing D moved beside it, pf__accel_diff_reroute): the step and the try it
+     * goes on from, the cells it read (its units: PF__ACCEL_PATH_UNIT cells a unit) */
+    uint32_t        move_at, move_try;
     uint64_t        move_cells;
     /* the squad whose member the next query is (pf__ctx_accel_squad; accel_squad.c), or NULL */
     pf__accel_squad *squad;
@@ -154,10 +154,10 @@ PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
 #define PF__ACCEL_PATH_UNIT 16u
 
 /* Cells of the table an answer crossing an edit is moved beside it with (pf__accel_diff_reroute),
- * per PF__ACCEL_PATH_UNIT of the map's longer side: a window is read whole, so it is within what
- * a step may run past its budget (SLICES: a side of the map's cells); on 2000x2000, 4,032 cells,
- * runs of 63 + 63 steps around a building. A longer run is cut to it, which finds a way beside the
- * building less often, never a wrong one. */
+ * per PF__ACCEL_PATH_UNIT of the map's longer side: a run's box is read whole, so it is within
+ * what a step may run past its budget (SLICES: a side of the map's cells); on 2000x2000, 4,032
+ * cells (16 KB on the context), a box of 63 x 63 around a building. A longer run is cut to it,
+ * which finds a way beside the building less often, never a wrong one. */
 #define PF__ACCEL_MOVE_CELLS 32u
 
 /* The path's units so far: its cells written (pf__accel_put_cp lowers fill), PF__ACCEL_PATH_UNIT a unit. */
