@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <xxhash.h> /* to forge checksums the way the format documents them */
 #include "pathfind.h"
 #include "oracle.h"
 #include "maps.h"
+#include "tmpdir.h"
 
 /* ---- the slides' graph ------------------------------------------------------------------------ */
 /*
@@ -442,6 +444,86 @@ static void test_progress_and_threads(void **state)
     pf_map_destroy(g);
 }
 
+/* An allocator that fails while `g_fail` is set. */
+static int g_fail;
+static void *fail_alloc(size_t size, size_t align, void *user)
+{
+    (void)user;
+    void *p = NULL;
+    if (g_fail || posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1)) return NULL;
+    return p;
+}
+static void fail_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+/* A table left stale by an edit it could not follow (out of memory) answers nothing for the
+ * edited map, and is not written either: pf_table_save used to write its old rows under the
+ * edited map's fingerprint, which pf_table_load then took for a table of the edited map (a path
+ * of cost 56 where the map's is 9). The file it would have replaced stays as it was. */
+static void test_stale_table_not_saved(void **state)
+{
+    (void)state;
+    float costs[16];
+    for (int i = 0; i < 16; i++) costs[i] = 1.0f;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 2, .moves = PF_MOVES_4, .costs = costs}, &m),
+                     PF_OK);
+    pf_table *t;
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.allocator = {fail_alloc, fail_free, NULL}, .threads = 1}, &t),
+                     PF_OK);
+    const char *file = tmp("stale.pft");
+    pf_diag d;
+    assert_int_equal(pf_table_save(t, file, &d), PF_OK);
+    size_t n0 = 0, n1 = 0;
+    char *before = slurp_alloc(file, &n0);
+    g_fail = 1;
+    pf_grid_edit e = {.rect = {3, 0, 1, 1}, .what = PF_EDIT_COST, .cost = 50.0f};
+    pf_status st = pf_grid_apply_edits(m, &e, 1, NULL);
+    g_fail = 0;
+    assert_int_equal(st, PF_OUT_OF_MEMORY);
+    double c;
+    assert_int_equal(pf_table_path(t, 0, 7, NULL, &c), PF_WRONG_MAP);
+    assert_int_equal(pf_table_save(t, file, &d), PF_WRONG_MAP);
+    assert_non_null(strstr(d.msg, "stale"));
+    char *after = slurp_alloc(file, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    pf_table *l;
+    assert_int_equal(pf_table_load(file, m, NULL, &l, &d), PF_WRONG_MAP);
+    free(before);
+    free(after);
+    pf_table_destroy(t);
+    pf_map_destroy(m);
+}
+
+/* A table saved over a file keeps that file's mode (written beside it and renamed over it, the
+ * new file used to get the process's default mode: a read-only file became writable). */
+static void test_save_keeps_mode(void **state)
+{
+    (void)state;
+    pf_map *g = ring(12, 1.0);
+    pf_table *t;
+    assert_int_equal(pf_table_create(g, NULL, &t), PF_OK);
+    const char *file = tmp("mode.pft");
+    pf_diag d;
+    assert_int_equal(pf_table_save(t, file, &d), PF_OK);
+    assert_int_equal(chmod(file, 0640), 0);
+    assert_int_equal(pf_table_save(t, file, &d), PF_OK);
+    struct stat sb;
+    assert_int_equal(stat(file, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    assert_int_equal(chmod(file, 0400), 0);
+    assert_int_equal(pf_table_save(t, file, &d), PF_OK);
+    assert_int_equal(stat(file, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0400);
+    pf_table_destroy(t);
+    pf_map_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +534,8 @@ int main(void)
         cmocka_unit_test(test_grid_table),
         cmocka_unit_test(test_file_round_trip_and_damage),
         cmocka_unit_test(test_progress_and_threads),
+        cmocka_unit_test(test_stale_table_not_saved),
+        cmocka_unit_test(test_save_keeps_mode),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -378,8 +378,10 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
 {
     *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    int keep_mode = 0;
 #if PF__POSIX_FILES
     struct stat sb;
+    mode_t mode = 0;
     /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
      * stays a link */
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && pf__link_target(path, o->real, sizeof o->real))
@@ -390,6 +392,10 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
         o->f = fopen(path, "wb");
         if (!o->f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
         return PF_OK;
+    }
+    if (stat(o->target, &sb) == 0) { /* a file replaced keeps its mode (a read-only one too) */
+        mode = sb.st_mode & 07777;
+        keep_mode = 1;
     }
 #endif
     size_t pl = strlen(o->target);
@@ -411,6 +417,11 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
         o->tmp = NULL;
         return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a file beside it: %s", strerror(e));
     }
+#if PF__POSIX_FILES
+    /* the new file was made with the process's default mode; failing to change it is harmless */
+    if (keep_mode && fchmod(fileno(o->f), mode) != 0) keep_mode = 0;
+#endif
+    (void)keep_mode;
     return PF_OK;
 }
 

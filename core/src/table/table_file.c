@@ -88,6 +88,10 @@ pf_status pf_table_save_mem(const pf_table *t, void *buf, size_t capacity, size_
 pf_status pf_table_save(const pf_table *t, const char *path, pf_diag *diag)
 {
     if (!t || !path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "no table or file name");
+    /* as pf_table_save_mem: its rows are not its map's, and the header would say they are */
+    if (pf__table_stale(t))
+        return pf__diag_set(diag, PF_WRONG_MAP, path, 0, 0,
+                            "the table is stale: an edit of its map could not be followed (rebuild it)");
     /* written beside `path` and renamed over it when complete: a failed write (a full disk,
      * /dev/full) leaves the old file, or the device, as it was */
     pf__outfile o;
