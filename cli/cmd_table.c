@@ -351,7 +351,10 @@ static int apply_edits(const char *path, elist *l, uint32_t n, uint32_t *count)
 
 /* Writes g as DIMACS. Every weight must be one the loader takes back (an integer up to 2^53,
  * which "%.0f" prints exactly): a weight of INT64_MAX once came out as 9223372036854775808. */
-static int write_dimacs(const char *path, const pf_map *g)
+/* Writes g as DIMACS into o, opened on path and left open: the caller closes it (renamed over
+ * path) once the table beside it is written too, or throws it away. 0 when refused or unwritable
+ * (o then closed). */
+static int write_dimacs(cli_out *o, const char *path, const pf_map *g)
 {
     uint32_t n = pf_map_node_count(g);
     for (uint32_t u = 0; u < n; u++) {
@@ -365,8 +368,7 @@ static int write_dimacs(const char *path, const pf_map *g)
                 return 0;
             }
     }
-    cli_out o;
-    FILE *f = cli_out_open(&o, "table update", path);
+    FILE *f = cli_out_open(o, "table update", path);
     if (!f) return 0;
     fprintf(f, "c written by pathfind table update\np sp %u %u\n", n, pf_graph_edge_count(g));
     for (uint32_t u = 0; u < n; u++) {
@@ -375,7 +377,7 @@ static int write_dimacs(const char *path, const pf_map *g)
         uint32_t k = pf_graph_arcs(g, u, 0, &to, &w);
         for (uint32_t i = 0; i < k; i++) fprintf(f, "a %u %u %.0f\n", u + 1, to[i] + 1, w[i]);
     }
-    return cli_out_close(&o, "table update", 1);
+    return 1;
 }
 
 static int cmd_update(int argc, char **argv)
@@ -456,12 +458,16 @@ static int cmd_update(int argc, char **argv)
         goto done;
     }
     /* the graph first: the new table is of no use without it, and it is the output that can be
-     * refused (a weight DIMACS cannot hold) */
-    if (gout && !write_dimacs(gout, nm)) goto done;
+     * refused (a weight DIMACS cannot hold); but it replaces the old graph only once the table is
+     * written too, so that a failed write leaves the two files as they were, matching */
+    cli_out go = {0};
+    if (gout && !write_dimacs(&go, gout, nm)) goto done;
     if (pf_table_save(t, out, &diag) != PF_OK) {
         cli_error("table update", "%s", diag.msg);
+        if (gout) cli_out_close(&go, "table update", 0);
         goto done;
     }
+    if (gout && !cli_out_close(&go, "table update", 1)) goto done;
     printf("{\"edits\":%u,\"seeds\":%u,\"rows_examined\":%u,\"rows_changed\":%u,\"rows\":%u,\"searches\":%u,"
            "\"waves\":%u,\"update_s\":%.4f,\"fingerprint\":\"%016llx\"}\n",
            nedits, rep.seeds, rep.rows_examined, rep.rows_changed, n, rep.searches, rep.waves, secs,

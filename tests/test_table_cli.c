@@ -68,6 +68,18 @@ static void test_cli_errors(void **state)
     write_tmp("bad3.txt", "teleport 1 2\n");
     assert_int_equal(run("table update g.pft g.gr bad3.txt -o x.pft", out, sizeof out), 1);
     assert_int_equal(run("table update g.pft g.gr bad3.txt -o x.pft --rule fast", out, sizeof out), 2);
+    /* the table cannot be written (no such directory): the graph given to --graph-out, the one
+     * the table was baked for here, is not replaced by the edited one either */
+    write_tmp("e4.txt", "set 1 2 10\n");
+    write_tmp("keep.gr", SLIDES_GR);
+    assert_int_equal(run("table update g.pft g.gr e4.txt -o nodir/x.pft --graph-out keep.gr", out, sizeof out), 1);
+    size_t kn = 0;
+    char *kept = slurp_alloc(tmp("keep.gr"), &kn);
+    assert_non_null(kept);
+    assert_int_equal(kn, strlen(SLIDES_GR));
+    assert_memory_equal(kept, SLIDES_GR, kn);
+    free(kept);
+    assert_int_equal(run("table path g.pft keep.gr 1 2", out, sizeof out), 0);
     /* a corrupted file */
     write_tmp("junk.pft", "PFTABLE");
     assert_int_equal(run("table path junk.pft g.gr 1 2", out, sizeof out), 1);
