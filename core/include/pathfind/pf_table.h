@@ -39,7 +39,15 @@
  * x (PF_TABLE_RULE_TIGHT); PF_TABLE_RULE_SLIDES also enqueues every predecessor when x's row of next
  * hops changed, which reproduces the slides' example step by step. Both are proven complete in
  * table.c; rows never examined are copied unchanged, and the result equals pf_table_create on the
- * new map bit for bit.
+ * new map bit for bit where path costs sum exactly (integer weights, as DIMACS files and the CLI
+ * have; grids whose multipliers and step costs add without rounding). The proof takes a node's
+ * cost to t as its best arc's cost plus its successor's; a row is summed from its own node, so
+ * with real weights whose sums round (arcs of 2^-52 beside 1), two orders of addition can differ
+ * in the last bit: a row whose successors' (cost, hops) did not change can still change, unseen,
+ * and the updated table then keeps a first move that is shortest by one rounding but not the one
+ * a new build picks (a review's constructed graph and grid; random grids with multipliers in
+ * steps of 0.5 and 0.1 and random floats never showed it); in those cases the path kept was
+ * longer than the new build's by 2^-52 of its cost.
  *
  * LIVING GRIDS. A grid table follows the edits of its map (pf_grid_apply_edits): the edit copies
  * the grid before its cells change (at most 65536 cells) and runs the update above from the copy
@@ -169,7 +177,9 @@ PF_API uint32_t  pf_table_next(const pf_table *table, uint32_t from, uint32_t to
  * @param path [opt] receives nodes from..to; `len` is set even on PF_BUFFER_TOO_SMALL.
  * @param cost [opt] sum of the arc costs walked (INFINITY when there is no route).
  * @return PF_OK, PF_NO_PATH, PF_INVALID_START, PF_INVALID_GOAL, PF_BUFFER_TOO_SMALL,
- *         PF_INVALID_ARGUMENT, PF_COST_OVERFLOW (the arc costs sum to infinity).
+ *         PF_INVALID_ARGUMENT, PF_COST_OVERFLOW (the arc costs sum to infinity), PF_WRONG_MAP (the
+ *         table is stale: an edit it could not follow), PF_LIMIT_REACHED (a loaded table whose
+ *         entries are legal moves that walk in a cycle: never a table this library built).
  */
 PF_API pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to, pf_path *path,
                                double *cost);
