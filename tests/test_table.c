@@ -524,6 +524,49 @@ static void test_save_keeps_mode(void **state)
     pf_map_destroy(g);
 }
 
+/* An update that narrows the entries (2 bytes to 1: node 0 loses 279 of its 281 arcs) compared
+ * its rows' next hops after cutting the old entries to the new width (arc 280 read as arc 24), so
+ * it reported a row changed whose next hops had not; the narrowing now comes after the rows are
+ * compared. The result is a fresh build's, bit for bit. */
+static void test_update_narrowing_report(void **state)
+{
+    (void)state;
+    enum { K = 280 };
+    pf_edge e[K + 1];
+    for (int i = 0; i < K; i++) e[i] = (pf_edge){0, 1, 1.0}; /* 280 parallel arcs 0 -> 1 */
+    e[K] = (pf_edge){0, 2, 1.0};                              /* arc 280: 0 -> 2 */
+    pf_map *g1, *g2;
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = K + 1, .edges = e}, &g1), PF_OK);
+    e[1] = e[K]; /* one arc 0 -> 1 and the arc 0 -> 2 */
+    assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 3, .edge_count = 2, .edges = e}, &g2), PF_OK);
+    pf_table *t, *fresh;
+    assert_int_equal(pf_table_create(g1, NULL, &t), PF_OK);
+    assert_int_equal(pf_table_entry_bytes(t), 2);
+    assert_int_equal(pf_table_next(t, 0, 2), 2);
+    uint32_t ex[8];
+    uint8_t ch[8];
+    pf_table_report rep;
+    assert_int_equal(pf_table_update(t, g2, &(pf_table_update_desc){.examined = ex, .changed = ch, .capacity = 8}, &rep),
+                     PF_OK);
+    assert_int_equal(pf_table_entry_bytes(t), 1);
+    assert_int_equal(pf_table_next(t, 0, 2), 2);
+    assert_int_equal(rep.rows_changed, 0);
+    for (uint32_t i = 0; i < rep.rows_examined && i < 8; i++) assert_int_equal(ch[i], 0);
+    assert_int_equal(pf_table_create(g2, NULL, &fresh), PF_OK);
+    size_t a = pf_table_file_size(t), b = pf_table_file_size(fresh);
+    assert_int_equal(a, b);
+    uint8_t *ba = malloc(a), *bb = malloc(b);
+    assert_int_equal(pf_table_save_mem(t, ba, a, NULL), PF_OK);
+    assert_int_equal(pf_table_save_mem(fresh, bb, b, NULL), PF_OK);
+    assert_memory_equal(ba, bb, a);
+    free(ba);
+    free(bb);
+    pf_table_destroy(fresh);
+    pf_table_destroy(t);
+    pf_map_destroy(g1);
+    pf_map_destroy(g2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_progress_and_threads),
         cmocka_unit_test(test_stale_table_not_saved),
         cmocka_unit_test(test_save_keeps_mode),
+        cmocka_unit_test(test_update_narrowing_report),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -479,13 +479,14 @@ enum { PF__UPD_UNTOUCHED = 0, PF__UPD_QUEUED, PF__UPD_EXAMINED };
 
 /* Everything an update uses, allocated before the table is touched: a failure leaves it as it was. */
 typedef struct upd_scratch {
-    uint32_t  n, width;   /* nodes; entry width for the new map */
+    uint32_t  n, width;   /* nodes; entry width of the rows while the update runs */
+    uint32_t  final;      /* entry width for the new map: width, or narrower (re-encoded after) */
     uint8_t  *state;      /* [n] PF__UPD_* */
     uint32_t *cur, *next; /* [n] rows of this wave, of the next one */
     uint8_t  *changed;    /* [n] per row of the wave: its next hops changed */
     uint8_t  *cand;       /* [mcand] per in-arc of the new map: enqueue its tail */
     size_t    mcand;
-    uint8_t  *wide;       /* [n * n * width] the table re-encoded, when the width changes; else NULL */
+    uint8_t  *wide;       /* [n * n * final] the table re-encoded, when the width changes; else NULL */
     upd_work *ws;         /* [nt] one per worker */
     uint32_t  nt;         /* workers: par.workers */
     pf__par   par;
@@ -501,7 +502,7 @@ static void upd_free(upd_scratch *u, const pf_allocator *a)
         pf__free(a, u->ws[i].worse, (size_t)n * sizeof(uint32_t));
     }
     pf__free(a, u->ws, (size_t)u->nt * sizeof *u->ws);
-    pf__free(a, u->wide, (size_t)n * n * u->width);
+    pf__free(a, u->wide, (size_t)n * n * u->final);
     pf__free(a, u->cand, u->mcand);
     pf__free(a, u->changed, n);
     pf__free(a, u->next, (size_t)n * sizeof(uint32_t));
@@ -516,19 +517,22 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
     const uint32_t n = t->n;
     memset(u, 0, sizeof *u);
     u->n = n;
-    u->width = pf__table_width_for(nm);
+    /* a wider table is re-encoded before the update writes rows, a narrower one after it: the
+     * old entries it compares with (arc indices past 254, say) keep their width until then */
+    u->final = pf__table_width_for(nm);
+    u->width = u->final > t->width ? u->final : t->width;
     u->mcand = nm->kind == PF_MAP_GRID ? (size_t)n * 8u : nm->m ? nm->m : 1;
     u->state = pf__calloc(a, n, 64);
     u->cur = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
     u->next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
     u->changed = pf__alloc(a, n, 64);
     u->cand = pf__alloc(a, u->mcand, 64);
-    u->wide = u->width != t->width ? pf__alloc(a, (size_t)n * n * u->width, 64) : NULL;
+    u->wide = u->final != t->width ? pf__alloc(a, (size_t)n * n * u->final, 64) : NULL;
     u->par = pf__par_upto(&d->parallel, d->threads, n);
     u->nt = u->par.workers;
     u->ws = pf__calloc(a, (size_t)u->nt * sizeof *u->ws, 64);
     pf_status st = (u->state && u->cur && u->next && u->changed && u->cand && u->ws &&
-                    (u->wide || u->width == t->width))
+                    (u->wide || u->final == t->width))
                        ? PF_OK : PF_OUT_OF_MEMORY;
     for (uint32_t i = 0; st == PF_OK && i < u->nt; i++) {
         upd_work *w = &u->ws[i];
@@ -545,7 +549,7 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
  * becomes its data. */
 static void reencode(pf_table *t, upd_scratch *u)
 {
-    const uint32_t n = t->n, width = u->width;
+    const uint32_t n = t->n, width = u->final;
     uint32_t onone = pf__tab_none(t->width), oself = pf__tab_self(t->width);
     for (uint32_t v = 0; v < n; v++) {
         const uint8_t *src = pf__tab_row(t, v);
@@ -688,7 +692,7 @@ static pf_status update_rows(pf_table *t, const pf_map *om, const pf_map *nm, co
 
     upd_scratch u;
     pf_status st = upd_alloc(&u, t, om, nm, &d);
-    if (st == PF_OK && u.wide) reencode(t, &u);
+    if (st == PF_OK && u.wide && u.final > t->width) reencode(t, &u);
     uint32_t ncur = 0;
     if (st == PF_OK) rep.seeds = ncur = queue_seeds(&u, om, nm);
     while (st == PF_OK && ncur) {
@@ -702,6 +706,7 @@ static pf_status update_rows(pf_table *t, const pf_map *om, const pf_map *nm, co
         u.next = tmp;
         ncur = nnext;
     }
+    if (st == PF_OK && u.wide) reencode(t, &u); /* narrower: every entry is the new map's now */
     if (st == PF_OK) {
         t->map = nm;
         t->version = nm->version;
