@@ -15,6 +15,10 @@
  *
  * COSTS. Optional per-cell multipliers (> 0, finite): a step into cell c costs base * cost[c], where
  * base is 1 or sqrt(2). Heuristics are scaled by the smallest multiplier so they stay admissible.
+ * A grid whose passable cells all cost 1 is unweighted and keeps no multipliers at all, a blocked
+ * cell's included: a class edit that opens a blocked cell gives it the multiplier it was given
+ * while the grid is weighted, and 1 on an unweighted grid. An edit that opens a cell and means
+ * its cost sets both (what = PF_EDIT_CLASS | PF_EDIT_COST).
  *
  * Grids are never expanded into edge lists: neighbours come from the cell array, which is stored
  * with a one-cell blocked border so the search needs no bounds checks.
