@@ -481,12 +481,74 @@ static void test_same_accel_again_while_owed(void **state)
     }
 }
 
+/* A path moved beside an edit (Q_MOVE, accel_diff.c) sliced: on a 64x64 map a path of 11 straight
+ * steps across, 11 diagonal and 11 straight down hugs an obstacle's edge; a 1x1 building on its
+ * diagonal is not passed by any order of the run's steps nor within a quadrant's box (the obstacle
+ * is in the way), so every table is read and fails, and JPS answers. Read whole, the tables of one
+ * building ran a step past its budget by 4 units per 16 cells of the side where overrun() allows
+ * 3 (a review's harness: 18 units of budget 1 where 16 are allowed). The same with the building
+ * beside the way instead (the path moved, the accelerator's answer). Every budget answers as one
+ * call, within overrun(). */
+static void test_move_sliced(void **state)
+{
+    (void)state;
+    enum { W = 64, O = 5, A = 11, B = 11, C = 11 };
+    static uint8_t cells[W * W];
+    for (uint32_t y = 0; y < W; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            int64_t lim = (int64_t)y + A - 2, cap = O + A + B - 1;
+            if (lim > cap || y >= O + 1 + B) lim = cap;
+            cells[y * W + x] = !(y >= O + 1 && (int64_t)x <= lim);
+        }
+    const int32_t at[2][2] = {{O + A + B / 2, O + B / 2}, {O + A + B / 2 + 1, O + B / 2 - 1}};
+    for (int k = 0; k < 2; k++) {
+        pf_map *m = grid_make(W, W, PF_MOVES_8_NO_CUT, cells, NULL);
+        pf_accel *acc;
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .threads = 1, .edits = PF_ACCEL_EDITS_CHECK},
+                                         &acc),
+                         PF_OK);
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+        assert_int_equal(pf_ctx_use_accel(c, acc), PF_OK);
+        const uint32_t s = pf_grid_node(m, O, O), g = pf_grid_node(m, O + A + B, O + B + C);
+        const pf_search_desc d = {.algo = PF_ALGO_AUTO};
+        pf_stats st;
+        assert_int_equal(pf_search(c, s, g, &d, NULL, &st), PF_OK);
+        assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+        pf_grid_edit bld = {.rect = {at[k][0], at[k][1], 1, 1}, .cls = 0};
+        assert_int_equal(pf_grid_apply_edits(m, &bld, 1, NULL), PF_OK);
+        const uint32_t cap = pf_map_node_count(m);
+        answer whole;
+        assert_int_equal(pf_search_begin(c, s, g, &d), PF_IN_PROGRESS);
+        answer_read(c, pf_search_step(c, 0), cap, &whole);
+        assert_int_equal(whole.st, PF_OK);
+        assert_true(close_to(whole.stats.cost, oracle_cost(m, s, g)));
+        /* on the diagonal: refused; beside it, where the old path went by a corner: moved */
+        assert_int_equal(whole.stats.detail & (PF_DETAIL_ACCEL | PF_DETAIL_ACCEL_EDITED),
+                         k == 0 ? PF_DETAIL_ACCEL_EDITED : PF_DETAIL_ACCEL);
+        for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
+            answer sliced;
+            uint32_t steps;
+            assert_int_equal(pf_search_begin(c, s, g, &d), PF_IN_PROGRESS);
+            pf_status r = step_out(c, budgets[b], 0, &steps);
+            answer_read(c, r, cap, &sliced);
+            same_answer(&whole, &sliced);
+            free(sliced.path);
+        }
+        free(whole.path);
+        pf_ctx_destroy(c);
+        pf_accel_destroy(acc);
+        pf_map_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_slices_with_core), cmocka_unit_test(test_slices_without_core),
                                        cmocka_unit_test(test_slices_long_paths),
                                        cmocka_unit_test(test_squads_stepped), cmocka_unit_test(test_edit_while_suspended),
                                        cmocka_unit_test(test_accel_swapped_while_suspended),
-                                       cmocka_unit_test(test_same_accel_again_while_owed)};
+                                       cmocka_unit_test(test_same_accel_again_while_owed),
+                                       cmocka_unit_test(test_move_sliced)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

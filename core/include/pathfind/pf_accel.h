@@ -71,11 +71,13 @@
  * least octile(start, f) + octile(f, goal) - 2 sqrt(2)). Every other cell of D only lengthens
  * paths. A path that crosses D is first moved beside it at the same cost where a reordering of
  * its steps allows (a run of one diagonal and one straight direction costs the same in any order:
- * a building in an open room is passed so), O(run) cells a window, sliced like the path. A query
- * it cannot prove (or whose start or goal is in D) is answered by JPS (A* where JPS does not
- * apply) in the same call, exact, with PF_DETAIL_ACCEL_EDITED; a rebuild off the frame adopted
- * with its own diff (below) empties D again. The first attachment of a rebuilt accelerator with this mode computes
- * its D against the live map (one pass over the cells): made between runs, like the adoption.
+ * a building in an open room is passed so; or, within a run's box that keeps to one quadrant, round
+ * an obstacle by its other side): tables of at most twice the map's side in cells, read one a
+ * step at most under a budget, sliced like the path. A query it cannot prove (or whose start or
+ * goal is in D) is answered by JPS (A* where JPS does not apply) in the same call, exact, with
+ * PF_DETAIL_ACCEL_EDITED; a rebuild off the frame adopted with its own diff (below) empties D
+ * again. The first attachment of a rebuilt accelerator with this mode computes its D against the
+ * live map (one pass over the cells): made between runs, like the adoption.
  * Measured in docs/performance.md (scen --edits, replay). By default
  * (pf_accel_desc.edits = PF_ACCEL_EDITS_STALE) an accelerator made before the edit is not used for
  * it (AUTO says so: PF_DETAIL_ACCEL_STALE; pf_ctx_use_accel refuses it, PF_WRONG_MAP), so queries

@@ -153,11 +153,13 @@ PF__INLINE uint32_t pf__accel_label_find(const pf__accel_ext *x, uint32_t cell)
  * about as it bounds the searches. */
 #define PF__ACCEL_PATH_UNIT 16u
 
-/* Cells of the table an answer crossing an edit is moved beside it with (pf__accel_diff_reroute),
- * per PF__ACCEL_PATH_UNIT of the map's longer side: a run's box is read whole, so it is within
- * what a step may run past its budget (SLICES: a side of the map's cells); on 2000x2000, 4,032
- * cells (16 KB on the context), a box of 63 x 63 around a building. A longer run is cut to it,
- * which finds a way beside the building less often, never a wrong one. */
+/* Cells of a table an answer crossing an edit is moved beside it with (pf__accel_diff_reroute),
+ * per PF__ACCEL_PATH_UNIT of the map's longer side: a table is read whole, two units per 16 cells
+ * of the side, and a step reads at most one past its budget (a building tries up to four, the
+ * next one in a later step), within what a step may run past its budget elsewhere (SLICES: three
+ * canonical paths of a side; test_accel_slices' overrun()); on 2000x2000, 4,032 cells (16 KB on
+ * the context), a box of 63 x 63 around a building. A longer run is cut to it, which finds a way
+ * beside the building less often, never a wrong one. */
 #define PF__ACCEL_MOVE_CELLS 32u
 
 /* The path's units so far: its cells written (pf__accel_put_cp lowers fill), PF__ACCEL_PATH_UNIT a unit. */
