@@ -599,6 +599,79 @@ static void test_alloc_failure(void **state)
 }
 
 /* One context, two problems with different state sizes, in turn. */
+/* max_cost under searches that do not reopen (a review's graph): S0 -> A1 4.5, S0 -> B2 1, B2 -> A1
+ * 1, A1 -> G3 4; h = 0, 2, 2.5, 0 (admissible and consistent); max_cost 7. The plan S B A G costs
+ * 6, but BFS, GREEDY and WASTAR reach A first by S A (4.5), close it, and cut G (8.5 > 7): they
+ * used to answer PF_NO_PATH, which says no plan within the limit exists. They answer
+ * PF_LIMIT_REACHED now; the searches that reopen (or search every path) find the 6. */
+static void test_max_cost_without_reopening(void **state)
+{
+    (void)state;
+    graph g;
+    memset(&g, 0, sizeof g);
+    g.n = 4;
+    g.goal = 3;
+    g_arc(&g, 0, 1, 4.5);
+    g_arc(&g, 0, 2, 1.0);
+    g_arc(&g, 2, 1, 1.0);
+    g_arc(&g, 1, 3, 4.0);
+    g.h[1] = 2.0;
+    g.h[2] = 2.5;
+    pf_gen_problem p = g_problem(&g);
+    pf_gen_ctx *c;
+    assert_int_equal(pf_gen_ctx_create(NULL, &c), PF_OK);
+    static const pf_gen_algo cut[] = {PF_GEN_BFS, PF_GEN_GREEDY, PF_GEN_WASTAR};
+    static const pf_gen_algo exact[] = {PF_GEN_ASTAR, PF_GEN_UNIFORM, PF_GEN_IDASTAR, PF_GEN_DFBNB, PF_GEN_SMASTAR};
+    uint32_t s0 = 0, acts[8];
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        pf_gen_plan plan = {.actions = acts, .capacity = 8};
+        pf_gen_stats st;
+        assert_int_equal(pf_gen_search(c, &p, &s0, &(pf_gen_desc){.algo = cut[i], .weight = 8, .max_cost = 7}, &plan, &st),
+                         PF_LIMIT_REACHED);
+        /* without the limit they find a plan */
+        assert_int_equal(pf_gen_search(c, &p, &s0, &(pf_gen_desc){.algo = cut[i], .weight = 8}, &plan, &st), PF_OK);
+    }
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+        pf_gen_plan plan = {.actions = acts, .capacity = 8};
+        pf_gen_stats st;
+        assert_int_equal(pf_gen_search(c, &p, &s0, &(pf_gen_desc){.algo = exact[i], .max_cost = 7, .max_states = 8}, &plan, &st),
+                         PF_OK);
+        assert_true(fabs(st.cost - 6.0) < 1e-12);
+    }
+    /* a limit that no plan meets: A* proves it (PF_NO_PATH) */
+    pf_gen_plan plan = {.actions = acts, .capacity = 8};
+    assert_int_equal(pf_gen_search(c, &p, &s0, &(pf_gen_desc){.algo = PF_GEN_ASTAR, .max_cost = 5.5}, &plan, NULL),
+                     PF_NO_PATH);
+    pf_gen_ctx_destroy(c);
+}
+
+/* Step costs each finite whose sum reaches infinity (three steps of 1e308): every algorithm answers
+ * PF_COST_OVERFLOW, where the best-first ones answered PF_OK with a plan of cost inf (INFINITY
+ * means no plan) and the depth-first ones and SMA* PF_NO_PATH (a plan exists). */
+static void test_cost_overflow(void **state)
+{
+    (void)state;
+    graph g;
+    memset(&g, 0, sizeof g);
+    g.n = 4;
+    g.goal = 3;
+    g_arc(&g, 0, 1, 1e308);
+    g_arc(&g, 1, 2, 1e308);
+    g_arc(&g, 2, 3, 1e308);
+    pf_gen_problem p = g_problem(&g);
+    pf_gen_ctx *c;
+    assert_int_equal(pf_gen_ctx_create(NULL, &c), PF_OK);
+    uint32_t s0 = 0, acts[8];
+    for (int a = 0; a < PF_GEN__COUNT; a++) {
+        pf_gen_plan plan = {.actions = acts, .capacity = 8};
+        pf_gen_stats st;
+        pf_status r = pf_gen_search(c, &p, &s0, &(pf_gen_desc){.algo = (pf_gen_algo)a, .max_states = 8, .max_depth = 6}, &plan, &st);
+        if (r != PF_COST_OVERFLOW) fail_msg("%s: %s", pf_gen_algo_name((pf_gen_algo)a), pf_status_name(r));
+        assert_true(isinf(st.cost));
+    }
+    pf_gen_ctx_destroy(c);
+}
+
 static void test_state_size_change(void **state)
 {
     (void)state;
@@ -626,7 +699,8 @@ int main(void)
         cmocka_unit_test(test_romania_all_algorithms), cmocka_unit_test(test_buffer_and_bad_input),
         cmocka_unit_test(test_prop_random_graphs),     cmocka_unit_test(test_ties),
         cmocka_unit_test(test_limits_and_bounded_memory), cmocka_unit_test(test_dfbnb_anytime),
-        cmocka_unit_test(test_alloc_failure),          cmocka_unit_test(test_state_size_change),
+        cmocka_unit_test(test_alloc_failure),          cmocka_unit_test(test_state_size_change), cmocka_unit_test(test_max_cost_without_reopening),
+        cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,10 @@
  * ALGORITHMS (pf_gen_algo).
  *   ASTAR, UNIFORM   optimal with an admissible heuristic; closed states are reopened when a cheaper
  *                    path appears (only inconsistent heuristics cause that).
- *   WASTAR           f = g + weight * h, no reopening: cost <= weight * optimal (admissible h).
+ *   WASTAR           f = g + weight * h, no reopening: cost <= weight * optimal with a consistent h
+ *                    (h(s) <= cost(s, t) + h(t) for every step); with an admissible but
+ *                    inconsistent h that bound can fail (a review's graph: 3.5 where 1.1 x 3 = 3.3):
+ *                    ASTAR reopens and stays optimal.
  *   GREEDY           f = h: fast, any plan.
  *   BFS              fewest steps; the reported cost is the real cost of that plan. Ties among
  *                    states of one depth go by `tie` when it is set, FIFO (the textbook queue)
@@ -78,8 +81,15 @@
  * among equally cheap parents of one state (two actions that lead to the same world state).
  *
  * LIMITS. `max_expansions` ends a search with PF_LIMIT_REACHED. `max_bytes` (everything the context
- * holds) and `max_states` (states stored at once) end best-first searches with PF_OUT_OF_MEMORY;
- * `max_states` is the node budget of IDASTAR_TT and SMASTAR (which never fail for it).
+ * holds, pools an earlier search left included, checked when the search grows them: a search that
+ * fits in what the context already holds is not stopped by it; keep a context for a tight limit
+ * to searches under it) and `max_states` (states stored at once) end best-first searches with
+ * PF_OUT_OF_MEMORY; `max_states` is the node budget of IDASTAR_TT and SMASTAR (which never fail
+ * for it). `max_cost` cuts plans costing more: a search that does not reopen (BFS, GREEDY, WASTAR)
+ * may reach a state first by a dearer path and cut its successors, so when it cut any and found
+ * no plan it answers PF_LIMIT_REACHED, not PF_NO_PATH (there may be a plan within the limit).
+ * Step costs each finite whose sums reach infinity are passed over; with no finite plan found the
+ * search answers PF_COST_OVERFLOW.
  *
  * THREAD SAFETY: a pf_gen_ctx is used by one thread at a time; create one per worker. Callbacks are
  * called on the searching thread only; a problem may be shared by many contexts if its callbacks are.
@@ -234,7 +244,9 @@ PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
  * @return PF_OK (plan found; optimal for ASTAR, UNIFORM, IDASTAR, IDASTAR_TT, finished DFBNB, and
  *         SMASTAR when an optimal plan fits in max_states nodes),
  *         PF_NO_PATH (no goal reachable within the limits of cost and depth), PF_LIMIT_REACHED
- *         (max_expansions; DFBNB then returns its best plan so far if it has one, stats->cost finite),
+ *         (max_expansions; DFBNB then returns its best plan so far if it has one, stats->cost finite;
+ *         or max_cost cut a search that does not reopen, LIMITS), PF_COST_OVERFLOW (only plans
+ *         whose cost sums to infinity),
  *         or an error: PF_INVALID_ARGUMENT (bad problem or desc, or a callback gave a negative or
  *         non-finite cost or h), PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
  *         reached), PF_BUFFER_TOO_SMALL.

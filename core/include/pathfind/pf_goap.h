@@ -8,9 +8,10 @@
  *
  * HEURISTIC. PF_GOAP_HEUR_UNMET (default) counts the goal conditions that do not hold. It is
  * admissible, so A* plans are optimal, only when every action costs >= 1 and no action can make
- * more than one goal condition true (each action has at most one effect on a goal fact, say).
- * PF_GOAP_HEUR_UNMET_SCALED multiplies the count by the cheapest action cost, which stays admissible
- * for any positive costs under the same one-fact rule. Outside that rule, use PF_GOAP_HEUR_ZERO
+ * more than one goal condition true. One effect per goal fact is not enough: one effect that sets
+ * x to 5 meets both x >= 5 and x != 0 (a review's domain: UNMET then plans 2.8 where 2 is the
+ * cheapest). PF_GOAP_HEUR_UNMET_SCALED multiplies the count by the cheapest action cost, which
+ * stays admissible for any positive costs under the same rule. Outside that rule, use PF_GOAP_HEUR_ZERO
  * (uniform-cost: always optimal) or accept plans that may cost a little more than optimal.
  * (In the hunger example, every action costs 1 and changes one fact: UNMET is admissible.)
  *

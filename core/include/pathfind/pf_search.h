@@ -29,7 +29,9 @@
  * exact ties (the lecture's Romania walk), give its heuristic values through PF_HEUR_CALLBACK.
  *
  * COSTS. Dijkstra, A* (with an admissible heuristic) and their sliced forms return optimal costs.
- * Weighted A* returns a cost at most `weight` times optimal (closed nodes are not reopened). Greedy
+ * Weighted A* returns a cost at most `weight` times optimal with a consistent heuristic (every
+ * built-in one; a PF_HEUR_CALLBACK heuristic that is admissible but not consistent can break the
+ * bound: closed nodes are not reopened). Greedy
  * returns some path. BFS minimises the number of steps and reports the real cost of that path.
  *
  * THREAD SAFETY: a pf_ctx is used by one thread at a time; create one per worker and reuse it.

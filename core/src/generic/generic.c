@@ -5,6 +5,7 @@
  * BFS: f = depth with FIFO ties). Successors are written by the callback into a scratch buffer
  * owned by the context, then relaxed one by one; nothing is allocated per node (the pools double).
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <xxhash.h>
@@ -386,6 +387,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     const double w = d->algo == PF_GEN_WASTAR ? d->weight : 1.0;
     const int rnd = d->tie == PF_TIE_RANDOM;
     const uint32_t ss = p->state_size;
+    /* pruned: a successor cut by max_cost (a search that does not reopen may have reached its
+     * state first by a dearer path, so the cut does not prove there is no plan within the limit);
+     * overflow: a successor whose cost sums to infinity (steps of finite cost near DBL_MAX) */
+    int pruned = 0, overflow = 0;
 
     pf__gen_records_clear(c);
     pf__open_reset(&c->open, d->tie, d->tie_seed);
@@ -430,6 +435,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             st->generated++;
             const uint8_t *ns = c->sstates + (size_t)i * ss;
             double ng = gc + cost;
+            if (!(ng <= DBL_MAX)) {
+                overflow = 1;
+                continue;
+            }
             uint64_t nh = pf__gen_hash(ns, ss);
             uint32_t k = pf__gen_find(c, ns, nh);
             if (k == PF__GEN_NONE) {
@@ -440,7 +449,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                     hx = more_h ? pf__gen_hmax(p, d, ns, h) : h;
                     if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
                 }
-                if (d->max_cost > 0 && ng + hx > d->max_cost) continue;
+                if (d->max_cost > 0 && ng + hx > d->max_cost) {
+                    pruned = 1;
+                    continue;
+                }
                 k = pf__gen_insert(c, ns, nh);
                 if (k == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
                 c->g[k] = ng;
@@ -481,7 +493,8 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             }
         }
     }
-    return PF_NO_PATH;
+    if (overflow) return PF_COST_OVERFLOW;
+    return pruned && !reopen ? PF_LIMIT_REACHED : PF_NO_PATH;
 }
 
 pf_status pf_gen_search(pf_gen_ctx *c, const pf_gen_problem *p, const void *start, const pf_gen_desc *desc,

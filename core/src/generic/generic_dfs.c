@@ -7,6 +7,7 @@
  * Memory is therefore O(depth * branching) (plus the table's fixed budget for IDASTAR_TT), and the
  * loop never allocates once the arrays have grown to the deepest path seen.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "generic/generic_internal.h"
@@ -69,6 +70,7 @@ typedef struct dfs {
     double   next;      /* IDA*: smallest f above the threshold */
     double   best;      /* DFBnB: cost of the best plan so far */
     uint32_t found_len; /* IDA*: depth of the goal found */
+    int      overflow;  /* a successor's cost summed to infinity (steps near DBL_MAX): passed over */
 } dfs;
 
 /* Expands level L: successors into the scratch, h filled in; DFBnB also orders them in sord. */
@@ -217,6 +219,10 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
             uint32_t i = bnb ? sord[pnext[L]++] : pnext[L]++;
             const uint8_t *cs = sstates + (size_t)i * ss;
             double cg = pg[L] + scost[i], ch = sh[i];
+            if (!(cg <= DBL_MAX)) {
+                x->overflow = 1;
+                continue;
+            }
             uint64_t hv = need_hash ? pf__gen_hash(cs, ss) : 0;
             int cycle;
             if (parent_only)
@@ -381,14 +387,15 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         }
         if (x.bnb) {
             pf_status s = r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_OK;
-            if (c->blen == 0 && !(x.best < INFINITY)) return r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : PF_NO_PATH;
+            if (c->blen == 0 && !(x.best < INFINITY))
+                return r == PF__RUN_LIMIT ? PF_LIMIT_REACHED : x.overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
             st->cost = x.best;
             st->plan_len = c->blen;
             pf_status w = write_plan(c->bact, c->bstates, c->blen, ss, plan);
             return w == PF_OK ? s : w;
         }
         if (r == PF__RUN_LIMIT) return PF_LIMIT_REACHED;
-        if (!(x.next < INFINITY)) return PF_NO_PATH;
+        if (!(x.next < INFINITY)) return x.overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
         x.thr = x.next;
     }
 }

@@ -29,6 +29,7 @@
  * nodes leave memory; its records are small structs in a pool with a free list and two binary
  * heaps on the same total order. States are compared by the shared XXH3 state hash.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "generic/generic_internal.h"
@@ -73,6 +74,7 @@ typedef struct sma {
     uint32_t  cache;       /* node whose successors are in the scratch */
     uint64_t  cache_seq;
     int       use_h, more_h;
+    int       overflow;    /* a successor's cost summed to infinity (steps near DBL_MAX) */
 } sma;
 
 /* ---- pools: nodes and both heaps grow together, up to the bound ---------------------------- */
@@ -375,9 +377,10 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
     heap_add(sp, 1, root);
 
     for (;;) {
-        if (sp->nopen == 0) return PF_NO_PATH;
+        if (sp->nopen == 0) return sp->overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
         const uint32_t k = sp->open[0];
-        if (!(sp->n[k].f < INFINITY)) return PF_NO_PATH; /* no plan fits in memory (or exists) */
+        /* no plan fits in memory (or exists) */
+        if (!(sp->n[k].f < INFINITY)) return sp->overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
         if (p->is_goal(sp->states + (size_t)k * ss, p->user)) {
             st->cost = sp->n[k].g;
             st->plan_len = sp->n[k].depth;
@@ -415,6 +418,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
         /* the successor's values */
         const uint8_t *x = c->sstates + (size_t)j * ss;
         double g = n->g + c->scost[j], h = 0.0, hx = 0.0;
+        sp->overflow |= !(g <= DBL_MAX); /* f is then infinite: the successor is a dead end */
         if (sp->use_h) {
             h = !isnan(c->sh[j]) ? c->sh[j] : p->heuristic ? p->heuristic(x, p->user) : 0.0;
             if (pf__gen_bad_value(h)) return PF_INVALID_ARGUMENT;
