@@ -24,6 +24,7 @@ struct pf__map_user {
     /* public listeners */
     pf_map_edit_fn fn;
     void         *user;
+    int           dead;        /* unlistened while the edit called the listeners: freed after */
 };
 
 /* Attach and detach may be called from any thread. */

@@ -69,7 +69,10 @@ typedef void (*pf_map_edit_fn)(const pf_map *map, const pf_rect *rects, uint32_t
                                void *user);
 /**
  * Registers `fn` to follow the map's edits (for data you derive from the map: caches, flow fields,
- * an accelerator). Listeners are called in registration order.
+ * an accelerator). Listeners are called in registration order. A listener may unlisten itself or
+ * another listener while it is called (a one-shot listener): one unlistened is not called again,
+ * from that edit on. It must not destroy the map's contexts, batches, tables or accelerators
+ * there: they follow the same edit in the same pass.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY.
  */
 PF_API pf_status   pf_map_listen(const pf_map *map, pf_map_edit_fn fn, void *user);

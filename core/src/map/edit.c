@@ -77,6 +77,15 @@ pf_status pf_map_unlisten(const pf_map *map, pf_map_edit_fn fn, void *user)
     follow_lock(m);
     for (pf__map_user *u = m->followers; u && !found; u = u->next)
         if (u->fn == fn && u->user == user) found = u;
+    if (found && m->notifying) {
+        /* called from a listener (itself, or another one): the edit's loop is on the list, so the
+         * entry stays in it, silent, and is freed once every user has been called */
+        found->fn = NULL;
+        found->dead = 1;
+        m->dead_users = 1;
+        users_unlock(m);
+        return PF_OK;
+    }
     users_unlock(m);
     if (!found) return PF_INVALID_ARGUMENT;
     pf__map_detach(map, found);
@@ -339,9 +348,20 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         m->version++;
         for (uint32_t i = 0; i < nbox; i++) log_rect(m, boxes[i], m->version);
         pf__edit_view view = {boxes, nbox, m->version, 0};
+        m->notifying = 1;
         for (pf__map_user *u = m->followers; u; u = u->next) {
             if (u->after && !u->after(u, m, &view)) result = PF_OUT_OF_MEMORY;
             if (u->fn) u->fn(m, boxes, nbox, m->version, u->user);
+        }
+        m->notifying = 0;
+        if (m->dead_users) {
+            m->dead_users = 0;
+            for (pf__map_user *u = m->followers, *nx; u; u = nx) {
+                nx = u->next;
+                if (!u->dead) continue;
+                pf__map_detach(m, u);
+                pf__free(&m->alloc, u, sizeof *u);
+            }
         }
         if (report) report->jps_updated = view.jps_updated;
     }

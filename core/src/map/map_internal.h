@@ -48,6 +48,8 @@ struct pf_map {
     uint64_t      version;     /* +1 per edit that changed a cell */
     atomic_int    editing;     /* an edit is in progress (see pf__map_user) */
     atomic_flag   follow_lock;  /* guards the user list: contexts attach from any thread */
+    int           notifying;    /* an edit is calling the users: unlistened ones wait (dead) */
+    int           dead_users;   /* some listener was unlistened meanwhile */
     pf__map_user *followers;   /* contexts, batches, tables and listeners following the map */
     uint64_t     *tile_hash;   /* [tiles_x * tiles_y] XXH3 of each 64x64 tile's classes (and costs) */
     uint64_t     *row_hash;    /* [tiles_y] XXH3 of each row of tile hashes */
