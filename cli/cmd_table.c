@@ -377,6 +377,12 @@ static int write_dimacs(cli_out *o, const char *path, const pf_map *g)
         uint32_t k = pf_graph_arcs(g, u, 0, &to, &w);
         for (uint32_t i = 0; i < k; i++) fprintf(f, "a %u %u %.0f\n", u + 1, to[i] + 1, w[i]);
     }
+    /* written out now, before the table is saved: a full disk is found here, not at the rename */
+    if (fflush(f) != 0 || ferror(f)) {
+        cli_error("table update", "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+        cli_out_close(o, "table update", 0);
+        return 0;
+    }
     return 1;
 }
 

@@ -80,6 +80,10 @@ static void test_cli_errors(void **state)
     assert_memory_equal(kept, SLIDES_GR, kn);
     free(kept);
     assert_int_equal(run("table path g.pft keep.gr 1 2", out, sizeof out), 0);
+    /* the graph cannot be written (a full device): the table is not written either (its writes
+     * were found failed only when the graph's file was closed, after the table was saved) */
+    assert_int_equal(run("table update g.pft g.gr e4.txt -o nograph.pft --graph-out /dev/full", out, sizeof out), 1);
+    assert_null(fopen(tmp("nograph.pft"), "rb"));
     /* a corrupted file */
     write_tmp("junk.pft", "PFTABLE");
     assert_int_equal(run("table path junk.pft g.gr 1 2", out, sizeof out), 1);
