@@ -282,7 +282,8 @@ typedef struct pf_ctx_desc {
     /* Open-list entries. pf_ctx_create: the initial size, doubled on demand; 0 = from the map size.
      * pf_ctx_init_static: the fixed size; 0 = one per node, which no search can fill (the open list
      * holds a node at most once). Smaller saves 16 bytes per entry, at the price of
-     * PF_CAPACITY_EXCEEDED from a search whose frontier outgrows it. */
+     * PF_CAPACITY_EXCEEDED from a search whose frontier outgrows it. More than the map's nodes is
+     * taken as the node count (never used). */
     uint32_t     heap_capacity;
     /* [opt] JPS / JPS+ data for `map` (pf_jps.h), attached as pf_ctx_use_jps_table does. A static
      * context runs JPS only with it (the estimate then includes the JPS search state). */

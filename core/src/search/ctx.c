@@ -105,11 +105,21 @@ static ctx_layout layout(const pf_map *map, uint32_t hcap, int lazy_records)
     return l;
 }
 
+/* A heap_capacity asked for, within the node count: no search holds a node in the open list twice,
+ * so more entries are never used (asked for 2^32 - 1 on a 32x32 map, a context committed gigabytes
+ * where a batch clamps it). */
+static uint32_t hcap_asked(const pf_map *map, const pf_ctx_desc *d)
+{
+    const uint32_t n = map->count ? map->count : 1u;
+    return d && d->heap_capacity ? (d->heap_capacity < n ? d->heap_capacity : n) : 0u;
+}
+
 /* Static contexts: the open list never grows, so by default it holds every node (no search puts
  * a node in it twice). */
 static uint32_t static_hcap(const pf_map *map, const pf_ctx_desc *d)
 {
-    return d && d->heap_capacity ? d->heap_capacity : map->count;
+    const uint32_t asked = hcap_asked(map, d);
+    return asked ? asked : map->count;
 }
 
 /* Fills the header of a context whose records block `b` and open list `hb` are placed already; 0
@@ -178,8 +188,8 @@ pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out
      * allocator like the pages), so that a fresh context's first short query maps nothing. */
     size_t n = map->count;
     int lazy_rec = d.prefault == PF_PREFAULT_NONE;
-    ctx_layout l = layout(map, d.heap_capacity ? d.heap_capacity : (uint32_t)(n / 64 > 1024 && !lazy_rec ? n / 64 : 1024),
-                          lazy_rec);
+    const uint32_t asked = hcap_asked(map, &d);
+    ctx_layout l = layout(map, asked ? asked : (uint32_t)(n / 64 > 1024 && !lazy_rec ? n / 64 : 1024), lazy_rec);
     pf_ctx *ctx = pf__calloc(&a, sizeof *ctx, 64);
     /* Huge pages only where the whole block is written now anyway: on lazy pages a touch would
      * map 2 MiB, and the context would no longer cost what it touches. */
