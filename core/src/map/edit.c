@@ -380,6 +380,9 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
 pf_status pf_grid_read(const pf_map *m, pf_rect r, uint8_t *classes, float *costs)
 {
     if (!m || m->kind != PF_MAP_GRID || !rect_inside(m, r)) return PF_INVALID_ARGUMENT;
+    /* an empty rectangle reads nothing: its other side may be anything (0 x 2^32 - 1 ran the
+     * rows of nothing for seconds) */
+    if (r.w == 0 || r.h == 0) return PF_OK;
     for (uint32_t y = 0; y < r.h; y++) {
         size_t row = (size_t)((uint32_t)r.y + y + 1u) * m->pw + (uint32_t)r.x + 1u;
         if (classes) memcpy(classes + (size_t)y * r.w, m->cls + row, r.w);
