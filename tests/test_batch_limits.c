@@ -175,6 +175,19 @@ static void test_arena_every_door(void **state)
     assert_string_equal(d.msg, "");
     assert_int_equal(pf_batch_check(m, NULL, NULL), PF_OK);
     assert_int_equal(pf_batch_check(NULL, NULL, &d), PF_INVALID_ARGUMENT);
+    /* max_queries up to PF_BATCH_MAX_QUERIES, as a growing batch holds (2^20 - 1 was refused: a
+     * review); flags of no PF_BATCH_* value refused, where they were ignored */
+    assert_int_equal(pf_batch_check(m, &(pf_batch_desc){.max_queries = PF_BATCH_MAX_QUERIES}, &d), PF_OK);
+    assert_int_equal(pf_batch_check(m, &(pf_batch_desc){.max_queries = PF_BATCH_MAX_QUERIES + 1u}, &d),
+                     PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_batch_check(m, &(pf_batch_desc){.flags = 1u << 7}, &d), PF_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.msg, "flags"));
+    pf_batch *fb;
+    assert_int_equal(pf_batch_create(m, NULL, &fb), PF_OK);
+    pf_query_id qid;
+    assert_int_equal(pf_batch_submit(fb, &(pf_batch_query){.start = 0, .goal = 1, .flags = 1u << 9}, &qid),
+                     PF_INVALID_ARGUMENT);
+    pf_batch_destroy(fb);
     pf_map_destroy(m);
 }
 

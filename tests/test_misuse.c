@@ -291,6 +291,9 @@ static void test_invalid_descs(void **state)
         {.max_cost = NAN},
         {.heuristic = PF_HEUR_CALLBACK},               /* no function */
         {.heuristic = PF_HEUR_MAX, .heuristic_set = 0}, /* empty set */
+        /* bits past the last pf_heur, and the callback's without a function (were ignored) */
+        {.heuristic = PF_HEUR_MAX, .heuristic_set = (1u << PF_HEUR_OCTILE) | (1u << 12)},
+        {.heuristic = PF_HEUR_MAX, .heuristic_set = (1u << PF_HEUR_ZERO) | (1u << PF_HEUR_CALLBACK)},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pf_stats st;

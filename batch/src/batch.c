@@ -77,12 +77,15 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
         return PF__REFUSE(diag, PF_TOO_LARGE,
                           "reserve.arena_bytes: %zu bytes per worker exceed PF_BATCH_MAX_ARENA_BYTES (%zu)",
                           d->reserve.arena_bytes, amax);
-    if (d->max_queries > PF__BQ_SLOT_MASK - 1u)
-        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "max_queries: %u exceed %u", d->max_queries,
-                          PF__BQ_SLOT_MASK - 1u);
+    /* as many slots as a growing batch can hold (queries.c, pf__query_room: slots 0 .. 2^20 - 2) */
+    if (d->max_queries > PF_BATCH_MAX_QUERIES)
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "max_queries: %u exceed PF_BATCH_MAX_QUERIES (%u)", d->max_queries,
+                          PF_BATCH_MAX_QUERIES);
     if ((unsigned)d->prefault > PF_PREFAULT_NONE)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "prefault: %u is not a pf_prefault value",
                           (unsigned)d->prefault);
+    if (d->flags & ~(uint32_t)(PF_BATCH_NO_DEDUP | PF_BATCH_NO_GROUPS | PF_BATCH_FINISH_ON_EDIT))
+        return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "flags: 0x%x holds bits of no PF_BATCH_* flag", d->flags);
     if (d->reserve.algos >> PF_ALGO__COUNT)
         return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "reserve.algos: 0x%x names no pf_algo beyond bit %u",
                           d->reserve.algos, PF_ALGO__COUNT - 1u);
@@ -340,6 +343,7 @@ pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id)
     PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (id) id->id = 0;
     if (!b || !q || (unsigned)q->priority > PF_PRIORITY_BACKGROUND) return PF_INVALID_ARGUMENT;
+    if (q->flags & ~(uint32_t)(PF_QUERY_SUPERSEDE | PF_QUERY_FLOW)) return PF_INVALID_ARGUMENT; /* a flag of no meaning */
     if (pf__account_prepared(b)) return PF_BATCH_BUSY;
     /* everything that can fail comes before the first change */
     uint32_t slot;

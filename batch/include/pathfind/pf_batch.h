@@ -420,8 +420,9 @@ typedef struct pf_batch_stats {
  * PF_BATCH_MAX_ARENA_BYTES (1073741824)".
  * @param desc [opt] NULL for defaults.
  * @param diag [opt] receives the status and, on a refusal, the message (empty on PF_OK).
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL or empty map, a bad prefault, max_queries or
- *         reserve.queries out of range), PF_TOO_LARGE (a limit of LIMITS).
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL or empty map, a bad prefault, flags of no PF_BATCH_*
+ *         value, max_queries or reserve.queries above PF_BATCH_MAX_QUERIES), PF_TOO_LARGE (a limit
+ *         of LIMITS).
  */
 PF_API pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag);
 
@@ -472,7 +473,8 @@ PF_API size_t    pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
  * Creates a batch for `map` inside `mem` (`size` bytes, any alignment), allocating nothing then or
  * later; desc->allocator is ignored. The memory must stay valid, and not be touched by the caller,
  * until pf_batch_destroy.
- * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above 2^20 - 1), PF_TOO_LARGE (LIMITS),
+ * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above PF_BATCH_MAX_QUERIES, 2^20 - 1),
+ *         PF_TOO_LARGE (LIMITS),
  *         PF_BUFFER_TOO_SMALL (size < pf_batch_estimate(map, desc)), PF_WRONG_MAP (desc->jps_table
  *         made for another map).
  */
@@ -498,7 +500,8 @@ PF_API pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r);
  * desc) is not an error here: the query's result carries the status. With PF_QUERY_SUPERSEDE in
  * q->flags, pending queries with the same tag are cancelled first (status PF_SUPERSEDED).
  * @param id [opt] receives the handle used by pf_batch_get and pf_batch_cancel.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, or a bad priority), PF_BATCH_BUSY (during
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, a bad priority, or flags of no
+ *         PF_QUERY_* value), PF_BATCH_BUSY (during
  *         a run), PF_OUT_OF_MEMORY, PF_TOO_LARGE (2^20 queries pending), PF_CAPACITY_EXCEEDED (a
  *         static batch's max_queries).
  */

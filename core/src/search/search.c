@@ -483,6 +483,10 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
     if (!(d->max_cost >= 0.0)) return PF_INVALID_ARGUMENT;
     if (d->heuristic == PF_HEUR_CALLBACK && !d->heuristic_fn) return PF_INVALID_ARGUMENT;
     if (d->heuristic == PF_HEUR_MAX && d->heuristic_set == 0) return PF_INVALID_ARGUMENT;
+    /* bits past the last pf_heur, or the callback's without a function */
+    if (d->heuristic == PF_HEUR_MAX &&
+        ((d->heuristic_set >> PF_HEUR__COUNT) || ((d->heuristic_set >> PF_HEUR_CALLBACK & 1u) && !d->heuristic_fn)))
+        return PF_INVALID_ARGUMENT;
     if (m->kind == PF_MAP_GRAPH) {
         pf_heur h = d->heuristic;
         if (h != PF_HEUR_ZERO && h != PF_HEUR_EUCLIDEAN && h != PF_HEUR_CALLBACK && h != PF_HEUR_MAX)
