@@ -360,6 +360,44 @@ static void test_shared_table_threads(void **state)
 
 /* ---- allocation failure ------------------------------------------------------------------ */
 
+/* AUTO without an accelerator picks the same search on every context: JPS+ only with a table of
+ * distances attached, never with distances a context built for itself by an earlier JPS+ query
+ * (a batch's workers answered one query by JPS+ on one and JPS on another, whichever had run a
+ * JPS+ query: other expansions, another run under a budget; a review). */
+static void test_auto_pick_has_no_past(void **state)
+{
+    (void)state;
+    pf_map *m = grid_walled_40();
+    pf_ctx *fresh, *used;
+    assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &used), PF_OK);
+    const uint32_t s = pf_grid_node(m, 2, 2), g = pf_grid_node(m, 3, 37);
+    pf_stats a, b;
+    assert_int_equal(pf_search(used, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &a), PF_OK);
+    assert_int_equal(a.algo, PF_ALGO_JPS_PLUS);
+    const pf_search_desc ad = {.algo = PF_ALGO_AUTO};
+    assert_int_equal(pf_search(fresh, s, g, &ad, NULL, &a), PF_OK);
+    assert_int_equal(pf_search(used, s, g, &ad, NULL, &b), PF_OK);
+    assert_int_equal(a.algo, b.algo);
+    assert_int_equal(a.algo, PF_ALGO_JPS);
+    assert_int_equal(a.expanded, b.expanded);
+    assert_true(a.cost == b.cost);
+    /* a table with distances attached: JPS+ on both */
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+    assert_int_equal(pf_ctx_use_jps_table(fresh, t), PF_OK);
+    assert_int_equal(pf_ctx_use_jps_table(used, t), PF_OK);
+    assert_int_equal(pf_search(fresh, s, g, &ad, NULL, &a), PF_OK);
+    assert_int_equal(pf_search(used, s, g, &ad, NULL, &b), PF_OK);
+    assert_int_equal(a.algo, PF_ALGO_JPS_PLUS);
+    assert_int_equal(b.algo, PF_ALGO_JPS_PLUS);
+    assert_int_equal(a.expanded, b.expanded);
+    pf_ctx_destroy(fresh);
+    pf_ctx_destroy(used);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(m);
+}
+
 static void test_allocation_failure(void **state)
 {
     (void)state;
@@ -403,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_all_pairs_both_rules), cmocka_unit_test(test_fallback_where_unsupported),
         cmocka_unit_test(test_edge_cases),           cmocka_unit_test(test_sliced_and_wrap),
         cmocka_unit_test(test_shared_table_threads), cmocka_unit_test(test_allocation_failure),
+        cmocka_unit_test(test_auto_pick_has_no_past),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,7 +61,9 @@ typedef enum pf_algo {
     PF_ALGO_JPS = 6,      /* jump point search, uniform-cost 8-connected grids */
     PF_ALGO_JPS_PLUS = 7, /* JPS with precomputed jump distances */
     PF_ALGO_AUTO = 8,     /* the fastest exact method available: the accelerator (pf_accel.h) for long
-                             queries on a context that has one, else JPS+, JPS or A*; short moves
+                             queries on a context that has one, else JPS+ (a JPS table with its
+                             distances attached: never distances the context built itself, so
+                             that the pick does not depend on its past), JPS or A*; short moves
                              A* first, handed to the accelerator if A* runs past a cap (pf_accel.h,
                              QUERIES) */
     PF_ALGO_THETA = 9,    /* Lazy Theta*: any-angle paths on square grids without multipliers

@@ -126,7 +126,8 @@ pf_status pf__jps_begin(pf_ctx *c);
 pf_status pf__jps_step(pf_ctx *c, uint32_t budget);
 /* The last path found, goal first, as public node ids (len 0 when none). */
 const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len);
-/* Whether JPS+ on c reads a table already made (attached or built by an earlier query). */
+/* Whether c has a JPS table with JPS+ distances attached (pf_ctx_use_jps_table, a batch's): AUTO's
+ * pick, the same for every context of a batch whatever each ran before. */
 int pf__jps_has_plus(const pf_ctx *c);
 /* Builds now the sized bitmaps a unit of `size` reads (pf_batch_reserve_desc.unit_size), for
  * every class the map holds: PF_OK or PF_OUT_OF_MEMORY (nothing to do off a JPS map). */

@@ -849,6 +849,9 @@ const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
 
 int pf__jps_has_plus(const pf_ctx *c)
 {
+    /* a table attached, not distances this context built for itself by an earlier JPS+ query: the
+     * pick must not depend on a context's past (a batch's workers answered one AUTO query by JPS+
+     * on one worker and JPS on another, a review: other expansions, another run under a budget) */
     const pf__jps_ext *x = pf__ctx_ext_get(c, PF__EXT_JPS);
-    return x && ((x->shared && x->shared->dist) || x->own.dist);
+    return x && x->shared && x->shared->dist;
 }
