@@ -443,6 +443,7 @@ static void drop_state(pf_batch *b, pf__job *j, int lost)
     j->held = NULL;
     j->rprog = 0;
     j->rdone = 0;
+    j->consumed = 0;
 }
 
 static void settle_exp(pf_batch *b)
@@ -488,6 +489,10 @@ static void settle_exp(pf_batch *b)
                 continue;
             }
             if (j->written) pf__results_unwrite(b, j);
+            /* a group whose members' own searches ran on its context: the finished state is gone
+             * (a review: members read the last own search's records when written again, and
+             * answered by the schedule); done again when due */
+            if (j->consumed) drop_state(b, j, 1);
             if (j->rdone && !j->held) {
                 b->st.dropped += j->rprog;
                 j->rprog = 0; /* finished ahead of the account, short: done again when due */

@@ -131,6 +131,9 @@ typedef struct pf__job {
     uint64_t rprog;            /* units done in `held` */
     int      rdone;            /* `held` holds the finished search (rprog is all it needs) */
     int      written;          /* its results are written in the query slots */
+    int      consumed;         /* a group's results ran members' own searches on `held`: its
+                                * records are theirs now, so results taken back cannot be read
+                                * from it again (group.c) */
     pf_status fin;             /* final status of the real search, once rdone */
     int      carried;          /* an edit left its suspended search valid (follow.c): kept */
     uint32_t squad;            /* single: 1 + the index in b->squads of the squad of accelerated

@@ -124,7 +124,9 @@ void pf__group_results(pf_batch *b, pf__job *j, pf_ctx *c, pf_status st, pf__are
         r->path = nodes;
         r->path_len = len;
     }
-    /* the group's records are read: the context may search for the rest */
+    /* the group's records are read: the context may search for the rest (and holds their records
+     * then, not the group's: results taken back are not written from it again, account.c) */
+    if (own) j->consumed = 1;
     for (uint32_t k = 0; own && k < j->count; k++) {
         pf__bquery *e = pf__query(b, mem[k]);
         if (e->res.status != PF_IN_PROGRESS) continue;
