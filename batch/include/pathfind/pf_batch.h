@@ -249,7 +249,11 @@ extern "C" {
 
 typedef struct pf_batch pf_batch;
 
-/** Handle of a submitted query: slot | generation << 20; 0 is never a valid id. */
+/** Handle of a submitted query: slot | generation << 20; 0 is never a valid id. An id expires at
+ *  the pf_batch_reset after its result is final (PF_EXPIRED_ID from then on) for the next 4,094
+ *  reuses of its slot: the generation has 12 bits, so an id kept past 4,095 resets that reused its
+ *  slot can name a newer query (a review's frame loop: frame 0's id read frame 4,095's result).
+ *  Keep an id no longer than its query lives. */
 typedef struct pf_query_id { uint32_t id; } pf_query_id;
 
 enum {
