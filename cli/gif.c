@@ -167,6 +167,7 @@ int cli_gif_close(cli_gif *g, int ok)
         if (ok && !g->failed) cli_error(g->cmd, "finishing the GIF failed: %s", GifErrorString(err));
         ok = 0;
     }
+    if (ok && !g->failed && g->frames == 0) cli_error(g->cmd, "no frame to animate: the GIF is not written");
     ok = ok && !g->failed && g->frames > 0;
     int done = g->f ? cli_out_close(&g->out, g->cmd, ok) : 0;
     free(g->prev);

@@ -399,6 +399,15 @@ static void test_animate(void **state)
     snprintf(args, sizeof args, "'%s' '%s' --animate '%s'", tmp("m.map"), tmp("bad.txt"), tmp("b.gif"));
     assert_int_equal(replay(args), 1);
     assert_int_not_equal(access(tmp("b.gif"), F_OK), 0);
+    /* a log without orders: nothing to animate, said (it exited 1 without a word: a review) */
+    f = fopen(tmp("none.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "'%s' '%s' --animate '%s'", tmp("m.map"), tmp("none.txt"), tmp("n.gif"));
+    assert_int_equal(replay(args), 1);
+    assert_non_null(strstr(g_err, "no frame to animate"));
+    assert_int_not_equal(access(tmp("n.gif"), F_OK), 0);
     /* the README's animation */
     snprintf(args, sizeof args,
              "'%s/maps/demo-512.map' '%s/maps/demo-orders.txt' --budget-exp 60000 --workers 2 --speed 3 --animate '%s'",
