@@ -79,6 +79,10 @@ int      cli_out_close(cli_out *o, const char *cmd, int ok);
  * removed; the target is not touched), said before long work whose result would go there; 0 after
  * an error message. */
 int      cli_out_check(const char *cmd, const char *path);
+/* Whether two outputs (either may be NULL) name one file: the same name, or the same existing file
+ * by device and inode. Said (an error of `cmd`, naming the two options) when they do: written one
+ * after the other, the second would replace the first. */
+int      cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *opt_b, const char *b);
 /* Opens a file to read; refuses a directory (fopen takes one, then every read fails). */
 FILE    *cli_open_read(const char *cmd, const char *path);
 /* A text input (text_read.c), the one reader of every text file the tool itself reads: at most

@@ -480,6 +480,10 @@ int pf_cli_replay(int argc, char **argv)
         cli_error("replay", "--prep is read by --algo auto only");
         return 2;
     }
+    if (cli_out_same("replay", "--csv", o.csv, "--frames-csv", o.frames_csv) ||
+        cli_out_same("replay", "--csv", o.csv, "--animate", o.animate) ||
+        cli_out_same("replay", "--frames-csv", o.frames_csv, "--animate", o.animate))
+        return 2;
     if ((o.adopt_given || o.accel_edits_given) && o.algo != PF_ALGO_AUTO) {
         cli_error("replay", "%s goes with --algo auto only", o.adopt_given ? "--accel-adopt-frames" : "--accel-edits");
         return 2;

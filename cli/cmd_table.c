@@ -424,6 +424,7 @@ static int cmd_update(int argc, char **argv)
         return 2;
     }
     ud.threads = (uint32_t)threads;
+    if (cli_out_same("table update", "-o", out, "--graph-out", gout)) return 2;
     if (ends_with(pos[1], ".map")) {
         cli_error("table update", "grids cannot be edited; rebuild the table instead");
         return 2;

@@ -392,6 +392,16 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
     return o->f;
 }
 
+int cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *opt_b, const char *b)
+{
+    if (!a || !b) return 0;
+    struct stat sa, sb;
+    int same = strcmp(a, b) == 0 ||
+               (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+    if (same) cli_error(cmd, "%s and %s name the same file ('%s'): one would replace the other", opt_a, opt_b, a);
+    return same;
+}
+
 int cli_out_check(const char *cmd, const char *path)
 {
     struct stat sb;

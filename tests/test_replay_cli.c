@@ -399,6 +399,15 @@ static void test_animate(void **state)
     snprintf(args, sizeof args, "'%s' '%s' --animate '%s'", tmp("m.map"), tmp("bad.txt"), tmp("b.gif"));
     assert_int_equal(replay(args), 1);
     assert_int_not_equal(access(tmp("b.gif"), F_OK), 0);
+    /* two outputs on one file: refused (exit 2) before the run */
+    snprintf(args, sizeof args, "'%s' '%s' --csv '%s' --frames-csv '%s'", tmp("m.map"), tmp("none.txt"), tmp("x.csv"),
+             tmp("x.csv"));
+    f = fopen(tmp("none.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n", f);
+    fclose(f);
+    assert_int_equal(replay(args), 2);
+    assert_non_null(strstr(g_err, "name the same file"));
     /* a log without orders: nothing to animate, said (it exited 1 without a word: a review) */
     f = fopen(tmp("none.txt"), "w");
     assert_non_null(f);

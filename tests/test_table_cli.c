@@ -84,6 +84,9 @@ static void test_cli_errors(void **state)
      * were found failed only when the graph's file was closed, after the table was saved) */
     assert_int_equal(run("table update g.pft g.gr e4.txt -o nograph.pft --graph-out /dev/full", out, sizeof out), 1);
     assert_null(fopen(tmp("nograph.pft"), "rb"));
+    /* both outputs one file: refused before anything is written (the graph replaced the table) */
+    assert_int_equal(run("table update g.pft g.gr e4.txt -o same.out --graph-out same.out", out, sizeof out), 2);
+    assert_null(fopen(tmp("same.out"), "rb"));
     /* a corrupted file */
     write_tmp("junk.pft", "PFTABLE");
     assert_int_equal(run("table path junk.pft g.gr 1 2", out, sizeof out), 1);
