@@ -325,30 +325,42 @@ void cli_json_str(FILE *f, const char *s)
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
-/* The file a link names: resolved, or for a dangling link the name it holds (from the link's own
- * directory when relative), so the output is made there and the link stays a link. */
+/* The file a link names: resolved, or for a dangling link (or a chain of links ending in a name
+ * that does not exist) the last name held, each taken from its link's own directory when
+ * relative, so the output is made there and the links stay links. NULL for a loop of links (or
+ * more than 40) or a name too long. */
 static char *link_target(const char *link)
 {
-    char *real = realpath(link, NULL), name[4096];
-    ssize_t n = real ? 0 : readlink(link, name, sizeof name - 1);
-    if (real || n <= 0) return real;
-    name[n] = '\0';
-    const char *slash = strrchr(link, '/');
-    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - link) + 1;
-    char *out = malloc(dir + (size_t)n + 1);
-    if (out) {
-        memcpy(out, link, dir);
-        memcpy(out + dir, name, (size_t)n + 1);
+    char *real = realpath(link, NULL);
+    if (real) return real;
+    char cur[4096], name[4096];
+    if (strlen(link) >= sizeof cur) return NULL;
+    strcpy(cur, link);
+    for (int depth = 0; depth < 40; depth++) {
+        ssize_t n = readlink(cur, name, sizeof name - 1);
+        if (n <= 0) return NULL;
+        name[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        if (dir + (size_t)n + 1 > sizeof cur) return NULL;
+        memmove(cur + dir, name, (size_t)n + 1);
+        struct stat sb;
+        if (lstat(cur, &sb) == 0 && S_ISLNK(sb.st_mode)) continue; /* a link to a link */
+        return strdup(cur);
     }
-    return out;
+    return NULL;
 }
 
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
     *o = (cli_out){.path = path};
     struct stat sb;
-    /* a link is followed: the file it names is replaced, the link stays a link */
-    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) o->real = link_target(path);
+    /* a link is followed: the file it names is replaced, the link stays a link; a loop of links
+     * names no file (replacing one of its links would break it) */
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && !(o->real = link_target(path))) {
+        cli_error(cmd, "cannot write '%s': a loop of symbolic links, or one too long to follow", path);
+        return NULL;
+    }
     const char *target = o->real ? o->real : path;
     if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode)) cli_error(cmd, "cannot write '%s': it is a directory", path);

@@ -567,6 +567,39 @@ static void test_update_narrowing_report(void **state)
     pf_map_destroy(g2);
 }
 
+/* Saving through links: a chain aa -> bb -> cc (cc missing) makes cc and leaves both links
+ * links (bb was replaced by a file: one level followed); a loop la -> lb -> la is refused and
+ * stays a loop (lb was replaced, exit 0: a review). */
+static void test_save_through_link_chains(void **state)
+{
+    (void)state;
+    pf_map *g = ring(12, 1.0);
+    pf_table *t;
+    assert_int_equal(pf_table_create(g, NULL, &t), PF_OK);
+    assert_int_equal(symlink("bb", tmp("aa")), 0);
+    assert_int_equal(symlink("cc", tmp("bb")), 0);
+    pf_diag d;
+    assert_int_equal(pf_table_save(t, tmp("aa"), &d), PF_OK);
+    struct stat sb;
+    assert_int_equal(lstat(tmp("aa"), &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_int_equal(lstat(tmp("bb"), &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_int_equal(lstat(tmp("cc"), &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    pf_table *back;
+    assert_int_equal(pf_table_load(tmp("aa"), g, NULL, &back, &d), PF_OK);
+    pf_table_destroy(back);
+    assert_int_equal(symlink("lb", tmp("la")), 0);
+    assert_int_equal(symlink("la", tmp("lb")), 0);
+    assert_int_equal(pf_table_save(t, tmp("la"), &d), PF_IO_ERROR);
+    assert_non_null(strstr(d.msg, "loop"));
+    assert_int_equal(lstat(tmp("lb"), &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    pf_table_destroy(t);
+    pf_map_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_stale_table_not_saved),
         cmocka_unit_test(test_save_keeps_mode),
         cmocka_unit_test(test_update_narrowing_report),
+        cmocka_unit_test(test_save_through_link_chains),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

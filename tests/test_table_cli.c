@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "run_cli.h"
 #include "tmpdir.h"
@@ -87,6 +89,13 @@ static void test_cli_errors(void **state)
     /* both outputs one file: refused before anything is written (the graph replaced the table) */
     assert_int_equal(run("table update g.pft g.gr e4.txt -o same.out --graph-out same.out", out, sizeof out), 2);
     assert_null(fopen(tmp("same.out"), "rb"));
+    /* a loop of links as the output: refused, the loop kept */
+    assert_int_equal(symlink("lq", tmp("lp")), 0);
+    assert_int_equal(symlink("lp", tmp("lq")), 0);
+    assert_int_equal(run("table build g.gr -o lp", out, sizeof out), 1);
+    struct stat sb;
+    assert_int_equal(lstat(tmp("lq"), &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
     /* a corrupted file */
     write_tmp("junk.pft", "PFTABLE");
     assert_int_equal(run("table path junk.pft g.gr 1 2", out, sizeof out), 1);

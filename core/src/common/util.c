@@ -357,17 +357,27 @@ int pf__link_target(const char *link, char *out, size_t cap)
 {
 #if PF__POSIX_FILES
     if (cap >= PATH_MAX && realpath(link, out)) return 1;
-    /* dangling: the name the link holds, taken from the link's own directory when relative */
-    char name[4096];
-    ssize_t n = readlink(link, name, sizeof name - 1);
-    if (n <= 0) return 0;
-    name[n] = '\0';
-    const char *slash = strrchr(link, '/');
-    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - link) + 1;
-    if (dir + (size_t)n + 1 > cap) return 0;
-    memcpy(out, link, dir);
-    memcpy(out + dir, name, (size_t)n + 1);
-    return 1;
+    /* dangling, or a chain of links ending in a name that does not exist: the last name held,
+     * each taken from its link's own directory when relative; a loop (or more than 40) names none */
+    char cur[4096], name[4096];
+    size_t ll = strlen(link);
+    if (ll >= sizeof cur) return 0;
+    memcpy(cur, link, ll + 1);
+    for (int depth = 0; depth < 40; depth++) {
+        ssize_t n = readlink(cur, name, sizeof name - 1);
+        if (n <= 0) return 0;
+        name[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        if (dir + (size_t)n + 1 > sizeof cur) return 0;
+        memmove(cur + dir, name, (size_t)n + 1);
+        struct stat sb;
+        if (lstat(cur, &sb) == 0 && S_ISLNK(sb.st_mode)) continue; /* a link to a link */
+        if (strlen(cur) + 1 > cap) return 0;
+        memcpy(out, cur, strlen(cur) + 1);
+        return 1;
+    }
+    return 0;
 #else
     (void)link, (void)out, (void)cap;
     return 0;
@@ -384,8 +394,12 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
     mode_t mode = 0;
     /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
      * stays a link */
-    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && pf__link_target(path, o->real, sizeof o->real))
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        /* a loop of links names no file: replacing one of its links would break it */
+        if (!pf__link_target(path, o->real, sizeof o->real))
+            return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "a loop of symbolic links, or one too long to follow");
         o->target = o->real;
+    }
     if (stat(o->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
         /* a device or a pipe: written in place (renaming over /dev/full would replace the node) */
