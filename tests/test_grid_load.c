@@ -113,6 +113,9 @@ static void test_bad_header(void **state)
     expect_fail("type octile\nheight 2 3\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 2, 0, "height");
     expect_fail("type octile\nheight 2\nwidth\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 0, "width");
     expect_fail("type octile\nheight 2\ndepth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 1, "unknown header line 'depth'");
+    /* a header line given twice (the last one won: a review) */
+    expect_fail("type octile\nheight 2\nwidth 2\nwidth 3\nmap\n..\n..\n", PF_PARSE_ERROR, 4, 1, "'width' given twice");
+    expect_fail("type octile\nheight 2\nheight 2\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 1, "'height' given twice");
     expect_fail("type octile\nheight 2\nwidth 2\nmap x\n..\n..\n", PF_PARSE_ERROR, 4, 0, "after 'map'");
     expect_fail("type octile\n\nheight 2\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 2, 1, "empty line");
     expect_fail("type octile\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 0, "height");

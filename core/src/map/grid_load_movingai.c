@@ -59,14 +59,17 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
         if (!pf__next_token(&p, s + n, &t, &tl))
             return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "empty line in header");
         if (tok_eq(t, tl, "type")) {
+            if (have_type) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'type' given twice");
             if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "octile"))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "map type must be 'octile'");
             have_type = 1;
         } else if (tok_eq(t, tl, "height")) {
+            if (have_h) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'height' given twice");
             if (!header_uint(s, n, "height", &hgt))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "bad height line");
             have_h = 1;
         } else if (tok_eq(t, tl, "width")) {
+            if (have_w) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'width' given twice");
             if (!header_uint(s, n, "width", &wid))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "bad width line");
             have_w = 1;
