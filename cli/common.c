@@ -130,6 +130,10 @@ int cli_filter_opt(const char *cmd, const char *opt, const char *arg, cli_filter
         }
         uint8_t k = filter_class(cmd, opt, p[0]);
         if (!k) return 0;
+        if (cf->cost_set[k >> 3] & (1u << (k & 7u))) { /* the last one won: say which is meant */
+            cli_error(cmd, "--class-cost: the class of '%c' is given a multiplier twice (. G S name one class)", p[0]);
+            return 0;
+        }
         memcpy(num, p + 2, n - 2);
         num[n - 2] = 0;
         char *e;

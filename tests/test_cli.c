@@ -203,6 +203,9 @@ static void test_classes(void **state)
         {"--classes", ".W", "--class-cost", "T=2"}, {"--classes", ".W", "--class-cost", "W"},
         {"--classes", ".W", "--class-cost", "W=0"}, {"--classes", ".W", "--class-cost", "W=-1"},
         {"--classes", ".W", "--class-cost", "W=2,"}, {"--classes", ".W", "--class-cost", "W=inf"},
+        /* one class given two multipliers (the last one won): by one character, or by two that
+         * name the ground */
+        {"--classes", ".W", "--class-cost", "W=2,W=3"}, {"--classes", ".W", "--class-cost", ".=2,G=3"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(RUN("path", map, "0", "1", "6", "1", bad[i][0], bad[i][1], bad[i][2], bad[i][3]), 2);
