@@ -39,7 +39,10 @@ enum { MAX_ALGOS = 8, MAX_THREADS = 16 };
 static int parse_algos(const char *s, pf_algo *out, int *n)
 {
     char buf[256];
-    if (strlen(s) >= sizeof buf) return 0;
+    const size_t len = strlen(s);
+    if (len >= sizeof buf) return 0;
+    /* every item a number: ",,," ran no batch and "1,,2" read as "1,2", without a word */
+    if (!len || s[0] == ',' || s[len - 1] == ',' || strstr(s, ",,")) return 0; /* the caller says it */
     strcpy(buf, s);
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -52,7 +55,10 @@ static int parse_algos(const char *s, pf_algo *out, int *n)
 static int parse_threads(const char *s, long *out, int *n)
 {
     char buf[256];
-    if (strlen(s) >= sizeof buf) return 0;
+    const size_t len = strlen(s);
+    if (len >= sizeof buf) return 0;
+    /* every item a number: ",,," ran no batch and "1,,2" read as "1,2", without a word */
+    if (!len || s[0] == ',' || s[len - 1] == ',' || strstr(s, ",,")) return 0; /* the caller says it */
     strcpy(buf, s);
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

@@ -118,6 +118,10 @@ static int parse_args(int argc, char **argv, scen_args *a)
     if (!cli_filter_done("scen", &a->filt, &a->d.filter)) return 2;
     if (!cli_check_moves("scen", a->moves, a->d.algo, 0, a->d.unit_size)) return 2;
     /* usage errors, as replay says them */
+    if (a->csv_us && !a->csv) {
+        cli_error("scen", "--csv-us adds a column to the --csv file: give --csv FILE");
+        return 2;
+    }
     if ((a->prep || a->accel_edits_given) && a->d.algo != PF_ALGO_AUTO) {
         cli_error("scen", "%s is read by --algo auto only", a->prep ? "--prep" : "--accel-edits");
         return 2;

@@ -98,6 +98,9 @@ static void test_scen(void **state)
     assert_memory_equal(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n", 51);
     HAS(text, "\n1,0,0,0,5,2,ok,7.00000000,");
     assert_int_equal(RUN("scen", map, sc, "--csv", csv, "--csv-us"), 0);
+    /* --csv-us without --csv: nothing to add the column to, said (it was accepted silently) */
+    assert_int_equal(RUN("scen", map, sc, "--csv-us"), 2);
+    HAS(g_err, "--csv-us");
     f = fopen(csv, "r");
     assert_non_null(f);
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
@@ -374,6 +377,10 @@ static void test_bench(void **state)
     assert_int_equal(RUN("bench", map, sc, "--algo", "astar,nope"), 2);
     HAS(g_err, "nope");
     assert_int_equal(RUN("bench", map, sc, "--threads", "1,x"), 2);
+    /* empty items: ",,," ran no batch and "1,,2" read as "1,2", exit 0 (a review) */
+    assert_int_equal(RUN("bench", map, sc, "--threads", ",,,"), 2);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "1,,2"), 2);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "2,"), 2);
     assert_int_equal(RUN("bench", map), 2);
     assert_int_equal(RUN("bench", map, tmp("missing.scen")), 1);
     HAS(g_err, "missing.scen");
