@@ -71,6 +71,14 @@ typedef struct qround {
     double   accel_s; /* AUTO's time on the queries the accelerator answered */
 } qround;
 
+/* One search, timed by the wall clock. */
+static double timed(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, pf_stats *st, pf_status *r)
+{
+    double t0 = wall_now();
+    *r = pf_search(c, s, g, d, NULL, st);
+    return wall_now() - t0;
+}
+
 static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_ctx *ca, pf_ctx *cj)
 {
     qround r = {0};
@@ -88,19 +96,11 @@ static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_
         /* which side goes first alternates: the second finds the lines of the map and of the JPS
          * table that the first read in the cache (AUTO's fallback reads the same as JPS+) */
         if ((i - from) % 2u == 0) {
-            double t0 = wall_now();
-            ra = pf_search(ca, s, g, &da, NULL, &sa);
-            double t1 = wall_now();
-            rj = pf_search(cj, s, g, &dj, NULL, &sj);
-            ta = t1 - t0;
-            tj = wall_now() - t1;
+            ta = timed(ca, s, g, &da, &sa, &ra);
+            tj = timed(cj, s, g, &dj, &sj, &rj);
         } else {
-            double t0 = wall_now();
-            rj = pf_search(cj, s, g, &dj, NULL, &sj);
-            double t1 = wall_now();
-            ra = pf_search(ca, s, g, &da, NULL, &sa);
-            tj = t1 - t0;
-            ta = wall_now() - t1;
+            tj = timed(cj, s, g, &dj, &sj, &rj);
+            ta = timed(ca, s, g, &da, &sa, &ra);
         }
         r.auto_s += ta;
         r.jps_s += tj;
