@@ -100,6 +100,10 @@ static expect predict(const pf_map *map, const pf_search_desc *d, int cbkind, in
     if (!(d->max_cost >= 0.0)) e.valid = 0;
     if (e.heur == PF_HEUR_CALLBACK && !d->heuristic_fn) e.valid = 0;
     if (e.heur == PF_HEUR_MAX && d->heuristic_set == 0) e.valid = 0;
+    /* pf_search.h: a set naming no pf_heur, or the callback's bit without a function, is refused */
+    if (e.heur == PF_HEUR_MAX && ((d->heuristic_set >> PF_HEUR__COUNT) ||
+                                  ((d->heuristic_set >> PF_HEUR_CALLBACK & 1u) && !d->heuristic_fn)))
+        e.valid = 0;
     if (graph && e.heur != PF_HEUR_ZERO && e.heur != PF_HEUR_EUCLIDEAN && e.heur != PF_HEUR_CALLBACK &&
         e.heur != PF_HEUR_MAX)
         e.valid = 0;
