@@ -1125,6 +1125,79 @@ static void test_partial_limit(void **state)
     pf_map_destroy(m);
 }
 
+/* Every algorithm gives A*'s partial answer (pf_search.h): JPS, JPS+ and AUTO where they fall back
+ * to A* (a limit, a sized unit, a goal out of reach) expand exactly what A* does and end on its
+ * cell, and Theta* aims at the same cell for a goal out of reach. A review found the fallback
+ * reopening nodes on rounding where A* does not (another cell under max_expansions: 26 of 67,961
+ * queries) and Theta* ending on another tied cell (248 of 21,277). */
+static void any_algo_map(uint64_t seed, long *queries, long *limited, long *theta)
+{
+    uint64_t rs = seed;
+    uint32_t w = 8 + rng_below(&rs, 20), h = 8 + rng_below(&rs, 20);
+    static const pf_moves MV[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT, PF_MOVES_4, PF_MOVES_HEX};
+    pf_moves mv = MV[rng_below(&rs, 4)];
+    uint8_t *c = make_cells(&rs, w, h);
+    float *f = rng_below(&rs, 4) == 0 ? make_costs(&rs, w, h) : NULL;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = c, .costs = f}, &m),
+                     PF_OK);
+    pf_ctx *cx;
+    assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+    static const pf_algo ALGOS[] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO, PF_ALGO_THETA};
+    for (int q = 0; q < 24; q++) {
+        uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
+        if (c[s] == 0) continue;
+        uint32_t size = mv != PF_MOVES_HEX && rng_below(&rs, 4) == 0 ? 2u : 1u;
+        uint32_t lim = rng_below(&rs, 2) ? 1u + rng_below(&rs, w * h / 2u) : 0u;
+        pf_search_desc d = {.partial = 1, .unit_size = size, .max_expansions = lim};
+        run_out a = run(cx, s, g, &d, w * h);
+        if (a.st != PF_PARTIAL && a.st != PF_OK) { /* a start the unit cannot stand on */
+            free(a.nodes);
+            continue;
+        }
+        (*queries)++;
+        *limited += lim != 0;
+        for (int k = 0; k < 4; k++) {
+            d.algo = ALGOS[k];
+            if (d.algo == PF_ALGO_THETA && (mv == PF_MOVES_HEX || f || lim)) continue; /* its own limit's nodes */
+            run_out o = run(cx, s, g, &d, w * h);
+            int ok = o.st == a.st && o.len && a.len && o.nodes[o.len - 1] == a.nodes[a.len - 1];
+            if (ok && d.algo != PF_ALGO_THETA) ok = close_to(o.s.cost, a.s.cost);
+            /* answered by A* (a fallback, or a partial answer's second step): A*'s very search */
+            if (ok && d.algo != PF_ALGO_THETA && o.s.algo == PF_ALGO_ASTAR)
+                ok = o.s.expanded == a.s.expanded && o.len == a.len &&
+                     memcmp(o.nodes, a.nodes, a.len * sizeof *a.nodes) == 0;
+            *theta += d.algo == PF_ALGO_THETA && a.st == PF_PARTIAL;
+            if (!ok) {
+                print_message("seed %llu moves %d%s size %u limit %u, %u -> %u: astar %s end %u cost %.9f expanded %u; "
+                              "%s %s end %u cost %.9f expanded %u (answered by %s)\n",
+                              (unsigned long long)seed, (int)mv, f ? " weighted" : "", size, lim, s, g,
+                              pf_status_name(a.st), a.len ? a.nodes[a.len - 1] : 0, a.s.cost, a.s.expanded,
+                              pf_algo_name(d.algo), pf_status_name(o.st), o.len ? o.nodes[o.len - 1] : 0, o.s.cost,
+                              o.s.expanded, pf_algo_name(o.s.algo));
+                fail();
+            }
+            free(o.nodes);
+        }
+        free(a.nodes);
+    }
+    pf_ctx_destroy(cx);
+    pf_map_destroy(m);
+    free(c);
+    free(f);
+}
+
+static void test_partial_any_algo(void **state)
+{
+    (void)state;
+    long queries = 0, limited = 0, theta = 0;
+    int maps = (int)(400 * env_scale());
+    for (int i = 0; i < maps; i++) any_algo_map(UINT64_C(0xA110) + (uint64_t)i, &queries, &limited, &theta);
+    print_message("%ld partial queries (%ld under max_expansions, %ld Theta* answers out of reach): every algorithm "
+                  "ends on A*'s cell\n", queries, limited, theta);
+    assert_true(limited > 100 * env_scale() && theta > 100 * env_scale());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1132,7 +1205,7 @@ int main(void)
         cmocka_unit_test(test_sizes_after_edits),
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
-        cmocka_unit_test(test_partial_limit),
+        cmocka_unit_test(test_partial_limit),   cmocka_unit_test(test_partial_any_algo),
         cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
         cmocka_unit_test(test_partial_nodes),   cmocka_unit_test(test_partial_ties_lines),
         cmocka_unit_test(test_partial_band_edge),

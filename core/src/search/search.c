@@ -549,6 +549,12 @@ static pf_status finish(pf_ctx *c, pf_status st)
 static void aim_near(pf__search *s, const pf_map *m, double nd, uint32_t cell)
 {
     s->near_d = nd;
+    s->near_cell = cell;
+    pf_point p = pf_grid_point(m, pf__map_outer(m, cell));
+    s->hx = p.x;
+    s->hy = p.y;
+    /* Theta*: an any-angle path to the same cell, by its own (Euclidean) heuristic */
+    if (s->d.algo == PF_ALGO_THETA) return;
     s->d.algo = PF_ALGO_ASTAR;
     s->d.weight = 1.0;
     /* A*'s own default tie rule, not BFS's queue: among nodes of equal f a queue expands the
@@ -557,10 +563,6 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, uint32_t cell)
      * paths is returned, which must not depend on the algorithm asked */
     if (!s->req_has_desc || s->req_desc.tie == PF_TIE_DEFAULT) s->d.tie = PF_TIE_DEEPER;
     s->d.heuristic = pf__grid_near_metric(m);
-    pf_point p = pf_grid_point(m, pf__map_outer(m, cell));
-    s->near_cell = cell;
-    s->hx = p.x;
-    s->hy = p.y;
 }
 
 static pf_status accel_fall_back(pf_ctx *c);
@@ -626,7 +628,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
      * floods the start's component instead. */
     s->near_d = -1.0;
     int labelled = 0;
-    if (partial && (flt || size > 1) && !tree && s->d.algo != PF_ALGO_THETA) {
+    if (partial && (flt || size > 1) && !tree) {
         /* A movement type's components, and a sized unit's, are its own: labelled for it
          * (search/size_comp.c, the whole map labelled by the first such query, kept across
          * queries and edits), they say whether the goal is reachable and where the nearest
@@ -646,7 +648,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
             if (!reach && nd >= 0.0) aim_near(s, m, nd, cell);
         }
     }
-    if (!labelled && partial && unreachable && m->comp && s->d.algo != PF_ALGO_THETA) {
+    if (!labelled && partial && unreachable && m->comp) {
         pf_point gp = pf_grid_point(m, goal);
         double nd;
         uint32_t cell = pf__grid_nearest(m, gp.x, gp.y, m->cls[si], size, pf__grid_comp(m, si),
@@ -745,10 +747,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         if (st != PF_UNSUPPORTED) return s->status = st;
         s->d.algo = s->st.algo = PF_ALGO_ASTAR; /* fall back, and say so in the stats */
         s->st.detail |= PF_DETAIL_FALLBACK;
-        /* a filtered query is answered as --algo astar would answer it, expansions included: with
-         * the built-in heuristics reopening fires only on rounding (sums of sqrt 2 in two orders),
-         * and on nighthaven that made 35% more expansions (19.7 against 14.6 million) */
-        s->reopen = !flt || s->d.heuristic == PF_HEUR_CALLBACK ||
+        /* answered as --algo astar would answer it, expansions included (pf_search.h: a limited
+         * partial answer is A*'s where JPS was asked): with the built-in heuristics reopening
+         * fires only on rounding (sums of sqrt 2 in two orders); it made 35% more expansions on
+         * nighthaven under a filter (19.7 against 14.6 million), and without one a partial answer
+         * under max_expansions that ended on another cell than A*'s (a review: 26 of 67,961) */
+        s->reopen = s->d.heuristic == PF_HEUR_CALLBACK ||
                     (s->d.heuristic == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)));
         s->d.weight = 1.0;
         s->hmul = s->hadm;
