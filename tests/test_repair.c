@@ -44,7 +44,25 @@ static uint32_t ref_check(const pf_map *me, const pf_map *m, const uint32_t *p, 
     return PF_NODE_NONE;
 }
 
+/* The reference for a waypoint path (pf_search_desc.waypoints) way[0..nway) of the grid path
+ * p[0..len) it was made from (pos[i]: where way[i] lies in p): a leg holds when the unit can walk
+ * the grid steps it stands for, or (square grids) the segment is in line of sight. */
+static uint32_t ref_check_way(const pf_map *me, const pf_map *m, const uint32_t *p, const uint32_t *way,
+                              const uint32_t *pos, uint32_t nway, uint32_t K)
+{
+    uint32_t w = pf_grid_width(me);
+    for (uint32_t i = 0; i < nway; i++) {
+        if (!pf_grid_class(me, (int32_t)(way[i] % w), (int32_t)(way[i] / w))) return i;
+        if (i + 1 == nway) break;
+        int ok = isfinite(oracle_path_cost(me, p + pos[i], pos[i + 1] - pos[i] + 1)) ||
+                 (pf_grid_moves(m) != PF_MOVES_HEX && pf_grid_line_of_sight(m, way[i], way[i + 1], K));
+        if (!ok) return i;
+    }
+    return PF_NODE_NONE;
+}
+
 static unsigned long long g_exp_repair, g_exp_whole;
+static long g_way_checks, g_way_broken;
 
 static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
 {
@@ -59,6 +77,7 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
     assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
     uint32_t cap = w * h;
     uint32_t *path = malloc(cap * sizeof *path), *way = malloc(cap * sizeof *way), *out = malloc(cap * sizeof *out);
+    uint32_t *pos = malloc(cap * sizeof *pos);
     for (int q = 0; q < 12; q++) {
         uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
         pf_path p = {.nodes = path, .capacity = cap};
@@ -66,11 +85,32 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
         if (pf_search(cx, s, g, &(pf_search_desc){.unit_size = K}, &p, &st) != PF_OK || p.len < 2) continue;
         uint32_t len = p.len, nway = 0;
         int segments = mv != PF_MOVES_HEX && rng_below(&rs, 2);
+        /* or the same query's waypoint path: its turning points, each leg a run of one step (a
+         * review: legs that cut corners on 8_CUT, and every hex leg, were read as broken) */
+        int waypoints = !segments && rng_below(&rs, 2);
         if (segments) /* the smoothed path: waypoints joined by straight segments */
             assert_int_equal(pf_path_smooth(m, path, len, &(pf_smooth_desc){.unit_size = K}, way, cap, &nway, NULL), PF_OK);
+        if (waypoints) {
+            pf_path wp = {.nodes = way, .capacity = cap};
+            assert_int_equal(pf_search(cx, s, g, &(pf_search_desc){.unit_size = K, .waypoints = 1}, &wp, NULL), PF_OK);
+            nway = wp.len;
+            for (uint32_t i = 0, j = 0; i < nway; i++) { /* where each turning point lies on the grid path */
+                while (j < len && path[j] != way[i]) j++;
+                assert_true(j < len);
+                pos[i] = j;
+            }
+            assert_true(nway >= 2 && pos[nway - 1] == len - 1);
+        }
+        segments |= waypoints;
         const uint32_t *use = segments ? way : path;
         uint32_t ulen = segments ? nway : len;
-        assert_int_equal(pf_grid_path_check(m, use, ulen, &(pf_path_check_desc){.unit_size = K}), PF_NODE_NONE);
+        {
+            uint32_t at0 = pf_grid_path_check(m, use, ulen, &(pf_path_check_desc){.unit_size = K});
+            if (at0 != PF_NODE_NONE)
+                fail_msg("seed %llu query %d (moves %d size %u %s): the path breaks at %u with no edit (%d,%d)->(%d,%d)",
+                         (unsigned long long)seed, q, (int)mv, K, waypoints ? "waypoints" : segments ? "segments" : "steps",
+                         at0, (int)(use[at0] % w), (int)(use[at0] / w), (int)(use[at0 + 1] % w), (int)(use[at0 + 1] / w));
+        }
         /* a few walls, some of them on the path */
         uint8_t *c2 = malloc((size_t)w * h);
         memcpy(c2, c, (size_t)w * h);
@@ -90,7 +130,9 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
         pf_map *me;
         assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = e2}, &me), PF_OK);
         uint32_t got = pf_grid_path_check(m, use, ulen, &(pf_path_check_desc){.unit_size = K});
-        uint32_t want = ref_check(me, m, use, ulen, K, segments);
+        uint32_t want = waypoints ? ref_check_way(me, m, path, way, pos, nway, K) : ref_check(me, m, use, ulen, K, segments);
+        g_way_checks += waypoints;
+        g_way_broken += waypoints && want != PF_NODE_NONE;
         if (got != want)
             fail_msg("seed %llu query %d (moves %d size %u %s): check %u, reference %u", (unsigned long long)seed, q, (int)mv,
                      K, segments ? "segments" : "steps", got, want);
@@ -120,7 +162,11 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
                         cost += sqrt(dx * dx + dy * dy);
                     }
                 }
-                if (!segments) {
+                /* a waypoint path's kept legs cost their grid steps: the stretch searched, then the
+                 * grid path from the rejoin point on */
+                if (waypoints)
+                    cost = info.stats.cost + oracle_path_cost(me, path + pos[info.rejoin], len - pos[info.rejoin]);
+                if (!segments || waypoints) {
                     /* edits only blocked cells: within the stated bound of the optimum */
                     assert_true(cost <= opt + info.bound + 1e-9 * (1 + opt));
                 }
@@ -149,6 +195,7 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
     free(path);
     free(way);
     free(out);
+    free(pos);
     pf_ctx_destroy(cx);
     pf_map_destroy(m);
     free(c);
@@ -160,9 +207,10 @@ static void test_check_and_repair(void **state)
     long checks = 0, broken = 0, repaired = 0;
     int maps = (int)(200 * env_scale());
     for (int i = 0; i < maps; i++) one_map(UINT64_C(0x2E9A12) + (uint64_t)i, &checks, &broken, &repaired);
-    print_message("%ld paths checked after edits against the reference, %ld broken, %ld repaired; expansions: %llu "
-                  "for the repairs, %llu for whole new queries\n",
-                  checks, broken, repaired, g_exp_repair, g_exp_whole);
+    print_message("%ld paths checked after edits against the reference (%ld waypoint paths, %ld of them broken), %ld "
+                  "broken, %ld repaired; expansions: %llu for the repairs, %llu for whole new queries\n",
+                  checks, g_way_checks, g_way_broken, broken, repaired, g_exp_repair, g_exp_whole);
+    assert_true(g_way_checks > maps / 2 && g_way_broken > maps / 8);
     /* about 9 checks, 8 broken and 6 repaired a map: the thresholds follow PF_TEST_SCALE */
     assert_true(checks > 2L * maps && broken > maps / 2 && repaired > maps / 4);
 }
@@ -214,11 +262,44 @@ static void test_sizes_and_rejoin(void **state)
     pf_map_destroy(m);
 }
 
+/* The goal turned to another class, or blocked: PF_INVALID_GOAL, as pf_repair.h says, and where the
+ * path broke (a review: the search to the rejoin point answered PF_NO_PATH). A one-class unit
+ * whose own cell changed class is refused when its filter says what it is. */
+static void test_goal_changed(void **state)
+{
+    (void)state;
+    uint8_t c[12] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}; /* row 0 ground, row 1 water */
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 6, .height = 2, .moves = PF_MOVES_4, .cells = c}, &m), PF_OK);
+    pf_ctx *cx;
+    assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+    uint32_t n[8], out[16];
+    pf_path p = {.nodes = n, .capacity = 8};
+    assert_int_equal(pf_search(cx, 0, 5, NULL, &p, NULL), PF_OK);
+    assert_int_equal(p.len, 6);
+    pf_path o = {.nodes = out, .capacity = 16};
+    pf_repair_info info;
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {5, 0, 1, 1}, .cls = 2}, 1, NULL), PF_OK);
+    assert_int_equal(pf_path_repair(cx, n, p.len, 0, NULL, &o, &info), PF_INVALID_GOAL);
+    assert_int_equal(info.broken, 4); /* the step onto the goal */
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {5, 0, 1, 1}, .cls = 0}, 1, NULL), PF_OK);
+    assert_int_equal(pf_path_repair(cx, n, p.len, 0, NULL, &o, &info), PF_INVALID_GOAL);
+    /* the unit's own cell flooded too: by its filter it is a ground unit standing on water */
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {5, 0, 1, 1}, .cls = 2}, 1, NULL), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {0, 0, 1, 1}, .cls = 2}, 1, NULL), PF_OK);
+    pf_move_filter ground = {0};
+    pf_move_filter_allow(&ground, 1, 0.0f);
+    assert_int_equal(pf_path_repair(cx, n, p.len, 0, &(pf_search_desc){.filter = &ground}, &o, &info), PF_INVALID_START);
+    pf_ctx_destroy(cx);
+    pf_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_and_repair),
         cmocka_unit_test(test_sizes_and_rejoin),
+        cmocka_unit_test(test_goal_changed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,10 @@
  * only the broken stretch.
  *
  * A path here is what a search or a smoother delivered, for one unit: node ids of a square or hex
- * grid, each consecutive pair either one grid step (A*, JPS, JPS+, AUTO, flow fields) or a
- * straight segment between cell centres (Theta*, pf_path_smooth, waypoint paths). The check reads
+ * grid, each consecutive pair one grid step (A*, JPS, JPS+, AUTO, flow fields), a run of one grid
+ * step repeated (waypoint paths, pf_search_desc.waypoints: on hex grids a run straight up or down
+ * zigzags, each step a neighbour) or a straight segment between cell centres (Theta*,
+ * pf_path_smooth). The check reads
  * the map as it is now, not its edit log (pf_grid_path_changed answers "did anything under it
  * change since version V", which also counts a wall that went away):
  *
@@ -44,10 +46,11 @@ typedef struct pf_path_check_desc {
 /**
  * Whether the unit can still follow nodes[0..len): the index i of the first node it can no
  * longer stand on, or whose step to nodes[i + 1] it can no longer take (a grid step by the map's
- * move rule, diagonals without corner cutting needing both side cells; a longer segment by
- * pf_grid_line_of_sight for the unit's size, which for a filter reads every position the segment
- * crosses as the filter's rule does); PF_NODE_NONE when the whole path holds. A node off
- * the map, or two nodes neither adjacent nor in line of sight on a hex grid, break it there.
+ * move rule, diagonals without corner cutting needing both side cells where the map forbids
+ * it; a longer leg that repeats one step, step by step by the same rule, or else, on square
+ * grids, by pf_grid_line_of_sight for the unit's size, which for a filter reads every position
+ * the segment crosses as the filter's rule does); PF_NODE_NONE when the whole path holds. A
+ * node off the map, or on a hex grid two nodes joined by no run of one step, break it there.
  * O(len) for grid-step paths, O(cells crossed) for segments. PF_NODE_NONE for NULL or a graph.
  */
 PF_API uint32_t pf_grid_path_check(const pf_map *map, const uint32_t *nodes, uint32_t len,
@@ -81,7 +84,11 @@ typedef struct pf_repair_info {
  * after it). A path with no break is copied from `at` on. desc->filter and unit_size are the
  * unit's: the path is checked, and the stretch searched, by its rule, and the kept legs priced
  * with its multipliers (a straight or diagonal segment of a waypoint path by the cells it steps
- * into; another segment by its Euclidean length, as pf_path_smooth measures it).
+ * into; another segment by its Euclidean length, as pf_path_smooth measures it). Without a filter
+ * the unit is of the class nodes[at] has now, as pf_search takes its start's: a unit whose cell an
+ * edit gave another class (ground flooded to water) is repaired as a unit of that class. A game
+ * with movement types passes the unit's filter (for a one-class unit, a filter of that class),
+ * and the repair then answers PF_INVALID_START.
  * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room).
  * @return PF_OK, PF_NO_PATH (the goal cannot be reached any more), PF_INVALID_START (the unit
  *         cannot stand on nodes[at] now), PF_INVALID_GOAL (nor on the goal), PF_INVALID_ARGUMENT,

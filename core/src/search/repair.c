@@ -18,13 +18,37 @@ static int step_dir(const pf_map *m, uint32_t a, uint32_t b)
     return -1;
 }
 
-/* Whether the unit may go from padded a to padded b: a legal grid step, or else (square grids) a
- * segment in line of sight. a itself is known open to the unit. */
+/* A leg a -> b (padded) that repeats one step (dx, dy) of the grid's own coordinates, as
+ * pf_search_desc.waypoints cuts a path (at each change of that step): its padded offset *st and
+ * count *n; 0 when a and b do not line up so; 2 for a diagonal of a square grid. On hex grids a
+ * run of (0, 1) or (0, -1) zigzags, each step a neighbour by its row's parity. */
+static int leg_run(const pf_map *m, uint32_t a, uint32_t b, int64_t *st, uint32_t *n)
+{
+    const int64_t dx = (int64_t)(b % m->pw) - (int64_t)(a % m->pw), dy = (int64_t)(b / m->pw) - (int64_t)(a / m->pw);
+    const int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    if (!(ax == 0 || ay == 0 || ax == ay) || (ax == 0 && ay == 0)) return 0;
+    *st = (dx > 0 ? 1 : dx < 0 ? -1 : 0) + (dy > 0 ? 1 : dy < 0 ? -1 : 0) * (int64_t)m->pw;
+    *n = (uint32_t)(ax > ay ? ax : ay);
+    return ax && ay && m->moves != PF_MOVES_HEX ? 2 : 1;
+}
+
+/* Whether the unit may go from padded a to padded b: a legal grid step, a run of one legal grid
+ * step repeated (a waypoint path's leg, corners cut where the map's rule allows it), or else
+ * (square grids) a segment in line of sight. a itself is known open to the unit. */
 static int leg_ok(const pf_map *m, const pf__grid_view *v, uint32_t a, uint32_t b, pf__unit u)
 {
     if (a == b) return 1;
-    int d = step_dir(m, a, b);
-    if (d >= 0 && (pf__grid_moves_view(m, v, a, u) & (1u << d))) return 1;
+    int64_t st = 0;
+    uint32_t n = 0, t = 0, c = a;
+    if (leg_run(m, a, b, &st, &n)) {
+        for (; t < n; t++) {
+            const uint32_t next = (uint32_t)((int64_t)c + st);
+            const int d = step_dir(m, c, next);
+            if (d < 0 || !(pf__grid_moves_view(m, v, c, u) & (1u << d))) break;
+            c = next;
+        }
+        if (t == n) return 1;
+    }
     if (m->moves == PF_MOVES_HEX) return 0;
     return v->flt ? pf__grid_los_f(v, a, b, u, 1) : pf__grid_los(v, a, b, u);
 }
@@ -113,12 +137,12 @@ static double legs_cost(const pf_map *m, const pf_move_filter *f, const uint32_t
             sum += step_cost(m, f, least, m->moves != PF_MOVES_HEX && d >= 4, b);
             continue;
         }
-        const int32_t dx = (int32_t)(b % m->pw) - (int32_t)(a % m->pw), dy = (int32_t)(b / m->pw) - (int32_t)(a / m->pw);
-        const int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-        if (m->moves != PF_MOVES_HEX && (ax == 0 || ay == 0 || ax == ay)) {
-            const int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-            const int32_t n = ax > ay ? ax : ay, st = sx + sy * (int32_t)m->pw;
-            for (int32_t t = 1; t <= n; t++) sum += step_cost(m, f, least, sx && sy, (uint32_t)((int32_t)a + t * st));
+        int64_t st = 0;
+        uint32_t n = 0;
+        const int run = leg_run(m, a, b, &st, &n);
+        if (run) {
+            for (uint32_t c = a, t = 0; t < n; t++, c = (uint32_t)((int64_t)c + st))
+                sum += step_cost(m, f, least, run == 2, (uint32_t)((int64_t)c + st));
         } else {
             sum += pf__grid_euclid(m->pw, a, b);
         }
@@ -177,6 +201,12 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
         return PF_OK;
     }
     in.broken = at + first;
+    /* the old path ends where the unit could stand: a goal it cannot stand on now is said so, not
+     * left to the search to the rejoin point (PF_NO_PATH) */
+    if (!stands(&v, pf__grid_pad(m, nodes[len - 1]), u)) {
+        if (info) *info = in;
+        return PF_INVALID_GOAL;
+    }
     /* rejoin after the last break: from there on the old path holds */
     uint32_t last = at + scan(m, nodes + at, len - at, u, d.filter, 1), j = last + 1 < len ? last + 1 : len - 1;
     in.rejoin = j;
