@@ -262,43 +262,60 @@ static int program_exists(const char *prog)
     return 0;
 }
 
-/* Runs `prog -e "out='TMP'" KIND.gp` in DIR (no shell), gnuplot's stdout to /dev/null, then renames
- * TMP over KIND.png: a failed run leaves the previous picture. TMP's name is made here
- * (mkstemp: letters and digits), so it cannot end the quoted string. */
+/* Runs `prog -e "out='TMP'" KIND.gp` in DIR (no shell), gnuplot's stdout to /dev/null, then puts
+ * TMP in KIND.png's place as every output is (cli_out_open: a failed run leaves the previous
+ * picture; a link is written through; the mode is the replaced file's, or what fopen would give).
+ * TMP's name goes inside a quoted string of gnuplot's: one with a quote or a backslash is refused. */
 static int run_gnuplot(const char *prog, const char *dir, int kind)
 {
     const char *name = cli_plot_kind_file[kind];
     size_t plen = strlen(dir) + 48;
-    char *tmp = malloc(plen), *png = malloc(plen);
-    if (!tmp || !png) {
-        free(tmp);
+    char *png = malloc(plen), *abs = NULL;
+    if (!png) return 0;
+    snprintf(png, plen, "%s/%s.png", dir, name);
+    cli_out o;
+    if (!cli_out_open(&o, "plot", png)) {
         free(png);
         return 0;
     }
-    snprintf(tmp, plen, "%s/%s.png.tmp-XXXXXX", dir, name);
-    snprintf(png, plen, "%s/%s.png", dir, name);
-    int fd = mkstemp(tmp);
-    int ok = 0;
-    if (fd >= 0) {
-        close(fd);
-        char out_expr[64], script[32];
-        snprintf(out_expr, sizeof out_expr, "out='%s'", strrchr(tmp, '/') + 1);
-        snprintf(script, sizeof script, "%s.gp", name);
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            int null = open("/dev/null", O_WRONLY);
-            if (null >= 0) dup2(null, STDOUT_FILENO);
-            if (chdir(dir) == 0) execlp(prog, prog, "-e", out_expr, script, (char *)NULL);
-            _exit(127);
-        }
-        int st = 0;
-        ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-        struct stat sb;
-        ok = ok && stat(tmp, &sb) == 0 && sb.st_size > 0 && rename(tmp, png) == 0;
-        if (!ok) unlink(tmp); /* ours; the previous picture, if any, stays */
+    /* gnuplot runs in DIR: the name of a file beside the picture (no link) is enough; else whole */
+    const char *out = o.tmp ? o.tmp : png, *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+    int beside = (size_t)(base - out) == strlen(dir) + 1 && strncmp(out, dir, strlen(dir)) == 0;
+    if (!beside && out[0] != '/') {
+        char cwd[4096];
+        size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) + strlen(out) + 2 : 0;
+        if (n && (abs = malloc(n))) snprintf(abs, n, "%s/%s", cwd, out);
     }
-    free(tmp);
+    const char *given = beside ? base : abs ? abs : out;
+    int ok = 0;
+    if (!beside && out[0] != '/' && !abs) {
+        cli_error("plot", "cannot write '%s': out of memory or a working directory too long", png);
+    } else if (strchr(given, '\'') || strchr(given, '\\')) {
+        cli_error("plot", "cannot write '%s' through '%s': gnuplot takes no quote or backslash in a file name", png,
+                  given);
+    } else {
+        size_t elen = strlen(given) + 8;
+        char *out_expr = malloc(elen), script[32];
+        if (out_expr) {
+            snprintf(out_expr, elen, "out='%s'", given);
+            snprintf(script, sizeof script, "%s.gp", name);
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                int null = open("/dev/null", O_WRONLY);
+                if (null >= 0) dup2(null, STDOUT_FILENO);
+                if (chdir(dir) == 0) execlp(prog, prog, "-e", out_expr, script, (char *)NULL);
+                _exit(127);
+            }
+            int st = 0;
+            ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+            struct stat sb;
+            ok = ok && stat(out, &sb) == 0 && sb.st_size > 0;
+            free(out_expr);
+        }
+    }
+    ok = cli_out_close(&o, "plot", ok) && ok; /* nothing was written through o.f: gnuplot wrote the file */
+    free(abs);
     free(png);
     return ok;
 }

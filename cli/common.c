@@ -355,10 +355,60 @@ static char *link_target(const char *link)
     return NULL;
 }
 
+/* Whether `path` names one of the process's streams (/dev/stdout, /proc/self/fd/1 and the like)
+ * or a file that its stdout or stderr writes to (`--csv f > f`): such an output is written in
+ * place. Replaced by rename, the stream would keep the old file, and what the command prints
+ * after it would be lost with it; a pipe's link names no file to make beside it. */
+static int names_stream(const char *path)
+{
+    static const char *const pre[] = {"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (strncmp(path, pre[i], strlen(pre[i])) == 0) return 1;
+    if (strncmp(path, "/proc/", 6) == 0) {
+        const char *p = path + 6;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p > path + 6 && strncmp(p, "/fd/", 4) == 0) return 1;
+    }
+    struct stat sb, so;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+    for (int fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) return 1;
+    return 0;
+}
+
+/* `path` opened for writing in place; where it is this process's stdout or stderr (through any
+ * links, a file redirected to, a pipe), that stream's own descriptor, so that the output and
+ * what is printed after it go one after the other, not over each other from two offsets. */
+static FILE *open_in_place(const char *path)
+{
+    struct stat sb, so;
+    if (stat(path, &sb) == 0)
+        for (int fd = 1; fd <= 2; fd++)
+            if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) {
+                fflush(fd == 1 ? stdout : stderr);
+                int d = dup(fd);
+                FILE *f = d >= 0 ? fdopen(d, "w") : NULL;
+                if (!f && d >= 0) close(d);
+                return f;
+            }
+    return fopen(path, "w");
+}
+
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
     *o = (cli_out){.path = path};
     struct stat sb;
+    /* a device, a pipe or a stream of this process (followed through any links): written in
+     * place; renaming over /dev/full would replace the node */
+    int exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        cli_error(cmd, "cannot write '%s': it is a directory", path);
+        return NULL;
+    }
+    if ((exists && !S_ISREG(sb.st_mode)) || names_stream(path)) {
+        if (!(o->f = open_in_place(path))) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return o->f;
+    }
     /* a link is followed: the file it names is replaced, the link stays a link; a loop of links
      * names no file (replacing one of its links would break it) */
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && !(o->real = link_target(path))) {
@@ -366,13 +416,6 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
         return NULL;
     }
     const char *target = o->real ? o->real : path;
-    if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode)) cli_error(cmd, "cannot write '%s': it is a directory", path);
-        /* a device or a pipe: written in place; renaming over /dev/full would replace the node */
-        else if (!(o->f = fopen(path, "w"))) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        if (!o->f) cli_out_close(o, cmd, 0);
-        return o->f;
-    }
     size_t n = strlen(target) + 16;
     o->tmp = malloc(n);
     if (!o->tmp) {
@@ -421,8 +464,9 @@ int cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *
 int cli_out_check(const char *cmd, const char *path)
 {
     struct stat sb;
-    /* a pipe or a device is written in place: opened to check, a pipe's reader would see its end */
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) return 1;
+    /* a pipe, a device or a stream is written in place: opened to check, a pipe's reader would see
+     * its end */
+    if ((stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) || names_stream(path)) return 1;
     cli_out o;
     if (!cli_out_open(&o, cmd, path)) return 0;
     cli_out_close(&o, cmd, 0); /* the temporary file goes; the target is not touched */

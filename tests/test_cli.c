@@ -134,6 +134,21 @@ static void test_graph(void **state)
     assert_int_equal(RUN("graph", badgr, pairs), 1);
     HAS(g_err, "bad.gr:2");
     assert_int_equal(RUN("graph", gr, pairs, "--algo", "jps"), 2);
+    /* an output named /dev/stdout (here a file the run's stdout goes to) is that stream: the CSV,
+     * then the summary, one after the other (a review: "No such file or directory" through a
+     * pipe; to a file, the file replaced under the stream, the summary lost) */
+    assert_int_equal(RUN("graph", gr, pairs, "--csv", "/dev/stdout"), 0);
+    HAS(g_out, "s,t,status,cost");
+    HAS(g_out, "1,3,ok,10.000000");
+    HAS(g_out, "\"queries\":2");
+    assert_true(strstr(g_out, "1,3,ok") < strstr(g_out, "\"queries\""));
+    assert_int_equal(RUN("graph", gr, pairs, "--csv", "/proc/self/fd/1"), 0);
+    HAS(g_out, "1,3,ok,10.000000");
+    HAS(g_out, "\"queries\":2");
+    /* stdout a pipe (popen's) */
+    assert_int_equal(cli_run_shell("graph g.gr pairs.txt --csv /dev/stdout", "err.txt", g_out, sizeof g_out), 0);
+    HAS(g_out, "1,3,ok,10.000000");
+    HAS(g_out, "\"queries\":2");
 }
 
 static void test_path(void **state)
@@ -324,6 +339,21 @@ static void test_plot(void **state)
         assert_int_equal(im.width, 800);
         assert_int_equal(im.height, 500);
         png_image_free(&im);
+        /* a picture is written as every output (docs/cli.md, files written): the mode of the file
+         * it replaces, through a link (a review: mkstemp's 0600, and a link replaced by a file) */
+        struct stat sb;
+        assert_int_equal(chmod(tmp("plots/query_us.png"), 0640), 0);
+        assert_int_equal(unlink(tmp("plots/frame_ms.png")), 0);
+        assert_int_equal(symlink("frames-elsewhere.png", tmp("plots/frame_ms.png")), 0);
+        setenv("PF_GNUPLOT", "/usr/bin/gnuplot", 1);
+        assert_int_equal(RUN("plot", csv, js, "--out", dir), 0);
+        unsetenv("PF_GNUPLOT");
+        assert_int_equal(stat(tmp("plots/query_us.png"), &sb), 0);
+        assert_int_equal(sb.st_mode & 07777, 0640);
+        assert_int_equal(lstat(tmp("plots/frame_ms.png"), &sb), 0);
+        assert_true(S_ISLNK(sb.st_mode));
+        assert_int_equal(stat(tmp("plots/frames-elsewhere.png"), &sb), 0);
+        assert_true(S_ISREG(sb.st_mode) && sb.st_size > 0);
     } else {
         print_message("gnuplot not installed: only the skip path of `pathfind plot` was checked\n");
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <cmocka.h>
 #include <xxhash.h> /* to forge checksums the way the format documents them */
@@ -524,6 +525,42 @@ static void test_save_keeps_mode(void **state)
     pf_map_destroy(g);
 }
 
+/* Saved to /dev/stdout while stdout goes to a file: written through the stream, so what is printed
+ * after it follows it in the file (a review: the file was replaced by rename under the stream,
+ * and what the program printed after went to the old, unlinked one). */
+static void test_save_to_stdout(void **state)
+{
+    (void)state;
+    pf_map *g = ring(12, 1.0);
+    pf_table *t;
+    assert_int_equal(pf_table_create(g, NULL, &t), PF_OK);
+    pf_diag d;
+    const char *ref = tmp("ref.pft"), *out = tmp("stdout.bin");
+    assert_int_equal(pf_table_save(t, ref, &d), PF_OK);
+    size_t want_n = 0;
+    char *want = slurp_alloc(ref, &want_n);
+    fflush(stdout);
+    int saved = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && fd >= 0);
+    assert_true(dup2(fd, 1) == 1);
+    close(fd);
+    pf_status st = pf_table_save(t, "/dev/stdout", &d);
+    fputs("after", stdout);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    assert_int_equal(st, PF_OK);
+    size_t got_n = 0;
+    char *got = slurp_alloc(out, &got_n);
+    assert_int_equal(got_n, want_n + 5);
+    assert_memory_equal(got, want, want_n);
+    assert_memory_equal(got + want_n, "after", 5);
+    free(want);
+    free(got);
+    pf_table_destroy(t);
+    pf_map_destroy(g);
+}
+
 /* An update that narrows the entries (2 bytes to 1: node 0 loses 279 of its 281 arcs) compared
  * its rows' next hops after cutting the old entries to the new width (arc 280 read as arc 24), so
  * it reported a row changed whose next hops had not; the narrowing now comes after the rows are
@@ -611,7 +648,7 @@ int main(void)
         cmocka_unit_test(test_file_round_trip_and_damage),
         cmocka_unit_test(test_progress_and_threads),
         cmocka_unit_test(test_stale_table_not_saved),
-        cmocka_unit_test(test_save_keeps_mode),
+        cmocka_unit_test(test_save_keeps_mode), cmocka_unit_test(test_save_to_stdout),
         cmocka_unit_test(test_update_narrowing_report),
         cmocka_unit_test(test_save_through_link_chains),
     };

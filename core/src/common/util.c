@@ -384,6 +384,47 @@ int pf__link_target(const char *link, char *out, size_t cap)
 #endif
 }
 
+#if PF__POSIX_FILES
+/* Whether `path` names one of the process's streams (/dev/stdout, /proc/self/fd/1 and the like)
+ * or a file its stdout or stderr writes to: written in place. Replaced by rename, the stream
+ * would keep the old file, and what the program writes to it after would be lost with it; a
+ * pipe's link names no file to make beside it. */
+static int names_stream(const char *path)
+{
+    static const char *const pre[] = {"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (strncmp(path, pre[i], strlen(pre[i])) == 0) return 1;
+    if (strncmp(path, "/proc/", 6) == 0) {
+        const char *p = path + 6;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p > path + 6 && strncmp(p, "/fd/", 4) == 0) return 1;
+    }
+    struct stat sb, so;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+    for (int fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) return 1;
+    return 0;
+}
+
+/* `path` opened for writing in place; where it is this process's stdout or stderr (through any
+ * links, a file redirected to, a pipe), that stream's own descriptor, so that the output and
+ * what is printed after it go one after the other, not over each other from two offsets. */
+static FILE *open_in_place(const char *path)
+{
+    struct stat sb, so;
+    if (stat(path, &sb) == 0)
+        for (int fd = 1; fd <= 2; fd++)
+            if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) {
+                fflush(fd == 1 ? stdout : stderr);
+                int d = dup(fd);
+                FILE *f = d >= 0 ? fdopen(d, "wb") : NULL;
+                if (!f && d >= 0) close(d);
+                return f;
+            }
+    return fopen(path, "wb");
+}
+#endif
+
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
 {
     *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
@@ -392,6 +433,15 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
 #if PF__POSIX_FILES
     struct stat sb;
     mode_t mode = 0;
+    /* a device, a pipe or a stream of this process (followed through any links): written in
+     * place (renaming over /dev/full would replace the node) */
+    const int exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
+    if ((exists && !S_ISREG(sb.st_mode)) || names_stream(path)) {
+        o->f = open_in_place(path);
+        if (!o->f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+        return PF_OK;
+    }
     /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
      * stays a link */
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
@@ -399,13 +449,6 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
         if (!pf__link_target(path, o->real, sizeof o->real))
             return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "a loop of symbolic links, or one too long to follow");
         o->target = o->real;
-    }
-    if (stat(o->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
-        /* a device or a pipe: written in place (renaming over /dev/full would replace the node) */
-        o->f = fopen(path, "wb");
-        if (!o->f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-        return PF_OK;
     }
     if (stat(o->target, &sb) == 0) { /* a file replaced keeps its mode (a read-only one too) */
         mode = sb.st_mode & 07777;
