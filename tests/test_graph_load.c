@@ -322,9 +322,44 @@ static void test_allocation_failures(void **state)
     assert_true(ok);
 }
 
+/* Coordinates past about 1e154 (accepted: any finite value) made dx * dx overflow: an infinite
+ * heuristic, or NaN where an arc's length overflowed and the scale fell to 0, and A* answered 10
+ * and 11 where the optimum is 3 (a review). Distances are measured by hypot, and a distance past
+ * DBL_MAX leaves the graph without a heuristic. */
+static void test_huge_coordinates(void **state)
+{
+    (void)state;
+    pf_edge e1[] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 4, 5}, {4, 3, 5}};
+    double xy1[] = {-1e154, 0, -0.9e154, 0, 0, 0, 1e154, 0, 0, 1};
+    pf_edge e2[] = {{0, 1, 10}, {0, 2, 1}, {2, 1, 1}, {1, 3, 1}, {1, 4, 5}};
+    double xy2[] = {0, 0, 1e200, 0, 1, 0, 0, 0, -1e200, 0};
+    pf_edge e3[] = {{0, 1, 1}, {1, 2, 1}, {0, 2, 5}};
+    double xy3[] = {-1.7e308, 0, 0, 0, 1.7e308, 0}; /* 0 -> 2: a distance past DBL_MAX */
+    const pf_edge *es[] = {e1, e2, e3};
+    const double *xys[] = {xy1, xy2, xy3};
+    const uint32_t nn[] = {5, 5, 3}, ne[] = {5, 5, 3}, goal[] = {3, 3, 2};
+    for (int k = 0; k < 3; k++) {
+        pf_map *g;
+        assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = nn[k], .edge_count = ne[k], .edges = es[k],
+                                                          .coords = xys[k]},
+                                         &g),
+                         PF_OK);
+        assert_true(pf_graph_heuristic_scale(g) >= 0.0 && isfinite(pf_graph_heuristic_scale(g)));
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(g, NULL, &c), PF_OK);
+        pf_stats a, d;
+        assert_int_equal(pf_search(c, 0, goal[k], &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &d), PF_OK);
+        assert_int_equal(pf_search(c, 0, goal[k], NULL, NULL, &a), PF_OK);
+        if (a.cost != d.cost) fail_msg("graph %d: A* %g, Dijkstra %g", k, a.cost, d.cost);
+        pf_ctx_destroy(c);
+        pf_map_destroy(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_huge_coordinates),
         cmocka_unit_test(test_good_graph_and_parallel_arcs),
         cmocka_unit_test(test_coordinates),
         cmocka_unit_test(test_line_endings),

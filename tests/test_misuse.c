@@ -309,9 +309,16 @@ static void test_invalid_descs(void **state)
     assert_int_equal(pf_search_tree(ctx, a, &(pf_search_desc){.reverse = 1}), PF_INVALID_ARGUMENT);
     const pf_heur grid_only[] = {PF_HEUR_MANHATTAN, PF_HEUR_OCTILE, PF_HEUR_CHEBYSHEV, PF_HEUR_HEX,
                                  PF_HEUR_EUCLIDEAN};
-    for (size_t i = 0; i < sizeof grid_only / sizeof grid_only[0]; i++)
+    for (size_t i = 0; i < sizeof grid_only / sizeof grid_only[0]; i++) {
         assert_int_equal(pf_search(gctx, 0, 2, &(pf_search_desc){.heuristic = grid_only[i]}, NULL, NULL),
                          PF_INVALID_ARGUMENT);
+        /* in a PF_HEUR_MAX set too (a review: ignored there, and Euclidean without coordinates taken) */
+        pf_search_desc in_set = {.heuristic = PF_HEUR_MAX, .heuristic_set = (1u << PF_HEUR_ZERO) | (1u << grid_only[i])};
+        assert_int_equal(pf_search(gctx, 0, 2, &in_set, NULL, NULL), PF_INVALID_ARGUMENT);
+    }
+    assert_int_equal(pf_search(gctx, 0, 2, &(pf_search_desc){.heuristic = PF_HEUR_MAX, .heuristic_set = 1u << PF_HEUR_ZERO},
+                               NULL, NULL),
+                     PF_OK);
     /* after all that, both contexts still answer */
     pf_stats st;
     assert_int_equal(pf_search(ctx, a, b, NULL, NULL, &st), PF_OK);

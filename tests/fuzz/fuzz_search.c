@@ -108,6 +108,11 @@ static expect predict(const pf_map *map, const pf_search_desc *d, int cbkind, in
         e.heur != PF_HEUR_MAX)
         e.valid = 0;
     if (graph && e.heur == PF_HEUR_EUCLIDEAN && !pf_graph_has_coords(map)) e.valid = 0;
+    /* on graphs, a PF_HEUR_MAX set naming a grid metric, or Euclidean without coordinates */
+    if (graph && e.heur == PF_HEUR_MAX &&
+        (d->heuristic_set & ((1u << PF_HEUR_MANHATTAN) | (1u << PF_HEUR_OCTILE) | (1u << PF_HEUR_CHEBYSHEV) |
+                             (1u << PF_HEUR_HEX) | (pf_graph_has_coords(map) ? 0u : 1u << PF_HEUR_EUCLIDEAN))))
+        e.valid = 0;
     if (d->reverse && !graph) e.valid = 0;
     if (!e.valid) return e;
 

@@ -188,7 +188,8 @@ typedef struct pf_search_desc {
     pf_algo         algo;           /* default PF_ALGO_ASTAR */
     pf_heur         heuristic;      /* default: the map's natural metric (see pf_heur) */
     uint32_t        heuristic_set;  /* PF_HEUR_MAX: bit mask of (1u << pf_heur) values (no other
-                                     * bits; the callback's bit needs heuristic_fn) */
+                                     * bits; the callback's bit needs heuristic_fn; on graphs only
+                                     * zero, Euclidean with coordinates, and the callback) */
     pf_heuristic_fn heuristic_fn;   /* PF_HEUR_CALLBACK */
     void           *heuristic_user;
     double          weight;         /* default 1; PF_ALGO_WASTAR, JPS and JPS+ multiply h by it (>= 1) */

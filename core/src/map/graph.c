@@ -1,4 +1,5 @@
 /* graph.c - directed weighted graphs in CSR form, forward and reverse. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +92,12 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
                 uint32_t v = m->dst[e];
                 double dx = m->xy[2 * (size_t)u] - m->xy[2 * (size_t)v];
                 double dy = m->xy[2 * (size_t)u + 1] - m->xy[2 * (size_t)v + 1];
-                double dist = sqrt(dx * dx + dy * dy);
-                if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
+                /* hypot: dx * dx overflows past about 1e154 (coordinates up to DBL_MAX are
+                 * accepted); a distance past DBL_MAX leaves no scale that bounds it (k = 0: no
+                 * heuristic, as for coordinates that tell nothing) */
+                double dist = hypot(dx, dy);
+                if (!(dist <= DBL_MAX)) k = 0.0;
+                else if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
             }
         /* shave a few ulps so rounding in sqrt never makes h exceed an arc's weight */
         m->h_scale = isfinite(k) ? k * (1.0 - 1e-12) : 0.0;

@@ -66,10 +66,11 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
     }
     /* graph: Euclidean on coordinates, already scaled by h_scale through hmul */
     double e = 0.0;
-    if (m->xy && (k == PF_HEUR_EUCLIDEAN || (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_EUCLIDEAN))))) {
+    if (m->xy && m->h_scale > 0.0 &&
+        (k == PF_HEUR_EUCLIDEAN || (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_EUCLIDEAN))))) {
         double dx = m->xy[2 * (size_t)idx] - m->xy[2 * (size_t)s->goal];
         double dy = m->xy[2 * (size_t)idx + 1] - m->xy[2 * (size_t)s->goal + 1];
-        e = sqrt(dx * dx + dy * dy) * m->h_scale;
+        e = hypot(dx, dy) * m->h_scale; /* as graph.c measured the arcs (no overflow past 1e154) */
     }
     if (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
         double v = user_h(c, idx);
@@ -492,6 +493,10 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
         if (h != PF_HEUR_ZERO && h != PF_HEUR_EUCLIDEAN && h != PF_HEUR_CALLBACK && h != PF_HEUR_MAX)
             return PF_INVALID_ARGUMENT;
         if (h == PF_HEUR_EUCLIDEAN && !m->xy) return PF_INVALID_ARGUMENT;
+        /* a set of PF_HEUR_MAX is held to the same rule as each of its heuristics alone */
+        const uint32_t grid_only = (1u << PF_HEUR_MANHATTAN) | (1u << PF_HEUR_OCTILE) | (1u << PF_HEUR_CHEBYSHEV) |
+                                   (1u << PF_HEUR_HEX) | (m->xy ? 0u : 1u << PF_HEUR_EUCLIDEAN);
+        if (h == PF_HEUR_MAX && (d->heuristic_set & grid_only)) return PF_INVALID_ARGUMENT;
     }
     if (d->reverse && m->kind != PF_MAP_GRAPH) return PF_INVALID_ARGUMENT; /* before "unsupported" */
     if (d->unit_size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
