@@ -10,10 +10,12 @@ static const char *HELP =
     "usage: pathfind graph GRAPH.gr [--co COORDS.co] PAIRS [--algo NAME] [--weight W] [--csv FILE]\n"
     "\n"
     "Solves every 's t' line of PAIRS (1-based node ids, as in the .gr file) and prints, as its last\n"
-    "line, one JSON object: queries, solved, total_s, us_per_query, expanded, peak_rss_kb. With --co,\n"
-    "A* uses the Euclidean heuristic scaled to stay consistent; without it A* equals Dijkstra.\n"
+    "line, one JSON object: queries, solved, mismatches, total_s, us_per_query, expanded, peak_rss_kb.\n"
+    "With --co, A* uses the Euclidean heuristic scaled to stay consistent; without it A* equals\n"
+    "Dijkstra.\n"
     "Parallel arcs are all kept; a search uses the cheapest. A PAIRS line may carry a third column,\n"
-    "the expected cost: then a mismatch is a cost that differs from it by more than 1e-6 relative.\n"
+    "the expected cost: then a mismatch (exit 1) is, for the optimal algorithms, a cost off it by more\n"
+    "than 1e-6 of it (of 1 at or below 1); for wastar, above weight x it; for greedy and bfs, below it.\n"
     "Lines hold at most 4094 bytes; a line starting with 'c' or '#' is a comment.\n"
     "\n"
     "  --csv FILE    one row per query: s,t,status,cost,expanded,path_len\n"
@@ -107,6 +109,18 @@ static int parse_pair(const char *file, unsigned lineno, char *line, uint32_t n,
     return 1;
 }
 
+/* Whether a result contradicts the expected cost of its PAIRS line, by docs/cli.md's rules (as
+ * scen's): an optimal algorithm off it, weighted A* above weight x it, greedy and BFS below it;
+ * the tolerance 1e-6 of it (of 1 at or below 1). NaN-proof. */
+static int graph_mismatch(const pf_search_desc *rd, int ok, double cost, double expect)
+{
+    const double tol = 1e-6 * (expect > 1 ? expect : 1);
+    if (!ok) return 1;
+    if (cli_algo_optimal(rd->algo)) return !(fabs(cost - expect) <= tol);
+    if (rd->algo == PF_ALGO_WASTAR) return !(cost <= rd->weight * expect + tol);
+    return !(cost >= expect - tol);
+}
+
 int pf_cli_graph(int argc, char **argv)
 {
     graph_args g = {0};
@@ -155,9 +169,7 @@ int pf_cli_graph(int argc, char **argv)
         n++;
         solved += ok;
         expanded += st.expanded;
-        if (has_expect && cli_algo_optimal(rd.algo) &&
-            (!ok || !(fabs(st.cost - expect) <= 1e-6 * (expect > 1 ? expect : 1))))
-            mismatches++;
+        if (has_expect && graph_mismatch(&rd, ok, st.cost, expect)) mismatches++;
         if (csv)
             fprintf(csv, "%lu,%lu,%s,%.6f,%u,%u\n", s, t, cli_status_word(r), ok ? st.cost : -1.0, st.expanded,
                     ok ? st.path_len : 0);

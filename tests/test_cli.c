@@ -134,6 +134,15 @@ static void test_graph(void **state)
     assert_int_equal(RUN("graph", badgr, pairs), 1);
     HAS(g_err, "bad.gr:2");
     assert_int_equal(RUN("graph", gr, pairs, "--algo", "jps"), 2);
+    /* the mismatch rules of every algorithm (a review: only the optimal ones were held to them) */
+    const char *low = write_tmp("low.txt", "1 3 5\n");    /* below the optimum 10 */
+    const char *high = write_tmp("high.txt", "1 3 100\n"); /* far above it */
+    assert_int_equal(RUN("graph", gr, low, "--algo", "wastar"), 1); /* 10 > 1.5 x 5 */
+    HAS(g_out, "\"mismatches\":1");
+    assert_int_equal(RUN("graph", gr, high, "--algo", "wastar"), 0);
+    assert_int_equal(RUN("graph", gr, high, "--algo", "greedy"), 1); /* 10 < 100: below an optimum */
+    assert_int_equal(RUN("graph", gr, low, "--algo", "bfs"), 0);
+    assert_int_equal(RUN("graph", gr, high, "--algo", "dijkstra"), 1);
     /* an output named /dev/stdout (here a file the run's stdout goes to) is that stream: the CSV,
      * then the summary, one after the other (a review: "No such file or directory" through a
      * pipe; to a file, the file replaced under the stream, the summary lost) */
