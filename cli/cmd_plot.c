@@ -398,15 +398,12 @@ int pf_cli_plot(int argc, char **argv)
         goto done;
     }
     const char *prog = gnuplot_program();
-    int have_gp = program_exists(prog), made = 0;
+    int have_gp = program_exists(prog);
     /* gnuplot runs in DIR: a relative PF_GNUPLOT such as ./gp must still name the same program */
     prog_abs = strchr(prog, '/') && prog[0] != '/' && have_gp ? realpath(prog, NULL) : NULL;
     if (prog_abs) prog = prog_abs;
-    if (a.json) {
-        printf("{\"out\":");
-        cli_json_str(stdout, a.dir);
-        printf(",\"gnuplot\":%s,\"plots\":[", have_gp ? "true" : "false");
-    }
+    /* --json: the object is printed whole once every plot is made, so a failure leaves none */
+    int ns_of[CLI_PLOT__KINDS] = {0}, ok_of[CLI_PLOT__KINDS] = {0};
     for (int k = 0; k < CLI_PLOT__KINDS; k++) {
         char summary[2048];
         int ns = cli_plot_write(&d, k, a.dir, summary, sizeof summary);
@@ -417,24 +414,30 @@ int pf_cli_plot(int argc, char **argv)
             cli_error("plot", "gnuplot failed on %s/%s.gp", a.dir, cli_plot_kind_file[k]);
             goto done;
         }
-        if (a.json) {
-            printf("%s{\"kind\":\"%s\",\"png\":", made ? "," : "", cli_plot_kind_file[k]);
-            if (ok) {
+        ns_of[k] = ns;
+        ok_of[k] = ok;
+        if (a.json) continue;
+        if (ok) printf("wrote %s/%s.png  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
+        else printf("data  %s/%s.dat  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
+    }
+    if (a.json) {
+        printf("{\"out\":");
+        cli_json_str(stdout, a.dir);
+        printf(",\"gnuplot\":%s,\"plots\":[", have_gp ? "true" : "false");
+        for (int k = 0, made = 0; k < CLI_PLOT__KINDS; k++) {
+            if (!ns_of[k]) continue;
+            printf("%s{\"kind\":\"%s\",\"png\":", made++ ? "," : "", cli_plot_kind_file[k]);
+            if (ok_of[k]) {
                 char png[4096];
                 snprintf(png, sizeof png, "%s/%s.png", a.dir, cli_plot_kind_file[k]);
                 cli_json_str(stdout, png);
             } else {
                 printf("null");
             }
-            printf(",\"points\":%zu,\"series\":%d}", d.n[k], ns);
-        } else if (ok) {
-            printf("wrote %s/%s.png  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
-        } else {
-            printf("data  %s/%s.dat  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
+            printf(",\"points\":%zu,\"series\":%d}", d.n[k], ns_of[k]);
         }
-        made++;
+        printf("]}\n");
     }
-    if (a.json) printf("]}\n");
     if (!have_gp)
         cli_error("plot", "gnuplot not found ('%s'; install gnuplot-nox or set PF_GNUPLOT): plots skipped, "
                           "data and scripts written to %s/", prog, a.dir);

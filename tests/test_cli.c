@@ -366,6 +366,12 @@ static void test_plot(void **state)
     } else {
         print_message("gnuplot not installed: only the skip path of `pathfind plot` was checked\n");
     }
+    /* gnuplot failing: exit 1 and no half-printed JSON object (a review: `{"out":...,"plots":[`) */
+    setenv("PF_GNUPLOT", "/bin/false", 1);
+    assert_int_equal(RUN("plot", csv, js, "--out", dir, "--json"), 1);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_err, "gnuplot failed");
+    HASNT(g_out, "{");
     /* bad input names file, line and column */
     const char *bad = write_tmp("bad.json", "{\"algo\":\"a\",\n \"runs\": [1, 2,, 3]}\n");
     assert_int_equal(RUN("plot", bad, "--out", dir), 1);
