@@ -48,7 +48,7 @@ static const char *HELP =
     "  pathfind render arena.map --scen arena.map.scen --ids 3,40 --algo astar,jps -o q.png\n"
     "  pathfind render arena.map 1 11 40 30 --edits walls.txt -o before-after.png\n";
 
-#define MAX_ALGOS 8
+#define MAX_ALGOS 9 /* each algorithm --help lists, once */
 #define MAX_QUERIES 16
 #define MARGIN 8
 
@@ -122,7 +122,9 @@ static int split_list(const char *s, char out[][16], int max)
     while (*p) {
         size_t len = strcspn(p, ",");
         if (len == 0 || len >= 16 || n == max) {
-            cli_error("render", "bad list '%s' (at most %d comma-separated items)", s, max);
+            if (len == 0) cli_error("render", "bad list '%s': an empty item", s);
+            else if (len >= 16) cli_error("render", "bad list '%s': an item of 16 characters or more", s);
+            else cli_error("render", "bad list '%s': more than %d comma-separated items", s, max);
             return 0;
         }
         memcpy(out[n], p, len);
@@ -667,7 +669,10 @@ int pf_cli_render(int argc, char **argv)
     layout L = {.w = pf_grid_width(map), .h = pf_grid_height(map), .cp = 1, .k = 1};
     uint64_t W, H, legend_h;
     int lts;
-    if (!plan_layout(&L, a.max_px, a.nalgo, nq, a.edits != NULL, &W, &H, &legend_h, &lts)) goto done;
+    if (!plan_layout(&L, a.max_px, a.nalgo, nq, a.edits != NULL, &W, &H, &legend_h, &lts)) {
+        rc = 2; /* a limit the command line's --max-px and panels hit (docs/hardening.md, limits) */
+        goto done;
+    }
     uint32_t nodes = pf_map_node_count(map);
     b.chars = load_chars(a.map, L.w, L.h);
     b.trace = malloc((size_t)nodes * sizeof *b.trace);

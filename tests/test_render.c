@@ -235,6 +235,19 @@ static void test_bad_inputs(void **state)
     const char *cant[] = {"render", map, "1", "1", "18", "8", "-o", unwritable, NULL};
     assert_int_equal(run(cant), 1);
     assert_non_null(strstr(g_err, "cannot write"));
+    /* a picture too large for the command line's --max-px and panels: a command-line limit, exit 2
+     * (docs/hardening.md; it was 1); an empty item named as such; every algorithm --help lists */
+    const char *demo = PF_SOURCE_DIR "/maps/demo-512.map"; /* 512 cells a side: 16 px each at most */
+    const char *huge[] = {"render", demo, "20", "20", "490", "300", "--max-px", "8192", "--algo", "astar,dijkstra,bfs",
+                          "-o", png, NULL};
+    assert_int_equal(run(huge), 2);
+    assert_non_null(strstr(g_err, "picture would be"));
+    const char *empty[] = {"render", map, "1", "1", "18", "8", "--algo", "astar,,dijkstra", "-o", png, NULL};
+    assert_int_equal(run(empty), 2);
+    assert_non_null(strstr(g_err, "an empty item"));
+    const char *all[] = {"render", map, "1", "1", "18", "8", "--algo", "astar,wastar,dijkstra,bfs,greedy,jps,jps+,auto,theta",
+                         "--max-px", "100", "-o", png, NULL};
+    assert_int_equal(run(all), 0);
 }
 
 static void test_help(void **state)

@@ -22,8 +22,10 @@
  * local (a node's entry depends only on its own arcs and its successors' costs and hop counts),
  * which is what makes the incremental update provable. The hop count keeps next-hop walks
  * loop-free even across zero-weight arcs: every step strictly decreases (cost, hops) to t.
- * Arithmetic is the search's double precision: with integer weights (DIMACS) path sums are exact;
- * with arbitrary real weights two paths whose costs differ only by rounding are not ties.
+ * Arithmetic is the search's double precision: with integer weights (DIMACS) path sums are exact
+ * while they stay below 2^53 (a sum past it is rounded: 1 + 2^53 reads 2^53, though a weight of
+ * 2^53 alone is accepted); with arbitrary real weights two paths whose costs differ only by
+ * rounding are not ties.
  *
  * SIZE. n nodes give n*n entries; maps are limited to PF_TABLE_MAX_NODES (65536) nodes. Grids have
  * one row and column per cell, blocked cells included (their rows hold "no route"): a 64x64 grid is
