@@ -187,6 +187,10 @@ static void test_bad_co(void **state)
     expect_fail(gr, "p aux sp co 3\nv x 0 0\n", PF_PARSE_ERROR, 2, C, "bad node id");
     expect_fail(gr, "p aux sp co 3\nv 1 0 0\nv 2 0 1\n", PF_PARSE_ERROR, 4, C, "truncated: 2 of 3 nodes");
     expect_fail(gr, "p aux sp co 3\r\nv 1 0 0\r\nv 2 0 1", PF_PARSE_ERROR, 4, C, "truncated: 2 of 3 nodes");
+    /* far too short for the nodes the graph has: refused at its header, before 17 bytes a node are
+     * allocated (a review: 544 MB asked for a 29-byte file beside a graph of 2^25 nodes) */
+    expect_fail("p sp 100000 0\n", "p aux sp co 100000\nv 1 0 0\n", PF_PARSE_ERROR, 1, C,
+                "truncated: 100000 nodes announced");
     /* a bad .gr is reported before the .co is read */
     expect_fail("p sp 3 1\n", "garbage", PF_PARSE_ERROR, 2, "<graph>", "truncated");
 }

@@ -120,6 +120,12 @@ static pf_status parse_co(const char *text, size_t len, const char *name, const 
     if (N != nn)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "coordinates for %llu nodes, graph has %u",
                             (unsigned long long)N, nn);
+    /* each coordinate line takes at least 8 bytes ("v 1 0 0" and its end): a file far too short
+     * for the nodes is refused before 17 bytes a node are allocated for it, as arcs are (a short
+     * one, of a few thousand nodes, is read to the line that says what is wrong) */
+    if (N > 4096 && N > (uint64_t)(ls.end - ls.p) / 8 + 1)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "file is truncated: %llu nodes announced",
+                            (unsigned long long)N);
     size_t bytes = (size_t)nn * 2 * sizeof(double);
     double *xy = pf__alloc(a, bytes, 64);
     uint8_t *seen = pf__calloc(a, nn, 16);
