@@ -328,8 +328,8 @@ static void test_allocation_failures(void **state)
 
 /* Coordinates past about 1e154 (accepted: any finite value) made dx * dx overflow: an infinite
  * heuristic, or NaN where an arc's length overflowed and the scale fell to 0, and A* answered 10
- * and 11 where the optimum is 3 (a review). Distances are measured by hypot, and a distance past
- * DBL_MAX leaves the graph without a heuristic. */
+ * and 11 where the optimum is 3 (a review). Distances are measured by hypot, and coordinates
+ * spread past DBL_MAX leave the graph without a heuristic. */
 static void test_huge_coordinates(void **state)
 {
     (void)state;
@@ -339,10 +339,14 @@ static void test_huge_coordinates(void **state)
     double xy2[] = {0, 0, 1e200, 0, 1, 0, 0, 0, -1e200, 0};
     pf_edge e3[] = {{0, 1, 1}, {1, 2, 1}, {0, 2, 5}};
     double xy3[] = {-1.7e308, 0, 0, 0, 1.7e308, 0}; /* 0 -> 2: a distance past DBL_MAX */
-    const pf_edge *es[] = {e1, e2, e3};
-    const double *xys[] = {xy1, xy2, xy3};
-    const uint32_t nn[] = {5, 5, 3}, ne[] = {5, 5, 3}, goal[] = {3, 3, 2};
-    for (int k = 0; k < 3; k++) {
+    /* no arc longer than DBL_MAX, but node 1 and the goal 3 further apart: its h was infinite,
+     * and A* took the 1e9 arc (a second review) */
+    pf_edge e4[] = {{0, 1, 1e8}, {1, 2, 1e8}, {2, 3, 1e8}, {0, 3, 1e9}};
+    double xy4[] = {0, 0, -1e308, 0, 0, 1, 1e308, 0};
+    const pf_edge *es[] = {e1, e2, e3, e4};
+    const double *xys[] = {xy1, xy2, xy3, xy4};
+    const uint32_t nn[] = {5, 5, 3, 4}, ne[] = {5, 5, 3, 4}, goal[] = {3, 3, 2, 3};
+    for (int k = 0; k < 4; k++) {
         pf_map *g;
         assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = nn[k], .edge_count = ne[k], .edges = es[k],
                                                           .coords = xys[k]},

@@ -77,7 +77,8 @@ PF_API pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char
 
 PF_API uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
 PF_API int      pf_graph_has_coords(const pf_map *map);
-/** Heuristic scale computed at build (0 without coordinates). */
+/** Heuristic scale computed at build (0 without coordinates, and where they are spread so far
+ *  apart, past DBL_MAX, that a distance between two of them overflows: no heuristic then). */
 PF_API double   pf_graph_heuristic_scale(const pf_map *map);
 /**
  * Outgoing arcs of `node` (or incoming ones when `reverse`): sets *to and *weight to arrays of the

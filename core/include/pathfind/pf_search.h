@@ -389,8 +389,8 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * narrow, another class or component) is answered in two steps whatever algorithm was asked: that
  * cell, among those the unit can stand on in the start's component, is found by a scan around the
  * goal (pf_grid_nearest's), then A* searches to it as to a goal (Theta*: its any-angle search,
- * to the same cell), so the query costs about what a query to that cell does (a click on a wall 20 cells away: 20 expansions, not the whole
- * component). A unit larger than a cell, or under a movement filter, is read against its
+ * to the same cell), so the query costs about what a query to that cell does (a click on a wall
+ * 20 cells away: 20 expansions, not the whole component). A unit larger than a cell, or under a movement filter, is read against its
  * own components, which the context labels for its size and filter (the first such query labels
  * the whole map, row by row; edits are followed), so the cells found are ones it can get to;
  * in a context in caller memory, which has no room for labels, a sized unit is read against the

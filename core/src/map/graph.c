@@ -99,6 +99,18 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
                 if (!(dist <= DBL_MAX)) k = 0.0;
                 else if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
             }
+        /* a node and a goal may lie further apart than any arc: where the coordinates' extent
+         * passes DBL_MAX, the heuristic's own distance overflows (an infinite h for a node that
+         * leads to the goal), so there is none */
+        double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+        for (uint32_t u = 0; u < m->n; u++) {
+            const double x = m->xy[2 * (size_t)u], y = m->xy[2 * (size_t)u + 1];
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+        }
+        if (m->n && !(hypot(x1 - x0, y1 - y0) <= DBL_MAX)) k = 0.0;
         /* shave a few ulps so rounding in sqrt never makes h exceed an arc's weight */
         m->h_scale = isfinite(k) ? k * (1.0 - 1e-12) : 0.0;
     }
