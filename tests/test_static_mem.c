@@ -540,6 +540,95 @@ static void test_batch_group_capacity(void **state)
     pf_map_destroy(m);
 }
 
+/* Maps under 1,024 padded cells (a second review): JPS's path buffer asked for 1,024 entries where
+ * the context in caller memory has the cell count carved, and every JPS and JPS+ query answered
+ * PF_OUT_OF_MEMORY; static batches the same. Sizes from 3x3 to 30x30, against heap contexts. */
+static void test_small_maps_jps(void **state)
+{
+    (void)state;
+    for (uint32_t side = 3; side <= 30; side += 3) {
+        pf_map *m = make_grid(side, side, 15, side);
+        pf_jps_table *t;
+        assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
+        pf_ctx *dyn, *fix;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.jps_table = t}, &dyn), PF_OK);
+        pf_ctx_desc sd = {.jps_table = t};
+        size_t need = pf_ctx_estimate(m, &sd);
+        buffer b = buffer_make(need, 0);
+        assert_int_equal(pf_ctx_init_static(b.mem, need, m, &sd, &fix), PF_OK);
+        uint64_t s = side;
+        for (int q = 0; q < 20; q++) {
+            uint32_t a = open_cell(m, &s), g = open_cell(m, &s);
+            for (int k = 0; k < NDESC; k++) expect_same(dyn, fix, a, g, &DESCS[k]);
+            pf_stats st;
+            pf_status r = pf_search(fix, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &st);
+            assert_true(r == PF_OK || r == PF_NO_PATH);
+        }
+        pf_ctx_destroy(fix);
+        buffer_free(&b);
+        /* a static batch of JPS queries on the same map */
+        pf_batch_desc bd = {.workers = 1, .max_queries = 8, .jps_table = t};
+        size_t bneed = pf_batch_estimate(m, &bd);
+        buffer bb = buffer_make(bneed, 0);
+        pf_batch *batch;
+        assert_int_equal(pf_batch_init_static(bb.mem, bneed, m, &bd, &batch), PF_OK);
+        uint32_t a = open_cell(m, &s), g = open_cell(m, &s);
+        pf_batch_query bq = {.start = a, .goal = g, .search = {.algo = PF_ALGO_JPS}};
+        pf_query_id id;
+        assert_int_equal(pf_batch_submit(batch, &bq, &id), PF_OK);
+        assert_int_equal(pf_batch_run(batch, NULL), PF_OK);
+        pf_batch_result res;
+        assert_int_equal(pf_batch_get(batch, id, &res), PF_OK);
+        pf_stats want;
+        pf_status wr = pf_search(dyn, a, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &want);
+        if (res.status != wr) fail_msg("%ux%u batch: %s, a heap context: %s", side, side, pf_status_name(res.status),
+                                       pf_status_name(wr));
+        pf_batch_destroy(batch);
+        buffer_free(&bb);
+        pf_ctx_destroy(dyn);
+        pf_jps_table_destroy(t);
+        pf_map_destroy(m);
+    }
+}
+
+/* A failed pf_batch_init_static (a JPS table of another map) left the batch, in the caller's
+ * memory, following the map: the next edit called into that memory after the caller reused it
+ * (a review: ASan heap-use-after-free). The memory is scribbled over here before the edit. And in
+ * caller memory the size limits count the contexts it carves (about 32 bytes a cell), not a heap
+ * batch's (16): 200 spare slots on 2000x2000 asked for 24 GiB and passed the 16 GiB limit. */
+static void test_batch_static_refusals(void **state)
+{
+    (void)state;
+    pf_map *m = make_grid(40, 30, 20, 9), *other = make_grid(40, 30, 20, 10);
+    pf_jps_table *t;
+    assert_int_equal(pf_jps_table_create(other, NULL, &t), PF_OK);
+    pf_batch_desc bd = {.workers = 1, .max_queries = 8, .jps_table = t};
+    size_t need = pf_batch_estimate(m, &bd);
+    assert_true(need > 0);
+    unsigned char *mem = malloc(need);
+    assert_non_null(mem);
+    pf_batch *b;
+    assert_int_equal(pf_batch_init_static(mem, need, m, &bd, &b), PF_WRONG_MAP);
+    assert_null(b);
+    memset(mem, 0x5A, need);
+    free(mem);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {1, 1, 2, 2}, .cls = 0}, 1, NULL), PF_OK);
+    pf_jps_table_destroy(t);
+    pf_map_destroy(other);
+    pf_map_destroy(m);
+
+    pf_map *big;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 2000, .height = 2000}, &big), PF_OK);
+    pf_batch_desc many = {.suspend_slots = 200};
+    assert_int_equal(pf_batch_check(big, &many, NULL), PF_OK); /* heap spares: made lazily, 16 B a cell */
+    assert_int_equal(pf_batch_estimate(big, &many), 0);
+    assert_int_equal(pf_batch_init_static(NULL, 0, big, &many, &b), PF_TOO_LARGE);
+    pf_batch_desc wide = {.workers = 200};
+    assert_int_equal(pf_batch_init_static(NULL, 0, big, &wide, &b), PF_TOO_LARGE);
+    assert_true(pf_batch_estimate(big, &(pf_batch_desc){.suspend_slots = 100}) > 0);
+    pf_map_destroy(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_ctx_graph),                cmocka_unit_test(test_ctx_fixed_capacities),
         cmocka_unit_test(test_batch_static),             cmocka_unit_test(test_batch_fixed_arena),
         cmocka_unit_test(test_batch_group_capacity),      cmocka_unit_test(test_ctx_sized_partial),
+        cmocka_unit_test(test_small_maps_jps),            cmocka_unit_test(test_batch_static_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,7 +55,7 @@ typedef struct batch_cfg {
  * own with its reservation in `reserve` (pf_batch.h, LIMITS). Sizes are checked before anything is
  * made: each worker and spare is a whole context. On PF_OK `c` holds the desc with its defaults
  * resolved and its open-list sizes clamped. */
-static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag)
+static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag, int fixed)
 {
     if (!map) return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "map: NULL");
     PF__CHECK_MAP(map);
@@ -111,7 +111,11 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
     c->d.heap_capacity = clamp_open(map, c->d.heap_capacity);
     c->d.reserve.open_list = clamp_open(map, c->d.reserve.open_list);
     uint32_t open = d->heap_capacity > d->reserve.open_list ? d->heap_capacity : d->reserve.open_list;
-    uint64_t ctx = ctx_bytes(map, open);
+    /* in caller memory, the context pf_batch_init_static carves: its open list holds every node
+     * unless heap_capacity says less, and a JPS table brings the JPS state (static_layout) */
+    uint64_t ctx = fixed ? pf_ctx_estimate(map, &(pf_ctx_desc){.heap_capacity = d->heap_capacity,
+                                                                .jps_table = d->jps_table})
+                         : ctx_bytes(map, open);
     uint64_t worker = ctx + (c->arena > d->reserve.arena_bytes ? c->arena : d->reserve.arena_bytes);
     if ((uint64_t)c->nworkers * worker > PF_BATCH_MAX_WORKER_BYTES)
         return PF__REFUSE(diag, PF_TOO_LARGE,
@@ -128,15 +132,15 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
     return PF_OK;
 }
 
-static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c)
+static pf_status resolve(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, int fixed)
 {
-    return check(map, desc, c, NULL);
+    return check(map, desc, c, NULL, fixed);
 }
 
 pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag)
 {
     batch_cfg c;
-    return check(map, desc, &c, diag);
+    return check(map, desc, &c, diag, 0);
 }
 
 /* Fields every batch starts with; the tables are made or placed by the caller. */
@@ -166,7 +170,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
     batch_cfg c;
-    pf_status st = resolve(map, desc, &c);
+    pf_status st = resolve(map, desc, &c, 0);
     if (st != PF_OK) return st;
     /* contexts attach the batch's accelerator whatever its cells (pf__new_ctx: an adopted one may
      * be stale), so the desc's is checked here, as pf_ctx_use_accel would */
@@ -213,7 +217,7 @@ static batch_layout static_layout(const pf_map *map, const batch_cfg *c)
 size_t pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
 {
     batch_cfg c;
-    if (resolve(map, desc, &c) != PF_OK) return 0;
+    if (resolve(map, desc, &c, 1) != PF_OK) return 0;
     return static_layout(map, &c).total + 63u;
 }
 
@@ -223,7 +227,7 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     if (!out) return PF_INVALID_ARGUMENT;
     *out = NULL;
     batch_cfg c;
-    pf_status st = resolve(map, desc, &c);
+    pf_status st = resolve(map, desc, &c, 1);
     if (st != PF_OK) return st;
     if (!mem) return PF_INVALID_ARGUMENT;
     if (c.d.accel) return PF_UNSUPPORTED; /* its query state is allocated on first use */
@@ -240,8 +244,14 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     pf__queries_place(b, &p, c.qcap, c.tcap);
     pf__plan_place(b, &p, c.qcap, c.tcap);
     pf__account_place(b, &p, c.qcap);
-    /* only the first context can fail, before any other part exists; each part has its estimate */
-    if ((st = pf__workers_place_contexts(b, &p, l.ctx, l.arena, c.arena)) != PF_OK) return st;
+    /* only the first context can fail, before any other part exists; each part has its estimate.
+     * The batch follows the map from batch_init on: a failure lets go of it, or the map's next
+     * edit would call into the caller's memory after the caller reused it (a review: ASan,
+     * heap-use-after-free, after a JPS table of another map) */
+    if ((st = pf__workers_place_contexts(b, &p, l.ctx, l.arena, c.arena)) != PF_OK) {
+        pf__batch_unfollow(b);
+        return st;
+    }
     pf__spares_place_contexts(b, &p, l.ctx);
     *out = b;
     return PF_OK;
@@ -308,7 +318,7 @@ pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r)
     pf_status st = check(b->map,
                          &(pf_batch_desc){.workers = b->nworkers, .suspend_slots = b->nspare_want,
                                           .heap_capacity = b->open_cap, .prefault = b->prefault, .reserve = *r},
-                         &c, NULL);
+                         &c, NULL, 0);
     if (st != PF_OK) return st;
     r = &c.d.reserve; /* open_list clamped to the node count */
     /* a batch in caller memory has every table at its final size: more is its capacity exceeded

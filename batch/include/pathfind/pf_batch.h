@@ -166,7 +166,10 @@
  *     PF_BATCH_MAX_SPARE_BYTES (the spares are made lazily, but all of them may be needed at once,
  *     and pf_batch_init_static carves them all).
  * "One context" is pf_ctx_estimate's size for the batch's open-list size (16 bytes per grid cell, 20
- * per graph node, 16 per open-list entry: 65 MB on 2000x2000, so at most 262 slots there). An open list never
+ * per graph node, 16 per open-list entry: 65 MB on 2000x2000, so at most 262 slots there); for
+ * pf_batch_estimate and pf_batch_init_static, the context they carve (an open list of every node
+ * unless heap_capacity says less, and the JPS state with a jps_table: about 32 bytes a grid cell,
+ * 40 with JPS: about 130 slots on 2000x2000, 105 with JPS). An open list never
  * holds a node twice, so open-list sizes (heap_capacity, reserve.open_list and pf_batch_reserve's
  * open_list) above the map's node count are clamped to it, not refused.
  *
@@ -479,8 +482,10 @@ PF_API size_t    pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
  * until pf_batch_destroy.
  * @return PF_OK, PF_INVALID_ARGUMENT (also: max_queries above PF_BATCH_MAX_QUERIES, 2^20 - 1),
  *         PF_TOO_LARGE (LIMITS),
- *         PF_BUFFER_TOO_SMALL (size < pf_batch_estimate(map, desc)), PF_WRONG_MAP (desc->jps_table
- *         made for another map).
+ *         PF_BUFFER_TOO_SMALL (size less than the batch needs past the first 64-byte boundary of
+ *         `mem`: pf_batch_estimate, whose last 63 bytes are that slack, always suffices),
+ *         PF_WRONG_MAP (desc->jps_table made for another map; the memory is then the caller's
+ *         again, nothing in it is used).
  */
 PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
                                       const pf_batch_desc *desc, pf_batch **out);

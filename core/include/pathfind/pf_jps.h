@@ -83,7 +83,9 @@ PF_API size_t    pf_jps_table_mem_size(const pf_jps_table *table);
 /**
  * Makes `ctx` read its JPS data from `table` instead of building its own (data it built before
  * is freed). NULL detaches.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map, or is stale).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (the table was made for another map, or is stale),
+ *         PF_CAPACITY_EXCEEDED (a context in caller memory made without a table: it has no room
+ *         for the JPS search state; pf_ctx_init_static with desc->jps_table makes it).
  */
 PF_API pf_status pf_ctx_use_jps_table(pf_ctx *ctx, const pf_jps_table *table);
 /** Bytes of JPS data owned by `ctx` (search state and tables it built; not an attached table). */

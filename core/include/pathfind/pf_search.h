@@ -347,8 +347,10 @@ PF_API size_t    pf_ctx_estimate(const pf_map *map, const pf_ctx_desc *desc);
  * or later; desc->allocator is ignored. The memory must stay valid, and not be touched by the
  * caller, until pf_ctx_destroy, which frees nothing: the memory stays the caller's. Call it anyway
  * (debug builds count a map's contexts, see pf_map.h).
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL (size < pf_ctx_estimate(map, desc)),
- *         PF_WRONG_MAP (desc->jps_table made for another map), PF_UNSUPPORTED (desc->accel set).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_BUFFER_TOO_SMALL (size less than the context needs past
+ *         the first 64-byte boundary of `mem`: pf_ctx_estimate, whose last 63 bytes are that
+ *         slack, always suffices), PF_WRONG_MAP (desc->jps_table made for another map),
+ *         PF_UNSUPPORTED (desc->accel set).
  */
 PF_API pf_status pf_ctx_init_static(void *mem, size_t size, const pf_map *map,
                                     const pf_ctx_desc *desc, pf_ctx **out);

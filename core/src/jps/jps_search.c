@@ -134,7 +134,11 @@ static int ext_reserve(pf_ctx *c, void *p)
     /* the path buffer, for a path twice the map's half-perimeter: crossings of open and room maps
      * (a maze's longer ones still grow it once) */
     const uint64_t len = 2u * ((uint64_t)c->map->pw + c->map->ph);
-    return pf__grow(&c->alloc, &x->path, &x->path_cap, len > 1024u ? len : 1024u, sizeof *x->path, 1024u, 0);
+    uint64_t want = len > 1024u ? len : 1024u;
+    /* in caller memory the buffer is the cell count carved (pf__jps_static_init), which cannot
+     * grow: asking more of it failed every JPS query on maps under 1,024 padded cells (a review) */
+    if (c->fixed && want > x->path_cap) want = x->path_cap;
+    return pf__grow(&c->alloc, &x->path, &x->path_cap, want, sizeof *x->path, 1024u, 0);
 }
 
 const pf__ext_class pf__ext_jps = {ext_create, ext_destroy, ext_reserve, ext_edit};
