@@ -157,7 +157,10 @@ typedef struct pf_trace {
  * class's own bitmaps and JPS+ distances; a JPS+ or AUTO query of several classes is answered by
  * JPS (pf_stats.algo = PF_ALGO_JPS: a jump-distance table per set would cost 16 bytes a cell and
  * a whole build). Different multipliers, partial queries, sized units under a filter and static
- * contexts with several classes are answered by A*, exact, with PF_DETAIL_FALLBACK.
+ * contexts with several classes are answered by A*, exact, with PF_DETAIL_FALLBACK (a partial
+ * query whose goal is out of reach, in a context that labels the unit's components, says only
+ * pf_stats.algo = A*: its second step, a plain A* to the cell found, is the same for every
+ * algorithm asked).
  * Unit sizes: a unit of side K under a
  * filter stands where its K x K block holds only classes the filter allows, mixed ones included
  * (a hover tank half on the shore), the diagonal rule as for sizes without a filter, a step
