@@ -355,6 +355,15 @@ static char *link_target(const char *link)
     return NULL;
 }
 
+/* 1 or 2 when the file `sb` describes is this process's stdout or stderr, else 0. */
+static int std_stream_of(const struct stat *sb)
+{
+    struct stat so;
+    for (int fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &so) == 0 && so.st_dev == sb->st_dev && so.st_ino == sb->st_ino) return fd;
+    return 0;
+}
+
 /* Whether `path` names one of the process's streams (/dev/stdout, /proc/self/fd/1 and the like)
  * or a file that its stdout or stderr writes to (`--csv f > f`): such an output is written in
  * place. Replaced by rename, the stream would keep the old file, and what the command prints
@@ -369,11 +378,8 @@ static int names_stream(const char *path)
         while (*p >= '0' && *p <= '9') p++;
         if (p > path + 6 && strncmp(p, "/fd/", 4) == 0) return 1;
     }
-    struct stat sb, so;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
-    for (int fd = 1; fd <= 2; fd++)
-        if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) return 1;
-    return 0;
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && std_stream_of(&sb);
 }
 
 /* `path` opened for writing in place; where it is this process's stdout or stderr (through any
@@ -381,17 +387,14 @@ static int names_stream(const char *path)
  * what is printed after it go one after the other, not over each other from two offsets. */
 static FILE *open_in_place(const char *path)
 {
-    struct stat sb, so;
-    if (stat(path, &sb) == 0)
-        for (int fd = 1; fd <= 2; fd++)
-            if (fstat(fd, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) {
-                fflush(fd == 1 ? stdout : stderr);
-                int d = dup(fd);
-                FILE *f = d >= 0 ? fdopen(d, "w") : NULL;
-                if (!f && d >= 0) close(d);
-                return f;
-            }
-    return fopen(path, "w");
+    struct stat sb;
+    const int fd = stat(path, &sb) == 0 ? std_stream_of(&sb) : 0;
+    if (!fd) return fopen(path, "w");
+    fflush(fd == 1 ? stdout : stderr);
+    const int d = dup(fd);
+    FILE *f = d >= 0 ? fdopen(d, "w") : NULL;
+    if (!f && d >= 0) close(d);
+    return f;
 }
 
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)

@@ -93,15 +93,13 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
                 double dx = m->xy[2 * (size_t)u] - m->xy[2 * (size_t)v];
                 double dy = m->xy[2 * (size_t)u + 1] - m->xy[2 * (size_t)v + 1];
                 /* hypot: dx * dx overflows past about 1e154 (coordinates up to DBL_MAX are
-                 * accepted); a distance past DBL_MAX leaves no scale that bounds it (k = 0: no
-                 * heuristic, as for coordinates that tell nothing) */
+                 * accepted); a distance past DBL_MAX is caught by the extent below */
                 double dist = hypot(dx, dy);
-                if (!(dist <= DBL_MAX)) k = 0.0;
-                else if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
+                if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
             }
-        /* a node and a goal may lie further apart than any arc: where the coordinates' extent
-         * passes DBL_MAX, the heuristic's own distance overflows (an infinite h for a node that
-         * leads to the goal), so there is none */
+        /* where the coordinates' extent passes DBL_MAX, a distance between two nodes (an arc's,
+         * or a node's to its goal, further apart than any arc) may overflow: an infinite h for a
+         * node that leads to the goal, or no scale that bounds it, so there is no heuristic */
         double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
         for (uint32_t u = 0; u < m->n; u++) {
             const double x = m->xy[2 * (size_t)u], y = m->xy[2 * (size_t)u + 1];

@@ -570,6 +570,14 @@ static void aim_near(pf__search *s, const pf_map *m, double nd, uint32_t cell)
     s->d.heuristic = pf__grid_near_metric(m);
 }
 
+/* Whether the heuristic is, or takes in, the caller's callback: the only one that may be
+ * inconsistent, so the only one A* reopens nodes for. */
+static int user_heuristic(const pf_search_desc *d)
+{
+    return d->heuristic == PF_HEUR_CALLBACK ||
+           (d->heuristic == PF_HEUR_MAX && (d->heuristic_set & (1u << PF_HEUR_CALLBACK)));
+}
+
 static pf_status accel_fall_back(pf_ctx *c);
 
 static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
@@ -710,9 +718,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     /* Reopening keeps A* optimal under admissible but inconsistent heuristics (user callbacks); the
      * built-in heuristics are consistent, so it never fires for them. Weighted A* and greedy keep
      * the textbook no-reopening rule (bounded suboptimality, fewer expansions). */
-    s->reopen = (s->d.algo == PF_ALGO_ASTAR) &&
-                (s->d.heuristic == PF_HEUR_CALLBACK ||
-                 (s->d.heuristic == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK))));
+    s->reopen = s->d.algo == PF_ALGO_ASTAR && user_heuristic(&s->d);
     double scale = 1.0;
     if (m->kind == PF_MAP_GRID) {
         scale = m->min_cost;
@@ -757,8 +763,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
          * fires only on rounding (sums of sqrt 2 in two orders); it made 35% more expansions on
          * nighthaven under a filter (19.7 against 14.6 million), and without one a partial answer
          * under max_expansions that ended on another cell than A*'s (a review: 26 of 67,961) */
-        s->reopen = s->d.heuristic == PF_HEUR_CALLBACK ||
-                    (s->d.heuristic == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)));
+        s->reopen = user_heuristic(&s->d);
         s->d.weight = 1.0;
         s->hmul = s->hadm;
         s->st.reopened = 0;
