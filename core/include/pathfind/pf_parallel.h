@@ -15,6 +15,11 @@
  *     }
  *     pf_jps_desc d = { .parallel = { run_jobs, &my_scheduler, 8 } };
  *
+ * WORKERS. A desc's thread count and a hook's `workers` above PF_PARALLEL_MAX_WORKERS count as
+ * PF_PARALLEL_MAX_WORKERS: every builder keeps scratch memory per worker, so a count far past any
+ * machine's (UINT32_MAX, a field read from a config file unchecked) would ask for that many
+ * workers' scratch.
+ *
  * THREAD SAFETY: `run` is called from the thread that called the builder, and returns before the
  * builder goes on. The jobs it runs may call the desc's allocator and callbacks from its threads.
  */
@@ -26,6 +31,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The most workers a builder uses (its desc's `threads`, or the hook's `workers`): past it, this. */
+#define PF_PARALLEL_MAX_WORKERS 1024u
 
 /** One job of a loop: `worker` names the scratch memory the job may use (see pf_parallel_for_fn). */
 typedef void (*pf_parallel_job_fn)(void *ctx, uint32_t job, uint32_t worker);

@@ -9,9 +9,9 @@
 static uint32_t omp_threads(int64_t threads)
 {
 #ifdef PF_WITH_OPENMP
-    if (threads > 0) return threads > UINT32_MAX ? UINT32_MAX : (uint32_t)threads;
+    if (threads > 0) return threads > PF_PARALLEL_MAX_WORKERS ? PF_PARALLEL_MAX_WORKERS : (uint32_t)threads;
     int m = omp_get_max_threads();
-    return m > 0 ? (uint32_t)m : 1u;
+    return m <= 0 ? 1u : (uint32_t)m > PF_PARALLEL_MAX_WORKERS ? PF_PARALLEL_MAX_WORKERS : (uint32_t)m;
 #else
     (void)threads;
     return 1;
@@ -23,7 +23,7 @@ static pf__par par_of(const pf_parallel_for *hook, int64_t threads)
     pf__par p = {{0}, 1};
     if (hook && hook->run) {
         p.hook = *hook;
-        p.workers = hook->workers ? hook->workers : 1u;
+        p.workers = !hook->workers ? 1u : hook->workers > PF_PARALLEL_MAX_WORKERS ? PF_PARALLEL_MAX_WORKERS : hook->workers;
     } else {
         p.workers = omp_threads(threads);
     }

@@ -31,6 +31,8 @@
 static void *default_alloc(size_t size, size_t align, void *user)
 {
     (void)user;
+    /* a size near SIZE_MAX (a count multiplied past it) would round up to a tiny block below */
+    if (size > SIZE_MAX - PF__HUGE_ALIGN) return NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (size >= PF__HUGE_BLOCK && align <= PF__HUGE_ALIGN) {
         size_t n = (size + PF__HUGE_ALIGN - 1) / PF__HUGE_ALIGN * PF__HUGE_ALIGN;
