@@ -484,9 +484,14 @@ int cli_out_close(cli_out *o, const char *cmd, int ok)
         o->real = NULL;
         return 0;
     }
+    /* the cause of a failed write (fprintf and fflush set errno; a caller's own flush may have
+     * found it): the stream's error flag says only that one failed, and a full disk was reported
+     * as "Input/output error" */
+    const int prior = errno;
     errno = 0;
     int err = 0;
-    if (fflush(o->f) != 0 || ferror(o->f)) err = errno ? errno : EIO;
+    if (fflush(o->f) != 0) err = errno ? errno : EIO;
+    else if (ferror(o->f)) err = prior ? prior : EIO;
     if (fclose(o->f) != 0 && !err) err = errno ? errno : EIO;
     o->f = NULL;
     int done = ok && !err;

@@ -241,6 +241,14 @@ static void test_write_failures(void **state)
     assert_int_equal(RUN("render", map, "0", "0", "5", "4", "-o", full_link("full4")), 1);
     assert_int_equal(RUN("bench", map, sc, "--threads", "0", "-o", full_link("full5")), 1);
     assert_true(exists(tmp("full5")));
+    /* a full disk is named as one: replay's CSV (flushed before it closes) and prep's file
+     * (written in pieces larger than the stream's buffer) were "Input/output error" */
+    const char *log = write_tmp("full.txt", "orders 1\n0 1 0 0 5 0 normal\n");
+    assert_int_equal(RUN("replay", map, log, "--csv", full_link("full6")), 1);
+    HAS(g_err, "No space left on device");
+    assert_int_equal(RUN("gen", "--width", "300", "--height", "300", "-o", tmp("big.map")), 0);
+    assert_int_equal(RUN("prep", tmp("big.map"), "-o", full_link("full7")), 1);
+    HAS(g_err, "No space left on device");
     /* stdout on a full device: the summary is lost, so the run fails */
     confine c = {.stdout_path = "/dev/full"};
     assert_int_equal(RUN_IN(c, "scen", map, sc), 1);

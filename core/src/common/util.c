@@ -490,10 +490,14 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
 pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
 {
     FILE *f = o->f;
+    /* the cause of the caller's failed write (fwrite sets errno): the stream's error flag below
+     * says only that one failed, and a full disk was reported as "Input/output error" */
+    const int prior = errno;
     int err = 0;
     errno = 0;
     if (f) {
-        if (fflush(f) != 0 || ferror(f)) err = errno ? errno : EIO;
+        if (fflush(f) != 0) err = errno ? errno : EIO;
+        else if (ferror(f) || !ok) err = prior ? prior : ferror(f) ? EIO : 0;
         if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
     }
     o->f = NULL;
