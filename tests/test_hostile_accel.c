@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include "pathfind.h"
@@ -580,6 +582,37 @@ static void test_find_in_long_lists(void **state)
     assert_int_equal(c.live, 0);
 }
 
+/* What is not a regular file is refused before a byte is read: a FIFO with no writer hung the
+ * load in its open, and with a writer that sends nothing in its first read (the alarm fails the
+ * test where it would hang). */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    const char *fifo = tmp("acc.fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pf_accel *a = (pf_accel *)&a;
+    pf_diag d;
+    alarm(30);
+    assert_int_equal(pf_accel_load(fifo, g_fx.map, NULL, &a, &d), PF_IO_ERROR);
+    assert_null(a);
+    assert_non_null(strstr(d.msg, "not a regular file"));
+    int wfd = open(fifo, O_RDWR); /* a writer that holds it open and sends nothing */
+    assert_true(wfd >= 0);
+    assert_int_equal(pf_accel_load(fifo, g_fx.map, NULL, &a, &d), PF_IO_ERROR);
+    assert_non_null(strstr(d.msg, "not a regular file"));
+    close(wfd);
+    assert_int_equal(pf_accel_load("/dev/zero", g_fx.map, NULL, &a, &d), PF_IO_ERROR);
+    assert_non_null(strstr(d.msg, "not a regular file"));
+    assert_int_equal(pf_accel_load(tmp(""), g_fx.map, NULL, &a, &d), PF_IO_ERROR);
+    assert_non_null(strstr(d.msg, "is a directory"));
+    alarm(0);
+    unlink(fifo);
+    /* and a regular file still loads */
+    const char *good = write_tmp_bytes("good.pfa", g_fx.file, g_fx.n);
+    assert_int_equal(pf_accel_load(good, g_fx.map, NULL, &a, &d), PF_OK);
+    pf_accel_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_offsets),           cmocka_unit_test(test_ids_out_of_range),
         cmocka_unit_test(test_core_entries),      cmocka_unit_test(test_costs),
         cmocka_unit_test(test_duplicate_arcs),    cmocka_unit_test(test_find_in_long_lists),
+        cmocka_unit_test(test_not_regular_files),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

@@ -364,7 +364,7 @@ pf_status pf_accel_load(const char *path, const pf_map *map, const pf_accel_desc
     if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
     if (!out || !map) return pf__diag_set(diag, PF_INVALID_ARGUMENT, path, 0, 0, "missing map or output");
     void *fv;
-    pf_status ost = pf__open_read(path, ".pfa accelerator", &fv, diag);
+    pf_status ost = pf__open_read_regular(path, ".pfa accelerator", &fv, diag);
     if (ost != PF_OK) return ost;
     FILE *f = fv;
     /* the header first, checked against the map and the file's size; only then the payload */

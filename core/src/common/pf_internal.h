@@ -51,6 +51,10 @@ int pf__link_target(const char *link, char *out, size_t cap);
 /* Opens a file to read (a FILE *, opaque here like pf__outfile's); refuses a directory by name
  * (PF_IO_ERROR "is a directory, not a WHAT file") rather than letting every read fail. */
 pf_status pf__open_read(const char *path, const char *what, void **out, pf_diag *diag);
+/* As pf__open_read, for a format read by its size (seeks): anything but a regular file is refused
+ * (PF_IO_ERROR "not a regular file") before a byte is read, and a FIFO without a writer is opened
+ * without waiting for one (the load hung in the open, or in the first read). */
+pf_status pf__open_read_regular(const char *path, const char *what, void **out, pf_diag *diag);
 
 /* Reads a whole text file through the allocator (NUL-terminated); *len excludes the NUL. `what`
  * names the format in messages (".map"). Refuses, with a message naming the limit, more than

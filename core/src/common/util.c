@@ -16,6 +16,7 @@
 #if defined(__unix__) || defined(__APPLE__)
 #define PF__POSIX_FILES 1
 #include <limits.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #else
@@ -273,6 +274,36 @@ pf_status pf__open_read(const char *path, const char *what, void **out, pf_diag 
 #endif
     *out = f;
     return PF_OK;
+}
+
+pf_status pf__open_read_regular(const char *path, const char *what, void **out, pf_diag *diag)
+{
+#if PF__POSIX_FILES
+    *out = NULL;
+    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        const int dir = S_ISDIR(sb.st_mode);
+        close(fd);
+        if (dir) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory, not a %s file", what);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "not a regular file (a %s file is read by its size)", what);
+    }
+    /* a regular file never blocks; the flag goes all the same, as a plain open would have it */
+    const int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        const int e = errno;
+        close(fd);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(e));
+    }
+    *out = f;
+    return PF_OK;
+#else
+    return pf__open_read(path, what, out, diag);
+#endif
 }
 
 pf_status pf__read_text(const char *path, const pf_allocator *a, uint64_t max_bytes, const char *what,
