@@ -155,12 +155,21 @@ int pf_cli_prep(int argc, char **argv)
         return 1;
     }
     pf_accel_info ai = pf_accel_get_info(acc);
+    /* pf_search.h, PF_DETAIL_ACCEL_DECLINED: said before the minutes a game would spend loading it */
+    const int declined = (uint64_t)ai.core * 2u > ai.subgoals;
+    if (declined)
+        fprintf(stderr,
+                "pathfind prep: warning: the build left %u of its %u subgoals uncontracted (an open map whose "
+                "subgoals see far): --algo auto answers by JPS here, faster than this accelerator "
+                "(detail_accel_declined)\n",
+                ai.core, ai.subgoals);
     printf("{\"map\":");
     cli_json_str(stdout, map_path);
     printf(",\"prep_s\":%.3f,\"save_s\":%.3f,\"subgoals\":%u,\"graph_arcs\":%u,\"shortcuts\":%u,"
-           "\"arcs\":%u,\"bytes\":%zu,\"bytes_per_cell\":%.2f,\"file_bytes\":%zu,\"peak_rss_kb\":%ld}\n",
-           prep_s, save_s, ai.subgoals, ai.graph_arcs, ai.shortcuts, ai.arcs, ai.bytes, ai.bytes_per_cell,
-           pf_accel_file_size(acc), cli_peak_rss_kb());
+           "\"arcs\":%u,\"core\":%u,\"used_by_auto\":%s,\"bytes\":%zu,\"bytes_per_cell\":%.2f,\"file_bytes\":%zu,"
+           "\"peak_rss_kb\":%ld}\n",
+           prep_s, save_s, ai.subgoals, ai.graph_arcs, ai.shortcuts, ai.arcs, ai.core, declined ? "false" : "true",
+           ai.bytes, ai.bytes_per_cell, pf_accel_file_size(acc), cli_peak_rss_kb());
     pf_accel_destroy(acc);
     pf_map_destroy(map);
     return 0;

@@ -14,7 +14,7 @@ static const char *HELP =
     "built or read once before the timed queries), jps_table_bytes, accel_bytes, peak_rss_kb, then how\n"
     "the queries were answered: by_ALGO for each search that answered (by_auto: the accelerator) and\n"
     "the counts of each pf_stats.detail bit (detail_fallback, detail_accel, detail_accel_stale,\n"
-    "detail_short, detail_partial, detail_accel_edited).\n"
+    "detail_short, detail_partial, detail_accel_edited, detail_accel_declined).\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
     "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
     "the optimum; for theta (any-angle), a cost above the optimum or below the straight line. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"

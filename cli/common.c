@@ -198,7 +198,8 @@ int cli_parse_algo(const char *cmd, const char *s, pf_algo *out)
     return 1;
 }
 
-static const char *const DETAIL_NAMES[] = {"fallback", "accel", "accel_stale", "short", "partial", "accel_edited"};
+static const char *const DETAIL_NAMES[] = {"fallback", "accel", "accel_stale", "short", "partial", "accel_edited",
+                                           "accel_declined"};
 enum { NDETAIL = sizeof DETAIL_NAMES / sizeof DETAIL_NAMES[0] };
 
 void cli_detail_json(FILE *f, uint32_t detail)

@@ -630,6 +630,60 @@ static void test_auto_squads_by_accel(void **state)
     pf_map_destroy(m);
 }
 
+/* An accelerator whose build left over half its subgoals uncontracted (Berlin_0_1024 keeps all
+ * 9,914 in its core: slower than JPS+ there) is not used by AUTO, which answered by JPS with no bit
+ * saying why (a review): PF_DETAIL_ACCEL_DECLINED, on a context, short and long, and on a batch's
+ * squad. Such a core is made here by the count the pick reads (a map that builds one is 1024x1024). */
+static void test_auto_declined(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, NULL, &a), PF_OK);
+    const uint32_t core = a->core;
+    a->core = a->nodes / 2u + 1u; /* over half left uncontracted */
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    const uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88), near = pf_grid_node(m, 4, 3);
+    pf_stats st, jps;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, NULL, &jps), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_JPS);
+    assert_int_equal(st.expanded, jps.expanded);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL_DECLINED);
+    assert_int_equal(pf_search(c, s, near, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.algo, PF_ALGO_ASTAR);
+    assert_int_equal(st.detail, PF_DETAIL_SHORT | PF_DETAIL_ACCEL_DECLINED);
+    /* a squad of a batch */
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .accel = a}, &b), PF_OK);
+    pf_query_id id[4];
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = pf_grid_node(m, 1 + (int32_t)i, 1), .goal = g,
+                                                               .search = {.algo = PF_ALGO_AUTO}},
+                                         &id[i]),
+                         PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    for (uint32_t i = 0; i < 4; i++) {
+        pf_batch_result r;
+        assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+        assert_int_equal(r.status, PF_OK);
+        assert_true(close_to(r.stats.cost, oracle_cost(m, pf_grid_node(m, 1 + (int32_t)i, 1), g)));
+        assert_false(r.stats.detail & PF_DETAIL_ACCEL);
+        assert_true(r.stats.detail & PF_DETAIL_ACCEL_DECLINED);
+    }
+    pf_batch_destroy(b);
+    /* contracted again, it answers, and the bit is gone */
+    a->core = core;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_int_equal(st.detail, PF_DETAIL_ACCEL);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
 /* Waypoints: the ends and the turning cells of the full path, for the accelerator and for A*. */
 static void test_waypoints(void **state)
 {
@@ -938,7 +992,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
         cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_jump_scans), cmocka_unit_test(test_auto_after_edits),
-        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_declined), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused), cmocka_unit_test(test_file_core_arc_refused),
         cmocka_unit_test(test_alloc_failure),
     };

@@ -267,6 +267,7 @@ int pf__plan_fresh(pf_batch *b)
          * answered by its backward A* because it did not, and no fallback is silent. Decided now,
          * not when its answers are written: an accelerator adopted meanwhile did not plan it. */
         if (e->rd.algo == PF_ALGO_AUTO && pf__accel_stale(b->accel, m)) j.detail = PF_DETAIL_ACCEL_STALE;
+        if (e->rd.algo == PF_ALGO_AUTO && pf__accel_declined(b->accel, m)) j.detail = PF_DETAIL_ACCEL_DECLINED;
         const pf_point p0 = pf_grid_point(m, e->q.start);
         j.bx0 = j.bx1 = p0.x;
         j.by0 = j.by1 = p0.y;

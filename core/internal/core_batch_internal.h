@@ -94,6 +94,9 @@ int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc
 /* Whether `acc` is attached but answers nothing on the map as it is now (stale: AUTO answers by
  * another search and says so, PF_DETAIL_ACCEL_STALE); 0 for NULL. */
 int pf__accel_stale(const pf_accel *acc, const pf_map *map);
+/* Current for `map` but not used by AUTO: its build left most subgoals uncontracted
+ * (PF_DETAIL_ACCEL_DECLINED). */
+int pf__accel_declined(const pf_accel *acc, const pf_map *map);
 
 /* Squads of accelerated queries (accel/accel_squad.c): queries pf__accel_takes with one goal and
  * the same options share the goal side of their queries (the goal's seeds, its search up the

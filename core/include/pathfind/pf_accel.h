@@ -49,7 +49,11 @@
  * Such an answer has
  * PF_DETAIL_SHORT and PF_DETAIL_ACCEL, and counts the expansions of both. A query with its own
  * max_expansions or max_cost, or a partial one, runs A* to the end instead (its limits are its
- * own). Without an accelerator AUTO runs JPS+ when a JPS+ table is attached, else JPS, else A*. The cost is the optimal one (A*'s, to the
+ * own). Without an accelerator AUTO runs JPS+ when a JPS+ table is attached, else JPS, else A*; so
+ * too with one whose build left over half its subgoals uncontracted (pf_accel_info.core * 2 >
+ * subgoals: an open map whose subgoals see far, such as Berlin_0_1024, where searching its core is
+ * slower than JPS+), each answer then with PF_DETAIL_ACCEL_DECLINED (`pathfind prep` warns when it
+ * builds one). The cost is the optimal one (A*'s, to the
  * rounding of a double), the path the full cell sequence, or its turning points when
  * pf_search_desc.waypoints is set; among paths of equal cost it may differ from A*'s. The query
  * is sliced like any search: pf_search_step(ctx, n) returns PF_IN_PROGRESS after exactly n units

@@ -237,11 +237,16 @@ typedef enum pf_detail {
                                         accelerator answered (pf_accel.h, QUERIES) */
     PF_DETAIL_PARTIAL     = 1u << 4, /* the path ends at the reachable cell nearest the goal
                                         (PF_PARTIAL) */
-    PF_DETAIL_ACCEL_EDITED = 1u << 5 /* AUTO: the accelerator follows the map's edits by its diff
+    PF_DETAIL_ACCEL_EDITED = 1u << 5, /* AUTO: the accelerator follows the map's edits by its diff
                                         (PF_ACCEL_EDITS_CHECK) but could not prove its answer on
                                         the edited map: JPS answered (A* where JPS does not
                                         apply, and for a short move, PF_DETAIL_SHORT), exact, in
                                         the same query */
+    PF_DETAIL_ACCEL_DECLINED = 1u << 6 /* AUTO: an accelerator is attached and current, but its
+                                        build left over half its subgoals uncontracted (an open
+                                        map whose subgoals see far: pf_accel_info.core * 2 >
+                                        subgoals), where it is slower than JPS: JPS answered (JPS+
+                                        with a table, A* for a short move), exact */
 } pf_detail;
 
 typedef struct pf_stats {

@@ -52,6 +52,11 @@ int pf__accel_takes(const pf_accel *acc, const pf_map *map, const pf_search_desc
 
 int pf__accel_stale(const pf_accel *acc, const pf_map *map) { return acc && !pf__accel_answers(acc, map); }
 
+int pf__accel_declined(const pf_accel *acc, const pf_map *map)
+{
+    return acc && pf__accel_answers(acc, map) && !contracted(acc);
+}
+
 /* One that follows the edits by its diff is attached whatever edits came since its build. */
 int pf__accel_attachable(const pf_accel *acc, const pf_map *map)
 {
@@ -70,7 +75,10 @@ pf_algo pf__auto_pick(const pf_ctx *c, uint32_t si, uint32_t gi, uint32_t *detai
     double oct = move_len(m, si, gi);
     int have = x && x->acc && pf__accel_answers(x->acc, m);
     if (x && x->acc && !have) *detail |= PF_DETAIL_ACCEL_STALE; /* never a silent fallback */
-    if (have && !contracted(x->acc)) have = 0;
+    if (have && !contracted(x->acc)) {
+        *detail |= PF_DETAIL_ACCEL_DECLINED; /* slower than JPS here: not used, and said */
+        have = 0;
+    }
     /* an edited map whose edits reach the start or the goal, or a query whose proof failed (the
      * fallback begins it again): JPS answers, and says why */
     int edited = have && (x->refused || (x->acc->dn && (pf__accel_diff_has(x->acc, si) || pf__accel_diff_has(x->acc, gi))));
