@@ -215,6 +215,10 @@ static void test_auto_with_accel(void **state)
     void *mem = malloc(need);
     assert_non_null(mem);
     assert_int_equal(pf_ctx_init_static(mem, need, m, &(pf_ctx_desc){.accel = a}, &c), PF_UNSUPPORTED);
+    /* attached afterwards, the same answer (it was PF_OUT_OF_MEMORY: nothing is allocated there) */
+    assert_int_equal(pf_ctx_init_static(mem, need, m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_UNSUPPORTED);
+    assert_int_equal(pf_ctx_use_accel(c, NULL), PF_OK);
     free(mem);
     pf_map_destroy(m2);
     pf_accel_destroy(a);

@@ -264,7 +264,10 @@ PF_API pf_status pf_accel_load_mem(const void *data, size_t size, const char *na
 
 /**
  * Makes PF_ALGO_AUTO searches on `ctx` use `acc` (NULL detaches).
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (made for another map).
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_WRONG_MAP (made for another map), PF_UNSUPPORTED (a
+ *         context in caller memory, pf_ctx_init_static: as its desc.accel), PF_OUT_OF_MEMORY (the
+ *         context's state for it, or a PF_ACCEL_EDITS_CHECK accelerator's diff, made at its first
+ *         attachment).
  */
 PF_API pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc);
 /** Bytes of accelerator query state owned by `ctx` (not the attached accelerator). */

@@ -114,6 +114,9 @@ pf_status pf_ctx_use_accel(pf_ctx *ctx, const pf_accel *acc)
     if (!ctx) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     if (acc && !pf__accel_attachable(acc, ctx->map)) return PF_WRONG_MAP;
+    /* as pf_ctx_init_static refuses desc.accel: its per-context state is not carved (it answered
+     * PF_OUT_OF_MEMORY, which a caller's own memory never is) */
+    if (acc && ctx->fixed) return PF_UNSUPPORTED;
     return pf__ctx_adopt_accel(ctx, acc);
 }
 
