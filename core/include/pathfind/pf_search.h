@@ -197,7 +197,9 @@ typedef struct pf_search_desc {
     void           *heuristic_user;
     double          weight;         /* default 1; PF_ALGO_WASTAR, JPS and JPS+ multiply h by it (>= 1) */
     uint32_t        max_expansions; /* 0 = unlimited */
-    double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps) */
+    double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps),
+                                       up to rounding: f past max_cost * (1 + 1e-9), so that the cost a
+                                       search returned, asked again as max_cost, is found */
     pf_tie          tie;            /* default PF_TIE_DEEPER (BFS: PF_TIE_FIFO) */
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */

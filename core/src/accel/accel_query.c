@@ -1168,7 +1168,7 @@ static pf_status conclude(pf_ctx *c, pf__accel_ext *x)
         x->path_len = 0;
         return PF_UNSUPPORTED;
     }
-    if (s->d.max_cost > 0 && cost > s->d.max_cost) {
+    if (s->cost_cap > 0 && cost > s->cost_cap) {
         x->path_len = 0;
         s->pruned = 1;
         return PF_LIMIT_REACHED;

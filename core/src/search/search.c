@@ -211,7 +211,7 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
             par[cur] = p;
             pf__nodes_set_g(&c->nodes, cur, best);
             /* its cost rose: max_cost, checked on the assumed cost, is checked again */
-            if (s->d.max_cost > 0 && best + s->hadm * pf__grid_euclid(pw, cur, goal) > s->d.max_cost) {
+            if (s->cost_cap > 0 && best + s->hadm * pf__grid_euclid(pw, cur, goal) > s->cost_cap) {
                 s->pruned = 1;
                 continue;
             }
@@ -734,6 +734,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (s->d.heuristic == PF_HEUR_CALLBACK) scale = 1.0;
     s->hadm = scale;
     s->hmul = scale * s->d.weight;
+    s->cost_cap = !(s->d.max_cost > 0) ? 0.0 : s->unit ? s->d.max_cost : s->d.max_cost * (1.0 + PF__COST_SLACK);
     s->active = PF__SEARCH_BEGUN;
     s->trace = c->trace;
     if (s->trace) s->trace->len = s->trace->total = 0;

@@ -166,7 +166,7 @@ PF__INLINE int pf__bf_relax(pf_ctx *c, pf__hold *hd, uint32_t nb, uint32_t was, 
                             uint32_t *parent, uint32_t from, const int REPEATS)
 {
     pf__search *s = &c->s;
-    if (s->d.max_cost > 0 && ng + s->hadm * h > s->d.max_cost) {
+    if (s->cost_cap > 0 && ng + s->hadm * h > s->cost_cap) {
         s->pruned = 1;
         return 1;
     }
