@@ -251,8 +251,10 @@ PF_API pf_status pf_accel_save(const pf_accel *acc, const char *path, pf_diag *d
 PF_API pf_status pf_accel_save_mem(const pf_accel *acc, void *buf, size_t capacity, size_t *size);
 /**
  * Loads a baked accelerator for `map`: refused with a message when the file is for another map
- * (fingerprint), of another version, truncated, corrupted or inconsistent.
- * @param desc [opt] allocator and short_query; threads and parallel run the subgoal scan.
+ * (fingerprint), of another version, truncated, corrupted or inconsistent, or is not a regular
+ * file (a pipe or a device: the format is read by its size).
+ * @param desc [opt] allocator, short_query and edits (how it follows the map's edits: not stored
+ *             in files); threads and parallel run the subgoal scan.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR, PF_PARSE_ERROR, PF_UNSUPPORTED (version, map),
  *         PF_WRONG_MAP, PF_OUT_OF_MEMORY.
  */
@@ -294,8 +296,9 @@ PF_API pf_status pf_accel_rebuild_begin(const pf_map *map, const pf_accel_desc *
  * map may be edited and searched meanwhile. *out is made for the map given to begin (attach it with
  * pf_batch_adopt_accel, or pf_ctx_use_accel while pf_accel_current) and answers PF_ALGO_AUTO only
  * while that map's cells are the copied ones (with PF_ACCEL_EDITS_CHECK: wherever it proves its
- * answer on the cells of the moment); it is the caller's to destroy, after the rebuild's
- * map and before it. The same for any thread count, like pf_accel_create's.
+ * answer on the cells of the moment); it is the caller's to destroy (pf_accel_destroy), before the
+ * map it was made for and in any order with the rebuild handle. The same for any thread count, like
+ * pf_accel_create's.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or run before), PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_accel_rebuild_run(pf_accel_rebuild *r, pf_accel **out);

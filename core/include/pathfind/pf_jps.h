@@ -3,8 +3,9 @@
  *
  * PF_ALGO_JPS and PF_ALGO_JPS_PLUS (pf_search.h) run on uniform-cost grids with PF_MOVES_8_NO_CUT
  * or PF_MOVES_8_CUT, with the octile, Chebyshev, Euclidean, Manhattan or zero heuristic and any
- * tie rule. They return the same optimal costs as A* (paths may differ among equal-cost ones), as
- * the full cell sequence. On anything else (weighted, 4-connected or hex grids, graphs, PF_HEUR_MAX
+ * tie rule. With the admissible ones (octile, Chebyshev, Euclidean, zero) they return the same
+ * optimal costs as A* (paths may differ among equal-cost ones), as the full cell sequence; Manhattan
+ * overestimates a diagonal step, so with it neither is optimal and their costs differ from A*'s. On anything else (weighted, 4-connected or hex grids, graphs, PF_HEUR_MAX
  * or callback heuristics) the search runs A* and says so (PF_OK with PF_DETAIL_FALLBACK in
  * pf_stats.detail). Expansion counts in pf_stats are jump points. A weight above 1 makes them weighted (cost within weight x optimal, no
  * reopening); the path then follows the jump points found, and may cross itself.
