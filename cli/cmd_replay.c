@@ -250,9 +250,25 @@ static uint64_t hash_path(const uint32_t *p, uint32_t n, uint8_t **buf, size_t *
     return XXH3_64bits(*buf, (size_t)n * 4u);
 }
 
+/* The rows that hold a path a unit is walking: at most one a unit (a delivered path frees the
+ * unit's last), so moving the units each frame and checking their paths after an edit cost the
+ * units, not every order line of the log times every frame. A row joins when its path is
+ * delivered, once (a row completes once; a repair keeps the row), and is dropped by walkers_prune
+ * once its path is gone (the unit's next path replaced it, or an edit walled it off). Room for
+ * every order row: none joins twice. */
+typedef struct walkers { uint32_t *k; uint32_t n; } walkers;
+
+static void walkers_prune(walkers *wk, const row *rows)
+{
+    uint32_t keep = 0;
+    for (uint32_t j = 0; j < wk->n; j++)
+        if (rows[wk->k[j]].path) wk->k[keep++] = wk->k[j];
+    wk->n = keep;
+}
+
 /* Reads the results of the pending rows; keeps the rest pending (compacted in place). */
 static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, uint64_t frame, uint8_t **hb,
-                        size_t *hcap)
+                        size_t *hcap, walkers *wk)
 {
     uint32_t keep = 0;
     for (uint32_t k = 0; k < npend; k++) {
@@ -273,6 +289,7 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
             memcpy(w->path, r.path, (size_t)w->len * sizeof *w->path);
             w->plen = w->len;
             w->at = 0;
+            wk->k[wk->n++] = pend[k];
             for (uint32_t q = w->prev; q != UINT32_MAX; q = rows[q].prev)
                 if (rows[q].path) {
                     free(rows[q].path);
@@ -367,11 +384,19 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
  * of records on a 2000x2000 map are not all resident for a few local repairs. */
 typedef struct repairs { pf_ctx *ctx; pf_prefault prefault; uint64_t broken, repaired; double seconds; } repairs;
 
-static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc *sd, repairs *rp)
+static int cmp_u32(const void *a, const void *b)
 {
-    for (uint32_t k = 0; k < n; k++) {
-        row *w = &rows[k];
-        if (!w->path) continue;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int check_paths(pf_map *map, row *rows, walkers *wk, const pf_search_desc *sd, repairs *rp)
+{
+    /* in order-line order, as when every row was walked: the repairs share one context */
+    walkers_prune(wk, rows);
+    qsort(wk->k, wk->n, sizeof *wk->k, cmp_u32);
+    for (uint32_t j = 0; j < wk->n; j++) {
+        row *w = &rows[wk->k[j]];
         pf_path_check_desc cd = {.unit_size = w->size, .filter = sd->filter};
         double t0 = cli_now();
         /* only what lies ahead of the unit matters */
@@ -537,12 +562,13 @@ int pf_cli_replay(int argc, char **argv)
     cli_adopt *adopt = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
+    walkers wk = {.k = malloc((lg.orders ? lg.orders : 1) * sizeof *wk.k)};
     frame_fig *ff = NULL;
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
     uint8_t *hb = NULL;
     size_t hcap = 0;
     uint32_t nft = 0, ftcap = 0;
-    if (!rows || !pend || !lag) goto oom;
+    if (!rows || !pend || !wk.k || !lag) goto oom;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
     /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
      * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
@@ -602,17 +628,19 @@ int pf_cli_replay(int argc, char **argv)
     }
     uint64_t moved = frame; /* units have moved up to this frame */
     for (;;) {
-        int moving = 0; /* a unit is still on its way */
-        for (uint32_t k = 0; o.speed && k < lg.orders && !moving; k++) moving = rows[k].path && rows[k].at + 1 < rows[k].plen;
-        if (i >= lg.n && !npend && !(anim && moving)) break;
+        walkers_prune(&wk, rows);
+        int moving = 0; /* a unit is still on its way: only an animation runs on for it */
+        for (uint32_t j = 0; anim && o.speed && j < wk.n && !moving; j++)
+            moving = rows[wk.k[j]].at + 1 < rows[wk.k[j]].plen;
+        if (i >= lg.n && !npend && !moving) break;
         /* idle frames: nothing to run (and, when animating, nobody moving) */
-        if (npend == 0 && i < lg.n && lg.r[i].frame > frame && !(anim && moving)) frame = lg.r[i].frame;
+        if (npend == 0 && i < lg.n && lg.r[i].frame > frame && !moving) frame = lg.r[i].frame;
         /* units move along their paths up to this frame */
-        for (uint32_t k = 0; o.speed && k < lg.orders; k++)
-            if (rows[k].path) {
-                uint64_t to = rows[k].at + (frame - moved) * (uint64_t)o.speed;
-                rows[k].at = to < rows[k].plen ? (uint32_t)to : rows[k].plen - 1;
-            }
+        for (uint32_t j = 0; o.speed && j < wk.n; j++) {
+            row *w = &rows[wk.k[j]];
+            uint64_t to = w->at + (frame - moved) * (uint64_t)o.speed;
+            w->at = to < w->plen ? (uint32_t)to : w->plen - 1;
+        }
         moved = frame;
         pf_batch_reset(b);
         /* the frame's edits first, between runs, then its orders */
@@ -622,7 +650,7 @@ int pf_cli_replay(int argc, char **argv)
                 if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
                 edits++;
             }
-        if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
+        if (edits != edits_before && !check_paths(map, rows, &wk, &sd, &rp)) goto oom;
         /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
         if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
         double t0 = cli_now(), c0 = o.frames_csv ? cpu_now() : 0.0;
@@ -647,7 +675,7 @@ int pf_cli_replay(int argc, char **argv)
             }
             pend[npend++] = r->row;
         }
-        npend = collect(b, rows, pend, npend, frame, &hb, &hcap); /* cancelled and superseded */
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap, &wk); /* cancelled and superseded */
         if ((st = pf_batch_run(b, &bud)) != PF_OK) {
             cli_error("replay", "frame %llu: %s", (unsigned long long)frame, pf_status_str(st));
             goto done;
@@ -667,7 +695,7 @@ int pf_cli_replay(int argc, char **argv)
                 ff = nf;
             }
         }
-        npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap, &wk);
         if (o.frames_csv)
             ff[nft] = (frame_fig){.frame = frame, .expanded = pf_batch_get_stats(b).expanded - x0, .wall_ms = dt * 1e3,
                                   .cpu_ms = dc * 1e3, .pending = npend};
@@ -766,6 +794,7 @@ done:
     pf_map_destroy(map);
     free(rows);
     free(pend);
+    free(wk.k);
     free(ft);
     free(ff);
     free(lag);
