@@ -745,8 +745,11 @@ int pf_cli_replay(int argc, char **argv)
     for (int p = 0; p < 3; p++) {
         pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
         uint32_t n = 0;
+        /* over completed orders, as the help says: a failed one (e.g. an invalid start, answered
+         * at once) is no lag */
         for (uint32_t k = 0; k < lg.orders; k++)
-            if (rows[k].prio == want && rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED) {
+            if (rows[k].prio == want && rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED &&
+                !pf_failed(rows[k].status)) {
                 lag[n++] = (double)(rows[k].arrived - rows[k].submitted);
                 if (p == 0 && lag[n - 1] > lagmax) lagmax = lag[n - 1];
             }

@@ -454,6 +454,31 @@ static void test_path_hash(void **state)
     HAS(csv, "0,1,0,0,invalid,-,0,-\n");
 }
 
+/* The lags are over completed orders (the help): 99 urgent orders from off the map fail at once
+ * (lag 0) and must not hide the one long urgent order's lag behind them in the p99. */
+static void test_lag_over_completed(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("l.map"), "w");
+    assert_non_null(f);
+    fprintf(f, "type octile\nheight 64\nwidth 64\nmap\n");
+    for (int y = 0; y < 64; y++) fprintf(f, "%.64s\n", y == 32 ? "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@." :
+                                         "................................................................");
+    fclose(f);
+    f = fopen(tmp("l.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n0 1 0 0 0 63 urgent\n", f);
+    for (int u = 2; u <= 100; u++) fprintf(f, "0 %d -1 -1 5 5 urgent\n", u);
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 20", tmp("l.map"), tmp("l.txt"));
+    assert_int_equal(replay(args), 0);
+    HAS(g_out, "\"completed\":1,\"failed\":99,");
+    double p99 = json_num("\"urgent_lag_p99\":"), max = json_num("\"urgent_lag_max\":");
+    assert_true(max > 1.0); /* the long order waited several frames */
+    assert_true(p99 == max); /* one completed order: its lag is every percentile */
+}
+
 static void test_bad_orders(void **state)
 {
     (void)state;
@@ -728,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_edits_sizes_partial),
         cmocka_unit_test(test_animate),
         cmocka_unit_test(test_bad_orders),
+        cmocka_unit_test(test_lag_over_completed),
         cmocka_unit_test(test_prep_follows_edits),
         cmocka_unit_test(test_prep_adopts_off_frame), cmocka_unit_test(test_prep_follows_by_diff),
     };
