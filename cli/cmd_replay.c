@@ -352,19 +352,38 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Applies an edit record to the map between frames; the batch follows the map (pending and
- * suspended searches answer on the edited map). The library checks it and names the line. */
-static int apply_edit(pf_map *map, const char *path, const cli_order *r, double *seconds, uint64_t *cells)
+/* An edit record as the library's edit: it checks the rectangle against the map and the terrain
+ * character, and names the line (FILE:LINE:) when it refuses. 0 with a message. */
+static int parse_edit(const pf_map *map, const char *path, const cli_order *r, pf_grid_edit *ed)
 {
     char text[96];
     int n = snprintf(text, sizeof text, "rect %d %d %d %d %c", r->sx, r->sy, r->w, r->h, r->terrain);
-    pf_grid_edit ed;
     char ch;
     pf_diag dg;
-    if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, &ed, &ch, &dg) != PF_OK) {
+    if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, ed, &ch, &dg) != PF_OK) {
         cli_error("replay", "%s", dg.msg);
         return 0;
     }
+    return 1;
+}
+
+/* Every edit record checked against the map as soon as it is loaded (orders.c reads the log
+ * before it), before the accelerator is read or built and before frame 0: a bad line found only
+ * at its frame wasted the run up to it. */
+static int check_edits(const pf_map *map, const char *path, const cli_orders *lg)
+{
+    pf_grid_edit ed;
+    for (uint32_t k = 0; k < lg->n; k++)
+        if (lg->r[k].kind == CLI_EDIT && !parse_edit(map, path, &lg->r[k], &ed)) return 0;
+    return 1;
+}
+
+/* Applies an edit record to the map between frames; the batch follows the map (pending and
+ * suspended searches answer on the edited map). */
+static int apply_edit(pf_map *map, const char *path, const cli_order *r, double *seconds, uint64_t *cells)
+{
+    pf_grid_edit ed;
+    if (!parse_edit(map, path, r, &ed)) return 0;
     pf_edit_report rep;
     double t0 = cli_now();
     pf_status st = pf_grid_apply_edits(map, &ed, 1, &rep);
@@ -569,6 +588,7 @@ int pf_cli_replay(int argc, char **argv)
     size_t hcap = 0;
     uint32_t nft = 0, ftcap = 0;
     if (!rows || !pend || !wk.k || !lag) goto oom;
+    if (!check_edits(map, o.orders, &lg)) goto done;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
     /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
      * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying

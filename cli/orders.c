@@ -50,7 +50,8 @@ static int bad(const char *path, uint32_t line, const char *msg, const char *wha
 }
 
 /* A record whose second token is a word rather than a tag: a map edit, `FRAME rect X Y W H C`
- * (checked against the map when it is applied: the map is not loaded yet). */
+ * (its rectangle and terrain are checked against the map once it is loaded, before frame 0:
+ * cmd_replay.c's check_edits; it is not loaded yet). */
 static int parse_word_line(const char *path, uint32_t line, char **tok, int ntok, cli_order *r)
 {
     if (strcmp(tok[1], "rect") != 0) return bad(path, line, "unknown record kind", tok[1]);

@@ -512,6 +512,16 @@ static void test_bad_orders(void **state)
         HAS(g_err, cases[i].msg);
         assert_int_not_equal(access(tmp("never.csv"), F_OK), 0);
     }
+    /* an edit off the map is said as soon as the map is loaded, before anything is made for the
+     * run (here the accelerator --prep would read, from a file that does not exist) and before
+     * frame 0: it used to be found at its frame, the run up to it wasted */
+    f = fopen(tmp("o.txt"), "w");
+    fputs("orders 1\n0 1 0 0 1 1 urgent\n9 rect 3 0 5 1 @\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s'", tmp("t.map"), tmp("o.txt"), tmp("missing.pfa"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "o.txt:3: rectangle 3 0 5 1 is partly outside the 4x3 map");
+    HASNT(g_err, "missing.pfa");
     snprintf(args, sizeof args, "'%s' '%s' --workers 0", tmp("t.map"), tmp("o.txt"));
     assert_int_equal(replay(args), 2);
     assert_int_equal(replay("--help"), 0);
