@@ -690,7 +690,12 @@ int pf_cli_replay(int argc, char **argv)
             if (r->size) q.search.unit_size = r->size;
             if (r->partial) q.search.partial = 1;
             if ((st = pf_batch_submit(b, &q, &w->id)) != PF_OK) {
-                cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
+                /* the one size limit a submit has: name it, not just "a documented size limit" */
+                if (st == PF_TOO_LARGE)
+                    cli_error("replay", "%s:%u: more than %u queries in one frame's batch (PF_BATCH_MAX_QUERIES: the "
+                              "orders given in the frame, those still pending and those cancelled or superseded in "
+                              "it)", o.orders, r->line, (unsigned)PF_BATCH_MAX_QUERIES);
+                else cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
                 goto done;
             }
             pend[npend++] = r->row;

@@ -33,7 +33,9 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 static int parse_i32(const char *s, int32_t *out)
 {
-    if (!s || !*s) return 0;
+    /* strtol skips leading white space, \v and \f too, which the split on spaces and tabs leaves
+     * in a token: a number starts with its sign or a digit */
+    if (!s || !(*s == '-' || *s == '+' || (*s >= '0' && *s <= '9'))) return 0;
     char *e;
     errno = 0;
     long v = strtol(s, &e, 10);

@@ -487,6 +487,9 @@ static void test_bad_orders(void **state)
         {"orders 1\n0 1 0 0 1 1 hasty\n", "o.txt:2: priority must be urgent, normal or background, not 'hasty'"},
         {"orders 1\n3 1 0 0 1 1 urgent\n\n2 1 0 0 1 1 urgent\n", "o.txt:4: frame goes backwards '2'"},
         {"orders 1\n0 1 0 x 1 1 urgent\n", "o.txt:2: bad coordinate 'x'"},
+        /* strtol skipped a leading \v or \f (the split leaves them in a token): refused like a space */
+        {"orders 1\n0 1 \v0 0 1 1 urgent\n", "o.txt:2: bad coordinate '\\x0b0'"},
+        {"orders 1\n0 rect \f1 1 2 2 @\n", "o.txt:2: bad number '\\x0c1'"},
         {"orders 1\n0 move 1 1 2 2 0\n", "o.txt:2: unknown record kind 'move'"},
         {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:"},           /* '0' is no terrain: checked on the map */
         {"orders 1\n0 rect 1 1 2 2\n", "o.txt:2: expected FRAME rect X Y W H C"},
