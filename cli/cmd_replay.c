@@ -741,11 +741,6 @@ int pf_cli_replay(int argc, char **argv)
         }
         frame++;
     }
-    if (anim) {
-        int complete = cli_anim_close(anim, 1);
-        anim = NULL;
-        if (!complete) goto done;
-    }
     for (uint32_t k = 0; k < lg.orders; k++) {
         int gone = rows[k].status == PF_CANCELLED || rows[k].status == PF_SUPERSEDED;
         failed += !gone && pf_failed(rows[k].status);
@@ -755,15 +750,20 @@ int pf_cli_replay(int argc, char **argv)
         superseded += rows[k].status == PF_SUPERSEDED;
     }
     {
-        int wrote = (!o.csv || write_csv(csv_out.f, rows, lg.orders)) && (!o.frames_csv || write_frames_csv(fr_out.f, ff, nft));
-        /* flushed both before either replaces its target: a full disk is found before the first
-         * rename */
+        /* every output (the GIF, the CSVs) written and flushed before any replaces its target: a
+         * full disk or a GIF without a frame is found before the first rename, and then none is
+         * renamed (the GIF was renamed before the CSVs were written: a review) */
+        int wrote = !anim || cli_anim_finish(anim);
+        wrote = wrote && (!o.csv || write_csv(csv_out.f, rows, lg.orders)) &&
+                (!o.frames_csv || write_frames_csv(fr_out.f, ff, nft));
         if (wrote && o.csv && fflush(csv_out.f) != 0) wrote = 0;
         if (wrote && o.frames_csv && fflush(fr_out.f) != 0) wrote = 0;
-        /* (cli_out_close says which file and why) */
-        /* both complete or neither replaces its target */
+        /* then the renames (cli_out_close says which file failed and why); all complete or none
+         * replaces its target, but for a rename itself failing after an earlier one */
         if (o.csv) wrote = cli_out_close(&csv_out, "replay", wrote) && wrote;
         if (o.frames_csv) wrote = cli_out_close(&fr_out, "replay", wrote) && wrote;
+        if (anim) wrote = cli_anim_close(anim, wrote) && wrote;
+        anim = NULL;
         if (!wrote) goto done;
     }
     double lagp[3], lagmax = 0.0;

@@ -428,6 +428,37 @@ static void test_animate(void **state)
     HAS(g_out, "\"orders\":593,");
 }
 
+/* --animate with --csv: every output is written and flushed before any replaces its target. The
+ * GIF was renamed before the CSV was written, so a CSV on a full disk left a new GIF over the old
+ * one (a review). The CSV goes to a link to /dev/full, never to the device itself. */
+static void test_outputs_all_or_none(void **state)
+{
+    (void)state;
+    write_inputs();
+    FILE *f = fopen(tmp("k.gif"), "w");
+    assert_non_null(f);
+    fputs("the old picture\n", f);
+    fclose(f);
+    unlink(tmp("full.csv"));
+    assert_int_equal(symlink("/dev/full", tmp("full.csv")), 0);
+    char args[640];
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s' --csv '%s'", tmp("m.map"),
+             tmp("o.txt"), tmp("k.gif"), tmp("full.csv"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "error writing");
+    char gif[64];
+    slurp(tmp("k.gif"), gif, sizeof gif);
+    assert_string_equal(gif, "the old picture\n");
+    unlink(tmp("full.csv"));
+    /* the same with the CSV writable: both replaced */
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s' --csv '%s'", tmp("m.map"),
+             tmp("o.txt"), tmp("k.gif"), tmp("k.csv"));
+    assert_int_equal(replay(args), 0);
+    slurp(tmp("k.gif"), gif, sizeof gif);
+    assert_memory_equal(gif, "GIF89a", 6);
+    assert_int_equal(access(tmp("k.csv"), F_OK), 0);
+}
+
 static void test_path_hash(void **state)
 {
     (void)state;
@@ -765,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_frames_csv),
         cmocka_unit_test(test_edits_sizes_partial),
         cmocka_unit_test(test_animate),
+        cmocka_unit_test(test_outputs_all_or_none),
         cmocka_unit_test(test_bad_orders),
         cmocka_unit_test(test_lag_over_completed),
         cmocka_unit_test(test_prep_follows_edits),
