@@ -251,9 +251,25 @@ static uint64_t hash_path(const uint32_t *p, uint32_t n, uint8_t **buf, size_t *
     return XXH3_64bits(*buf, (size_t)n * 4u);
 }
 
+/* The rows that hold a path a unit is walking: at most one a unit (a delivered path frees the
+ * unit's last), so moving the units each frame and checking their paths after an edit cost the
+ * units, not every order line of the log times every frame. A row joins when its path is
+ * delivered, once (a row completes once; a repair keeps the row), and is dropped by walkers_prune
+ * once its path is gone (the unit's next path replaced it, or an edit walled it off). Room for
+ * every order row: none joins twice. */
+typedef struct walkers { uint32_t *k; uint32_t n; } walkers;
+
+static void walkers_prune(walkers *wk, const row *rows)
+{
+    uint32_t keep = 0;
+    for (uint32_t j = 0; j < wk->n; j++)
+        if (rows[wk->k[j]].path) wk->k[keep++] = wk->k[j];
+    wk->n = keep;
+}
+
 /* Reads the results of the pending rows; keeps the rest pending (compacted in place). */
 static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, uint64_t frame, uint8_t **hb,
-                        size_t *hcap)
+                        size_t *hcap, walkers *wk)
 {
     uint32_t keep = 0;
     for (uint32_t k = 0; k < npend; k++) {
@@ -274,6 +290,7 @@ static uint32_t collect(pf_batch *b, row *rows, uint32_t *pend, uint32_t npend, 
             memcpy(w->path, r.path, (size_t)w->len * sizeof *w->path);
             w->plen = w->len;
             w->at = 0;
+            wk->k[wk->n++] = pend[k];
             for (uint32_t q = w->prev; q != UINT32_MAX; q = rows[q].prev)
                 if (rows[q].path) {
                     free(rows[q].path);
@@ -336,19 +353,38 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Applies an edit record to the map between frames; the batch follows the map (pending and
- * suspended searches answer on the edited map). The library checks it and names the line. */
-static int apply_edit(pf_map *map, const char *path, const cli_order *r, double *seconds, uint64_t *cells)
+/* An edit record as the library's edit: it checks the rectangle against the map and the terrain
+ * character, and names the line (FILE:LINE:) when it refuses. 0 with a message. */
+static int parse_edit(const pf_map *map, const char *path, const cli_order *r, pf_grid_edit *ed)
 {
     char text[96];
     int n = snprintf(text, sizeof text, "rect %d %d %d %d %c", r->sx, r->sy, r->w, r->h, r->terrain);
-    pf_grid_edit ed;
     char ch;
     pf_diag dg;
-    if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, &ed, &ch, &dg) != PF_OK) {
+    if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, ed, &ch, &dg) != PF_OK) {
         cli_error("replay", "%s", dg.msg);
         return 0;
     }
+    return 1;
+}
+
+/* Every edit record checked against the map as soon as it is loaded (orders.c reads the log
+ * before it), before the accelerator is read or built and before frame 0: a bad line found only
+ * at its frame wasted the run up to it. */
+static int check_edits(const pf_map *map, const char *path, const cli_orders *lg)
+{
+    pf_grid_edit ed;
+    for (uint32_t k = 0; k < lg->n; k++)
+        if (lg->r[k].kind == CLI_EDIT && !parse_edit(map, path, &lg->r[k], &ed)) return 0;
+    return 1;
+}
+
+/* Applies an edit record to the map between frames; the batch follows the map (pending and
+ * suspended searches answer on the edited map). */
+static int apply_edit(pf_map *map, const char *path, const cli_order *r, double *seconds, uint64_t *cells)
+{
+    pf_grid_edit ed;
+    if (!parse_edit(map, path, r, &ed)) return 0;
     pf_edit_report rep;
     double t0 = cli_now();
     pf_status st = pf_grid_apply_edits(map, &ed, 1, &rep);
@@ -368,11 +404,19 @@ static int apply_edit(pf_map *map, const char *path, const cli_order *r, double 
  * of records on a 2000x2000 map are not all resident for a few local repairs. */
 typedef struct repairs { pf_ctx *ctx; pf_prefault prefault; uint64_t broken, repaired; double seconds; } repairs;
 
-static int check_paths(pf_map *map, row *rows, uint32_t n, const pf_search_desc *sd, repairs *rp)
+static int cmp_u32(const void *a, const void *b)
 {
-    for (uint32_t k = 0; k < n; k++) {
-        row *w = &rows[k];
-        if (!w->path) continue;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int check_paths(pf_map *map, row *rows, walkers *wk, const pf_search_desc *sd, repairs *rp)
+{
+    /* in order-line order, as when every row was walked: the repairs share one context */
+    walkers_prune(wk, rows);
+    qsort(wk->k, wk->n, sizeof *wk->k, cmp_u32);
+    for (uint32_t j = 0; j < wk->n; j++) {
+        row *w = &rows[wk->k[j]];
         pf_path_check_desc cd = {.unit_size = w->size, .filter = sd->filter};
         double t0 = cli_now();
         /* only what lies ahead of the unit matters */
@@ -538,12 +582,14 @@ int pf_cli_replay(int argc, char **argv)
     cli_adopt *adopt = NULL;
     row *rows = calloc(lg.orders ? lg.orders : 1, sizeof *rows);
     uint32_t *pend = malloc((lg.orders ? lg.orders : 1) * sizeof *pend);
+    walkers wk = {.k = malloc((lg.orders ? lg.orders : 1) * sizeof *wk.k)};
     frame_fig *ff = NULL;
     double *ft = NULL, *lag = malloc((lg.orders ? lg.orders : 1) * sizeof *lag);
     uint8_t *hb = NULL;
     size_t hcap = 0;
     uint32_t nft = 0, ftcap = 0;
-    if (!rows || !pend || !lag) goto oom;
+    if (!rows || !pend || !wk.k || !lag) goto oom;
+    if (!check_edits(map, o.orders, &lg)) goto done;
     /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
     /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
      * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
@@ -603,17 +649,19 @@ int pf_cli_replay(int argc, char **argv)
     }
     uint64_t moved = frame; /* units have moved up to this frame */
     for (;;) {
-        int moving = 0; /* a unit is still on its way */
-        for (uint32_t k = 0; o.speed && k < lg.orders && !moving; k++) moving = rows[k].path && rows[k].at + 1 < rows[k].plen;
-        if (i >= lg.n && !npend && !(anim && moving)) break;
+        walkers_prune(&wk, rows);
+        int moving = 0; /* a unit is still on its way: only an animation runs on for it */
+        for (uint32_t j = 0; anim && o.speed && j < wk.n && !moving; j++)
+            moving = rows[wk.k[j]].at + 1 < rows[wk.k[j]].plen;
+        if (i >= lg.n && !npend && !moving) break;
         /* idle frames: nothing to run (and, when animating, nobody moving) */
-        if (npend == 0 && i < lg.n && lg.r[i].frame > frame && !(anim && moving)) frame = lg.r[i].frame;
+        if (npend == 0 && i < lg.n && lg.r[i].frame > frame && !moving) frame = lg.r[i].frame;
         /* units move along their paths up to this frame */
-        for (uint32_t k = 0; o.speed && k < lg.orders; k++)
-            if (rows[k].path) {
-                uint64_t to = rows[k].at + (frame - moved) * (uint64_t)o.speed;
-                rows[k].at = to < rows[k].plen ? (uint32_t)to : rows[k].plen - 1;
-            }
+        for (uint32_t j = 0; o.speed && j < wk.n; j++) {
+            row *w = &rows[wk.k[j]];
+            uint64_t to = w->at + (frame - moved) * (uint64_t)o.speed;
+            w->at = to < w->plen ? (uint32_t)to : w->plen - 1;
+        }
         moved = frame;
         pf_batch_reset(b);
         /* the frame's edits first, between runs, then its orders */
@@ -623,7 +671,7 @@ int pf_cli_replay(int argc, char **argv)
                 if (!apply_edit(map, o.orders, &lg.r[k], &edit_s, &edit_cells)) goto done;
                 edits++;
             }
-        if (edits != edits_before && !check_paths(map, rows, lg.orders, &sd, &rp)) goto oom;
+        if (edits != edits_before && !check_paths(map, rows, &wk, &sd, &rp)) goto oom;
         /* outside the frame's time: the wait for a late rebuild is in accel_wait_ms_max */
         if (!cli_adopt_frame(adopt, b, map, frame)) goto done;
         double t0 = cli_now(), c0 = o.frames_csv ? cpu_now() : 0.0;
@@ -643,12 +691,17 @@ int pf_cli_replay(int argc, char **argv)
             if (r->size) q.search.unit_size = r->size;
             if (r->partial) q.search.partial = 1;
             if ((st = pf_batch_submit(b, &q, &w->id)) != PF_OK) {
-                cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
+                /* the one size limit a submit has: name it, not just "a documented size limit" */
+                if (st == PF_TOO_LARGE)
+                    cli_error("replay", "%s:%u: more than %u queries in one frame's batch (PF_BATCH_MAX_QUERIES: the "
+                              "orders given in the frame, those still pending and those cancelled or superseded in "
+                              "it)", o.orders, r->line, (unsigned)PF_BATCH_MAX_QUERIES);
+                else cli_error("replay", "%s:%u: %s", o.orders, r->line, pf_status_str(st));
                 goto done;
             }
             pend[npend++] = r->row;
         }
-        npend = collect(b, rows, pend, npend, frame, &hb, &hcap); /* cancelled and superseded */
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap, &wk); /* cancelled and superseded */
         if ((st = pf_batch_run(b, &bud)) != PF_OK) {
             cli_error("replay", "frame %llu: %s", (unsigned long long)frame, pf_status_str(st));
             goto done;
@@ -668,7 +721,7 @@ int pf_cli_replay(int argc, char **argv)
                 ff = nf;
             }
         }
-        npend = collect(b, rows, pend, npend, frame, &hb, &hcap);
+        npend = collect(b, rows, pend, npend, frame, &hb, &hcap, &wk);
         if (o.frames_csv)
             ff[nft] = (frame_fig){.frame = frame, .expanded = pf_batch_get_stats(b).expanded - x0, .wall_ms = dt * 1e3,
                                   .cpu_ms = dc * 1e3, .pending = npend};
@@ -689,11 +742,6 @@ int pf_cli_replay(int argc, char **argv)
         }
         frame++;
     }
-    if (anim) {
-        int complete = cli_anim_close(anim, 1);
-        anim = NULL;
-        if (!complete) goto done;
-    }
     for (uint32_t k = 0; k < lg.orders; k++) {
         int gone = rows[k].status == PF_CANCELLED || rows[k].status == PF_SUPERSEDED;
         failed += !gone && pf_failed(rows[k].status);
@@ -703,23 +751,31 @@ int pf_cli_replay(int argc, char **argv)
         superseded += rows[k].status == PF_SUPERSEDED;
     }
     {
-        int wrote = (!o.csv || write_csv(csv_out.f, rows, lg.orders)) && (!o.frames_csv || write_frames_csv(fr_out.f, ff, nft));
-        /* flushed both before either replaces its target: a full disk is found before the first
-         * rename */
+        /* every output (the GIF, the CSVs) written and flushed before any replaces its target: a
+         * full disk or a GIF without a frame is found before the first rename, and then none is
+         * renamed (the GIF was renamed before the CSVs were written: a review) */
+        int wrote = !anim || cli_anim_finish(anim);
+        wrote = wrote && (!o.csv || write_csv(csv_out.f, rows, lg.orders)) &&
+                (!o.frames_csv || write_frames_csv(fr_out.f, ff, nft));
         if (wrote && o.csv && fflush(csv_out.f) != 0) wrote = 0;
         if (wrote && o.frames_csv && fflush(fr_out.f) != 0) wrote = 0;
-        /* (cli_out_close says which file and why) */
-        /* both complete or neither replaces its target */
+        /* then the renames (cli_out_close says which file failed and why); all complete or none
+         * replaces its target, but for a rename itself failing after an earlier one */
         if (o.csv) wrote = cli_out_close(&csv_out, "replay", wrote) && wrote;
         if (o.frames_csv) wrote = cli_out_close(&fr_out, "replay", wrote) && wrote;
+        if (anim) wrote = cli_anim_close(anim, wrote) && wrote;
+        anim = NULL;
         if (!wrote) goto done;
     }
     double lagp[3], lagmax = 0.0;
     for (int p = 0; p < 3; p++) {
         pf_priority want = p == 0 ? PF_PRIORITY_URGENT : (p == 1 ? PF_PRIORITY_NORMAL : PF_PRIORITY_BACKGROUND);
         uint32_t n = 0;
+        /* over completed orders, as the help says: a failed one (e.g. an invalid start, answered
+         * at once) is no lag */
         for (uint32_t k = 0; k < lg.orders; k++)
-            if (rows[k].prio == want && rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED) {
+            if (rows[k].prio == want && rows[k].status != PF_CANCELLED && rows[k].status != PF_SUPERSEDED &&
+                !pf_failed(rows[k].status)) {
                 lag[n++] = (double)(rows[k].arrived - rows[k].submitted);
                 if (p == 0 && lag[n - 1] > lagmax) lagmax = lag[n - 1];
             }
@@ -767,6 +823,7 @@ done:
     pf_map_destroy(map);
     free(rows);
     free(pend);
+    free(wk.k);
     free(ft);
     free(ff);
     free(lag);

@@ -159,16 +159,37 @@ int cli_gif_frame(cli_gif *g, const cli_canvas *c)
     return 1;
 }
 
+int cli_gif_finish(cli_gif *g)
+{
+    if (!g) return 0;
+    if (g->gif) {
+        int err = 0;
+        if (EGifCloseFile(g->gif, &err) != GIF_OK) {
+            if (!g->failed) cli_error(g->cmd, "finishing the GIF failed: %s", GifErrorString(err));
+            g->failed = 1;
+        }
+        g->gif = NULL;
+        if (!g->failed && g->frames == 0) {
+            cli_error(g->cmd, "no frame to animate: the GIF is not written");
+            g->failed = 1;
+        }
+        /* a full disk shows here, before any output is renamed; cli_out_close (in cli_gif_close)
+         * then finds the stream's error and says it */
+        if (!g->failed && fflush(g->f) != 0) g->failed = 1;
+    }
+    return !g->failed;
+}
+
 int cli_gif_close(cli_gif *g, int ok)
 {
     if (!g) return 0;
-    int err = 0;
-    if (g->gif && EGifCloseFile(g->gif, &err) != GIF_OK) {
-        if (ok && !g->failed) cli_error(g->cmd, "finishing the GIF failed: %s", GifErrorString(err));
-        ok = 0;
+    if (ok) {
+        ok = cli_gif_finish(g);
+    } else if (g->gif) { /* discarded: the trailer's fate does not matter */
+        int err = 0;
+        EGifCloseFile(g->gif, &err);
+        g->gif = NULL;
     }
-    if (ok && !g->failed && g->frames == 0) cli_error(g->cmd, "no frame to animate: the GIF is not written");
-    ok = ok && !g->failed && g->frames > 0;
     int done = g->f ? cli_out_close(&g->out, g->cmd, ok) : 0;
     free(g->prev);
     free(g->cur);

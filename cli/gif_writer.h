@@ -13,7 +13,12 @@ cli_gif *cli_gif_open(const char *cmd, const char *path, uint32_t w, uint32_t h,
                       int delay_cs);
 /* Adds a picture (the canvas must be w x h); 0 with a message on a write error. */
 int      cli_gif_frame(cli_gif *g, const cli_canvas *c);
-/* Finishes the file: ok = 0 discards it. Returns 1 when the file is complete. NULL-safe. */
+/* Writes the file's end and flushes it, so that only the rename is left: a caller with several
+ * outputs finishes each before any replaces its target. 1 when complete; 0 with a message (a
+ * write error is said by cli_gif_close). Further calls return the same. NULL-safe. */
+int      cli_gif_finish(cli_gif *g);
+/* Finishes the file (cli_gif_finish, unless done) and renames it over its target; ok = 0
+ * discards it. Returns 1 when the file is complete and in place. NULL-safe. */
 int      cli_gif_close(cli_gif *g, int ok);
 
 #endif

@@ -33,7 +33,9 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 static int parse_i32(const char *s, int32_t *out)
 {
-    if (!s || !*s) return 0;
+    /* strtol skips leading white space, \v and \f too, which the split on spaces and tabs leaves
+     * in a token: a number starts with its sign or a digit */
+    if (!s || !(*s == '-' || *s == '+' || (*s >= '0' && *s <= '9'))) return 0;
     char *e;
     errno = 0;
     long v = strtol(s, &e, 10);
@@ -50,7 +52,8 @@ static int bad(const char *path, uint32_t line, const char *msg, const char *wha
 }
 
 /* A record whose second token is a word rather than a tag: a map edit, `FRAME rect X Y W H C`
- * (checked against the map when it is applied: the map is not loaded yet). */
+ * (its rectangle and terrain are checked against the map once it is loaded, before frame 0:
+ * cmd_replay.c's check_edits; it is not loaded yet). */
 static int parse_word_line(const char *path, uint32_t line, char **tok, int ntok, cli_order *r)
 {
     if (strcmp(tok[1], "rect") != 0) return bad(path, line, "unknown record kind", tok[1]);

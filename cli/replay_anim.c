@@ -105,6 +105,8 @@ int cli_anim_picture(cli_anim *a, const pf_map *map, const cli_anim_unit *units,
     return cli_gif_frame(a->gif, &a->pic);
 }
 
+int cli_anim_finish(cli_anim *a) { return a && a->gif && cli_gif_finish(a->gif); }
+
 int cli_anim_close(cli_anim *a, int ok)
 {
     if (!a) return 0;

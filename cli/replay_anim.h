@@ -24,7 +24,11 @@ cli_anim *cli_anim_open(const char *cmd, const char *path, const pf_map *map, lo
  * strip's frame number, frame time and searches in flight. 0 with a message. */
 int       cli_anim_picture(cli_anim *a, const pf_map *map, const cli_anim_unit *units, uint32_t n, uint64_t frame,
                            double frame_ms, uint32_t in_flight);
-/* Finishes the file (ok = 0 discards it); 1 when complete. NULL-safe. */
+/* Writes the GIF's end and flushes it, leaving only its rename to cli_anim_close (cli_gif_finish);
+ * 1 when complete, 0 with a message. NULL-safe. */
+int       cli_anim_finish(cli_anim *a);
+/* Finishes the file (ok = 0 discards it) and renames it over its target; 1 when complete.
+ * NULL-safe. */
 int       cli_anim_close(cli_anim *a, int ok);
 
 #endif

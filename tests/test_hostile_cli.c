@@ -584,6 +584,29 @@ static void test_replay_budgets_integers(void **state)
     HAS(g_out, "\"budget_exp\":1000000000000");
 }
 
+/* 4b. Past the batch's query limit in one frame the message said "input exceeds a documented size
+ * limit" without naming it: it names PF_BATCH_MAX_QUERIES and its value, at the line that passed it
+ * (1,048,576 one-cell orders in frame 0: 25 MB of log, about 600 MB of memory, a second or two). */
+static void test_replay_query_limit_named(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("s.map", MAP);
+    const char *log = tmp("many.txt");
+    FILE *f = fopen(log, "w");
+    assert_non_null(f);
+    int ok = fputs("orders 1\n", f) >= 0;
+    for (uint32_t u = 0; ok && u <= PF_BATCH_MAX_QUERIES; u++) ok = fprintf(f, "0 %u 0 0 0 0 urgent\n", u) > 0;
+    assert_true(ok);
+    assert_int_equal(fclose(f), 0);
+    confine c = {.alarm_s = 120, .as_bytes = (size_t)3 << 30};
+    assert_int_equal(RUN_IN(c, "replay", map, log), 1);
+    char want[160];
+    snprintf(want, sizeof want, "many.txt:%u: more than %u queries in one frame's batch (PF_BATCH_MAX_QUERIES",
+             (unsigned)PF_BATCH_MAX_QUERIES + 2u, (unsigned)PF_BATCH_MAX_QUERIES);
+    HAS(g_err, want);
+    unlink(log);
+}
+
 /* 5. replay --prep FILE was documented and refused; --algo auto never used an accelerator. Orders
  * answered with an error are counted as failed, not completed. */
 static void test_replay_prep(void **state)
@@ -749,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_long_paths_whole),
         cmocka_unit_test(test_text_inputs_bounded),   cmocka_unit_test(test_nul_byte_named),
         cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
+        cmocka_unit_test(test_replay_query_limit_named),
         cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
         cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
         cmocka_unit_test(test_replay_slots),           cmocka_unit_test(test_docs_review),

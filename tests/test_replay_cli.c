@@ -428,6 +428,37 @@ static void test_animate(void **state)
     HAS(g_out, "\"orders\":593,");
 }
 
+/* --animate with --csv: every output is written and flushed before any replaces its target. The
+ * GIF was renamed before the CSV was written, so a CSV on a full disk left a new GIF over the old
+ * one (a review). The CSV goes to a link to /dev/full, never to the device itself. */
+static void test_outputs_all_or_none(void **state)
+{
+    (void)state;
+    write_inputs();
+    FILE *f = fopen(tmp("k.gif"), "w");
+    assert_non_null(f);
+    fputs("the old picture\n", f);
+    fclose(f);
+    unlink(tmp("full.csv"));
+    assert_int_equal(symlink("/dev/full", tmp("full.csv")), 0);
+    char args[640];
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s' --csv '%s'", tmp("m.map"),
+             tmp("o.txt"), tmp("k.gif"), tmp("full.csv"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "error writing");
+    char gif[64];
+    slurp(tmp("k.gif"), gif, sizeof gif);
+    assert_string_equal(gif, "the old picture\n");
+    unlink(tmp("full.csv"));
+    /* the same with the CSV writable: both replaced */
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s' --csv '%s'", tmp("m.map"),
+             tmp("o.txt"), tmp("k.gif"), tmp("k.csv"));
+    assert_int_equal(replay(args), 0);
+    slurp(tmp("k.gif"), gif, sizeof gif);
+    assert_memory_equal(gif, "GIF89a", 6);
+    assert_int_equal(access(tmp("k.csv"), F_OK), 0);
+}
+
 static void test_path_hash(void **state)
 {
     (void)state;
@@ -454,6 +485,31 @@ static void test_path_hash(void **state)
     HAS(csv, "0,1,0,0,invalid,-,0,-\n");
 }
 
+/* The lags are over completed orders (the help): 99 urgent orders from off the map fail at once
+ * (lag 0) and must not hide the one long urgent order's lag behind them in the p99. */
+static void test_lag_over_completed(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("l.map"), "w");
+    assert_non_null(f);
+    fprintf(f, "type octile\nheight 64\nwidth 64\nmap\n");
+    for (int y = 0; y < 64; y++) fprintf(f, "%.64s\n", y == 32 ? "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@." :
+                                         "................................................................");
+    fclose(f);
+    f = fopen(tmp("l.txt"), "w");
+    assert_non_null(f);
+    fputs("orders 1\n0 1 0 0 0 63 urgent\n", f);
+    for (int u = 2; u <= 100; u++) fprintf(f, "0 %d -1 -1 5 5 urgent\n", u);
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 20", tmp("l.map"), tmp("l.txt"));
+    assert_int_equal(replay(args), 0);
+    HAS(g_out, "\"completed\":1,\"failed\":99,");
+    double p99 = json_num("\"urgent_lag_p99\":"), max = json_num("\"urgent_lag_max\":");
+    assert_true(max > 1.0); /* the long order waited several frames */
+    assert_true(p99 == max); /* one completed order: its lag is every percentile */
+}
+
 static void test_bad_orders(void **state)
 {
     (void)state;
@@ -462,6 +518,9 @@ static void test_bad_orders(void **state)
         {"orders 1\n0 1 0 0 1 1 hasty\n", "o.txt:2: priority must be urgent, normal or background, not 'hasty'"},
         {"orders 1\n3 1 0 0 1 1 urgent\n\n2 1 0 0 1 1 urgent\n", "o.txt:4: frame goes backwards '2'"},
         {"orders 1\n0 1 0 x 1 1 urgent\n", "o.txt:2: bad coordinate 'x'"},
+        /* strtol skipped a leading \v or \f (the split leaves them in a token): refused like a space */
+        {"orders 1\n0 1 \v0 0 1 1 urgent\n", "o.txt:2: bad coordinate '\\x0b0'"},
+        {"orders 1\n0 rect \f1 1 2 2 @\n", "o.txt:2: bad number '\\x0c1'"},
         {"orders 1\n0 move 1 1 2 2 0\n", "o.txt:2: unknown record kind 'move'"},
         {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:"},           /* '0' is no terrain: checked on the map */
         {"orders 1\n0 rect 1 1 2 2\n", "o.txt:2: expected FRAME rect X Y W H C"},
@@ -487,6 +546,16 @@ static void test_bad_orders(void **state)
         HAS(g_err, cases[i].msg);
         assert_int_not_equal(access(tmp("never.csv"), F_OK), 0);
     }
+    /* an edit off the map is said as soon as the map is loaded, before anything is made for the
+     * run (here the accelerator --prep would read, from a file that does not exist) and before
+     * frame 0: it used to be found at its frame, the run up to it wasted */
+    f = fopen(tmp("o.txt"), "w");
+    fputs("orders 1\n0 1 0 0 1 1 urgent\n9 rect 3 0 5 1 @\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "'%s' '%s' --algo auto --prep '%s'", tmp("t.map"), tmp("o.txt"), tmp("missing.pfa"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "o.txt:3: rectangle 3 0 5 1 is partly outside the 4x3 map");
+    HASNT(g_err, "missing.pfa");
     snprintf(args, sizeof args, "'%s' '%s' --workers 0", tmp("t.map"), tmp("o.txt"));
     assert_int_equal(replay(args), 2);
     assert_int_equal(replay("--help"), 0);
@@ -727,7 +796,9 @@ int main(void)
         cmocka_unit_test(test_frames_csv),
         cmocka_unit_test(test_edits_sizes_partial),
         cmocka_unit_test(test_animate),
+        cmocka_unit_test(test_outputs_all_or_none),
         cmocka_unit_test(test_bad_orders),
+        cmocka_unit_test(test_lag_over_completed),
         cmocka_unit_test(test_prep_follows_edits),
         cmocka_unit_test(test_prep_adopts_off_frame), cmocka_unit_test(test_prep_follows_by_diff),
     };
