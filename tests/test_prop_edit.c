@@ -4,7 +4,8 @@
  * multiplier, connected components (as a partition), JPS bitmaps and JPS+ distances (shared and
  * per-context copies), A*, JPS, JPS+ searches (status, cost, path, expansions), first-move tables
  * (every entry), and batches (single, deduplicated and group queries, some suspended by a budget
- * when the map changes: restarted, or finished on their version by option). Every move rule,
+ * when the map changes: restarted, or finished on their version by option); and edits whose
+ * rectangle is the whole map, changing few or many cells (JPS+ distances byte for byte). Every move rule,
  * unweighted and weighted grids. Seeds are printed on failure (PF_TEST_SEED replays one);
  * PF_TEST_SCALE scales the number of maps. */
 #include <setjmp.h>
@@ -296,6 +297,169 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
 }
 
 
+/* ---- large footprints ---------------------------------------------------------------------------
+ *
+ * One edit whose rectangle is the whole map (an editor writing back a region it touched in a few
+ * places): the JPS+ distances follow around the cells whose class changed, and when that would
+ * cost more than a share of a build they are computed again in place, allocating nothing. Either
+ * way the shared table and a context's own distances equal a fresh build's, byte for byte. */
+
+typedef struct large_world {
+    pf_map *map;
+    test_tracker tr;   /* the shared table's allocator */
+    pf_jps_table *jt;
+    pf_ctx *own;       /* a context with JPS+ distances of its own */
+    uint64_t inner;    /* interior cells: a recomputation reports 8 x inner entries per table */
+} large_world;
+
+static void large_open(large_world *lw, pf_map *m, uint32_t threads)
+{
+    lw->map = m;
+    lw->tr = (test_tracker){.countdown = -1};
+    assert_int_equal(pf_jps_table_create(m, &(pf_jps_desc){.allocator = test_tracked(&lw->tr), .threads = threads},
+                                         &lw->jt),
+                     PF_OK);
+    assert_int_equal(pf_ctx_create(m, NULL, &lw->own), PF_OK);
+    uint32_t a = random_open(m, &(uint64_t){g_seed});
+    assert_true(a != PF_NODE_NONE);
+    assert_int_equal(pf_search(lw->own, a, a, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, NULL), PF_OK);
+    const pf__jps_ext *x = pf__ctx_ext_get(lw->own, PF__EXT_JPS);
+    assert_true(x && x->own.dist);
+    lw->inner = (uint64_t)(pf_grid_width(m)) * pf_grid_height(m);
+}
+
+/* Applies one edit of the whole map with the cells of `cls`; returns the report after checking
+ * both followers against a fresh build. */
+static pf_edit_report large_apply(large_world *lw, const uint8_t *cls, unsigned long *table_allocs)
+{
+    pf_map *m = lw->map;
+    pf_edit_report rep;
+    unsigned long calls0 = lw->tr.calls;
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {0, 0, pf_grid_width(m), pf_grid_height(m)},
+                                                            .classes = cls},
+                                         1, &rep),
+                     PF_OK);
+    *table_allocs = lw->tr.calls - calls0;
+    pf_map *f = fresh_copy(m);
+    pf_jps_table *fjt;
+    assert_int_equal(pf_jps_table_create(f, &(pf_jps_desc){.threads = 1}, &fjt), PF_OK);
+    check_jps_data(lw->jt, fjt, m);
+    const pf__jps_ext *x = pf__ctx_ext_get(lw->own, PF__EXT_JPS);
+    PCHECK(x->own.dist != NULL);
+    check_jps_data(&x->own, fjt, m);
+    pf_jps_table_destroy(fjt);
+    pf_map_destroy(f);
+    return rep;
+}
+
+static void large_close(large_world *lw)
+{
+    pf_ctx_destroy(lw->own);
+    pf_jps_table_destroy(lw->jt);
+    pf_map_destroy(lw->map);
+    PCHECK(lw->tr.live == 0);
+}
+
+/* The map's cells, read out, with cells toggled between blocked and open ground: every
+ * `every`th, or with every 0 the two opposite corners (the changes span the whole map) and
+ * `flips` random ones. */
+static uint8_t *large_cells(const pf_map *m, uint64_t *rs, uint32_t flips, uint32_t every)
+{
+    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
+    const size_t n = (size_t)w * h;
+    uint8_t *cls = malloc(n);
+    assert_non_null(cls);
+    assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, w, h}, cls, NULL), PF_OK);
+    if (every)
+        for (size_t c = 0; c < n; c += every) cls[c] = cls[c] ? 0 : 1;
+    else {
+        cls[0] = cls[0] ? 0 : 1;
+        cls[n - 1] = cls[n - 1] ? 0 : 1;
+        for (uint32_t i = 0; i < flips; i++) {
+            size_t c = rng_below(rs, w * h);
+            cls[c] = cls[c] ? 0 : 1;
+        }
+    }
+    return cls;
+}
+
+static void test_large_footprints(void **state)
+{
+    (void)state;
+    static const pf_moves rules[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT};
+    for (uint32_t i = 0; i < 4; i++) {
+        g_seed = 9000u + i;
+        uint64_t rs = g_seed;
+        large_world lw = {0};
+        large_open(&lw, random_map(&rs, 300, 300, rules[i & 1], 0), 1u + (i >> 1));
+        unsigned long allocs;
+        /* a few cells: their neighbourhoods only (every entry of the footprint's box before) */
+        snprintf(g_where, sizeof g_where, "whole map, opposite corners and %u cells changed", i);
+        uint8_t *cls = large_cells(lw.map, &rs, i, 0);
+        pf_edit_report rep = large_apply(&lw, cls, &allocs);
+        PCHECK(rep.changed >= 2u);
+        PCHECK(rep.jps_updated < lw.inner); /* two tables: under an eighth of one table's entries */
+        free(cls);
+        /* every 7th cell: past the budget, computed again in place, nothing allocated */
+        snprintf(g_where, sizeof g_where, "whole map, every 7th cell changed");
+        cls = large_cells(lw.map, &rs, 0, 7u);
+        rep = large_apply(&lw, cls, &allocs);
+        PCHECK(rep.jps_updated == 2u * 8u * lw.inner);
+        PCHECK(allocs == 0);
+        free(cls);
+        large_close(&lw);
+    }
+}
+
+/* Few changed cells whose walks spend the budget: seeds well under it, rewritten lines over it
+ * (walls dropped on open ground rewrite their rows, columns and diagonals to the border). The
+ * update gives way to a recomputation part-way, and the result is still exact. */
+static void test_large_walks(void **state)
+{
+    (void)state;
+    static const pf_moves rules[] = {PF_MOVES_8_NO_CUT, PF_MOVES_8_CUT};
+    for (uint32_t i = 0; i < 2; i++) {
+        g_seed = 9100u + i;
+        uint64_t rs = g_seed;
+        const uint32_t side = 300;
+        uint8_t *open = malloc((size_t)side * side);
+        assert_non_null(open);
+        memset(open, 1, (size_t)side * side);
+        large_world lw = {0};
+        large_open(&lw, grid_make(side, side, rules[i], open, NULL), 1);
+        free(open);
+        unsigned long allocs;
+        snprintf(g_where, sizeof g_where, "60 walls on open ground");
+        uint8_t *cls = large_cells(lw.map, &rs, 58, 0);
+        pf_edit_report rep = large_apply(&lw, cls, &allocs);
+        PCHECK(rep.jps_updated == 2u * 8u * lw.inner);
+        PCHECK(allocs > 0); /* it did start seed by seed */
+        free(cls);
+        large_close(&lw);
+    }
+}
+
+/* A table whose allocator refuses everything after its build still follows an edit: the seeds it
+ * cannot allocate give way to the recomputation in place (the table went stale before). */
+static void test_large_no_memory(void **state)
+{
+    (void)state;
+    g_seed = 9200;
+    uint64_t rs = g_seed;
+    large_world lw = {0};
+    large_open(&lw, random_map(&rs, 120, 90, PF_MOVES_8_NO_CUT, 0), 1);
+    lw.tr.countdown = 0;
+    unsigned long allocs;
+    snprintf(g_where, sizeof g_where, "allocator refusing, 3 cells changed");
+    uint8_t *cls = large_cells(lw.map, &rs, 1, 0);
+    pf_edit_report rep = large_apply(&lw, cls, &allocs);
+    PCHECK(lw.tr.fails > 0);
+    PCHECK(rep.jps_updated >= 8u * lw.inner);
+    free(cls);
+    lw.tr.countdown = -1;
+    large_close(&lw);
+}
+
 /* ---- first-move tables ------------------------------------------------------------------------- */
 
 static void run_table_world(uint64_t seed, pf_moves mv, int weighted)
@@ -490,7 +654,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_8_no_cut), cmocka_unit_test(test_8_cut),      cmocka_unit_test(test_4),
         cmocka_unit_test(test_hex),      cmocka_unit_test(test_8_weighted), cmocka_unit_test(test_4_weighted),
-        cmocka_unit_test(test_tables),   cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_tables),   cmocka_unit_test(test_batches),    cmocka_unit_test(test_large_footprints),
+        cmocka_unit_test(test_large_walks), cmocka_unit_test(test_large_no_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,14 @@ typedef struct pf__edit_view {
     uint32_t       count;
     uint64_t       version;    /* the new version */
     uint32_t       jps_updated; /* JPS+ entries recomputed by the users so far (report) */
+    /* the cells whose class changed, every one inside a box (a box also holds cells whose
+     * multiplier alone changed, or none: one box spans all the changes of an edit): padded cell
+     * (x, y) at bit (x + 64) & 63 of word y * cls_words + (x + 64) / 64 (the JPS bitmaps' layout:
+     * 64 spare bits before a row and a spare word after it, so a window of 64 cells read around x
+     * needs no bounds test). Lets a follower whose data depends on the classes alone work around
+     * the changed cells of a sparse box instead of all of it. */
+    const uint64_t *cls_changed;
+    uint32_t       cls_words;
 } pf__edit_view;
 struct pf__map_user {
     pf__map_user *prev, *next;

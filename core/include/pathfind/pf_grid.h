@@ -201,7 +201,8 @@ typedef struct pf_edit_report {
     uint64_t version;        /* pf_map_version after the call */
     uint32_t changed;        /* cells whose class or cost changed */
     uint32_t comp_visited;   /* cells the component update visited (cut and joined pieces) */
-    uint32_t jps_updated;    /* JPS+ jump distances recomputed, over every table that follows the map */
+    uint32_t jps_updated;    /* JPS+ jump distances recomputed, over every table that follows the map
+                                (all 8 x interior cells of a table that computed them again) */
 } pf_edit_report;
 
 /**

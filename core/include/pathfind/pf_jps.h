@@ -36,8 +36,13 @@
  *
  * EDITS. A table follows its map's edits (pf_grid_apply_edits): the bitmaps of the edited cells
  * and the JPS+ distances along the lines an edit reaches are updated in place, bit for bit what a
- * fresh build gives. If an update runs out of memory the table is stale and searches using it
- * return PF_WRONG_MAP until it is built again; data a context built itself is rebuilt on demand.
+ * fresh build gives. The distances are updated around the cells whose class changed (not every
+ * cell an edit's rectangle covers); an edit that changes so much that this would cost more than
+ * a quarter of a build has them computed again in place instead, as the build does (its `threads`;
+ * serially when it ran on a `parallel` hook, which is the caller's for the build only), allocating
+ * nothing. If an update runs out of memory (a new class's bitmaps) the table is stale and searches
+ * using it return PF_WRONG_MAP until it is built again; data a context built itself is rebuilt on
+ * demand.
  *
  * THREAD SAFETY: a pf_jps_table is immutable between edits; any number of threads' contexts may
  * use it at once. It must outlive every context it is attached to, and be destroyed before its

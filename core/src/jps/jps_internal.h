@@ -29,6 +29,8 @@ struct pf_jps_table {
     pf__map_user  user;        /* shared tables follow the map's edits */
     pf_allocator  alloc;
     uint32_t      rw, cw;      /* words per row line, per column line */
+    uint32_t      threads;     /* OpenMP threads recomputing the distances in place after a large
+                                  edit (the build's; 0 = OpenMP's default) */
     uint64_t     *rows[256];
     uint64_t     *cols[256];
     int16_t      *dist;

@@ -354,6 +354,17 @@ static void dist_diag_body(void *ctx, uint64_t begin, uint64_t end, uint32_t wor
     }
 }
 
+/* Every distance of D from the classes alone: what the build does, and what an edit too large to
+ * follow cell by cell does in place (allocating nothing). */
+static void dist_fill(int16_t *D, const pf_map *m, const pf__par *p)
+{
+    const uint32_t pw = m->pw, ph = m->ph;
+    memset(D, 0, (size_t)pw * ph * 8u * sizeof(int16_t));
+    dist_job j = {D, m->cls, m->nb_off[0], pw, ph, p->workers, m->moves == PF_MOVES_8_CUT};
+    pf__par_for(p, 2u * (uint64_t)p->workers, 1, dist_straight_body, &j);
+    pf__par_for(p, 2u * ((uint64_t)pw + ph - 1u), 32, dist_diag_body, &j);
+}
+
 pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par)
 {
     if (t->dist) return PF_OK;
@@ -363,11 +374,8 @@ pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par)
     int16_t *D = pf__alloc(&t->alloc, bytes, 64);
     if (!D) return PF_OUT_OF_MEMORY;
     pf__jps_hugepages(D, bytes); /* before the first touch, so the pages are born huge */
-    memset(D, 0, bytes);
     pf__par p = par ? *par : pf__par_build(NULL, 0, (size_t)pw * ph);
-    dist_job j = {D, m->cls, m->nb_off[0], pw, ph, p.workers, m->moves == PF_MOVES_8_CUT};
-    pf__par_for(&p, 2u * (uint64_t)p.workers, 1, dist_straight_body, &j);
-    pf__par_for(&p, 2u * ((uint64_t)pw + ph - 1u), 32, dist_diag_body, &j);
+    dist_fill(D, m, &p);
     t->dist = D;
     t->bytes += bytes;
     return PF_OK;
@@ -378,24 +386,48 @@ pf_status pf__jps_table_dist(pf_jps_table *t, const pf__par *par)
  * Bitmaps: the edited cells' bits, per class. Distances: D[i][d] is a function of a few cells
  * within two steps of i and of D[i + step(d)][d] (diagonals also of the sign of the two straight
  * distances of i + step(d)). So after an edit:
- *   - seeds are the cells within two steps of an edited cell, in all eight directions;
+ *   - seeds are the cells within two steps of a cell whose class changed, in all eight directions
+ *     (the changed cells, not their edit's box: a footprint of the whole map that changes two
+ *     cells seeds 144 entries, not 32 million);
  *   - a direction's seeds are recomputed in the order its dependencies run (the cell its step leads
  *     to first), and from each seed whose value changed the walk goes on backwards along the line
  *     while values keep changing: a wall put in a corridor rewrites the distances up to the
  *     previous wall or jump point, and no further;
  *   - straight directions come first; a straight distance whose sign changed (a jump point now
  *     seen, or no longer) seeds the two diagonals that test it, at the cell one diagonal step back.
- * The result equals a fresh build bit for bit (the tests compare them). */
+ * A seed pushed (8 bytes, sorted) or an entry recomputed out of order costs about what the build
+ * spends on a whole cell of eight entries. So the update cell by cell has a budget: interior cells
+ * / PF__JPS_EDIT_SHARE seeds and recomputations (PF__JPS_EDIT_MIN at least). Past it (known in
+ * advance from the seeds, or met on the walks), or when a seed cannot be allocated, every distance
+ * is computed again in place by the build's own passes, allocating nothing: an edit costs at most
+ * about a build and a share of one, and the distances never go stale. The result equals a fresh
+ * build bit for bit (the tests compare them). */
+
+/* The share of a build the update cell by cell may spend before it gives way to a recomputation:
+ * on rooms-2000 a seed or a recomputation cost 30-70 ns, a build 60-85 ns a cell (one thread).
+ * At least PF__JPS_EDIT_MIN on any map (a few buildings' worth, well under a millisecond). */
+#define PF__JPS_EDIT_SHARE 4u
+#define PF__JPS_EDIT_MIN 16384u
 
 typedef struct seedvec {
     uint64_t *v;
     uint32_t  n, cap;
 } seedvec;
 
-static int seed_push(seedvec *s, const pf_allocator *a, uint64_t x)
+/* The seeds of an update and what it may still spend. */
+typedef struct seeding {
+    seedvec             sv[8];
+    uint64_t            left; /* seeds and recomputations before the budget is spent */
+    const pf_allocator *a;
+} seeding;
+
+/* 0 when the budget is spent or the allocation failed. */
+static int seed_push(seeding *s, uint32_t d, uint64_t x)
 {
-    if (!pf__grow(a, &s->v, &s->cap, (uint64_t)s->n + 1u, sizeof *s->v, 1024u, 0)) return 0;
-    s->v[s->n++] = x;
+    seedvec *v = &s->sv[d];
+    if (!s->left || !pf__grow(s->a, &v->v, &v->cap, (uint64_t)v->n + 1u, sizeof *v->v, 1024u, 0)) return 0;
+    s->left--;
+    v->v[v->n++] = x;
     return 1;
 }
 
@@ -433,52 +465,120 @@ static int interior(const pf_map *m, uint32_t i)
     return x >= 1 && y >= 1 && x + 1 < m->pw && y + 1 < m->ph;
 }
 
-static int edit_dist(pf_jps_table *t, const pf__edit_view *e, uint32_t *updated)
+/* 64 bits of a row of changed-class bits from bit `pos` on (pf__edit_view's layout). */
+static uint64_t chg_window(const uint64_t *row, uint32_t pos)
+{
+    const uint32_t w = pos >> 6, s = pos & 63u;
+    return s ? (row[w] >> s) | (row[w + 1] << (64u - s)) : row[w];
+}
+
+/* Which of padded cells x .. min(x + 63, x1) of row y are seeds: within two steps of a cell whose
+ * class changed (bit j for cell x + j). Border rows never change. The five rows' bits of cells
+ * x - 2 .. x + 65 are OR-ed first (v0: the first 64, v1: the last 4; v1's window may end in the
+ * next row's first word, which the shifts below drop), then spread sideways. */
+static uint64_t seed_mask(const pf_map *m, const pf__edit_view *e, uint32_t x, uint32_t y, uint32_t x1)
+{
+    uint64_t v0 = 0, v1 = 0;
+    for (uint32_t yy = y > 2u ? y - 2u : 1u; yy <= y + 2u && yy + 1u < m->ph; yy++) {
+        const uint64_t *row = e->cls_changed + (size_t)yy * e->cls_words;
+        v0 |= chg_window(row, x + 62u);
+        v1 |= chg_window(row, x + 126u);
+    }
+    uint64_t any = v0;
+    for (uint32_t dx = 1; dx <= 4; dx++) any |= (v0 >> dx) | (v1 << (64u - dx));
+    return x1 - x >= 63u ? any : any & ((UINT64_C(1) << (x1 - x + 1u)) - 1u);
+}
+
+/* The seed cells of box r (unpadded), grown by two inside the border: counted into *count, or with
+ * s given pushed in all eight directions (0 when a push fails). */
+static int box_seeds(const pf_map *m, const pf__edit_view *e, const pf_rect *r, uint64_t *count, seeding *s)
+{
+    const uint32_t x0 = r->x >= 2 ? (uint32_t)r->x - 1u : 1u, y0 = r->y >= 2 ? (uint32_t)r->y - 1u : 1u;
+    const uint32_t x1 = (uint32_t)r->x + r->w + 2u < m->pw - 2u ? (uint32_t)r->x + r->w + 2u : m->pw - 2u;
+    const uint32_t y1 = (uint32_t)r->y + r->h + 2u < m->ph - 2u ? (uint32_t)r->y + r->h + 2u : m->ph - 2u;
+    for (uint32_t y = y0; y <= y1; y++)
+        for (uint32_t x = x0; x <= x1; x += 64u) {
+            uint64_t b = seed_mask(m, e, x, y, x1);
+            if (!s) {
+                for (; b; b &= b - 1u) (*count)++;
+                continue;
+            }
+            for (; b; b &= b - 1u) {
+                uint32_t i = y * m->pw + x + pf__ctz64(b);
+                for (uint32_t d = 0; d < 8; d++)
+                    if (!seed_push(s, d, seed_key(m, i, d))) return 0;
+            }
+        }
+    return 1;
+}
+
+/* The distances after the edit, seed by seed; 0 when the budget ran out or a seed could not be
+ * allocated (D is then partly updated: only a recomputation of all of it helps). */
+static int dist_seeds(pf_jps_table *t, const pf__edit_view *e, seeding *s, uint32_t *updated)
 {
     const pf_map *m = t->map;
     const int cut = m->moves == PF_MOVES_8_CUT;
     const int32_t *off = m->nb_off[0];
     int16_t *D = t->dist;
-    seedvec sv[8] = {{0}};
     int ok = 1;
-    for (uint32_t r = 0; r < e->count && ok; r++) {
-        /* padded box grown by two, inside the border */
-        int64_t x0 = (int64_t)e->rects[r].x + 1 - 2, y0 = (int64_t)e->rects[r].y + 1 - 2;
-        int64_t x1 = (int64_t)e->rects[r].x + e->rects[r].w + 2, y1 = (int64_t)e->rects[r].y + e->rects[r].h + 2;
-        if (x0 < 1) x0 = 1;
-        if (y0 < 1) y0 = 1;
-        if (x1 > (int64_t)m->pw - 2) x1 = (int64_t)m->pw - 2;
-        if (y1 > (int64_t)m->ph - 2) y1 = (int64_t)m->ph - 2;
-        for (int64_t y = y0; y <= y1 && ok; y++)
-            for (int64_t x = x0; x <= x1 && ok; x++)
-                for (uint32_t d = 0; d < 8 && ok; d++)
-                    ok = seed_push(&sv[d], &t->alloc, seed_key(m, (uint32_t)(y * m->pw + x), d));
-    }
+    uint64_t walked = 0; /* entries rewritten along the walks: with the seeds, within the budget */
+    uint32_t n = 0;      /* locals, not *updated and s->left: the stores through D may alias neither */
+    for (uint32_t r = 0; r < e->count && ok; r++) ok = box_seeds(m, e, &e->rects[r], NULL, s);
     for (uint32_t d = 0; d < 8 && ok; d++) {
-        qsort(sv[d].v, sv[d].n, sizeof *sv[d].v, cmp_u64);
-        for (size_t k = 0; k < sv[d].n && ok; k++) {
-            uint32_t i = (uint32_t)sv[d].v[k];
-            if (k && (uint32_t)sv[d].v[k - 1] == i) continue;
+        seedvec *sv = &s->sv[d];
+        if (sv->n) qsort(sv->v, sv->n, sizeof *sv->v, cmp_u64); /* none: only multipliers changed */
+        for (size_t k = 0; k < sv->n && ok; k++) {
+            uint32_t i = (uint32_t)sv->v[k];
+            if (k && (uint32_t)sv->v[k - 1] == i) continue;
             int16_t was;
-            while (redo(D, m, i, d, cut, &was)) {
-                (*updated)++;
+            uint32_t steps = 0;
+            while (ok && redo(D, m, i, d, cut, &was)) {
+                steps++;
                 int16_t now = D[(size_t)i * 8u + d];
                 if (d < 4 && (was > 0) != (now > 0)) {
                     /* the diagonals that test this straight distance, one step back from i */
                     for (uint32_t g = 4; g < 8 && ok; g++) {
                         if (pf__dir_h[g] != d && pf__dir_v[g] != d) continue;
                         uint32_t j = (uint32_t)((int32_t)i - off[g]);
-                        if (interior(m, j)) ok = seed_push(&sv[g], &t->alloc, seed_key(m, j, g));
+                        if (interior(m, j)) ok = seed_push(s, g, seed_key(m, j, g));
                     }
                 }
                 i = (uint32_t)((int32_t)i - off[d]);
                 if (!interior(m, i)) break;
             }
-            (*updated)++;
+            /* the budget is checked once a walk (one line's length past it at most) */
+            n += steps + 1u;
+            walked += steps;
+            ok = ok && walked <= s->left;
         }
     }
-    for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, sv[d].v, (size_t)sv[d].cap * sizeof *sv[d].v);
+    *updated = n;
     return ok;
+}
+
+static void edit_dist(pf_jps_table *t, const pf__edit_view *e, uint32_t *updated)
+{
+    const pf_map *m = t->map;
+    const uint64_t inner = (uint64_t)(m->pw - 2u) * (m->ph - 2u);
+    /* the seed cells: at most the boxes grown by two, counted only when those pass the budget */
+    uint64_t cells = 0;
+    for (uint32_t r = 0; r < e->count; r++) cells += ((uint64_t)e->rects[r].w + 4u) * (e->rects[r].h + 4u);
+    if (cells * 8u > (inner / PF__JPS_EDIT_SHARE > PF__JPS_EDIT_MIN ? inner / PF__JPS_EDIT_SHARE : PF__JPS_EDIT_MIN)) {
+        cells = 0;
+        for (uint32_t r = 0; r < e->count; r++) (void)box_seeds(m, e, &e->rects[r], &cells, NULL);
+    }
+    seeding s = {.left = inner / PF__JPS_EDIT_SHARE > PF__JPS_EDIT_MIN ? inner / PF__JPS_EDIT_SHARE : PF__JPS_EDIT_MIN,
+                 .a = &t->alloc};
+    uint32_t n = 0;
+    /* eight seeds a cell, known before any is pushed */
+    int done = cells * 8u <= s.left && dist_seeds(t, e, &s, &n);
+    for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, s.sv[d].v, (size_t)s.sv[d].cap * sizeof *s.sv[d].v);
+    if (!done) {
+        pf__par p = pf__par_build(NULL, t->threads, (size_t)m->pw * m->ph);
+        dist_fill(t->dist, m, &p);
+        n = 8u * inner > UINT32_MAX ? UINT32_MAX : (uint32_t)(8u * inner);
+    }
+    *updated = UINT32_MAX - *updated < n ? UINT32_MAX : *updated + n;
 }
 
 int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
@@ -494,37 +594,33 @@ int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
         t->fingerprint = m->fingerprint;
         return 1;
     }
-    for (uint32_t r = 0; r < e->count; r++) {
-        const pf_rect *q = &e->rects[r];
-        for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
-            for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
-                uint8_t k = m->cls[(size_t)y * m->pw + x];
-                if (k && !t->rows[k] && t->all_classes && pf__jps_table_class(t, k, NULL) != PF_OK) return 0;
-            }
-    }
-    for (int k = 1; k < 256; k++) {
-        uint64_t *rows = t->rows[k], *cols = t->cols[k];
-        if (!rows) continue;
+    /* the bits of the cells whose class changed: a class new to the map gets its bitmaps first
+     * (built from the edited map), then every class's bit of each such cell is written */
+    for (int pass = 0; pass < 2; pass++) {
+        uint8_t ks[255];
+        uint32_t nk = 0;
+        for (uint32_t k = 1; pass && k < 256; k++)
+            if (t->rows[k]) ks[nk++] = (uint8_t)k;
         for (uint32_t r = 0; r < e->count; r++) {
             const pf_rect *q = &e->rects[r];
+            const uint32_t x1 = (uint32_t)q->x + q->w;
             for (uint32_t y = (uint32_t)q->y + 1u; y <= (uint32_t)q->y + q->h; y++)
-                for (uint32_t x = (uint32_t)q->x + 1u; x <= (uint32_t)q->x + q->w; x++) {
-                    uint64_t bx = UINT64_C(1) << ((x + 64u) & 63u), by = UINT64_C(1) << ((y + 64u) & 63u);
-                    uint64_t *wr = &rows[(size_t)y * t->rw + ((x + 64u) >> 6)];
-                    uint64_t *wc = &cols[(size_t)x * t->cw + ((y + 64u) >> 6)];
-                    if (m->cls[(size_t)y * m->pw + x] == (uint8_t)k) {
-                        *wr |= bx;
-                        *wc |= by;
-                    } else {
-                        *wr &= ~bx;
-                        *wc &= ~by;
+                for (uint32_t x0 = (uint32_t)q->x + 1u; x0 <= x1; x0 += 64u) {
+                    uint64_t b = chg_window(e->cls_changed + (size_t)y * e->cls_words, x0 + 64u);
+                    if (x1 - x0 < 63u) b &= (UINT64_C(1) << (x1 - x0 + 1u)) - 1u;
+                    for (; b; b &= b - 1u) {
+                        const uint32_t x = x0 + pf__ctz64(b);
+                        const uint8_t c = m->cls[(size_t)y * m->pw + x];
+                        if (!pass) {
+                            if (c && !t->rows[c] && t->all_classes && pf__jps_table_class(t, c, NULL) != PF_OK) return 0;
+                            continue;
+                        }
+                        for (uint32_t j = 0; j < nk; j++) bit_set(m, t->rows[ks[j]], t->cols[ks[j]], x, y, c == ks[j]);
                     }
                 }
         }
     }
-    uint32_t updated = 0;
-    if (t->dist && !edit_dist(t, e, &updated)) return 0;
-    e->jps_updated += updated;
+    if (t->dist) edit_dist(t, e, &e->jps_updated);
     t->version = e->version;
     t->fingerprint = m->fingerprint;
     return 1;
@@ -564,6 +660,9 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     if (!t) return PF_OUT_OF_MEMORY;
     pf__jps_table_init(t, map, &a);
     t->all_classes = 1;
+    /* an edit that recomputes the distances in place runs on the build's OpenMP threads; a hook
+     * is the caller's for this call only (pf_parallel.h), so there it runs serially */
+    t->threads = d.parallel.run ? 1u : d.threads;
     /* the table follows the map's edits; while it builds, the map must not change */
     t->user.after = table_after_edit;
     pf__map_attach(map, &t->user);

@@ -158,7 +158,31 @@ static int ensure_live(pf_map *m)
         m->block_ver = pf__calloc(&m->alloc, (size_t)m->blocks_x * m->blocks_y * sizeof(uint64_t), 64);
         if (!m->block_ver) return 0;
     }
+    if (!m->chg) {
+        /* one bit a cell (an eighth of the classes' bytes), as the JPS bitmaps lay rows out */
+        const uint32_t words = (m->pw + 127u) / 64u + 1u;
+        m->chg = pf__calloc(&m->alloc, (size_t)m->ph * words * sizeof(uint64_t), 64);
+        if (!m->chg) return 0;
+        m->chg_words = words;
+    }
     return 1;
+}
+
+/* The changed-class bit of padded cell (x, y) (pf__edit_view). */
+static uint64_t *chg_word(const pf_map *m, uint32_t x, uint32_t y, uint64_t *bit)
+{
+    *bit = UINT64_C(1) << ((x + 64u) & 63u);
+    return &m->chg[(size_t)y * m->chg_words + ((x + 64u) >> 6)];
+}
+
+/* Clears the changed-class bits of a box (unpadded), so the bitmap is all 0 between edits. */
+static void chg_clear(pf_map *m, pf_rect r)
+{
+    for (uint32_t y = (uint32_t)r.y + 1u; y <= (uint32_t)r.y + r.h; y++)
+        for (uint32_t x = (uint32_t)r.x + 1u; x <= (uint32_t)r.x + r.w; x++) {
+            uint64_t bit, *w = chg_word(m, x, y, &bit);
+            *w &= ~bit;
+        }
 }
 
 static int ensure_scratch(pf_map *m, size_t n)
@@ -193,8 +217,8 @@ static void cost_in(pf_map *m, uint8_t k, float c)
     }
 }
 
-/* Writes one edit; sets *box to the cells that changed (w 0 when none) and *cls_box to those whose
- * class changed. Old classes of the rectangle are left in m->scratch for the component update. */
+/* Writes one edit; sets *box to the cells that changed (w 0 when none) and marks those whose class
+ * changed in m->chg. Old classes of the rectangle are left in m->scratch for the component update. */
 static void write_cells(pf_map *m, const pf_grid_edit *e, pf_rect *box, uint32_t *changed, int *rescan)
 {
     const uint32_t what = PF__DEF(e->what, (uint32_t)PF_EDIT_CLASS);
@@ -213,6 +237,10 @@ static void write_cells(pf_map *m, const pf_grid_edit *e, pf_rect *box, uint32_t
              * unweighted grid has none */
             if (nk == ok && (nc == oc || !m->cost)) continue;
             *rescan |= cost_out(m, ok, oc);
+            if (nk != ok) {
+                uint64_t bit, *cw = chg_word(m, (uint32_t)e->rect.x + x + 1u, (uint32_t)e->rect.y + y + 1u, &bit);
+                *cw |= bit;
+            }
             m->cls[c] = nk;
             if (m->cost) m->cost[c] = nc;
             cost_in(m, nk, nc);
@@ -347,7 +375,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         pf__grid_fingerprint(m, boxes, nbox, (m->cost != NULL) != was_weighted);
         m->version++;
         for (uint32_t i = 0; i < nbox; i++) log_rect(m, boxes[i], m->version);
-        pf__edit_view view = {boxes, nbox, m->version, 0};
+        pf__edit_view view = {boxes, nbox, m->version, 0, m->chg, m->chg_words};
         m->notifying = 1;
         for (pf__map_user *u = m->followers; u; u = u->next) {
             if (u->after && !u->after(u, m, &view)) result = PF_OUT_OF_MEMORY;
@@ -365,6 +393,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         }
         if (report) report->jps_updated = view.jps_updated;
     }
+    for (uint32_t i = 0; i < nbox; i++) chg_clear(m, boxes[i]);
     if (report) {
         report->version = m->version;
         report->changed = changed;

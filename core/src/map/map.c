@@ -123,6 +123,7 @@ size_t pf_map_mem_size(const pf_map *m)
         if (m->log) s += PF__LOG_CAP * sizeof *m->log;
         if (m->block_ver) s += (size_t)m->blocks_x * m->blocks_y * sizeof(uint64_t);
         s += m->scratch_cap;
+        if (m->chg) s += (size_t)m->ph * m->chg_words * sizeof(uint64_t);
     } else {
         s += 2 * ((size_t)m->n + 1) * sizeof(uint32_t) + 2 * (size_t)m->m * (sizeof(uint32_t) + sizeof(double));
         if (m->xy) s += (size_t)m->n * 2 * sizeof(double);
@@ -167,6 +168,7 @@ void pf_map_destroy(pf_map *m)
         pf__free(&a, m->log, PF__LOG_CAP * sizeof *m->log);
         pf__free(&a, m->block_ver, (size_t)m->blocks_x * m->blocks_y * sizeof(uint64_t));
         pf__free(&a, m->scratch, m->scratch_cap);
+        pf__free(&a, m->chg, (size_t)m->ph * m->chg_words * sizeof(uint64_t));
     } else {
         pf__free(&a, m->off, ((size_t)m->n + 1) * sizeof(uint32_t));
         pf__free(&a, m->dst, (size_t)m->m * sizeof(uint32_t));

@@ -64,6 +64,10 @@ struct pf_map {
     uint32_t      blocks_x, blocks_y;
     uint8_t      *scratch;     /* old classes of the rectangle being edited */
     size_t        scratch_cap;
+    uint64_t     *chg;         /* [ph * chg_words] padded cells whose class the edit in progress
+                                  changed, at bit x + 64 of row y's words (pf__edit_view); all 0
+                                  outside an edit. Allocated by the first edit */
+    uint32_t      chg_words;
 
     /* grid */
     uint32_t     width, height;
