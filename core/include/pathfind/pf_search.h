@@ -258,7 +258,9 @@ typedef struct pf_stats {
     uint32_t path_len;   /* nodes on the path, start and goal included; 0 when none */
     double   cost;       /* path cost; INFINITY when no path */
     pf_algo  algo;       /* the search that answered: the one asked for, PF_ALGO_ASTAR after a
-                            fallback, AUTO's pick (PF_ALGO_AUTO itself: the accelerator) */
+                            fallback, AUTO's pick (PF_ALGO_AUTO itself: the accelerator); the one
+                            asked for when no search ran (a start and goal in different terrain
+                            classes or, for a sized unit, components: PF_NO_PATH at once) */
     uint32_t detail;     /* pf_detail bits */
 } pf_stats;
 
