@@ -179,6 +179,45 @@ static void test_ctx_builds(void **state)
     pf_map_destroy(m);
 }
 
+/* A context's own JPS+ distances that a large edit makes again in place (past the budget of a
+ * follow cell by cell) are made on its hook, as its searches' builds are: they ran on OpenMP's
+ * default team inside pf_grid_apply_edits, the hook not called (a review). And the same for a
+ * class new to the map. Answers equal a context without a hook on the same edited map. */
+static void test_ctx_edit_on_hook(void **state)
+{
+    (void)state;
+    for (int h = 1; h < HOOKS; h++) {
+        pf_map *m = random_map(30, 600, 520, 0.25, 0);
+        hook_log log = {0};
+        pf_ctx *c, *ref;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.parallel = {hook_fns[h], &log, hook_workers[h]}}, &c), PF_OK);
+        assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
+        const uint32_t s0 = pf_grid_node(m, 3, 3), g0 = pf_grid_node(m, 590, 510);
+        pf_stats a, b;
+        (void)pf_search(c, s0, g0, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, NULL, &a); /* its own data */
+        const uint32_t built = log.calls;
+        /* a 300x300 block of open ground: past the budget, the distances again in place */
+        pf_grid_edit e = {.rect = {150, 100, 300, 300}, .cls = 1};
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        print_message("context edit, %s hook: %u loops before the edit, %u after\n", hook_names[h], built, log.calls);
+        assert_true(log.calls > built);
+        const uint32_t edited = log.calls;
+        uint64_t rs = 37;
+        for (int q = 0; q < 20; q++) {
+            uint32_t s = rng_below(&rs, 600 * 520), g = rng_below(&rs, 600 * 520);
+            pf_search_desc d = {.algo = PF_ALGO_JPS_PLUS};
+            pf_status sa = pf_search(ref, s, g, &d, NULL, &a), sb = pf_search(c, s, g, &d, NULL, &b);
+            assert_int_equal(sa, sb);
+            if (sa == PF_OK) assert_true(a.cost == b.cost);
+        }
+        assert_int_equal(log.bad, 0);
+        (void)edited;
+        pf_ctx_destroy(ref);
+        pf_ctx_destroy(c);
+        pf_map_destroy(m);
+    }
+}
+
 static uint8_t *accel_bytes(const pf_accel *a, size_t *n)
 {
     *n = pf_accel_file_size(a);
@@ -279,7 +318,7 @@ static void test_table(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_accel),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_ctx_edit_on_hook), cmocka_unit_test(test_accel),
                                        cmocka_unit_test(test_table)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,8 +29,12 @@ struct pf_jps_table {
     pf__map_user  user;        /* shared tables follow the map's edits */
     pf_allocator  alloc;
     uint32_t      rw, cw;      /* words per row line, per column line */
-    uint32_t      threads;     /* OpenMP threads recomputing the distances in place after a large
-                                  edit (the build's; 0 = OpenMP's default) */
+    uint32_t      threads;     /* OpenMP threads of what an edit builds (a large edit's distances
+                                  again in place, a new class's bitmaps): the build's; 0 = OpenMP's
+                                  default */
+    pf_parallel_for hook;      /* [opt] a context's own data: its pf_ctx_desc.parallel, which an
+                                  edit's work runs on as the context's builds do (a shared table's
+                                  hook belongs to its create call: not kept, threads 1 instead) */
     uint64_t     *rows[256];
     uint64_t     *cols[256];
     int16_t      *dist;

@@ -112,7 +112,12 @@ static int ext_edit(pf_ctx *c, void *p, pf__edit_view *e)
 static void *ext_create(pf_ctx *c)
 {
     pf__jps_ext *x = pf__calloc(&c->alloc, sizeof *x, 64);
-    if (x) pf__jps_table_init(&x->own, c->map, &c->alloc);
+    if (x) {
+        pf__jps_table_init(&x->own, c->map, &c->alloc);
+        /* what an edit builds again for this context runs where its searches' builds do: on the
+         * engine's threads when it gave a hook (pf_ctx_desc.parallel) */
+        x->own.hook = c->parallel;
+    }
     return x;
 }
 

@@ -574,7 +574,7 @@ static void edit_dist(pf_jps_table *t, const pf__edit_view *e, uint32_t *updated
     int done = cells * 8u <= s.left && dist_seeds(t, e, &s, &n);
     for (uint32_t d = 0; d < 8; d++) pf__free(&t->alloc, s.sv[d].v, (size_t)s.sv[d].cap * sizeof *s.sv[d].v);
     if (!done) {
-        pf__par p = pf__par_build(NULL, t->threads, (size_t)m->pw * m->ph);
+        pf__par p = pf__par_build(&t->hook, t->threads, (size_t)m->pw * m->ph);
         dist_fill(t->dist, m, &p);
         n = 8u * inner > UINT32_MAX ? UINT32_MAX : (uint32_t)(8u * inner);
     }
@@ -595,7 +595,9 @@ int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
         return 1;
     }
     /* the bits of the cells whose class changed: a class new to the map gets its bitmaps first
-     * (built from the edited map), then every class's bit of each such cell is written */
+     * (built from the edited map, on the build's threads), then every class's bit of each such
+     * cell is written */
+    const pf__par cpar = pf__par_build(&t->hook, t->threads, (size_t)m->pw * m->ph);
     for (int pass = 0; pass < 2; pass++) {
         uint8_t ks[255];
         uint32_t nk = 0;
@@ -612,7 +614,7 @@ int pf__jps_table_edit(pf_jps_table *t, pf__edit_view *e)
                         const uint32_t x = x0 + pf__ctz64(b);
                         const uint8_t c = m->cls[(size_t)y * m->pw + x];
                         if (!pass) {
-                            if (c && !t->rows[c] && t->all_classes && pf__jps_table_class(t, c, NULL) != PF_OK) return 0;
+                            if (c && !t->rows[c] && t->all_classes && pf__jps_table_class(t, c, &cpar) != PF_OK) return 0;
                             continue;
                         }
                         for (uint32_t j = 0; j < nk; j++) bit_set(m, t->rows[ks[j]], t->cols[ks[j]], x, y, c == ks[j]);
