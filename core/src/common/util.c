@@ -284,7 +284,12 @@ pf_status pf__open_read_regular(const char *path, const char *what, void **out, 
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    if (fstat(fd, &sb) != 0) {
+        const int e = errno;
+        close(fd);
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot read its size: %s", strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
         const int dir = S_ISDIR(sb.st_mode);
         close(fd);
         if (dir) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory, not a %s file", what);
@@ -528,7 +533,7 @@ pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
     errno = 0;
     if (f) {
         if (fflush(f) != 0) err = errno ? errno : EIO;
-        else if (ferror(f) || !ok) err = prior ? prior : ferror(f) ? EIO : 0;
+        else if (ferror(f)) err = prior ? prior : EIO; /* not when only `ok` is 0: errno may be anything */
         if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
     }
     o->f = NULL;
