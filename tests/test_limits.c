@@ -419,8 +419,9 @@ static void test_limits_and_trace(void **state)
 
 /* The cost a search returned, asked again as max_cost, is found: g + h at a node of the optimal
  * path sums its steps in another order than the goal's g, and the octile h rounds, so A* refused it
- * (PF_LIMIT_REACHED) in 251 of 4,854 queries of a review. Every algorithm that honours max_cost, on
- * random maps 8-connected, 4-connected and weighted; a limit a little below the optimum still stops. */
+ * (PF_LIMIT_REACHED) in 251 of 4,854 queries of a review. A*, Dijkstra, JPS and JPS+, on random maps
+ * 8-connected, 4-connected and weighted; a limit a little below the optimum still stops. (Theta* is
+ * the documented exception: pf_search.h, max_cost.) */
 static void test_max_cost_at_the_optimum(void **state)
 {
     (void)state;

@@ -182,7 +182,9 @@ typedef struct pf_gen_desc {
     size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
     uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT, SMASTAR: 1 << 16); states stored at once */
     uint32_t      max_depth;      /* depth-first searches and SMA*: 0 = unlimited */
-    double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound) */
+    double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound),
+                                     up to rounding: g + h past max_cost * (1 + 1e-9), so that the cost a
+                                     search returned, asked again as max_cost, is found */
     pf_gen_cycles cycles;         /* depth-first searches */
     /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every
      * search that uses a heuristic takes the maximum of problem->heuristic and these (the

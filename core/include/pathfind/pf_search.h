@@ -199,7 +199,11 @@ typedef struct pf_search_desc {
     uint32_t        max_expansions; /* 0 = unlimited */
     double          max_cost;       /* 0 = unlimited; nodes with f beyond it are not searched (BFS: f counts steps),
                                        up to rounding: f past max_cost * (1 + 1e-9), so that the cost a
-                                       search returned, asked again as max_cost, is found */
+                                       search returned, asked again as max_cost, is found; not so
+                                       Theta*, which prunes a cell by its own g + h while its
+                                       successors may take g from its parent, and prices its path
+                                       after pulling it straight: its answer at its own cost may be
+                                       PF_LIMIT_REACHED (ask about 1% more) */
     pf_tie          tie;            /* default PF_TIE_DEEPER (BFS: PF_TIE_FIFO) */
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */

@@ -12,6 +12,13 @@
 
 #define PF__SQRT2 1.4142135623730951 /* a diagonal step */
 
+/* max_cost is tested up to rounding: g + h at a node of the optimal path sums its steps in another
+ * order than the goal's g (and a heuristic rounds), so asking again with the cost a search returned
+ * was refused (PF_LIMIT_REACHED, PF_NO_PATH) in 251 of 4,854 grid queries of a review, and on 1,470
+ * of 2,000 generic chains. What g + h is cut above: max_cost * (1 + PF__COST_SLACK); 0 = no limit. */
+#define PF__COST_SLACK 1e-9
+PF__INLINE double pf__cost_cap(double max_cost) { return max_cost > 0 ? max_cost * (1.0 + PF__COST_SLACK) : 0.0; }
+
 /* A 64-bit finaliser (splitmix/murmur3): seeded random tie-breaks hash a node with the seed. */
 PF__INLINE uint32_t pf__mix32(uint64_t x)
 {

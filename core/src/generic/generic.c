@@ -449,7 +449,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                     hx = more_h ? pf__gen_hmax(p, d, ns, h) : h;
                     if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
                 }
-                if (d->max_cost > 0 && ng + hx > d->max_cost) {
+                if (d->max_cost > 0 && ng + hx > pf__cost_cap(d->max_cost)) {
                     pruned = 1;
                     continue;
                 }

@@ -147,7 +147,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
     pf_gen_stats *st = x->st;
     const uint32_t ss = c->ssize;
     const int need_hash = x->need_hash;
-    const double thr = x->thr, max_cost = d->max_cost;
+    const double thr = x->thr, max_cost = pf__cost_cap(d->max_cost);
     const uint32_t max_depth = d->max_depth;
     const uint64_t max_exp = d->max_expansions;
     uint64_t generated = st->generated, expanded = st->expanded;
@@ -362,7 +362,7 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         c->depth[k] = 0;
         c->ptt[0] = k;
     }
-    if (d.max_cost > 0 && hx0 > d.max_cost) return PF_NO_PATH;
+    if (d.max_cost > 0 && hx0 > pf__cost_cap(d.max_cost)) return PF_NO_PATH;
 
     x.thr = hx0;
     for (;;) {

@@ -372,7 +372,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
     r->tie = tie_of(sp, r->hash, hx0, r->seq);
     memcpy(sp->states + (size_t)root * ss, start, ss);
     if (sp->max_depth == 0 && !p->is_goal(start, p->user)) r->f = INFINITY; /* nothing else fits */
-    if (d->max_cost > 0 && hx0 > d->max_cost) return PF_NO_PATH;
+    if (d->max_cost > 0 && hx0 > pf__cost_cap(d->max_cost)) return PF_NO_PATH;
     heap_add(sp, 0, root);
     heap_add(sp, 1, root);
 
@@ -428,7 +428,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
         const uint32_t depth = n->depth + 1;
         double f = g + hx > n->f ? g + hx : n->f;
         if (remembered > f) f = remembered;
-        if (d->max_cost > 0 && g + hx > d->max_cost) f = INFINITY;
+        if (d->max_cost > 0 && g + hx > pf__cost_cap(d->max_cost)) f = INFINITY;
         else if (depth >= sp->max_depth && !p->is_goal(x, p->user)) f = INFINITY;
         /* room: forget the worst leaf first (the node being expanded is never it) */
         if (sp->count >= sp->limit) {

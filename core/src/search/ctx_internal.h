@@ -14,11 +14,6 @@ typedef enum pf__search_state {
     PF__SEARCH_BEGUN       /* begun (pf_stats.algo and .detail say by what) */
 } pf__search_state;
 
-/* max_cost is tested up to rounding: g + h at a node of the optimal path sums the same steps in
- * another order than the goal's g (and octile h rounds), so asking again with the cost A* returned
- * was refused (PF_LIMIT_REACHED) in 251 of 4,854 queries of a review. BFS's g counts steps: exact. */
-#define PF__COST_SLACK 1e-9
-
 typedef struct pf__search {
     pf_search_desc d;          /* resolved */
     pf_trace *trace;           /* the context's trace (pf_ctx_use_trace) when the search began */
@@ -28,9 +23,9 @@ typedef struct pf__search {
                                   cell a partial search toward an unreachable goal aims at */
     double    hmul;            /* multiplier on the heuristic in f (weight * scale) */
     double    hadm;            /* admissible multiplier (scale), for max_cost pruning */
-    double    cost_cap;        /* what g + hadm * h is pruned above: max_cost with a relative 1e-9
-                                  for rounding (PF__COST_SLACK); 0 = none, as max_cost's 0 (a
-                                  search state zeroed is one without a limit) */
+    double    cost_cap;        /* what g + hadm * h is pruned above: pf__cost_cap(max_cost), or
+                                  max_cost itself for BFS (its g counts steps: exact); 0 = none, as
+                                  max_cost's 0 (a search state zeroed is one without a limit) */
     int       greedy;          /* f = hmul * h, g left out (PF_ALGO_GREEDY) */
     int       unit;            /* every step costs 1 (PF_ALGO_BFS): g counts steps, not cost */
     int       reopen;          /* a closed node reached more cheaply goes back on the open list

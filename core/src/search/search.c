@@ -734,7 +734,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (s->d.heuristic == PF_HEUR_CALLBACK) scale = 1.0;
     s->hadm = scale;
     s->hmul = scale * s->d.weight;
-    s->cost_cap = !(s->d.max_cost > 0) ? 0.0 : s->unit ? s->d.max_cost : s->d.max_cost * (1.0 + PF__COST_SLACK);
+    s->cost_cap = !(s->d.max_cost > 0) ? 0.0 : s->unit ? s->d.max_cost : pf__cost_cap(s->d.max_cost);
     s->active = PF__SEARCH_BEGUN;
     s->trace = c->trace;
     if (s->trace) s->trace->len = s->trace->total = 0;
