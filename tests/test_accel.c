@@ -219,6 +219,7 @@ static void test_auto_with_accel(void **state)
     assert_int_equal(pf_ctx_init_static(mem, need, m, NULL, &c), PF_OK);
     assert_int_equal(pf_ctx_use_accel(c, a), PF_UNSUPPORTED);
     assert_int_equal(pf_ctx_use_accel(c, NULL), PF_OK);
+    pf_ctx_destroy(c); /* the memory stays the caller's */
     free(mem);
     pf_map_destroy(m2);
     pf_accel_destroy(a);
