@@ -387,6 +387,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
     const double w = d->algo == PF_GEN_WASTAR ? d->weight : 1.0;
     const int rnd = d->tie == PF_TIE_RANDOM;
     const uint32_t ss = p->state_size;
+    const double cap = pf__cost_cap(d->max_cost); /* 0: no limit */
     /* pruned: a successor cut by max_cost (a search that does not reopen may have reached its
      * state first by a dearer path, so the cut does not prove there is no plan within the limit);
      * overflow: a successor whose cost sums to infinity (steps of finite cost near DBL_MAX) */
@@ -449,7 +450,7 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                     hx = more_h ? pf__gen_hmax(p, d, ns, h) : h;
                     if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
                 }
-                if (d->max_cost > 0 && ng + hx > pf__cost_cap(d->max_cost)) {
+                if (cap > 0 && ng + hx > cap) {
                     pruned = 1;
                     continue;
                 }

@@ -74,6 +74,7 @@ typedef struct sma {
     uint32_t  cache;       /* node whose successors are in the scratch */
     uint64_t  cache_seq;
     int       use_h, more_h;
+    double    cost_cap;    /* pf__cost_cap(max_cost): 0, no limit */
     int       overflow;    /* a successor's cost summed to infinity (steps near DBL_MAX) */
 } sma;
 
@@ -354,6 +355,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
     pf_gen_stats *st = sp->st;
     sp->use_h = p->heuristic != NULL || d->heuristic_count > 0;
     sp->more_h = d->heuristic_count > 0;
+    sp->cost_cap = pf__cost_cap(d->max_cost);
     c->take_h = sp->use_h;
     sp->max_depth = sp->limit - 1; /* a path of max_states nodes */
     if (d->max_depth && d->max_depth < sp->max_depth) sp->max_depth = d->max_depth;
@@ -372,7 +374,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
     r->tie = tie_of(sp, r->hash, hx0, r->seq);
     memcpy(sp->states + (size_t)root * ss, start, ss);
     if (sp->max_depth == 0 && !p->is_goal(start, p->user)) r->f = INFINITY; /* nothing else fits */
-    if (d->max_cost > 0 && hx0 > pf__cost_cap(d->max_cost)) return PF_NO_PATH;
+    if (sp->cost_cap > 0 && hx0 > sp->cost_cap) return PF_NO_PATH;
     heap_add(sp, 0, root);
     heap_add(sp, 1, root);
 
@@ -428,7 +430,7 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
         const uint32_t depth = n->depth + 1;
         double f = g + hx > n->f ? g + hx : n->f;
         if (remembered > f) f = remembered;
-        if (d->max_cost > 0 && g + hx > pf__cost_cap(d->max_cost)) f = INFINITY;
+        if (sp->cost_cap > 0 && g + hx > sp->cost_cap) f = INFINITY;
         else if (depth >= sp->max_depth && !p->is_goal(x, p->user)) f = INFINITY;
         /* room: forget the worst leaf first (the node being expanded is never it) */
         if (sp->count >= sp->limit) {
