@@ -81,12 +81,24 @@ static double arc_cost(const pf_map *m, uint32_t u, uint32_t k)
     return grid_step(m, k, c, (uint32_t)((int32_t)c + m->nb_off[(c / m->pw) & 1u][k]));
 }
 
+/* n * n entries of `width` bytes, where that fits a size_t: on a 32-bit target (wasm32) a table of
+ * 65,536 nodes at 1 byte, 46,341 at 2 or 32,769 at 4 does not, and the product wrapped to a block
+ * of a byte or so that the rows were then written past. 0 when it does not fit. */
+static int table_bytes(uint32_t n, uint32_t width, size_t *bytes)
+{
+    const uint64_t b = (uint64_t)n * n * width;
+    if (b > (uint64_t)SIZE_MAX) return 0;
+    *bytes = (size_t)b;
+    return 1;
+}
+
 pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t width, pf_table **out)
 {
     *out = NULL;
     uint32_t n = pf_map_node_count(map);
     if (n == 0) return PF_INVALID_ARGUMENT;
-    if (n > PF_TABLE_MAX_NODES) return PF_TOO_LARGE;
+    size_t bytes;
+    if (n > PF_TABLE_MAX_NODES || !table_bytes(n, width, &bytes)) return PF_TOO_LARGE;
     pf_allocator a = pf__alloc_resolve(alloc);
     pf_table *t = pf__calloc(&a, sizeof *t, 64);
     if (!t) return PF_OUT_OF_MEMORY;
@@ -94,7 +106,7 @@ pf_status pf__table_alloc(const pf_map *map, const pf_allocator *alloc, uint32_t
     t->map = map;
     t->n = n;
     t->width = width;
-    t->bytes = (size_t)n * n * width;
+    t->bytes = bytes;
     t->data = pf__alloc(&a, t->bytes, 64);
     if (!t->data) {
         pf__free(&a, t, sizeof *t);
@@ -487,6 +499,7 @@ typedef struct upd_scratch {
     uint8_t  *cand;       /* [mcand] per in-arc of the new map: enqueue its tail */
     size_t    mcand;
     uint8_t  *wide;       /* [n * n * final] the table re-encoded, when the width changes; else NULL */
+    size_t    wide_bytes; /* its size */
     upd_work *ws;         /* [nt] one per worker */
     uint32_t  nt;         /* workers: par.workers */
     pf__par   par;
@@ -502,7 +515,7 @@ static void upd_free(upd_scratch *u, const pf_allocator *a)
         pf__free(a, u->ws[i].worse, (size_t)n * sizeof(uint32_t));
     }
     pf__free(a, u->ws, (size_t)u->nt * sizeof *u->ws);
-    pf__free(a, u->wide, (size_t)n * n * u->final);
+    pf__free(a, u->wide, u->wide_bytes);
     pf__free(a, u->cand, u->mcand);
     pf__free(a, u->changed, n);
     pf__free(a, u->next, (size_t)n * sizeof(uint32_t));
@@ -527,7 +540,10 @@ static pf_status upd_alloc(upd_scratch *u, const pf_table *t, const pf_map *om, 
     u->next = pf__alloc(a, (size_t)n * sizeof(uint32_t), 64);
     u->changed = pf__alloc(a, n, 64);
     u->cand = pf__alloc(a, u->mcand, 64);
-    u->wide = u->final != t->width ? pf__alloc(a, (size_t)n * n * u->final, 64) : NULL;
+    /* a wider table that does not fit the address space (32-bit targets): out of memory */
+    size_t wide_bytes = 0;
+    u->wide = u->final != t->width && table_bytes(n, u->final, &wide_bytes) ? pf__alloc(a, wide_bytes, 64) : NULL;
+    u->wide_bytes = wide_bytes;
     u->par = pf__par_upto(&d->parallel, d->threads, n);
     u->nt = u->par.workers;
     u->ws = pf__calloc(a, (size_t)u->nt * sizeof *u->ws, 64);
@@ -563,7 +579,7 @@ static void reencode(pf_table *t, upd_scratch *u)
     pf__free(&t->alloc, t->data, t->bytes);
     t->data = u->wide;
     t->width = width;
-    t->bytes = (size_t)n * n * width;
+    t->bytes = u->wide_bytes;
     u->wide = NULL;
 }
 
