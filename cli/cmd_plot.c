@@ -262,6 +262,22 @@ static int program_exists(const char *prog)
     return 0;
 }
 
+/* Whether the file at path is a whole PNG as far as its ends say: the signature first and the IEND
+ * chunk last. gnuplot 5.4 exits 0 when its write fails (a full disk: a file cut short), so its
+ * status alone would put a truncated picture over the previous one. */
+static int png_whole(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    unsigned char head[8], tail[12];
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int ok = fread(head, 1, 8, f) == 8 && memcmp(head, sig, 8) == 0 && fseek(f, -12L, SEEK_END) == 0 &&
+             fread(tail, 1, 12, f) == 12 && memcmp(tail, iend, 12) == 0;
+    fclose(f);
+    return ok;
+}
+
 /* Runs `prog -e "out='TMP'" KIND.gp` in DIR (no shell), gnuplot's stdout to /dev/null, then puts
  * TMP in KIND.png's place as every output is (cli_out_open: a failed run leaves the previous
  * picture; a link is written through; the mode is the replaced file's, or what fopen would give).
@@ -309,8 +325,11 @@ static int run_gnuplot(const char *prog, const char *dir, int kind)
             }
             int st = 0;
             ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-            struct stat sb;
-            ok = ok && stat(out, &sb) == 0 && sb.st_size > 0;
+            if (ok && !png_whole(out)) {
+                cli_error("plot", "cannot write '%s': %s wrote no whole PNG (a full disk?); the previous picture is kept",
+                          png, prog);
+                ok = 0;
+            }
             free(out_expr);
         }
     }

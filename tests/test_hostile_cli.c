@@ -180,6 +180,61 @@ static void test_plot_out_injection(void **state)
     unsetenv("PF_GNUPLOT");
 }
 
+/* ---- plot: a JSON input's values are counted (its tree takes about 100 bytes a value) -------- */
+
+static void test_plot_json_values_bounded(void **state)
+{
+    (void)state;
+    const char *f = tmp("many.json");
+    FILE *fp = fopen(f, "w");
+    assert_non_null(fp);
+    fputs("{\"frame_ms\":[", fp);
+    for (int i = 0; i < 1100000; i++) fputs(i ? ",0" : "0", fp);
+    fputs("]}\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_not_equal(RUN("plot", f, "--out", tmp("manyout")), 0);
+    HAS(g_err, "more than 1,048,576 values");
+    unsetenv("PF_GNUPLOT");
+}
+
+/* ---- plot: a picture gnuplot cut short never replaces the previous one ---------------------- */
+
+/* gnuplot 5.4 exits 0 when its write fails (a full disk): the file it leaves must be whole (the
+ * PNG signature first, the IEND chunk last) before it goes over the old picture. */
+static void test_plot_png_cut_short(void **state)
+{
+    (void)state;
+    const char *f = write_tmp("cut.json", "{\"frame_ms\":[1,2,3,4]}\n");
+    const char *cut = write_tmp("cutplot", "#!/bin/sh\nout=${2#out=\\'}; out=${out%\\'}\n"
+                                           "printf '\\211PNG\\r\\n\\032\\nIHDR' > \"$out\"\nexit 0\n");
+    const char *whole = write_tmp("wholeplot", "#!/bin/sh\nout=${2#out=\\'}; out=${out%\\'}\n"
+                                               "printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\0IEND\\256B`\\202' > \"$out\"\n"
+                                               "exit 0\n");
+    chmod(cut, 0755);
+    chmod(whole, 0755);
+    const char *dir = tmp("cutdir");
+    mkdir(dir, 0755);
+    char png[300], buf[64];
+    snprintf(png, sizeof png, "%s/frame_ms.png", dir);
+    FILE *o = fopen(png, "w");
+    assert_non_null(o);
+    fputs("OLDPNG", o);
+    assert_int_equal(fclose(o), 0);
+    setenv("PF_GNUPLOT", cut, 1);
+    assert_int_not_equal(RUN("plot", f, "--out", dir), 0);
+    HAS(g_err, "no whole PNG");
+    slurp(png, buf, sizeof buf);
+    assert_string_equal(buf, "OLDPNG");
+    /* a whole one does replace it */
+    setenv("PF_GNUPLOT", whole, 1);
+    assert_int_equal(RUN("plot", f, "--out", dir), 0);
+    struct stat sb;
+    assert_int_equal(stat(png, &sb), 0);
+    assert_int_equal(sb.st_size, 20);
+    unsetenv("PF_GNUPLOT");
+}
+
 /* ---- 8. demo: a map without ground ends with a message, not a hang ----------------------------- */
 
 static void test_demo_no_ground(void **state)
@@ -763,7 +818,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_values_untrusted), cmocka_unit_test(test_plot_large_array),
-        cmocka_unit_test(test_plot_out_injection),    cmocka_unit_test(test_demo_no_ground),
+        cmocka_unit_test(test_plot_out_injection),    cmocka_unit_test(test_plot_png_cut_short),
+        cmocka_unit_test(test_plot_json_values_bounded),
+        cmocka_unit_test(test_demo_no_ground),
         cmocka_unit_test(test_dev_zero),              cmocka_unit_test(test_write_failures),
         cmocka_unit_test(test_outputs_never_destroyed), cmocka_unit_test(test_numbers_not_wrapped),
         cmocka_unit_test(test_round_trip),            cmocka_unit_test(test_messages_escaped),
