@@ -91,6 +91,7 @@ typedef struct jparser {
     unsigned line, col;
     char err[256];
     int depth;
+    size_t values; /* read so far: at most CLI_PLOT_MAX_JSON_VALUES */
 } jparser;
 
 static void jfree(jval *v)
@@ -280,6 +281,10 @@ static jval *jvalue(jparser *p)
     }
     if (++p->depth > 64) {
         jfail(p, "nesting deeper than 64");
+        return NULL;
+    }
+    if (++p->values > CLI_PLOT_MAX_JSON_VALUES) {
+        jfail(p, "more than " CLI_PLOT_MAX_JSON_VALUES_TEXT " values (plot reads benchmarks' outputs)");
         return NULL;
     }
     jval *v = calloc(1, sizeof *v);
