@@ -29,7 +29,8 @@
  *
  * SIZE. n nodes give n*n entries; maps are limited to PF_TABLE_MAX_NODES (65536) nodes. Grids have
  * one row and column per cell, blocked cells included (their rows hold "no route"): a 64x64 grid is
- * 4096 nodes = 16 MiB, the 49x49 Moving AI arena 5.6 MiB. Build time is n full Dijkstra searches.
+ * 4096 nodes = 16 MiB, the 49x49 Moving AI arena 5.5 MiB. On a 32-bit target (wasm32) the table must
+ * also fit the address space: 65,536 nodes of 1-byte entries, 46,341 of 2 or 32,769 of 4 are PF_TOO_LARGE. Build time is n full Dijkstra searches.
  *
  * INCREMENTAL UPDATE. pf_table_update(table, new_map, ...) brings a table from the map it
  * describes to another map with the same nodes (graphs: the same node count; grids: the same size
@@ -49,7 +50,10 @@
  * and the updated table then keeps a first move that is shortest by one rounding but not the one
  * a new build picks (a review's constructed graph and grid; random grids with multipliers in
  * steps of 0.5 and 0.1 and random floats never showed it); in those cases the path kept was
- * longer than the new build's by 2^-52 of its cost.
+ * longer than the new build's by 2^-52 of its cost. Memory: besides a few rows a thread, an update
+ * whose new map needs wider entries (a graph node's out-degree crossing 254 or 65,534, either way)
+ * holds the table twice while it is re-encoded (old and new width; 1,000 nodes, 1 -> 2 bytes: 2.1 MB
+ * above the 1 MB table).
  *
  * LIVING GRIDS. A grid table follows the edits of its map (pf_grid_apply_edits): the edit copies
  * the grid before its cells change (at most 65536 cells) and runs the update above from the copy
@@ -154,7 +158,8 @@ typedef struct pf_table_report {
 /**
  * Builds the table of `map`: one Dijkstra per row, rows spread over threads.
  * @param desc [opt] NULL for defaults.
- * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (more than PF_TABLE_MAX_NODES nodes),
+ * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (more than PF_TABLE_MAX_NODES nodes, or larger
+ *         than a 32-bit address space),
  *         PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out);
