@@ -25,7 +25,10 @@
  *
  * DIRECTIONS. Square grids: 0..7 = N E S W NE SE SW NW (dx, dy: N = (0,-1), E = (1,0), NE =
  * (1,-1)); hex grids (odd-r): 0..5 = W E NW NE SW SE. PF_FLOW_GOAL at the goal, PF_FLOW_NONE where
- * the goal is not reached (walls, other components, beyond max_cost, not yet settled).
+ * the goal is not reached (walls, other components, beyond max_cost, not yet settled), and at
+ * every cell once the map is edited after the field was made: its reads (pf_flow_dir, pf_flow_next,
+ * pf_flow_cost) then answer PF_FLOW_NONE, PF_NODE_NONE and INFINITY everywhere, and only
+ * pf_flow_export tells the edit apart (PF_MAP_CHANGED): build the field again after an edit.
  */
 #ifndef PATHFIND_PF_FLOW_H
 #define PATHFIND_PF_FLOW_H
@@ -56,7 +59,7 @@ typedef struct pf_flow_desc {
  * Starts the field of `goal` on grid context `ctx` (abandoning its search). Continue it with
  * pf_search_step. @return PF_IN_PROGRESS, or PF_INVALID_ARGUMENT (graph map, bad desc),
  * PF_INVALID_GOAL, PF_UNSUPPORTED (unit sizes on hex grids), PF_OUT_OF_MEMORY, PF_MAP_BUSY
- * (a bad filter: PF_INVALID_ARGUMENT, as pf_search).
+ * (the map is being edited). A bad filter is PF_INVALID_ARGUMENT, as in pf_search.
  */
 PF_API pf_status pf_flow_begin(pf_ctx *ctx, uint32_t goal, const pf_flow_desc *desc);
 

@@ -208,7 +208,13 @@ typedef struct pf_search_desc {
     uint64_t        tie_seed;       /* PF_TIE_RANDOM */
     int             reverse;        /* graphs: search the reverse arcs (costs to the start) */
     int             waypoints;      /* grids: the path holds only the start, the cells where it turns
-                                       and the goal (path_len in pf_stats counts them) */
+                                       and the goal (path_len in pf_stats counts them): each leg
+                                       repeats one step (dx, dy) of the grid's x, y, and a cell is
+                                       kept where that step changes. On hex grids that is the
+                                       offset coordinates' step, not the hex direction: a leg of
+                                       (0, -1) zigzags NE and NW by its rows' parity (walk it so,
+                                       as pf_path_check does), and a straight NE line, whose
+                                       (dx, dy) alternates, keeps every cell */
     uint32_t        unit_size;      /* square grids: the unit covers the unit_size x unit_size cells
                                        whose top-left cell is its node (pf_grid_clearance); 0 = 1,
                                        at most PF_UNIT_SIZE_MAX. JPS, JPS+ and AUTO run JPS on
