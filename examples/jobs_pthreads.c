@@ -28,6 +28,7 @@ typedef struct example_thread {
     example_pool *pool;
     uint32_t      worker;
     pthread_t     tid;
+    int           started; /* pthread_create succeeded: join it */
 } example_thread;
 
 static void *example_worker_main(void *arg)
@@ -53,13 +54,14 @@ static pf_status example_run_pthreads(pf_batch *b, uint32_t nthreads, const pf_b
     atomic_init(&pool.next, 0u);
     example_thread th[64];
     if (nthreads > 64) nthreads = 64;
-    uint32_t started = 0;
     for (uint32_t w = 0; w < nthreads; w++) {
         th[w] = (example_thread){.pool = &pool, .worker = w};
-        if (w > 0 && pthread_create(&th[w].tid, NULL, example_worker_main, &th[w]) == 0) started++;
+        /* a thread that could not start is simply not there: the others take its jobs */
+        th[w].started = w > 0 && pthread_create(&th[w].tid, NULL, example_worker_main, &th[w]) == 0;
     }
     example_worker_main(&th[0]); /* the calling thread is worker 0; it drains what others leave */
-    for (uint32_t w = 1; w <= started; w++) pthread_join(th[w].tid, NULL);
+    for (uint32_t w = 1; w < nthreads; w++)
+        if (th[w].started) pthread_join(th[w].tid, NULL); /* every job has run before finish */
     return pf_batch_finish(b);
 }
 

@@ -1,7 +1,23 @@
 /* test_batch_jobs.c - the job-system path (examples/jobs_pthreads.c, plain POSIX threads) gives the
  * same results as the OpenMP driver, unbudgeted and budgeted. */
 #define PF_EXAMPLE_NO_MAIN
-#include "../examples/jobs_pthreads.c" /* first: it sets the POSIX feature level for pthreads */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* as the example sets it */
+#endif
+#include <errno.h>
+#include <pthread.h>
+/* The example's thread starts, failing on demand: with g_fail_first, the first thread of every run
+ * (worker 1) cannot start while the second (worker 2) does. The example joined threads 1..started:
+ * a never-made worker 1, and never worker 2, still running jobs as pf_batch_finish ran. */
+static int g_fail_first, g_creates;
+static int flaky_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+    if (g_fail_first && g_creates++ % 2 == 0) return EAGAIN;
+    return pthread_create(t, a, fn, arg);
+}
+#define pthread_create flaky_create
+#include "../examples/jobs_pthreads.c"
+#undef pthread_create
 #include "testutil.h"
 #include "maps.h"
 #include <setjmp.h>
@@ -78,9 +94,22 @@ static void test_jobs_equal_openmp_budgeted(void **state)
     run_case(&(pf_batch_budget){.max_expansions = 20000});
 }
 
+/* A thread the engine could not start leaves its jobs to the others, and only the threads that
+ * started are joined */
+static void test_jobs_thread_not_started(void **state)
+{
+    (void)state;
+    g_fail_first = 1;
+    g_creates = 0;
+    run_case(&(pf_batch_budget){.max_expansions = 20000});
+    g_fail_first = 0;
+    assert_true(g_creates > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_jobs_equal_openmp),
-                                       cmocka_unit_test(test_jobs_equal_openmp_budgeted)};
+                                       cmocka_unit_test(test_jobs_equal_openmp_budgeted),
+                                       cmocka_unit_test(test_jobs_thread_not_started)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -501,6 +501,16 @@ static void not_a_context(void)
     pf_search((pf_ctx *)(void *)junk, 0, 1, NULL, NULL, NULL);
 }
 
+/* The job API's doors check the handle too (an engine's job system calls them from its threads) */
+static _Alignas(64) unsigned char g_junk_batch[8192]; /* zeroed: no handle tag */
+#define JUNK_BATCH ((pf_batch *)(void *)g_junk_batch)
+static void not_a_batch_run_job(void) { pf_batch_run_job(JUNK_BATCH, 0, 0); }
+static void not_a_batch_finish(void) { pf_batch_finish(JUNK_BATCH); }
+static void not_a_batch_job_count(void) { (void)pf_batch_job_count(JUNK_BATCH); }
+static void not_a_batch_worker_count(void) { (void)pf_batch_worker_count(JUNK_BATCH); }
+static void not_a_batch_stats(void) { (void)pf_batch_get_stats(JUNK_BATCH); }
+static void not_a_batch_mem_size(void) { (void)pf_batch_mem_size(JUNK_BATCH); }
+
 /* The engine's hook (pf_set_misuse_hook) is called before the abort, with the call and the
  * message: here it writes them and leaves with its own exit code. */
 static void hook_exit(const char *call, const char *message, void *user)
@@ -539,6 +549,12 @@ static void test_debug_handles(void **state)
     expect_stopped(search_on_destroyed_context, "pf_ctx", "used after it was destroyed");
     expect_stopped(batch_destroyed_twice, "pf_batch_destroy", "used after it was destroyed");
     expect_stopped(not_a_context, "pf_ctx", "not a live handle");
+    expect_stopped(not_a_batch_run_job, "pf_batch_run_job", "not a live handle");
+    expect_stopped(not_a_batch_finish, "pf_batch_finish", "not a live handle");
+    expect_stopped(not_a_batch_job_count, "pf_batch_job_count", "not a live handle");
+    expect_stopped(not_a_batch_worker_count, "pf_batch_worker_count", "not a live handle");
+    expect_stopped(not_a_batch_stats, "pf_batch_get_stats", "not a live handle");
+    expect_stopped(not_a_batch_mem_size, "pf_batch_mem_size", "not a live handle");
     /* with a hook: it is called first, and may take over (exit 42 here, not an abort) */
     int clean, code;
     const char *buf = in_child_code(hooked_not_a_context, &clean, &code);

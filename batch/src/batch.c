@@ -397,10 +397,15 @@ pf_status pf_batch_reset(pf_batch *b)
 
 /* ---- introspection ---------------------------------------------------------------------------- */
 
-uint32_t pf_batch_worker_count(const pf_batch *b) { return b ? b->nworkers : 0; }
+uint32_t pf_batch_worker_count(const pf_batch *b)
+{
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    return b ? b->nworkers : 0;
+}
 
 pf_batch_stats pf_batch_get_stats(const pf_batch *b)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b) return (pf_batch_stats){0};
     pf_batch_stats s = b->st;
     s.pending = pf__queries_npending(b);
@@ -409,6 +414,7 @@ pf_batch_stats pf_batch_get_stats(const pf_batch *b)
 
 size_t pf_batch_mem_size(const pf_batch *b)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b) return 0;
     return sizeof *b + pf__workers_mem_size(b) + pf__spares_mem_size(b) + pf__queries_mem_size(b) +
            pf__plan_mem_size(b) + pf__account_mem_size(b);

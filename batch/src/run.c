@@ -21,10 +21,15 @@ pf_status pf_batch_prepare(pf_batch *b, const pf_batch_budget *budget)
     return PF_OK;
 }
 
-uint32_t pf_batch_job_count(const pf_batch *b) { return b && pf__account_prepared(b) ? pf__account_jobs(b) : 0; }
+uint32_t pf_batch_job_count(const pf_batch *b)
+{
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
+    return b && pf__account_prepared(b) ? pf__account_jobs(b) : 0;
+}
 
 pf_status pf_batch_finish(pf_batch *b)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b) return PF_INVALID_ARGUMENT;
     if (!pf__account_prepared(b)) return PF_NOT_PREPARED;
     uint32_t n = pf__account_jobs(b);

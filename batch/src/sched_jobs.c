@@ -431,6 +431,7 @@ static void run_exp(pf_batch *b, pf__job *j, pf__worker *wk)
 
 pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker)
 {
+    PF__CHECK_HANDLE(b, PF__TAG_BATCH, "pf_batch");
     if (!b) return PF_INVALID_ARGUMENT;
     if (!pf__account_prepared(b)) return PF_NOT_PREPARED;
     if (job >= pf__account_jobs(b)) return PF_BAD_JOB;

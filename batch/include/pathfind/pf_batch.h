@@ -552,15 +552,17 @@ PF_API uint32_t  pf_batch_job_count(const pf_batch *b);
 PF_API uint32_t  pf_batch_worker_count(const pf_batch *b);
 /**
  * Job-system entry, step 2: runs job `job` on worker `worker`'s context and arena. Safe to call
- * concurrently for distinct workers; each job must be run exactly once per prepared run, in any
- * order (index order balances best). A time budget starts at the run's first call (TIME BUDGETS).
+ * concurrently for distinct workers; each job runs at most once per prepared run (a second call
+ * is PF_JOB_ALREADY_RUN), in any order (index order balances best), and every call returns before
+ * pf_batch_finish is called. A time budget starts at the run's first call (TIME BUDGETS).
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_NOT_PREPARED, PF_BAD_JOB (index out of range),
  *         PF_BAD_WORKER, PF_JOB_ALREADY_RUN.
  */
 PF_API pf_status pf_batch_run_job(pf_batch *b, uint32_t job, uint32_t worker);
 /**
- * Job-system entry, step 3: settles the run's budget account, publishes the results (duplicates get
- * their copies) and keeps the unfinished queries queued for the next run.
+ * Job-system entry, step 3: runs any job not yet run (serially, on worker 0, the caller's thread),
+ * settles the run's budget account, publishes the results (duplicates get their copies) and keeps
+ * the unfinished queries queued for the next run.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL), PF_NOT_PREPARED.
  */
 PF_API pf_status pf_batch_finish(pf_batch *b);
