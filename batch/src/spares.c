@@ -131,6 +131,14 @@ void pf__spare_put(pf_batch *b, const pf__job *j, pf_ctx *c)
      * microseconds per thousand pages), or every spare would in time hold the whole map's records
      * that its searches ever touched. The next search there maps what it touches. */
     if (b->prefault == PF_PREFAULT_NONE) pf__ctx_release(c); /* lazy records only (see park) */
+    /* A table reserve.algos attached while this context held the search (pf_batch_reserve between
+     * runs leaves a held context's table alone: switching it would end the search) is attached
+     * now, before any worker takes the context: else AUTO picked JPS here and JPS+ on every other
+     * context, the answer depending on which context a query ran in (a review: 622 of 3,160 AUTO
+     * queries, 1 worker against 3). b->jps does not change during a run. */
+    if (b->jps && pf__ctx_jps_table(c) != b->jps && pf_ctx_use_jps_table(c, b->jps) == PF_OK &&
+        b->prefault != PF_PREFAULT_NONE)
+        (void)pf__ctx_reserve_algos(c, b->algos); /* out of memory: made by its first search instead */
     spin_lock(b);
     b->spares[b->nspare++] = c; /* contexts are conserved: the stack never exceeds spare_cap */
     /* an urgent search's spare given back mid-run is kept for urgent work again: counted once per

@@ -72,6 +72,8 @@ int pf__ctx_carry_search(pf_ctx *ctx, const pf__edit_view *e);
  * PF_OUT_OF_MEMORY, PF_CAPACITY_EXCEEDED (a context in caller memory without it).
  * pf_batch_reserve's way to keep a frame's first searches from allocating. */
 pf_status pf__ctx_reserve_algos(pf_ctx *ctx, uint32_t algos);
+/* The JPS table attached to ctx (pf_ctx_use_jps_table); NULL when none. */
+const pf_jps_table *pf__ctx_jps_table(const pf_ctx *ctx);
 /* What a unit of `size` > 1 reads in ctx, made now: its component labels, and JPS's bitmaps for
  * it when `algos` names JPS, JPS+ or AUTO (pf_batch_reserve_desc.unit_size). */
 pf_status pf__ctx_reserve_size(pf_ctx *ctx, uint32_t size, uint32_t algos);

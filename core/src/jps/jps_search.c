@@ -856,6 +856,12 @@ const uint32_t *pf__jps_path(const pf_ctx *c, uint32_t *len)
     return x ? x->path : NULL;
 }
 
+const pf_jps_table *pf__ctx_jps_table(const pf_ctx *ctx)
+{
+    const pf__jps_ext *x = pf__ctx_ext_get(ctx, PF__EXT_JPS);
+    return x ? x->shared : NULL;
+}
+
 int pf__jps_has_plus(const pf_ctx *c)
 {
     /* a table attached, not distances this context built for itself by an earlier JPS+ query: the
