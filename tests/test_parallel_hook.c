@@ -179,6 +179,54 @@ static void test_ctx_builds(void **state)
     pf_map_destroy(m);
 }
 
+/* A batch's contexts build on its hook (pf_batch_desc.parallel) too, and so does the table
+ * reserve.algos makes: an engine driving the job API woke no OpenMP team only if none of them
+ * built (a review: a JPS+ query's first search in a context on a 600x600 map started one from the
+ * engine's thread). Answers equal a batch without the hook. */
+static void test_batch_builds(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(41, 600, 520, 0.25, 0);
+    const uint32_t n = 24;
+    for (int h = 1; h < HOOKS; h++) {
+        for (int reserve = 0; reserve < 2; reserve++) {
+            hook_log log = {0};
+            pf_batch *b, *ref;
+            /* one worker: the hooks' logs are not for concurrent calls */
+            pf_batch_desc d = {.workers = 1, .parallel = {hook_fns[h], &log, hook_workers[h]}};
+            if (reserve) d.reserve.algos = 1u << PF_ALGO_JPS_PLUS;
+            assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
+            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1}, &ref), PF_OK);
+            const uint32_t made = log.calls;
+            if (reserve) assert_true(made >= 2); /* the shared table's bitmaps and distances */
+            pf_query_id ib[24], ir[24];
+            uint64_t rs = 43;
+            for (uint32_t q = 0; q < n; q++) {
+                pf_batch_query bq = {.start = rng_below(&rs, 600 * 520), .goal = rng_below(&rs, 600 * 520),
+                                     .search = {.algo = q % 2 ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS}, .tag = q};
+                assert_int_equal(pf_batch_submit(b, &bq, &ib[q]), PF_OK);
+                assert_int_equal(pf_batch_submit(ref, &bq, &ir[q]), PF_OK);
+            }
+            assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+            assert_int_equal(pf_batch_run(ref, NULL), PF_OK);
+            for (uint32_t q = 0; q < n; q++) {
+                pf_batch_result x, y;
+                assert_int_equal(pf_batch_get(b, ib[q], &x), PF_OK);
+                assert_int_equal(pf_batch_get(ref, ir[q], &y), PF_OK);
+                assert_int_equal(x.status, y.status);
+                if (x.status == PF_OK) assert_true(x.stats.cost == y.stats.cost);
+            }
+            print_message("batch, %s hook, reserve %d: %u loops at creation, %u in all\n", hook_names[h], reserve, made,
+                          log.calls);
+            assert_int_equal(log.bad, 0);
+            if (!reserve) assert_true(log.calls >= 2); /* the contexts' own bitmaps and distances */
+            pf_batch_destroy(ref);
+            pf_batch_destroy(b);
+        }
+    }
+    pf_map_destroy(m);
+}
+
 /* A context's own JPS+ distances that a large edit makes again in place (past the budget of a
  * follow cell by cell) are made on its hook, as its searches' builds are: they ran on OpenMP's
  * default team inside pf_grid_apply_edits, the hook not called (a review). And the same for a
@@ -318,7 +366,8 @@ static void test_table(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_ctx_edit_on_hook), cmocka_unit_test(test_accel),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_ctx_edit_on_hook),
+                                       cmocka_unit_test(test_batch_builds), cmocka_unit_test(test_accel),
                                        cmocka_unit_test(test_table)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

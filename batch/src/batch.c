@@ -154,7 +154,8 @@ static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_al
     b->prefault = c->prefault;
     b->open_cap = c->d.heap_capacity;
     b->ctx_desc = (pf_ctx_desc){.allocator = a, .heap_capacity = c->d.heap_capacity,
-                                .jps_table = c->d.jps_table, .accel = c->d.accel, .prefault = c->prefault};
+                                .jps_table = c->d.jps_table, .accel = c->d.accel, .prefault = c->prefault,
+                                .parallel = c->d.parallel};
     b->flags = c->d.flags;
     b->group_min = c->group_min;
     b->nworkers = c->nworkers;
@@ -291,7 +292,10 @@ static pf_status reserve_algos(pf_batch *b, uint32_t algos)
     if ((algos & jps) && !b->fixed && pf_jps_supported(b->map) &&
         (!b->jps || (b->jps_own && plus && !b->jps_own_plus))) {
         pf_jps_table *t;
-        pf_status st = pf_jps_table_create(b->map, &(pf_jps_desc){.allocator = b->alloc, .bitmaps_only = !plus}, &t);
+        pf_status st = pf_jps_table_create(b->map,
+                                           &(pf_jps_desc){.allocator = b->alloc, .bitmaps_only = !plus,
+                                                          .parallel = b->ctx_desc.parallel},
+                                           &t);
         if (st != PF_OK) return st;
         pf__workers_use_jps(b, t);
         pf__spares_use_jps(b, t);

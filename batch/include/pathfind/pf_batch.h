@@ -187,8 +187,10 @@
  * waking the team costs 20-60 us per run) or GOMP_SPINCOUNT set low. libgomp reads these variables
  * when it is loaded, before main, so a library cannot change them for its process; LLVM's libomp
  * reads them at its first parallel region (KMP_BLOCKTIME=0 is its equivalent). An engine with its
- * own job system calls the job API below instead, on threads it schedules itself, and never wakes
- * an OpenMP team.
+ * own job system calls the job API below instead, on threads it schedules itself, and gives the
+ * batch its parallel-for (pf_batch_desc.parallel) for the JPS builds a context makes on big maps;
+ * then no OpenMP team is woken (without the hook, a context's first JPS or JPS+ search on a map of
+ * 2^18 cells or more built on one, from the engine's thread).
  *
  * LIVING MAPS. The map may be edited between runs (pf_grid_apply_edits; not between
  * pf_batch_prepare and pf_batch_finish: the edit returns PF_MAP_BUSY). The batch follows: no query
@@ -332,6 +334,11 @@ typedef struct pf_batch_desc {
     const pf_accel     *accel;
     pf_prefault  prefault;       /* contexts' pages written at creation; default PF_PREFAULT_ALL */
     pf_batch_reserve_desc reserve; /* made at creation (see pf_batch_reserve); zero = nothing more */
+    /* [opt] the builds a batch's contexts run (JPS's and JPS+'s bitmaps and distances, on a
+     * context's first search of a terrain class when no jps_table is given, and the table
+     * reserve.algos makes; on maps of 2^18 cells or more they are parallel loops) on the engine's
+     * threads (pf_parallel.h), as pf_ctx_desc.parallel; zero: OpenMP's team */
+    pf_parallel_for parallel;
 } pf_batch_desc;
 
 /** Priority of a query (see FRAME BUDGET AND PRIORITIES). 0 is normal. */
