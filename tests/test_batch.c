@@ -217,8 +217,9 @@ static void test_dedup(void **state)
  * identical queries is searched) and, under an expansion budget, the same completion run for each
  * query, whatever its order of submission and wherever its filter objects live. Duplicates of other
  * priorities (a group's key takes the highest: once it took the first submitted's, so the group
- * below formed in one order and not in another), and filter copies at other addresses (the budget
- * order hashed the filter's address: a hover and a walker from one cell finished in either order). */
+ * below formed in one order and not in another), and filters at other addresses in each trial (the
+ * budget order hashed the filter's address: a hover and a walker from one cell finished in either
+ * order). */
 enum { ORD_N = 40 };
 typedef struct ord_out {
     int32_t  status;
@@ -256,7 +257,8 @@ static void order_trial(const pf_map *m, const pf_batch_query *base, const int *
     for (uint32_t t = 0; t < ORD_N; t++) {
         uint32_t i = perm[t];
         pf_batch_query q = base[i];
-        if (kind[i]) q.search.filter = f[(kind[i] == 1 ? 0u : 2u) + ((i + trial) & 1u)];
+        /* identical queries name one object (copies are two movement types to deduplication) */
+        if (kind[i]) q.search.filter = f[(kind[i] == 1 ? 0u : 2u) + ((q.start + trial) & 1u)];
         assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
     }
     uint32_t ndone = 0, runs = 0;
@@ -308,7 +310,7 @@ static void test_submission_order_free(void **state)
     for (uint32_t k = 0; k < 5; k++) base[n++] = (pf_batch_query){.start = pf_grid_node(m, st2[k][0], st2[k][1]), .goal = g2};
     base[n] = base[8], base[n++].priority = PF_PRIORITY_URGENT;
     /* movement types: hovers cross the lake, walkers go round; from one cell to one goal, and
-     * duplicates whose filter is a copy at another address */
+     * duplicates of them */
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t a = pf_grid_node(m, 2 + k, 25 + 3 * k), g = pf_grid_node(m, 45, 5 + 4 * k);
         base[n] = (pf_batch_query){.start = a, .goal = g};

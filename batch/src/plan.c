@@ -22,16 +22,15 @@ typedef struct qkey {
     double    weight, max_cost;
     uint64_t  tie_seed;
     uintptr_t fn, user;
-    uint64_t  filter; /* movement types: a hash of the filter's contents (its classes and
-                         class costs), never its address, which lockstep peers do not share: the
-                         jobs' budget order hashes this key. Keys equal with filters at two
-                         addresses are equal only if the filters' bytes are too (same_key):
-                         a filter is read-only until its queries' results are read (pf_batch.h),
-                         so such queries get the same answer whichever filter is searched */
+    uintptr_t filter; /* movement types: by pointer, so two filters are never merged (one filter
+                         shared by many units merges them, as it should). Not by contents: the
+                         job searches with its first query's filter, which that query's caller
+                         may free once it is cancelled while a copy's query still needs the job */
+    uint64_t  fhash;  /* the order's key only (key_hash): the filter's contents, 0 for none */
 } qkey;
 
-/* The last filter hashed: units of one movement type share one filter object, so most keys hash
- * their filter once per pass. */
+/* The last filter hashed: units of one movement type share one filter object, so most jobs hash
+ * their filter once per plan. */
 typedef struct filter_memo {
     const pf_move_filter *f;
     uint64_t              h;
@@ -41,7 +40,7 @@ static uint64_t filter_hash(const pf_move_filter *f, filter_memo *memo)
 {
     if (!f) return 0;
     if (memo && memo->f == f) return memo->h;
-    uint64_t h = XXH3_64bits(f, sizeof *f) | 1u; /* never 0, the hash of no filter */
+    uint64_t h = XXH3_64bits(f, sizeof *f) | 1u; /* never 0, no filter's */
     if (memo) {
         memo->f = f;
         memo->h = h;
@@ -49,7 +48,7 @@ static uint64_t filter_hash(const pf_move_filter *f, filter_memo *memo)
     return h;
 }
 
-static void make_key(const pf__bquery *e, int with_start, qkey *k, filter_memo *memo)
+static void make_key(const pf__bquery *e, int with_start, qkey *k)
 {
     memset(k, 0, sizeof *k);
     const pf_search_desc *d = &e->rd;
@@ -73,16 +72,7 @@ static void make_key(const pf__bquery *e, int with_start, qkey *k, filter_memo *
     k->tie_seed = d->tie_seed;
     memcpy(&k->fn, &d->heuristic_fn, sizeof d->heuristic_fn < sizeof k->fn ? sizeof d->heuristic_fn : sizeof k->fn);
     k->user = (uintptr_t)d->heuristic_user;
-    k->filter = filter_hash(d->filter, memo);
-}
-
-/* Equal keys of two queries whose filters are at two addresses: equal filters too (the key holds
- * only their hash). */
-static int same_key(const qkey *k, const qkey *o, const pf__bquery *a, const pf__bquery *b)
-{
-    if (memcmp(k, o, sizeof *k) != 0) return 0;
-    const pf_move_filter *fa = a->rd.filter, *fb = b->rd.filter;
-    return fa == fb || (fa && fb && memcmp(fa, fb, sizeof *fa) == 0);
+    k->filter = (uintptr_t)d->filter;
 }
 
 /* Open-addressing table of fresh indices + 1 (0 = empty). For each fresh query i, out[i] receives
@@ -92,12 +82,11 @@ static void first_equal(pf_batch *b, const uint32_t *fresh, const uint32_t *idx,
 {
     uint32_t mask = b->table_cap - 1u;
     memset(b->table, 0, b->table_cap * sizeof *b->table);
-    filter_memo mk = {0}, mo = {0};
     for (uint32_t t = 0; t < n; t++) {
         uint32_t i = idx[t];
         qkey k, o;
         const pf__bquery *e = pf__query(b, fresh[i]);
-        make_key(e, with_start, &k, &mk);
+        make_key(e, with_start, &k);
         uint32_t h = (uint32_t)XXH3_64bits(&k, sizeof k) & mask;
         for (;;) {
             uint32_t v = b->table[h];
@@ -106,9 +95,8 @@ static void first_equal(pf_batch *b, const uint32_t *fresh, const uint32_t *idx,
                 out[i] = i;
                 break;
             }
-            const pf__bquery *f = pf__query(b, fresh[v - 1u]);
-            make_key(f, with_start, &o, &mo);
-            if (same_key(&k, &o, e, f)) {
+            make_key(pf__query(b, fresh[v - 1u]), with_start, &o);
+            if (memcmp(&k, &o, sizeof k) == 0) {
                 out[i] = v - 1u;
                 break;
             }
@@ -187,14 +175,16 @@ static void squad_leave(pf_batch *b, const pf__job *j)
     b->squad_free = j->squad;
 }
 
-/* The job's key in the budget order (account.c): the query's contents only. A heuristic callback
- * has none, only addresses, which lockstep peers do not share: queries apart only by it tie here
- * and keep their submission order (pf_batch.h, DETERMINISM). */
+/* The job's key in the budget order (account.c): the query's contents only, never an address,
+ * which lockstep peers do not share: the filter's bytes stand for its pointer. Queries apart only
+ * by the filter's address (copies of one filter) or by a heuristic callback (no contents, only
+ * addresses) tie here and keep their submission order (pf_batch.h, DETERMINISM). */
 static uint64_t key_hash(const pf__bquery *e, int with_start, filter_memo *memo)
 {
     qkey k;
-    make_key(e, with_start, &k, memo);
-    k.fn = k.user = 0;
+    make_key(e, with_start, &k);
+    k.fhash = filter_hash(e->rd.filter, memo);
+    k.filter = k.fn = k.user = 0;
     return XXH3_64bits(&k, sizeof k);
 }
 

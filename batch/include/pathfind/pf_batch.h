@@ -28,20 +28,22 @@
  * what was submitted and cancelled before each run, the budgets and `suspend_slots`, never on the
  * worker count, the order of submission within a run (except that a later query with
  * PF_QUERY_SUPERSEDE replaces an earlier one), OpenMP or the job-system path, nor on where the
- * caller's filter objects live (queries are told apart and ordered by a filter's contents, never
- * its address). A time budget makes completion runs depend on the clock. Heuristic callbacks have
- * no contents, only addresses, which lockstep peers do not share: queries that differ only in
- * search.heuristic_fn or search.heuristic_user (searched apart, never deduplicated) are ordered
- * among themselves by submission, the other exception: peers submit those in one order.
+ * caller's filter objects live (the batch orders its work by a filter's contents, never its
+ * address). The other exception: queries that differ only in which of two filters with the same
+ * contents they name (copies), or only in search.heuristic_fn or search.heuristic_user (callbacks
+ * have no contents), are searched apart, as DEDUPLICATION compares those by address, and ordered
+ * among themselves by submission: lockstep peers submit such queries in one order, or give them
+ * one filter object. A time budget makes completion runs depend on the clock.
  *
  * DEDUPLICATION. Identical queries (same start, goal and effective options; keys hashed with XXH3)
  * submitted before one run are searched once; each submitter gets its own result (its own tag; the
  * path array is shared and read-only). The search runs at the highest priority among them: it is
  * the search of the highest-priority one (the oldest among those, then the first submitted), whose
  * result lacks PF_BATCH_RESULT_DEDUPED, which the others carry; so only among identical queries of
- * one priority and age does submission order choose which of them carries that flag. Filters are
- * compared by contents (pf_move_filter's bytes): copies of one movement type at two addresses are
- * identical, two types (any byte apart) are not.
+ * one priority and age does submission order choose which of them carries that flag. Filters and
+ * heuristic callbacks are compared by address: queries naming two copies of one filter are not
+ * identical (the search reads its own query's filter, which that query's caller may free once it
+ * is cancelled).
  *
  * GROUP MOVES. On square grids, at least `group_min` queries (default 4) with the same goal, the same
  * priority (a query's highest among its duplicates: a unit ordered twice, once urgently, counts as
@@ -54,7 +56,7 @@
  * shortest path; the group's search answers, pf_stats.algo PF_ALGO_ASTAR, and AUTO queries grouped
  * while the batch's accelerator was stale carry PF_DETAIL_ACCEL_STALE), any unit size (the group
  * searches with the sized move rule), movement filters (the filter's rule and prices; squads of
- * one type share one filter, or copies of it, as deduplication compares its contents), waypoints (the group's
+ * one type share one filter object, as deduplication compares its address), waypoints (the group's
  * path reduced to its turns), partial paths and max_cost. A member whose answer the backward search
  * cannot give as its own search would (a partial one it did not settle, whose answer ends nearest
  * the goal as seen from its own start; a max_cost one not settled, or not clearly within its limit)
@@ -366,8 +368,8 @@ typedef struct pf_batch_query {
     uint32_t       start, goal;  /* node ids (pf_grid_node on grids) */
     pf_search_desc search;       /* zero = defaults (A*). A search.filter must stay valid and unchanged
                                     until the query's result is read; queries are deduplicated and
-                                    grouped by the filter's contents (one filter, or copies of it,
-                                    shared by many units) */
+                                    grouped by the filter's address (one filter shared by many
+                                    units) */
     uint64_t       tag;          /* user value, returned in the result (a unit id, say) */
     pf_priority    priority;     /* default PF_PRIORITY_NORMAL */
     uint32_t       flags;        /* PF_QUERY_SUPERSEDE */
