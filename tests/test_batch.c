@@ -213,6 +213,144 @@ static void test_dedup(void **state)
     pf_map_destroy(m);
 }
 
+/* DETERMINISM: a set of queries gives the same results (status, cost, path, flags but which of
+ * identical queries is searched) and, under an expansion budget, the same completion run for each
+ * query, whatever its order of submission and wherever its filter objects live. Duplicates of other
+ * priorities (a group's key takes the highest: once it took the first submitted's, so the group
+ * below formed in one order and not in another), and filters at other addresses in each trial (the
+ * budget order hashed the filter's address: a hover and a walker from one cell finished in either
+ * order). */
+enum { ORD_N = 40 };
+typedef struct ord_out {
+    int32_t  status;
+    double   cost;
+    uint32_t flags, run, len;
+    uint32_t path[256];
+} ord_out;
+
+static void order_trial(const pf_map *m, const pf_batch_query *base, const int *kind, uint32_t workers,
+                        uint32_t trial, ord_out *out)
+{
+    /* filter copies: hover (0, 1) and walker (2, 3), allocated in an order of the trial's, apart */
+    pf_move_filter *f[4];
+    void *pad[4];
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t a = (k + trial) & 3u;
+        pad[k] = malloc(64u + 1000u * ((trial + k) % 3u));
+        f[a] = calloc(1, sizeof *f[a]);
+        assert_non_null(f[a]);
+        pf_move_filter_allow(f[a], 1, 1.0f);
+        if (a < 2) pf_move_filter_allow(f[a], 2, 1.5f);
+    }
+    uint32_t perm[ORD_N];
+    for (uint32_t i = 0; i < ORD_N; i++) perm[i] = trial == 1 ? ORD_N - 1u - i : i;
+    uint64_t s = 1000u + trial;
+    if (trial >= 2)
+        for (uint32_t i = ORD_N - 1u; i > 0; i--) {
+            uint32_t j = lcg_next(&s) % (i + 1u), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = workers}, &b), PF_OK);
+    pf_query_id id[ORD_N];
+    for (uint32_t t = 0; t < ORD_N; t++) {
+        uint32_t i = perm[t];
+        pf_batch_query q = base[i];
+        /* identical queries name one object (copies are two movement types to deduplication) */
+        if (kind[i]) q.search.filter = f[(kind[i] == 1 ? 0u : 2u) + ((q.start + trial) & 1u)];
+        assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
+    }
+    uint32_t ndone = 0, runs = 0;
+    for (uint32_t i = 0; i < ORD_N; i++) out[i].run = UINT32_MAX;
+    while (ndone < ORD_N) {
+        assert_true(++runs < 2000);
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 120}), PF_OK);
+        for (uint32_t i = 0; i < ORD_N; i++) {
+            pf_batch_result r;
+            if (out[i].run != UINT32_MAX) continue;
+            assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
+            if (r.status == PF_IN_PROGRESS) continue;
+            assert_true(r.path_len <= 256);
+            out[i] = (ord_out){.status = r.status, .cost = r.stats.cost, .flags = r.flags, .run = runs,
+                               .len = r.path_len};
+            if (r.path_len) memcpy(out[i].path, r.path, r.path_len * sizeof *r.path);
+            ndone++;
+        }
+    }
+    assert_true(runs > 3); /* the budget slices the set */
+    pf_batch_destroy(b);
+    for (uint32_t k = 0; k < 4; k++) {
+        free(f[k]);
+        free(pad[k]);
+    }
+}
+
+static void test_submission_order_free(void **state)
+{
+    (void)state;
+    enum { W = 48, H = 48 };
+    uint8_t cls[W * H];
+    for (uint32_t y = 0; y < H; y++) /* ground; a lake in columns 20..27 above row 40; a few walls */
+        for (uint32_t x = 0; x < W; x++)
+            cls[y * W + x] = x >= 20 && x < 28 && y < 40 ? 2 : ((x * 7u + y * 13u) % 17u == 0 ? 0 : 1);
+    pf_map *m = grid_make(W, H, PF_MOVES_8_NO_CUT, cls, NULL);
+    pf_batch_query base[ORD_N];
+    int kind[ORD_N] = {0}; /* 1 hover, 2 walker */
+    memset(base, 0, sizeof base);
+    uint64_t s = 77;
+    uint32_t n = 0, g1 = pf_grid_node(m, 10, 10), g2 = pf_grid_node(m, 40, 30);
+    /* group 1: four starts, the last twice (normal and urgent), the first once more (background) */
+    const uint32_t st1[4][2] = {{1, 1}, {1, 15}, {3, 19}, {17, 3}};
+    for (uint32_t k = 0; k < 4; k++) base[n++] = (pf_batch_query){.start = pf_grid_node(m, st1[k][0], st1[k][1]), .goal = g1};
+    base[n] = base[3], base[n++].priority = PF_PRIORITY_URGENT;
+    base[n] = base[0], base[n++].priority = PF_PRIORITY_BACKGROUND;
+    /* group 2: five starts of one priority, one of them twice (urgent) */
+    const uint32_t st2[5][2] = {{33, 44}, {45, 45}, {35, 31}, {44, 20}, {31, 37}};
+    for (uint32_t k = 0; k < 5; k++) base[n++] = (pf_batch_query){.start = pf_grid_node(m, st2[k][0], st2[k][1]), .goal = g2};
+    base[n] = base[8], base[n++].priority = PF_PRIORITY_URGENT;
+    /* movement types: hovers cross the lake, walkers go round; from one cell to one goal, and
+     * duplicates of them */
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t a = pf_grid_node(m, 2 + k, 25 + 3 * k), g = pf_grid_node(m, 45, 5 + 4 * k);
+        base[n] = (pf_batch_query){.start = a, .goal = g};
+        kind[n++] = 1;
+        base[n] = (pf_batch_query){.start = a, .goal = g};
+        kind[n++] = 2;
+        base[n] = (pf_batch_query){.start = a, .goal = g, .priority = k & 1 ? PF_PRIORITY_URGENT : PF_PRIORITY_NORMAL};
+        kind[n++] = 1 + (k & 1);
+    }
+    while (n < ORD_N) { /* random moves of random priorities, some filtered */
+        base[n] = (pf_batch_query){.start = open_cell(m, &s), .goal = open_cell(m, &s),
+                                   .priority = (pf_priority)(lcg_next(&s) % 3u)};
+        kind[n++] = (int)(lcg_next(&s) % 4u) % 3;
+    }
+    for (uint32_t i = 0; i < ORD_N; i++) base[i].tag = i;
+    static ord_out ref[ORD_N], got[ORD_N];
+    order_trial(m, base, kind, 1, 0, ref);
+    uint32_t grouped = 0;
+    for (uint32_t i = 0; i < ORD_N; i++) grouped += (ref[i].flags & PF_BATCH_RESULT_GROUPED) != 0;
+    assert_true(grouped >= 4); /* group 2 at least (its urgent duplicate is searched alone) */
+    for (uint32_t workers = 1; workers <= 2; workers++)
+        for (uint32_t trial = workers == 1 ? 1u : 0u; trial < 6; trial++) {
+            order_trial(m, base, kind, workers, trial, got);
+            uint32_t dr = 0, dg = 0;
+            for (uint32_t i = 0; i < ORD_N; i++) {
+                dr += (ref[i].flags & PF_BATCH_RESULT_DEDUPED) != 0;
+                dg += (got[i].flags & PF_BATCH_RESULT_DEDUPED) != 0;
+                if (ref[i].status != got[i].status || ref[i].run != got[i].run || ref[i].len != got[i].len ||
+                    memcmp(&ref[i].cost, &got[i].cost, sizeof ref[i].cost) != 0 ||
+                    (ref[i].flags & ~PF_BATCH_RESULT_DEDUPED) != (got[i].flags & ~PF_BATCH_RESULT_DEDUPED) ||
+                    memcmp(ref[i].path, got[i].path, ref[i].len * sizeof *ref[i].path) != 0)
+                    fail_msg("workers %u order %u: query %u differs (status %d/%d run %u/%u flags %x/%x len %u/%u)",
+                             workers, trial, i, ref[i].status, got[i].status, ref[i].run, got[i].run,
+                             ref[i].flags, got[i].flags, ref[i].len, got[i].len);
+            }
+            assert_int_equal(dr, dg);
+        }
+    pf_map_destroy(m);
+}
+
 /* A group move on weighted maps of every square move rule: every unit's cost equals the oracle's,
  * every path is legal and costs what it says, and the group expands far less than separate A*. */
 static void group_case(pf_moves mv, int weighted, uint64_t seed)
@@ -509,7 +647,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_match_search), cmocka_unit_test(test_bad_input_isolated),
         cmocka_unit_test(test_jps),
-        cmocka_unit_test(test_dedup),                cmocka_unit_test(test_group_8),
+        cmocka_unit_test(test_dedup),                cmocka_unit_test(test_submission_order_free),
+        cmocka_unit_test(test_group_8),
         cmocka_unit_test(test_group_8cut),           cmocka_unit_test(test_group_4),
         cmocka_unit_test(test_squads_with_options),
         cmocka_unit_test(test_budget_expansions),    cmocka_unit_test(test_budget_time),

@@ -52,7 +52,8 @@ void pf__account_init(pf_batch *b)
 /* ---- the run's order -------------------------------------------------------------------------- */
 
 /* Budget order: priority, then run of submission, then the query's content (never submission
- * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP). */
+ * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP)
+ * and queries apart only by a heuristic callback (plan.c, key_hash). */
 static int by_plan_key(const void *bv, uint32_t i, uint32_t k)
 {
     const pf__job *x = pf__plan_job(bv, i), *y = pf__plan_job(bv, k);

@@ -23,14 +23,38 @@ typedef struct qkey {
     uint64_t  tie_seed;
     uintptr_t fn, user;
     uintptr_t filter; /* movement types: by pointer, so two filters are never merged (one filter
-                         shared by many units merges them, as it should) */
+                         shared by many units merges them, as it should). Not by contents: the
+                         job searches with its first query's filter, which that query's caller
+                         may free once it is cancelled while a copy's query still needs the job */
+    uint64_t  fhash;  /* the order's key only (key_hash): the filter's contents, 0 for none */
 } qkey;
+
+/* The last filter hashed: units of one movement type share one filter object, so most jobs hash
+ * their filter once per plan. */
+typedef struct filter_memo {
+    const pf_move_filter *f;
+    uint64_t              h;
+} filter_memo;
+
+static uint64_t filter_hash(const pf_move_filter *f, filter_memo *memo)
+{
+    if (!f) return 0;
+    if (memo && memo->f == f) return memo->h;
+    uint64_t h = XXH3_64bits(f, sizeof *f) | 1u; /* never 0, no filter's */
+    if (memo) {
+        memo->f = f;
+        memo->h = h;
+    }
+    return h;
+}
 
 static void make_key(const pf__bquery *e, int with_start, qkey *k)
 {
     memset(k, 0, sizeof *k);
     const pf_search_desc *d = &e->rd;
     k->start = with_start ? e->q.start : 0;
+    /* the canonical query of a set of duplicates is its highest-ranked one (pf__plan_fresh), so
+     * this is the highest priority among the queries the job answers, whatever their order */
     k->prio = with_start ? 0u : (uint32_t)e->q.priority;
     k->goal = e->q.goal;
     k->algo = (uint32_t)d->algo;
@@ -61,7 +85,8 @@ static void first_equal(pf_batch *b, const uint32_t *fresh, const uint32_t *idx,
     for (uint32_t t = 0; t < n; t++) {
         uint32_t i = idx[t];
         qkey k, o;
-        make_key(pf__query(b, fresh[i]), with_start, &k);
+        const pf__bquery *e = pf__query(b, fresh[i]);
+        make_key(e, with_start, &k);
         uint32_t h = (uint32_t)XXH3_64bits(&k, sizeof k) & mask;
         for (;;) {
             uint32_t v = b->table[h];
@@ -150,11 +175,33 @@ static void squad_leave(pf_batch *b, const pf__job *j)
     b->squad_free = j->squad;
 }
 
-static uint64_t key_hash(const pf__bquery *e, int with_start)
+/* The job's key in the budget order (account.c): the query's contents only, never an address,
+ * which lockstep peers do not share: the filter's bytes stand for its pointer. Queries apart only
+ * by the filter's address (copies of one filter) or by a heuristic callback (no contents, only
+ * addresses) tie here and keep their submission order (pf_batch.h, DETERMINISM). */
+static uint64_t key_hash(const pf__bquery *e, int with_start, filter_memo *memo)
 {
     qkey k;
     make_key(e, with_start, &k);
+    k.fhash = filter_hash(e->rd.filter, memo);
+    k.filter = k.fn = k.user = 0;
     return XXH3_64bits(&k, sizeof k);
+}
+
+static uint32_t rank_of(pf_priority p)
+{
+    return p == PF_PRIORITY_URGENT ? PF__RANK_URGENT
+                                   : (p == PF_PRIORITY_BACKGROUND ? PF__RANK_BACKGROUND : PF__RANK_NORMAL);
+}
+
+/* Which of two identical queries a's set of duplicates is searched for: the higher-ranked, then the
+ * older (planned in an earlier run), else the one already chosen (b, first in submission order).
+ * A rule on content, so the job's priority (its group key, make_key) and age are the same for any
+ * order of submission. */
+static int better_canon(const pf__bquery *a, const pf__bquery *b)
+{
+    uint32_t ra = rank_of(a->q.priority), rb = rank_of(b->q.priority);
+    return ra != rb ? ra < rb : a->planned < b->planned;
 }
 
 /* Capacity was reserved by pf__plan_fresh. Fields the plan does not set start at zero. */
@@ -209,7 +256,18 @@ int pf__plan_fresh(pf_batch *b)
         order[nvalid++] = i;
     }
     /* 2. Deduplicate. */
-    if (!(b->flags & PF_BATCH_NO_DEDUP)) first_equal(b, fresh, order, nvalid, 1, canon);
+    if (!(b->flags & PF_BATCH_NO_DEDUP)) {
+        first_equal(b, fresh, order, nvalid, 1, canon); /* canon[i]: the first submitted of i's set */
+        /* each set's canonical query by content (better_canon), not submission order; gid and cnt
+         * are free until step 3 */
+        for (uint32_t t = 0; t < nvalid; t++) gid[order[t]] = order[t];
+        for (uint32_t t = 0; t < nvalid; t++) {
+            uint32_t i = order[t], r = canon[i];
+            if (i != r && better_canon(pf__query(b, fresh[i]), pf__query(b, fresh[gid[r]]))) gid[r] = i;
+        }
+        for (uint32_t t = 0; t < nvalid; t++) cnt[order[t]] = gid[canon[order[t]]];
+        for (uint32_t t = 0; t < nvalid; t++) canon[order[t]] = cnt[order[t]];
+    }
     uint32_t ncanon = 0;
     for (uint32_t t = 0; t < nvalid; t++) {
         uint32_t i = order[t];
@@ -241,6 +299,7 @@ int pf__plan_fresh(pf_batch *b)
     for (uint32_t t = 0; t < ns; t++) nsq += sid[sl[t]] == sl[t];
     if (nsq && !squads_room(b, nsq))
         for (uint32_t t = 0; t < ns; t++) sid[sl[t]] = PF_NODE_NONE; /* answered alone */
+    filter_memo memo = {0};
     /* 4. Jobs in submission order: a single per ungrouped canonical query, a group at the position
      * of its first member. */
     for (uint32_t t = 0; t < ncanon; t++) {
@@ -250,7 +309,7 @@ int pf__plan_fresh(pf_batch *b)
         if (gid[i] == PF_NODE_NONE) {
             pf__job j = {.kind = PF__J_SINGLE, .query = slot, .seq = e->seq, .epoch = e->planned - 1u,
                          .live = 1u + ndup[i], .kgoal = e->q.goal, .kstart = e->q.start,
-                         .khash = key_hash(e, 1)};
+                         .khash = key_hash(e, 1, &memo)};
             if (sid[i] != PF_NODE_NONE) { /* a squad's member; its first member takes the squad */
                 if (sid[i] == i) canon[i] = squad_take(b);
                 j.squad = canon[sid[i]];
@@ -262,7 +321,7 @@ int pf__plan_fresh(pf_batch *b)
         }
         if (gid[i] != i) continue;
         pf__job j = {.kind = PF__J_GROUP, .query = slot, .seq = e->seq, .first = b->nmembers,
-                     .epoch = e->planned - 1u, .kgoal = e->q.goal, .khash = key_hash(e, 0)};
+                     .epoch = e->planned - 1u, .kgoal = e->q.goal, .khash = key_hash(e, 0, &memo)};
         /* AUTO's squads go to the accelerator where it answers (join_kind): a group of them is
          * answered by its backward A* because it did not, and no fallback is silent. Decided now,
          * not when its answers are written: an accelerator adopted meanwhile did not plan it. */
@@ -370,12 +429,6 @@ void pf__plan_cancel(pf_batch *b, uint32_t slot)
     const pf__bquery *e = pf__query(b, slot);
     uint32_t ji = e->canon != slot ? pf__query(b, e->canon)->job : e->job;
     if (--b->jobs[ji].live == 0) drop_job(b, ji);
-}
-
-static uint32_t rank_of(pf_priority p)
-{
-    return p == PF_PRIORITY_URGENT ? PF__RANK_URGENT
-                                   : (p == PF_PRIORITY_BACKGROUND ? PF__RANK_BACKGROUND : PF__RANK_NORMAL);
 }
 
 static void lower_rank(pf__job *j, const pf__bquery *e)

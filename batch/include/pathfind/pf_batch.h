@@ -27,15 +27,27 @@
  * in every run, the run in which each query completes is deterministic too (lockstep): it depends on
  * what was submitted and cancelled before each run, the budgets and `suspend_slots`, never on the
  * worker count, the order of submission within a run (except that a later query with
- * PF_QUERY_SUPERSEDE replaces an earlier one), OpenMP or the job-system path. A time budget makes
- * completion runs depend on the clock.
+ * PF_QUERY_SUPERSEDE replaces an earlier one), OpenMP or the job-system path, nor on where the
+ * caller's filter objects live (the batch orders its work by a filter's contents, never its
+ * address). The other exception: queries that differ only in which of two filters with the same
+ * contents they name (copies), or only in search.heuristic_fn or search.heuristic_user (callbacks
+ * have no contents), are searched apart, as DEDUPLICATION compares those by address, and ordered
+ * among themselves by submission: lockstep peers submit such queries in one order, or give them
+ * one filter object. A time budget makes completion runs depend on the clock.
  *
  * DEDUPLICATION. Identical queries (same start, goal and effective options; keys hashed with XXH3)
  * submitted before one run are searched once; each submitter gets its own result (its own tag; the
- * path array is shared and read-only). The search runs at the highest priority among them.
+ * path array is shared and read-only). The search runs at the highest priority among them: it is
+ * the search of the highest-priority one (the oldest among those, then the first submitted), whose
+ * result lacks PF_BATCH_RESULT_DEDUPED, which the others carry; so only among identical queries of
+ * one priority and age does submission order choose which of them carries that flag. Filters and
+ * heuristic callbacks are compared by address: queries naming two copies of one filter are not
+ * identical (the search reads its own query's filter, which that query's caller may free once it
+ * is cancelled).
  *
  * GROUP MOVES. On square grids, at least `group_min` queries (default 4) with the same goal, the same
- * priority and the same options are solved by one backward A* from the goal, aimed at the
+ * priority (a query's highest among its duplicates: a unit ordered twice, once urgently, counts as
+ * urgent) and the same options are solved by one backward A* from the goal, aimed at the
  * bounding box of the starts, that stops when every start is settled. Moves are symmetric on grids
  * but a step costs the multiplier of the cell *entered*, so the backward search charges the
  * multiplier of the node it expands (the cell a forward walker would enter), not of the neighbour it
