@@ -286,6 +286,42 @@ static void order_trial(const pf_map *m, const pf_batch_query *base, const int *
     }
 }
 
+/* Under PF_BATCH_NO_DEDUP identical queries are searched apart and ordered by their tags, the
+ * caller's unit ids (a review: by submission, so the unit answered first depended on the order in
+ * which a peer submitted them). A budget of one search and a bit: the lower tag's completes in the
+ * first run whichever came first. */
+static void test_no_dedup_order_by_tag(void **state)
+{
+    (void)state;
+    pf_map *m = grid_make(64, 64, PF_MOVES_8_NO_CUT, NULL, NULL);
+    const uint32_t s = pf_grid_node(m, 0, 0), g = pf_grid_node(m, 63, 40);
+    pf_ctx *c;
+    pf_stats st;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_search(c, s, g, NULL, NULL, &st), PF_OK);
+    pf_ctx_destroy(c);
+    for (int order = 0; order < 2; order++) {
+        pf_batch *b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .flags = PF_BATCH_NO_DEDUP}, &b), PF_OK);
+        pf_query_id id[2];
+        for (int k = 0; k < 2; k++) {
+            const int i = order ? 1 - k : k; /* tag 7 first, then tag 9; or the other way */
+            assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s, .goal = g, .tag = i ? 9u : 7u}, &id[i]),
+                             PF_OK);
+        }
+        assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = st.expanded + 2}), PF_OK);
+        pf_batch_result r7, r9;
+        assert_int_equal(pf_batch_get(b, id[0], &r7), PF_OK);
+        assert_int_equal(pf_batch_get(b, id[1], &r9), PF_OK);
+        assert_int_equal(r7.tag, 7);
+        assert_int_equal(r7.status, PF_OK);
+        assert_int_equal(r9.status, PF_IN_PROGRESS);
+        assert_false(r7.flags & PF_BATCH_RESULT_DEDUPED);
+        pf_batch_destroy(b);
+    }
+    pf_map_destroy(m);
+}
+
 static void test_submission_order_free(void **state)
 {
     (void)state;
@@ -648,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_results_match_search), cmocka_unit_test(test_bad_input_isolated),
         cmocka_unit_test(test_jps),
         cmocka_unit_test(test_dedup),                cmocka_unit_test(test_submission_order_free),
+        cmocka_unit_test(test_no_dedup_order_by_tag),
         cmocka_unit_test(test_group_8),
         cmocka_unit_test(test_group_8cut),           cmocka_unit_test(test_group_4),
         cmocka_unit_test(test_squads_with_options),

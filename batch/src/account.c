@@ -52,8 +52,10 @@ void pf__account_init(pf_batch *b)
 /* ---- the run's order -------------------------------------------------------------------------- */
 
 /* Budget order: priority, then run of submission, then the query's content (never submission
- * order, which lockstep peers may not share); seq only separates identical queries (NO_DEDUP)
- * and queries apart only by a heuristic callback (plan.c, key_hash). */
+ * order, which lockstep peers may not share), then the caller's tag (a unit id, the same on every
+ * peer: identical queries under NO_DEDUP were ordered by submission, a review); seq only separates
+ * what is left: queries apart only by a heuristic callback or a copy of a filter (plan.c,
+ * key_hash) under one tag. */
 static int by_plan_key(const void *bv, uint32_t i, uint32_t k)
 {
     const pf__job *x = pf__plan_job(bv, i), *y = pf__plan_job(bv, k);
@@ -65,6 +67,8 @@ static int by_plan_key(const void *bv, uint32_t i, uint32_t k)
     PF__CMP(kgoal);
     PF__CMP(kstart);
     PF__CMP(khash);
+    const uint64_t tx = pf__query(bv, x->query)->q.tag, ty = pf__query(bv, y->query)->q.tag;
+    if (tx != ty) return tx < ty ? -1 : 1;
     PF__CMP(seq);
 #undef PF__CMP
     return 0;

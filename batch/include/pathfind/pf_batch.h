@@ -32,8 +32,9 @@
  * address). The other exception: queries that differ only in which of two filters with the same
  * contents they name (copies), or only in search.heuristic_fn or search.heuristic_user (callbacks
  * have no contents), are searched apart, as DEDUPLICATION compares those by address, and ordered
- * among themselves by submission: lockstep peers submit such queries in one order, or give them
- * one filter object. A time budget makes completion runs depend on the clock.
+ * among themselves by their tags, then (one tag) by submission: lockstep peers submit such queries
+ * in one order, or give them one filter object. Identical queries under PF_BATCH_NO_DEDUP are
+ * ordered by their tags too. A time budget makes completion runs depend on the clock.
  *
  * DEDUPLICATION. Identical queries (same start, goal and effective options; keys hashed with XXH3)
  * submitted before one run are searched once; each submitter gets its own result (its own tag; the
