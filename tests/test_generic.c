@@ -735,6 +735,80 @@ static void test_state_size_change(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* ---- dead ends: h = INFINITY (a pattern database's unreached entry) ------------------------------ */
+
+/* states 0..3: 0->1 (1 has no moves: a dead end), 0->2, 2->3; goal 3. `how` says where h comes
+ * from: 0 the heuristic callback, 1 pushed with pf_gen_push_h, 2 an extra heuristic (desc). */
+typedef struct dead_end {
+    double h[4];
+    int    how;
+    uint8_t goal;
+} dead_end;
+static void de_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    const dead_end *e = u;
+    uint8_t v = *(const uint8_t *)s, t[2] = {1, 2};
+    if (v == 2) t[0] = 3;
+    uint32_t n = v == 0 ? 2 : v == 2 ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e->how == 1) pf_gen_push_h(out, &t[i], 1.0, i, e->h[t[i]]);
+        else pf_gen_push(out, &t[i], 1.0, i);
+    }
+}
+static double de_h(const void *s, void *u) { return ((const dead_end *)u)->h[*(const uint8_t *)s]; }
+static int de_goal(const void *s, void *u) { return *(const uint8_t *)s == ((const dead_end *)u)->goal; }
+
+/* Every search that uses a heuristic takes h = INFINITY for "no goal from here": such a state is
+ * never stored nor expanded, a start with it answers PF_NO_PATH, and a search that runs dry of the
+ * others PF_NO_PATH. They were refused (PF_INVALID_ARGUMENT), though pf_pdb_value gives INFINITY
+ * for an unreached entry and pf_pdb.h plugs it into a pf_gen_heuristic_fn. NaN and negative h
+ * stay refused. */
+static void test_dead_end_heuristic(void **state)
+{
+    (void)state;
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t acts[8];
+    pf_gen_plan plan = {acts, NULL, 8, 0};
+    pf_gen_stats st;
+    for (int how = 0; how < 3; how++) {
+        dead_end e = {{2.0, INFINITY, 1.0, 0.0}, how, 3};
+        const pf_gen_heuristic_fn extra[] = {de_h};
+        pf_gen_problem p = {1, de_succ, how == 2 ? NULL : de_h, de_goal, &e};
+        for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++) {
+            pf_gen_desc d = {.algo = (pf_gen_algo)a};
+            if (how == 2) d.heuristics = extra, d.heuristic_count = 1;
+            uint8_t s0 = 0;
+            e.h[1] = INFINITY;
+            e.h[2] = 1.0;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+            assert_true(st.cost == 2.0);
+            assert_int_equal(plan.len, 2);
+            assert_int_equal(acts[0], 1);
+            /* the start is a dead end */
+            s0 = 1;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_NO_PATH);
+            assert_true(isinf(st.cost) && plan.len == 0);
+            /* every successor is a dead end: the search runs dry (uniform-cost and BFS ignore
+             * heuristics and find the plan) */
+            const int uses_h = a != PF_GEN_UNIFORM && a != PF_GEN_BFS;
+            s0 = 0;
+            e.h[2] = INFINITY;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), uses_h ? PF_NO_PATH : PF_OK);
+            /* NaN and negative values stay refused (uniform-cost and BFS never ask; a pushed NaN
+             * means "not given": the callback is asked instead) */
+            e.h[2] = -1.0;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), uses_h ? PF_INVALID_ARGUMENT : PF_OK);
+            e.h[2] = NAN;
+            if (how != 1) {
+                assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st),
+                                 uses_h ? PF_INVALID_ARGUMENT : PF_OK);
+            }
+        }
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -745,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_max_cost_at_the_optimum),
         cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
+        cmocka_unit_test(test_dead_end_heuristic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

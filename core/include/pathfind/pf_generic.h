@@ -116,7 +116,12 @@ typedef struct pf_gen_sink pf_gen_sink;
 
 /** Writes every successor of `state` with pf_gen_push / pf_gen_push_h. */
 typedef void (*pf_gen_successors_fn)(const void *state, pf_gen_sink *out, void *user);
-/** Lower bound on the cost from `state` to a goal (admissible for optimal algorithms); >= 0. */
+/** Lower bound on the cost from `state` to a goal (admissible for optimal algorithms); >= 0.
+ *  INFINITY says "no goal is reachable from here" (a dead end, as pf_pdb_value answers for an
+ *  unreached entry): every search that uses a heuristic never expands such a state (SMA* keeps it
+ *  as a leaf of f = INFINITY, like a branch past max_cost), a start with it answers PF_NO_PATH,
+ *  and so does a search that runs out of other states. NaN or a negative value is an error
+ *  (PF_INVALID_ARGUMENT). UNIFORM and BFS never call it. */
 typedef double (*pf_gen_heuristic_fn)(const void *state, void *user);
 /** Non-zero when `state` satisfies the goal. */
 typedef int (*pf_gen_goal_fn)(const void *state, void *user);
@@ -130,7 +135,10 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
 PF_API int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
  *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it.
- *  `h` must be >= 0 and finite (else 0 and PF_INVALID_ARGUMENT), or NAN for "not given". */
+ *  `h` must be >= 0 (INFINITY: a dead end, as from the callback), or NAN for "not given"; a
+ *  negative h makes the push return 0 and the search PF_INVALID_ARGUMENT. A search that does not
+ *  use heuristics (UNIFORM, BFS, or a problem with no heuristic at all) drops a pushed h unread,
+ *  a bad one included: the push succeeds. */
 PF_API int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
 /**
  * Zero-copy form of pf_gen_push_h: adds a successor and returns its state_size bytes for the
@@ -250,7 +258,8 @@ PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
  *         or max_cost cut a search that does not reopen, LIMITS), PF_COST_OVERFLOW (only plans
  *         whose cost sums to infinity),
  *         or an error: PF_INVALID_ARGUMENT (bad problem or desc, or a callback gave a negative or
- *         non-finite cost or h), PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
+ *         non-finite cost, or a negative or NaN h: h = INFINITY is a dead end, not an error),
+ *         PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
  *         reached), PF_BUFFER_TOO_SMALL.
  */
 PF_API pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,

@@ -97,11 +97,11 @@ PF__INLINE int expand(dfs *x, uint32_t L, const int bnb)
         } else if (isnan(c->sh[i])) {
             c->sh[i] = p->heuristic ? p->heuristic(c->sstates + (size_t)i * ss, p->user) : 0.0;
         }
-        if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
+        if (pf__gen_bad_h(c->sh[i])) return PF__RUN_BAD;
         if (x->more_h) {
             c->sh0[i] = c->sh[i];
             c->sh[i] = pf__gen_hmax(p, x->d, c->sstates + (size_t)i * ss, c->sh[i]);
-            if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
+            if (pf__gen_bad_h(c->sh[i])) return PF__RUN_BAD;
         }
     }
     if (bnb) {
@@ -237,6 +237,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 continue;
             }
             generated++;
+            if (ch == INFINITY) continue; /* a dead end (h = INFINITY): never descended into */
             uint32_t k = PF__GEN_NONE;
             if (tt) {
                 k = pf__gen_find(c, cs, hv);
@@ -345,9 +346,10 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
     pf__gen_records_clear(c);
     if (!path_reserve(c, 2)) return PF_OUT_OF_MEMORY;
     double h0 = p->heuristic ? p->heuristic(start, p->user) : 0.0;
-    if (pf__gen_bad_value(h0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(h0)) return PF_INVALID_ARGUMENT;
     double hx0 = x.more_h ? pf__gen_hmax(p, &d, start, h0) : h0; /* the bound; h0 is for sink_h */
-    if (pf__gen_bad_value(hx0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(hx0)) return PF_INVALID_ARGUMENT;
+    if (hx0 == INFINITY) return PF_NO_PATH; /* the start is a dead end */
     memcpy(c->pstates, start, ss);
     c->pg[0] = 0.0;
     c->ph[0] = h0;
