@@ -809,6 +809,55 @@ static void test_dead_end_heuristic(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* DFBnB cuts cycles along the current path whatever the cycle rule (pf_generic.h): with the parent
+ * rule alone its first dive followed 0->1->2->0->... forever on this finite graph (memory growing
+ * with the path) and never found the plan 0->1->2->3. */
+static void c3_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    (void)u;
+    int32_t x, n;
+    memcpy(&x, s, 4);
+    if (x == 2) {
+        n = 0;
+        pf_gen_push(out, &n, 1.0, 0);
+        n = 3;
+        pf_gen_push(out, &n, 100.0, 1);
+    } else if (x < 2) {
+        n = x + 1;
+        pf_gen_push(out, &n, 1.0, 0);
+    }
+}
+static int c3_goal(const void *s, void *u)
+{
+    (void)u;
+    int32_t x;
+    memcpy(&x, s, 4);
+    return x == 3;
+}
+static void test_dfbnb_parent_rule_cycles(void **state)
+{
+    (void)state;
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    pf_gen_problem p = {4, c3_succ, NULL, c3_goal, NULL};
+    uint32_t acts[8];
+    pf_gen_plan plan = {acts, NULL, 8, 0};
+    pf_gen_stats st;
+    int32_t s0 = 0;
+    for (int rule = PF_GEN_CYCLES_PATH; rule <= PF_GEN_CYCLES_PARENT; rule++) {
+        pf_gen_desc d = {.algo = PF_GEN_DFBNB, .cycles = (pf_gen_cycles)rule, .max_expansions = 100000};
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+        assert_true(st.cost == 102.0);
+        assert_int_equal(plan.len, 3);
+        assert_true(st.expanded < 10);
+        /* IDA* with the parent rule ends here too: it has a plan to find */
+        d.algo = PF_GEN_IDASTAR;
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+        assert_true(st.cost == 102.0);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,7 +868,7 @@ int main(void)
         cmocka_unit_test(test_max_cost_at_the_optimum),
         cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
-        cmocka_unit_test(test_dead_end_heuristic),
+        cmocka_unit_test(test_dead_end_heuristic),    cmocka_unit_test(test_dfbnb_parent_rule_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

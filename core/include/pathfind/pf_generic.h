@@ -174,11 +174,17 @@ typedef enum pf_gen_algo {
     PF_GEN__COUNT
 } pf_gen_algo;
 
-/** How the depth-first searches avoid cycles. */
+/** How the depth-first searches (IDASTAR, IDASTAR_TT) and SMASTAR avoid cycles. DFBNB always cuts
+ *  every cycle along the current path, whatever this says. With PF_GEN_CYCLES_PARENT, plain IDA*
+ *  on a problem with no plan but a cycle of three or more states never ends by itself (each
+ *  iteration raises the threshold and follows the cycle further; IDASTAR_TT only while the states
+ *  outnumber its table): bound it with max_depth, max_cost or max_expansions, or keep
+ *  PF_GEN_CYCLES_PATH. */
 typedef enum pf_gen_cycles {
     PF_GEN_CYCLES_DEFAULT = 0, /* PF_GEN_CYCLES_PATH */
     PF_GEN_CYCLES_PATH,        /* cut a successor equal to any state on the current path */
-    PF_GEN_CYCLES_PARENT       /* cut only the parent (Korf's rule: cheapest; needs costs > 0) */
+    PF_GEN_CYCLES_PARENT       /* cut only a move back to the parent (or a self-loop): Korf's
+                                  rule, cheapest; needs costs > 0 */
 } pf_gen_cycles;
 
 typedef struct pf_gen_desc {
@@ -193,7 +199,7 @@ typedef struct pf_gen_desc {
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound),
                                      up to rounding: g + h past max_cost * (1 + 1e-9), so that the cost a
                                      search returned, asked again as max_cost, is found */
-    pf_gen_cycles cycles;         /* depth-first searches */
+    pf_gen_cycles cycles;         /* IDA*, IDA*-TT and SMA* (DFBNB always cuts path cycles) */
     /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every
      * search that uses a heuristic takes the maximum of problem->heuristic and these (the
      * lecture's "maximum of several admissible heuristics": admissible, consistent when each one

@@ -317,7 +317,10 @@ static int run(dfs *x)
 {
     const int parent_only = x->d->cycles == PF_GEN_CYCLES_PARENT;
     if (x->tt) return parent_only ? run_impl(x, 1, 0, 1) : run_impl(x, 1, 0, 0);
-    if (x->bnb) return parent_only ? run_impl(x, 0, 1, 1) : run_impl(x, 0, 1, 0);
+    /* DFBnB cuts every cycle along the path whatever the rule: its first dive has no bound to
+     * stop it (IDA* has its threshold), so with the parent rule alone a cycle of three or more
+     * states was followed forever on a finite graph */
+    if (x->bnb) return run_impl(x, 0, 1, 0);
     return parent_only ? run_impl(x, 0, 0, 1) : run_impl(x, 0, 0, 0);
 }
 
@@ -335,7 +338,7 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
     x.use_h = p->heuristic != NULL || d.heuristic_count > 0;
     x.more_h = d.heuristic_count > 0;
     c->take_h = x.use_h;
-    x.need_hash = x.tt || d.cycles == PF_GEN_CYCLES_PATH;
+    x.need_hash = x.tt || x.bnb || d.cycles == PF_GEN_CYCLES_PATH;
     x.best = INFINITY;
     /* the table's cut rule assumes every arrival could go as deep as the threshold allows */
     if (x.tt) d.max_depth = 0;
