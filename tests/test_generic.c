@@ -858,6 +858,63 @@ static void test_dfbnb_parent_rule_cycles(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* max_depth bounds every depth-first search, IDASTAR_TT included (its table used to drop it, so it
+ * answered plans longer than max_depth): on random graphs each one's plan equals the cheapest plan
+ * of at most max_depth steps (Bellman-Ford over max_depth rounds), with tables large and tiny. */
+static void test_max_depth_all_depth_first(void **state)
+{
+    (void)state;
+    int rounds = (int)(300 * env_scale());
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    for (int r = 0; r < rounds; r++) {
+        uint64_t rs = 0x51ED2701ull ^ (uint64_t)(r + 1) * 104729u;
+        graph g;
+        random_graph(&g, &rs, (r & 1) ? 1.0 : 0.5);
+        pf_gen_problem p = g_problem(&g);
+        uint32_t start = (uint32_t)(xorshift_next(&rs) % g.n);
+        uint32_t depth = 1 + (uint32_t)(xorshift_next(&rs) % 5);
+        /* cheapest cost from start in at most `depth` steps */
+        double dist[GMAX], nd[GMAX];
+        for (uint32_t v = 0; v < g.n; v++) dist[v] = INFINITY;
+        dist[start] = 0;
+        double want = g.goal == start ? 0.0 : INFINITY;
+        for (uint32_t it = 0; it < depth; it++) {
+            memcpy(nd, dist, sizeof nd);
+            for (uint32_t v = 0; v < g.n; v++)
+                for (uint32_t k = 0; k < g.deg[v]; k++)
+                    if (dist[v] + g.w[v][k] < nd[g.to[v][k]]) nd[g.to[v][k]] = dist[v] + g.w[v][k];
+            memcpy(dist, nd, sizeof nd);
+            if (dist[g.goal] < want) want = dist[g.goal];
+        }
+        static const pf_gen_algo algos[] = {PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT, PF_GEN_IDASTAR_TT, PF_GEN_DFBNB};
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+            uint32_t acts[GMAX];
+            pf_gen_plan plan = {acts, NULL, GMAX, 0};
+            pf_gen_stats st;
+            pf_gen_desc d = {.algo = algos[a], .max_depth = depth, .max_states = a == 2 ? 3 : 0};
+            pf_status s = pf_gen_search(ctx, &p, &start, &d, &plan, &st);
+            if (isinf(want)) {
+                if (s != PF_NO_PATH)
+                    print_error("round %d algo %s depth %u: expected NO_PATH, got %s (len %u)\n", r,
+                                pf_gen_algo_name(algos[a]), depth, pf_status_name(s), plan.len);
+                assert_int_equal(s, PF_NO_PATH);
+                continue;
+            }
+            assert_int_equal(s, PF_OK);
+            assert_true(plan.len <= depth);
+            uint32_t end = UINT32_MAX;
+            assert_true(fabs(g_plan_cost(&g, start, acts, plan.len, &end) - st.cost) < 1e-9);
+            assert_int_equal(end, g.goal);
+            if (fabs(st.cost - want) > 1e-9)
+                print_error("round %d algo %s depth %u: cost %g, want %g\n", r, pf_gen_algo_name(algos[a]), depth,
+                            st.cost, want);
+            assert_true(fabs(st.cost - want) < 1e-9);
+        }
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -869,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
         cmocka_unit_test(test_dead_end_heuristic),    cmocka_unit_test(test_dfbnb_parent_rule_cycles),
+        cmocka_unit_test(test_max_depth_all_depth_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,7 +85,9 @@
  * fits in what the context already holds is not stopped by it; keep a context for a tight limit
  * to searches under it) and `max_states` (states stored at once) end best-first searches with
  * PF_OUT_OF_MEMORY; `max_states` is the node budget of IDASTAR_TT and SMASTAR (which never fail
- * for it). `max_cost` cuts plans costing more: a search that does not reopen (BFS, GREEDY, WASTAR)
+ * for it). `max_bytes` holds for every algorithm: IDASTAR_TT's table and SMA*'s nodes grow towards
+ * max_states under it, and a max_bytes too small for that budget (or for a depth-first path) ends
+ * them with PF_OUT_OF_MEMORY too: lower max_states with it. `max_cost` cuts plans costing more: a search that does not reopen (BFS, GREEDY, WASTAR)
  * may reach a state first by a dearer path and cut its successors, so when it cut any and found
  * no plan it answers PF_LIMIT_REACHED, not PF_NO_PATH (there may be a plan within the limit).
  * Step costs each finite whose sums reach infinity are passed over; with no finite plan found the
@@ -195,7 +197,8 @@ typedef struct pf_gen_desc {
     uint64_t      max_expansions; /* 0 = unlimited; PF_LIMIT_REACHED */
     size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
     uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT, SMASTAR: 1 << 16); states stored at once */
-    uint32_t      max_depth;      /* depth-first searches and SMA*: 0 = unlimited */
+    uint32_t      max_depth;      /* depth-first searches (IDA*, IDA*-TT, DFBnB) and SMA*: 0 = unlimited;
+                                     best-first searches ignore it */
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound),
                                      up to rounding: g + h past max_cost * (1 + 1e-9), so that the cost a
                                      search returned, asked again as max_cost, is found */

@@ -197,6 +197,9 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 leaf = 1; /* extending a goal never makes a cheaper plan (costs >= 0) */
             } else if (max_depth && L >= max_depth) {
                 leaf = 1;
+                /* IDASTAR_TT: cut by depth, not by the threshold (a shallower arrival may go on),
+                 * so neither this state nor its ancestors on the path learn a bound from it */
+                if (tt) pmin[L] = -INFINITY;
             } else if (max_exp && expanded >= max_exp) {
                 ret = PF__RUN_LIMIT;
                 goto out;
@@ -243,14 +246,16 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 k = pf__gen_find(c, cs, hv);
                 if (k != PF__GEN_NONE) {
                     if (c->h[k] > ch) ch = c->h[k];
-                    if (c->depth[k] == x->iter && !(cg < c->g[k])) {
-                        /* reached before in this pass at no greater g: that visit had at least this
-                         * much of the threshold left, so it already searched everything this would */
+                    if (c->depth[k] == x->iter && !(cg < c->g[k]) && (!max_depth || L + 1 >= GEN_PTIE(c, k))) {
+                        /* reached before in this pass at no greater g (and, under max_depth, no
+                         * smaller depth): that visit had at least this much of the threshold (and
+                         * of the depth) left, so it already searched everything this would */
                         if (cg + ch < pmin[L]) pmin[L] = cg + ch;
                         continue;
                     }
                     c->g[k] = cg;
                     c->depth[k] = x->iter;
+                    GEN_PTIE(c, k) = L + 1; /* the arrival's depth (the table has no tie keys) */
                 } else if (c->ncount < d->max_states) {
                     k = pf__gen_insert(c, cs, hv);
                     if (k == PF__GEN_NONE) {
@@ -260,6 +265,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                     c->g[k] = cg;
                     c->h[k] = ch;
                     c->depth[k] = x->iter;
+                    GEN_PTIE(c, k) = L + 1;
                 }
             }
             double f = cg + ch;
@@ -295,7 +301,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
         if (pushed) continue;
 
         /* level L is exhausted: back up its bound, drop its successors, return to the parent */
-        if (tt && ptt[L] != PF__GEN_NONE && pmin[L] < INFINITY) {
+        if (tt && ptt[L] != PF__GEN_NONE && pmin[L] < INFINITY) { /* -INFINITY: a depth cut below */
             double hb = pmin[L] - pg[L];
             if (hb > c->h[ptt[L]]) c->h[ptt[L]] = hb;
         }
@@ -340,8 +346,6 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
     c->take_h = x.use_h;
     x.need_hash = x.tt || x.bnb || d.cycles == PF_GEN_CYCLES_PATH;
     x.best = INFINITY;
-    /* the table's cut rule assumes every arrival could go as deep as the threshold allows */
-    if (x.tt) d.max_depth = 0;
     const uint32_t ss = c->ssize;
 
     c->scount = 0;
@@ -365,6 +369,7 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         c->g[k] = 0.0;
         c->h[k] = hx0;
         c->depth[k] = 0;
+        GEN_PTIE(c, k) = 0;
         c->ptt[0] = k;
     }
     if (d.max_cost > 0 && hx0 > pf__cost_cap(d.max_cost)) return PF_NO_PATH;
