@@ -383,6 +383,30 @@ static void test_files(void **state)
         assert_int_equal(t.live, 0);
         assert_true(t.largest < 64 * 1024); /* never what a header announces */
     }
+    /* directory fields resealed (checksums recomputed) to values the tables contradict: each was
+     * accepted, a scale of 2^31 giving h of billions of moves (inadmissible); the loader recounts
+     * the unreached entries and the largest stored value while it reads the tables */
+    struct {
+        const char *what;
+        size_t      at;    /* a 32-bit field of the directory */
+        uint32_t    value;
+    } lies[] = {
+        {"scale 2^31", 64 + 20, 0x7fffffffu},
+        {"scale 200", 64 + 20, 200},
+        {"max_moves 0", 64 + 24, 0},
+        {"unreached 5", 64 + 8, 5},
+        {"second pattern's unreached 1", 64 + 32 + 8, 1},
+        {"second pattern's scale 100", 64 + 32 + 20, 100},
+    };
+    for (size_t c = 0; c < sizeof lies / sizeof lies[0]; c++) {
+        memcpy(b, good, n);
+        for (int i = 0; i < 4; i++) b[lies[c].at + (size_t)i] = (uint8_t)(lies[c].value >> (8 * i));
+        rehash(b, 2);
+        pf_status st = pf_pdb_load_mem(b, n, "mem", &s.desc, &back, &diag);
+        print_message("%s: %s (%s)\n", lies[c].what, pf_status_name(st), diag.msg);
+        assert_int_equal(st, PF_PARSE_ERROR);
+        assert_null(back);
+    }
     /* a file for another desc: other domain id, other pattern count, changed ranking */
     pf_pdb_desc other = s.desc;
     other.domain_id ^= 1;

@@ -31,7 +31,10 @@
  * FILES (pf_pdb_save / pf_pdb_load) bake a database: little-endian, a 64-byte header (magic
  * "PFPDB", version PF_PDB_FILE_VERSION, a fingerprint of the desc, XXH3 checksums of the header,
  * the per-pattern directory and the tables), then the directory and the tables. A loader refuses a
- * truncated, corrupted, wrong-version or mismatched file with a status and a message, and
+ * truncated, corrupted, wrong-version or mismatched file with a status and a message (also one
+ * whose checksums were resealed over a directory its tables contradict: the loader recounts the
+ * unreached entries and the largest stored value, and scale times that value must be max_moves
+ * for a table stored without a base, at most max_moves for one with a base), and
  * allocates only what the caller's desc implies, never what the file announces. A save follows
  * the library's rule for output files (as pf_table_save and pf_accel_save do): a regular file is
  * written beside its target and renamed over it only when complete, so a failed save leaves the old
