@@ -735,6 +735,186 @@ static void test_state_size_change(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* ---- dead ends: h = INFINITY (a pattern database's unreached entry) ------------------------------ */
+
+/* states 0..3: 0->1 (1 has no moves: a dead end), 0->2, 2->3; goal 3. `how` says where h comes
+ * from: 0 the heuristic callback, 1 pushed with pf_gen_push_h, 2 an extra heuristic (desc). */
+typedef struct dead_end {
+    double h[4];
+    int    how;
+    uint8_t goal;
+} dead_end;
+static void de_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    const dead_end *e = u;
+    uint8_t v = *(const uint8_t *)s, t[2] = {1, 2};
+    if (v == 2) t[0] = 3;
+    uint32_t n = v == 0 ? 2 : v == 2 ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e->how == 1) pf_gen_push_h(out, &t[i], 1.0, i, e->h[t[i]]);
+        else pf_gen_push(out, &t[i], 1.0, i);
+    }
+}
+static double de_h(const void *s, void *u) { return ((const dead_end *)u)->h[*(const uint8_t *)s]; }
+static int de_goal(const void *s, void *u) { return *(const uint8_t *)s == ((const dead_end *)u)->goal; }
+
+/* Every search that uses a heuristic takes h = INFINITY for "no goal from here": such a state is
+ * never stored nor expanded, a start with it answers PF_NO_PATH, and a search that runs dry of the
+ * others PF_NO_PATH. They were refused (PF_INVALID_ARGUMENT), though pf_pdb_value gives INFINITY
+ * for an unreached entry and pf_pdb.h plugs it into a pf_gen_heuristic_fn. NaN and negative h
+ * stay refused. */
+static void test_dead_end_heuristic(void **state)
+{
+    (void)state;
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t acts[8];
+    pf_gen_plan plan = {acts, NULL, 8, 0};
+    pf_gen_stats st;
+    for (int how = 0; how < 3; how++) {
+        dead_end e = {{2.0, INFINITY, 1.0, 0.0}, how, 3};
+        const pf_gen_heuristic_fn extra[] = {de_h};
+        pf_gen_problem p = {1, de_succ, how == 2 ? NULL : de_h, de_goal, &e};
+        for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++) {
+            pf_gen_desc d = {.algo = (pf_gen_algo)a};
+            if (how == 2) d.heuristics = extra, d.heuristic_count = 1;
+            uint8_t s0 = 0;
+            e.h[1] = INFINITY;
+            e.h[2] = 1.0;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+            assert_true(st.cost == 2.0);
+            assert_int_equal(plan.len, 2);
+            assert_int_equal(acts[0], 1);
+            /* the start is a dead end */
+            s0 = 1;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_NO_PATH);
+            assert_true(isinf(st.cost) && plan.len == 0);
+            /* every successor is a dead end: the search runs dry (uniform-cost and BFS ignore
+             * heuristics and find the plan) */
+            const int uses_h = a != PF_GEN_UNIFORM && a != PF_GEN_BFS;
+            s0 = 0;
+            e.h[2] = INFINITY;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), uses_h ? PF_NO_PATH : PF_OK);
+            /* NaN and negative values stay refused (uniform-cost and BFS never ask; a pushed NaN
+             * means "not given": the callback is asked instead) */
+            e.h[2] = -1.0;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), uses_h ? PF_INVALID_ARGUMENT : PF_OK);
+            e.h[2] = NAN;
+            if (how != 1) {
+                assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st),
+                                 uses_h ? PF_INVALID_ARGUMENT : PF_OK);
+            }
+        }
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* DFBnB cuts cycles along the current path whatever the cycle rule (pf_generic.h): with the parent
+ * rule alone its first dive followed 0->1->2->0->... forever on this finite graph (memory growing
+ * with the path) and never found the plan 0->1->2->3. */
+static void c3_succ(const void *s, pf_gen_sink *out, void *u)
+{
+    (void)u;
+    int32_t x, n;
+    memcpy(&x, s, 4);
+    if (x == 2) {
+        n = 0;
+        pf_gen_push(out, &n, 1.0, 0);
+        n = 3;
+        pf_gen_push(out, &n, 100.0, 1);
+    } else if (x < 2) {
+        n = x + 1;
+        pf_gen_push(out, &n, 1.0, 0);
+    }
+}
+static int c3_goal(const void *s, void *u)
+{
+    (void)u;
+    int32_t x;
+    memcpy(&x, s, 4);
+    return x == 3;
+}
+static void test_dfbnb_parent_rule_cycles(void **state)
+{
+    (void)state;
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    pf_gen_problem p = {4, c3_succ, NULL, c3_goal, NULL};
+    uint32_t acts[8];
+    pf_gen_plan plan = {acts, NULL, 8, 0};
+    pf_gen_stats st;
+    int32_t s0 = 0;
+    for (int rule = PF_GEN_CYCLES_PATH; rule <= PF_GEN_CYCLES_PARENT; rule++) {
+        pf_gen_desc d = {.algo = PF_GEN_DFBNB, .cycles = (pf_gen_cycles)rule, .max_expansions = 100000};
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+        assert_true(st.cost == 102.0);
+        assert_int_equal(plan.len, 3);
+        assert_true(st.expanded < 10);
+        /* IDA* with the parent rule ends here too: it has a plan to find */
+        d.algo = PF_GEN_IDASTAR;
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+        assert_true(st.cost == 102.0);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* max_depth bounds every depth-first search, IDASTAR_TT included (its table used to drop it, so it
+ * answered plans longer than max_depth): on random graphs each one's plan equals the cheapest plan
+ * of at most max_depth steps (Bellman-Ford over max_depth rounds), with tables large and tiny. */
+static void test_max_depth_all_depth_first(void **state)
+{
+    (void)state;
+    int rounds = (int)(300 * env_scale());
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    for (int r = 0; r < rounds; r++) {
+        uint64_t rs = 0x51ED2701ull ^ (uint64_t)(r + 1) * 104729u;
+        graph g;
+        random_graph(&g, &rs, (r & 1) ? 1.0 : 0.5);
+        pf_gen_problem p = g_problem(&g);
+        uint32_t start = (uint32_t)(xorshift_next(&rs) % g.n);
+        uint32_t depth = 1 + (uint32_t)(xorshift_next(&rs) % 5);
+        /* cheapest cost from start in at most `depth` steps */
+        double dist[GMAX], nd[GMAX];
+        for (uint32_t v = 0; v < g.n; v++) dist[v] = INFINITY;
+        dist[start] = 0;
+        double want = g.goal == start ? 0.0 : INFINITY;
+        for (uint32_t it = 0; it < depth; it++) {
+            memcpy(nd, dist, sizeof nd);
+            for (uint32_t v = 0; v < g.n; v++)
+                for (uint32_t k = 0; k < g.deg[v]; k++)
+                    if (dist[v] + g.w[v][k] < nd[g.to[v][k]]) nd[g.to[v][k]] = dist[v] + g.w[v][k];
+            memcpy(dist, nd, sizeof nd);
+            if (dist[g.goal] < want) want = dist[g.goal];
+        }
+        static const pf_gen_algo algos[] = {PF_GEN_IDASTAR, PF_GEN_IDASTAR_TT, PF_GEN_IDASTAR_TT, PF_GEN_DFBNB};
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+            uint32_t acts[GMAX];
+            pf_gen_plan plan = {acts, NULL, GMAX, 0};
+            pf_gen_stats st;
+            pf_gen_desc d = {.algo = algos[a], .max_depth = depth, .max_states = a == 2 ? 3 : 0};
+            pf_status s = pf_gen_search(ctx, &p, &start, &d, &plan, &st);
+            if (isinf(want)) {
+                if (s != PF_NO_PATH)
+                    print_error("round %d algo %s depth %u: expected NO_PATH, got %s (len %u)\n", r,
+                                pf_gen_algo_name(algos[a]), depth, pf_status_name(s), plan.len);
+                assert_int_equal(s, PF_NO_PATH);
+                continue;
+            }
+            assert_int_equal(s, PF_OK);
+            assert_true(plan.len <= depth);
+            uint32_t end = UINT32_MAX;
+            assert_true(fabs(g_plan_cost(&g, start, acts, plan.len, &end) - st.cost) < 1e-9);
+            assert_int_equal(end, g.goal);
+            if (fabs(st.cost - want) > 1e-9)
+                print_error("round %d algo %s depth %u: cost %g, want %g\n", r, pf_gen_algo_name(algos[a]), depth,
+                            st.cost, want);
+            assert_true(fabs(st.cost - want) < 1e-9);
+        }
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -745,6 +925,8 @@ int main(void)
         cmocka_unit_test(test_max_cost_at_the_optimum),
         cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
+        cmocka_unit_test(test_dead_end_heuristic),    cmocka_unit_test(test_dfbnb_parent_rule_cycles),
+        cmocka_unit_test(test_max_depth_all_depth_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -383,6 +383,30 @@ static void test_files(void **state)
         assert_int_equal(t.live, 0);
         assert_true(t.largest < 64 * 1024); /* never what a header announces */
     }
+    /* directory fields resealed (checksums recomputed) to values the tables contradict: each was
+     * accepted, a scale of 2^31 giving h of billions of moves (inadmissible); the loader recounts
+     * the unreached entries and the largest stored value while it reads the tables */
+    struct {
+        const char *what;
+        size_t      at;    /* a 32-bit field of the directory */
+        uint32_t    value;
+    } lies[] = {
+        {"scale 2^31", 64 + 20, 0x7fffffffu},
+        {"scale 200", 64 + 20, 200},
+        {"max_moves 0", 64 + 24, 0},
+        {"unreached 5", 64 + 8, 5},
+        {"second pattern's unreached 1", 64 + 32 + 8, 1},
+        {"second pattern's scale 100", 64 + 32 + 20, 100},
+    };
+    for (size_t c = 0; c < sizeof lies / sizeof lies[0]; c++) {
+        memcpy(b, good, n);
+        for (int i = 0; i < 4; i++) b[lies[c].at + (size_t)i] = (uint8_t)(lies[c].value >> (8 * i));
+        rehash(b, 2);
+        pf_status st = pf_pdb_load_mem(b, n, "mem", &s.desc, &back, &diag);
+        print_message("%s: %s (%s)\n", lies[c].what, pf_status_name(st), diag.msg);
+        assert_int_equal(st, PF_PARSE_ERROR);
+        assert_null(back);
+    }
     /* a file for another desc: other domain id, other pattern count, changed ranking */
     pf_pdb_desc other = s.desc;
     other.domain_id ^= 1;
@@ -439,12 +463,74 @@ static void test_alloc_failure(void **state)
     assert_true(ok_seen);
 }
 
+/* A database as the heuristic (pf_pdb.h's example) on a domain with a dead end: states 0..3, moves
+ * 0->1 (1 has none), 0->2, 2->3, goal 3. h(1) = INFINITY (unreached), which every heuristic search
+ * refused with PF_INVALID_ARGUMENT; now it is a dead end and each finds the plan of cost 2. */
+static void de_succ(const void *s, pf_gen_sink *o, void *u)
+{
+    (void)u;
+    uint8_t v = *(const uint8_t *)s, t;
+    if (v == 0) {
+        t = 1;
+        pf_gen_push(o, &t, 1, 0);
+        t = 2;
+        pf_gen_push(o, &t, 1, 1);
+    }
+    if (v == 2) {
+        t = 3;
+        pf_gen_push(o, &t, 1, 0);
+    }
+}
+static void de_pred(const void *s, pf_gen_sink *o, void *u)
+{
+    (void)u;
+    uint8_t v = *(const uint8_t *)s, t;
+    if (v == 1 || v == 2) {
+        t = 0;
+        pf_gen_push(o, &t, 1, 0);
+    }
+    if (v == 3) {
+        t = 2;
+        pf_gen_push(o, &t, 1, 0);
+    }
+}
+static uint64_t de_rank(const void *s, void *u) { (void)u; return *(const uint8_t *)s; }
+static void de_unrank(uint64_t r, void *s, void *u) { (void)u; *(uint8_t *)s = (uint8_t)r; }
+static int de_goal(const void *s, void *u) { (void)u; return *(const uint8_t *)s == 3; }
+static double de_h(const void *s, void *u) { return pf_pdb_value((const pf_pdb *)u, s); }
+static void test_dead_end_as_heuristic(void **state)
+{
+    (void)state;
+    uint8_t g = 3;
+    pf_pdb_pattern pat = {.size = 4, .rank = de_rank, .unrank = de_unrank};
+    pf_pdb_desc d = {.state_size = 1, .successors = de_succ, .predecessors = de_pred, .goal = &g,
+                     .patterns = &pat, .pattern_count = 1};
+    pf_pdb *pdb;
+    assert_int_equal(pf_pdb_build(&d, &pdb), PF_OK);
+    uint8_t one = 1;
+    assert_true(isinf(pf_pdb_value(pdb, &one)));
+    pf_gen_problem p = {.state_size = 1, .successors = de_succ, .heuristic = de_h, .is_goal = de_goal, .user = pdb};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++) {
+        uint8_t s0 = 0;
+        pf_gen_stats st;
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &(pf_gen_desc){.algo = (pf_gen_algo)a}, NULL, &st), PF_OK);
+        assert_true(st.cost == 2.0);
+        s0 = 1;
+        assert_int_equal(pf_gen_search(ctx, &p, &s0, &(pf_gen_desc){.algo = (pf_gen_algo)a}, NULL, &st), PF_NO_PATH);
+    }
+    pf_gen_ctx_destroy(ctx);
+    pf_pdb_destroy(pdb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_eight), cmocka_unit_test(test_additive_eight),
         cmocka_unit_test(test_threads_and_fast_path), cmocka_unit_test(test_limits_and_bad_input),
         cmocka_unit_test(test_files),       cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_dead_end_as_heuristic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,7 +85,9 @@
  * fits in what the context already holds is not stopped by it; keep a context for a tight limit
  * to searches under it) and `max_states` (states stored at once) end best-first searches with
  * PF_OUT_OF_MEMORY; `max_states` is the node budget of IDASTAR_TT and SMASTAR (which never fail
- * for it). `max_cost` cuts plans costing more: a search that does not reopen (BFS, GREEDY, WASTAR)
+ * for it). `max_bytes` holds for every algorithm: IDASTAR_TT's table and SMA*'s nodes grow towards
+ * max_states under it, and a max_bytes too small for that budget (or for a depth-first path) ends
+ * them with PF_OUT_OF_MEMORY too: lower max_states with it. `max_cost` cuts plans costing more: a search that does not reopen (BFS, GREEDY, WASTAR)
  * may reach a state first by a dearer path and cut its successors, so when it cut any and found
  * no plan it answers PF_LIMIT_REACHED, not PF_NO_PATH (there may be a plan within the limit).
  * Step costs each finite whose sums reach infinity are passed over; with no finite plan found the
@@ -116,7 +118,12 @@ typedef struct pf_gen_sink pf_gen_sink;
 
 /** Writes every successor of `state` with pf_gen_push / pf_gen_push_h. */
 typedef void (*pf_gen_successors_fn)(const void *state, pf_gen_sink *out, void *user);
-/** Lower bound on the cost from `state` to a goal (admissible for optimal algorithms); >= 0. */
+/** Lower bound on the cost from `state` to a goal (admissible for optimal algorithms); >= 0.
+ *  INFINITY says "no goal is reachable from here" (a dead end, as pf_pdb_value answers for an
+ *  unreached entry): every search that uses a heuristic never expands such a state (SMA* keeps it
+ *  as a leaf of f = INFINITY, like a branch past max_cost), a start with it answers PF_NO_PATH,
+ *  and so does a search that runs out of other states. NaN or a negative value is an error
+ *  (PF_INVALID_ARGUMENT). UNIFORM and BFS never call it. */
 typedef double (*pf_gen_heuristic_fn)(const void *state, void *user);
 /** Non-zero when `state` satisfies the goal. */
 typedef int (*pf_gen_goal_fn)(const void *state, void *user);
@@ -130,7 +137,10 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
 PF_API int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it
  *  incrementally (from pf_gen_sink_h, say); the heuristic callback is then not called for it.
- *  `h` must be >= 0 and finite (else 0 and PF_INVALID_ARGUMENT), or NAN for "not given". */
+ *  `h` must be >= 0 (INFINITY: a dead end, as from the callback), or NAN for "not given"; a
+ *  negative h makes the push return 0 and the search PF_INVALID_ARGUMENT. A search that does not
+ *  use heuristics (UNIFORM, BFS, or a problem with no heuristic at all) drops a pushed h unread,
+ *  a bad one included: the push succeeds. */
 PF_API int pf_gen_push_h(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h);
 /**
  * Zero-copy form of pf_gen_push_h: adds a successor and returns its state_size bytes for the
@@ -166,11 +176,17 @@ typedef enum pf_gen_algo {
     PF_GEN__COUNT
 } pf_gen_algo;
 
-/** How the depth-first searches avoid cycles. */
+/** How the depth-first searches (IDASTAR, IDASTAR_TT) and SMASTAR avoid cycles. DFBNB always cuts
+ *  every cycle along the current path, whatever this says. With PF_GEN_CYCLES_PARENT, plain IDA*
+ *  on a problem with no plan but a cycle of three or more states never ends by itself (each
+ *  iteration raises the threshold and follows the cycle further; IDASTAR_TT only while the states
+ *  outnumber its table): bound it with max_depth, max_cost or max_expansions, or keep
+ *  PF_GEN_CYCLES_PATH. */
 typedef enum pf_gen_cycles {
     PF_GEN_CYCLES_DEFAULT = 0, /* PF_GEN_CYCLES_PATH */
     PF_GEN_CYCLES_PATH,        /* cut a successor equal to any state on the current path */
-    PF_GEN_CYCLES_PARENT       /* cut only the parent (Korf's rule: cheapest; needs costs > 0) */
+    PF_GEN_CYCLES_PARENT       /* cut only a move back to the parent (or a self-loop): Korf's
+                                  rule, cheapest; needs costs > 0 */
 } pf_gen_cycles;
 
 typedef struct pf_gen_desc {
@@ -181,11 +197,12 @@ typedef struct pf_gen_desc {
     uint64_t      max_expansions; /* 0 = unlimited; PF_LIMIT_REACHED */
     size_t        max_bytes;      /* 0 = unlimited; bytes held by the context; PF_OUT_OF_MEMORY */
     uint32_t      max_states;     /* 0 = unlimited (IDASTAR_TT, SMASTAR: 1 << 16); states stored at once */
-    uint32_t      max_depth;      /* depth-first searches and SMA*: 0 = unlimited */
+    uint32_t      max_depth;      /* depth-first searches (IDA*, IDA*-TT, DFBnB) and SMA*: 0 = unlimited;
+                                     best-first searches ignore it */
     double        max_cost;       /* 0 = unlimited; plans costing more are not searched (DFBNB: initial bound),
                                      up to rounding: g + h past max_cost * (1 + 1e-9), so that the cost a
                                      search returned, asked again as max_cost, is found */
-    pf_gen_cycles cycles;         /* depth-first searches */
+    pf_gen_cycles cycles;         /* IDA*, IDA*-TT and SMA* (DFBNB always cuts path cycles) */
     /* [opt][len: heuristic_count] more admissible heuristics, called with problem->user. Every
      * search that uses a heuristic takes the maximum of problem->heuristic and these (the
      * lecture's "maximum of several admissible heuristics": admissible, consistent when each one
@@ -250,7 +267,8 @@ PF_API size_t    pf_gen_ctx_mem_size(const pf_gen_ctx *ctx);
  *         or max_cost cut a search that does not reopen, LIMITS), PF_COST_OVERFLOW (only plans
  *         whose cost sums to infinity),
  *         or an error: PF_INVALID_ARGUMENT (bad problem or desc, or a callback gave a negative or
- *         non-finite cost or h), PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
+ *         non-finite cost, or a negative or NaN h: h = INFINITY is a dead end, not an error),
+ *         PF_OUT_OF_MEMORY (allocation failed or max_bytes / max_states
  *         reached), PF_BUFFER_TOO_SMALL.
  */
 PF_API pf_status pf_gen_search(pf_gen_ctx *ctx, const pf_gen_problem *problem, const void *start,

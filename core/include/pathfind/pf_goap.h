@@ -151,7 +151,8 @@ typedef struct pf_goap_plan_desc {
     uint64_t     tie_seed;
     uint64_t     max_expansions; /* default 100000 */
     size_t       max_bytes;      /* 0 = unlimited */
-    uint32_t     max_depth;      /* depth-first algorithms: 0 = 64 */
+    uint32_t     max_depth;      /* most actions in a plan for IDASTAR, IDASTAR_TT, DFBNB and SMASTAR
+                                    (best-first algorithms have no such limit): 0 = 64 */
     pf_parallel_for parallel;    /* [opt] pf_goap_plan_many's queries on the engine's threads
                                     (pf_parallel.h); the `threads` argument is then unused */
 } pf_goap_plan_desc;
@@ -172,7 +173,9 @@ typedef struct pf_goap_plan {
  * @param world [len: pf_goap_fact_count(g)]
  * @param goal  [len: goal_count] conditions; goal_count 0 gives the empty plan.
  * @param desc  [opt] NULL for defaults.
- * @return PF_OK, PF_NO_PATH (no plan exists), PF_LIMIT_REACHED (max_expansions), or an error:
+ * @return PF_OK, PF_NO_PATH (no plan exists; for IDASTAR, IDASTAR_TT, DFBNB and SMASTAR: none
+ *         of at most max_depth actions, 64 by default, and for SMASTAR none that fits its node
+ *         budget), PF_LIMIT_REACHED (max_expansions), or an error:
  *         PF_INVALID_ARGUMENT, PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL.
  */
 PF_API pf_status pf_goap_plan_find(pf_gen_ctx *ctx, const pf_goap *g, const int32_t *world,

@@ -25,12 +25,16 @@
  * STORAGE. Entries count moves (each costs `unit_cost`). A table takes 4 bits per entry when its
  * values fit, else 1 byte; the optional `base` callback (a lower bound the entry refines, such as
  * the pattern tiles' Manhattan distance) and a common factor of the remainders often make them fit.
- * Entries never reached (no abstract path to the goal) read as INFINITY.
+ * Entries never reached (no abstract path to the goal) read as INFINITY, which every generic
+ * search takes as a dead end (pf_gen_heuristic_fn): the state is never expanded.
  *
  * FILES (pf_pdb_save / pf_pdb_load) bake a database: little-endian, a 64-byte header (magic
  * "PFPDB", version PF_PDB_FILE_VERSION, a fingerprint of the desc, XXH3 checksums of the header,
  * the per-pattern directory and the tables), then the directory and the tables. A loader refuses a
- * truncated, corrupted, wrong-version or mismatched file with a status and a message, and
+ * truncated, corrupted, wrong-version or mismatched file with a status and a message (also one
+ * whose checksums were resealed over a directory its tables contradict: the loader recounts the
+ * unreached entries and the largest stored value, and scale times that value must be max_moves
+ * for a table stored without a base, at most max_moves for one with a base), and
  * allocates only what the caller's desc implies, never what the file announces. A save follows
  * the library's rule for output files (as pf_table_save and pf_accel_save do): a regular file is
  * written beside its target and renamed over it only when complete, so a failed save leaves the old
@@ -138,7 +142,8 @@ PF_API pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out);
 PF_API void      pf_pdb_destroy(pf_pdb *pdb);
 
 /** Admissible heuristic: the maximum, over the identity and the symmetries, of the sum of the
- *  patterns' values; INFINITY when a pattern cannot reach the goal. */
+ *  patterns' values; INFINITY when a pattern cannot reach the goal (the generic searches then
+ *  never expand the state: no plan goes through it). */
 PF_API double    pf_pdb_value(const pf_pdb *pdb, const void *state);
 /** One pattern's value for `state`, in cost units (unit_cost * moves); INFINITY when unreached. */
 PF_API double    pf_pdb_pattern_value(const pf_pdb *pdb, uint32_t pattern, const void *state);

@@ -276,7 +276,7 @@ static uint8_t *sink_slot(pf_gen_sink *out, double cost, uint32_t action, double
     /* checked here, once per push, so the searches need no pass over the successors for it; an h
      * the search does not use is dropped unchecked (a domain's incremental h is then meaningless) */
     if (!c->take_h) h = NAN;
-    if (PF__UNLIKELY(pf__gen_bad_value(cost) || h < 0.0 || h == INFINITY)) {
+    if (PF__UNLIKELY(pf__gen_bad_value(cost) || h < 0.0)) { /* NaN: not given; INFINITY: a dead end */
         c->bad_push = 1;
         return NULL;
     }
@@ -399,9 +399,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
 
     uint64_t hv = pf__gen_hash(start, ss);
     double h0 = use_h && p->heuristic ? p->heuristic(start, p->user) : 0.0;
-    if (pf__gen_bad_value(h0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(h0)) return PF_INVALID_ARGUMENT;
     double hx0 = more_h ? pf__gen_hmax(p, d, start, h0) : h0;
-    if (pf__gen_bad_value(hx0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(hx0)) return PF_INVALID_ARGUMENT;
+    if (hx0 == INFINITY) return PF_NO_PATH; /* the start is a dead end */
     uint32_t s0 = pf__gen_insert(c, start, hv);
     if (s0 == PF__GEN_NONE) return PF_OUT_OF_MEMORY;
     c->g[s0] = 0.0;
@@ -446,9 +447,10 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
                 double h = 0.0, hx = 0.0;
                 if (use_h) {
                     h = !isnan(c->sh[i]) ? c->sh[i] : p->heuristic ? p->heuristic(ns, p->user) : 0.0;
-                    if (pf__gen_bad_value(h)) return PF_INVALID_ARGUMENT;
+                    if (pf__gen_bad_h(h)) return PF_INVALID_ARGUMENT;
                     hx = more_h ? pf__gen_hmax(p, d, ns, h) : h;
-                    if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
+                    if (pf__gen_bad_h(hx)) return PF_INVALID_ARGUMENT;
+                    if (hx == INFINITY) continue; /* a dead end: never stored */
                 }
                 if (cap > 0 && ng + hx > cap) {
                     pruned = 1;
@@ -480,6 +482,8 @@ static pf_status best_first(pf_gen_ctx *c, const pf_gen_problem *p, const void *
             if (bfs || !pf__relax_improves(closed, reopen, ng, c->g[k])) continue;
             /* an extra heuristic is evaluated again here (rare: a cheaper path to a known state) */
             double h = more_h ? pf__gen_hmax(p, d, c->states + (size_t)k * ss, c->h[k]) : c->h[k];
+            if (pf__gen_bad_h(h)) return PF_INVALID_ARGUMENT;
+            if (h == INFINITY) continue; /* a heuristic that changed its mind: a dead end now */
             c->g[k] = ng;
             c->parent[k] = cur;
             c->action[k] = c->sact[i];

@@ -97,11 +97,11 @@ PF__INLINE int expand(dfs *x, uint32_t L, const int bnb)
         } else if (isnan(c->sh[i])) {
             c->sh[i] = p->heuristic ? p->heuristic(c->sstates + (size_t)i * ss, p->user) : 0.0;
         }
-        if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
+        if (pf__gen_bad_h(c->sh[i])) return PF__RUN_BAD;
         if (x->more_h) {
             c->sh0[i] = c->sh[i];
             c->sh[i] = pf__gen_hmax(p, x->d, c->sstates + (size_t)i * ss, c->sh[i]);
-            if (pf__gen_bad_value(c->sh[i])) return PF__RUN_BAD;
+            if (pf__gen_bad_h(c->sh[i])) return PF__RUN_BAD;
         }
     }
     if (bnb) {
@@ -197,6 +197,9 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 leaf = 1; /* extending a goal never makes a cheaper plan (costs >= 0) */
             } else if (max_depth && L >= max_depth) {
                 leaf = 1;
+                /* IDASTAR_TT: cut by depth, not by the threshold (a shallower arrival may go on),
+                 * so neither this state nor its ancestors on the path learn a bound from it */
+                if (tt) pmin[L] = -INFINITY;
             } else if (max_exp && expanded >= max_exp) {
                 ret = PF__RUN_LIMIT;
                 goto out;
@@ -237,19 +240,22 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 continue;
             }
             generated++;
+            if (ch == INFINITY) continue; /* a dead end (h = INFINITY): never descended into */
             uint32_t k = PF__GEN_NONE;
             if (tt) {
                 k = pf__gen_find(c, cs, hv);
                 if (k != PF__GEN_NONE) {
                     if (c->h[k] > ch) ch = c->h[k];
-                    if (c->depth[k] == x->iter && !(cg < c->g[k])) {
-                        /* reached before in this pass at no greater g: that visit had at least this
-                         * much of the threshold left, so it already searched everything this would */
+                    if (c->depth[k] == x->iter && !(cg < c->g[k]) && (!max_depth || L + 1 >= GEN_PTIE(c, k))) {
+                        /* reached before in this pass at no greater g (and, under max_depth, no
+                         * smaller depth): that visit had at least this much of the threshold (and
+                         * of the depth) left, so it already searched everything this would */
                         if (cg + ch < pmin[L]) pmin[L] = cg + ch;
                         continue;
                     }
                     c->g[k] = cg;
                     c->depth[k] = x->iter;
+                    GEN_PTIE(c, k) = L + 1; /* the arrival's depth (the table has no tie keys) */
                 } else if (c->ncount < d->max_states) {
                     k = pf__gen_insert(c, cs, hv);
                     if (k == PF__GEN_NONE) {
@@ -259,6 +265,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                     c->g[k] = cg;
                     c->h[k] = ch;
                     c->depth[k] = x->iter;
+                    GEN_PTIE(c, k) = L + 1;
                 }
             }
             double f = cg + ch;
@@ -294,7 +301,7 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
         if (pushed) continue;
 
         /* level L is exhausted: back up its bound, drop its successors, return to the parent */
-        if (tt && ptt[L] != PF__GEN_NONE && pmin[L] < INFINITY) {
+        if (tt && ptt[L] != PF__GEN_NONE && pmin[L] < INFINITY) { /* -INFINITY: a depth cut below */
             double hb = pmin[L] - pg[L];
             if (hb > c->h[ptt[L]]) c->h[ptt[L]] = hb;
         }
@@ -316,7 +323,10 @@ static int run(dfs *x)
 {
     const int parent_only = x->d->cycles == PF_GEN_CYCLES_PARENT;
     if (x->tt) return parent_only ? run_impl(x, 1, 0, 1) : run_impl(x, 1, 0, 0);
-    if (x->bnb) return parent_only ? run_impl(x, 0, 1, 1) : run_impl(x, 0, 1, 0);
+    /* DFBnB cuts every cycle along the path whatever the rule: its first dive has no bound to
+     * stop it (IDA* has its threshold), so with the parent rule alone a cycle of three or more
+     * states was followed forever on a finite graph */
+    if (x->bnb) return run_impl(x, 0, 1, 0);
     return parent_only ? run_impl(x, 0, 0, 1) : run_impl(x, 0, 0, 0);
 }
 
@@ -334,10 +344,8 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
     x.use_h = p->heuristic != NULL || d.heuristic_count > 0;
     x.more_h = d.heuristic_count > 0;
     c->take_h = x.use_h;
-    x.need_hash = x.tt || d.cycles == PF_GEN_CYCLES_PATH;
+    x.need_hash = x.tt || x.bnb || d.cycles == PF_GEN_CYCLES_PATH;
     x.best = INFINITY;
-    /* the table's cut rule assumes every arrival could go as deep as the threshold allows */
-    if (x.tt) d.max_depth = 0;
     const uint32_t ss = c->ssize;
 
     c->scount = 0;
@@ -345,9 +353,10 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
     pf__gen_records_clear(c);
     if (!path_reserve(c, 2)) return PF_OUT_OF_MEMORY;
     double h0 = p->heuristic ? p->heuristic(start, p->user) : 0.0;
-    if (pf__gen_bad_value(h0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(h0)) return PF_INVALID_ARGUMENT;
     double hx0 = x.more_h ? pf__gen_hmax(p, &d, start, h0) : h0; /* the bound; h0 is for sink_h */
-    if (pf__gen_bad_value(hx0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(hx0)) return PF_INVALID_ARGUMENT;
+    if (hx0 == INFINITY) return PF_NO_PATH; /* the start is a dead end */
     memcpy(c->pstates, start, ss);
     c->pg[0] = 0.0;
     c->ph[0] = h0;
@@ -360,6 +369,7 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         c->g[k] = 0.0;
         c->h[k] = hx0;
         c->depth[k] = 0;
+        GEN_PTIE(c, k) = 0;
         c->ptt[0] = k;
     }
     if (d.max_cost > 0 && hx0 > pf__cost_cap(d.max_cost)) return PF_NO_PATH;

@@ -132,18 +132,21 @@ PF__INLINE int pf__gen_equal(const void *a, const void *b, uint32_t n)
     return u == v;
 }
 
-/* A step cost or heuristic value the searches refuse: negative, NaN or infinite. */
+/* A step cost the searches refuse: negative, NaN or infinite. */
 PF__INLINE int pf__gen_bad_value(double v) { return !(v >= 0.0 && v < INFINITY); }
+/* A heuristic value the searches refuse: negative or NaN. +INFINITY is a proven dead end (a
+ * pattern database's unreached entry): the state is never stored nor expanded. */
+PF__INLINE int pf__gen_bad_h(double v) { return !(v >= 0.0); }
 
 /* The lecture's "maximum of several admissible heuristics": `h` (the domain's own) maxed with the
- * desc's extra heuristics. A negative or non-finite extra value comes back as NaN, which the
- * callers report as PF_INVALID_ARGUMENT. */
+ * desc's extra heuristics. A negative or NaN extra value comes back as NaN, which the callers
+ * report as PF_INVALID_ARGUMENT; a dead end (h = INFINITY) needs no more heuristics. */
 static inline double pf__gen_hmax(const pf_gen_problem *p, const pf_gen_desc *d, const void *state,
                                   double h)
 {
-    for (uint32_t i = 0; i < d->heuristic_count; i++) {
+    for (uint32_t i = 0; i < d->heuristic_count && h < INFINITY; i++) {
         double v = d->heuristics[i](state, p->user);
-        if (pf__gen_bad_value(v)) return NAN;
+        if (pf__gen_bad_h(v)) return NAN;
         if (v > h) h = v;
     }
     return h;

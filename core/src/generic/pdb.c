@@ -750,7 +750,8 @@ static pf_status check_dir(pf_pdb *p, const uint8_t *h, const uint8_t *dir, cons
         if (in.entries != want)
             return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0, "pattern %u has %llu entries, the desc %llu", i,
                                 (unsigned long long)in.entries, (unsigned long long)want);
-        if ((in.bits != 4 && in.bits != 8) || in.scale == 0 || in.max_moves > MAX_MOVES || in.unreached > in.entries ||
+        if ((in.bits != 4 && in.bits != 8) || in.scale == 0 || in.scale > MAX_MOVES || in.max_moves > MAX_MOVES ||
+            in.unreached > in.entries ||
             (in.uses_base != 0 && in.uses_base != 1) || (in.uses_base && !pat->base))
             return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "pattern %u: inconsistent directory entry", i);
         in.bytes = table_bytes(in.entries, in.bits);
@@ -775,6 +776,32 @@ static pf_status check_goal(const pf_pdb *p, const char *name, pf_diag *diag)
                                 "pattern %u: the goal's entry is not 0 (the ranking differs from the file's)", i);
     }
     return PF_OK;
+}
+
+/* Counts a table's unreached entries and finds its largest reached raw value (the loader checks
+ * them against the directory: a resealed file cannot claim other values than it holds). */
+static void table_census(const pdb_table *t, uint64_t *unreached, uint32_t *max_raw)
+{
+    const uint32_t none = unreached_raw(t->info.bits);
+    const uint64_t n = t->info.entries;
+    uint64_t un = 0;
+    uint32_t mx = 0;
+    if (t->info.bits == 8) {
+        for (uint64_t e = 0; e < n; e++) {
+            uint32_t v = t->data[e];
+            if (v == none) un++;
+            else if (v > mx) mx = v;
+        }
+    } else {
+        for (uint64_t e = 0; e < n; e++) {
+            uint8_t b = t->data[e >> 1];
+            uint32_t v = (e & 1) ? (uint32_t)(b >> 4) : (uint32_t)(b & 15u);
+            if (v == none) un++;
+            else if (v > mx) mx = v;
+        }
+    }
+    *unreached = un;
+    *max_raw = mx;
 }
 
 /* Reader over memory or a file, so both loaders share one validation path. */
@@ -848,6 +875,21 @@ static pf_status load(reader *r, const char *name, const pf_pdb_desc *desc, pf_p
         st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "trailing bytes after the tables");
     if (st == PF_OK && XXH3_64bits_digest(&hs) != get64(h + 40))
         st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "table checksum mismatch (corrupted)");
+    /* the checksums only prove the file is what some writer sealed: the directory's numbers must
+     * also be what the tables hold (a resealed scale of 2^31 gave inadmissible values) */
+    for (uint32_t i = 0; st == PF_OK && i < desc->pattern_count; i++) {
+        const pdb_table *t = &p->tab[i];
+        uint64_t un;
+        uint32_t mx;
+        table_census(t, &un, &mx);
+        uint64_t top = (uint64_t)mx * t->info.scale; /* largest stored value, in moves (past the base) */
+        if (un != t->info.unreached || top > t->info.max_moves || (!t->info.uses_base && top != t->info.max_moves))
+            st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0,
+                              "pattern %u: the table holds %llu unreached entries and values up to %llu moves, the "
+                              "directory says %llu and %u",
+                              i, (unsigned long long)un, (unsigned long long)top, (unsigned long long)t->info.unreached,
+                              t->info.max_moves);
+    }
     if (st == PF_OK) st = check_goal(p, name, diag);
     if (st != PF_OK) {
         pf_pdb_destroy(p);

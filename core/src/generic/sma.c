@@ -363,9 +363,10 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
     if (!grow(sp, sp->limit < 64 ? sp->limit : 64)) return PF_OUT_OF_MEMORY;
 
     double h0 = p->heuristic ? p->heuristic(start, p->user) : 0.0;
-    if (pf__gen_bad_value(h0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(h0)) return PF_INVALID_ARGUMENT;
     double hx0 = sp->more_h ? pf__gen_hmax(p, d, start, h0) : h0;
-    if (pf__gen_bad_value(hx0)) return PF_INVALID_ARGUMENT;
+    if (pf__gen_bad_h(hx0)) return PF_INVALID_ARGUMENT;
+    if (hx0 == INFINITY) return PF_NO_PATH; /* the start is a dead end */
     uint32_t root = node_alloc(sp);
     sma_node *r = &sp->n[root];
     *r = (sma_node){.g = 0, .h = h0, .f = hx0, .forgot = NONE, .seq = sp->seq++, .parent = NONE,
@@ -423,9 +424,9 @@ static pf_status sma_run(sma *sp, const void *start, pf_gen_plan *plan)
         sp->overflow |= !(g <= DBL_MAX); /* f is then infinite: the successor is a dead end */
         if (sp->use_h) {
             h = !isnan(c->sh[j]) ? c->sh[j] : p->heuristic ? p->heuristic(x, p->user) : 0.0;
-            if (pf__gen_bad_value(h)) return PF_INVALID_ARGUMENT;
+            if (pf__gen_bad_h(h)) return PF_INVALID_ARGUMENT;
             hx = sp->more_h ? pf__gen_hmax(p, d, x, h) : h;
-            if (pf__gen_bad_value(hx)) return PF_INVALID_ARGUMENT;
+            if (pf__gen_bad_h(hx)) return PF_INVALID_ARGUMENT;
         }
         const uint32_t depth = n->depth + 1;
         double f = g + hx > n->f ? g + hx : n->f;
