@@ -325,7 +325,10 @@ static int run_gnuplot(const char *prog, const char *dir, int kind)
             }
             int st = 0;
             ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-            if (ok && !png_whole(out)) {
+            /* a target that is not a regular file (a FIFO, /dev/null) is written in place: it
+             * cannot be read back (a FIFO's reader would wait on this process), gnuplot's status
+             * stands for it */
+            if (ok && o.tmp && !png_whole(out)) {
                 cli_error("plot", "cannot write '%s': %s wrote no whole PNG (a full disk?); the previous picture is kept",
                           png, prog);
                 ok = 0;

@@ -62,16 +62,16 @@ int main(void)
     check(st == PF_TOO_LARGE && !t && largest < 4096, "a 256x256 grid's table (4 GiB) is PF_TOO_LARGE, nothing large allocated");
     pf_map_destroy(g);
 
-    /* 46,341 nodes of 2 bytes (a node of 255 arcs) and 32,769 of 4 (65,535 arcs) wrap too */
-    pf_map *s2 = star(46341, 255), *s4 = star(32769, 65535);
-    check(s2 && s4, "graphs of 46,341 and 32,769 nodes made");
+    /* 46,341 nodes of 2 bytes (a node of 255 arcs) and 32,768 of 4 (65,535 arcs) wrap too */
+    pf_map *s2 = star(46341, 255), *s4 = star(32768, 65535);
+    check(s2 && s4, "graphs of 46,341 and 32,768 nodes made");
     if (s2) {
         st = table_of(s2, &t);
         check(st == PF_TOO_LARGE && !t && largest < 65536, "46,341 nodes at 2 bytes: PF_TOO_LARGE");
     }
     if (s4) {
         st = table_of(s4, &t);
-        check(st == PF_TOO_LARGE && !t && largest < 65536, "32,769 nodes at 4 bytes: PF_TOO_LARGE");
+        check(st == PF_TOO_LARGE && !t && largest < 65536, "32,768 nodes at 4 bytes: PF_TOO_LARGE");
     }
     pf_map_destroy(s2);
     pf_map_destroy(s4);

@@ -32,7 +32,7 @@
  * address). The other exception: queries that differ only in which of two filters with the same
  * contents they name (copies), or only in search.heuristic_fn or search.heuristic_user (callbacks
  * have no contents), are searched apart, as DEDUPLICATION compares those by address, and ordered
- * among themselves by their tags, then (one tag) by submission: lockstep peers submit such queries
+ * among themselves by their tags (a group's: its first member's), then by submission: lockstep peers submit such queries
  * in one order, or give them one filter object. Identical queries under PF_BATCH_NO_DEDUP are
  * ordered by their tags too. A time budget makes completion runs depend on the clock.
  *
@@ -350,7 +350,10 @@ typedef struct pf_batch_desc {
     /* [opt] the builds a batch's contexts run (JPS's and JPS+'s bitmaps and distances, on a
      * context's first search of a terrain class when no jps_table is given, and the table
      * reserve.algos makes; on maps of 2^18 cells or more they are parallel loops) on the engine's
-     * threads (pf_parallel.h), as pf_ctx_desc.parallel; zero: OpenMP's team */
+     * threads (pf_parallel.h), as pf_ctx_desc.parallel; zero: OpenMP's team. A context builds
+     * inside a run, so `run` is called from inside pf_batch_run_job (or the OpenMP team's
+     * workers), by several workers at once: it must be reentrant and must never wait for jobs
+     * queued behind the one calling it (a pool that only queues would deadlock) */
     pf_parallel_for parallel;
 } pf_batch_desc;
 

@@ -22,6 +22,10 @@
  *
  * THREAD SAFETY: `run` is called from the thread that called the builder, and returns before the
  * builder goes on. The jobs it runs may call the desc's allocator and callbacks from its threads.
+ * A hook given to contexts (pf_ctx_desc.parallel) or a batch (pf_batch_desc.parallel) is called
+ * from their searches, so from a batch's workers, several at once and from inside the engine's
+ * own jobs (pf_batch_run_job): it must be reentrant and never wait for work queued behind its
+ * caller.
  */
 #ifndef PATHFIND_PF_PARALLEL_H
 #define PATHFIND_PF_PARALLEL_H

@@ -30,7 +30,7 @@
  * SIZE. n nodes give n*n entries; maps are limited to PF_TABLE_MAX_NODES (65536) nodes. Grids have
  * one row and column per cell, blocked cells included (their rows hold "no route"): a 64x64 grid is
  * 4096 nodes = 16 MiB, the 49x49 Moving AI arena 5.5 MiB. On a 32-bit target (wasm32) the table must
- * also fit the address space: 65,536 nodes of 1-byte entries, 46,341 of 2 or 32,769 of 4 are PF_TOO_LARGE. Build time is n full Dijkstra searches.
+ * also fit the address space: 65,536 nodes of 1-byte entries, 46,341 of 2 or 32,768 of 4 are PF_TOO_LARGE. Build time is n full Dijkstra searches.
  *
  * INCREMENTAL UPDATE. pf_table_update(table, new_map, ...) brings a table from the map it
  * describes to another map with the same nodes (graphs: the same node count; grids: the same size

@@ -82,7 +82,7 @@ static double arc_cost(const pf_map *m, uint32_t u, uint32_t k)
 }
 
 /* n * n entries of `width` bytes, where that fits a size_t: on a 32-bit target (wasm32) a table of
- * 65,536 nodes at 1 byte, 46,341 at 2 or 32,769 at 4 does not, and the product wrapped to a block
+ * 65,536 nodes at 1 byte, 46,341 at 2 or 32,768 at 4 does not, and the product wrapped to a block
  * of a byte or so that the rows were then written past. 0 when it does not fit. */
 static int table_bytes(uint32_t n, uint32_t width, size_t *bytes)
 {
