@@ -258,15 +258,15 @@ int pf__plan_fresh(pf_batch *b)
     /* 2. Deduplicate. */
     if (!(b->flags & PF_BATCH_NO_DEDUP)) {
         first_equal(b, fresh, order, nvalid, 1, canon); /* canon[i]: the first submitted of i's set */
-        /* each set's canonical query by content (better_canon), not submission order; gid and cnt
-         * are free until step 3 */
+        /* each set's canonical query by content (better_canon), not submission order: gid[r], free
+         * until step 3, holds the best of r's set; every member, r included, then points at it
+         * (gid is only read there, so r's own entry changing first misleads no later member) */
         for (uint32_t t = 0; t < nvalid; t++) gid[order[t]] = order[t];
         for (uint32_t t = 0; t < nvalid; t++) {
             uint32_t i = order[t], r = canon[i];
             if (i != r && better_canon(pf__query(b, fresh[i]), pf__query(b, fresh[gid[r]]))) gid[r] = i;
         }
-        for (uint32_t t = 0; t < nvalid; t++) cnt[order[t]] = gid[canon[order[t]]];
-        for (uint32_t t = 0; t < nvalid; t++) canon[order[t]] = cnt[order[t]];
+        for (uint32_t t = 0; t < nvalid; t++) canon[order[t]] = gid[canon[order[t]]];
     }
     uint32_t ncanon = 0;
     for (uint32_t t = 0; t < nvalid; t++) {
