@@ -1,8 +1,11 @@
 /* common.c - helpers shared by the subcommands. */
 #define _XOPEN_SOURCE 700 /* realpath, with POSIX 2008 */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -35,6 +38,50 @@ long cli_peak_rss_kb(void)
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
     return ru.ru_maxrss; /* kilobytes on Linux */
+}
+
+/* Linux's per-thread schedstat (CONFIG_SCHED_INFO): its second figure is the nanoseconds the
+ * thread has spent runnable, waiting for a core. What one thread waited across a frame is time
+ * the frame lost to other work on the machine (or to its own other threads, on fewer cores than
+ * workers), which tells a frame over its budget from the batch's own work. */
+int cli_waits_read(cli_waits *w)
+{
+    w->n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && w->n < CLI_WAITS_MAX) {
+        char *end = NULL;
+        long long tid = strtoll(e->d_name, &end, 10);
+        if (!end || *end || end == e->d_name) continue; /* "." and ".." */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%lld/schedstat", tid);
+        FILE *f = fopen(path, "r");
+        if (!f) continue; /* a thread that ended since readdir */
+        unsigned long long run, wait;
+        if (fscanf(f, "%llu %llu", &run, &wait) == 2 && wait <= (unsigned long long)LLONG_MAX) {
+            w->tid[w->n] = tid;
+            w->ns[w->n++] = (long long)wait;
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return w->n > 0;
+}
+
+double cli_waits_max_ms(const cli_waits *before, const cli_waits *after)
+{
+    long long most = 0;
+    for (uint32_t i = 0; i < after->n; i++) {
+        long long from = 0; /* a thread started since: all of its wait is the frame's */
+        for (uint32_t k = 0; k < before->n; k++)
+            if (before->tid[k] == after->tid[i]) {
+                from = before->ns[k];
+                break;
+            }
+        if (after->ns[i] - from > most) most = after->ns[i] - from;
+    }
+    return (double)most * 1e-6;
 }
 
 int cli_is_help(const char *a) { return a && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0); }
