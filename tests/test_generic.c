@@ -858,6 +858,53 @@ static void test_dfbnb_parent_rule_cycles(void **state)
     pf_gen_ctx_destroy(ctx);
 }
 
+/* IDASTAR_TT on a problem with no plan but a cycle ends with PF_NO_PATH (its learnt bounds kept
+ * raising each other round the cycle 4 <-> 5, so the thresholds never ran out: 250,000 passes to
+ * the expansion guard, a review): once the table holds every reachable state, each expanded, there
+ * is none. With a table too small to hold them the guard still stops it, as documented. */
+static void test_idastar_tt_no_plan_cycle(void **state)
+{
+    (void)state;
+    graph g;
+    memset(&g, 0, sizeof g);
+    g.n = 6;
+    g.goal = 0; /* unreachable from 2 */
+    g_arc(&g, 2, 1, 1.0);
+    g_arc(&g, 2, 5, 1.0);
+    g_arc(&g, 1, 4, 1.0);
+    g_arc(&g, 4, 5, 1.0);
+    g_arc(&g, 5, 4, 1.0);
+    pf_gen_problem p = {4, g_succ, NULL, g_goal, &g};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    uint32_t acts[8];
+    pf_gen_plan plan = {acts, NULL, 8, 0};
+    pf_gen_stats st;
+    uint32_t s0 = 2;
+    for (int rule = PF_GEN_CYCLES_PATH; rule <= PF_GEN_CYCLES_PARENT; rule++)
+        for (int withh = 0; withh < 2; withh++) {
+            p.heuristic = withh ? g_h : NULL; /* h = 0 from the table either way */
+            pf_gen_desc d = {.algo = PF_GEN_IDASTAR_TT, .cycles = (pf_gen_cycles)rule, .max_states = 6,
+                             .max_expansions = 1000000};
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_NO_PATH);
+            assert_true(st.expanded < 100);
+            d.max_states = 64;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_NO_PATH);
+            assert_true(st.expanded < 100);
+            /* a goal that can be reached is still found, at its cost */
+            g.goal = 4;
+            assert_int_equal(pf_gen_search(ctx, &p, &s0, &d, &plan, &st), PF_OK);
+            assert_true(st.cost == 2.0);
+            g.goal = 0;
+            /* three states of four fit: the table cannot prove it, the guard ends it */
+            d.max_states = 3;
+            d.max_expansions = 5000;
+            pf_status r = pf_gen_search(ctx, &p, &s0, &d, &plan, &st);
+            assert_true(r == PF_LIMIT_REACHED || r == PF_NO_PATH);
+        }
+    pf_gen_ctx_destroy(ctx);
+}
+
 /* max_depth bounds every depth-first search, IDASTAR_TT included (its table used to drop it, so it
  * answered plans longer than max_depth): on random graphs each one's plan equals the cheapest plan
  * of at most max_depth steps (Bellman-Ford over max_depth rounds), with tables large and tiny. */
@@ -926,7 +973,7 @@ int main(void)
         cmocka_unit_test(test_cost_overflow),
         cmocka_unit_test(test_heuristic_max),         cmocka_unit_test(test_smastar_romania),
         cmocka_unit_test(test_dead_end_heuristic),    cmocka_unit_test(test_dfbnb_parent_rule_cycles),
-        cmocka_unit_test(test_max_depth_all_depth_first),
+        cmocka_unit_test(test_max_depth_all_depth_first),  cmocka_unit_test(test_idastar_tt_no_plan_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,9 +179,11 @@ typedef enum pf_gen_algo {
 /** How the depth-first searches (IDASTAR, IDASTAR_TT) and SMASTAR avoid cycles. DFBNB always cuts
  *  every cycle along the current path, whatever this says. With PF_GEN_CYCLES_PARENT, plain IDA*
  *  on a problem with no plan but a cycle of three or more states never ends by itself (each
- *  iteration raises the threshold and follows the cycle further; IDASTAR_TT only while the states
- *  outnumber its table): bound it with max_depth, max_cost or max_expansions, or keep
- *  PF_GEN_CYCLES_PATH. */
+ *  iteration raises the threshold and follows the cycle further): bound it with max_depth,
+ *  max_cost or max_expansions, or keep PF_GEN_CYCLES_PATH. IDASTAR_TT, under either rule, answers
+ *  PF_NO_PATH once its table (max_states) holds every state reachable from the start, each
+ *  expanded; on a problem with no plan whose reachable states outnumber its table its learnt
+ *  bounds may keep it going round a cycle: bound it the same way. */
 typedef enum pf_gen_cycles {
     PF_GEN_CYCLES_DEFAULT = 0, /* PF_GEN_CYCLES_PATH */
     PF_GEN_CYCLES_PATH,        /* cut a successor equal to any state on the current path */

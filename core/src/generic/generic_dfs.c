@@ -71,6 +71,14 @@ typedef struct dfs {
     double   best;      /* DFBnB: cost of the best plan so far */
     uint32_t found_len; /* IDA*: depth of the goal found */
     int      overflow;  /* a successor's cost summed to infinity (steps near DBL_MAX): passed over */
+    /* IDASTAR_TT's proof that no plan exists. Its learnt bounds keep the thresholds finite on a
+     * problem with no plan but a cycle (the cycle's states raise each other's bound every pass),
+     * so `next` never runs out: instead, once every state the table holds has been expanded and
+     * none was left out of it (skipped: the table was full), the table is every state reachable
+     * from the start (dead ends aside), each goal-tested, and there is no plan. GEN_HPOS, unused
+     * by the depth-first searches, marks an entry expanded. */
+    int      skipped;
+    uint32_t nexpanded; /* entries marked expanded */
 } dfs;
 
 /* Expands level L: successors into the scratch, h filled in; DFBnB also orders them in sord. */
@@ -208,6 +216,10 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                 pbeg[L] = pend[L] = pnext[L] = c->scount;
             } else {
                 expanded++;
+                if (tt && ptt[L] != PF__GEN_NONE && !GEN_HPOS(c, ptt[L])) {
+                    GEN_HPOS(c, ptt[L]) = 1;
+                    x->nexpanded++;
+                }
                 int r = expand(x, L, bnb);
                 RELOAD_SCRATCH();
                 if (r != PF__RUN_DONE) {
@@ -266,6 +278,9 @@ PF__INLINE int run_impl(dfs *x, const int tt, const int bnb, const int parent_on
                     c->h[k] = ch;
                     c->depth[k] = x->iter;
                     GEN_PTIE(c, k) = L + 1;
+                    GEN_HPOS(c, k) = 0;
+                } else {
+                    x->skipped = 1;
                 }
             }
             double f = cg + ch;
@@ -370,7 +385,10 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
         c->h[k] = hx0;
         c->depth[k] = 0;
         GEN_PTIE(c, k) = 0;
+        GEN_HPOS(c, k) = 0;
         c->ptt[0] = k;
+    } else if (x.tt) {
+        x.skipped = 1;
     }
     if (d.max_cost > 0 && hx0 > pf__cost_cap(d.max_cost)) return PF_NO_PATH;
 
@@ -405,7 +423,8 @@ pf_status pf__gen_dfs(pf_gen_ctx *c, const pf_gen_problem *p, const void *start,
             return w == PF_OK ? s : w;
         }
         if (r == PF__RUN_LIMIT) return PF_LIMIT_REACHED;
-        if (!(x.next < INFINITY)) return x.overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
+        if (!(x.next < INFINITY) || (x.tt && !x.skipped && x.nexpanded == c->ncount))
+            return x.overflow ? PF_COST_OVERFLOW : PF_NO_PATH;
         x.thr = x.next;
     }
 }
