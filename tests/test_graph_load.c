@@ -168,6 +168,39 @@ static void test_bad_gr(void **state)
     expect_fail("p sp 3 2\na 1 2 3\na 2 3", NULL, PF_PARSE_ERROR, 3, G, "bad weight");
 }
 
+/* A header is not an allocation: nodes beyond what the arcs can name (2 per arc, and 4,096 more)
+ * must be listed by a .co file (a review: a 16-byte "p sp 33554432 0" made a 268 MB map); counts
+ * and weights past 64 bits are PF_TOO_LARGE, as the limits are, not malformed numbers. */
+static void test_header_is_not_an_allocation(void **state)
+{
+    (void)state;
+    const char *G = "<graph>";
+    expect_fail("p sp 33554432 0\n", NULL, PF_PARSE_ERROR, 1, G, "33554432 nodes announced");
+    expect_fail("p sp 4097 0\n", NULL, PF_PARSE_ERROR, 1, G, "more than 0 arcs can name");
+    expect_fail("p sp 4099 1\na 1 2 3\n", NULL, PF_PARSE_ERROR, 1, G, "at most 2 per arc");
+    pf_map *m = NULL;
+    pf_diag d;
+    assert_int_equal(parse("p sp 4096 0\n", NULL, &m, &d), PF_OK); /* isolated nodes: legal DIMACS */
+    assert_int_equal(pf_map_node_count(m), 4096);
+    pf_map_destroy(m);
+    assert_int_equal(parse("p sp 4098 1\na 1 2 3\n", NULL, &m, &d), PF_OK);
+    pf_map_destroy(m);
+    /* listed by a .co file, any number of them */
+    enum { NN = 9000 };
+    static char co[NN * 16 + 64];
+    int k = snprintf(co, sizeof co, "p aux sp co %d\n", NN);
+    for (int i = 1; i <= NN; i++) k += snprintf(co + k, sizeof co - (size_t)k, "v %d %d 0\n", i, i);
+    assert_int_equal(parse("p sp 9000 1\na 1 2 3\n", co, &m, &d), PF_OK);
+    assert_int_equal(pf_map_node_count(m), NN);
+    pf_map_destroy(m);
+    expect_fail("p sp 99999999999999999999999 0\n", NULL, PF_TOO_LARGE, 1, G, "too large");
+    expect_fail("p sp 3 99999999999999999999999\n", NULL, PF_TOO_LARGE, 1, G, "too large");
+    expect_fail("p sp 3 1\na 1 2 9223372036854775808\n", NULL, PF_TOO_LARGE, 2, G, "exceeds 2^53");
+    expect_fail("p sp 3 1\na 1 2 1000000000000000000000000000000\n", NULL, PF_TOO_LARGE, 2, G, "exceeds 2^53");
+    expect_fail("p sp 3 1\na 1 2 9007199254740993\n", NULL, PF_TOO_LARGE, 2, G, "exceeds 2^53");
+    expect_fail("p sp 3 1\na 1 2 -99999999999999999999\n", NULL, PF_PARSE_ERROR, 2, G, "bad weight");
+}
+
 static void test_bad_co(void **state)
 {
     (void)state;
@@ -373,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_line_endings),
         cmocka_unit_test(test_bad_gr),
         cmocka_unit_test(test_bad_co),
+        cmocka_unit_test(test_header_is_not_an_allocation),
         cmocka_unit_test(test_every_prefix_is_rejected),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_graph_create),

@@ -65,9 +65,12 @@ typedef struct pf_graph_load_desc {
 /**
  * Loads a DIMACS shortest-path graph: `gr_path` holds "p sp N M" then M lines "a U V W" (1-based
  * ids, integer 0 <= W <= PF_DIMACS_MAX_WEIGHT); `co_path` [opt] holds "p aux sp co N" then
- * "v ID X Y". Comment lines start with 'c'. Nodes are renumbered 0-based (file id - 1).
+ * "v ID X Y". Comment lines start with 'c'. Nodes are renumbered 0-based (file id - 1). The
+ * header alone is not taken as an allocation: N may pass what the arcs can name (2 per arc) by
+ * at most 4,096 isolated nodes unless `co_path` lists them (a line each), else PF_PARSE_ERROR.
  * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (with line and reason in diag), PF_TOO_LARGE (the
- *         limits above: N, M, a weight or the file size), PF_OUT_OF_MEMORY.
+ *         limits above: N, M, a weight or the file size, numbers past 64 bits included),
+ *         PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_graph_load_dimacs(const char *gr_path, const char *co_path,
                                       const pf_graph_load_desc *desc, pf_map **out, pf_diag *diag);
@@ -77,8 +80,10 @@ PF_API pf_status pf_graph_parse_dimacs(const char *gr, size_t gr_len, const char
 
 PF_API uint32_t pf_graph_edge_count(const pf_map *map);  /* 0 if not a graph */
 PF_API int      pf_graph_has_coords(const pf_map *map);
-/** Heuristic scale computed at build (0 without coordinates, and where they are spread so far
- *  apart, past DBL_MAX, that a distance between two of them overflows: no heuristic then). */
+/** Heuristic scale computed at build: the least weight / Euclidean distance over the arcs, so
+ *  that scale x distance never overestimates (0 without coordinates, and where they are spread so
+ *  far apart, past DBL_MAX, that a distance between two of them overflows: no heuristic then).
+ *  One arc of weight 0 between nodes apart makes it 0: A* then does Dijkstra's work. */
 PF_API double   pf_graph_heuristic_scale(const pf_map *map);
 /**
  * Outgoing arcs of `node` (or incoming ones when `reverse`): sets *to and *weight to arrays of the

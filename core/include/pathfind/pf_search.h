@@ -455,7 +455,9 @@ PF_API pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
  * Full Dijkstra from `source` (goal-less; honours desc->reverse, max_cost, max_expansions and
  * trace). Afterwards pf_ctx_cost and pf_ctx_parent read the shortest-path tree.
  * Ties are broken deterministically: the tree depends only on the map and the source.
- * @return PF_OK (tree complete), PF_LIMIT_REACHED, or an error.
+ * With max_cost the tree is complete within it: nodes farther read INFINITY, and that is PF_OK
+ * (the usual "every node within cost C"); max_expansions running out is PF_LIMIT_REACHED.
+ * @return PF_OK (tree complete, within max_cost when set), PF_LIMIT_REACHED, or an error.
  */
 PF_API pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc);
 /** Cost of `node` in the last search (INFINITY when it was not reached). */

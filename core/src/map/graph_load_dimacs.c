@@ -5,6 +5,20 @@
 
 static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
 
+/* A token of digits only: a count or weight that did not parse was too large for 64 bits, which
+ * the header promises as PF_TOO_LARGE, not as a malformed number. */
+static int all_digits(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i] < '0' || t[i] > '9') return 0;
+    return n > 0;
+}
+
+/* Nodes a header may announce beyond those its arcs can name (2 per arc): isolated nodes are legal
+ * DIMACS, but a 16-byte "p sp 33554432 0" made a 268 MB map and 680 MB per context (a review).
+ * More must be listed by a .co file (a line each, which its own header check bounds by size). */
+#define GR_SPARE_NODES 4096u
+
 /* Skips comment and blank lines; returns 0 at end of input. */
 static int next_content(pf__lines *ls, const char **s, size_t *n)
 {
@@ -21,7 +35,7 @@ static int next_content(pf__lines *ls, const char **s, size_t *n)
 
 /* Errors at the end of input name the line after the last one read: where the missing line
  * would have been (line 1 for empty input). */
-static pf_status parse_gr(const char *text, size_t len, const char *name, const pf_allocator *a,
+static pf_status parse_gr(const char *text, size_t len, const char *name, const pf_allocator *a, int has_co,
                           uint32_t *nn, uint32_t *ne, pf_edge **edges, pf_diag *diag)
 {
     pf__lines ls = {text, text + len, 0};
@@ -35,9 +49,13 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
     if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "p") || !pf__next_token(&p, s + n, &t, &tl) ||
         !tok_eq(t, tl, "sp"))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "expected 'p sp N M'");
-    if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_u64(t, tl, &N) || !pf__next_token(&p, s + n, &t, &tl) ||
-        !pf__parse_u64(t, tl, &M) || pf__next_token(&p, s + n, &t, &tl))
+    const char *tn = NULL, *tm = NULL;
+    size_t ln = 0, lm = 0;
+    int okn = pf__next_token(&p, s + n, &tn, &ln), okm = okn && pf__next_token(&p, s + n, &tm, &lm);
+    if (!okm || pf__next_token(&p, s + n, &t, &tl) || !all_digits(tn, ln) || !all_digits(tm, lm))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "expected 'p sp N M' with two counts");
+    if (!pf__parse_u64(tn, ln, &N)) N = UINT64_MAX; /* digits past 64 bits: over every limit below */
+    if (!pf__parse_u64(tm, lm, &M)) M = UINT64_MAX;
     if (N == 0) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "graph has no nodes");
     /* the header alone can announce any size: the documented limits bound what it may make us
      * allocate (node arrays, and every context made for the graph later) */
@@ -49,6 +67,11 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
         return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
                             "graph too large: %llu arcs, the limit is %u (PF_GRAPH_MAX_ARCS)",
                             (unsigned long long)M, PF_GRAPH_MAX_ARCS);
+    if (!has_co && N > 2 * M + GR_SPARE_NODES)
+        return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0,
+                            "%llu nodes announced, more than %llu arcs can name: at most 2 per arc and %u more "
+                            "without a .co file that lists them",
+                            (unsigned long long)N, (unsigned long long)M, GR_SPARE_NODES);
     /* each arc line takes at least 8 bytes: reject impossible counts before allocating */
     if (M > (uint64_t)(ls.end - ls.p) / 8 + 1)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "file is truncated: %llu arcs announced",
@@ -69,11 +92,17 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
                                 (unsigned long long)M);
         }
         uint64_t u, v;
-        int64_t w;
+        int64_t w = 0;
+        const char *tw = NULL;
+        size_t lw = 0;
         const char *why = NULL;
         if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_u64(t, tl, &u)) why = "bad source id";
         else if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_u64(t, tl, &v)) why = "bad target id";
-        else if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_i64(t, tl, &w)) why = "bad weight";
+        else if (!pf__next_token(&p, s + n, &tw, &lw)) why = "bad weight";
+        else if (!pf__parse_i64(tw, lw, &w)) {
+            if (all_digits(tw, lw)) w = INT64_MAX; /* past 64 bits: over PF_DIMACS_MAX_WEIGHT */
+            else why = "bad weight";
+        }
         else if (pf__next_token(&p, s + n, &t, &tl)) why = "extra text after the weight";
         else if (u == 0 || u > N) why = "source id out of range";
         else if (v == 0 || v > N) why = "target id out of range";
@@ -81,8 +110,8 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
         if (!why && (uint64_t)w > PF_DIMACS_MAX_WEIGHT) {
             pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
             return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
-                                "weight %lld exceeds 2^53 (PF_DIMACS_MAX_WEIGHT), the largest a double "
-                                "holds exactly", (long long)w);
+                                "weight %.*s exceeds 2^53 (PF_DIMACS_MAX_WEIGHT), the largest a double "
+                                "holds exactly", (int)(lw < 40 ? lw : 40), tw);
         }
         if (why) {
             pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
@@ -174,7 +203,7 @@ static pf_status parse_both(const char *gr, size_t gl, const char *gname, const 
     pf_allocator a = pf__alloc_resolve(alloc);
     uint32_t nn = 0, ne = 0;
     pf_edge *e;
-    pf_status st = parse_gr(gr, gl, gname, &a, &nn, &ne, &e, diag);
+    pf_status st = parse_gr(gr, gl, gname, &a, co != NULL, &nn, &ne, &e, diag);
     if (st != PF_OK) return st;
     double *xy = NULL;
     if (co) {
