@@ -502,12 +502,53 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
     return o->f;
 }
 
+/* The file an output named `path` is written to, as an absolute name: resolved when it exists;
+ * else (through a dangling link as cli_out_open follows it) its directory resolved and its own
+ * name. NULL when that cannot be told (a loop of links, a missing directory, out of memory). */
+static char *out_target(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real) return real;
+    struct stat sb;
+    char *link = NULL;
+    const char *p = path;
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        if (!(link = link_target(path))) return NULL;
+        p = link;
+    }
+    const char *slash = strrchr(p, '/'), *base = slash ? slash + 1 : p;
+    char dir[4096];
+    size_t dl = slash ? (size_t)(slash - p) : 0;
+    if (dl >= sizeof dir) {
+        free(link);
+        return NULL;
+    }
+    if (!slash) strcpy(dir, ".");
+    else if (dl == 0) strcpy(dir, "/");
+    else {
+        memcpy(dir, p, dl);
+        dir[dl] = '\0';
+    }
+    char *rd = realpath(dir, NULL), *out = NULL;
+    if (rd && (out = malloc(strlen(rd) + strlen(base) + 2)))
+        sprintf(out, "%s%s%s", rd, strcmp(rd, "/") == 0 ? "" : "/", base);
+    free(rd);
+    free(link);
+    return out;
+}
+
 int cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *opt_b, const char *b)
 {
     if (!a || !b) return 0;
     struct stat sa, sb;
     int same = strcmp(a, b) == 0 ||
                (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+    if (!same) { /* one not made yet, named two ways ("./x" and "x", or a link to where it will be) */
+        char *ta = out_target(a), *tb = out_target(b);
+        same = ta && tb && strcmp(ta, tb) == 0;
+        free(ta);
+        free(tb);
+    }
     if (same) cli_error(cmd, "%s and %s name the same file ('%s'): one would replace the other", opt_a, opt_b, a);
     return same;
 }

@@ -474,6 +474,22 @@ static void test_animate(void **state)
     fclose(f);
     assert_int_equal(replay(args), 2);
     assert_non_null(strstr(g_err, "name the same file"));
+    /* ... and named two ways while it does not exist yet: "DIR/./y.csv" and "DIR/y.csv", or a
+     * dangling link to it (they escaped: the frames CSV replaced the orders CSV, exit 0, a review) */
+    char dotted[600], link[600];
+    snprintf(dotted, sizeof dotted, "%s/./y.csv", tmp(""));
+    snprintf(args, sizeof args, "'%s' '%s' --csv '%s' --frames-csv '%s'", tmp("m.map"), tmp("none.txt"), tmp("y.csv"),
+             dotted);
+    assert_int_not_equal(access(tmp("y.csv"), F_OK), 0);
+    assert_int_equal(replay(args), 2);
+    assert_non_null(strstr(g_err, "name the same file"));
+    snprintf(link, sizeof link, "%s", tmp("y-link.csv"));
+    assert_int_equal(symlink("y.csv", link), 0);
+    snprintf(args, sizeof args, "'%s' '%s' --csv '%s' --frames-csv '%s'", tmp("m.map"), tmp("none.txt"), link,
+             tmp("y.csv"));
+    assert_int_equal(replay(args), 2);
+    assert_non_null(strstr(g_err, "name the same file"));
+    assert_int_not_equal(access(tmp("y.csv"), F_OK), 0);
     /* a log without orders: nothing to animate, said (it exited 1 without a word: a review) */
     f = fopen(tmp("none.txt"), "w");
     assert_non_null(f);
