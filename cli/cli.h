@@ -41,6 +41,10 @@ typedef struct cli_edit_stats {
 int cli_apply_edits(const char *cmd, pf_map *map, const char *path, cli_edit_cb cb, void *user, cli_edit_stats *out);
 /* A cli_edit_cb that writes each edit's character into a map's rows of characters. */
 typedef struct cli_paint { char *rows; uint32_t w; } cli_paint;
+/* A Moving AI map read once (a pipe or a FIFO cannot be read twice) and parsed, and with `rows`
+ * its raw characters, W x H (swamp and 'G' apart, which the library folds into ground; malloc'd).
+ * NULL with a message printed. */
+pf_map *cli_map_read(const char *cmd, const char *path, const pf_grid_load_desc *desc, char **rows);
 void cli_paint_edit(const pf_grid_edit *e, char ch, void *user);
 int pf_cli_prep(int argc, char **argv);
 

@@ -102,6 +102,25 @@ static char *map_rows(const char *text, size_t len, uint32_t w, uint32_t h)
     return rows;
 }
 
+pf_map *cli_map_read(const char *cmd, const char *path, const pf_grid_load_desc *desc, char **rows)
+{
+    if (rows) *rows = NULL;
+    size_t len;
+    char *text = slurp(cmd, path, "Moving AI map", PF_GRID_MAX_FILE_BYTES, &len);
+    if (!text) return NULL;
+    pf_diag diag;
+    pf_map *map = NULL;
+    if (pf_grid_parse_movingai(text, len, path, desc, &map, &diag) != PF_OK) {
+        cli_error(cmd, "%s", diag.msg);
+    } else if (rows && !(*rows = map_rows(text, len, pf_grid_width(map), pf_grid_height(map)))) {
+        cli_error(cmd, "out of memory for the rows of '%s'", path); /* the parse has checked them */
+        pf_map_destroy(map);
+        map = NULL;
+    }
+    free(text);
+    return map;
+}
+
 void cli_paint_edit(const pf_grid_edit *e, char ch, void *user)
 {
     cli_paint *pt = user;
@@ -148,22 +167,12 @@ int pf_cli_edit(int argc, char **argv)
         return 2;
     }
     if (cli_args_only) return 0;
-    pf_diag diag;
-    pf_map *map;
-    if (pf_grid_load_movingai(pos[0], NULL, &map, &diag) != PF_OK) {
-        cli_error("edit", "%s", diag.msg);
-        return 1;
-    }
-    size_t len;
-    char *text = slurp("edit", pos[0], "Moving AI map", PF_GRID_MAX_FILE_BYTES, &len);
+    /* read once: a pipe or a FIFO read a second time for its characters hung (a review) */
+    char *rows;
+    pf_map *map = cli_map_read("edit", pos[0], NULL, &rows);
+    if (!map) return 1;
     uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
-    cli_paint pt = {text ? map_rows(text, len, w, h) : NULL, w};
-    free(text);
-    if (!pt.rows) {
-        if (text) cli_error("edit", "cannot read the rows of '%s'", pos[0]);
-        pf_map_destroy(map);
-        return 1;
-    }
+    cli_paint pt = {rows, w};
     cli_edit_stats es;
     int ok = cli_apply_edits("edit", map, pos[1], cli_paint_edit, &pt, &es);
     /* the characters written mean the cells the library holds (a cheap end-to-end check) */

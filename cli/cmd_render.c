@@ -78,34 +78,6 @@ static cli_rgb grad(double t)
     return mix(GRAD[i], GRAD[i + 1], s - i);
 }
 
-/* The loader folds 'S' (swamp) and 'G' into ground: read the raw rows again to colour them apart.
- * Only called after pf_grid_load_movingai accepted the file, so the layout is known to be sound;
- * NULL (colour by class only) if anything is off. */
-static char *load_chars(const char *path, uint32_t w, uint32_t h)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *g = malloc((size_t)w * h), *line = malloc((size_t)w + 64);
-    int in_map = 0, ok = g && line;
-    uint32_t y = 0;
-    while (ok && y < h && fgets(line, (int)w + 64, f)) {
-        size_t n = strcspn(line, "\r\n");
-        if (!in_map) {
-            in_map = n == 3 && memcmp(line, "map", 3) == 0;
-            continue;
-        }
-        if (n < w) ok = 0;
-        else memcpy(g + (size_t)y++ * w, line, w);
-    }
-    fclose(f);
-    free(line);
-    if (!ok || y != h) {
-        free(g);
-        return NULL;
-    }
-    return g;
-}
-
 static cli_rgb terrain(const pf_map *map, const char *chars, uint32_t x, uint32_t y)
 {
     uint8_t cls = pf_grid_class(map, (int32_t)x, (int32_t)y);
@@ -645,11 +617,10 @@ int pf_cli_render(int argc, char **argv)
     if (!a.scen && (rc = collect_queries(&a, NULL, qs, &nq)) >= 0) return rc; /* coordinates: usage */
     if (cli_args_only) return 0;
     pf_diag diag;
-    pf_map *map;
-    if (pf_grid_load_movingai(a.map, &(pf_grid_load_desc){.moves = a.moves}, &map, &diag) != PF_OK) {
-        cli_error("render", "%s", diag.msg);
-        return 1;
-    }
+    /* read once, its characters kept for swamp's colour: a FIFO read a second time hung */
+    char *chars = NULL;
+    pf_map *map = cli_map_read("render", a.map, &(pf_grid_load_desc){.moves = a.moves}, &chars);
+    if (!map) return 1;
     rc = 1;
     pf_scen *sc = NULL;
     render_bufs b = {0};
@@ -674,7 +645,8 @@ int pf_cli_render(int argc, char **argv)
         goto done;
     }
     uint32_t nodes = pf_map_node_count(map);
-    b.chars = load_chars(a.map, L.w, L.h);
+    b.chars = chars;
+    chars = NULL;
     b.trace = malloc((size_t)nodes * sizeof *b.trace);
     b.order = malloc((size_t)nodes * sizeof *b.order);
     b.path = malloc((size_t)nodes * sizeof *b.path);
@@ -720,6 +692,7 @@ done:
     free(b.order);
     free(b.path);
     free(b.chars);
+    free(chars); /* not handed to b: a failure before the panels */
     pf_ctx_destroy(b.ctx);
     pf_scen_destroy(sc);
     pf_map_destroy(map);

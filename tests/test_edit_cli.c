@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -34,6 +35,40 @@ static void test_edit_small(void **state)
     /* untouched cells keep their characters ('G', 'S', 'O'), edited ones get the edit's */
     assert_string_equal(o, "type octile\nheight 4\nwidth 6\nmap\n@@..WW\n....WW\n..TTWW\nGS..OO\n");
     free(o);
+}
+
+/* A map given as a pipe or a FIFO is read once: `edit` and `render` read it a second time for its
+ * characters, and that second open of a FIFO waited for a writer forever (a review). A writer fills
+ * the FIFO once; the alarm turns a hang into a failure. */
+static void test_map_from_a_fifo(void **state)
+{
+    (void)state;
+    write_tmp("m.map", SMALL);
+    write_tmp("e.txt", "rect 0 0 2 1 @\n");
+    static const char *const cmds[2][8] = {{"edit", "fm", "e.txt", "-o", "of.map", NULL},
+                                           {"render", "fm", "0", "0", "5", "0", "-o", NULL}};
+    for (int k = 0; k < 2; k++) {
+        unlink(tmp("fm"));
+        assert_int_equal(mkfifo(tmp("fm"), 0600), 0);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "cd '%s' && (cat m.map > fm &)", g_dir);
+        assert_int_equal(system(cmd), 0);
+        const char *args[10];
+        int n = 0;
+        for (; cmds[k][n]; n++) args[n] = cmds[k][n];
+        if (k == 1) args[n++] = "of.png";
+        args[n] = NULL;
+        char out[4096], err[4096];
+        cli_confine c = {.cwd = g_dir, .alarm_s = 30};
+        int rc = cli_run(&c, args, out, sizeof out, err, sizeof err);
+        if (rc != 0) fail_msg("%s from a FIFO: exit %d\n%s", args[0], rc, err);
+    }
+    size_t n;
+    char *o = slurp_alloc(tmp("of.map"), &n);
+    assert_non_null(o);
+    assert_string_equal(o, "type octile\nheight 4\nwidth 6\nmap\n@@....\n.@@...\n..TTWW\nGS..OO\n");
+    free(o);
+    assert_int_equal(access(tmp("of.png"), F_OK), 0);
 }
 
 static void test_edit_errors(void **state)
@@ -193,6 +228,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edit_small),
         cmocka_unit_test(test_edit_errors),
+        cmocka_unit_test(test_map_from_a_fifo),
         cmocka_unit_test(test_scen_equivalence),
         cmocka_unit_test(test_render_edits),
     };
