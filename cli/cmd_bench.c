@@ -19,7 +19,7 @@ static const char HELP[] =
     "else to stdout); --plot DIR also draws it with gnuplot (see pathfind plot --help).\n"
     "\n"
     "  --algo LIST     comma-separated: astar (default), wastar, dijkstra, bfs, greedy, jps, jps+,\n"
-    "                  auto, theta\n"
+    "                  auto (without an accelerator here: JPS+), theta\n"
     "  --threads LIST  worker counts for the batch runs, e.g. 1,2,4 (default 1,2; 0 = skip them)\n"
     "  --frames N      batch frames per worker count (default 5)\n"
     "  --queries N     use N scenario lines, evenly spread over the file (default all)\n"

@@ -14,7 +14,7 @@ static const char *HELP =
     "--weight W is read by wastar (default 1.5), jps and jps+; with another algorithm it is an error.\n"
     "--algo auto builds the accelerator first, or reads it from --prep FILE (`pathfind prep`); the\n"
     "time it took is prep_s. --waypoints prints only the start, the cells where the path turns and\n"
-    "the goal. --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
+    "the goal (not with --smooth, which prints its own). --size K searches for a unit of K x K cells (1..32) whose top-left cell is at SX SY;\n"
     "jps, jps+ and auto run JPS for K > 1. --partial: when the goal cannot be reached, the status is\n"
     "partial and the path leads to the reachable cell nearest it (exit status 0, like no_path).\n"
     "--classes CHARS names the Moving AI terrain the unit may enter (. G S ground, W water, T trees;\n"
@@ -91,6 +91,11 @@ int pf_cli_path(int argc, char **argv)
         return 2;
     }
     if (!cli_check_moves("path", moves, d.algo, smooth, d.unit_size)) return 2;
+    if (smooth && d.waypoints) { /* pf_path_smooth reads a path of adjacent cells, not turns */
+        cli_error("path", "--smooth pulls the whole path straight and --waypoints keeps only its turns: give "
+                          "one of them (--smooth prints its own waypoints)");
+        return 2;
+    }
     if (prep_file && d.algo != PF_ALGO_AUTO) { /* a usage error, as replay says it */
         cli_error("path", "--prep is read by --algo auto only");
         return 2;

@@ -21,7 +21,7 @@ static const char *HELP =
     "  --ids LIST    0-based indices into the scenario file, as in the id column of\n"
     "                `pathfind scen --csv` (default: the query with the longest optimal length)\n"
     "  --algo LIST   comma-separated: astar (default), wastar, dijkstra, bfs, greedy, jps, jps+,\n"
-    "                auto, theta\n"
+    "                auto (without an accelerator here: JPS+), theta\n"
     "  --weight W    weight for wastar (default 1.5), jps and jps+; an error when LIST has none\n"
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex (drawn square)\n"
     "  --max-px N    longest side of one panel's map in pixels (default 1024). Small maps are\n"

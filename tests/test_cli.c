@@ -243,6 +243,9 @@ static void test_classes(void **state)
     HAS(g_out, "cost: 8.000000");
     assert_int_equal(RUN("path", map, "0", "1", "5", "1", "--classes", "W", "--size", "2"), 1);
     assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--classes", ".W", "--smooth"), 2);
+    /* --smooth reads the whole path: with --waypoints it was given only the turns, and pulled a
+     * different, shorter line than --smooth alone (a review) */
+    assert_int_equal(RUN("path", map, "0", "1", "6", "1", "--waypoints", "--smooth"), 2);
     const char *scen = write_tmp("river.scen", "version 1\n0\triver.map\t7\t3\t0\t1\t6\t1\t6\n");
     assert_int_equal(RUN("scen", map, scen), 1); /* the listed length is a mismatch for a walker */
     HAS(g_out, "\"solved\":0");
