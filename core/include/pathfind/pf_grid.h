@@ -77,8 +77,9 @@ typedef struct pf_grid_desc {
 
 /**
  * Builds a grid map from arrays (copied).
- * @return PF_OK, PF_INVALID_ARGUMENT (zero or oversized sides, non-positive or non-finite cost),
- *         PF_TOO_LARGE, PF_OUT_OF_MEMORY.
+ * @return PF_OK, PF_INVALID_ARGUMENT (a zero side, a non-positive or non-finite cost),
+ *         PF_TOO_LARGE (a side over PF_GRID_MAX_SIDE, or more cells than PF_MAX_NODES allows),
+ *         PF_OUT_OF_MEMORY.
  */
 PF_API pf_status pf_grid_create(const pf_grid_desc *desc, pf_map **out);
 

@@ -446,8 +446,10 @@ PF_API pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, con
 PF_API pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
 /**
  * Writes the path and stats of the last finished search.
- * @return its final status, PF_BUFFER_TOO_SMALL, or PF_MAP_CHANGED when the map was edited since the
- *         search ran (read the path before editing).
+ * @return its final status, PF_BUFFER_TOO_SMALL, PF_MAP_CHANGED when the map was edited since the
+ *         search ran (read the path before editing), or PF_IN_PROGRESS while a sliced search has
+ *         not finished (nothing written then: neither the path nor the stats; not a failure by
+ *         pf_failed, so test for it).
  */
 PF_API pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
 
