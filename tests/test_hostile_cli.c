@@ -325,6 +325,18 @@ static void test_outputs_never_destroyed(void **state)
 {
     (void)state;
     const char *gr = write_tmp("g.gr", GR);
+    /* an output that cannot be made is said before the build, as prep says it (table build built,
+     * then said "cannot create a file beside it"; update edited, then failed alike) */
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("missing/g.pft")), 1);
+    HAS(g_err, "pathfind table build: cannot write");
+    HASNT(g_out, "\"nodes\"");
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g0.pft")), 0);
+    const char *ed = write_tmp("ed.txt", "set 1 2 7\n");
+    assert_int_equal(RUN("table", "update", tmp("g0.pft"), gr, ed, "-o", tmp("missing/g1.pft")), 1);
+    HAS(g_err, "pathfind table update: cannot write");
+    assert_int_equal(RUN("table", "update", tmp("g0.pft"), gr, ed, "-o", tmp("g1.pft"), "--graph-out", tmp("missing/g1.gr")), 1);
+    HAS(g_err, "pathfind table update: cannot write");
+    assert_false(exists(tmp("g1.pft")));
     /* the case: -o /dev/full deleted the device node (here, a link to it) */
     const char *link = full_link("full.pft");
     assert_int_equal(RUN("table", "build", gr, "-o", link), 1);
