@@ -127,6 +127,11 @@ static void test_graph(void **state)
     HAS(g_out, "\"queries\":2");
     HAS(g_out, "\"solved\":1"); /* 3 -> 1 has no arc */
     HAS(g_out, "\"mismatches\":0");
+    /* scen's answer keys too (docs/cli.md: "the same summary"; they were missing) */
+    HAS(g_out, "\"weight\":1,");
+    HAS(g_out, "\"by_astar\":2,");
+    HAS(g_out, "\"detail_fallback\":0,");
+    HAS(g_out, "\"detail_accel_declined\":0}");
     const char *bad = write_tmp("badpairs.txt", "1 3\n1 x\n");
     assert_int_equal(RUN("graph", gr, bad), 1);
     HAS(g_err, "badpairs.txt:2");
