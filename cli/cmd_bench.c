@@ -14,7 +14,9 @@ static const char HELP[] =
     "\n"
     "Times every algorithm of LIST on the scenario file, one query at a time on one thread (µs per\n"
     "query against its path length), then runs the same queries as one pf_batch per frame on each\n"
-    "worker count of --threads (queries per second, frame times). Costs are checked against the\n"
+    "worker count of --threads (queries per second, frame times; a batch holds at most 1,048,575\n"
+    "queries: use --queries N for larger files). wastar runs with weight 1.5 (the default of scen and\n"
+    "path), the others with 1; each entry records it as \"weight\". Costs are checked against the\n"
     "file's optimal lengths where the algorithm is optimal. Writes one JSON object (to FILE with -o,\n"
     "else to stdout); --plot DIR also draws it with gnuplot (see pathfind plot --help).\n"
     "\n"
@@ -26,8 +28,8 @@ static const char HELP[] =
     "  --plot DIR      plot the JSON into DIR (written to DIR/bench.json unless -o names a file)\n"
     "\n"
     "JSON: {\"map\", \"queries\": [{\"algo\", \"path_len\", \"cost\", \"us\"}...], \"summary\": [{\"algo\",\n"
-    "\"us_per_query\", \"mismatches\"}...], \"threads\": [{\"algo\", \"threads\", \"queries_per_s\"}...],\n"
-    "\"frames\": [{\"label\", \"frame_ms\": [...]}...]}\n"
+    "\"us_per_query\", \"mismatches\", \"weight\"}...], \"threads\": [{\"algo\", \"threads\", \"queries_per_s\",\n"
+    "\"weight\"}...], \"frames\": [{\"label\", \"frame_ms\": [...]}...]}\n"
     "\n"
     "examples:\n"
     "  pathfind bench arena.map arena.map.scen --algo astar,jps,dijkstra --plot plots/\n"
@@ -128,6 +130,11 @@ static int parse_args(int argc, char **argv, bench_args *b)
     return -1;
 }
 
+/* The weight a search of `algo` runs with: wastar's documented default (1.5, as scen, path and
+ * render use), 1 (the library's default) for the others. bench takes no --weight; the JSON records
+ * it ("weight" in "summary" and "threads"). It ran wastar with 2.0. */
+static double bench_weight(pf_algo algo) { return algo == PF_ALGO_WASTAR ? 1.5 : 1.0; }
+
 /* The selected queries (n of them, evenly spread over the file), as node ids and optimal lengths. */
 typedef struct bench_set { uint32_t n, *s, *g; double *opt; } bench_set;
 
@@ -161,7 +168,7 @@ static long time_singles(FILE *out, const bench_args *b, const bench_set *q, pf_
     int first = 1;
     cli_progress_state prog = {.label = "bench"};
     for (int a = 0; a < b->nalgos; a++) {
-        pf_search_desc sd = {.algo = b->algos[a], .weight = b->algos[a] == PF_ALGO_WASTAR ? 2.0 : 0.0};
+        pf_search_desc sd = {.algo = b->algos[a], .weight = bench_weight(b->algos[a])};
         for (uint32_t i = 0; i < q->n; i++) {
             pf_path path;
             pf_stats st;
@@ -184,9 +191,11 @@ static long time_singles(FILE *out, const bench_args *b, const bench_set *q, pf_
     fprintf(out, "],\n\"summary\":[");
     bad = 0;
     for (int a = 0; a < b->nalgos; a++) {
-        fprintf(out, "%s{\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"checked\":%s,\"us_per_query\":%.3f}",
+        fprintf(out, "%s{\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"checked\":%s,\"us_per_query\":%.3f,"
+                "\"weight\":%g}",
                 a ? "," : "", pf_algo_name(b->algos[a]), q->n, solved[a], mism[a],
-                check && cli_algo_optimal(b->algos[a]) ? "true" : "false", q->n ? us_sum[a] / q->n : 0.0);
+                check && cli_algo_optimal(b->algos[a]) ? "true" : "false", q->n ? us_sum[a] / q->n : 0.0,
+                bench_weight(b->algos[a]));
         bad += mism[a];
     }
 done:
@@ -198,47 +207,55 @@ done:
 }
 
 /* Every selected query as one batch per frame, first algorithm, per worker count: the "threads"
- * array, then "frames" (frame times per worker count). 0 when out of memory. */
-static int time_frames(FILE *out, const bench_args *b, const bench_set *q, const pf_map *map, const pf_jps_table *jt)
+ * array, then "frames" (frame times per worker count). Returns PF_OK, else the status that stopped
+ * it, said (a refusal was reported as "out of memory"). */
+static pf_status time_frames(FILE *out, const bench_args *b, const bench_set *q, const pf_map *map, const pf_jps_table *jt)
 {
     fprintf(out, "],\n\"threads\":[");
     char *frames_json = NULL;
     size_t fj_len = 0;
     double *ft = malloc((size_t)b->frames * sizeof *ft);
     FILE *fj = ft ? open_memstream(&frames_json, &fj_len) : NULL;
-    int ok = fj != NULL;
-    for (int t = 0; ok && t < b->nthreads; t++) {
+    pf_status s = fj ? PF_OK : PF_OUT_OF_MEMORY;
+    if (s != PF_OK) cli_error("bench", "out of memory");
+    for (int t = 0; s == PF_OK && t < b->nthreads; t++) {
         pf_batch *batch;
         pf_batch_desc bd = {.workers = (uint32_t)b->threads[t], .jps_table = jt};
-        if (pf_batch_create(map, &bd, &batch) != PF_OK) {
-            ok = 0;
+        if ((s = pf_batch_create(map, &bd, &batch)) != PF_OK) {
+            cli_error("bench", "creating a batch of %ld workers: %s", b->threads[t], pf_status_str(s));
             break;
         }
         double sum = 0.0;
-        for (long f = 0; ok && f < b->frames; f++) {
+        for (long f = 0; s == PF_OK && f < b->frames; f++) {
             double t0 = cli_now();
-            pf_batch_reset(batch);
-            for (uint32_t i = 0; ok && i < q->n; i++) {
-                pf_batch_query bq = {.start = q->s[i], .goal = q->g[i], .search = {.algo = b->algos[0]}, .tag = i};
-                if (b->algos[0] == PF_ALGO_WASTAR) bq.search.weight = 2.0;
-                ok = pf_batch_submit(batch, &bq, NULL) == PF_OK;
+            s = pf_batch_reset(batch);
+            for (uint32_t i = 0; s == PF_OK && i < q->n; i++) {
+                pf_batch_query bq = {.start = q->s[i], .goal = q->g[i],
+                                     .search = {.algo = b->algos[0], .weight = bench_weight(b->algos[0])}, .tag = i};
+                if ((s = pf_batch_submit(batch, &bq, NULL)) != PF_OK)
+                    cli_error("bench", "queueing query %u: %s", i, pf_status_str(s));
             }
-            pf_batch_run(batch, NULL);
+            if (s == PF_OK && (s = pf_batch_run(batch, NULL)) != PF_OK) cli_error("bench", "running the batch: %s", pf_status_str(s));
             ft[f] = cli_now() - t0;
             sum += ft[f];
         }
         pf_batch_destroy(batch);
-        fprintf(out, "%s{\"algo\":\"%s\",\"threads\":%ld,\"queries_per_s\":%.1f,\"frame_queries\":%u}", t ? "," : "",
-                pf_algo_name(b->algos[0]), b->threads[t], sum > 0 ? (double)q->n * (double)b->frames / sum : 0.0, q->n);
+        if (s != PF_OK) break;
+        fprintf(out, "%s{\"algo\":\"%s\",\"threads\":%ld,\"queries_per_s\":%.1f,\"frame_queries\":%u,\"weight\":%g}",
+                t ? "," : "", pf_algo_name(b->algos[0]), b->threads[t],
+                sum > 0 ? (double)q->n * (double)b->frames / sum : 0.0, q->n, bench_weight(b->algos[0]));
         fprintf(fj, "%s{\"label\":\"%ld thread%s\",\"frame_ms\":[", t ? "," : "", b->threads[t], b->threads[t] > 1 ? "s" : "");
         for (long f = 0; f < b->frames; f++) fprintf(fj, "%s%.3f", f ? "," : "", ft[f] * 1e3);
         fprintf(fj, "]}");
     }
-    if (fj && fclose(fj) != 0) ok = 0;
-    if (ok) fprintf(out, "],\n\"frames\":[%s],\"peak_rss_kb\":%ld}\n", frames_json ? frames_json : "", cli_peak_rss_kb());
+    if (fj && fclose(fj) != 0 && s == PF_OK) {
+        s = PF_OUT_OF_MEMORY;
+        cli_error("bench", "out of memory");
+    }
+    if (s == PF_OK) fprintf(out, "],\n\"frames\":[%s],\"peak_rss_kb\":%ld}\n", frames_json ? frames_json : "", cli_peak_rss_kb());
     free(frames_json);
     free(ft);
-    return ok;
+    return s;
 }
 
 int pf_cli_bench(int argc, char **argv)
@@ -266,6 +283,13 @@ int pf_cli_bench(int argc, char **argv)
     pf_jps_table *jt = NULL;
     bench_set q = {0};
     if (!pick_queries(&q, map, sc, b.maxq)) goto oom;
+    /* a frame is one pf_batch run: said before the timings, not as "out of memory" after them */
+    if (b.nthreads > 0 && q.n > PF_BATCH_MAX_QUERIES) {
+        cli_error("bench", "%u queries: a frame's batch holds at most %u (PF_BATCH_MAX_QUERIES); use --queries N "
+                  "or --threads 0",
+                  q.n, (unsigned)PF_BATCH_MAX_QUERIES);
+        goto done;
+    }
     if (b.plot) {
         if (mkdir(b.plot, 0777) != 0 && errno != EEXIST) {
             cli_error("bench", "cannot create '%s': %s", b.plot, strerror(errno));
@@ -295,7 +319,8 @@ int pf_cli_bench(int argc, char **argv)
     fprintf(out, ",\"moves\":\"%s\",\"queries\":[",
             b.moves == PF_MOVES_4 ? "4" : b.moves == PF_MOVES_8_CUT ? "8cut" : b.moves == PF_MOVES_HEX ? "hex" : "8");
     long bad = time_singles(out, &b, &q, ctx, check);
-    if (bad < 0 || !time_frames(out, &b, &q, map, jt)) goto oom;
+    if (bad < 0) goto oom;
+    if (time_frames(out, &b, &q, map, jt) != PF_OK) goto done; /* said */
     if (out != stdout) {
         int ok = cli_out_close(&o, "bench", 1);
         out = NULL;

@@ -10,7 +10,8 @@ static const char *HELP =
     "usage: pathfind graph GRAPH.gr [--co COORDS.co] PAIRS [--algo NAME] [--weight W] [--csv FILE]\n"
     "\n"
     "Solves every 's t' line of PAIRS (1-based node ids, as in the .gr file) and prints, as its last\n"
-    "line, one JSON object: queries, solved, mismatches, total_s, us_per_query, expanded, peak_rss_kb.\n"
+    "line, one JSON object: algo, weight, queries, solved, mismatches, total_s, us_per_query, expanded,\n"
+    "peak_rss_kb, then scen's by_ALGO and detail_* counts (scen --help).\n"
     "With --co, A* uses the Euclidean heuristic scaled to stay consistent; without it A* equals\n"
     "Dijkstra.\n"
     "Parallel arcs are all kept; a search uses the cheapest. A PAIRS line may carry a third column,\n"
@@ -153,6 +154,7 @@ int pf_cli_graph(int argc, char **argv)
     uint64_t expanded = 0;
     double total = 0.0;
     cli_pathbuf pb = {0};
+    cli_answers answers = {0};
     int got;
     while ((got = cli_text_line(&pf, line, sizeof line)) != 0) {
         unsigned long s, t;
@@ -169,6 +171,7 @@ int pf_cli_graph(int argc, char **argv)
         n++;
         solved += ok;
         expanded += st.expanded;
+        cli_answers_add(&answers, &st);
         if (has_expect && graph_mismatch(&rd, ok, st.cost, expect)) mismatches++;
         if (csv)
             fprintf(csv, "%lu,%lu,%s,%.6f,%u,%u\n", s, t, cli_status_word(r), ok ? st.cost : -1.0, st.expanded,
@@ -179,12 +182,21 @@ int pf_cli_graph(int argc, char **argv)
     /* a run cut short by a bad PAIRS line has no summary: a script reading the last line gets the
      * error, not the figures of part of the file */
     if (!complete) goto done;
+    /* the CSV is closed (and its write checked) before the summary, as scen does: a summary on
+     * stdout followed by "error writing" read as success to a script taking the last line */
+    if (csv) {
+        int ok = cli_out_close(&out, "graph", 1);
+        csv = NULL;
+        if (!ok) goto done;
+    }
     printf("{\"graph\":");
     cli_json_str(stdout, g.gr);
-    printf(",\"algo\":\"%s\",\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"total_s\":%.6f,"
-           "\"us_per_query\":%.3f,\"expanded\":%llu,\"peak_rss_kb\":%ld}\n",
-           pf_algo_name(rd.algo), n, solved, mismatches, total, n ? total * 1e6 / n : 0.0,
+    printf(",\"algo\":\"%s\",\"weight\":%g,\"queries\":%u,\"solved\":%u,\"mismatches\":%u,\"total_s\":%.6f,"
+           "\"us_per_query\":%.3f,\"expanded\":%llu,\"peak_rss_kb\":%ld",
+           pf_algo_name(rd.algo), rd.weight, n, solved, mismatches, total, n ? total * 1e6 / n : 0.0,
            (unsigned long long)expanded, cli_peak_rss_kb());
+    cli_answers_json(stdout, &answers);
+    printf("}\n");
     rc = mismatches ? 1 : 0;
 done:
     /* a CSV cut short by a bad PAIRS line is discarded; one with mismatches is the evidence */

@@ -26,7 +26,8 @@ static const char *HELP =
     "  --moves M     8 = 8-connected without corner cutting (default), 8cut, 4, hex\n"
     "  --csv FILE    one row per query: id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n"
     "  --csv-us      add a last CSV column `us` (microseconds for that search; 0 with --threads)\n"
-    "  --threads N   solve the file as one batch on N worker threads (results do not depend on N)\n"
+    "  --threads N   solve the file as batches on N worker threads, up to 1,048,575 queries\n"
+    "                (PF_BATCH_MAX_QUERIES) at a time (results do not depend on N)\n"
     "  --edits FILE  apply the edits (pathfind edit --help) to the loaded map first, JPS tables\n"
     "                built before and following them; adds edits and edit_us (mean microseconds\n"
     "                per edit line, derived data included) to the JSON\n"
@@ -165,36 +166,58 @@ static int run_load(scen_run *r, const scen_args *a)
     return 1;
 }
 
-/* --threads: the whole file is one pf_batch run (groups off, so every row's expanded count is that
- * query's own search and the CSV matches the serial one; identical queries still share a search
- * and report its counts). Returns the batch (NULL with a message on failure), its ids in *ids and
- * the run's wall time in *total. */
-static pf_batch *run_as_batch(const scen_run *r, const scen_args *a, pf_query_id **ids, double *total)
+/* --threads: the file runs as pf_batch runs of at most PF_BATCH_MAX_QUERIES queries each, one after
+ * the other on one batch (a file of more lines was refused: "queueing query 1048575: input exceeds
+ * a documented size limit"). Groups are off, so every row's expanded count is that query's own
+ * search and the CSV matches the serial one; identical queries of a run share a search and report
+ * its counts, which are the same. */
+typedef struct scen_batch {
+    pf_batch    *batch;
+    pf_query_id *ids;        /* the current chunk's, ids[i - first] */
+    uint32_t     first, end; /* the chunk's lines: first <= i < end */
+} scen_batch;
+
+static int batch_open(scen_batch *sb, const scen_run *r, const scen_args *a)
 {
-    uint32_t n = pf_scen_count(r->sc);
-    pf_batch *batch = NULL;
-    *ids = calloc(n ? n : 1, sizeof **ids);
+    uint32_t n = pf_scen_count(r->sc), cap = n < PF_BATCH_MAX_QUERIES ? n : PF_BATCH_MAX_QUERIES;
+    sb->ids = calloc(cap ? cap : 1, sizeof *sb->ids);
     pf_batch_desc bd = {.workers = (uint32_t)a->threads, .flags = PF_BATCH_NO_GROUPS, .jps_table = r->prep.jps,
                         .accel = r->prep.accel};
-    pf_status s = *ids ? pf_batch_create(r->map, &bd, &batch) : PF_OUT_OF_MEMORY;
+    pf_status s = sb->ids ? pf_batch_create(r->map, &bd, &sb->batch) : PF_OUT_OF_MEMORY;
     if (s != PF_OK) {
         cli_error("scen", "creating the batch: %s", pf_status_str(s));
-        return NULL;
+        return 0;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    return 1;
+}
+
+/* Queues and runs the lines from `first` (at most PF_BATCH_MAX_QUERIES), the previous chunk's
+ * results expired first; adds the run's wall time to *total. */
+static int batch_chunk(scen_batch *sb, const scen_run *r, const scen_args *a, uint32_t first, double *total)
+{
+    uint32_t n = pf_scen_count(r->sc), left = n - first;
+    uint32_t end = first + (left < PF_BATCH_MAX_QUERIES ? left : PF_BATCH_MAX_QUERIES);
+    pf_status s = pf_batch_reset(sb->batch);
+    for (uint32_t i = first; s == PF_OK && i < end; i++) {
         const pf_scen_entry *e = pf_scen_get(r->sc, i);
         pf_batch_query q = {.start = pf_grid_node(r->map, e->sx, e->sy), .goal = pf_grid_node(r->map, e->gx, e->gy),
                             .search = a->d, .tag = i};
-        if ((s = pf_batch_submit(batch, &q, &(*ids)[i])) != PF_OK) {
-            cli_error("scen", "queueing query %u: %s", i, pf_status_str(s));
-            pf_batch_destroy(batch);
-            return NULL;
+        if ((s = pf_batch_submit(sb->batch, &q, &sb->ids[i - first])) != PF_OK) {
+            cli_error("scen", "queueing query %u: %s (a run holds at most %u: PF_BATCH_MAX_QUERIES)", i,
+                      pf_status_str(s), (unsigned)PF_BATCH_MAX_QUERIES);
+            return 0;
         }
     }
     double t0 = cli_now();
-    pf_batch_run(batch, NULL);
-    *total = cli_now() - t0;
-    return batch;
+    if (s == PF_OK) s = pf_batch_run(sb->batch, NULL);
+    *total += cli_now() - t0;
+    if (s != PF_OK) {
+        cli_error("scen", "running the batch: %s", pf_status_str(s));
+        return 0;
+    }
+    sb->first = first;
+    sb->end = end;
+    return 1;
 }
 
 /* Whether a result contradicts the listed optimal length (NaN-proof: the comparisons are written
@@ -222,8 +245,7 @@ int pf_cli_scen(int argc, char **argv)
     scen_run r = {0};
     cli_out csv = {0};
     FILE *out = NULL;
-    pf_batch *batch = NULL;
-    pf_query_id *ids = NULL;
+    scen_batch sb = {0};
     int rc = 1;
     if (!run_load(&r, &a)) goto done;
     /* --edits: the map changes in place; the context and the JPS table follow each edit */
@@ -242,17 +264,18 @@ int pf_cli_scen(int argc, char **argv)
     double total = 0.0;
     cli_pathbuf pb = {0};
     cli_progress_state prog = {.label = "scen"};
-    if (a.batched && !(batch = run_as_batch(&r, &a, &ids, &total))) goto done;
+    if (a.batched && !batch_open(&sb, &r, &a)) goto done;
     for (uint32_t i = 0; i < n; i++) {
+        if (sb.batch && i == sb.end && !batch_chunk(&sb, &r, &a, i, &total)) goto done;
         const pf_scen_entry *e = pf_scen_get(r.sc, i);
         if (e->map_width != pf_grid_width(r.map) || e->map_height != pf_grid_height(r.map)) size_warn++;
         pf_path path;
         pf_stats st;
         pf_status s;
         double dt = 0.0; /* per-query time is only known for serial runs */
-        if (batch) {
+        if (sb.batch) {
             pf_batch_result br;
-            if (pf_batch_get(batch, ids[i], &br) != PF_OK) br = (pf_batch_result){.status = PF_OUT_OF_MEMORY};
+            if (pf_batch_get(sb.batch, sb.ids[i - sb.first], &br) != PF_OK) br = (pf_batch_result){.status = PF_OUT_OF_MEMORY};
             s = br.status;
             st = br.stats;
         } else {
@@ -301,8 +324,8 @@ int pf_cli_scen(int argc, char **argv)
     rc = mismatches ? 1 : 0;
 done:
     if (out) cli_out_close(&csv, "scen", 0);
-    pf_batch_destroy(batch);
-    free(ids);
+    pf_batch_destroy(sb.batch);
+    free(sb.ids);
     run_free(&r);
     return rc;
 }

@@ -141,6 +141,8 @@ static int cmd_build(int argc, char **argv)
         return 2;
     }
     if (cli_args_only) return 0;
+    /* before the build (seconds to minutes), as prep does: it was found only when saving */
+    if (!cli_out_check("table build", out)) return 1;
     pf_map *map;
     if (!load_map(in, &map)) return 1;
     bar b = {cli_now(), 0};
@@ -430,6 +432,8 @@ static int cmd_update(int argc, char **argv)
         return 2;
     }
     if (cli_args_only) return 0;
+    /* before the update, as table build and prep check theirs */
+    if (!cli_out_check("table update", out) || (gout && !cli_out_check("table update", gout))) return 1;
     pf_map *old;
     if (!load_map(pos[1], &old)) return 1;
     int rc = 1;

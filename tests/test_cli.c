@@ -127,6 +127,11 @@ static void test_graph(void **state)
     HAS(g_out, "\"queries\":2");
     HAS(g_out, "\"solved\":1"); /* 3 -> 1 has no arc */
     HAS(g_out, "\"mismatches\":0");
+    /* scen's answer keys too (docs/cli.md: "the same summary"; they were missing) */
+    HAS(g_out, "\"weight\":1,");
+    HAS(g_out, "\"by_astar\":2,");
+    HAS(g_out, "\"detail_fallback\":0,");
+    HAS(g_out, "\"detail_accel_declined\":0}");
     const char *bad = write_tmp("badpairs.txt", "1 3\n1 x\n");
     assert_int_equal(RUN("graph", gr, bad), 1);
     HAS(g_err, "badpairs.txt:2");
@@ -410,6 +415,19 @@ static void test_bench(void **state)
     HAS(text, "{\"algo\":\"dijkstra\",\"queries\":3,\"solved\":3,\"mismatches\":0,\"checked\":true,");
     HAS(text, "{\"algo\":\"astar\",\"threads\":2,");
     HAS(text, "{\"label\":\"2 threads\",\"frame_ms\":[");
+    HAS(text, ",\"weight\":1},{\"algo\":\"jps\",\"queries\":3,"); /* each one's weight: 1 but for wastar */
+    HAS(text, "\"frame_queries\":3,\"weight\":1}");
+    /* wastar runs with the documented default weight, 1.5 (it ran with 2.0), and says so */
+    assert_int_equal(RUN("bench", map, sc, "--algo", "wastar", "--threads", "1", "--frames", "1", "-o", js), 0);
+    f = fopen(js, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    HAS(text, "\"algo\":\"wastar\",\"queries\":3,");
+    HAS(text, "\"weight\":1.5}");
+    HAS(text, "{\"algo\":\"wastar\",\"threads\":1,");
+    HAS(text, "\"frame_queries\":3,\"weight\":1.5}");
+    HASNT(text, "\"weight\":2");
     /* what it writes, pathfind plot reads (gnuplot disabled: data files only) */
     setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
     assert_int_equal(RUN("bench", map, sc, "--threads", "0", "--plot", tmp("bplots")), 0);

@@ -298,6 +298,7 @@ static void test_write_failures(void **state)
     assert_true(exists(tmp("full1")));
     assert_int_equal(RUN("graph", gr, pairs, "--csv", full_link("full2")), 1);
     HAS(g_err, "error writing");
+    HASNT(g_out, "\"queries\""); /* no summary of success before the failure (it was printed first) */
     assert_int_equal(RUN("gen", "--width", "40", "--height", "30", "-o", full_link("full3")), 1);
     assert_int_equal(RUN("render", map, "0", "0", "5", "4", "-o", full_link("full4")), 1);
     assert_int_equal(RUN("bench", map, sc, "--threads", "0", "-o", full_link("full5")), 1);
@@ -325,6 +326,18 @@ static void test_outputs_never_destroyed(void **state)
 {
     (void)state;
     const char *gr = write_tmp("g.gr", GR);
+    /* an output that cannot be made is said before the build, as prep says it (table build built,
+     * then said "cannot create a file beside it"; update edited, then failed alike) */
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("missing/g.pft")), 1);
+    HAS(g_err, "pathfind table build: cannot write");
+    HASNT(g_out, "\"nodes\"");
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g0.pft")), 0);
+    const char *ed = write_tmp("ed.txt", "set 1 2 7\n");
+    assert_int_equal(RUN("table", "update", tmp("g0.pft"), gr, ed, "-o", tmp("missing/g1.pft")), 1);
+    HAS(g_err, "pathfind table update: cannot write");
+    assert_int_equal(RUN("table", "update", tmp("g0.pft"), gr, ed, "-o", tmp("g1.pft"), "--graph-out", tmp("missing/g1.gr")), 1);
+    HAS(g_err, "pathfind table update: cannot write");
+    assert_false(exists(tmp("g1.pft")));
     /* the issue's case: -o /dev/full deleted the device node (here, a link to it) */
     const char *link = full_link("full.pft");
     assert_int_equal(RUN("table", "build", gr, "-o", link), 1);
@@ -668,6 +681,57 @@ static void test_replay_query_limit_named(void **state)
     unlink(log);
 }
 
+/* A scenario file of more lines than one batch holds (PF_BATCH_MAX_QUERIES): `scen --threads 2`
+ * failed with "queueing query 1048575: input exceeds a documented size limit" where the serial run
+ * passed; it runs in chunks now, its CSV the serial one's byte for byte. `bench` said "out of
+ * memory" after timing every query one by one; it names the limit before. */
+static void test_batch_limit_chunked(void **state)
+{
+    (void)state;
+    const char *map = write_tmp("four.map", "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n");
+    const uint32_t lines = PF_BATCH_MAX_QUERIES + 25u; /* 1,048,600 */
+    const char *scen = tmp("big.scen");
+    FILE *f = fopen(scen, "w");
+    assert_non_null(f);
+    int ok = fputs("version 1\n", f) >= 0;
+    for (uint32_t u = 0; ok && u < lines; u++)
+        ok = fprintf(f, u % 2 ? "0\tfour.map\t4\t3\t1\t0\t3\t2\t2.82842712\n" : "0\tfour.map\t4\t3\t0\t0\t3\t2\t3.82842712\n") > 0;
+    assert_true(ok);
+    assert_int_equal(fclose(f), 0);
+    confine c = {.alarm_s = 240, .as_bytes = (size_t)4 << 30};
+    assert_int_equal(RUN_IN(c, "scen", map, scen, "--csv", tmp("serial.csv")), 0);
+    char want[64];
+    snprintf(want, sizeof want, "\"queries\":%u,\"solved\":%u,", lines, lines);
+    HAS(g_out, want);
+    assert_int_equal(RUN_IN(c, "scen", map, scen, "--csv", tmp("batch.csv"), "--threads", "2"), 0);
+    HAS(g_out, want);
+    HAS(g_out, "\"mismatches\":0");
+    /* the same rows, in the same order, byte for byte */
+    FILE *a = fopen(tmp("serial.csv"), "rb"), *b = fopen(tmp("batch.csv"), "rb");
+    assert_non_null(a);
+    assert_non_null(b);
+    static char ba[1 << 16], bb[1 << 16];
+    size_t na, nb, total = 0;
+    do {
+        na = fread(ba, 1, sizeof ba, a);
+        nb = fread(bb, 1, sizeof bb, b);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ba, bb, na);
+        total += na;
+    } while (na);
+    fclose(a);
+    fclose(b);
+    assert_true(total > (size_t)lines * 20);
+    unlink(tmp("serial.csv"));
+    unlink(tmp("batch.csv"));
+    /* bench: one frame is one batch, so the limit is named, before any timing */
+    assert_int_equal(RUN_IN(c, "bench", map, scen, "--threads", "1", "--frames", "1", "-o", tmp("bb.json")), 1);
+    HASNT(g_err, "out of memory");
+    HAS(g_err, "PF_BATCH_MAX_QUERIES");
+    HAS(g_err, "--queries");
+    unlink(scen);
+}
+
 /* 5. replay --prep FILE was documented and refused; --algo auto never used an accelerator. Orders
  * answered with an error are counted as failed, not completed. */
 static void test_replay_prep(void **state)
@@ -836,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_text_inputs_bounded),   cmocka_unit_test(test_nul_byte_named),
         cmocka_unit_test(test_replay_frames_never_wrap), cmocka_unit_test(test_replay_budgets_integers),
         cmocka_unit_test(test_replay_query_limit_named),
+        cmocka_unit_test(test_batch_limit_chunked),
         cmocka_unit_test(test_replay_prep),           cmocka_unit_test(test_hex_combinations_refused),
         cmocka_unit_test(test_prep_directory),        cmocka_unit_test(test_dangling_link_followed),
         cmocka_unit_test(test_replay_slots),           cmocka_unit_test(test_docs_review),
