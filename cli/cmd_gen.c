@@ -47,6 +47,9 @@ int pf_cli_gen(int argc, char **argv)
             if (!cli_parse_int("gen", a, argv[++i], 0, 60, &pct)) return 2;
         } else if (strcmp(a, "-o") == 0 && has) {
             out = argv[++i];
+        } else if (a[0] != '-') { /* gen takes no positional argument */
+            cli_error("gen", "unexpected argument '%s' (see --help)", a);
+            return 2;
         } else {
             cli_error("gen", "unknown or incomplete option '%s' (see --help)", a);
             return 2;
