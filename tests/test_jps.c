@@ -105,6 +105,28 @@ static void test_fallback_where_unsupported(void **state)
             assert_true(fabs(st.cost - oracle_cost(m, s, g)) < 1e-9);
             assert_true(fabs(oracle_path_cost(m, cells, p.len) - st.cost) < 1e-9);
         }
+        /* AUTO picks A* on such a map: no fallback said, for a one-cell unit, one under a filter
+         * that is today's rule, and a sized one (the last two were flagged: a review) */
+        pf_move_filter f;
+        memset(&f, 0, sizeof f);
+        pf_move_filter_allow(&f, 1, 0.0f);
+        /* the sized unit's ends: the first and last cells with room for a 2x2 block */
+        uint32_t s2 = PF_NODE_NONE, g2 = PF_NODE_NONE;
+        for (uint32_t v = 0; v < pf_map_node_count(m); v++) {
+            pf_point pt = pf_grid_point(m, v);
+            if (pf_grid_clearance(m, pt.x, pt.y) < 2) continue;
+            if (s2 == PF_NODE_NONE) s2 = v;
+            g2 = v;
+        }
+        assert_true(s2 != g2);
+        for (int k = 0; k < 3; k++) {
+            pf_search_desc d = {.algo = PF_ALGO_AUTO, .filter = k == 1 ? &f : NULL, .unit_size = k == 2 ? 2u : 0u};
+            if (k == 2 && i == 1) continue; /* sizes on hex: PF_UNSUPPORTED */
+            pf_status r = pf_search(c, k == 2 ? s2 : s, k == 2 ? g2 : g, &d, NULL, &st);
+            assert_true(r == PF_OK || (k == 2 && r == PF_NO_PATH)); /* two blocks may lie apart */
+            assert_int_equal(st.algo, PF_ALGO_ASTAR);
+            assert_int_equal(st.detail & PF_DETAIL_FALLBACK, 0);
+        }
         pf_ctx_destroy(c);
         pf_map_destroy(m);
     }

@@ -402,7 +402,10 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * Unit sizes: with unit_size K a node is open when pf_grid_clearance is at least K and its class
  * is the start's, and a diagonal step needs both side nodes open (on maps without corner
  * cutting): exactly the search on the map where a cell is open only when its KxK block is one
- * open class (under a filter: only classes the filter allows, MOVEMENT TYPES). A start or goal the unit cannot stand on is PF_INVALID_START / PF_INVALID_GOAL.
+ * open class (under a filter: only classes the filter allows, MOVEMENT TYPES). A start or goal the
+ * unit cannot stand on (its block not all open and of one class) is PF_INVALID_START /
+ * PF_INVALID_GOAL; without a filter, a goal whose block is all of another class than the start's is
+ * PF_NO_PATH, as for one-cell units; under a filter, one it does not allow is PF_INVALID_GOAL.
  *
  * Partial paths: with desc->partial a goal that is blocked, too narrow for the unit, of another
  * class, in another component, or not reached within max_expansions / max_cost gives PF_PARTIAL

@@ -677,6 +677,12 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     /* the accelerator is of one class: AUTO answers a filtered query by JPS, which searches the
      * cells of the filter's classes when they cost one multiplier, else falls back to A*
      * (PF_DETAIL_FALLBACK, below) */
+    /* ... where JPS can run at all, as for a one-cell unit (pf__auto_pick): on a 4-connected, hex
+     * or weighted map, or under a heuristic JPS does not take, A* is AUTO's pick, not a fallback
+     * (a sized or filtered unit there was flagged PF_DETAIL_FALLBACK where a one-cell unit was not:
+     * false alarms, a review) */
+    if ((flt || size > 1) && s->d.algo == PF_ALGO_AUTO && !(pf_jps_supported(m) && s->d.heuristic == PF_HEUR_OCTILE))
+        s->d.algo = PF_ALGO_ASTAR;
     if (flt && s->d.algo == PF_ALGO_AUTO) s->d.algo = pf__jps_has_plus(c) ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
     if (cells_only && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_ASTAR;
     if (size > 1 && s->d.algo == PF_ALGO_AUTO) s->d.algo = PF_ALGO_JPS;
