@@ -131,6 +131,10 @@ static void check_query(pf_ctx *ctx, const pf_map *m, int costs, const pf_move_f
             if (JUMPY[ai] == PF_ALGO_AUTO) CHECK(st.algo == PF_ALGO_JPS || st.algo == PF_ALGO_JPS_PLUS);
             else CHECK_EQ(st.algo, plus ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS);
             n->jumped++;
+        } else if (JUMPY[ai] == PF_ALGO_AUTO && !pf_jps_supported(m)) {
+            /* a map JPS cannot run on: A* is AUTO's pick, as for an unfiltered unit, not said */
+            CHECK(!(st.detail & PF_DETAIL_FALLBACK));
+            CHECK_EQ(st.algo, PF_ALGO_ASTAR);
         } else {
             CHECK(st.detail & PF_DETAIL_FALLBACK);
             CHECK_EQ(st.algo, PF_ALGO_ASTAR);
