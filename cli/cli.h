@@ -125,17 +125,18 @@ int      cli_parse_int(const char *cmd, const char *opt, const char *s, long lo,
 int      cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
 /* The largest --threads any subcommand takes (a batch has at most PF_BATCH_MAX_WORKERS workers). */
 #define CLI_MAX_THREADS 1024
-/* The time each thread of this process has spent waiting for a core (Linux schedstat), to tell a
- * frame slowed by other work on the machine from one that did too much: read before and after,
- * cli_waits_max_ms gives the most one thread waited in between. cli_waits_read returns 0 where
- * the system does not say (then no figure is given). */
+/* What each thread of this process has done with the cores (Linux schedstat): its time running
+ * on one and its time waiting, runnable, for one. Read before and after a frame, cli_waits_frame
+ * gives the most CPU time one thread used in between (what the batch's own work can account for)
+ * and the longest one thread waited for a core. cli_waits_read returns 0 where the system does
+ * not say (then no figure is given). */
 #define CLI_WAITS_MAX (CLI_MAX_THREADS + 16)
 typedef struct cli_waits {
     uint32_t  n;
-    long long tid[CLI_WAITS_MAX], ns[CLI_WAITS_MAX];
+    long long tid[CLI_WAITS_MAX], run[CLI_WAITS_MAX], wait[CLI_WAITS_MAX];
 } cli_waits;
 int      cli_waits_read(cli_waits *w);
-double   cli_waits_max_ms(const cli_waits *before, const cli_waits *after);
+void     cli_waits_frame(const cli_waits *before, const cli_waits *after, double *busiest_ms, double *wait_ms);
 /* --weight W is read by wastar, jps and jps+ only: given with another algorithm it is an error
  * (message printed, returns 0) rather than silently ignored. */
 int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);

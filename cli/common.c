@@ -40,10 +40,11 @@ long cli_peak_rss_kb(void)
     return ru.ru_maxrss; /* kilobytes on Linux */
 }
 
-/* Linux's per-thread schedstat (CONFIG_SCHED_INFO): its second figure is the nanoseconds the
- * thread has spent runnable, waiting for a core. What one thread waited across a frame is time
- * the frame lost to other work on the machine (or to its own other threads, on fewer cores than
- * workers), which tells a frame over its budget from the batch's own work. */
+/* Linux's per-thread schedstat (CONFIG_SCHED_INFO): nanoseconds the thread has run on a core,
+ * then nanoseconds it has waited, runnable, for one. A frame's wall time takes in every wait of
+ * its threads, one after another or at once, so no sum of them is the frame's loss; what one
+ * thread ran is exact, and it is what the batch's own work is measured by: a frame over its
+ * budget whose busiest thread ran no more than the budget allows lost the rest off the cores. */
 int cli_waits_read(cli_waits *w)
 {
     w->n = 0;
@@ -59,9 +60,16 @@ int cli_waits_read(cli_waits *w)
         FILE *f = fopen(path, "r");
         if (!f) continue; /* a thread that ended since readdir */
         unsigned long long run, wait;
-        if (fscanf(f, "%llu %llu", &run, &wait) == 2 && wait <= (unsigned long long)LLONG_MAX) {
+        /* schedstat's run time of a thread on a core now is as of its last tick (up to 4 ms
+         * behind): its CPU clock is read instead, which Linux brings up to date (the clock id
+         * glibc's pthread_getcpuclockid makes of a thread id: ~tid << 3 | per-thread | sched) */
+        struct timespec ts;
+        const clockid_t cid = (clockid_t)((~(unsigned long long)tid << 3) | 6u);
+        if (fscanf(f, "%llu %llu", &run, &wait) == 2 && wait <= (unsigned long long)LLONG_MAX &&
+            clock_gettime(cid, &ts) == 0) {
             w->tid[w->n] = tid;
-            w->ns[w->n++] = (long long)wait;
+            w->run[w->n] = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+            w->wait[w->n++] = (long long)wait;
         }
         fclose(f);
     }
@@ -69,19 +77,22 @@ int cli_waits_read(cli_waits *w)
     return w->n > 0;
 }
 
-double cli_waits_max_ms(const cli_waits *before, const cli_waits *after)
+void cli_waits_frame(const cli_waits *before, const cli_waits *after, double *busiest_ms, double *wait_ms)
 {
-    long long most = 0;
+    long long run = 0, wait = 0;
     for (uint32_t i = 0; i < after->n; i++) {
-        long long from = 0; /* a thread started since: all of its wait is the frame's */
+        long long r0 = 0, w0 = 0; /* a thread started since: all of it is the frame's */
         for (uint32_t k = 0; k < before->n; k++)
             if (before->tid[k] == after->tid[i]) {
-                from = before->ns[k];
+                r0 = before->run[k];
+                w0 = before->wait[k];
                 break;
             }
-        if (after->ns[i] - from > most) most = after->ns[i] - from;
+        if (after->run[i] - r0 > run) run = after->run[i] - r0;
+        if (after->wait[i] - w0 > wait) wait = after->wait[i] - w0;
     }
-    return (double)most * 1e-6;
+    *busiest_ms = (double)run * 1e-6;
+    *wait_ms = (double)wait * 1e-6;
 }
 
 int cli_is_help(const char *a) { return a && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0); }
