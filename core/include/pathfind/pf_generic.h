@@ -182,8 +182,9 @@ typedef enum pf_gen_algo {
  *  iteration raises the threshold and follows the cycle further): bound it with max_depth,
  *  max_cost or max_expansions, or keep PF_GEN_CYCLES_PATH. IDASTAR_TT, under either rule, answers
  *  PF_NO_PATH once its table (max_states) holds every state reachable from the start, each
- *  expanded; on a problem with no plan whose reachable states outnumber its table its learnt
- *  bounds may keep it going round a cycle: bound it the same way. */
+ *  expanded; on a problem with no plan whose reachable states outnumber its table, or that
+ *  max_depth keeps it from expanding them all, its learnt bounds may keep it going round a cycle:
+ *  bound it with max_expansions (max_depth does not end it). */
 typedef enum pf_gen_cycles {
     PF_GEN_CYCLES_DEFAULT = 0, /* PF_GEN_CYCLES_PATH */
     PF_GEN_CYCLES_PATH,        /* cut a successor equal to any state on the current path */

@@ -583,6 +583,10 @@ int pf__next_token(const char **p, const char *end, const char **tok, size_t *tl
 
 int pf__parse_u64(const char *t, size_t n, uint64_t *out)
 {
+    while (n > 1 && t[0] == '0') { /* leading zeros say nothing of the size ("0005" is 5) */
+        t++;
+        n--;
+    }
     if (n == 0 || n > 20) return 0;
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {

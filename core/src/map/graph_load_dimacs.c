@@ -54,8 +54,15 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
     int okn = pf__next_token(&p, s + n, &tn, &ln), okm = okn && pf__next_token(&p, s + n, &tm, &lm);
     if (!okm || pf__next_token(&p, s + n, &t, &tl) || !all_digits(tn, ln) || !all_digits(tm, lm))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "expected 'p sp N M' with two counts");
-    if (!pf__parse_u64(tn, ln, &N)) N = UINT64_MAX; /* digits past 64 bits: over every limit below */
-    if (!pf__parse_u64(tm, lm, &M)) M = UINT64_MAX;
+    /* digits past 64 bits: over the limits, named as written */
+    if (!pf__parse_u64(tn, ln, &N))
+        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
+                            "graph too large: %.*s nodes, the limit is %u (PF_GRAPH_MAX_NODES)", (int)(ln < 40 ? ln : 40),
+                            tn, PF_GRAPH_MAX_NODES);
+    if (!pf__parse_u64(tm, lm, &M))
+        return pf__diag_set(diag, PF_TOO_LARGE, name, ls.line, 0,
+                            "graph too large: %.*s arcs, the limit is %u (PF_GRAPH_MAX_ARCS)", (int)(lm < 40 ? lm : 40),
+                            tm, PF_GRAPH_MAX_ARCS);
     if (N == 0) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "graph has no nodes");
     /* the header alone can announce any size: the documented limits bound what it may make us
      * allocate (node arrays, and every context made for the graph later) */
