@@ -614,12 +614,12 @@ FILE *cli_open_read(const char *cmd, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
+        cli_error(cmd, "%s: cannot open: %s", path, strerror(errno)); /* as the library's loaders say it */
         return NULL;
     }
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        cli_error(cmd, "'%s' is a directory, not a file", path);
+        cli_error(cmd, "%s: is a directory, not a file", path);
         fclose(f);
         return NULL;
     }
