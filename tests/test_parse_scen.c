@@ -1,5 +1,7 @@
 /* test_scen_parse.c - Moving AI .scen parser: both header spellings, tabs and spaces, CRLF, every
  * kind of malformed line (with the line and column the message must name). */
+#define _POSIX_C_SOURCE 200809L
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,6 +176,46 @@ static void test_allocation_failures(void **state)
     free(text);
 }
 
+/* A comma-decimal locale (de_DE), made with localedef into a directory of our own when the host
+ * has none compiled: 0 when it cannot be had (no localedef: Debian's locales package). */
+static int comma_locale(void)
+{
+    if (setlocale(LC_NUMERIC, "de_DE.UTF-8")) return 1;
+    static char dir[] = "/tmp/pf_locale_XXXXXX";
+    if (!mkdtemp(dir)) return 0;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    int made = system(cmd) == 0;
+    if (made) setenv("LOCPATH", dir, 1);
+    int ok = made && setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL;
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir); /* glibc has read the locale once set */
+    if (system(cmd) != 0) print_message("could not remove %s\n", dir);
+    return ok;
+}
+
+/* A host application that called setlocale(LC_ALL, "") in a comma-decimal locale (Qt and GTK do)
+ * loads the files' '.' lengths all the same; a comma stays refused, as in the C locale. */
+static void test_comma_locale(void **state)
+{
+    (void)state;
+    if (!comma_locale()) {
+        print_message("SKIP: no de_DE locale and localedef could not make one (Debian: locales)\n");
+        skip();
+    }
+    assert_string_equal(localeconv()->decimal_point, ",");
+    const char *text = "version 1\n3\tx\t49\t49\t40\t2\t3\t45\t55.66904755\n0 x 49 49 1 1 1 2 1e-310\n";
+    pf_scen *s;
+    pf_diag d;
+    pf_status st = pf_scen_parse(text, strlen(text), "t.scen", NULL, &s, &d);
+    if (st != PF_OK) print_message("%s\n", d.msg);
+    assert_int_equal(st, PF_OK);
+    assert_true(pf_scen_get(s, 0)->optimal == 55.66904755);
+    assert_true(pf_scen_get(s, 1)->optimal < 1e-300); /* subnormal: finite, taken */
+    pf_scen_destroy(s);
+    expect_fail("version 1\n3\tx\t49\t49\t40\t2\t3\t45\t55,5\n", 2, 0, "bad optimal length");
+    setlocale(LC_NUMERIC, "C");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_inputs),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_comma_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,7 +40,9 @@ typedef struct pf_scen_load_desc {
 
 /**
  * Optimal lengths must be finite and >= 0 ("nan", "inf" and overflowing values such as 1e999 are
- * PF_PARSE_ERROR), so every listed length can be compared with a search's cost.
+ * PF_PARSE_ERROR; one too small for a double reads as 0 or subnormal), so every listed length can
+ * be compared with a search's cost. Their decimal point is '.', whatever the host's locale (an
+ * application that called setlocale in a comma-decimal locale loads them the same).
  * @return PF_OK, PF_IO_ERROR, PF_PARSE_ERROR (line and reason in diag), PF_TOO_LARGE (more than
  *         PF_SCEN_MAX_FILE_BYTES bytes), PF_OUT_OF_MEMORY.
  */

@@ -1,6 +1,8 @@
 /* util.c - allocation defaults, diagnostics, file reading and strict number parsing. */
 #define _DEFAULT_SOURCE /* madvise, fileno, fstat */
 #include <errno.h>
+#include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -613,21 +615,41 @@ int pf__parse_i64(const char *t, size_t n, int64_t *out)
     return 1;
 }
 
+/* A number of a file: digits, at most one '.', an exponent. strtod reads the decimal point of the
+ * host's locale (a comma once an application called setlocale(LC_ALL, "") in much of Europe, as
+ * Qt and GTK do at start-up: no .scen length with a fraction loaded there, a review), so the
+ * file's '.' is handed to it as the locale's. A number too small for a double is 0 or subnormal
+ * (strtod's ERANGE on underflow): it is finite and is taken; one too large is refused. */
 int pf__parse_double(const char *t, size_t n, double *out)
 {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf) return 0;
+    char buf[64 + 8];
+    if (n == 0 || n >= 64) return 0;
     for (size_t i = 0; i < n; i++) {
         char ch = t[i];
         if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
             return 0; /* no "nan", "inf" or hex floats */
     }
-    memcpy(buf, t, n);
-    buf[n] = '\0';
+    const char *dot = memchr(t, '.', n);
+    const struct lconv *lc = localeconv();
+    const char *dp = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point : ".";
+    const size_t dpn = strlen(dp);
+    size_t len = n;
+    if (dot && strcmp(dp, ".") != 0) {
+        if (dpn > 8) return 0; /* no locale has one so long */
+        const size_t at = (size_t)(dot - t);
+        memcpy(buf, t, at);
+        memcpy(buf + at, dp, dpn);
+        memcpy(buf + at + dpn, t + at + 1, n - at - 1);
+        len = n - 1 + dpn;
+    } else {
+        memcpy(buf, t, n);
+    }
+    buf[len] = '\0';
     char *e;
     errno = 0;
     double v = strtod(buf, &e);
-    if (e != buf + n || errno == ERANGE || !isfinite(v)) return 0;
+    if (e != buf + len || !isfinite(v)) return 0;
+    if (errno == ERANGE && fabs(v) > DBL_MIN) return 0; /* overflow (HUGE_VAL is not finite anyway) */
     *out = v;
     return 1;
 }
