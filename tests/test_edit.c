@@ -633,6 +633,47 @@ static void test_edit_out_of_memory(void **state)
     assert_true(reached_ok);
 }
 
+/* An edit that ran out of memory in the component update dropped the labels (pf_grid_component 0,
+ * partial queries flooding): the next call brings them back even when it changes no cell (only
+ * an edit that changed one did, a review). A checkerboard of isolated cells makes thousands of
+ * components at once, so the update must grow its arrays. */
+static void test_dropped_labels_come_back(void **state)
+{
+    (void)state;
+    int dropped = 0;
+    for (long n = 0; n < 200 && !dropped; n++) {
+        test_tracker f = {.countdown = -1, .once = 1};
+        pf_allocator al = {test_track_alloc, test_track_free, &f};
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 96, .height = 80, .allocator = al}, &m), PF_OK);
+        uint8_t board[80 * 60];
+        for (int i = 0; i < 80 * 60; i++) board[i] = (uint8_t)((i % 80 + i / 80) & 1);
+        pf_grid_edit e = {.rect = {8, 10, 80, 60}, .classes = board};
+        f.countdown = n;
+        pf_status st = pf_grid_apply_edits(m, &e, 1, NULL);
+        f.countdown = -1;
+        assert_true(st == PF_OK || st == PF_OUT_OF_MEMORY);
+        if (st == PF_OUT_OF_MEMORY && pf_grid_component_count(m) == 0 && pf_grid_class(m, 9, 10) == 1) {
+            dropped = 1;
+            pf_grid_edit same = {.rect = {0, 0, 2, 2}, .cls = 1}; /* open already: no cell changes */
+            pf_edit_report rep;
+            assert_int_equal(pf_grid_apply_edits(m, &same, 1, &rep), PF_OK);
+            assert_int_equal(rep.changed, 0);
+            pf_map *fresh;
+            uint8_t cls[96 * 80];
+            assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, 96, 80}, cls, NULL), PF_OK);
+            assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 96, .height = 80, .cells = cls}, &fresh), PF_OK);
+            assert_int_equal(pf_grid_component_count(m), pf_grid_component_count(fresh));
+            assert_true(pf_grid_component(m, 9, 10) != 0);
+            assert_int_equal(pf_grid_same_component(m, pf_grid_node(m, 0, 0), pf_grid_node(m, 95, 79)), 1);
+            pf_map_destroy(fresh);
+        }
+        pf_map_destroy(m);
+        assert_int_equal(f.live, 0);
+    }
+    assert_true(dropped);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -642,7 +683,7 @@ int main(void)
         cmocka_unit_test(test_jps_follows), cmocka_unit_test(test_path_changed),
         cmocka_unit_test(test_parse),      cmocka_unit_test(test_batch_restart),
         cmocka_unit_test(test_batch_finish_on_edit), cmocka_unit_test(test_table_follows),
-        cmocka_unit_test(test_edit_out_of_memory),
+        cmocka_unit_test(test_edit_out_of_memory), cmocka_unit_test(test_dropped_labels_come_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,9 @@ PF_API uint8_t pf_grid_clearance(const pf_map *map, int32_t x, int32_t y);
 /**
  * Component of (x, y): cells with the same non-zero id are connected under the move rule (and then
  * of the same class); 0 for blocked or outside cells. Ids are arbitrary: an edit may renumber
- * them, and an edited map may number them differently from a fresh one. O(1).
+ * them, and an edited map may number them differently from a fresh one. O(1). This, same_component
+ * and component_count answer 0 while an edit that ran out of memory has dropped the labels
+ * (pf_grid_apply_edits: the next call labels them again).
  */
 PF_API uint32_t pf_grid_component(const pf_map *map, int32_t x, int32_t y);
 /** Non-zero when nodes `a` and `b` are passable and connected (a path exists). O(1). */
@@ -221,7 +223,9 @@ typedef struct pf_edit_report {
  *         a cost not > 0 or not finite: nothing is changed); PF_MAP_BUSY (a search, run or edit is in
  *         progress on the map: nothing is changed); PF_OUT_OF_MEMORY (before any cell changed,
  *         nothing is changed; if derived data could not follow, the cells are edited and that data is
- *         dropped: components are then rebuilt by the next edit, and a JPS or first-move table
+ *         dropped: components are then rebuilt by the next call (one that changes no cell too;
+ *         until then pf_grid_component and its kin answer 0, and partial queries search the start's
+ *         whole component), and a JPS or first-move table
  *         reports PF_WRONG_MAP until rebuilt).
  */
 PF_API pf_status pf_grid_apply_edits(pf_map *map, const pf_grid_edit *edits, uint32_t count, pf_edit_report *report);
@@ -230,8 +234,12 @@ PF_API pf_status pf_grid_apply_edits(pf_map *map, const pf_grid_edit *edits, uin
  * Which paths broke: the index of the first node of `nodes` (a path found on map version `since`)
  * whose cell changed after that version, or whose step to the next node needs a changed cell (the
  * side cells of a diagonal step under PF_MOVES_8_NO_CUT); PF_NODE_NONE when the path is untouched.
- * Exact while the map's edit log reaches back to `since` (the last 4096 edited rectangles); older
- * versions are answered by 16x16 blocks (a changed block counts as changed). O(len).
+ * An edit is logged as the bounding box of the cells it changed, and a cell in such a box counts as
+ * changed (a footprint that changed only a ring's outline reports the paths through its middle
+ * too: a replan too many, never one too few), while the log reaches back to `since` (the last
+ * 4096 edited boxes); older versions are answered by 16x16 blocks (a changed block counts as
+ * changed). O(len) where the path's blocks did not change; a node in a changed block reads the
+ * log's boxes newer than `since`.
  * It reads the path's own cells: for one-cell units on grid-step paths. A KxK unit's path also
  * breaks when a change falls in a footprint (check pf_grid_clearance >= K on its nodes, or the
  * rectangles of pf_grid_changes_since against the footprints), and a waypoint path (Theta*,

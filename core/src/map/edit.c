@@ -353,6 +353,9 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
         pf__grid_class_bits_update(m, pr, old);
         if (!pf__grid_components_edit(m, pr, old, &visited)) result = PF_OUT_OF_MEMORY;
     }
+    /* labels an earlier edit dropped for want of memory come back with the next call, whether or
+     * not it changes a cell (they answered 0 to pf_grid_component and a partial query flooded) */
+    if (!nbox && !m->comp && !pf__grid_label_components(m)) result = PF_OUT_OF_MEMORY;
     if (m->cost && m->cost_not1 == 0 && !was_weighted) {
         /* made for this edit, and no multiplier other than 1 stayed: as if never made */
         pf__free(&m->alloc, m->cost, grid_cells(m) * sizeof(float));
