@@ -1048,6 +1048,47 @@ static void test_many_classes_bounded(void **state)
     free(c);
 }
 
+/* A class that comes and goes leaves no array behind, and a map that went past the cap keeps its
+ * bits again once an edit brings it back within it, as a fresh map of its cells does (a review: a
+ * ninth class seen once turned them off for good, and every class seen kept its array). */
+static void test_class_bits_follow_edits(void **state)
+{
+    (void)state;
+    const uint32_t w = 512, h = 512;
+    pf_map *m;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h}, &m), PF_OK);
+    const size_t mem0 = pf__grid_class_bits_mem(m);
+    assert_true(mem0 > 0);
+    for (uint8_t k = 2; k <= 12; k++) {
+        pf_grid_edit e = {.rect = {5, 5, 1, 1}, .cls = k};
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        assert_int_equal(m->cbits_ok, 1);
+        assert_int_equal(pf__grid_class_bits_mem(m), 2 * mem0);
+        e.cls = 1;
+        assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
+        assert_int_equal(m->cbits_ok, 1);
+        assert_int_equal(pf__grid_class_bits_mem(m), mem0);
+    }
+    /* nine classes at once: past the cap, then back within it */
+    uint8_t row[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    pf_grid_edit many = {.rect = {10, 10, 9, 1}, .classes = row};
+    assert_int_equal(pf_grid_apply_edits(m, &many, 1, NULL), PF_OK);
+    assert_int_equal(m->cbits_ok, 0);
+    assert_int_equal(pf__grid_class_bits_mem(m), 0);
+    row[8] = 0;
+    assert_int_equal(pf_grid_apply_edits(m, &many, 1, NULL), PF_OK);
+    assert_int_equal(m->cbits_ok, 1);
+    assert_int_equal(pf__grid_class_bits_mem(m), 8 * mem0);
+    uint64_t rs = 5;
+    for (int q = 0; q < 300; q++) {
+        int32_t x = (int32_t)rng_below(&rs, 40), y = (int32_t)rng_below(&rs, 40);
+        pf_nearest_desc d = {.cls = (uint8_t)(1 + rng_below(&rs, 9))};
+        double bd;
+        assert_int_equal(pf_grid_nearest(m, x, y, &d), nearest_by_scan(m, PF_MOVES_8_NO_CUT, x, y, &d, &bd));
+    }
+    pf_map_destroy(m);
+}
+
 /* A click on a wall: the answer is found by a look around the wall and a search as far as the cell
  * it returns, not by searching the unit's whole component (3.8 million expansions on rooms-2000
  * before). An open 1000x1000 map with a 9x9 block 20 cells from the unit. */
@@ -1206,7 +1247,7 @@ int main(void)
         cmocka_unit_test(test_sizes_refused),   cmocka_unit_test(test_sizes_batch),
         cmocka_unit_test(test_partial_nearest), cmocka_unit_test(test_partial_rings),
         cmocka_unit_test(test_partial_limit),   cmocka_unit_test(test_partial_any_algo),
-        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_partial_wall_click),
+        cmocka_unit_test(test_nearest_oracle),  cmocka_unit_test(test_many_classes_bounded), cmocka_unit_test(test_class_bits_follow_edits), cmocka_unit_test(test_partial_wall_click),
         cmocka_unit_test(test_partial_nodes),   cmocka_unit_test(test_partial_ties_lines),
         cmocka_unit_test(test_partial_band_edge),
         cmocka_unit_test(test_nearest_far_points),

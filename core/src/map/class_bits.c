@@ -8,13 +8,18 @@
  * size of the classes themselves: a map of 255 classes would have grown from 26 to 157 MB on
  * 2000x2000); past that, or when an allocation fails, cbits_ok is 0 and the scan reads the classes,
  * as it did before (an edit that runs out of memory for a new class's array does the same; the map
- * itself reports an allocation failure when it is made).
+ * itself reports an allocation failure when it is made). A class's array leaves with its last
+ * cell, and bits turned off come back once an edit leaves the map within the cap: the cells of each
+ * class are counted (cls_cells) for that. Counted only by classes ever seen, a map that met a
+ * ninth class in its life read its cells a byte at a time for good, and kept the arrays of classes
+ * long gone (a review).
  *
  * After the rows, each band of 8 rows has a line, the OR of its rows: no bit in a band's line
  * between two columns, no cell of the class there in any of its rows, so the scan passes over 8
  * rows at a time where a click is walled in (den520d: a click 33 cells into a wall read 65 rows of
  * mostly nothing, at about 180 instructions a row, for a search to a cell 4 steps from the unit).
  * An eighth more memory. */
+#include <string.h>
 #include "map/map_internal.h"
 
 static uint32_t bands(const pf_map *m) { return (m->ph + 7u) >> PF__CBAND_SHIFT; }
@@ -40,14 +45,38 @@ static void bands_redo(const pf_map *m, uint64_t *b, uint32_t y0, uint32_t y1, u
 
 #define PF__CLASS_BITS_MAX 8u
 
-/* The array of class k, made (zero) if it is not; NULL when that fails or would pass the cap. */
+/* Frees the arrays of the classes no cell holds now. */
+static void class_arrays_trim(pf_map *m)
+{
+    for (uint32_t k = 1; k < 256; k++)
+        if (m->cbits[k] && !m->cls_cells[k]) {
+            pf__free(&m->alloc, m->cbits[k], class_bytes(m));
+            m->cbits[k] = NULL;
+        }
+}
+
+/* The array of class k, made (zero) if it is not; NULL when that fails or would pass the cap (the
+ * arrays of classes gone from the map, whose cells the counts already leave out, are let go
+ * first). */
 static uint64_t *class_array(pf_map *m, uint8_t k)
 {
     if (m->cbits[k]) return m->cbits[k];
     uint32_t held = 0;
     for (uint32_t i = 1; i < 256; i++) held += m->cbits[i] != NULL;
-    if (held >= PF__CLASS_BITS_MAX) return NULL;
+    if (held >= PF__CLASS_BITS_MAX) {
+        class_arrays_trim(m);
+        held = 0;
+        for (uint32_t i = 1; i < 256; i++) held += m->cbits[i] != NULL;
+        if (held >= PF__CLASS_BITS_MAX) return NULL;
+    }
     return m->cbits[k] = pf__calloc(&m->alloc, class_bytes(m), 64);
+}
+
+static uint32_t classes_on(const pf_map *m)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 1; k < 256; k++) n += m->cls_cells[k] != 0;
+    return n;
 }
 
 int pf__grid_class_bits_build(pf_map *m)
@@ -55,14 +84,9 @@ int pf__grid_class_bits_build(pf_map *m)
     m->cbits_ok = 0;
     m->cbits_pw = (m->pw + 63u) / 64u;
     /* more classes than keep bits: none kept, the scan reads the classes (not an error) */
-    uint8_t seen[256] = {0};
-    uint32_t classes = 0;
-    for (size_t i = 0, n = (size_t)m->pw * m->ph; i < n; i++)
-        if (m->cls[i] && !seen[m->cls[i]]) {
-            seen[m->cls[i]] = 1;
-            classes++;
-        }
-    if (classes > PF__CLASS_BITS_MAX) return 1;
+    memset(m->cls_cells, 0, sizeof m->cls_cells);
+    for (size_t i = 0, n = (size_t)m->pw * m->ph; i < n; i++) m->cls_cells[m->cls[i]]++;
+    if (classes_on(m) > PF__CLASS_BITS_MAX) return 1;
     /* a row at a time, each cell's bit of its class: the arrays start clear */
     for (uint32_t y = 1; y + 1u < m->ph; y++) {
         const uint8_t *c = m->cls + (size_t)y * m->pw;
@@ -85,7 +109,21 @@ int pf__grid_class_bits_build(pf_map *m)
 
 void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
 {
-    if (!m->cbits_ok) return;
+    /* the counts follow every edit, bits or none */
+    for (uint32_t j = 0; j < r.h; j++)
+        for (uint32_t i = 0; i < r.w; i++) {
+            const uint8_t was = old[(size_t)j * r.w + i], now = m->cls[((size_t)r.y + j) * m->pw + (uint32_t)r.x + i];
+            m->cls_cells[was]--;
+            m->cls_cells[now]++;
+        }
+    if (!m->cbits_ok) {
+        /* back within the cap (or memory back): the bits again, once (a scan of the map) */
+        if (classes_on(m) <= PF__CLASS_BITS_MAX) {
+            pf__grid_class_bits_free(m);
+            (void)pf__grid_class_bits_build(m); /* out of memory: off as before, tried next edit */
+        }
+        return;
+    }
     for (uint32_t j = 0; j < r.h; j++) {
         const uint32_t y = (uint32_t)r.y + j;
         const size_t line = (size_t)y * m->cbits_pw;
@@ -94,7 +132,8 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             const uint8_t was = old[(size_t)j * r.w + i], now = m->cls[(size_t)y * m->pw + x];
             const uint64_t bit = UINT64_C(1) << (x & 63u);
             if (was == now) continue;
-            if (was) m->cbits[was][line + (x >> 6)] &= ~bit;
+            /* a class whose last cells this edit takes may have let its array go already */
+            if (was && m->cbits[was]) m->cbits[was][line + (x >> 6)] &= ~bit;
             uint64_t *b = now ? class_array(m, now) : NULL;
             if (now && !b) {
                 pf__grid_class_bits_free(m);
@@ -103,6 +142,7 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             if (b) b[line + (x >> 6)] |= bit;
         }
     }
+    class_arrays_trim(m);
     if (!r.w || !r.h) return;
     for (uint32_t k = 1; k < 256; k++)
         if (m->cbits[k])

@@ -82,6 +82,7 @@ struct pf_map {
                                   per band of 8 rows the OR of its rows (class_bits.c) */
     uint32_t     cbits_pw;     /* words a row */
     int          cbits_ok;     /* the bits match the cells (0: too many classes, or out of memory) */
+    uint32_t     cls_cells[256]; /* interior cells of each class, kept by every edit (class_bits.c) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
                                   its 64x64 tile (components.c) */
