@@ -462,6 +462,9 @@ static void test_parse(void **state)
     assert_int_equal(e.rect.h, 6);
     assert_int_equal(e.cls, 2);
     assert_int_equal(ch, 'W');
+    const char *crlf = "rect 3 4 5 6 W\r\n"; /* a line of a CR LF file, its end included (a review) */
+    assert_int_equal(pf_grid_parse_edit(m, crlf, strlen(crlf), "e.txt", 7, &e, &ch, &dg), PF_OK);
+    assert_int_equal(e.cls, 2);
     const char *blank = "   # a comment";
     assert_int_equal(pf_grid_parse_edit(m, blank, strlen(blank), "e.txt", 8, &e, &ch, &dg), PF_OK);
     assert_int_equal(e.rect.w, 0);

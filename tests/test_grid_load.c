@@ -111,6 +111,7 @@ static void test_bad_header(void **state)
     expect_fail("type octile\nheight two\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 2, 0, "height");
     expect_fail("type octile\nheight -2\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 2, 0, "height");
     expect_fail("type octile\nheight 2 3\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 2, 0, "height");
+    expect_fail("type octile junk\nheight 2\nwidth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 1, 13, "after 'type octile'");
     expect_fail("type octile\nheight 2\nwidth\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 0, "width");
     expect_fail("type octile\nheight 2\ndepth 2\nmap\n..\n..\n", PF_PARSE_ERROR, 3, 1, "unknown header line 'depth'");
     /* a header line given twice (the last one won: a review) */

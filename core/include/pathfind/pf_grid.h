@@ -61,14 +61,16 @@ typedef enum pf_moves {
     PF_MOVES_HEX
 } pf_moves;
 
-/** Largest width or height (keeps x, y in int32 and cells within PF_MAX_NODES). */
+/** Largest width or height (keeps x, y in int32); the cells are bounded too: (width + 2) *
+ *  (height + 2) < PF_MAX_NODES (a grid keeps a border of one cell round it), so a square grid is
+ *  at most 32765 x 32765, and one 32768 wide at most 32764 high. */
 #define PF_GRID_MAX_SIDE 32768u
 /** Largest .map file pf_grid_load_movingai reads: PF_GRID_MAX_SIDE rows of PF_GRID_MAX_SIDE cells
  *  and CR LF, plus 64 KiB of header. A larger file, or a stream that runs past it, is PF_TOO_LARGE. */
 #define PF_GRID_MAX_FILE_BYTES ((uint64_t)PF_GRID_MAX_SIDE * (PF_GRID_MAX_SIDE + 2u) + 65536u)
 
 typedef struct pf_grid_desc {
-    uint32_t       width, height;   /* required, 1..PF_GRID_MAX_SIDE, width*height < PF_MAX_NODES */
+    uint32_t       width, height;   /* required, 1..PF_GRID_MAX_SIDE, (width+2)*(height+2) < PF_MAX_NODES */
     pf_moves       moves;           /* default PF_MOVES_8_NO_CUT */
     const uint8_t *cells;           /* [opt][len: width*height] terrain class, 0 = blocked; NULL = all class 1 */
     const float   *costs;           /* [opt][len: width*height] multipliers > 0; NULL = uniform 1 */
@@ -259,7 +261,8 @@ PF_API pf_status pf_grid_changes_since(const pf_map *map, uint64_t since, pf_rec
 /**
  * Parses one line of the EDITS text format: `rect X Y W H C` sets the W x H cells from (X, Y) to
  * the class of Moving AI terrain character C ('.' 'G' 'S' 'W' 'T' '@' 'O'). Blank lines and lines
- * starting with '#' give an empty edit (rect 0x0: nothing to do). `line` numbers messages.
+ * starting with '#' give an empty edit (rect 0x0: nothing to do). A line's end (LF or CR LF) may be
+ * included. `line` numbers messages.
  *
  * @param map     [opt] when given, the rectangle must lie inside it.
  * @param terrain [opt] receives C (0 for an empty edit).

@@ -485,6 +485,7 @@ pf_status pf_grid_parse_edit(const pf_map *map, const char *text, size_t len, co
     if (terrain) *terrain = 0;
     if (!out || (!text && len)) return pf__diag_set(diag, PF_INVALID_ARGUMENT, name, line, 0, "no input or output");
     if (!text) text = "";
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a line of a CR LF file */
     const char *p = text, *end = text + len, *t;
     size_t tl;
     if (!pf__next_token(&p, end, &t, &tl) || t[0] == '#') {

@@ -62,6 +62,9 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
             if (have_type) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'type' given twice");
             if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "octile"))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "map type must be 'octile'");
+            if (pf__next_token(&p, s + n, &t, &tl)) /* as for height and width */
+                return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, (uint32_t)(t - s) + 1u,
+                                    "text after 'type octile'");
             have_type = 1;
         } else if (tok_eq(t, tl, "height")) {
             if (have_h) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'height' given twice");
