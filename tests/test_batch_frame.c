@@ -1296,6 +1296,35 @@ static void test_reserve_jps_plus_with_suspended_searches(void **state)
     pf_map_destroy(m);
 }
 
+/* The same, with an edit after the reserve: the table the batch made after itself must follow the
+ * edit before the batch hands it to the contexts the edit frees (a review: it was a version behind
+ * then, the contexts kept their own JPS, and AUTO took JPS in them and JPS+ in the others). */
+static void test_reserve_jps_plus_then_edit(void **state)
+{
+    (void)state;
+    pf_map *m = grid_make(120, 120, PF_MOVES_DEFAULT, NULL, NULL);
+    pf_batch *b;
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 1, .suspend_slots = 2}, &b), PF_OK);
+    const uint32_t s[2] = {pf_grid_node(m, 0, 0), pf_grid_node(m, 119, 0)};
+    const uint32_t g[2] = {pf_grid_node(m, 119, 119), pf_grid_node(m, 0, 119)};
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pf_batch_submit(b, &(pf_batch_query){.start = s[k], .goal = g[k],
+                                                               .search = {.algo = PF_ALGO_DIJKSTRA}}, NULL), PF_OK);
+    assert_int_equal(pf_batch_run(b, &(pf_batch_budget){.max_expansions = 40}), PF_OK);
+    uint32_t held = 0;
+    for (uint32_t i = 0; i < b->njobs; i++) held += b->jobs[i].held != NULL;
+    assert_true(held > 0);
+    assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.algos = 1u << PF_ALGO_AUTO}), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {60, 60, 2, 2}, .cls = 0}, 1, NULL), PF_OK);
+    assert_int_equal(pf_batch_run(b, NULL), PF_OK);
+    assert_non_null(b->jps);
+    for (uint32_t i = 0; i < b->nworkers; i++) assert_ptr_equal(pf__ctx_jps_table(b->workers[i].ctx), b->jps);
+    assert_true(b->nspare >= 1);
+    for (uint32_t i = 0; i < b->nspare; i++) assert_ptr_equal(pf__ctx_jps_table(b->spares[i]), b->jps);
+    pf_batch_destroy(b);
+    pf_map_destroy(m);
+}
+
 /* Bytes the library holds now through a batch's allocator. */
 typedef struct held_bytes { size_t now; } held_bytes;
 
@@ -2061,6 +2090,7 @@ int main(void)
         cmocka_unit_test(test_reserve_algos_then_no_allocation),
         cmocka_unit_test(test_reserve_auto_long_paths_no_allocation),
         cmocka_unit_test(test_reserve_jps_plus_with_suspended_searches),
+        cmocka_unit_test(test_reserve_jps_plus_then_edit),
         cmocka_unit_test(test_time_from_worker_start),
         cmocka_unit_test(test_time_clock_read_within_chunk),
         cmocka_unit_test(test_time_urgent_gets_a_slot),

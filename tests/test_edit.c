@@ -507,6 +507,13 @@ static void batch_follow(uint32_t flags)
     assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_MAP_BUSY);
     for (uint32_t j = 0; j < pf_batch_job_count(b); j++) assert_int_equal(pf_batch_run_job(b, j, 0), PF_OK);
     assert_int_equal(pf_batch_finish(b), PF_OK);
+    /* an edit that changes no cell (open cells set open again) finishes nothing, even with
+     * PF_BATCH_FINISH_ON_EDIT: no version to finish before (a review) */
+    pf_grid_edit same = {.rect = {18, 4, 1, 11}, .cls = 1};
+    assert_int_equal(pf_grid_apply_edits(m, &same, 1, NULL), PF_OK);
+    assert_int_equal(pf_map_version(m), 0);
+    assert_int_equal(pf_batch_get(b, id, &r), PF_OK);
+    assert_int_equal(r.status, PF_IN_PROGRESS);
     /* a wall across the way to the goal, from a version 1 on */
     assert_int_equal(pf_grid_apply_edits(m, &e, 1, NULL), PF_OK);
     assert_int_equal(pf_search(c, a, g, NULL, NULL, &after), PF_OK);

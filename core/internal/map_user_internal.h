@@ -27,6 +27,12 @@ struct pf__map_user {
     pf__map_user *prev, *next;
     atomic_int    busy;
     int           internal;    /* the library's own searches inside an edit's `after` (tables) */
+    /* derived data that readers read (JPS and first-move tables, accelerators): notified of an
+     * edit before every reader (contexts, batches, listeners), whenever it was attached. Set
+     * before pf__map_attach. A table a batch made after itself (reserve.algos) was a version behind
+     * when the batch's `after` handed its contexts the table: they kept their own JPS, and AUTO
+     * took JPS in them and JPS+ in the others (a review: answers differing with the worker count) */
+    int           data;
     void        (*before)(pf__map_user *u, const pf_map *m);
     int         (*after)(pf__map_user *u, const pf_map *m, pf__edit_view *e);
     /* public listeners */

@@ -217,7 +217,8 @@
  * new cells (under an expansion budget the restart is kept, so that lockstep peers answer alike); with
  * PF_BATCH_FINISH_ON_EDIT it is instead finished on the version it started on, inside the edit
  * call, before any cell changes: nothing of the old version is kept, so the price is the rest of
- * its search, paid in pf_grid_apply_edits (the run budget does not bound it). Its result is then
+ * its search, paid in pf_grid_apply_edits (the run budget does not bound it; an edit call that
+ * changes no cell, a footprint set again as it is, finishes nothing). Its result is then
  * available at once. pf_batch_result.map_version says which version a result was found on, and
  * pf_grid_path_changed whether a later edit broke its path.
  *

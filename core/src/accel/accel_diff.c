@@ -134,6 +134,7 @@ int pf__accel_diff_start(pf_accel *acc)
     if (!diff_settle(acc, m)) goto oom;
     acc->user = (pf__map_user){0};
     acc->user.after = diff_after;
+    acc->user.data = 1;
     pf__map_attach(m, &acc->user);
     acc->following = 1;
     acc->diffing = 1;

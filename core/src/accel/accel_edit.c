@@ -65,6 +65,7 @@ void pf__accel_follow(pf_accel *acc)
     if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return;
     /* acc->user is zero (the shell is zeroed when made) */
     acc->user.after = accel_after;
+    acc->user.data = 1;
     pf__map_attach(acc->map, &acc->user);
     acc->following = 1;
 }

@@ -667,6 +667,7 @@ pf_status pf_jps_table_create(const pf_map *map, const pf_jps_desc *desc, pf_jps
     t->threads = d.parallel.run ? 1u : d.threads;
     /* the table follows the map's edits; while it builds, the map must not change */
     t->user.after = table_after_edit;
+    t->user.data = 1;
     pf__map_attach(map, &t->user);
     if (!pf__map_enter(map, &t->user)) {
         pf_jps_table_destroy(t);

@@ -34,12 +34,18 @@ void pf__map_attach(const pf_map *cm, pf__map_user *u)
     }
     atomic_init(&u->busy, 0);
     u->internal = 0;
-    /* appended: users follow an edit in the order they attached (tables before the contexts and
-     * batches that read them, listeners in registration order) */
-    u->next = NULL;
-    u->prev = t;
-    if (!t) m->followers = u;
-    else t->next = u;
+    /* users follow an edit in the order they attached, derived data first (u->data: after the
+     * last of it, before the first reader), readers after (listeners in registration order) */
+    pf__map_user *after = t;
+    if (u->data) {
+        after = NULL;
+        for (pf__map_user *v = m->followers; v && v->data; v = v->next) after = v;
+    }
+    u->prev = after;
+    u->next = after ? after->next : m->followers;
+    if (u->next) u->next->prev = u;
+    if (after) after->next = u;
+    else m->followers = u;
     users_unlock(m);
 }
 
@@ -259,6 +265,23 @@ static void write_cells(pf_map *m, const pf_grid_edit *e, pf_rect *box, uint32_t
     *box = (pf_rect){e->rect.x + (int32_t)bx0, e->rect.y + (int32_t)by0, bx1 - bx0 + 1u, by1 - by0 + 1u};
 }
 
+/* Whether edit e would change a cell of the map as it is (write_cells' test, nothing written). A
+ * multiplier on an unweighted map counts as a change when it is not 1 (sets_weight). */
+static int edit_changes(const pf_map *m, const pf_grid_edit *e)
+{
+    const uint32_t what = PF__DEF(e->what, (uint32_t)PF_EDIT_CLASS);
+    if (!m->cost && sets_weight(e)) return 1;
+    for (uint32_t y = 0; y < e->rect.h; y++) {
+        const size_t row = (size_t)((uint32_t)e->rect.y + y + 1u) * m->pw + (uint32_t)e->rect.x + 1u;
+        for (uint32_t x = 0; x < e->rect.w; x++) {
+            const size_t c = row + x, i = (size_t)y * e->rect.w + x;
+            if ((what & PF_EDIT_CLASS) && (e->classes ? e->classes[i] : e->cls) != m->cls[c]) return 1;
+            if ((what & PF_EDIT_COST) && m->cost && (e->costs ? e->costs[i] : e->cost) != m->cost[c]) return 1;
+        }
+    }
+    return 0;
+}
+
 static void log_rect(pf_map *m, pf_rect r, uint64_t version)
 {
     if (m->log_len == PF__LOG_CAP) {
@@ -299,6 +322,14 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
     if (!begin_edit(m)) return PF_MAP_BUSY;
     int any_before = 0;
     for (pf__map_user *u = m->followers; u; u = u->next) any_before |= u->before != NULL;
+    /* only for an edit that changes a cell: the edits before the first that would change one
+     * change nothing, so each is tested against the map as it is (a batch finishing its searches
+     * on every footprint an engine sets again unchanged, outside its budget: a review) */
+    if (any_before) {
+        int changes = 0;
+        for (uint32_t i = 0; i < count && !changes; i++) changes = edit_changes(m, &edits[i]);
+        any_before = changes;
+    }
     if (any_before) {
         atomic_store(&m->editing, 0);
         for (pf__map_user *u = m->followers; u; u = u->next)

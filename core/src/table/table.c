@@ -789,5 +789,6 @@ void pf__table_follow(pf_table *t)
     t->version = t->map->version;
     t->user.before = table_before_edit;
     t->user.after = table_after_edit;
+    t->user.data = 1;
     pf__map_attach(t->map, &t->user);
 }
