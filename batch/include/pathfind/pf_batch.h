@@ -427,7 +427,9 @@ typedef struct pf_batch_stats {
     uint64_t searches;      /* searches run to completion (single or group) */
     uint64_t deduped;       /* queries answered by an identical query */
     uint64_t grouped;       /* queries answered by a group search or in a squad of accelerated queries */
-    uint64_t groups;        /* group searches completed, and goal sides made for such squads */
+    uint64_t groups;        /* group searches completed, and goal sides made for such squads (those
+                               made ahead of the account count too: with the job API the count may
+                               vary with the order jobs ran in; the results do not) */
     uint64_t expanded;      /* units of work, all searches: node expansions, and an accelerated query's path
                                cells, 16 a unit, as budgets count them (work done ahead and again included) */
     uint64_t redone;        /* expansions done again: expansion budgets, state of a search done ahead lost */
@@ -452,7 +454,8 @@ typedef struct pf_batch_stats {
  * @param desc [opt] NULL for defaults.
  * @param diag [opt] receives the status and, on a refusal, the message (empty on PF_OK).
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL or empty map, a bad prefault, flags of no PF_BATCH_*
- *         value, max_queries or reserve.queries above PF_BATCH_MAX_QUERIES), PF_TOO_LARGE (a limit
+ *         value, max_queries or reserve.queries above PF_BATCH_MAX_QUERIES, reserve.algos bits of no
+ *         pf_algo, reserve.unit_size above PF_UNIT_SIZE_MAX), PF_TOO_LARGE (a limit
  *         of LIMITS).
  */
 PF_API pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag);
@@ -477,7 +480,8 @@ PF_API void      pf_batch_destroy(pf_batch *b);
  * the worker and spare contexts (static contexts: see pf_search.h for their open lists and JPS),
  * one path arena of arena_bytes per worker, and query tables for max_queries queries. Past them:
  * pf_batch_submit returns PF_CAPACITY_EXCEEDED when max_queries are live (pf_batch_reset frees
- * the finished ones); a path that does not fit its worker's arena fails that query with
+ * the finished ones; a cancelled query that shared a search still running for another, its
+ * duplicate or squad, holds its slot until that search ends); a path that does not fit its worker's arena fails that query with
  * PF_OUT_OF_MEMORY (as in any batch, the others are unaffected); a search whose open list is full
  * (only with a heap_capacity below the node count) fails that query with PF_CAPACITY_EXCEEDED, a
  * group search with PF_OUT_OF_MEMORY. The spare contexts for suspended queries
@@ -520,8 +524,8 @@ PF_API pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map,
  * grow; already-made parts are kept (pre-faulted as the batch's `prefault` says). The sizes are
  * checked as pf_batch_create checks desc->reserve (LIMITS), before anything is made; an open list
  * is made at most as large as the map's node count.
- * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or queries above PF_BATCH_MAX_QUERIES), PF_BATCH_BUSY
- *         (during a run), PF_TOO_LARGE (arena_bytes above PF_BATCH_MAX_ARENA_BYTES, or workers x
+ * @return PF_OK, PF_INVALID_ARGUMENT (NULL, queries above PF_BATCH_MAX_QUERIES, algos bits of no
+ *         pf_algo, unit_size above PF_UNIT_SIZE_MAX), PF_BATCH_BUSY (during a run), PF_TOO_LARGE (arena_bytes above PF_BATCH_MAX_ARENA_BYTES, or workers x
  *         (context + arena_bytes) above PF_BATCH_MAX_WORKER_BYTES; nothing made),
  *         PF_CAPACITY_EXCEEDED (a static batch's fixed sizes), PF_OUT_OF_MEMORY (what was made
  *         stays; the batch works as before).
@@ -535,7 +539,8 @@ PF_API pf_status pf_batch_reserve(pf_batch *b, const pf_batch_reserve_desc *r);
  * @param id [opt] receives the handle used by pf_batch_get and pf_batch_cancel.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL batch or query, a bad priority, or flags of no
  *         PF_QUERY_* value), PF_BATCH_BUSY (during
- *         a run), PF_OUT_OF_MEMORY, PF_TOO_LARGE (2^20 queries pending), PF_CAPACITY_EXCEEDED (a
+ *         a run), PF_OUT_OF_MEMORY, PF_TOO_LARGE (PF_BATCH_MAX_QUERIES
+ *         held: pending, and answered ones not yet freed by pf_batch_reset), PF_CAPACITY_EXCEEDED (a
  *         static batch's max_queries).
  */
 PF_API pf_status pf_batch_submit(pf_batch *b, const pf_batch_query *q, pf_query_id *id);
