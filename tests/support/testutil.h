@@ -163,10 +163,12 @@ static inline int path_exists(const char *path) { return access(path, F_OK) == 0
         }                                                                                           \
     } while (0)
 
-#define RUN_TESTS(tests)                                                                            \
+#define RUN_TESTS(tests) RUN_TESTS_WITH(tests, NULL, NULL)
+/* ... with a group setup and teardown */
+#define RUN_TESTS_WITH(tests, setup, teardown)                                                      \
     (getenv("PF_TEST_ONLY") ? cmocka_set_test_filter(getenv("PF_TEST_ONLY")) : (void)0,             \
      getenv("PF_TEST_EXCEPT") ? cmocka_set_skip_filter(getenv("PF_TEST_EXCEPT")) : (void)0,         \
-     testutil_exit(cmocka_run_group_tests(tests, NULL, NULL)))
+     testutil_exit(cmocka_run_group_tests(tests, setup, teardown)))
 
 static inline int testutil_exit(int failed)
 {
