@@ -259,10 +259,7 @@ static void test_frames_wait_for_a_core(void **state)
 {
     (void)state;
     FILE *ss = fopen("/proc/self/schedstat", "r");
-    if (!ss) {
-        skip(); /* no per-thread scheduler figures on this system */
-        return;
-    }
+    if (!ss) SKIP_BECAUSE("/proc/self/schedstat: no per-thread scheduler figures on this system");
     fclose(ss);
     cpu_set_t one, was;
     assert_int_equal(sched_getaffinity(0, sizeof was, &was), 0);
@@ -902,5 +899,5 @@ int main(void)
         cmocka_unit_test(test_prep_follows_edits),
         cmocka_unit_test(test_prep_adopts_off_frame), cmocka_unit_test(test_prep_follows_by_diff),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return RUN_TESTS_WITH(tests, setup, teardown);
 }
