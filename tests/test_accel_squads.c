@@ -534,5 +534,5 @@ int main(void)
         cmocka_unit_test(test_squad_after_refused_allocation),
         cmocka_unit_test(test_fallbacks_flagged),
     };
-    RUN_TESTS(tests);
+    return RUN_TESTS(tests);
 }

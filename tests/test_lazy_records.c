@@ -119,7 +119,7 @@ static void test_trim_keeps_the_search(void **state)
 /* What a trim keeps follows the search in progress: after a search over the whole map, a small
  * search's trim leaves a small part mapped; a release leaves nothing. Lazy pages exist with the
  * default allocator on Linux; elsewhere the context is an ordinary one and this has nothing to see. */
-static void test_trim_gives_back_pages(void **state)
+static void test_pages_trim_gives_back(void **state)
 {
     (void)state;
     pf_map *m = field();
@@ -128,7 +128,7 @@ static void test_trim_gives_back_pages(void **state)
     if (!ctx->lazy || mapped_pages(ctx) == (size_t)-1) {
         pf_ctx_destroy(ctx);
         pf_map_destroy(m);
-        skip();
+        SKIP_BECAUSE("no lazy record pages, or their residency cannot be read (not Linux, or another allocator)");
     }
     size_t total = ((size_t)ctx->nodes.npage * PF__PAGE_BYTES + pf__page_size() - 1) / pf__page_size();
     assert_int_equal(mapped_pages(ctx), 0); /* created: nothing of the records mapped */
@@ -247,7 +247,7 @@ static void test_first_query_on_spares(void **state)
 
 /* A graph's parents (4 bytes a node, beside the pages) follow use too: after a search over the
  * whole graph, a short search's trim leaves few of their pages mapped and a release none. */
-static void test_graph_parents_follow(void **state)
+static void test_pages_graph_parents_follow(void **state)
 {
     (void)state;
     const uint32_t n = 600000; /* a ring: every node reached by a tree search */
@@ -263,7 +263,7 @@ static void test_graph_parents_follow(void **state)
     if (!c->lazy || !c->nodes.back_lazy || mapped_of(c->parent, bytes) == (size_t)-1) {
         pf_ctx_destroy(c);
         pf_map_destroy(m);
-        skip();
+        SKIP_BECAUSE("no lazy parent pages, or their residency cannot be read (not Linux, or another allocator)");
     }
     assert_int_equal(pf_search_tree(c, 0, NULL), PF_OK);
     const size_t full = mapped_of(c->parent, bytes);
@@ -354,7 +354,7 @@ static size_t parent_pages(const pf_ctx *ctx)
  * pages of the search's live records and the answers stay those of a pre-faulted context; a
  * release gives back all of them. The map is big enough (over a million cells) for the parents to
  * be mapped by the library. */
-static void test_jps_parents_follow(void **state)
+static void test_pages_jps_parents_follow(void **state)
 {
     (void)state;
     const uint32_t w = 1100, h = 1000;
@@ -373,7 +373,7 @@ static void test_jps_parents_follow(void **state)
         pf_ctx_destroy(lazy);
         pf_ctx_destroy(ref);
         pf_map_destroy(m);
-        skip();
+        SKIP_BECAUSE("no lazy JPS parent pages (not Linux, or another allocator)");
     }
     size_t full = parent_pages(lazy);
     assert_true(full > 0);
@@ -421,12 +421,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trim_keeps_the_search),
-        cmocka_unit_test(test_trim_gives_back_pages),
+        cmocka_unit_test(test_pages_trim_gives_back),
         cmocka_unit_test(test_release_and_wrap),
         cmocka_unit_test(test_first_query_on_spares),
-        cmocka_unit_test(test_graph_parents_follow),
+        cmocka_unit_test(test_pages_graph_parents_follow),
         cmocka_unit_test(test_user_allocator),
-        cmocka_unit_test(test_jps_parents_follow),
+        cmocka_unit_test(test_pages_jps_parents_follow),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

@@ -27,6 +27,7 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "maps.h"
+#include "testutil.h"
 
 static const char MAP[] = "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n.@...\n..W..\n";
 static const char GR[] = "p sp 3 2\na 1 2 1\na 2 3 1\n";
@@ -543,7 +544,7 @@ static void test_debug_handles(void **state)
 {
     (void)state;
 #ifdef NDEBUG
-    skip(); /* release build: the checks are compiled out (see pf_internal.h) */
+    SKIP_BECAUSE("a Release build (NDEBUG): the handle checks are compiled out (see pf_internal.h)");
 #else
     expect_stopped(map_destroyed_under_context, "pf_map_destroy", "still has live contexts");
     expect_stopped(search_on_destroyed_context, "pf_ctx", "used after it was destroyed");
@@ -584,5 +585,5 @@ int main(void)
         cmocka_unit_test(test_sliced_out_of_order),
         cmocka_unit_test(test_debug_handles),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }

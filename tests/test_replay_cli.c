@@ -206,47 +206,132 @@ static double json_num(const char *key)
     return strtod(p + strlen(key), NULL);
 }
 
-/* --frames-csv: one row per frame run, in order; the expansions add up to the JSON's, and orders
- * are pending after every frame but the last. Under a time budget the JSON counts the frames
- * outside its bounds and the work thrown away. */
+/* The rows of a --frames-csv file. busiest < 0: "-" (the system does not say). */
+typedef struct {
+    unsigned long long frame, expanded;
+    double             wall, cpu, busiest, wait;
+    unsigned           pending;
+} csv_frame;
+
+/* always_pending: orders stay pending from frame 0 to the last (under an expansion budget each
+ * frame's orders come before the earlier ones are answered): a frame runs only after one that left
+ * orders pending. */
+static unsigned read_frames_csv(const char *path, csv_frame *rows, unsigned cap, int always_pending)
+{
+    static char fcsv[1 << 16];
+    slurp(path, fcsv, sizeof fcsv);
+    char *save = NULL, *row = strtok_r(fcsv, "\n", &save);
+    assert_string_equal(row, "frame,wall_ms,cpu_ms,expanded,pending,busiest_ms,wait_ms");
+    unsigned n = 0;
+    while ((row = strtok_r(NULL, "\n", &save))) {
+        assert_true(n < cap);
+        csv_frame *r = &rows[n];
+        char busy[32], wait[32];
+        assert_int_equal(sscanf(row, "%llu,%lf,%lf,%llu,%u,%31[^,],%31s", &r->frame, &r->wall, &r->cpu, &r->expanded,
+                                &r->pending, busy, wait),
+                         7);
+        assert_true(n == 0 || r->frame > rows[n - 1].frame);
+        assert_true(r->wall >= 0.0 && r->cpu >= 0.0);
+        if (n && always_pending) assert_true(rows[n - 1].pending > 0);
+        /* "-": the system does not say, and then of both */
+        assert_int_equal(strcmp(busy, "-") == 0, strcmp(wait, "-") == 0);
+        r->busiest = strcmp(busy, "-") == 0 ? -1.0 : strtod(busy, NULL);
+        r->wait = strcmp(wait, "-") == 0 ? -1.0 : strtod(wait, NULL);
+        if (strcmp(busy, "-") != 0) assert_true(r->busiest >= 0.0 && r->wait >= 0.0);
+        n++;
+    }
+    assert_true(n > 0);
+    assert_int_equal(rows[n - 1].pending, 0);
+    return n;
+}
+
+/* The CSV and the JSON print the same frame times to 0.001 ms: `got` (the JSON's count of frames
+ * whose time is on one side of a bound) lies between the counts the rounding allows. */
+#define ROUNDED 0.0005
+static void count_between(unsigned got, unsigned lo, unsigned hi, const char *what)
+{
+    if (got < lo || got > hi) fail_msg("%s: the JSON says %u, the CSV's rows %u..%u", what, got, lo, hi);
+}
+
+/* --frames-csv: one row per frame run, in order; orders are pending after every frame but the
+ * last, and the JSON's figures are those of the rows: the frame count, the expansions, the slowest
+ * and the first frame's time. Under an expansion budget the run is the same for any --workers (the
+ * rows' expansions and pending orders, the JSON's expanded, dropped and restarted); under a time
+ * budget the JSON counts the rows outside its bounds. */
 static void test_frames_csv(void **state)
 {
     (void)state;
     write_inputs();
+    enum { CAP = 4096 };
+    static csv_frame rows[CAP], rows1[CAP];
     char args[512];
     snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-exp 700 --frames-csv '%s'", tmp("m.map"), tmp("o.txt"),
              tmp("f.csv"));
     assert_int_equal(replay(args), 0);
-    static char fcsv[1 << 16];
-    slurp(tmp("f.csv"), fcsv, sizeof fcsv);
-    char *save = NULL, *row = strtok_r(fcsv, "\n", &save);
-    assert_string_equal(row, "frame,wall_ms,cpu_ms,expanded,pending,busiest_ms,wait_ms");
-    unsigned long long sum = 0, prev = 0, n = 0;
-    unsigned last_pending = 1;
-    while ((row = strtok_r(NULL, "\n", &save))) {
-        unsigned long long fr, x;
-        double wall, cpu;
-        unsigned pend;
-        char busy[32], wait[32];
-        assert_int_equal(sscanf(row, "%llu,%lf,%lf,%llu,%u,%31[^,],%31s", &fr, &wall, &cpu, &x, &pend, busy, wait), 7);
-        assert_true(n == 0 || fr > prev);
-        assert_true(wall >= 0.0 && cpu >= 0.0);
-        /* "-": the system does not say */
-        assert_true(strcmp(busy, "-") == 0 ? strcmp(wait, "-") == 0 : strtod(busy, NULL) >= 0.0 && strtod(wait, NULL) >= 0.0);
-        if (n) assert_true(last_pending > 0); /* a frame is run only while orders are pending */
-        prev = fr;
-        sum += x;
-        last_pending = pend;
-        n++;
+    const unsigned n = read_frames_csv(tmp("f.csv"), rows, CAP, 1);
+    unsigned long long sum = 0;
+    double wmax = 0.0;
+    for (unsigned i = 0; i < n; i++) {
+        sum += rows[i].expanded;
+        if (rows[i].wall > wmax) wmax = rows[i].wall;
     }
-    assert_int_equal(last_pending, 0);
     assert_int_equal(n, (unsigned long long)json_num("\"frames\":"));
     assert_int_equal(sum, (unsigned long long)json_num("\"expanded\":"));
-    assert_true(json_num("\"dropped\":") >= 0.0);
-    snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-us 2000", tmp("m.map"), tmp("o.txt"));
+    assert_true(fabs(json_num("\"frame_ms_max\":") - wmax) < 2 * ROUNDED);
+    assert_true(fabs(json_num("\"frame_ms_first\":") - rows[0].wall) < 2 * ROUNDED);
+    const double dropped = json_num("\"dropped\":"), restarted = json_num("\"restarted\":");
+    assert_true(dropped <= (double)sum);         /* thrown-away expansions were expansions */
+    assert_true(dropped == 0.0 || restarted > 0); /* ... of searches that were thrown away */
+    /* one worker: the same frames with the same orders pending after each (the orders CSV is
+     * the same for any --workers; two workers expand more in a frame, so not the expansions) */
+    snprintf(args, sizeof args, "'%s' '%s' --workers 1 --budget-exp 700 --frames-csv '%s'", tmp("m.map"), tmp("o.txt"),
+             tmp("f1.csv"));
     assert_int_equal(replay(args), 0);
-    double under = json_num("\"frames_under_90\":"), over = json_num("\"frames_over_125\":");
-    assert_true(under >= 0.0 && over >= 0.0 && under + over <= json_num("\"frames\":"));
+    assert_int_equal(read_frames_csv(tmp("f1.csv"), rows1, CAP, 1), n);
+    for (unsigned i = 0; i < n; i++) {
+        assert_int_equal(rows1[i].frame, rows[i].frame);
+        assert_int_equal(rows1[i].pending, rows[i].pending);
+    }
+    /* ... and one worker again: the same expansions in every frame, and the same thrown away */
+    const double exp1 = json_num("\"expanded\":"), dropped1 = json_num("\"dropped\":"),
+                 restarted1 = json_num("\"restarted\":");
+    assert_true(dropped1 <= exp1 && (dropped1 == 0.0 || restarted1 > 0));
+    assert_int_equal(replay(args), 0);
+    assert_int_equal(read_frames_csv(tmp("f1.csv"), rows, CAP, 1), n);
+    for (unsigned i = 0; i < n; i++) assert_int_equal(rows[i].expanded, rows1[i].expanded);
+    assert_true(json_num("\"expanded\":") == exp1);
+    assert_true(json_num("\"dropped\":") == dropped1);
+    assert_true(json_num("\"restarted\":") == restarted1);
+
+    /* a time budget of 2 ms: under 90% (1.8 ms) with orders pending after it, over 125% (2.5 ms),
+     * and of those over, the frames no thread of which ran for more than 2.5 ms */
+    snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-us 2000 --frames-csv '%s'", tmp("m.map"), tmp("o.txt"),
+             tmp("t.csv"));
+    assert_int_equal(replay(args), 0);
+    const unsigned nt = read_frames_csv(tmp("t.csv"), rows, CAP, 0);
+    assert_int_equal(nt, (unsigned long long)json_num("\"frames\":"));
+    unsigned under[2] = {0}, over[2] = {0}, offcpu[2] = {0}, told = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        const csv_frame *r = &rows[i];
+        under[0] += r->pending && r->wall < 1.8 - ROUNDED;
+        under[1] += r->pending && r->wall < 1.8 + ROUNDED;
+        over[0] += r->wall > 2.5 + ROUNDED;
+        over[1] += r->wall > 2.5 - ROUNDED;
+        told += r->busiest >= 0.0;
+        if (r->busiest >= 0.0) {
+            offcpu[0] += r->wall > 2.5 + ROUNDED && r->busiest <= 2.5 - ROUNDED;
+            offcpu[1] += r->wall > 2.5 - ROUNDED && r->busiest <= 2.5 + ROUNDED;
+        }
+    }
+    count_between((unsigned)json_num("\"frames_under_90\":"), under[0], under[1], "frames_under_90");
+    count_between((unsigned)json_num("\"frames_over_125\":"), over[0], over[1], "frames_over_125");
+    const char *last = strrchr(g_out, '{');
+    if (strstr(last, "\"frames_over_125_offcpu\":")) { /* the system said, for every frame */
+        assert_int_equal(told, nt);
+        count_between((unsigned)json_num("\"frames_over_125_offcpu\":"), offcpu[0], offcpu[1], "frames_over_125_offcpu");
+    } else {
+        assert_true(rows[nt - 1].busiest < 0.0); /* it stopped saying (or never did) */
+    }
 }
 
 /* A frame over its time budget is told from one in which the batch did too much: two workers
@@ -259,10 +344,7 @@ static void test_frames_wait_for_a_core(void **state)
 {
     (void)state;
     FILE *ss = fopen("/proc/self/schedstat", "r");
-    if (!ss) {
-        skip(); /* no per-thread scheduler figures on this system */
-        return;
-    }
+    if (!ss) SKIP_BECAUSE("/proc/self/schedstat: no per-thread scheduler figures on this system");
     fclose(ss);
     cpu_set_t one, was;
     assert_int_equal(sched_getaffinity(0, sizeof was, &was), 0);
@@ -902,5 +984,5 @@ int main(void)
         cmocka_unit_test(test_prep_follows_edits),
         cmocka_unit_test(test_prep_adopts_off_frame), cmocka_unit_test(test_prep_follows_by_diff),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return RUN_TESTS_WITH(tests, setup, teardown);
 }

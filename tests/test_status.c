@@ -47,6 +47,8 @@ static void test_algo_names(void **state)
 {
     (void)state;
     static const char *const names[] = {"astar", "wastar", "dijkstra", "bfs", "greedy", "jps", "jps+", "auto", "theta"};
+    /* one name for each algorithm: an algorithm added without its name here fails to compile */
+    _Static_assert(sizeof names / sizeof names[0] == PF_ALGO__COUNT - PF_ALGO_ASTAR, "a name for every pf_algo");
     for (int a = PF_ALGO_ASTAR; a < PF_ALGO__COUNT; a++) {
         assert_string_equal(pf_algo_name((pf_algo)a), names[a - 1]);
         assert_int_equal(pf_algo_parse(names[a - 1]), a);
