@@ -24,12 +24,18 @@ for kind in shared static; do
     [ $kind = static ] && static=ON
     echo "== CMake, $kind"
     cmake -S "$here" -B "$work/cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_STATIC=$static \
-          -DCMAKE_C_COMPILER="$cc" >"$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
+          -DCMAKE_C_COMPILER="$cc" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
     cmake --build "$work/cmake-$kind" >>"$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
     "$work/cmake-$kind/consumer" || fail=1
 done
 if grep -E '^(PKG_CONFIG|XXHASH|OpenMP)[A-Za-z_]*:' "$work/cmake-shared/CMakeCache.txt"; then
     echo "check.sh: find_package(pathfind) for the shared library searched for the lines above" >&2
+    fail=1
+fi
+# The static library's dependencies are link-only: OpenMP's -fopenmp on the consumer's own sources
+# would turn on every `#pragma omp` in the game's code.
+if grep -q -- '-fopenmp' "$work/cmake-static/compile_commands.json"; then
+    echo "check.sh: linking pathfind::pathfind_static compiles the consumer's own sources with -fopenmp" >&2
     fail=1
 fi
 if ! readelf -d "$work/cmake-shared/consumer" | grep -q 'NEEDED.*libpathfind\.so'; then
