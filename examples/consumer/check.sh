@@ -47,12 +47,19 @@ if readelf -d "$work/cmake-static/consumer" | grep -q 'NEEDED.*libpathfind\.so';
     fail=1
 fi
 
+# The shared library through pkg-config on a machine without libxxhash-dev: no libxxhash.pc (only
+# pathfind.pc is on the search path here); the public headers never include xxhash.h.
+if ! PKG_CONFIG_LIBDIR="$libdir/pkgconfig" pkg-config --cflags --libs pathfind >/dev/null; then
+    echo "check.sh: pkg-config pathfind (shared) fails without libxxhash.pc" >&2
+    fail=1
+fi
+
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 echo "== pkg-config, shared: $(pkg-config --cflags --libs pathfind)"
 # shellcheck disable=SC2046
 "$cc" -std=c11 -o "$work/pc-shared" "$here/main.c" $(pkg-config --cflags --libs pathfind)
 LD_LIBRARY_PATH="$libdir" "$work/pc-shared" || fail=1
-# --static adds Libs.private and the Requires.private modules' libraries; the archive replaces
+# --static adds Libs.private (xxHash, libm, pthreads, OpenMP); the archive replaces
 # -lpathfind (the linker would pick the shared library beside it)
 static_libs=$(pkg-config --static --libs pathfind | sed "s|-lpathfind\b|$libdir/libpathfind.a|")
 echo "== pkg-config, static: $static_libs"
