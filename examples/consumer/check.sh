@@ -53,6 +53,23 @@ if ! PKG_CONFIG_LIBDIR="$libdir/pkgconfig" pkg-config --cflags --libs pathfind >
     echo "check.sh: pkg-config pathfind (shared) fails without libxxhash.pc" >&2
     fail=1
 fi
+# The .pc file finds its prefix from where it lies: here, and in a libdir two levels deep (Debian's
+# lib/x86_64-linux-gnu); configured only (nothing built), placed, and asked where the headers are.
+pc_includedir() { realpath -m "$(PKG_CONFIG_LIBDIR="$1" pkg-config --variable=includedir pathfind)"; }
+if [ "$(pc_includedir "$libdir/pkgconfig")" != "$prefix/include" ]; then
+    echo "check.sh: pathfind.pc's includedir is $(pc_includedir "$libdir/pkgconfig"), not $prefix/include" >&2
+    fail=1
+fi
+cmake -S "$here/../.." -B "$work/deep" -DCMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu -DPF_BUILD_CLI=OFF \
+      -DPF_BUILD_TESTS=OFF -DPF_BUILD_BENCH=OFF -DPF_BUILD_EXAMPLES=OFF >"$work/deep.log" 2>&1 ||
+    { cat "$work/deep.log"; exit 1; }
+mkdir -p "$work/deep-prefix/lib/x86_64-linux-gnu/pkgconfig"
+cp "$work/deep/pathfind.pc" "$work/deep-prefix/lib/x86_64-linux-gnu/pkgconfig/"
+got=$(pc_includedir "$work/deep-prefix/lib/x86_64-linux-gnu/pkgconfig")
+if [ "$got" != "$work/deep-prefix/include" ]; then
+    echo "check.sh: with CMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu, pathfind.pc's includedir is $got" >&2
+    fail=1
+fi
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 echo "== pkg-config, shared: $(pkg-config --cflags --libs pathfind)"
