@@ -38,6 +38,15 @@ if grep -q -- '-fopenmp' "$work/cmake-static/compile_commands.json"; then
     echo "check.sh: linking pathfind::pathfind_static compiles the consumer's own sources with -fopenmp" >&2
     fail=1
 fi
+echo "== CMake, static, C++ only (no C enabled)"
+if cmake -S "$here/cxx" -B "$work/cmake-cxx" -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake-cxx.log" 2>&1 &&
+   cmake --build "$work/cmake-cxx" >>"$work/cmake-cxx.log" 2>&1; then
+    "$work/cmake-cxx/consumer_cxx" || fail=1
+else
+    cat "$work/cmake-cxx.log"
+    echo "check.sh: a C++-only project cannot find_package(pathfind COMPONENTS static)" >&2
+    fail=1
+fi
 if ! readelf -d "$work/cmake-shared/consumer" | grep -q 'NEEDED.*libpathfind\.so'; then
     echo "check.sh: the shared CMake consumer does not link libpathfind.so" >&2
     fail=1
