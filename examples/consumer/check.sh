@@ -4,14 +4,19 @@
 # shared library and for the static one (COMPONENTS static), and pkg-config for each
 # (`pkg-config --cflags --libs pathfind`; `--static` with the archive). Every program must run and
 # agree with itself (main.c). The shared consumer's CMake cache must show that nothing looked for
-# pkg-config, xxHash or OpenMP: those are the static library's dependencies only.
+# pkg-config, xxHash or OpenMP: those are the static library's dependencies only. It also checks
+# what a packager or a game meets: the static library's OpenMP reaches the consumer's link line, never
+# its compile lines; a C++-only project (cxx/) finds the static library; `pkg-config pathfind` for the
+# shared library needs no libxxhash.pc; the .pc file's prefix holds when the libdir is two levels
+# deep (lib/x86_64-linux-gnu, as Debian's /usr has it); and the installed `pathfind demo` finds the
+# installed map.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: examples/consumer/check.sh BUILD_DIR}
 cc=${CC:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-prefix=$work/prefix
+prefix=$(cd "$work" && pwd -P)/prefix   # the real path: `pathfind demo` names its map by it
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 pc=$(find "$prefix" -name pathfind.pc)
@@ -93,6 +98,17 @@ echo "== pkg-config, static: $static_libs"
 "$cc" -std=c11 -o "$work/pc-static" "$here/main.c" $(pkg-config --cflags pathfind) $static_libs
 "$work/pc-static" || fail=1
 
+# The installed tool's demo reads the installed map, whatever the directory and wherever the sources are.
+if [ -x "$prefix/bin/pathfind" ]; then
+    echo "== installed pathfind demo"
+    if ! (cd "$work" && "$prefix/bin/pathfind" demo --queries 20 >"$work/demo.out" 2>&1) ||
+       ! grep -q "^map .*$prefix/bin/\.\./share/pathfind/demo-512\.map" "$work/demo.out"; then
+        cat "$work/demo.out"
+        echo "check.sh: the installed 'pathfind demo' does not read the installed map" >&2
+        fail=1
+    fi
+fi
+
 # Vendored in an engine's tree (add_subdirectory), on a machine without libpng's headers: the
 # library alone is built (no tool, tests, benchmarks or examples), as strict ISO C11
 # (-pedantic-errors: no compiler extension but the builtins), and the engine links it.
@@ -108,5 +124,5 @@ for t in pathfind_cli pf_cli test_smoke bench_astar example_quickstart; do
     fi
 done
 
-[ $fail = 0 ] && echo "check.sh: the consumer builds and runs against the installed package (CMake and pkg-config, shared and static) and vendored with add_subdirectory"
+[ $fail = 0 ] && echo "check.sh: the consumer builds and runs against the installed package (CMake and pkg-config, shared and static, C++ only), vendored with add_subdirectory, and the installed demo finds its map"
 exit $fail
