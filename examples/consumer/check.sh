@@ -89,6 +89,9 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 echo "== pkg-config, shared: $(pkg-config --cflags --libs pathfind)"
 # shellcheck disable=SC2046
 "$cc" -std=c11 -o "$work/pc-shared" "$here/main.c" $(pkg-config --cflags --libs pathfind)
+# LD_LIBRARY_PATH: the scratch prefix is no directory the dynamic loader searches. An install into
+# /usr/local/lib is one, but found through ld.so.cache: after `cmake --install`, run `ldconfig` (as
+# root) before such a program starts (README, docs/embedding.md).
 LD_LIBRARY_PATH="$libdir" "$work/pc-shared" || fail=1
 # --static adds Libs.private (xxHash, libm, pthreads, OpenMP); the archive replaces
 # -lpathfind (the linker would pick the shared library beside it)
