@@ -197,6 +197,15 @@ static void test_path(void **state)
     HAS(g_out, "invalid");
     assert_int_equal(RUN("path", map, "3", "3", "4", "2", "--size", "0"), 2);
     HAS(g_err, "--size");
+    /* a point off the map: named with the map's size on stderr, exit 2, as table path does
+     * (a review: it printed "invalid" on stdout, exit 1) */
+    assert_int_equal(RUN("path", map, "0", "0", "6", "2"), 2);
+    HAS(g_err, "goal (6,2) is outside the 6x5 map");
+    HASNT(g_out, "invalid");
+    assert_int_equal(RUN("path", map, "0", "-1", "5", "2"), 2);
+    HAS(g_err, "start (0,-1) is outside the 6x5 map");
+    assert_int_equal(RUN("path", map, "2", "5", "5", "2", "--json"), 2);
+    HAS(g_err, "start (2,5) is outside the 6x5 map");
     assert_int_equal(RUN("path", tmp("nope.map"), "0", "0", "1", "1"), 1);
     HAS(g_err, "nope.map");
 }
