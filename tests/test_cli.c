@@ -353,6 +353,15 @@ static void test_plot(void **state)
     fclose(f);
     HAS(text, "# series batch\n1 100\n2 190\n");
     HAS(text, "# series other\n4 400000\n"); /* 1e6 / 2.5 us */
+    /* --out DIR/: the files it names are DIR/x, not DIR//x (a review) */
+    char dir_slash[4096];
+    snprintf(dir_slash, sizeof dir_slash, "%s/", dir);
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("plot", csv, js, "--out", dir_slash), 0);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_out, "plots/query_us.dat");
+    HASNT(g_out, "//");
+    HASNT(g_err, "//");
     /* with gnuplot (when installed): real PNGs */
     if (access("/usr/bin/gnuplot", X_OK) == 0) {
         setenv("PF_GNUPLOT", "/usr/bin/gnuplot", 1);
