@@ -1,12 +1,21 @@
 /* cmd_demo.c - `pathfind demo`: the main job on the bundled default map. */
+#define _POSIX_C_SOURCE 200809L /* readlink */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
+/* Where the bundled map is looked for, in order: installed beside the tool (PF_DATA_FROM_BINDIR:
+ * the way from the executable's directory to the map's, ../share/pathfind once installed), the
+ * source tree the tool was built from (PF_DEFAULT_MAP, absolute), the current directory. */
 #ifndef PF_DEFAULT_MAP
 #define PF_DEFAULT_MAP "maps/demo-512.map"
 #endif
+#ifndef PF_DATA_FROM_BINDIR
+#define PF_DATA_FROM_BINDIR "../share/pathfind"
+#endif
+#define DEMO_MAP_NAME "demo-512.map"
 
 static const char *HELP =
     "usage: pathfind demo [--map FILE.map] [--queries N] [--seed S]\n"
@@ -14,6 +23,8 @@ static const char *HELP =
     "Loads the bundled default map (maps/demo-512.map, made by `pathfind gen`), answers a few hundred\n"
     "random queries between open ground cells with A*, checks every cost against Dijkstra, and prints\n"
     "a summary: costs, expansions, time per query for A* and Dijkstra. Exits 1 if any cost differs.\n"
+    "Without --map the map is looked for installed beside the tool (" PF_DATA_FROM_BINDIR "/ from its\n"
+    "directory), in the source tree it was built from, then in ./maps/.\n"
     "\n"
     "example: pathfind demo --queries 1000 --seed 7\n";
 
@@ -34,6 +45,28 @@ static uint32_t pick_ground(const pf_map *map, uint32_t w, uint32_t h, uint32_t 
     for (uint32_t c = 0; c < w * h; c++)
         if (pf_grid_class(map, (int32_t)(c % w), (int32_t)(c / w)) == 1 && k-- == 0) return c;
     return 0; /* unreachable: open counts the ground cells */
+}
+
+/* The installed copy: the running executable's directory (/proc/self/exe), PF_DATA_FROM_BINDIR.
+ * 0 where /proc is not there or the path does not fit. */
+static int installed_map(char *buf, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return 0;
+    *slash = '\0';
+    int len = snprintf(buf, size, "%s/%s/%s", exe, PF_DATA_FROM_BINDIR, DEMO_MAP_NAME);
+    return len > 0 && (size_t)len < size;
+}
+
+static int readable(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f) fclose(f);
+    return f != NULL;
 }
 
 int pf_cli_demo(int argc, char **argv)
@@ -60,12 +93,22 @@ int pf_cli_demo(int argc, char **argv)
     if (cli_args_only) return 0;
     pf_diag diag;
     pf_map *map = NULL;
+    char installed[4096 + 64];
     if (!mapfile) {
-        /* the build tree's copy first, then the current directory */
-        mapfile = PF_DEFAULT_MAP;
-        FILE *f = fopen(mapfile, "r");
-        if (f) fclose(f);
-        else mapfile = "maps/demo-512.map";
+        /* the installed copy, the source tree's, then the current directory's */
+        const char *tried[3];
+        int ntried = 0;
+        if (installed_map(installed, sizeof installed)) tried[ntried++] = installed;
+        tried[ntried++] = PF_DEFAULT_MAP;
+        if (strcmp(PF_DEFAULT_MAP, "maps/" DEMO_MAP_NAME) != 0) tried[ntried++] = "maps/" DEMO_MAP_NAME;
+        for (int k = 0; k < ntried && !mapfile; k++)
+            if (readable(tried[k])) mapfile = tried[k];
+        if (!mapfile) {
+            cli_error("demo", "the bundled map %s is in none of %s%s%s%s%s: give a map with --map FILE.map",
+                      DEMO_MAP_NAME, tried[0], ntried > 1 ? ", " : "", ntried > 1 ? tried[1] : "",
+                      ntried > 2 ? ", " : "", ntried > 2 ? tried[2] : "");
+            return 1;
+        }
     }
     double t0 = cli_now();
     if (pf_grid_load_movingai(mapfile, NULL, &map, &diag) != PF_OK) {
@@ -129,7 +172,12 @@ int pf_cli_demo(int argc, char **argv)
                (double)cells / solved);
         printf("A*       %8.1f us/query, %9.0f expansions/query\n", t_a * 1e6 / nq, (double)exp_a / solved);
         printf("Dijkstra %8.1f us/query, %9.0f expansions/query\n", t_d * 1e6 / nq, (double)exp_d / solved);
-        printf("speedup  A* is %.1fx faster than Dijkstra, with identical costs\n", t_d / (t_a > 0 ? t_a : 1e-9));
+        /* "0.8x faster" reads as a speed-up: below 1 it is said the other way round */
+        double ratio = t_d / (t_a > 0 ? t_a : 1e-9);
+        if (ratio >= 1.0)
+            printf("speedup  A* is %.1fx faster than Dijkstra, with identical costs\n", ratio);
+        else
+            printf("speedup  A* is slower than Dijkstra here (%.2fx as fast), with identical costs\n", ratio);
     }
     printf("check    %u of %ld A* costs differ from Dijkstra: %s\n", mismatches, nq, mismatches ? "FAIL" : "ok");
     cli_pathbuf_free(&pb);

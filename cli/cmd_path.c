@@ -108,6 +108,15 @@ int pf_cli_path(int argc, char **argv)
         cli_error("path", "%s", diag.msg);
         return 1;
     }
+    /* a point off the map is a usage error named here (as table path does), not a status "invalid" */
+    uint32_t w = pf_grid_width(map), h = pf_grid_height(map);
+    for (int k = 0; k < 4; k += 2) {
+        if (c[k] < 0 || c[k + 1] < 0 || (uint64_t)c[k] >= w || (uint64_t)c[k + 1] >= h) {
+            cli_error("path", "%s (%ld,%ld) is outside the %ux%u map", k ? "goal" : "start", c[k], c[k + 1], w, h);
+            pf_map_destroy(map);
+            return 2;
+        }
+    }
     pf_ctx *ctx;
     if (pf_ctx_create(map, NULL, &ctx) != PF_OK) {
         cli_error("path", "out of memory");

@@ -426,6 +426,9 @@ int pf_cli_plot(int argc, char **argv)
     if (prog_abs) prog = prog_abs;
     /* --json: the object is printed whole once every plot is made, so a failure leaves none */
     int ns_of[CLI_PLOT__KINDS] = {0}, ok_of[CLI_PLOT__KINDS] = {0};
+    /* the paths printed join DIR and the file with one slash: --out plots/ prints plots/query_us.png */
+    size_t dlen = strlen(a.dir);
+    const char *sep = dlen && a.dir[dlen - 1] == '/' ? "" : "/";
     for (int k = 0; k < CLI_PLOT__KINDS; k++) {
         char summary[2048];
         int ns = cli_plot_write(&d, k, a.dir, summary, sizeof summary);
@@ -433,14 +436,14 @@ int pf_cli_plot(int argc, char **argv)
         if (ns == 0) continue;
         int ok = have_gp && run_gnuplot(prog, a.dir, k);
         if (have_gp && !ok) {
-            cli_error("plot", "gnuplot failed on %s/%s.gp", a.dir, cli_plot_kind_file[k]);
+            cli_error("plot", "gnuplot failed on %s%s%s.gp", a.dir, sep, cli_plot_kind_file[k]);
             goto done;
         }
         ns_of[k] = ns;
         ok_of[k] = ok;
         if (a.json) continue;
-        if (ok) printf("wrote %s/%s.png  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
-        else printf("data  %s/%s.dat  (%s)\n", a.dir, cli_plot_kind_file[k], summary);
+        if (ok) printf("wrote %s%s%s.png  (%s)\n", a.dir, sep, cli_plot_kind_file[k], summary);
+        else printf("data  %s%s%s.dat  (%s)\n", a.dir, sep, cli_plot_kind_file[k], summary);
     }
     if (a.json) {
         printf("{\"out\":");
@@ -451,7 +454,7 @@ int pf_cli_plot(int argc, char **argv)
             printf("%s{\"kind\":\"%s\",\"png\":", made++ ? "," : "", cli_plot_kind_file[k]);
             if (ok_of[k]) {
                 char png[4096];
-                snprintf(png, sizeof png, "%s/%s.png", a.dir, cli_plot_kind_file[k]);
+                snprintf(png, sizeof png, "%s%s%s.png", a.dir, sep, cli_plot_kind_file[k]);
                 cli_json_str(stdout, png);
             } else {
                 printf("null");
@@ -462,7 +465,7 @@ int pf_cli_plot(int argc, char **argv)
     }
     if (!have_gp)
         cli_error("plot", "gnuplot not found ('%s'; install gnuplot-nox or set PF_GNUPLOT): plots skipped, "
-                          "data and scripts written to %s/", prog, a.dir);
+                          "data and scripts written to %s%s", prog, a.dir, sep);
     rc = 0;
 done:
     free(prog_abs);

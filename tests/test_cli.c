@@ -197,6 +197,15 @@ static void test_path(void **state)
     HAS(g_out, "invalid");
     assert_int_equal(RUN("path", map, "3", "3", "4", "2", "--size", "0"), 2);
     HAS(g_err, "--size");
+    /* a point off the map: named with the map's size on stderr, exit 2, as table path does
+     * (a review: it printed "invalid" on stdout, exit 1) */
+    assert_int_equal(RUN("path", map, "0", "0", "6", "2"), 2);
+    HAS(g_err, "goal (6,2) is outside the 6x5 map");
+    HASNT(g_out, "invalid");
+    assert_int_equal(RUN("path", map, "0", "-1", "5", "2"), 2);
+    HAS(g_err, "start (0,-1) is outside the 6x5 map");
+    assert_int_equal(RUN("path", map, "2", "5", "5", "2", "--json"), 2);
+    HAS(g_err, "start (2,5) is outside the 6x5 map");
     assert_int_equal(RUN("path", tmp("nope.map"), "0", "0", "1", "1"), 1);
     HAS(g_err, "nope.map");
 }
@@ -344,6 +353,15 @@ static void test_plot(void **state)
     fclose(f);
     HAS(text, "# series batch\n1 100\n2 190\n");
     HAS(text, "# series other\n4 400000\n"); /* 1e6 / 2.5 us */
+    /* --out DIR/: the files it names are DIR/x, not DIR//x (a review) */
+    char dir_slash[4096];
+    snprintf(dir_slash, sizeof dir_slash, "%s/", dir);
+    setenv("PF_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(RUN("plot", csv, js, "--out", dir_slash), 0);
+    unsetenv("PF_GNUPLOT");
+    HAS(g_out, "plots/query_us.dat");
+    HASNT(g_out, "//");
+    HASNT(g_err, "//");
     /* with gnuplot (when installed): real PNGs */
     if (access("/usr/bin/gnuplot", X_OK) == 0) {
         setenv("PF_GNUPLOT", "/usr/bin/gnuplot", 1);
