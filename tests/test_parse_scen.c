@@ -199,8 +199,7 @@ static void test_comma_locale(void **state)
 {
     (void)state;
     if (!comma_locale()) {
-        print_message("SKIP: no de_DE locale and localedef could not make one (Debian: locales)\n");
-        skip();
+        SKIP_BECAUSE("no de_DE locale, and localedef could not make one (Debian: locales)");
     }
     assert_string_equal(localeconv()->decimal_point, ",");
     const char *text = "version 1\n3\tx\t49\t49\t40\t2\t3\t45\t55.66904755\n0 x 49 49 1 1 1 2 1e-310\n";
@@ -227,5 +226,5 @@ int main(void)
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_comma_locale),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RUN_TESTS(tests);
 }
