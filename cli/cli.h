@@ -73,7 +73,12 @@ void     cli_json_str(FILE *f, const char *s);
 /* An output file (--csv, -o): written beside its target and renamed over it once complete, so a
  * failed run never leaves a truncated file and never removes one; a target that exists and is not
  * a regular file (/dev/null, /dev/full, a pipe) is written in place and never removed. */
-typedef struct cli_out { FILE *f; const char *path; char *tmp, *real; } cli_out;
+typedef struct cli_out {
+    FILE       *f;
+    const char *path;
+    const char *tmp;          /* the file written beside the target; NULL when written in place */
+    struct pf__outfile *impl; /* the library's (pf__out_open): the one rule for output files */
+} cli_out;
 /* Opens; NULL (message printed) on failure. */
 FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
 /* Checks every write (ferror, fflush, fclose), then renames; ok = 0 discards the output. Returns 1
