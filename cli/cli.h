@@ -199,8 +199,8 @@ void     cli_detail_json(FILE *f, uint32_t detail);
 typedef struct cli_answers { uint64_t by_algo[PF_ALGO__COUNT]; uint64_t detail[8]; } cli_answers;
 void     cli_answers_add(cli_answers *a, const pf_stats *st);
 void     cli_answers_json(FILE *f, const cli_answers *a);
-/* CSV status word: ok, no_path, limit, invalid, oom, ... */
-const char *cli_status_word(pf_status s);
+/* CSV status word (ok, no_path, limit, invalid, oom, ...): cli_status_word, status_word.h */
+#include "status_word.h"
 /* Whether this algorithm's cost must equal the optimum. */
 int      cli_algo_optimal(pf_algo a);
 /* A path buffer that grows on PF_BUFFER_TOO_SMALL. */

@@ -287,20 +287,6 @@ void cli_answers_json(FILE *f, const cli_answers *a)
         fprintf(f, ",\"detail_%s\":%llu", DETAIL_NAMES[k], (unsigned long long)a->detail[k]);
 }
 
-const char *cli_status_word(pf_status s)
-{
-    switch (s) {
-    case PF_OK: return "ok";
-    case PF_NO_PATH: return "no_path";
-    case PF_PARTIAL: return "partial";
-    case PF_LIMIT_REACHED: return "limit";
-    case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
-    case PF_OUT_OF_MEMORY: return "oom";
-    case PF_COST_OVERFLOW: return "overflow";
-    default: return "error";
-    }
-}
-
 int cli_algo_optimal(pf_algo a)
 {
     return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS || a == PF_ALGO_AUTO ||

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "pathfind.h"
+#include "status_word.h"
 #include "run_cli.h"
 #include "tmpdir.h"
 
@@ -357,6 +358,21 @@ static void test_out_files(void **state)
     assert_int_equal(left, 0);
 }
 
+static void test_status_word(void **state)
+{
+    (void)state;
+    /* every status has its word, the batch's too (cli/status_word.c: one table for the CLI's
+     * commands, replay and the browser demo; the commands wrote "error" for the batch's) */
+    assert_string_equal(cli_status_word(PF_OK), "ok");
+    assert_string_equal(cli_status_word(PF_NO_PATH), "no_path");
+    assert_string_equal(cli_status_word(PF_LIMIT_REACHED), "limit");
+    assert_string_equal(cli_status_word(PF_INVALID_GOAL), "invalid");
+    assert_string_equal(cli_status_word(PF_CANCELLED), "cancelled");
+    assert_string_equal(cli_status_word(PF_SUPERSEDED), "superseded");
+    assert_string_equal(cli_status_word(PF_IN_PROGRESS), "pending");
+    assert_string_equal(cli_status_word(PF_IO_ERROR), "error");
+}
+
 static void test_render(void **state)
 {
     (void)state;
@@ -515,6 +531,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_level), cmocka_unit_test(test_demo), cmocka_unit_test(test_scen),
         cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_classes), cmocka_unit_test(test_gen), cmocka_unit_test(test_out_files),
+        cmocka_unit_test(test_status_word),
         cmocka_unit_test(test_render),    cmocka_unit_test(test_plot), cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
