@@ -118,6 +118,11 @@ int pf__next_line(pf__lines *ls, const char **s, size_t *n);
 
 /* Token scanner within one line: skips spaces/tabs; returns 0 when no token is left. */
 int pf__next_token(const char **p, const char *end, const char **tok, size_t *tlen);
+/* Whether the token t[0..n) is the literal lit ("p", "sp", "version"): the keywords of the text formats. */
+PF__INLINE int pf__tok_eq(const char *t, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(t, lit, n) == 0;
+}
 /* Strict decimal parsers of one whole token; return 0 on malformed or out-of-range input. */
 int pf__parse_u64(const char *t, size_t n, uint64_t *out);
 int pf__parse_i64(const char *t, size_t n, int64_t *out);
