@@ -73,7 +73,12 @@ void     cli_json_str(FILE *f, const char *s);
 /* An output file (--csv, -o): written beside its target and renamed over it once complete, so a
  * failed run never leaves a truncated file and never removes one; a target that exists and is not
  * a regular file (/dev/null, /dev/full, a pipe) is written in place and never removed. */
-typedef struct cli_out { FILE *f; const char *path; char *tmp, *real; } cli_out;
+typedef struct cli_out {
+    FILE       *f;
+    const char *path;
+    const char *tmp;          /* the file written beside the target; NULL when written in place */
+    struct pf__outfile *impl; /* the library's (pf__out_open): the one rule for output files */
+} cli_out;
 /* Opens; NULL (message printed) on failure. */
 FILE    *cli_out_open(cli_out *o, const char *cmd, const char *path);
 /* Checks every write (ferror, fflush, fclose), then renames; ok = 0 discards the output. Returns 1
@@ -194,8 +199,8 @@ void     cli_detail_json(FILE *f, uint32_t detail);
 typedef struct cli_answers { uint64_t by_algo[PF_ALGO__COUNT]; uint64_t detail[8]; } cli_answers;
 void     cli_answers_add(cli_answers *a, const pf_stats *st);
 void     cli_answers_json(FILE *f, const cli_answers *a);
-/* CSV status word: ok, no_path, limit, invalid, oom, ... */
-const char *cli_status_word(pf_status s);
+/* CSV status word (ok, no_path, limit, invalid, oom, ...): cli_status_word, status_word.h */
+#include "status_word.h"
 /* Whether this algorithm's cost must equal the optimum. */
 int      cli_algo_optimal(pf_algo a);
 /* A path buffer that grows on PF_BUFFER_TOO_SMALL. */

@@ -238,13 +238,6 @@ typedef struct row {
     int32_t     sx, sy;   /* where the order was given */
 } row;
 
-static const char *status_word(pf_status s)
-{
-    if (s == PF_CANCELLED) return "cancelled";
-    if (s == PF_SUPERSEDED) return "superseded";
-    return cli_status_word(s);
-}
-
 static uint64_t hash_path(const uint32_t *p, uint32_t n, uint8_t **buf, size_t *cap)
 {
     if ((size_t)n * 4u > *cap) {
@@ -331,7 +324,7 @@ static int write_csv(FILE *f, const row *rows, uint32_t n)
         const row *w = &rows[i];
         ok = fprintf(f, "%u,%llu,%llu,%lld,%s,", i, (unsigned long long)w->tag, (unsigned long long)w->submitted,
                      (long long)w->arrived,
-                     status_word(w->status)) > 0;
+                     cli_status_word(w->status)) > 0;
         if (ok && w->len) ok = fprintf(f, "%.6f,%u,%016llx\n", w->cost, w->len, (unsigned long long)w->hash) > 0;
         else if (ok) ok = fputs("-,0,-\n", f) >= 0;
     }

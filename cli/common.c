@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "common/pf_internal.h" /* pf__out_open, pf__link_target: the library's output files */
 
 int cli_args_only;
 
@@ -286,20 +287,6 @@ void cli_answers_json(FILE *f, const cli_answers *a)
         fprintf(f, ",\"detail_%s\":%llu", DETAIL_NAMES[k], (unsigned long long)a->detail[k]);
 }
 
-const char *cli_status_word(pf_status s)
-{
-    switch (s) {
-    case PF_OK: return "ok";
-    case PF_NO_PATH: return "no_path";
-    case PF_PARTIAL: return "partial";
-    case PF_LIMIT_REACHED: return "limit";
-    case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
-    case PF_OUT_OF_MEMORY: return "oom";
-    case PF_COST_OVERFLOW: return "overflow";
-    default: return "error";
-    }
-}
-
 int cli_algo_optimal(pf_algo a)
 {
     return a == PF_ALGO_ASTAR || a == PF_ALGO_DIJKSTRA || a == PF_ALGO_JPS || a == PF_ALGO_JPS_PLUS || a == PF_ALGO_AUTO ||
@@ -388,128 +375,42 @@ void cli_json_str(FILE *f, const char *s)
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
-/* The file a link names: resolved, or for a dangling link (or a chain of links ending in a name
- * that does not exist) the last name held, each taken from its link's own directory when
- * relative, so the output is made there and the links stay links. NULL for a loop of links (or
- * more than 40) or a name too long. */
-static char *link_target(const char *link)
+/* The output files are the library's (pf__out_open, pf__out_close: written beside the target and
+ * renamed over it, links followed, devices and this process's streams written in place); the
+ * CLI words its own messages from the reason the library records. */
+static void out_error(const char *cmd, const pf__outfile *p)
 {
-    char *real = realpath(link, NULL);
-    if (real) return real;
-    char cur[4096], name[4096];
-    if (strlen(link) >= sizeof cur) return NULL;
-    strcpy(cur, link);
-    for (int depth = 0; depth < 40; depth++) {
-        ssize_t n = readlink(cur, name, sizeof name - 1);
-        if (n <= 0) return NULL;
-        name[n] = '\0';
-        const char *slash = strrchr(cur, '/');
-        size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
-        if (dir + (size_t)n + 1 > sizeof cur) return NULL;
-        memmove(cur + dir, name, (size_t)n + 1);
-        struct stat sb;
-        if (lstat(cur, &sb) == 0 && S_ISLNK(sb.st_mode)) continue; /* a link to a link */
-        return strdup(cur);
+    const char *path = p->path ? p->path : "";
+    switch (p->fail) {
+    case PF__OUT_IS_DIR: cli_error(cmd, "cannot write '%s': it is a directory", path); break;
+    case PF__OUT_LINK_LOOP:
+        cli_error(cmd, "cannot write '%s': a loop of symbolic links, or one too long to follow", path);
+        break;
+    case PF__OUT_NO_MEMORY: cli_error(cmd, "out of memory"); break;
+    case PF__OUT_WRITE: /* err 0: the caller discarded the output (ok = 0) and has said why */
+        if (p->err) cli_error(cmd, "error writing '%s': %s", path, strerror(p->err));
+        break;
+    case PF__OUT_RENAME: cli_error(cmd, "cannot replace '%s': %s", path, strerror(p->err)); break;
+    default: cli_error(cmd, "cannot write '%s': %s", path, strerror(p->err ? p->err : EIO)); break;
     }
-    return NULL;
-}
-
-/* 1 or 2 when the file `sb` describes is this process's stdout or stderr, else 0. */
-static int std_stream_of(const struct stat *sb)
-{
-    struct stat so;
-    for (int fd = 1; fd <= 2; fd++)
-        if (fstat(fd, &so) == 0 && so.st_dev == sb->st_dev && so.st_ino == sb->st_ino) return fd;
-    return 0;
-}
-
-/* Whether `path` names one of the process's streams (/dev/stdout, /proc/self/fd/1 and the like)
- * or a file that its stdout or stderr writes to (`--csv f > f`): such an output is written in
- * place. Replaced by rename, the stream would keep the old file, and what the command prints
- * after it would be lost with it; a pipe's link names no file to make beside it. */
-static int names_stream(const char *path)
-{
-    static const char *const pre[] = {"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        if (strncmp(path, pre[i], strlen(pre[i])) == 0) return 1;
-    if (strncmp(path, "/proc/", 6) == 0) {
-        const char *p = path + 6;
-        while (*p >= '0' && *p <= '9') p++;
-        if (p > path + 6 && strncmp(p, "/fd/", 4) == 0) return 1;
-    }
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && std_stream_of(&sb);
-}
-
-/* `path` opened for writing in place; where it is this process's stdout or stderr (through any
- * links, a file redirected to, a pipe), that stream's own descriptor, so that the output and
- * what is printed after it go one after the other, not over each other from two offsets. */
-static FILE *open_in_place(const char *path)
-{
-    struct stat sb;
-    const int fd = stat(path, &sb) == 0 ? std_stream_of(&sb) : 0;
-    if (!fd) return fopen(path, "w");
-    fflush(fd == 1 ? stdout : stderr);
-    const int d = dup(fd);
-    FILE *f = d >= 0 ? fdopen(d, "w") : NULL;
-    if (!f && d >= 0) close(d);
-    return f;
 }
 
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
     *o = (cli_out){.path = path};
-    struct stat sb;
-    /* a device, a pipe or a stream of this process (followed through any links): written in
-     * place; renaming over /dev/full would replace the node */
-    int exists = stat(path, &sb) == 0;
-    if (exists && S_ISDIR(sb.st_mode)) {
-        cli_error(cmd, "cannot write '%s': it is a directory", path);
-        return NULL;
-    }
-    if ((exists && !S_ISREG(sb.st_mode)) || names_stream(path)) {
-        if (!(o->f = open_in_place(path))) cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return o->f;
-    }
-    /* a link is followed: the file it names is replaced, the link stays a link; a loop of links
-     * names no file (replacing one of its links would break it) */
-    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && !(o->real = link_target(path))) {
-        cli_error(cmd, "cannot write '%s': a loop of symbolic links, or one too long to follow", path);
-        return NULL;
-    }
-    const char *target = o->real ? o->real : path;
-    size_t n = strlen(target) + 16;
-    o->tmp = malloc(n);
-    if (!o->tmp) {
+    pf__outfile *p = malloc(sizeof *p);
+    if (!p) {
         cli_error(cmd, "out of memory");
-        cli_out_close(o, cmd, 0);
         return NULL;
     }
-    snprintf(o->tmp, n, "%s.tmp-XXXXXX", target);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        free(o->tmp);
-        o->tmp = NULL;
-        cli_out_close(o, cmd, 0);
+    if (pf__out_open(p, path, NULL, NULL) != PF_OK) {
+        out_error(cmd, p);
+        free(p);
         return NULL;
     }
-    /* mkstemp makes the file private (0600); the output gets what a plain fopen would give it, or
-     * the mode of the file it replaces */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, stat(target, &sb) == 0 ? (sb.st_mode & 07777) : (0666 & ~mask)) != 0) {
-        /* harmless: the file stays private */
-    }
-    o->f = fdopen(fd, "w");
-    if (!o->f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
-        cli_out_close(o, cmd, 0);
-    }
+    o->impl = p;
+    o->f = p->f;
+    o->tmp = p->tmp;
     return o->f;
 }
 
@@ -521,19 +422,16 @@ static char *out_target(const char *path)
     char *real = realpath(path, NULL);
     if (real) return real;
     struct stat sb;
-    char *link = NULL;
+    char link[4096];
     const char *p = path;
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-        if (!(link = link_target(path))) return NULL;
+        if (!pf__link_target(path, link, sizeof link)) return NULL;
         p = link;
     }
     const char *slash = strrchr(p, '/'), *base = slash ? slash + 1 : p;
     char dir[4096];
     size_t dl = slash ? (size_t)(slash - p) : 0;
-    if (dl >= sizeof dir) {
-        free(link);
-        return NULL;
-    }
+    if (dl >= sizeof dir) return NULL;
     if (!slash) strcpy(dir, ".");
     else if (dl == 0) strcpy(dir, "/");
     else {
@@ -544,7 +442,6 @@ static char *out_target(const char *path)
     if (rd && (out = malloc(strlen(rd) + strlen(base) + 2)))
         sprintf(out, "%s%s%s", rd, strcmp(rd, "/") == 0 ? "" : "/", base);
     free(rd);
-    free(link);
     return out;
 }
 
@@ -566,10 +463,9 @@ int cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *
 
 int cli_out_check(const char *cmd, const char *path)
 {
-    struct stat sb;
     /* a pipe, a device or a stream is written in place: opened to check, a pipe's reader would see
      * its end */
-    if ((stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) || names_stream(path)) return 1;
+    if (pf__out_in_place(path)) return 1;
     cli_out o;
     if (!cli_out_open(&o, cmd, path)) return 0;
     cli_out_close(&o, cmd, 0); /* the temporary file goes; the target is not touched */
@@ -578,35 +474,12 @@ int cli_out_check(const char *cmd, const char *path)
 
 int cli_out_close(cli_out *o, const char *cmd, int ok)
 {
-    if (!o) return 0;
-    if (!o->f) {
-        free(o->real);
-        o->real = NULL;
-        return 0;
-    }
-    /* the cause of a failed write (fprintf and fflush set errno; a caller's own flush may have
-     * found it): the stream's error flag says only that one failed, and a full disk was reported
-     * as "Input/output error" */
-    const int prior = errno;
-    errno = 0;
-    int err = 0;
-    if (fflush(o->f) != 0) err = errno ? errno : EIO;
-    else if (ferror(o->f)) err = prior ? prior : EIO;
-    if (fclose(o->f) != 0 && !err) err = errno ? errno : EIO;
-    o->f = NULL;
-    int done = ok && !err;
-    if (err) cli_error(cmd, "error writing '%s': %s", o->path, strerror(err));
-    if (done && o->tmp && rename(o->tmp, o->real ? o->real : o->path) != 0) {
-        cli_error(cmd, "cannot replace '%s': %s", o->path, strerror(errno));
-        done = 0;
-    }
-    if (o->tmp) {
-        if (!done) unlink(o->tmp); /* ours, made by mkstemp; the target is never removed */
-        free(o->tmp);
-        o->tmp = NULL;
-    }
-    free(o->real);
-    o->real = NULL;
+    if (!o || !o->impl) return 0;
+    pf__outfile *p = o->impl;
+    const int done = pf__out_close(p, ok, NULL) == PF_OK;
+    if (!done) out_error(cmd, p);
+    free(p);
+    *o = (cli_out){.path = o->path};
     return done;
 }
 

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "pathfind.h"
+#include "status_word.h"
 #include "run_cli.h"
 #include "tmpdir.h"
 
@@ -308,6 +309,79 @@ static void test_gen(void **state)
     HAS(g_err, "cannot write");
 }
 
+/* The CLI writes its outputs with the library's pf__out_open (one copy of that code, not two):
+ * its own messages, a new file's mode from the umask (not the temporary file's 0600), a replaced
+ * file's mode kept, a link followed and kept, and no temporary file left behind. */
+static void test_out_files(void **state)
+{
+    (void)state;
+    char want[512];
+    const char *missing = tmp("no/such/dir.map");
+    assert_int_equal(RUN("gen", "-o", missing), 1);
+    snprintf(want, sizeof want, "cannot write '%s': No such file or directory", missing);
+    HAS(g_err, want);
+    assert_int_equal(RUN("gen", "-o", g_dir), 1);
+    snprintf(want, sizeof want, "cannot write '%s': it is a directory", g_dir);
+    HAS(g_err, want);
+    const char *la = tmp("loop_a.map"), *lb = tmp("loop_b.map");
+    assert_int_equal(symlink(lb, la), 0);
+    assert_int_equal(symlink(la, lb), 0);
+    assert_int_equal(RUN("gen", "-o", la), 1);
+    snprintf(want, sizeof want, "cannot write '%s': a loop of symbolic links, or one too long to follow", la);
+    HAS(g_err, want);
+    /* a new file: 0666 less the umask, as fopen makes it */
+    const char *fresh = tmp("fresh.map");
+    mode_t old = umask(027);
+    int rc = RUN("gen", "--width", "20", "--height", "20", "-o", fresh);
+    umask(old);
+    assert_int_equal(rc, 0);
+    struct stat sb;
+    assert_int_equal(stat(fresh, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    /* replaced: its mode stays (a read-only one too) */
+    assert_int_equal(chmod(fresh, 0444), 0);
+    assert_int_equal(RUN("gen", "--width", "30", "--height", "20", "-o", fresh), 0);
+    assert_int_equal(stat(fresh, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0444);
+    /* through a dangling link: the file it names is made, the link stays a link */
+    const char *link = tmp("link.map");
+    assert_int_equal(symlink("named.map", link), 0);
+    assert_int_equal(RUN("gen", "--width", "20", "--height", "20", "-o", link), 0);
+    assert_int_equal(lstat(link, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_int_equal(stat(tmp("named.map"), &sb), 0);
+    assert_true(S_ISREG(sb.st_mode) && sb.st_size > 0);
+    /* /dev/null: written in place, never replaced */
+    assert_int_equal(RUN("gen", "--width", "20", "--height", "20", "-o", "/dev/null"), 0);
+    assert_int_equal(stat("/dev/null", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));
+    char out[256];
+    assert_int_equal(cli_run_shell("gen --width 20 --height 20 -o /dev/stdout", "gen.err", g_out, sizeof g_out), 0);
+    HAS(g_out, "type octile");
+    snprintf(out, sizeof out, "ls -a '%s' | grep -c '\\.tmp-' || true", g_dir);
+    FILE *ls = popen(out, "r");
+    assert_non_null(ls);
+    int left = -1;
+    assert_int_equal(fscanf(ls, "%d", &left), 1);
+    pclose(ls);
+    assert_int_equal(left, 0);
+}
+
+static void test_status_word(void **state)
+{
+    (void)state;
+    /* every status has its word, the batch's too (cli/status_word.c: one table for the CLI's
+     * commands, replay and the browser demo; the commands wrote "error" for the batch's) */
+    assert_string_equal(cli_status_word(PF_OK), "ok");
+    assert_string_equal(cli_status_word(PF_NO_PATH), "no_path");
+    assert_string_equal(cli_status_word(PF_LIMIT_REACHED), "limit");
+    assert_string_equal(cli_status_word(PF_INVALID_GOAL), "invalid");
+    assert_string_equal(cli_status_word(PF_CANCELLED), "cancelled");
+    assert_string_equal(cli_status_word(PF_SUPERSEDED), "superseded");
+    assert_string_equal(cli_status_word(PF_IN_PROGRESS), "pending");
+    assert_string_equal(cli_status_word(PF_IO_ERROR), "error");
+}
+
 static void test_render(void **state)
 {
     (void)state;
@@ -474,7 +548,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_level), cmocka_unit_test(test_demo), cmocka_unit_test(test_scen),
-        cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_classes), cmocka_unit_test(test_gen),
+        cmocka_unit_test(test_graph),     cmocka_unit_test(test_path), cmocka_unit_test(test_classes), cmocka_unit_test(test_gen), cmocka_unit_test(test_out_files),
+        cmocka_unit_test(test_status_word),
         cmocka_unit_test(test_render),    cmocka_unit_test(test_plot), cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

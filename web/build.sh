@@ -9,7 +9,7 @@ mkdir -p "$out/maps"
 out=$(cd "$out" && pwd)
 . "$src/web/emcc_env.sh"
 funcs=$(grep -o '^KEEP [^(]*(' "$src/web/pf_web.c" | sed 's/.*[ *]\([a-z_0-9]*\)($/_\1/' | paste -sd, -)
-pf_emcc "$src/web/pf_web.c" \
+pf_emcc "$src/web/pf_web.c" "$src/cli/status_word.c" \
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sMODULARIZE=1 -sEXPORT_NAME=createPathfind \
     -sEXPORTED_FUNCTIONS="$funcs,_malloc,_free" \
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8 \

@@ -17,6 +17,7 @@
 #include <pathfind.h>
 #define XXH_INLINE_ALL /* the path hash of replay's CSV: XXH3 over little-endian node ids */
 #include <xxhash.h>
+#include "../cli/status_word.h" /* the CLI's words for a status, one table */
 
 #define KEEP EMSCRIPTEN_KEEPALIVE
 
@@ -317,21 +318,9 @@ KEEP int pfw_path_check(const uint32_t *path, int len, int size)
 KEEP const char *pfw_status_name(int s) { return pf_status_name((pf_status)s); }
 KEEP const char *pfw_algo_name(int a) { return pf_algo_name((pf_algo)a); }
 
-/** An order's status as `pathfind replay` writes it in its CSV (cli_status_word and replay's own). */
+/** An order's status as `pathfind replay` writes it in its CSV (the CLI's one table: cli/status_word.c). */
 KEEP const char *pfw_order_word(int i)
 {
     if (!order_at(i)) return "error";
-    switch (order_at(i)->status) {
-    case PF_OK: return "ok";
-    case PF_NO_PATH: return "no_path";
-    case PF_PARTIAL: return "partial";
-    case PF_LIMIT_REACHED: return "limit";
-    case PF_INVALID_START: case PF_INVALID_GOAL: case PF_INVALID_ARGUMENT: return "invalid";
-    case PF_OUT_OF_MEMORY: return "oom";
-    case PF_COST_OVERFLOW: return "overflow";
-    case PF_CANCELLED: return "cancelled";
-    case PF_SUPERSEDED: return "superseded";
-    case PF_IN_PROGRESS: return "pending";
-    default: return "error";
-    }
+    return cli_status_word(order_at(i)->status);
 }

@@ -83,8 +83,26 @@ typedef struct pf__outfile {
     size_t       tmp_size;
     pf_allocator alloc;
     char         real[4096]; /* PATH_MAX: the resolved target when path is a symbolic link */
+    int          fail;     /* pf__out_fail: why the last open or close failed (PF__OUT_OK when not) */
+    int          err;      /* the errno of that failure; 0 where none applies */
 } pf__outfile;
+/* Why pf__out_open or pf__out_close failed, with errno in pf__outfile.err where one applies: the
+ * library says it in a pf_diag, the CLI in its own words, from one implementation. */
+typedef enum pf__out_fail {
+    PF__OUT_OK = 0,
+    PF__OUT_NO_PATH,   /* open: no file name given */
+    PF__OUT_IS_DIR,    /* open: the path is a directory */
+    PF__OUT_NO_OPEN,   /* open: opening in place, or making the file beside the target, failed (err) */
+    PF__OUT_LINK_LOOP, /* open: a loop of symbolic links, or one too long to follow */
+    PF__OUT_NO_MEMORY, /* open */
+    PF__OUT_WRITE,     /* close: a write, the flush or the close failed (err); err 0: ok was 0 */
+    PF__OUT_RENAME,    /* close: the temporary file could not be renamed over the target (err) */
+} pf__out_fail;
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag);
+/* Whether pf__out_open writes `path` in place: it exists and is neither a regular file nor a
+ * directory (a device, a pipe), or it names one of this process's streams (/dev/stdout, a file
+ * its stdout or stderr is redirected to). */
+int pf__out_in_place(const char *path);
 /* Flushes and closes; with ok (the caller's writes all succeeded) and no stream error, renames the
  * temporary file over the target. Otherwise removes the temporary file and returns PF_IO_ERROR
  * ("write failed: REASON" in diag). */
@@ -100,6 +118,11 @@ int pf__next_line(pf__lines *ls, const char **s, size_t *n);
 
 /* Token scanner within one line: skips spaces/tabs; returns 0 when no token is left. */
 int pf__next_token(const char **p, const char *end, const char **tok, size_t *tlen);
+/* Whether the token t[0..n) is the literal lit ("p", "sp", "version"): the keywords of the text formats. */
+PF__INLINE int pf__tok_eq(const char *t, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(t, lit, n) == 0;
+}
 /* Strict decimal parsers of one whole token; return 0 on malformed or out-of-range input. */
 int pf__parse_u64(const char *t, size_t n, uint64_t *out);
 int pf__parse_i64(const char *t, size_t n, int64_t *out);

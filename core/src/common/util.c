@@ -468,10 +468,24 @@ static FILE *open_in_place(const char *path)
 }
 #endif
 
+int pf__out_in_place(const char *path)
+{
+#if PF__POSIX_FILES
+    struct stat sb;
+    return (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) || names_stream(path);
+#else
+    (void)path;
+    return 0;
+#endif
+}
+
 pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, pf_diag *diag)
 {
     *o = (pf__outfile){.path = path, .target = path, .alloc = pf__alloc_resolve(a)};
-    if (!path) return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    if (!path) {
+        o->fail = PF__OUT_NO_PATH;
+        return pf__diag_set(diag, PF_INVALID_ARGUMENT, NULL, 0, 0, "no file name given");
+    }
     int keep_mode = 0;
 #if PF__POSIX_FILES
     struct stat sb;
@@ -479,18 +493,27 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
     /* a device, a pipe or a stream of this process (followed through any links): written in
      * place (renaming over /dev/full would replace the node) */
     const int exists = stat(path, &sb) == 0;
-    if (exists && S_ISDIR(sb.st_mode)) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
-    if ((exists && !S_ISREG(sb.st_mode)) || names_stream(path)) {
+    if (exists && S_ISDIR(sb.st_mode)) {
+        o->fail = PF__OUT_IS_DIR;
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "is a directory");
+    }
+    if (pf__out_in_place(path)) { /* the directory was refused above */
         o->f = open_in_place(path);
-        if (!o->f) return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+        if (!o->f) {
+            o->fail = PF__OUT_NO_OPEN;
+            o->err = errno;
+            return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(o->err));
+        }
         return PF_OK;
     }
     /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
      * stays a link */
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
         /* a loop of links names no file: replacing one of its links would break it */
-        if (!pf__link_target(path, o->real, sizeof o->real))
+        if (!pf__link_target(path, o->real, sizeof o->real)) {
+            o->fail = PF__OUT_LINK_LOOP;
             return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "a loop of symbolic links, or one too long to follow");
+        }
         o->target = o->real;
     }
     if (stat(o->target, &sb) == 0) { /* a file replaced keeps its mode (a read-only one too) */
@@ -501,7 +524,10 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
     size_t pl = strlen(o->target);
     o->tmp_size = pl + 32;
     o->tmp = pf__alloc(&o->alloc, o->tmp_size, 16);
-    if (!o->tmp) return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory");
+    if (!o->tmp) {
+        o->fail = PF__OUT_NO_MEMORY;
+        return pf__diag_set(diag, PF_OUT_OF_MEMORY, path, 0, 0, "out of memory");
+    }
     /* "wbx" (C11) creates exclusively: an existing file of that name is never reused or removed */
     static atomic_uint counter;
     uint64_t seed = (uint64_t)(uintptr_t)o ^ ((uint64_t)time(NULL) << 20);
@@ -512,10 +538,11 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
         if (!o->f && errno != EEXIST) break;
     }
     if (!o->f) {
-        int e = errno;
+        o->fail = PF__OUT_NO_OPEN;
+        o->err = errno;
         pf__free(&o->alloc, o->tmp, o->tmp_size);
         o->tmp = NULL;
-        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a file beside it: %s", strerror(e));
+        return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot create a file beside it: %s", strerror(o->err));
     }
 #if PF__POSIX_FILES
     /* the new file was made with the process's default mode; failing to change it is harmless */
@@ -540,11 +567,16 @@ pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
     }
     o->f = NULL;
     pf_status st = PF_OK;
-    if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why */
-    else if (err || !ok)
+    if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why (o->fail stays as it set it) */
+    else if (err || !ok) {
+        o->fail = PF__OUT_WRITE;
+        o->err = err;
         st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "write failed: %s", strerror(err ? err : EIO));
-    else if (o->tmp && rename(o->tmp, o->target) != 0)
-        st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "cannot replace it: %s", strerror(errno));
+    } else if (o->tmp && rename(o->tmp, o->target) != 0) {
+        o->fail = PF__OUT_RENAME;
+        o->err = errno;
+        st = pf__diag_set(diag, PF_IO_ERROR, o->path, 0, 0, "cannot replace it: %s", strerror(o->err));
+    }
     if (o->tmp) {
         if (st != PF_OK) remove(o->tmp); /* ours: made exclusively by pf__out_open */
         pf__free(&o->alloc, o->tmp, o->tmp_size);

@@ -16,6 +16,7 @@
 #include <time.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
+#include "common/bytes_internal.h"
 #include "common/par_internal.h"
 #include "generic/generic_internal.h"
 #include "grow_internal.h"
@@ -614,27 +615,6 @@ pf_status pf_pdb_build(const pf_pdb_desc *desc, pf_pdb **out)
 
 /* ---- files ---------------------------------------------------------------------------------------- */
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *b, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *b)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)b[i] << (8 * i);
-    return v;
-}
-static uint64_t get64(const uint8_t *b)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)b[i] << (8 * i);
-    return v;
-}
-
 /* Header and directory, as they go to the file; the payload hash is over the tables in order. */
 static void encode_head(const pf_pdb *p, uint8_t *h, uint8_t *dir)
 {
@@ -646,25 +626,25 @@ static void encode_head(const pf_pdb *p, uint8_t *h, uint8_t *dir)
     for (uint32_t i = 0; i < n; i++) {
         const pf_pdb_info *in = &p->tab[i].info;
         uint8_t *e = dir + (size_t)i * DIR_ENTRY;
-        put64(e, in->entries);
-        put64(e + 8, in->unreached);
-        put32(e + 16, in->bits);
-        put32(e + 20, in->scale);
-        put32(e + 24, in->max_moves);
-        put32(e + 28, (uint32_t)in->uses_base);
+        pf__put64(e, in->entries);
+        pf__put64(e + 8, in->unreached);
+        pf__put32(e + 16, in->bits);
+        pf__put32(e + 20, in->scale);
+        pf__put32(e + 24, in->max_moves);
+        pf__put32(e + 28, (uint32_t)in->uses_base);
         payload += in->bytes;
         XXH3_64bits_update(&st, p->tab[i].data, in->bytes);
     }
     memset(h, 0, HEADER_SIZE);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, PF_PDB_FILE_VERSION);
-    put32(h + 12, HEADER_SIZE);
-    put64(h + 16, fingerprint(&p->desc));
-    put32(h + 24, n);
-    put64(h + 32, payload);
-    put64(h + 40, XXH3_64bits_digest(&st));
-    put64(h + 48, XXH3_64bits(dir, (size_t)n * DIR_ENTRY));
-    put64(h + 56, XXH3_64bits(h, 56));
+    pf__put32(h + 8, PF_PDB_FILE_VERSION);
+    pf__put32(h + 12, HEADER_SIZE);
+    pf__put64(h + 16, fingerprint(&p->desc));
+    pf__put32(h + 24, n);
+    pf__put64(h + 32, payload);
+    pf__put64(h + 40, XXH3_64bits_digest(&st));
+    pf__put64(h + 48, XXH3_64bits(dir, (size_t)n * DIR_ENTRY));
+    pf__put64(h + 56, XXH3_64bits(h, 56));
 }
 
 size_t pf_pdb_file_size(const pf_pdb *p)
@@ -716,21 +696,21 @@ static pf_status check_head(const uint8_t *h, const pf_pdb_desc *d, const char *
 {
     if (memcmp(h, MAGIC, 8) != 0)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind pattern database (bad magic)");
-    uint32_t version = get32(h + 8);
+    uint32_t version = pf__get32(h + 8);
     if (version != PF_PDB_FILE_VERSION)
         return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0, "database file version %u, this build reads version %u",
                             version, PF_PDB_FILE_VERSION);
-    if (get64(h + 56) != XXH3_64bits(h, 56))
+    if (pf__get64(h + 56) != XXH3_64bits(h, 56))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
-    if (get32(h + 12) != HEADER_SIZE || get32(h + 28) != 0)
+    if (pf__get32(h + 12) != HEADER_SIZE || pf__get32(h + 28) != 0)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "inconsistent header");
-    if (get32(h + 24) != d->pattern_count)
-        return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0, "the file has %u patterns, the desc %u", get32(h + 24),
+    if (pf__get32(h + 24) != d->pattern_count)
+        return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0, "the file has %u patterns, the desc %u", pf__get32(h + 24),
                             d->pattern_count);
-    if (get64(h + 16) != fingerprint(d))
+    if (pf__get64(h + 16) != fingerprint(d))
         return pf__diag_set(diag, PF_WRONG_MAP, name, 0, 0,
                             "built for another domain, goal or pattern set (fingerprint %016llx, desc %016llx)",
-                            (unsigned long long)get64(h + 16), (unsigned long long)fingerprint(d));
+                            (unsigned long long)pf__get64(h + 16), (unsigned long long)fingerprint(d));
     return PF_OK;
 }
 
@@ -738,13 +718,14 @@ static pf_status check_head(const uint8_t *h, const pf_pdb_desc *d, const char *
 static pf_status check_dir(pf_pdb *p, const uint8_t *h, const uint8_t *dir, const char *name, pf_diag *diag)
 {
     const uint32_t n = p->desc.pattern_count;
-    if (get64(h + 48) != XXH3_64bits(dir, (size_t)n * DIR_ENTRY))
+    if (pf__get64(h + 48) != XXH3_64bits(dir, (size_t)n * DIR_ENTRY))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "directory checksum mismatch (corrupted)");
     uint64_t payload = 0;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *e = dir + (size_t)i * DIR_ENTRY;
-        pf_pdb_info in = {.entries = get64(e), .unreached = get64(e + 8), .bits = get32(e + 16),
-                          .scale = get32(e + 20), .max_moves = get32(e + 24), .uses_base = (int)get32(e + 28)};
+        pf_pdb_info in = {.entries = pf__get64(e), .unreached = pf__get64(e + 8), .bits = pf__get32(e + 16),
+                          .scale = pf__get32(e + 20), .max_moves = pf__get32(e + 24),
+                          .uses_base = (int)pf__get32(e + 28)};
         const pf_pdb_pattern *pat = &p->pat[i];
         uint64_t want = pat->size / group_of(pat);
         if (in.entries != want)
@@ -758,9 +739,9 @@ static pf_status check_dir(pf_pdb *p, const uint8_t *h, const uint8_t *dir, cons
         payload += in.bytes;
         p->tab[i].info = in;
     }
-    if (get64(h + 32) != payload)
+    if (pf__get64(h + 32) != payload)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "payload size %llu, the directory implies %llu",
-                            (unsigned long long)get64(h + 32), (unsigned long long)payload);
+                            (unsigned long long)pf__get64(h + 32), (unsigned long long)payload);
     return PF_OK;
 }
 
@@ -873,7 +854,7 @@ static pf_status load(reader *r, const char *name, const pf_pdb_desc *desc, pf_p
     }
     if (st == PF_OK && !at_end(r))
         st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "trailing bytes after the tables");
-    if (st == PF_OK && XXH3_64bits_digest(&hs) != get64(h + 40))
+    if (st == PF_OK && XXH3_64bits_digest(&hs) != pf__get64(h + 40))
         st = pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "table checksum mismatch (corrupted)");
     /* the checksums only prove the file is what some writer sealed: the directory's numbers must
      * also be what the tables hold (a resealed scale of 2^31 gave inadmissible values) */

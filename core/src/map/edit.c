@@ -149,8 +149,6 @@ static int sets_weight(const pf_grid_edit *e)
 
 /* ---- applying -------------------------------------------------------------------------------------- */
 
-static size_t grid_cells(const pf_map *m) { return (size_t)m->pw * m->ph; }
-
 /* Lazily made on the first edit: the log, the block versions. */
 static int ensure_live(pf_map *m)
 {
@@ -343,7 +341,7 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
     pf_rect *boxes = count <= 16 ? boxes_buf : pf__alloc(&m->alloc, (size_t)count * sizeof *boxes, 64);
     int ok = boxes && ensure_live(m) && ensure_scratch(m, scratch);
     if (ok && weight && !m->cost) {
-        size_t cells = grid_cells(m);
+        size_t cells = pf__grid_cells(m);
         m->cost = pf__alloc(&m->alloc, cells * sizeof(float), 64);
         ok = m->cost != NULL;
         if (ok) {
@@ -389,13 +387,13 @@ pf_status pf_grid_apply_edits(pf_map *m, const pf_grid_edit *edits, uint32_t cou
     if (!nbox && !m->comp && !pf__grid_label_components(m)) result = PF_OUT_OF_MEMORY;
     if (m->cost && m->cost_not1 == 0 && !was_weighted) {
         /* made for this edit, and no multiplier other than 1 stayed: as if never made */
-        pf__free(&m->alloc, m->cost, grid_cells(m) * sizeof(float));
+        pf__free(&m->alloc, m->cost, pf__grid_cells(m) * sizeof(float));
         m->cost = NULL;
         m->min_cost = 1.0;
         m->cost_min_n = 0;
     } else if (m->cost && m->cost_not1 == 0) {
         /* every passable multiplier is 1 again: unweighted, as a fresh map of these cells */
-        pf__free(&m->alloc, m->cost, grid_cells(m) * sizeof(float));
+        pf__free(&m->alloc, m->cost, pf__grid_cells(m) * sizeof(float));
         m->cost = NULL;
         m->min_cost = 1.0;
         m->cost_min_n = 0;

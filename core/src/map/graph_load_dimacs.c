@@ -3,8 +3,6 @@
 #include <string.h>
 #include "map/map_internal.h"
 
-static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
-
 /* A token of digits only: a count or weight that did not parse was too large for 64 bits, which
  * the header promises as PF_TOO_LARGE, not as a malformed number. */
 static int all_digits(const char *t, size_t n)
@@ -46,8 +44,8 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "missing 'p sp N M' line");
     p = s;
     uint64_t N, M;
-    if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "p") || !pf__next_token(&p, s + n, &t, &tl) ||
-        !tok_eq(t, tl, "sp"))
+    if (!pf__next_token(&p, s + n, &t, &tl) || !pf__tok_eq(t, tl, "p") || !pf__next_token(&p, s + n, &t, &tl) ||
+        !pf__tok_eq(t, tl, "sp"))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "expected 'p sp N M'");
     const char *tn = NULL, *tm = NULL;
     size_t ln = 0, lm = 0;
@@ -89,7 +87,7 @@ static pf_status parse_gr(const char *text, size_t len, const char *name, const 
     while (next_content(&ls, &s, &n)) {
         p = s;
         pf__next_token(&p, s + n, &t, &tl);
-        if (!tok_eq(t, tl, "a")) {
+        if (!pf__tok_eq(t, tl, "a")) {
             pf__free(a, e, (size_t)(M ? M : 1) * sizeof(pf_edge));
             return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "expected an arc line 'a U V W'");
         }
@@ -148,9 +146,9 @@ static pf_status parse_co(const char *text, size_t len, const char *name, const 
         return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line + 1, 0, "missing 'p aux sp co N' line");
     p = s;
     uint64_t N;
-    int ok = pf__next_token(&p, s + n, &t, &tl) && tok_eq(t, tl, "p") && pf__next_token(&p, s + n, &t, &tl) &&
-             tok_eq(t, tl, "aux") && pf__next_token(&p, s + n, &t, &tl) && tok_eq(t, tl, "sp") &&
-             pf__next_token(&p, s + n, &t, &tl) && tok_eq(t, tl, "co") && pf__next_token(&p, s + n, &t, &tl) &&
+    int ok = pf__next_token(&p, s + n, &t, &tl) && pf__tok_eq(t, tl, "p") && pf__next_token(&p, s + n, &t, &tl) &&
+             pf__tok_eq(t, tl, "aux") && pf__next_token(&p, s + n, &t, &tl) && pf__tok_eq(t, tl, "sp") &&
+             pf__next_token(&p, s + n, &t, &tl) && pf__tok_eq(t, tl, "co") && pf__next_token(&p, s + n, &t, &tl) &&
              pf__parse_u64(t, tl, &N) && !pf__next_token(&p, s + n, &t, &tl);
     if (!ok) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "expected 'p aux sp co N'");
     if (N != nn)
@@ -177,7 +175,7 @@ static pf_status parse_co(const char *text, size_t len, const char *name, const 
         pf__next_token(&p, s + n, &t, &tl);
         uint64_t id;
         int64_t x, y;
-        if (!tok_eq(t, tl, "v")) why = "expected a node line 'v ID X Y'";
+        if (!pf__tok_eq(t, tl, "v")) why = "expected a node line 'v ID X Y'";
         else if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_u64(t, tl, &id)) why = "bad node id";
         else if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_i64(t, tl, &x)) why = "bad x coordinate";
         else if (!pf__next_token(&p, s + n, &t, &tl) || !pf__parse_i64(t, tl, &y)) why = "bad y coordinate";

@@ -14,14 +14,12 @@ int pf_grid_terrain_class(char ch)
     }
 }
 
-static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
-
 /* Reads "KEY VALUE" (e.g. "height 49"); returns 0 when the line does not match. */
 static int header_uint(const char *s, size_t n, const char *key, uint64_t *v)
 {
     const char *p = s, *end = s + n, *t;
     size_t tl;
-    if (!pf__next_token(&p, end, &t, &tl) || !tok_eq(t, tl, key)) return 0;
+    if (!pf__next_token(&p, end, &t, &tl) || !pf__tok_eq(t, tl, key)) return 0;
     if (!pf__next_token(&p, end, &t, &tl) || !pf__parse_u64(t, tl, v)) return 0;
     return !pf__next_token(&p, end, &t, &tl);
 }
@@ -58,25 +56,25 @@ pf_status pf_grid_parse_movingai(const char *text, size_t len, const char *name,
         size_t tl;
         if (!pf__next_token(&p, s + n, &t, &tl))
             return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "empty line in header");
-        if (tok_eq(t, tl, "type")) {
+        if (pf__tok_eq(t, tl, "type")) {
             if (have_type) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'type' given twice");
-            if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "octile"))
+            if (!pf__next_token(&p, s + n, &t, &tl) || !pf__tok_eq(t, tl, "octile"))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "map type must be 'octile'");
             if (pf__next_token(&p, s + n, &t, &tl)) /* as for height and width */
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, (uint32_t)(t - s) + 1u,
                                     "text after 'type octile'");
             have_type = 1;
-        } else if (tok_eq(t, tl, "height")) {
+        } else if (pf__tok_eq(t, tl, "height")) {
             if (have_h) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'height' given twice");
             if (!header_uint(s, n, "height", &hgt))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "bad height line");
             have_h = 1;
-        } else if (tok_eq(t, tl, "width")) {
+        } else if (pf__tok_eq(t, tl, "width")) {
             if (have_w) return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 1, "'width' given twice");
             if (!header_uint(s, n, "width", &wid))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "bad width line");
             have_w = 1;
-        } else if (tok_eq(t, tl, "map")) {
+        } else if (pf__tok_eq(t, tl, "map")) {
             if (pf__next_token(&p, s + n, &t, &tl))
                 return pf__diag_set(diag, PF_PARSE_ERROR, name, ls.line, 0, "unexpected text after 'map'");
             break;

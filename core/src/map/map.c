@@ -20,8 +20,6 @@ pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind)
     return m;
 }
 
-static size_t grid_cells(const pf_map *m) { return (size_t)m->pw * m->ph; }
-
 /* Grid fingerprint: XXH3 of a header and of one hash per row of 64x64 tiles, each the XXH3 of
  * its tiles' hashes; a tile hashes its classes and, on weighted grids, its multipliers. An edit
  * rehashes its tiles, their rows and the top: a few microseconds, where one hash over the whole map
@@ -114,10 +112,10 @@ size_t pf_map_mem_size(const pf_map *m)
     if (!m) return 0;
     size_t s = sizeof *m;
     if (m->kind == PF_MAP_GRID) {
-        s += grid_cells(m);
-        if (m->clr) s += grid_cells(m); /* clearance */
+        s += pf__grid_cells(m);
+        if (m->clr) s += pf__grid_cells(m); /* clearance */
         s += pf__grid_class_bits_mem(m);
-        if (m->cost) s += grid_cells(m) * sizeof(float);
+        if (m->cost) s += pf__grid_cells(m) * sizeof(float);
         s += pf__grid_components_mem(m);
         s += ((size_t)m->tiles_x * m->tiles_y + m->tiles_y) * sizeof(uint64_t);
         if (m->log) s += PF__LOG_CAP * sizeof *m->log;
@@ -157,7 +155,7 @@ void pf_map_destroy(pf_map *m)
         if (u->fn) pf__free(&a, u, sizeof *u);
     }
     if (m->kind == PF_MAP_GRID) {
-        size_t c = grid_cells(m);
+        size_t c = pf__grid_cells(m);
         pf__free(&a, m->cls, c);
         pf__free(&a, m->cost, c * sizeof(float));
         pf__free(&a, m->clr, c);

@@ -105,6 +105,8 @@ struct pf_map {
 #define PF__CBAND_SHIFT 3u
 
 /* Public node <-> padded index. */
+/* Cells of a grid's padded arrays (cls, cost, clr): pw * ph. */
+static inline size_t pf__grid_cells(const pf_map *m) { return (size_t)m->pw * m->ph; }
 static inline uint32_t pf__grid_pad(const pf_map *m, uint32_t node)
 {
     return (node / m->width + 1) * m->pw + node % m->width + 1;

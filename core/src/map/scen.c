@@ -11,8 +11,6 @@ struct pf_scen {
     char           map_name[256];
 };
 
-static int tok_eq(const char *t, size_t n, const char *lit) { return strlen(lit) == n && memcmp(t, lit, n) == 0; }
-
 pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf_scen_load_desc *desc,
                         pf_scen **out, pf_diag *diag)
 {
@@ -28,8 +26,8 @@ pf_status pf_scen_parse(const char *text, size_t len, const char *name, const pf
     if (!pf__next_line(&ls, &s, &n))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 1, 0, "empty file: expected 'version 1'");
     p = s;
-    if (!pf__next_token(&p, s + n, &t, &tl) || !tok_eq(t, tl, "version") || !pf__next_token(&p, s + n, &t, &tl) ||
-        !(tok_eq(t, tl, "1") || tok_eq(t, tl, "1.0")) || pf__next_token(&p, s + n, &t, &tl))
+    if (!pf__next_token(&p, s + n, &t, &tl) || !pf__tok_eq(t, tl, "version") || !pf__next_token(&p, s + n, &t, &tl) ||
+        !(pf__tok_eq(t, tl, "1") || pf__tok_eq(t, tl, "1.0")) || pf__next_token(&p, s + n, &t, &tl))
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 1, 1, "expected 'version 1'");
 
     pf_scen *sc = pf__calloc(&a, sizeof *sc, 16);

@@ -44,8 +44,7 @@ void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind)
 pf_status pf__ctx_ext_reserve(pf_ctx *ctx, pf__ext_kind kind)
 {
     void *x = pf__ctx_ext(ctx, kind);
-    if (!x) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
-    if (EXT[kind]->reserve && !EXT[kind]->reserve(ctx, x)) return ctx->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+    if (!x || (EXT[kind]->reserve && !EXT[kind]->reserve(ctx, x))) return pf__ctx_oom_status(ctx, PF_OUT_OF_MEMORY);
     return PF_OK;
 }
 

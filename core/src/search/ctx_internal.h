@@ -134,6 +134,14 @@ struct pf_ctx {
     pf_parallel_for parallel;  /* pf_ctx_desc.parallel: the JPS data a context builds for itself */
 };
 
+/* st as a context reports it: a context in caller memory (pf_ctx_init_static) cannot grow, so a
+ * failed allocation there means its fixed capacity ran out (PF_OUT_OF_MEMORY becomes
+ * PF_CAPACITY_EXCEEDED); every other status, and any status of a context that allocates, as it is. */
+PF__INLINE pf_status pf__ctx_oom_status(const pf_ctx *ctx, pf_status st)
+{
+    return st == PF_OUT_OF_MEMORY && ctx->fixed ? PF_CAPACITY_EXCEEDED : st;
+}
+
 /* The extension of `kind`, made on first use; NULL when it cannot be (out of memory, or a static
  * context, which allocates nothing). */
 void *pf__ctx_ext(pf_ctx *ctx, pf__ext_kind kind);

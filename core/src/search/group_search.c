@@ -151,7 +151,7 @@ pf_status pf__group_search_step(pf_ctx *c, pf__group *g, uint32_t budget)
     if (g->filter) st = g->size > 1 ? group_run_sz(c, g, budget, w, 1, 1) : group_run_sz(c, g, budget, w, 0, 1);
     else st = g->size > 1 ? group_run_sz(c, g, budget, w, 1, 0) : group_run_sz(c, g, budget, w, 0, 0);
     /* as pf_search reports it: a context in caller memory cannot grow, so its capacity ran out */
-    return st == PF_OUT_OF_MEMORY && c->fixed ? PF_CAPACITY_EXCEEDED : st;
+    return pf__ctx_oom_status(c, st);
 }
 
 uint32_t pf__group_search_path_len(const pf_ctx *c, const pf__group *g, uint32_t start)

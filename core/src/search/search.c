@@ -522,8 +522,7 @@ static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
 static pf_status finish(pf_ctx *c, pf_status st)
 {
     pf__search *s = &c->s;
-    /* a context in caller memory cannot grow: what failed was its fixed capacity */
-    if (st == PF_OUT_OF_MEMORY && c->fixed) st = PF_CAPACITY_EXCEEDED;
+    st = pf__ctx_oom_status(c, st); /* a context in caller memory: its fixed capacity ran out */
     if ((st == PF_NO_PATH || st == PF_LIMIT_REACHED) && s->partial && s->best != PF_NODE_NONE) {
         s->found = s->best; /* the nearest node expanded: its g is its cost (A*, never JPS) */
         st = PF_PARTIAL;
@@ -794,7 +793,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     if (s->d.algo == PF_ALGO_THETA) {
         /* any-angle parents: 4 bytes a cell, made once per context by its first Theta* search */
         uint32_t *ap = pf__ctx_ext(c, PF__EXT_THETA);
-        if (!ap) return s->status = c->fixed ? PF_CAPACITY_EXCEEDED : PF_OUT_OF_MEMORY;
+        if (!ap) return s->status = pf__ctx_oom_status(c, PF_OUT_OF_MEMORY);
         ap[si] = si;
     }
     int32_t x = s->gx, y = s->gy;
