@@ -330,7 +330,8 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
      * has no bound to read at each step */
     pf_status ret;
     for (;;) {
-        uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
+        uint32_t v = pf__bf_head(&c->s, c->map, &c->nodes, &c->open, NULL, PF_NODE_NONE, NULL, &budget, &ret, fwd,
+                                 fwd ? &mt->best : NULL);
         if (v == PF_NODE_NONE) break;
         c->s.st.expanded++;
         const double gv = pf__nodes_g(&c->nodes, v);
@@ -384,7 +385,7 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
  * core node's list holds all its arcs, to core nodes only, and acc->core_arc holds them by core
  * index. Returns PF_OK, PF_IN_PROGRESS (`budget` expansions done) or PF_LIMIT_REACHED.
  */
-static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *tp, uint32_t budget)
+PF__INLINE pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *tp, uint32_t budget)
 {
     /* the heuristic on the stack: read through a pointer that the relaxations' stores may alias,
      * its fields were read again at every relaxation (callgrind: 3% more instructions a query on
@@ -400,7 +401,7 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
     pf_status ret;
     for (;;) {
         /* the skeleton's loop head on these records (a sliced query resumes from the open list) */
-        const uint32_t v = pf__bf_head(s, c->map, r, o, cell, NULL, &budget, &ret, 1, &mt->best);
+        const uint32_t v = pf__bf_head(s, c->map, r, o, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
         if (v == PF_NODE_NONE) return ret;
         const uint32_t vc = cell[v];
         s->st.expanded++;
@@ -564,7 +565,7 @@ PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, in
      * the list is not an expansion), the trace; both_ways counts the budget */
     uint32_t budget = UINT32_MAX;
     pf_status ret;
-    const uint32_t v = pf__bf_head(s, c->map, nr, &x->nopen, cell, NULL, &budget, &ret, 1, &mt->best);
+    const uint32_t v = pf__bf_head(s, c->map, nr, &x->nopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
     if (v == PF_NODE_NONE) return ret;
     const uint32_t vc = cell[v];
     s->st.expanded++;
@@ -600,7 +601,7 @@ PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int
     pf__nodes *nr = &x->nr, *gr = &x->gr;
     uint32_t budget = UINT32_MAX;
     pf_status ret;
-    const uint32_t v = pf__bf_head(s, c->map, gr, &x->gopen, cell, NULL, &budget, &ret, 1, &mt->best);
+    const uint32_t v = pf__bf_head(s, c->map, gr, &x->gopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
     if (v == PF_NODE_NONE) return ret;
     const uint32_t vc = cell[v];
     s->st.expanded++;

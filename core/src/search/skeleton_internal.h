@@ -42,16 +42,18 @@
  *   flow fields     a tree search rooted at the goal with BACK = 1 (flow.c reads the stamps), as
  *                   group_search.c searches backwards with a goal test on a set of starts.
  *   accelerator     accel/accel_query.c: every search of a query is this loop head, pf__bf_head
- *                   BOUNDED (it ends at the best meeting), with a successor generator over the
+ *                   BOUNDED (it ends at the best meeting, no goal), with a successor generator over the
  *                   hierarchy's arcs and the shared relaxation (pf__nodes_admit, pf__nodes_put)
  *                   writing the accelerator's parents; only the records differ. With a core: the
  *                   goal's and the start's sides up the contracted part on the context's records
- *                   (upward, through pf__bf_next_bounded), and core_search across the core on
+ *                   (upward), and core_search across the core on
  *                   records by core index (x->cr, x->copen: the context's are spread over every
  *                   cell of the map). Without one: both sides at once (both_ways), each on its
  *                   records by node index (x->nr and x->nopen, x->gr and x->gopen), a step of a
- *                   side a call of pf__bf_head. So the trace, the budget and max_expansions (the
- *                   goal coming off a list is not counted against it) mean what they mean for A*;
+ *                   side a call of pf__bf_head. So the trace, the budget and max_expansions mean
+ *                   what they mean for A* (a query that needs N expansions answers under a limit
+ *                   of N, and never expands more than the limit: its end, the bound, is tested
+ *                   before the limit, and the goal taken off a side's list is an expansion there);
  *                   the goal, which the query reaches by a meeting rather than by a pop, ends a
  *                   successful query's trace (pf__bf_trace_goal, at its conclusion). What is the
  *                   accelerator's own: the meeting test, the stall-on-demand test, the heuristics.
@@ -89,20 +91,25 @@ PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
  * PF_NODE_NONE when the search is to return *ret: PF_IN_PROGRESS when the step's budget is spent,
  * PF_LIMIT_REACHED at max_expansions, or at the end of the open list PF_OK (a tree search),
  * PF_LIMIT_REACHED (max_cost pruned a node) or PF_NO_PATH. A search that returns to be resumed
- * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance.) hd is
- * NULL for a search that never holds an entry (its relaxation passes NULL to pf__nodes_put).
+ * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance on the
+ * context's records.) hd is NULL for a search that never holds an entry (its relaxation passes
+ * NULL to pf__nodes_put). `goal` is the node whose coming off the list ends the search, so the
+ * limit lets it off (s->goal for A* and its kin); PF_NODE_NONE for a search that has none (a tree
+ * search) or ends otherwise (BOUNDED: the accelerator ends at its bound, tested first, and every
+ * node it takes off, the goal too, is an expansion of its own, counted against the limit).
  *
  * BOUNDED (a compile-time constant) is an exact search that ends once its best open key reaches
  * *bound (PF_OK), the bound read anew at every step (the accelerator's query: the best meeting
  * found so far), and whose open list running dry is PF_OK too.
  *
  * pf__bf_head is the loop head itself, on any records r and open list o: the context's (through
- * pf__bf_next_bounded), or a search's one level down (the accelerator's, on records by node or
+ * pf__bf_next), or a search's one level down (the accelerator's, on records by node or
  * core index), whose record i stands for the map's node cell[i] (NULL: i itself) in the trace and
  * in the goal test of the limit.
  */
 PF__INLINE uint32_t pf__bf_head(pf__search *s, const pf_map *map, pf__nodes *r, pf__open *o, const uint32_t *cell,
-                                pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED, const double *bound)
+                                uint32_t goal, pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED,
+                                const double *bound)
 {
     if (!pf__hold_settle(o, hd)) {
         *ret = PF_OUT_OF_MEMORY;
@@ -124,7 +131,7 @@ PF__INLINE uint32_t pf__bf_head(pf__search *s, const pf_map *map, pf__nodes *r, 
     if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) {
         uint32_t top = pf__hold_top(o, hd);
         if (cell && top != PF_NODE_NONE) top = cell[top];
-        if (top != s->goal || s->goal == PF_NODE_NONE) {
+        if (top != goal || goal == PF_NODE_NONE) {
             *ret = !hd || pf__hold_park(o, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
             return PF_NODE_NONE;
         }
@@ -142,12 +149,6 @@ PF__INLINE uint32_t pf__bf_head(pf__search *s, const pf_map *map, pf__nodes *r, 
     return n;
 }
 
-/* The loop head on the context's own records and open list. */
-PF__INLINE uint32_t pf__bf_next_bounded(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED,
-                                        const double *bound)
-{
-    return pf__bf_head(&c->s, c->map, &c->nodes, &c->open, NULL, hd, budget, ret, BOUNDED, bound);
-}
 
 /* A successful search's trace ends with the goal, taken off (or, for the accelerator, reached)
  * and not expanded: total == expanded + 1 (pf_search.h). */
@@ -161,7 +162,7 @@ PF__INLINE void pf__bf_trace_goal(pf__search *s, const pf_map *map)
 
 PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret)
 {
-    return pf__bf_next_bounded(c, hd, budget, ret, 0, NULL);
+    return pf__bf_head(&c->s, c->map, &c->nodes, &c->open, NULL, c->s.goal, hd, budget, ret, 0, NULL);
 }
 
 /* The loop head with the goal test of A* and its kin: the goal (s->goal, passed in a register)
