@@ -42,13 +42,13 @@
  *   flow fields     a tree search rooted at the goal with BACK = 1 (flow.c reads the stamps), as
  *                   group_search.c searches backwards with a goal test on a set of starts.
  *   accelerator     accel/accel_query.c: every search of a query is this loop head, pf__bf_head
- *                   BOUNDED (it ends at the best meeting, no goal), with a successor generator over the
- *                   hierarchy's arcs and the shared relaxation (pf__nodes_admit, pf__nodes_put)
- *                   writing the accelerator's parents; only the records differ. With a core: the
- *                   goal's and the start's sides up the contracted part on the context's records
- *                   (upward), and core_search across the core on
- *                   records by core index (x->cr, x->copen: the context's are spread over every
- *                   cell of the map). Without one: both sides at once (both_ways), each on its
+ *                   with no goal (BOUNDED: it ends at the best meeting; only the goal's side up to
+ *                   a core runs dry instead), a successor generator over the hierarchy's arcs and
+ *                   the shared relaxation (pf__nodes_admit, pf__nodes_put) writing the
+ *                   accelerator's parents; only the records differ. With a core: the goal's and
+ *                   the start's sides up the contracted part on the context's records (upward),
+ *                   and core_search across the core on records by core index (x->cr, x->copen:
+ *                   the context's are spread over every cell of the map). Without one: both sides at once (both_ways), each on its
  *                   records by node index (x->nr and x->nopen, x->gr and x->gopen), a step of a
  *                   side a call of pf__bf_head. So the trace, the budget and max_expansions mean
  *                   what they mean for A* (a query that needs N expansions answers under a limit
