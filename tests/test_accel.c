@@ -710,6 +710,37 @@ static void test_trace_and_limit(void **state)
     }
 }
 
+/* An edited map's accelerated query whose answer cannot be proven begins again by JPS in the same
+ * call, its expansions counted with JPS's: its trace keeps the accelerator's nodes in front, so
+ * total == expanded + 1 holds there too. */
+static void test_trace_fall_back(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.edits = PF_ACCEL_EDITS_CHECK}, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88);
+    pf_grid_edit ed[2] = {{.rect = {50, 0, 1, 70}, .cls = 0}, {.rect = {55, 40, 12, 6}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, ed, 2, NULL), PF_OK);
+    uint32_t cap = pf_map_node_count(m), *tn = malloc(cap * sizeof *tn);
+    pf_trace tr = {.nodes = tn, .capacity = cap};
+    pf_ctx_use_trace(c, &tr);
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    pf_ctx_use_trace(c, NULL);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    print_message("fall back: algo %d detail %#x expanded %u trace %u\n", (int)st.algo, st.detail, st.expanded, tr.total);
+    assert_int_equal(tr.total, st.expanded + 1u);
+    assert_int_equal(tn[tr.len - 1u], g);
+    free(tn);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
 /* An accelerator whose build left over half its subgoals uncontracted (Berlin_0_1024 keeps all
  * 9,914 in its core: slower than JPS+ there) is not used by AUTO, which answered by JPS with no bit
  * saying why (a review): PF_DETAIL_ACCEL_DECLINED, on a context, short and long, and on a batch's
@@ -1072,7 +1103,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
         cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_jump_scans), cmocka_unit_test(test_auto_after_edits),
-        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_declined), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints), cmocka_unit_test(test_trace_and_limit),
+        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_declined), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints), cmocka_unit_test(test_trace_and_limit), cmocka_unit_test(test_trace_fall_back),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused), cmocka_unit_test(test_file_core_arc_refused),
         cmocka_unit_test(test_alloc_failure),
     };
