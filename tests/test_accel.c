@@ -635,6 +635,112 @@ static void test_auto_squads_by_accel(void **state)
     pf_map_destroy(m);
 }
 
+/* The accelerator's queries keep pf_search.h's contracts as A* does (a review found them broken):
+ * a trace holds every node its searches take off their open lists, each an expansion, and ends
+ * with the goal (total == expanded + 1); and max_expansions set to what the query needs unlimited
+ * still answers (the limit is tested after each side's end, stale entries never counted). On a
+ * hierarchy with a core (its three searches) and on one without (both sides at once), every
+ * answer checked against the oracle. */
+static void test_trace_and_limit(void **state)
+{
+    (void)state;
+    /* a quarter walls at random (the build leaves a core), and the rooms (none) */
+    const uint32_t w = 348, h = 338;
+    uint8_t *cells = malloc((size_t)w * h);
+    uint64_t rs = 12345;
+    for (uint32_t i = 0; i < w * h; i++) cells[i] = rng_below(&rs, 1000) < 250 ? 0 : 1;
+    pf_map *maps[2] = {grid_make(w, h, PF_MOVES_8_NO_CUT, cells, NULL), rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0)};
+    free(cells);
+    const int nq = (int)(120 * env_scale()) + 20;
+    for (int k = 0; k < 2; k++) {
+        const pf_map *m = maps[k];
+        pf_accel *a;
+        assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &a), PF_OK);
+        if (k == 0) assert_true(pf_accel_get_info(a).core > 0);
+        else assert_int_equal(pf_accel_get_info(a).core, 0);
+        pf_ctx *c;
+        assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+        assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+        uint32_t cap = pf_map_node_count(m), *tn = malloc(cap * sizeof *tn);
+        uint64_t qs = 77 + (uint64_t)k;
+        int by_accel = 0, limited = 0;
+        for (int i = 0; i < nq; i++) {
+            uint32_t s, g;
+            pick(m, &qs, &s, &g);
+            /* every other goal a subgoal (or a core node): a node the sides take off their lists */
+            while (i % 2 && !a->sub[pf__map_inner(m, g)]) g = (g + 1u) % cap;
+            double want = oracle_cost(m, s, g);
+            pf_trace tr = {.nodes = tn, .capacity = cap};
+            pf_ctx_use_trace(c, &tr);
+            pf_stats st;
+            pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st);
+            pf_ctx_use_trace(c, NULL);
+            if (isinf(want)) {
+                assert_int_equal(r, PF_NO_PATH);
+                continue;
+            }
+            assert_int_equal(r, PF_OK);
+            assert_true(close_to(st.cost, want));
+            if (!(st.detail & PF_DETAIL_ACCEL)) continue;
+            by_accel++;
+            assert_int_equal(tr.total, st.expanded + 1u);
+            assert_int_equal(tr.len, tr.total);
+            assert_int_equal(tn[tr.len - 1u], g);
+            if (!st.expanded) continue;
+            /* exactly the expansions it needs: answered, the same; one fewer: the limit, never
+             * passed (the goal coming off a side's list is an expansion of the accelerator's) */
+            pf_stats lim;
+            r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = st.expanded}, NULL, &lim);
+            assert_int_equal(r, PF_OK);
+            assert_true(close_to(lim.cost, want));
+            assert_int_equal(lim.expanded, st.expanded);
+            if (st.expanded > 1u) {
+                r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO, .max_expansions = st.expanded - 1u}, NULL, &lim);
+                assert_int_equal(r, PF_LIMIT_REACHED);
+                assert_true(lim.expanded <= st.expanded - 1u);
+                limited++;
+            }
+        }
+        assert_true(by_accel > nq / 3);
+        assert_true(limited > nq / 4);
+        free(tn);
+        pf_ctx_destroy(c);
+        pf_accel_destroy(a);
+        pf_map_destroy(maps[k]);
+    }
+}
+
+/* An edited map's accelerated query whose answer cannot be proven begins again by JPS in the same
+ * call, its expansions counted with JPS's: its trace keeps the accelerator's nodes in front, so
+ * total == expanded + 1 holds there too. */
+static void test_trace_fall_back(void **state)
+{
+    (void)state;
+    pf_map *m = rooms_map(120, 90, PF_MOVES_8_NO_CUT, 0);
+    pf_accel *a;
+    assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.edits = PF_ACCEL_EDITS_CHECK}, &a), PF_OK);
+    pf_ctx *c;
+    assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
+    assert_int_equal(pf_ctx_use_accel(c, a), PF_OK);
+    uint32_t s = pf_grid_node(m, 1, 1), g = pf_grid_node(m, 118, 88);
+    pf_grid_edit ed[2] = {{.rect = {50, 0, 1, 70}, .cls = 0}, {.rect = {55, 40, 12, 6}, .cls = 0}};
+    assert_int_equal(pf_grid_apply_edits(m, ed, 2, NULL), PF_OK);
+    uint32_t cap = pf_map_node_count(m), *tn = malloc(cap * sizeof *tn);
+    pf_trace tr = {.nodes = tn, .capacity = cap};
+    pf_ctx_use_trace(c, &tr);
+    pf_stats st;
+    assert_int_equal(pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    pf_ctx_use_trace(c, NULL);
+    assert_true(close_to(st.cost, oracle_cost(m, s, g)));
+    print_message("fall back: algo %d detail %#x expanded %u trace %u\n", (int)st.algo, st.detail, st.expanded, tr.total);
+    assert_int_equal(tr.total, st.expanded + 1u);
+    assert_int_equal(tn[tr.len - 1u], g);
+    free(tn);
+    pf_ctx_destroy(c);
+    pf_accel_destroy(a);
+    pf_map_destroy(m);
+}
+
 /* An accelerator whose build left over half its subgoals uncontracted (Berlin_0_1024 keeps all
  * 9,914 in its core: slower than JPS+ there) is not used by AUTO, which answered by JPS with no bit
  * saying why (a review): PF_DETAIL_ACCEL_DECLINED, on a context, short and long, and on a batch's
@@ -997,7 +1103,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_refuse), cmocka_unit_test(test_auto_fallbacks),
         cmocka_unit_test(test_auto_with_accel), cmocka_unit_test(test_unpack_index), cmocka_unit_test(test_jump_scans), cmocka_unit_test(test_auto_after_edits),
-        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_declined), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints),
+        cmocka_unit_test(test_auto_squads_by_accel), cmocka_unit_test(test_auto_declined), cmocka_unit_test(test_auto_short_hands_over),   cmocka_unit_test(test_waypoints), cmocka_unit_test(test_trace_and_limit), cmocka_unit_test(test_trace_fall_back),
         cmocka_unit_test(test_file_round_trip),   cmocka_unit_test(test_file_refused), cmocka_unit_test(test_file_core_arc_refused),
         cmocka_unit_test(test_alloc_failure),
     };

@@ -461,11 +461,11 @@ window.pfDemo = {
              sliced: S.orders.some((r) => r.arrived > r.submitted),
              sizes: new Set(S.orders.filter((r) => r.len > 0).map((r) => r.unit.size)).size,
              // searches of their own (not answered by a duplicate's or a group's search) whose
-             // replay on the viewer context took another number of nodes off the open list (the
-             // goal's is not an expansion, except for the accelerator, which counts every node
-             // both of its sides take off: answered by "auto")
+             // replay on the viewer context took another number of nodes off the open list than
+             // the expansions and the goal (not an expansion; the accelerator's, answered by
+             // "auto", ends its trace with the goal too: pf_search.h's trace contract)
              traceChecked: ownTraced().length,
-             traceOff: ownTraced().filter((r) => r.trace.length !== r.expanded + (r.algoUsed === 'auto' ? 0 : 1))
+             traceOff: ownTraced().filter((r) => r.trace.length !== r.expanded + 1)
                .map((r) => `order ${r.index} (${r.algoUsed}): drawn ${r.trace.length}, batch ${r.expanded}`),
              buildings: S.buildings.length, maxMs: S.last.maxMs, expanded: M._pfw_stat(0) };
   },

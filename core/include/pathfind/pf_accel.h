@@ -124,8 +124,8 @@
  * or a load); a hierarchy without a core also 12 bytes per arc and 16 per subgoal (its arcs and
  * nodes by node index, made after a build or a load); following edits by the diff, 1 bit per cell
  * and 4 bytes per cell of D more; each context that runs accelerated queries adds 4 bytes per cell
- * (parents) and a few small buffers, or with a hierarchy without a core about 57 bytes per subgoal
- * in place of the parents (its searches' records and open list by node index: 1.2 MB on rooms-2000).
+ * (parents) and a few small buffers, or with a hierarchy without a core about 73 bytes per subgoal
+ * in place of the parents (its searches' records and open lists by node index: 1.5 MB on rooms-2000).
  *
  * FILES (pf_accel_save / pf_accel_load), little-endian:
  *     offset size field

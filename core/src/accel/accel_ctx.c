@@ -7,7 +7,7 @@
 
 /* ---- per-context state ---------------------------------------------------------------------- */
 
-/* both_ways' records (nr, gr, nopen): freed, and made for acc's nodes (0 when out of memory); kept
+/* both_ways' records (nr, gr, nopen, gopen): freed, and made for acc's nodes (0 when out of memory); kept
  * while the attached accelerator's nodes fit them. */
 static size_t node_bytes(uint32_t n) { return 2u * pf__nodes_bytes(n, 1); }
 
@@ -15,6 +15,7 @@ static void node_free(pf_ctx *c, pf__accel_ext *x)
 {
     pf__free(&c->alloc, x->nr_block, node_bytes(x->nr_count));
     pf__open_free(&x->nopen, &c->alloc);
+    pf__open_free(&x->gopen, &c->alloc);
     x->nr_block = NULL;
     x->nr_count = 0;
     memset(&x->nr, 0, sizeof x->nr);
@@ -42,6 +43,12 @@ int pf__accel_node_make(pf_ctx *c, pf__accel_ext *x)
     node_free(c, x);
     void *b = records_make(c, node_bytes(n), n, &x->nopen);
     if (!b) return 0;
+    if (!pf__open_resize(&x->gopen, &c->alloc, n)) {
+        pf__free(&c->alloc, b, node_bytes(n));
+        pf__open_free(&x->nopen, &c->alloc);
+        return 0;
+    }
+    x->gopen.grow = pf__open_no_grow;
     pf__nodes_place(&x->nr, b, n, 1);
     pf__nodes_place(&x->gr, (char *)b + pf__nodes_bytes(n, 1), n, 1);
     x->nopen.pg = x->nr.page;
@@ -94,7 +101,6 @@ static void ext_release_query(pf_ctx *c, pf__accel_ext *x)
     pf__free(&c->alloc, x->path, (size_t)x->path_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x->stk, (size_t)x->stk_cap * sizeof(uint32_t));
     pf__free(&c->alloc, x->chain, (size_t)x->chain_cap * sizeof(uint32_t));
-    pf__free(&c->alloc, x->gh, (size_t)x->gh_cap * sizeof(pf__accel_gent));
     const pf_accel *acc = x->acc;
     memset(x, 0, sizeof *x);
     x->acc = acc;
@@ -172,9 +178,9 @@ size_t pf_ctx_accel_mem_size(const pf_ctx *ctx)
     if (!x) return 0;
     return sizeof *x + (x->parent ? (size_t)ctx->count * sizeof(uint32_t) : 0) +
            (size_t)x->seeds_cap * sizeof(pf__accel_seed) + (size_t)x->lcap * (2 * sizeof(uint32_t) + sizeof(double)) +
-           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) + (size_t)x->gh_cap * sizeof(pf__accel_gent) +
+           ((size_t)x->path_cap + x->stk_cap + x->chain_cap) * sizeof(uint32_t) +
            (x->cr_block ? core_bytes(x->cr_count) + pf__open_bytes(x->cr_count) : 0) +
-           (x->nr_block ? node_bytes(x->nr_count) + pf__open_bytes(x->nr_count) : 0) +
+           (x->nr_block ? node_bytes(x->nr_count) + 2u * pf__open_bytes(x->nr_count) : 0) +
            (size_t)x->ccap * (sizeof(uint32_t) + sizeof(double));
 }
 
@@ -213,8 +219,7 @@ static int ext_reserve(pf_ctx *c, void *p)
      * steps: as many entries as the path reserved has cells */
     return pf__accel_grow_u32(c, &x->path, &x->path_cap, 1024u) && pf__accel_grow_u32(c, &x->stk, &x->stk_cap, PF__ACCEL_QW * 1024u) &&
            pf__accel_grow_u32(c, &x->chain, &x->chain_cap, 256u) &&
-           pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0) &&
-           pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, 1024u, sizeof *x->gh, 64u, 0);
+           pf__grow_slow(&c->alloc, &x->seeds, &x->seeds_cap, 256u, sizeof *x->seeds, 64u, 0);
 }
 
 const pf__ext_class pf__ext_accel = {ext_create, ext_destroy, ext_reserve, NULL};

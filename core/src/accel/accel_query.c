@@ -11,11 +11,13 @@
  * A* bounded by landmarks through the goal's labels there (upward_start, core_search), on records
  * over core indices: the shape of a contraction hierarchy with a core.
  *
- * ONE SKELETON: upward() is the search skeleton's loop (search/skeleton_internal.h) on the
- * context's records and open list: its loop head bounded by the best meeting, a successor
- * generator over the hierarchy's arcs, and the shared relaxation writing the accelerator's parents.
- * core_search() is the same loop one level down, on the per-context records of the core (as the
- * build's witness searches run on theirs).
+ * ONE SKELETON: every search here is the search skeleton's loop (search/skeleton_internal.h): its
+ * loop head bounded by the best meeting (pf__bf_head), a successor generator over the hierarchy's
+ * arcs, and the shared relaxation (pf__nodes_admit, pf__nodes_put) writing the accelerator's
+ * parents. upward() runs on the context's records and open list; core_search() one level down, on
+ * the per-context records of the core; both_ways' two sides on records by node index, each with
+ * its open list. So a trace, a budget and max_expansions mean for a query what they mean for A*,
+ * and a successful query's trace ends with the goal (conclude).
  */
 #include <math.h>
 #include <string.h>
@@ -328,7 +330,8 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
      * has no bound to read at each step */
     pf_status ret;
     for (;;) {
-        uint32_t v = pf__bf_next_bounded(c, NULL, &budget, &ret, fwd, fwd ? &mt->best : NULL);
+        uint32_t v = pf__bf_head(&c->s, c->map, &c->nodes, &c->open, NULL, PF_NODE_NONE, NULL, &budget, &ret, fwd,
+                                 fwd ? &mt->best : NULL);
         if (v == PF_NODE_NONE) break;
         c->s.st.expanded++;
         const double gv = pf__nodes_g(&c->nodes, v);
@@ -376,13 +379,13 @@ PF__INLINE pf_status upward(pf_ctx *c, pf__accel_ext *x, uint32_t budget, const 
  * The start side's A* across the core from the seeds upward() put on its records (x->cr, by core
  * index), towards the goal by t (the octile distance and the landmark bounds through the goal
  * side's labels in the core), meeting those labels as it expands, until its smallest key reaches
- * mt->best. It is the loop of pf__bf_next_bounded one level down, on records of its own (as
- * accel_build.c's witness searches): the same pieces (pf__nodes_take, pf__nodes_admit,
- * pf__nodes_put), the same ends (the bound, the step's budget, max_expansions, the trace). Every
+ * mt->best. It is the skeleton's loop one level down, on records of its own: its loop head
+ * (pf__bf_head: the bound, the step's budget, max_expansions, the trace) and relaxation
+ * (pf__nodes_admit, pf__nodes_put). Every
  * core node's list holds all its arcs, to core nodes only, and acc->core_arc holds them by core
  * index. Returns PF_OK, PF_IN_PROGRESS (`budget` expansions done) or PF_LIMIT_REACHED.
  */
-static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *tp, uint32_t budget)
+PF__INLINE pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *tp, uint32_t budget)
 {
     /* the heuristic on the stack: read through a pointer that the relaxations' stores may alias,
      * its fields were read again at every relaxation (callgrind: 3% more instructions a query on
@@ -395,18 +398,12 @@ static pf_status core_search(pf_ctx *c, pf__accel_ext *x, meet *mt, const aim *t
     const uint32_t *cell = acc->core_cell, *lm_first = acc->lm_first;
     const pf__accel_carc *core_arc = acc->core_arc;
     double *ch = x->ch;
+    pf_status ret;
     for (;;) {
-        if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) return PF_OK;
-        if (budget-- == 0) return PF_IN_PROGRESS; /* resumed from its open list alone */
-        /* as the loop head's: the goal coming off the open list is not an expansion */
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
-            return PF_LIMIT_REACHED;
-        const uint32_t v = pf__nodes_take(r, o, NULL), vc = cell[v];
-        if (s->trace) {
-            pf_trace *tr = s->trace;
-            if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
-            tr->total++;
-        }
+        /* the skeleton's loop head on these records (a sliced query resumes from the open list) */
+        const uint32_t v = pf__bf_head(s, c->map, r, o, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
+        if (v == PF_NODE_NONE) return ret;
+        const uint32_t vc = cell[v];
         s->st.expanded++;
         const double gv = pf__nodes_g(r, v);
         if (x->ccount) {
@@ -474,46 +471,6 @@ static pf_status start_side_core_begin(pf_ctx *c, pf__accel_ext *x)
 
 /* ---- both sides at once, on a hierarchy without a core ----------------------------------------- */
 
-/* The goal side's heap: (key, node) ordered, so the pop order is the same on every run (and the
- * same as by cell: nodes are numbered in the order of their cells). */
-PF__INLINE int gent_less(const pf__accel_gent *a, const pf__accel_gent *b)
-{
-    return a->key < b->key || (a->key == b->key && a->node < b->node);
-}
-
-static int gh_push(pf_ctx *c, pf__accel_ext *x, double key, double g, uint32_t node)
-{
-    if (x->gh_n + 1u > x->gh_cap &&
-        !pf__grow_slow(&c->alloc, &x->gh, &x->gh_cap, (uint64_t)x->gh_n + 1u, sizeof *x->gh, 256u, 0))
-        return 0;
-    pf__accel_gent e = {key, g, node}, *h = x->gh;
-    uint32_t i = x->gh_n++;
-    while (i) {
-        uint32_t up = (i - 1u) / 2u;
-        if (!gent_less(&e, &h[up])) break;
-        h[i] = h[up];
-        i = up;
-    }
-    h[i] = e;
-    return 1;
-}
-
-static pf__accel_gent gh_pop(pf__accel_ext *x)
-{
-    pf__accel_gent *h = x->gh, top = h[0], e = h[--x->gh_n];
-    uint32_t i = 0, n = x->gh_n;
-    for (;;) {
-        uint32_t k = 2u * i + 1u;
-        if (k >= n) break;
-        if (k + 1u < n && gent_less(&h[k + 1u], &h[k])) k++;
-        if (!gent_less(&h[k], &e)) break;
-        h[i] = h[k];
-        i = k;
-    }
-    if (n) h[i] = e;
-    return top;
-}
-
 /* The octile distance from node y to (tx, ty). */
 PF__INLINE double node_h(const pf_accel *acc, uint32_t y, int32_t tx, int32_t ty)
 {
@@ -538,18 +495,19 @@ PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t fro
     return pf__nodes_put(&x->nr, &x->nopen, NULL, y, was, ng, 0, x->nr.parent, from, ng + h, h, 1, 0);
 }
 
-/* The goal side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng: its label is made or
- * lowered, and it goes on the heap keyed by ng + the octile distance to the start (sx, sy); 0 when
- * out of memory. Pruned at the best meeting as start_reach. */
-static int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy, const meet *mt)
+/* The goal side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng: its label (g and
+ * parent on x->gr) is made or lowered by the shared relaxation, on its open list (x->gopen) keyed by
+ * ng + the octile distance to the start (sx, sy); 0 when the open list cannot grow (cannot happen:
+ * it holds every node). Pruned at the best meeting as start_reach. */
+PF__INLINE int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy,
+                          const meet *mt)
 {
-    pf__nodes *r = &x->gr;
-    const double key = ng + node_h(x->acc, y, sx, sy);
-    if (key >= mt->best) return 1;
-    if (pf__nodes_live(r, y) && !(ng < pf__nodes_g(r, y))) return 1;
-    (void)pf__nodes_set(r, y, ng, 0); /* dense records (accel_ctx.c) */
-    r->parent[y] = from;
-    return gh_push(c, x, key, ng, y);
+    const double h = node_h(x->acc, y, sx, sy);
+    if (ng + h >= mt->best) return 1;
+    uint32_t was = pf__nodes_admit(&x->gr, y, ng, 0);
+    if (!was) return 1;
+    c->s.st.pushed += was == PF__WAS_NEW;
+    return pf__nodes_put(&x->gr, &x->gopen, NULL, y, was, ng, 0, x->gr.parent, from, ng + h, h, 1, 0);
 }
 
 /* Asks for node v's arc list (its targets and costs). */
@@ -584,7 +542,8 @@ static pf_status goal_side_begin(pf_ctx *c, pf__accel_ext *x, const pf__accel_se
                                  int32_t sy, const meet *mt)
 {
     pf__nodes_next_gen(&x->gr);
-    x->gh_n = 0;
+    pf__open_reset(&x->gopen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    x->gopen.pg = x->gr.page;                     /* x->gr may be a squad's, lent (squad_sides) */
     for (uint32_t i = 0; i < ng_; i++) {
         const uint32_t y = pf__accel_node_of(x->acc, gseeds[i].cell);
         if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
@@ -602,18 +561,13 @@ PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, in
     const double *cost = acc->node_cost;
     pf__search *s = &c->s;
     pf__nodes *nr = &x->nr, *gr = &x->gr;
-    pf__open *o = &x->nopen;
-    /* the loop head of pf__bf_next_bounded on these records: the bound, max_expansions (the goal
-     * coming off the list is not an expansion), the trace */
-    if (!o->size || o->heap[0].fkey >= pf__fkey(mt->best)) return PF_OK;
-    if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions && cell[o->heap[0].node] != s->goal)
-        return PF_LIMIT_REACHED;
-    const uint32_t v = pf__nodes_take(nr, o, NULL), vc = cell[v];
-    if (s->trace) {
-        pf_trace *tr = s->trace;
-        if (tr->len < tr->capacity) tr->nodes[tr->len++] = pf__map_outer(c->map, vc);
-        tr->total++;
-    }
+    /* the skeleton's loop head on these records: the bound, max_expansions (the goal coming off
+     * the list is not an expansion), the trace; both_ways counts the budget */
+    uint32_t budget = UINT32_MAX;
+    pf_status ret;
+    const uint32_t v = pf__bf_head(s, c->map, nr, &x->nopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
+    if (v == PF_NODE_NONE) return ret;
+    const uint32_t vc = cell[v];
     s->st.expanded++;
     const double gv = pf__nodes_g(nr, v);
     if (pf__nodes_live(gr, v) && gv + pf__nodes_g(gr, v) < mt->best) {
@@ -636,8 +590,8 @@ PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, in
     return PF_IN_PROGRESS;
 }
 
-/* One expansion of the goal side (stale heap entries skipped), meeting the start side's records:
- * as start_side_step. */
+/* One expansion of the goal side, meeting the start side's records: as start_side_step, on the
+ * goal side's records x->gr and open list x->gopen. */
 PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int32_t sy, meet *mt)
 {
     const pf_accel *acc = x->acc;
@@ -645,31 +599,30 @@ PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int
     const double *cost = acc->node_cost;
     pf__search *s = &c->s;
     pf__nodes *nr = &x->nr, *gr = &x->gr;
-    for (;;) {
-        if (!x->gh_n || x->gh[0].key >= mt->best) return PF_OK;
-        if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) return PF_LIMIT_REACHED;
-        const pf__accel_gent top = gh_pop(x);
-        const uint32_t v = top.node, vc = cell[v];
-        const double gv = top.g;
-        if (pf__nodes_g(gr, v) < gv) continue; /* stale: lowered since it was pushed */
-        s->st.expanded++;
-        if (pf__nodes_live(nr, v) && gv + pf__nodes_g(nr, v) < mt->best) {
-            mt->best = gv + pf__nodes_g(nr, v);
-            mt->node = vc;
-        }
-        const uint32_t a = first[v], e = first[v + 1u];
-        for (uint32_t q = a; q < e; q++) {
-            PF__PREFETCH(pf__nodes_pair(gr, to[q]));
-            PF__PREFETCH(pf__nodes_gp(gr, to[q]));
-            PF__PREFETCH(&acc->node_xy[to[q]]);
-        }
-        int stalled = 0;
-        for (uint32_t q = a; q < e && !stalled; q++)
-            stalled = pf__nodes_live(gr, to[q]) && pf__nodes_g(gr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
-        for (uint32_t q = a; q < e && !stalled; q++)
-            if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
-        return PF_IN_PROGRESS;
+    uint32_t budget = UINT32_MAX;
+    pf_status ret;
+    const uint32_t v = pf__bf_head(s, c->map, gr, &x->gopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
+    if (v == PF_NODE_NONE) return ret;
+    const uint32_t vc = cell[v];
+    s->st.expanded++;
+    const double gv = pf__nodes_g(gr, v);
+    if (pf__nodes_live(nr, v) && gv + pf__nodes_g(nr, v) < mt->best) {
+        mt->best = gv + pf__nodes_g(nr, v);
+        mt->node = vc;
     }
+    const uint32_t a = first[v], e = first[v + 1u];
+    for (uint32_t q = a; q < e; q++) {
+        PF__PREFETCH(pf__nodes_pair(gr, to[q]));
+        PF__PREFETCH(pf__nodes_gp(gr, to[q]));
+        PF__PREFETCH(&acc->node_xy[to[q]]);
+    }
+    /* stalled: as in upward() */
+    int stalled = 0;
+    for (uint32_t q = a; q < e && !stalled; q++)
+        stalled = pf__nodes_live(gr, to[q]) && pf__nodes_g(gr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
+    for (uint32_t q = a; q < e && !stalled; q++)
+        if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
+    return PF_IN_PROGRESS;
 }
 
 /*
@@ -726,7 +679,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
              * side's expansion runs meanwhile (a side's next node is known once its own turn has
              * relaxed). Read when taken they missed the cache (node_to and node_cost, 1.3 MB on
              * rooms-2000): 15% of a query's time (perf) */
-            if (gs == PF_IN_PROGRESS && x->gh_n) prefetch_arcs(x->acc, x->gh[0].node);
+            if (gs == PF_IN_PROGRESS && x->gopen.size) prefetch_arcs(x->acc, x->gopen.heap[0].node);
             if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) {
                 ret = ss;
                 break;
@@ -1178,6 +1131,7 @@ static pf_status conclude(pf_ctx *c, pf__accel_ext *x)
     pf__nodes_close(&c->nodes, s->goal);
     s->found = s->goal;
     s->st.path_len = x->path_len;
+    pf__bf_trace_goal(s, c->map); /* as A*'s: the trace ends with the goal, not an expansion */
     return PF_OK;
 }
 

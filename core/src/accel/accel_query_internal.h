@@ -7,12 +7,6 @@
 #include "accel/accel_internal.h"
 #include "grow_internal.h"
 
-/* An entry of both_ways' goal side heap: its key, g and node index. */
-typedef struct pf__accel_gent {
-    double   key, g;
-    uint32_t node;
-} pf__accel_gent;
-
 typedef struct meet {
     double   best;
     uint32_t node; /* PF_NODE_NONE until the sides meet */
@@ -59,10 +53,6 @@ typedef struct pf__accel_ext {
     uint32_t        fill;    /* its steps not written yet (pf__accel_put_cp) */
     uint32_t       *stk, *chain; /* put_arcs' queue; pf__accel_write_path's chain of the start's side */
     uint32_t        stk_cap, chain_cap;
-    /* the goal side's open list when both sides run at once (both_ways): a binary heap of
-     * (key, g, cell), an entry stale once its cell's label holds a smaller g */
-    struct pf__accel_gent *gh;
-    uint32_t        gh_cap, gh_n;
     /* the query between begin and step */
     uint32_t        nfwd;    /* start's seeds (in seeds[0..nfwd)) */
     uint32_t        sx, sy;  /* the start (padded), for choosing landmarks */
@@ -87,9 +77,11 @@ typedef struct pf__accel_ext {
     uint32_t        ccap, ccount;
     /* both_ways, on a hierarchy without a core: its two sides' records by node index
      * (accel_nodes.c), the start's (nr, its open list nopen) and the goal's labels (gr: g and
-     * parent; its open list is gh), in one block of nr_count nodes each */
+     * parent; its open list gopen, whose pg is set to gr's pages as its side begins: gr may be a
+     * squad's, lent), in one block of nr_count nodes each; the open lists hold nr_count entries
+     * each and never grow (decrease-key: a node is on one at most once) */
     pf__nodes       nr, gr;
-    pf__open        nopen;
+    pf__open        nopen, gopen;
     void           *nr_block;
     uint32_t        nr_count;
     /* an edited map (accel_diff.c): check = the path must be proven on it; clear = no canonical

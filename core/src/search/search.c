@@ -808,13 +808,20 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
 
 /* The accelerator of an edited map could not prove its answer (accel/accel_diff.c): the query
  * begins again as AUTO without it (JPS), in the same call, with PF_DETAIL_ACCEL_EDITED. What was
- * asked stays as asked, so a restart after a later edit is AUTO's again; the work spent counts. */
+ * asked stays as asked, so a restart after a later edit is AUTO's again; the work spent counts, in
+ * the stats and in a trace (the accelerator's nodes, then JPS's: total == expanded + 1). */
 static pf_status accel_fall_back(pf_ctx *c)
 {
     const pf__search q = c->s;
+    const uint32_t tlen = q.trace ? q.trace->len : 0;
+    const uint32_t ttotal = q.trace ? q.trace->total : 0;
     pf__accel_refuse(c, 1);
     pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
     pf__accel_refuse(c, 0);
+    if (c->s.trace && c->s.trace == q.trace) { /* emptied by the begin: the accelerator's nodes stay in front */
+        c->s.trace->len = tlen;
+        c->s.trace->total = ttotal;
+    }
     c->s.st.expanded += q.st.expanded;
     c->s.st.pushed += q.st.pushed;
     c->s.work += q.work; /* its path's units (owed none: pf__accel_step answers once they are paid) */

@@ -41,15 +41,26 @@
  *                   from the node's parent through pf__bf_admit / pf__bf_relax with a parent array.
  *   flow fields     a tree search rooted at the goal with BACK = 1 (flow.c reads the stamps), as
  *                   group_search.c searches backwards with a goal test on a set of starts.
- *   accelerator     accel/accel_query.c: each side of a query is this loop on the context's records
- *                   with pf__bf_next_bounded (it ends at the best meeting), a successor generator
- *                   over the hierarchy's arcs, and the relaxation with the accelerator's parents;
- *                   a hierarchy's uncontracted core is crossed by core_search on records of its
- *                   own, by core index (the context's are spread over every cell of the map).
- *                   The build's witness searches (accel_build.c) run the same pieces one level
- *                   down, on records over the build's node ids: search/nodes_internal.h holds the
- *                   records, their relaxation (pf__nodes_admit, pf__nodes_put) and the loop
- *                   head's pop (pf__nodes_take), which this file's functions are built on.
+ *   accelerator     accel/accel_query.c: every search of a query is this loop head, pf__bf_head
+ *                   with no goal (BOUNDED: it ends at the best meeting; only the goal's side up to
+ *                   a core runs dry instead), a successor generator over the hierarchy's arcs and
+ *                   the shared relaxation (pf__nodes_admit, pf__nodes_put) writing the
+ *                   accelerator's parents; only the records differ. With a core: the goal's and
+ *                   the start's sides up the contracted part on the context's records (upward),
+ *                   and core_search across the core on records by core index (x->cr, x->copen:
+ *                   the context's are spread over every cell of the map). Without one: both sides at once (both_ways), each on its
+ *                   records by node index (x->nr and x->nopen, x->gr and x->gopen), a step of a
+ *                   side a call of pf__bf_head. So the trace, the budget and max_expansions mean
+ *                   what they mean for A* (a query that needs N expansions answers under a limit
+ *                   of N, and never expands more than the limit: its end, the bound, is tested
+ *                   before the limit, and the goal taken off a side's list is an expansion there);
+ *                   the goal, which the query reaches by a meeting rather than by a pop, ends a
+ *                   successful query's trace (pf__bf_trace_goal, at its conclusion). What is the
+ *                   accelerator's own: the meeting test, the stall-on-demand test, the heuristics.
+ *                   The build's witness searches (accel_build.c) use the lower pieces only
+ *                   (search/nodes_internal.h: records, pf__nodes_admit, pf__nodes_put and the
+ *                   pop, pf__nodes_take), on records over the build's node ids, with loop heads
+ *                   of their own (they have no trace, budget or limit).
  */
 #ifndef PF_SKELETON_INTERNAL_H
 #define PF_SKELETON_INTERNAL_H
@@ -80,23 +91,31 @@ PF__INLINE int pf__bf_root(pf_ctx *c, uint32_t node, uint32_t back, double h)
  * PF_NODE_NONE when the search is to return *ret: PF_IN_PROGRESS when the step's budget is spent,
  * PF_LIMIT_REACHED at max_expansions, or at the end of the open list PF_OK (a tree search),
  * PF_LIMIT_REACHED (max_cost pruned a node) or PF_NO_PATH. A search that returns to be resumed
- * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance.) hd is
- * NULL for a search that never holds an entry (its relaxation passes NULL to pf__nodes_put).
+ * leaves its held entry on the heap. (pf__bf_next, below, is the BOUNDED = 0 instance on the
+ * context's records.) hd is NULL for a search that never holds an entry (its relaxation passes
+ * NULL to pf__nodes_put). `goal` is the node whose coming off the list ends the search, so the
+ * limit lets it off (s->goal for A* and its kin); PF_NODE_NONE for a search that has none (a tree
+ * search) or ends otherwise (BOUNDED: the accelerator ends at its bound, tested first, and every
+ * node it takes off, the goal too, is an expansion of its own, counted against the limit).
  *
  * BOUNDED (a compile-time constant) is an exact search that ends once its best open key reaches
  * *bound (PF_OK), the bound read anew at every step (the accelerator's query: the best meeting
  * found so far), and whose open list running dry is PF_OK too.
+ *
+ * pf__bf_head is the loop head itself, on any records r and open list o: the context's (through
+ * pf__bf_next), or a search's one level down (the accelerator's, on records by node or
+ * core index), whose record i stands for the map's node cell[i] (NULL: i itself) in the trace and
+ * in the goal test of the limit.
  */
-PF__INLINE uint32_t pf__bf_next_bounded(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED,
-                                        const double *bound)
+PF__INLINE uint32_t pf__bf_head(pf__search *s, const pf_map *map, pf__nodes *r, pf__open *o, const uint32_t *cell,
+                                uint32_t goal, pf__hold *hd, uint32_t *budget, pf_status *ret, const int BOUNDED,
+                                const double *bound)
 {
-    pf__search *s = &c->s;
-    if (!pf__hold_settle(&c->open, hd)) {
+    if (!pf__hold_settle(o, hd)) {
         *ret = PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
     }
     if (BOUNDED) {
-        const pf__open *o = &c->open;
         uint64_t top = hd && hd->have ? hd->e.fkey : o->size ? o->heap[0].fkey : UINT64_MAX;
         if (top >= pf__fkey(*bound)) {
             *ret = PF_OK;
@@ -104,32 +123,46 @@ PF__INLINE uint32_t pf__bf_next_bounded(pf_ctx *c, pf__hold *hd, uint32_t *budge
         }
     }
     if ((*budget)-- == 0) { /* a sliced search resumes from the heap alone */
-        *ret = !hd || pf__hold_park(&c->open, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
+        *ret = !hd || pf__hold_park(o, hd) ? PF_IN_PROGRESS : PF_OUT_OF_MEMORY;
         return PF_NODE_NONE;
     }
     /* the goal coming off the open list is not an expansion: a search that needs exactly
      * max_expansions expansions still succeeds (tree searches have no goal) */
-    if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions &&
-        (pf__hold_top(&c->open, hd) != s->goal || s->goal == PF_NODE_NONE)) {
-        *ret = !hd || pf__hold_park(&c->open, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
-        return PF_NODE_NONE;
+    if (s->d.max_expansions && s->st.expanded >= s->d.max_expansions) {
+        uint32_t top = pf__hold_top(o, hd);
+        if (cell && top != PF_NODE_NONE) top = cell[top];
+        if (top != goal || goal == PF_NODE_NONE) {
+            *ret = !hd || pf__hold_park(o, hd) ? PF_LIMIT_REACHED : PF_OUT_OF_MEMORY;
+            return PF_NODE_NONE;
+        }
     }
-    uint32_t n = pf__nodes_take(&c->nodes, &c->open, hd);
+    uint32_t n = pf__nodes_take(r, o, hd);
     if (n == PF_NODE_NONE) { /* (bounded: caught above) */
         *ret = s->tree || BOUNDED ? PF_OK : (s->pruned ? PF_LIMIT_REACHED : PF_NO_PATH);
         return PF_NODE_NONE;
     }
     if (s->trace) {
         pf_trace *t = s->trace;
-        if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(c->map, n);
+        if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(map, cell ? cell[n] : n);
         t->total++;
     }
     return n;
 }
 
+
+/* A successful search's trace ends with the goal, taken off (or, for the accelerator, reached)
+ * and not expanded: total == expanded + 1 (pf_search.h). */
+PF__INLINE void pf__bf_trace_goal(pf__search *s, const pf_map *map)
+{
+    pf_trace *t = s->trace;
+    if (!t) return;
+    if (t->len < t->capacity) t->nodes[t->len++] = pf__map_outer(map, s->goal);
+    t->total++;
+}
+
 PF__INLINE uint32_t pf__bf_next(pf_ctx *c, pf__hold *hd, uint32_t *budget, pf_status *ret)
 {
-    return pf__bf_next_bounded(c, hd, budget, ret, 0, NULL);
+    return pf__bf_head(&c->s, c->map, &c->nodes, &c->open, NULL, c->s.goal, hd, budget, ret, 0, NULL);
 }
 
 /* The loop head with the goal test of A* and its kin: the goal (s->goal, passed in a register)
