@@ -1069,20 +1069,44 @@ static void test_class_bits_follow_edits(void **state)
         assert_int_equal(m->cbits_ok, 1);
         assert_int_equal(pf__grid_class_bits_mem(m), mem0);
     }
-    /* nine classes at once: past the cap, then back within it */
+    /* nine classes at once: the ninth goes without bits, the others keep theirs; back within
+     * the cap nothing is made again (a review: a scan of the map each time one cell of a ninth
+     * class was set and cleared) */
+    const uint64_t *one = m->cbits[1];
     uint8_t row[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     pf_grid_edit many = {.rect = {10, 10, 9, 1}, .classes = row};
     assert_int_equal(pf_grid_apply_edits(m, &many, 1, NULL), PF_OK);
-    assert_int_equal(m->cbits_ok, 0);
-    assert_int_equal(pf__grid_class_bits_mem(m), 0);
+    assert_int_equal(m->cbits_ok, 1);
+    assert_null(m->cbits[9]);
+    assert_int_equal(pf__grid_class_bits_mem(m), 8 * mem0);
+    uint64_t rs = 5;
+    for (int round = 0; round < 3; round++) {
+        pf_grid_edit ninth = {.rect = {30, 30, 1, 1}, .cls = 9}; /* a second cell of class 9 */
+        assert_int_equal(pf_grid_apply_edits(m, &ninth, 1, NULL), PF_OK);
+        for (int q = 0; q < 100; q++) {
+            int32_t x = (int32_t)rng_below(&rs, 40), y = (int32_t)rng_below(&rs, 40);
+            pf_nearest_desc d = {.cls = (uint8_t)(1 + rng_below(&rs, 9))};
+            double bd;
+            assert_int_equal(pf_grid_nearest(m, x, y, &d), nearest_by_scan(m, PF_MOVES_8_NO_CUT, x, y, &d, &bd));
+        }
+        ninth.cls = 1;
+        assert_int_equal(pf_grid_apply_edits(m, &ninth, 1, NULL), PF_OK);
+        assert_ptr_equal(m->cbits[1], one);
+    }
     row[8] = 0;
     assert_int_equal(pf_grid_apply_edits(m, &many, 1, NULL), PF_OK);
     assert_int_equal(m->cbits_ok, 1);
+    assert_ptr_equal(m->cbits[1], one);
     assert_int_equal(pf__grid_class_bits_mem(m), 8 * mem0);
-    uint64_t rs = 5;
+    /* class 9 gone, a class that comes now has its bits from its first cell */
+    pf_grid_edit tenth = {.rect = {12, 20, 1, 1}, .cls = 10};
+    row[7] = 1; /* class 8 leaves: room for one */
+    assert_int_equal(pf_grid_apply_edits(m, &many, 1, NULL), PF_OK);
+    assert_int_equal(pf_grid_apply_edits(m, &tenth, 1, NULL), PF_OK);
+    assert_non_null(m->cbits[10]);
     for (int q = 0; q < 300; q++) {
         int32_t x = (int32_t)rng_below(&rs, 40), y = (int32_t)rng_below(&rs, 40);
-        pf_nearest_desc d = {.cls = (uint8_t)(1 + rng_below(&rs, 9))};
+        pf_nearest_desc d = {.cls = (uint8_t)(1 + rng_below(&rs, 10))};
         double bd;
         assert_int_equal(pf_grid_nearest(m, x, y, &d), nearest_by_scan(m, PF_MOVES_8_NO_CUT, x, y, &d, &bd));
     }

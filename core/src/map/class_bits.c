@@ -9,10 +9,12 @@
  * 2000x2000); past that, or when an allocation fails, cbits_ok is 0 and the scan reads the classes,
  * as it did before (an edit that runs out of memory for a new class's array does the same; the map
  * itself reports an allocation failure when it is made). A class's array leaves with its last
- * cell, and bits turned off come back once an edit leaves the map within the cap: the cells of each
- * class are counted (cls_cells) for that. Counted only by classes ever seen, a map that met a
- * ninth class in its life read its cells a byte at a time for good, and kept the arrays of classes
- * long gone (a review).
+ * cell (the cells of each class are counted, cls_cells). A class an edit brings past the cap gets
+ * no array (cbits_none): its cells are read as bytes, the others' bits stay, until its last cell
+ * leaves. Counted by classes ever seen, a map that met a ninth class in its life read every
+ * class's cells a byte at a time for good, and kept the arrays of classes long gone; turned off
+ * for all and made again whenever an edit came back within the cap, one cell of a ninth class
+ * set and cleared cost a scan of the map each time (10 ms on 2000x2000: reviews).
  *
  * After the rows, each band of 8 rows has a line, the OR of its rows: no bit in a band's line
  * between two columns, no cell of the class there in any of its rows, so the scan passes over 8
@@ -45,13 +47,17 @@ static void bands_redo(const pf_map *m, uint64_t *b, uint32_t y0, uint32_t y1, u
 
 #define PF__CLASS_BITS_MAX 8u
 
-/* Frees the arrays of the classes no cell holds now. */
+/* Frees the arrays of the classes no cell holds now; a class gone is one whose bits can start
+ * afresh. */
 static void class_arrays_trim(pf_map *m)
 {
     for (uint32_t k = 1; k < 256; k++)
-        if (m->cbits[k] && !m->cls_cells[k]) {
-            pf__free(&m->alloc, m->cbits[k], class_bytes(m));
-            m->cbits[k] = NULL;
+        if (!m->cls_cells[k]) {
+            m->cbits_none[k] = 0;
+            if (m->cbits[k]) {
+                pf__free(&m->alloc, m->cbits[k], class_bytes(m));
+                m->cbits[k] = NULL;
+            }
         }
 }
 
@@ -61,6 +67,7 @@ static void class_arrays_trim(pf_map *m)
 static uint64_t *class_array(pf_map *m, uint8_t k)
 {
     if (m->cbits[k]) return m->cbits[k];
+    if (m->cbits_none[k]) return NULL; /* cells of it without bits: an array now would miss them */
     uint32_t held = 0;
     for (uint32_t i = 1; i < 256; i++) held += m->cbits[i] != NULL;
     if (held >= PF__CLASS_BITS_MAX) {
@@ -85,6 +92,7 @@ int pf__grid_class_bits_build(pf_map *m)
     m->cbits_pw = (m->pw + 63u) / 64u;
     /* more classes than keep bits: none kept, the scan reads the classes (not an error) */
     memset(m->cls_cells, 0, sizeof m->cls_cells);
+    memset(m->cbits_none, 0, sizeof m->cbits_none);
     for (size_t i = 0, n = (size_t)m->pw * m->ph; i < n; i++) m->cls_cells[m->cls[i]]++;
     if (classes_on(m) > PF__CLASS_BITS_MAX) return 1;
     /* a row at a time, each cell's bit of its class: the arrays start clear */
@@ -117,7 +125,9 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             m->cls_cells[now]++;
         }
     if (!m->cbits_ok) {
-        /* back within the cap (or memory back): the bits again, once (a scan of the map) */
+        /* a map made with more classes than the cap (or bits dropped for want of memory), back
+         * within it: the bits, once (a scan of the map); from then on a class past the cap goes
+         * without bits alone */
         if (classes_on(m) <= PF__CLASS_BITS_MAX) {
             pf__grid_class_bits_free(m);
             (void)pf__grid_class_bits_build(m); /* out of memory: off as before, tried next edit */
@@ -136,7 +146,11 @@ void pf__grid_class_bits_update(pf_map *m, pf_rect r, const uint8_t *old)
             if (was && m->cbits[was]) m->cbits[was][line + (x >> 6)] &= ~bit;
             uint64_t *b = now ? class_array(m, now) : NULL;
             if (now && !b) {
-                pf__grid_class_bits_free(m);
+                if (m->cbits_none[now] || classes_on(m) > PF__CLASS_BITS_MAX) {
+                    m->cbits_none[now] = 1; /* past the cap: this class goes without bits */
+                    continue;
+                }
+                pf__grid_class_bits_free(m); /* out of memory */
                 return;
             }
             if (b) b[line + (x >> 6)] |= bit;

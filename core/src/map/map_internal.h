@@ -83,6 +83,7 @@ struct pf_map {
     uint32_t     cbits_pw;     /* words a row */
     int          cbits_ok;     /* the bits match the cells (0: too many classes, or out of memory) */
     uint32_t     cls_cells[256]; /* interior cells of each class, kept by every edit (class_bits.c) */
+    uint8_t      cbits_none[256]; /* 1: a class on the map past the cap, without an array (class_bits.c) */
     double       min_cost;     /* smallest multiplier of a passable cell (1 when uniform) */
     uint32_t    *comp;         /* [pw*ph] node of each cell (0 = blocked): its connected piece within
                                   its 64x64 tile (components.c) */
