@@ -1,5 +1,6 @@
 /* text_parse.c - the text readers' pieces: lines (LF or CR LF), tokens, and numbers read
  * strictly (no sign where none may be, no overflow, '.' whatever the locale). */
+#define _XOPEN_SOURCE 700 /* nl_langinfo's RADIXCHAR */
 #include <errno.h>
 #include <float.h>
 #include <locale.h>
@@ -7,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/pf_internal.h"
+#if defined(__unix__) || defined(__APPLE__)
+#include <langinfo.h>
+#endif
 
 int pf__next_line(pf__lines *ls, const char **s, size_t *n)
 {
@@ -70,6 +74,20 @@ int pf__parse_i64(const char *t, size_t n, int64_t *out)
     return 1;
 }
 
+/* The decimal point strtod reads now. nl_langinfo reads the locale's without the one static
+ * record localeconv rewrites on every call (MT-Unsafe in glibc's manual: two threads loading
+ * files at once raced on it, a review). */
+static const char *decimal_point(void)
+{
+#if defined(__unix__) || defined(__APPLE__)
+    const char *d = nl_langinfo(RADIXCHAR);
+#else
+    const struct lconv *lc = localeconv();
+    const char *d = lc ? lc->decimal_point : NULL;
+#endif
+    return d && d[0] ? d : ".";
+}
+
 /* A number of a file: digits, at most one '.', an exponent. strtod reads the decimal point of the
  * host's locale (a comma once an application called setlocale(LC_ALL, "") in much of Europe, as
  * Qt and GTK do at start-up: no .scen length with a fraction loaded there, a review), so the
@@ -85,8 +103,7 @@ int pf__parse_double(const char *t, size_t n, double *out)
             return 0; /* no "nan", "inf" or hex floats */
     }
     const char *dot = memchr(t, '.', n);
-    const struct lconv *lc = localeconv();
-    const char *dp = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point : ".";
+    const char *dp = decimal_point();
     const size_t dpn = strlen(dp);
     size_t len = n;
     if (dot && strcmp(dp, ".") != 0) {
