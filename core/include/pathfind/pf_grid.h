@@ -155,7 +155,7 @@ PF_API uint8_t pf_grid_clearance(const pf_map *map, int32_t x, int32_t y);
  * of the same class); 0 for blocked or outside cells. Ids are arbitrary: an edit may renumber
  * them, and an edited map may number them differently from a fresh one. O(1). This, same_component
  * and component_count answer 0 while an edit that ran out of memory has dropped the labels
- * (pf_grid_apply_edits: the next call labels them again).
+ * (pf_grid_apply_edits: its next call with an edit labels them again).
  */
 PF_API uint32_t pf_grid_component(const pf_map *map, int32_t x, int32_t y);
 /** Non-zero when nodes `a` and `b` are passable and connected (a path exists). O(1). */
@@ -225,7 +225,7 @@ typedef struct pf_edit_report {
  *         a cost not > 0 or not finite: nothing is changed); PF_MAP_BUSY (a search, run or edit is in
  *         progress on the map: nothing is changed); PF_OUT_OF_MEMORY (before any cell changed,
  *         nothing is changed; if derived data could not follow, the cells are edited and that data is
- *         dropped: components are then rebuilt by the next call (one that changes no cell too;
+ *         dropped: components are then rebuilt by the next call with an edit (one that changes no cell too;
  *         until then pf_grid_component and its kin answer 0, and partial queries search the start's
  *         whole component), and a JPS or first-move table
  *         reports PF_WRONG_MAP until rebuilt).
