@@ -54,8 +54,10 @@ static void make_orders(const pf_map *m, uint64_t seed, order *o)
         int32_t bx = (int32_t)((uint32_t)g.x + w / 2) % (int32_t)(w - 24), by = (int32_t)((uint32_t)g.y + h / 2) % (int32_t)(h - 24);
         for (uint32_t i = 0; i < k; i++) {
             uint32_t s;
-            do s = pf_grid_node(m, bx + (int32_t)rng_below(&rs, 24), by + (int32_t)rng_below(&rs, 24));
-            while (!pf_grid_class(m, (int32_t)(s % w), (int32_t)(s / w)));
+            do { /* x drawn first on every compiler (two draws in one argument list: gcc took y first) */
+                const int32_t dx = (int32_t)rng_below(&rs, 24), dy = (int32_t)rng_below(&rs, 24);
+                s = pf_grid_node(m, bx + dx, by + dy);
+            } while (!pf_grid_class(m, (int32_t)(s % w), (int32_t)(s / w)));
             o->start[o->n] = s;
             o->goal[o->n] = goal;
             o->squad[o->n++] = q;
@@ -159,7 +161,16 @@ static uint32_t check_own(const pf_map *m, pf_ctx *c, const order *o, const answ
     uint32_t made = 0;
     for (int q = 0; q < SQUADS; q++) made += searched[q];
     assert_int_equal(grouped, o->n - SINGLES);
-    assert_int_equal(a->st.grouped, o->n - SINGLES);
+    /* a member standing where another of its squad stands asks the same query: it is answered as
+     * a duplicate (counted in deduped, its result flagged grouped), not in the squad */
+    uint32_t twins = 0;
+    for (uint32_t i = 0; i < o->n; i++)
+        for (uint32_t j = 0; j < i && o->squad[i] >= 0; j++)
+            if (o->start[j] == o->start[i] && o->goal[j] == o->goal[i]) {
+                twins++;
+                break;
+            }
+    assert_int_equal(a->st.grouped, o->n - SINGLES - twins);
     return made;
 }
 
