@@ -478,36 +478,34 @@ PF__INLINE double node_h(const pf_accel *acc, uint32_t y, int32_t tx, int32_t ty
     return pf__grid_metric(PF_HEUR_OCTILE, p.x - tx, p.y - ty);
 }
 
-/* The start side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng, an A* towards the
- * goal (tx, ty); 0 when the open list cannot grow (cannot happen: it holds every node).
+/* One of the two sides: its records (own) and open list, the other side's records (where it
+ * meets them) and the end its keys aim at. The start side's records are x->nr and its open list
+ * x->nopen, towards the goal; the goal side's are x->gr (a squad's, lent, in squad_sides) and
+ * x->gopen, towards the start. One body serves both, made per side by the inliner. */
+typedef struct way {
+    pf__nodes *own, *other;
+    pf__open *open;
+    int32_t tx, ty;
+} way;
+
+PF__INLINE way start_side(pf__accel_ext *x, int32_t tx, int32_t ty) { return (way){&x->nr, &x->gr, &x->nopen, tx, ty}; }
+PF__INLINE way goal_side(pf__accel_ext *x, int32_t sx, int32_t sy) { return (way){&x->gr, &x->nr, &x->gopen, sx, sy}; }
+
+/* Side d reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng, an A* towards its end; 0
+ * when the open list cannot grow (cannot happen: it holds every node).
  * Pruned: a key at or above the best meeting is never expanded (the side stops there), and no
  * meeting through y can beat it: the other side's g at y is the cost of a path from y to the
- * goal, at least h. So y is neither recorded nor pushed (on rooms-2000 most relaxations come after
- * the first meeting); a lower g reaching it later records it then. */
-PF__INLINE int start_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t tx, int32_t ty,
-                           const meet *mt)
-{
-    const double h = node_h(x->acc, y, tx, ty);
-    if (ng + h >= mt->best) return 1;
-    uint32_t was = pf__nodes_admit(&x->nr, y, ng, 0);
-    if (!was) return 1;
-    c->s.st.pushed += was == PF__WAS_NEW;
-    return pf__nodes_put(&x->nr, &x->nopen, NULL, y, was, ng, 0, x->nr.parent, from, ng + h, h, 1, 0);
-}
-
-/* The goal side reaches node y from `from` (PF_NODE_NONE: a seed) at cost ng: its label (g and
- * parent on x->gr) is made or lowered by the shared relaxation, on its open list (x->gopen) keyed by
- * ng + the octile distance to the start (sx, sy); 0 when the open list cannot grow (cannot happen:
- * it holds every node). Pruned at the best meeting as start_reach. */
-PF__INLINE int goal_reach(pf_ctx *c, pf__accel_ext *x, uint32_t y, uint32_t from, double ng, int32_t sx, int32_t sy,
+ * other end, at least h. So y is neither recorded nor pushed (on rooms-2000 most relaxations come
+ * after the first meeting); a lower g reaching it later records it then. */
+PF__INLINE int side_reach(pf_ctx *c, const pf_accel *acc, const way *d, uint32_t y, uint32_t from, double ng,
                           const meet *mt)
 {
-    const double h = node_h(x->acc, y, sx, sy);
+    const double h = node_h(acc, y, d->tx, d->ty);
     if (ng + h >= mt->best) return 1;
-    uint32_t was = pf__nodes_admit(&x->gr, y, ng, 0);
+    uint32_t was = pf__nodes_admit(d->own, y, ng, 0);
     if (!was) return 1;
     c->s.st.pushed += was == PF__WAS_NEW;
-    return pf__nodes_put(&x->gr, &x->gopen, NULL, y, was, ng, 0, x->gr.parent, from, ng + h, h, 1, 0);
+    return pf__nodes_put(d->own, d->open, NULL, y, was, ng, 0, d->own->parent, from, ng + h, h, 1, 0);
 }
 
 /* Asks for node v's arc list (its targets and costs). */
@@ -516,112 +514,61 @@ PF__INLINE void prefetch_arcs(const pf_accel *acc, uint32_t v)
     const uint32_t a = acc->node_first[v], e = acc->node_first[v + 1u];
     if (a == e) return;
     PF__PREFETCH(&acc->node_to[a]);
-    PF__PREFETCH(&acc->node_to[e - 1u]);
     PF__PREFETCH(&acc->node_cost[a]);
+    PF__PREFETCH(&acc->node_to[e - 1u]);
     PF__PREFETCH(&acc->node_cost[e - 1u]);
 }
 
-/* The start side's records begin anew with its seeds, an A* towards the goal (tx, ty); PF_OK, or
- * PF_INVALID_ARGUMENT / PF_OUT_OF_MEMORY (cannot happen: a seed is a subgoal, the open list holds
- * every node). */
-static pf_status start_side_begin(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *sseeds, uint32_t nf, int32_t tx,
-                                  int32_t ty, const meet *mt)
+/* Side d's records begin anew with its seeds: PF_OK, or PF_INVALID_ARGUMENT / PF_OUT_OF_MEMORY
+ * (cannot happen: a seed is a subgoal, the open list holds every node). */
+static pf_status side_begin(pf_ctx *c, pf__accel_ext *x, const way *d, const pf__accel_seed *seeds, uint32_t n,
+                            const meet *mt)
 {
-    pf__nodes_next_gen(&x->nr);
-    pf__open_reset(&x->nopen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    for (uint32_t i = 0; i < nf; i++) {
-        const uint32_t y = pf__accel_node_of(x->acc, sseeds[i].cell);
+    pf__nodes_next_gen(d->own);
+    pf__open_reset(d->open, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
+    d->open->pg = d->own->page;                 /* the goal side's may be a squad's, lent */
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t y = pf__accel_node_of(x->acc, seeds[i].cell);
         if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
-        if (!start_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(sseeds[i].a, sseeds[i].b), tx, ty, mt)) return PF_OUT_OF_MEMORY;
+        if (!side_reach(c, x->acc, d, y, PF_NODE_NONE, pf__accel_cost(seeds[i].a, seeds[i].b), mt))
+            return PF_OUT_OF_MEMORY;
     }
     return PF_OK;
 }
 
-/* The goal side's labels begin anew with its seeds, keyed towards the start (sx, sy). */
-static pf_status goal_side_begin(pf_ctx *c, pf__accel_ext *x, const pf__accel_seed *gseeds, uint32_t ng_, int32_t sx,
-                                 int32_t sy, const meet *mt)
-{
-    pf__nodes_next_gen(&x->gr);
-    pf__open_reset(&x->gopen, PF_TIE_DEFAULT, 0); /* unused: tie keys are 0 (pf__nodes_put) */
-    x->gopen.pg = x->gr.page;                     /* x->gr may be a squad's, lent (squad_sides) */
-    for (uint32_t i = 0; i < ng_; i++) {
-        const uint32_t y = pf__accel_node_of(x->acc, gseeds[i].cell);
-        if (y == PF_NODE_NONE) return PF_INVALID_ARGUMENT;
-        if (!goal_reach(c, x, y, PF_NODE_NONE, pf__accel_cost(gseeds[i].a, gseeds[i].b), sx, sy, mt)) return PF_OUT_OF_MEMORY;
-    }
-    return PF_OK;
-}
-
-/* One expansion of the start side, meeting the goal side's labels: PF_IN_PROGRESS, PF_OK once its
+/* One expansion of side d, meeting the other side's records: PF_IN_PROGRESS, PF_OK once its
  * smallest key reaches the best meeting, PF_LIMIT_REACHED (max_expansions), PF_OUT_OF_MEMORY. */
-PF__INLINE pf_status start_side_step(pf_ctx *c, pf__accel_ext *x, int32_t tx, int32_t ty, meet *mt)
+PF__INLINE pf_status side_step(pf_ctx *c, const pf_accel *acc, const way *d, meet *mt)
 {
-    const pf_accel *acc = x->acc;
     const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
     const double *cost = acc->node_cost;
     pf__search *s = &c->s;
-    pf__nodes *nr = &x->nr, *gr = &x->gr;
+    pf__nodes *own = d->own, *other = d->other;
     /* the skeleton's loop head on these records: the bound, max_expansions (the goal coming off
      * the list is not an expansion), the trace; both_ways counts the budget */
     uint32_t budget = UINT32_MAX;
     pf_status ret;
-    const uint32_t v = pf__bf_head(s, c->map, nr, &x->nopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
+    const uint32_t v = pf__bf_head(s, c->map, own, d->open, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
     if (v == PF_NODE_NONE) return ret;
-    const uint32_t vc = cell[v];
     s->st.expanded++;
-    const double gv = pf__nodes_g(nr, v);
-    if (pf__nodes_live(gr, v) && gv + pf__nodes_g(gr, v) < mt->best) {
-        mt->best = gv + pf__nodes_g(gr, v);
-        mt->node = vc;
+    const double gv = pf__nodes_g(own, v);
+    if (pf__nodes_live(other, v) && gv + pf__nodes_g(other, v) < mt->best) {
+        mt->best = gv + pf__nodes_g(other, v);
+        mt->node = cell[v];
     }
     const uint32_t a = first[v], e = first[v + 1u];
     for (uint32_t q = a; q < e; q++) {
-        PF__PREFETCH(pf__nodes_pair(nr, to[q]));
-        PF__PREFETCH(pf__nodes_gp(nr, to[q]));
+        PF__PREFETCH(pf__nodes_pair(own, to[q]));
+        PF__PREFETCH(pf__nodes_gp(own, to[q]));
         PF__PREFETCH(&first[to[q]]);
         PF__PREFETCH(&acc->node_xy[to[q]]);
     }
     /* stalled: as in upward() */
     int stalled = 0;
     for (uint32_t q = a; q < e && !stalled; q++)
-        stalled = pf__nodes_live(nr, to[q]) && pf__nodes_g(nr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
+        stalled = pf__nodes_live(own, to[q]) && pf__nodes_g(own, to[q]) + cost[q] < gv * (1.0 - 1e-12);
     for (uint32_t q = a; q < e && !stalled; q++)
-        if (!start_reach(c, x, to[q], v, gv + cost[q], tx, ty, mt)) return PF_OUT_OF_MEMORY;
-    return PF_IN_PROGRESS;
-}
-
-/* One expansion of the goal side, meeting the start side's records: as start_side_step, on the
- * goal side's records x->gr and open list x->gopen. */
-PF__INLINE pf_status goal_side_step(pf_ctx *c, pf__accel_ext *x, int32_t sx, int32_t sy, meet *mt)
-{
-    const pf_accel *acc = x->acc;
-    const uint32_t *first = acc->node_first, *cell = acc->node_cell, *to = acc->node_to;
-    const double *cost = acc->node_cost;
-    pf__search *s = &c->s;
-    pf__nodes *nr = &x->nr, *gr = &x->gr;
-    uint32_t budget = UINT32_MAX;
-    pf_status ret;
-    const uint32_t v = pf__bf_head(s, c->map, gr, &x->gopen, cell, PF_NODE_NONE, NULL, &budget, &ret, 1, &mt->best);
-    if (v == PF_NODE_NONE) return ret;
-    const uint32_t vc = cell[v];
-    s->st.expanded++;
-    const double gv = pf__nodes_g(gr, v);
-    if (pf__nodes_live(nr, v) && gv + pf__nodes_g(nr, v) < mt->best) {
-        mt->best = gv + pf__nodes_g(nr, v);
-        mt->node = vc;
-    }
-    const uint32_t a = first[v], e = first[v + 1u];
-    for (uint32_t q = a; q < e; q++) {
-        PF__PREFETCH(pf__nodes_pair(gr, to[q]));
-        PF__PREFETCH(pf__nodes_gp(gr, to[q]));
-        PF__PREFETCH(&acc->node_xy[to[q]]);
-    }
-    /* stalled: as in upward() */
-    int stalled = 0;
-    for (uint32_t q = a; q < e && !stalled; q++)
-        stalled = pf__nodes_live(gr, to[q]) && pf__nodes_g(gr, to[q]) + cost[q] < gv * (1.0 - 1e-12);
-    for (uint32_t q = a; q < e && !stalled; q++)
-        if (!goal_reach(c, x, to[q], v, gv + cost[q], sx, sy, mt)) return PF_OUT_OF_MEMORY;
+        if (!side_reach(c, acc, d, to[q], v, gv + cost[q], mt)) return PF_OUT_OF_MEMORY;
     return PF_IN_PROGRESS;
 }
 
@@ -650,8 +597,9 @@ static pf_status both_ways_begin(pf_ctx *c, pf__accel_ext *x, uint32_t ng_, uint
      * record gets the cost (pf__accel_step) and no other is live */
     pf__nodes_next_gen(&c->nodes);
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
-    pf_status ss = start_side_begin(c, x, x->seeds + ng_, nf, tx, ty, &x->mt);
-    pf_status gs = ss == PF_OK ? goal_side_begin(c, x, x->seeds, ng_, sx, sy, &x->mt) : ss;
+    const way sd = start_side(x, tx, ty), gd = goal_side(x, sx, sy);
+    pf_status ss = side_begin(c, x, &sd, x->seeds + ng_, nf, &x->mt);
+    pf_status gs = ss == PF_OK ? side_begin(c, x, &gd, x->seeds, ng_, &x->mt) : ss;
     if (gs != PF_OK) return gs;
     x->ss = x->gs = PF_IN_PROGRESS;
     x->turn = 0;
@@ -665,6 +613,7 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
     const int32_t tx = (int32_t)(s->goal % pw), ty = (int32_t)(s->goal / pw);
     const int32_t sx = (int32_t)(s->start % pw), sy = (int32_t)(s->start / pw);
     meet *mt = &x->mt;
+    const way sd = start_side(x, tx, ty), gd = goal_side(x, sx, sy);
     /* the sides' states in locals, kept in x between steps (in x alone, they were read again
      * after every store of a step: 2% more instructions a query on rooms-2000, callgrind) */
     pf_status ss = x->ss, gs = x->gs, ret = PF_OK;
@@ -680,14 +629,14 @@ static pf_status both_ways(pf_ctx *c, pf__accel_ext *x, uint32_t budget)
              * relaxed). Read when taken they missed the cache (node_to and node_cost, 1.3 MB on
              * rooms-2000): 15% of a query's time (perf) */
             if (gs == PF_IN_PROGRESS && x->gopen.size) prefetch_arcs(x->acc, x->gopen.heap[0].node);
-            if (ss == PF_IN_PROGRESS && (ss = start_side_step(c, x, tx, ty, mt)) != PF_IN_PROGRESS && ss != PF_OK) {
+            if (ss == PF_IN_PROGRESS && (ss = side_step(c, x->acc, &sd, mt)) != PF_IN_PROGRESS && ss != PF_OK) {
                 ret = ss;
                 break;
             }
             if (ss == PF_IN_PROGRESS && x->nopen.size) prefetch_arcs(x->acc, x->nopen.heap[0].node);
             turn = 1;
         } else {
-            if (gs == PF_IN_PROGRESS && (gs = goal_side_step(c, x, sx, sy, mt)) != PF_IN_PROGRESS && gs != PF_OK) {
+            if (gs == PF_IN_PROGRESS && (gs = side_step(c, x->acc, &gd, mt)) != PF_IN_PROGRESS && gs != PF_OK) {
                 ret = gs;
                 break;
             }
@@ -893,9 +842,10 @@ static pf_status goal_side_whole(pf_ctx *c, pf__accel_ext *x)
     /* no start side yet: its records all stale, or an earlier query's would meet this goal side
      * and prune it */
     pf__nodes_next_gen(&x->nr);
-    pf_status st = goal_side_begin(c, x, x->seeds, nb, gx, gy, &none);
+    const way gd = goal_side(x, gx, gy);
+    pf_status st = side_begin(c, x, &gd, x->seeds, nb, &none);
     if (st == PF_OK) do
-            st = goal_side_step(c, x, gx, gy, &none);
+            st = side_step(c, x->acc, &gd, &none);
         while (st == PF_IN_PROGRESS);
     return st;
 }
@@ -909,9 +859,10 @@ static pf_status start_side_alone(pf_ctx *c, pf__accel_ext *x, meet *mt)
     const int32_t tx = (int32_t)(c->s.goal % pw), ty = (int32_t)(c->s.goal / pw);
     pf__nodes_next_gen(&c->nodes); /* as both_ways: the context's records begin anew */
     pf__open_reset(&c->open, PF_TIE_DEFAULT, 0);
-    pf_status st = start_side_begin(c, x, x->seeds, nf, tx, ty, mt);
+    const way sd = start_side(x, tx, ty);
+    pf_status st = side_begin(c, x, &sd, x->seeds, nf, mt);
     if (st == PF_OK) do
-            st = start_side_step(c, x, tx, ty, mt);
+            st = side_step(c, x->acc, &sd, mt);
         while (st == PF_IN_PROGRESS);
     return st;
 }
