@@ -806,48 +806,39 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
     return s->status = PF_IN_PROGRESS;
 }
 
-/* The accelerator of an edited map could not prove its answer (accel/accel_diff.c): the query
- * begins again as AUTO without it (JPS), in the same call, with PF_DETAIL_ACCEL_EDITED. What was
- * asked stays as asked, so a restart after a later edit is AUTO's again; the work spent counts, in
- * the stats and in a trace (the accelerator's nodes, then JPS's: total == expanded + 1). */
-static pf_status accel_fall_back(pf_ctx *c)
+/* The query begins again in the same call, `pick` set while it begins (it steers AUTO's choice),
+ * as asked (what was asked stays, so a restart after a later edit is AUTO's again). The work
+ * already spent counts, in the stats and in a trace, whose first nodes stay in front (the begin
+ * empties it; the web demo checks a trace's length against the batch's expansions); `units`
+ * also carries the units paid (s->work). */
+static pf_status begin_again(pf_ctx *c, void (*pick)(pf_ctx *, int), int units)
 {
     const pf__search q = c->s;
     const uint32_t tlen = q.trace ? q.trace->len : 0;
     const uint32_t ttotal = q.trace ? q.trace->total : 0;
-    pf__accel_refuse(c, 1);
+    pick(c, 1);
     pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
-    pf__accel_refuse(c, 0);
-    if (c->s.trace && c->s.trace == q.trace) { /* emptied by the begin: the accelerator's nodes stay in front */
+    pick(c, 0);
+    if (c->s.trace && c->s.trace == q.trace) {
         c->s.trace->len = tlen;
         c->s.trace->total = ttotal;
     }
     c->s.st.expanded += q.st.expanded;
     c->s.st.pushed += q.st.pushed;
-    c->s.work += q.work; /* its path's units (owed none: pf__accel_step answers once they are paid) */
+    if (units) c->s.work += q.work;
     return st;
 }
 
+/* The accelerator of an edited map could not prove its answer (accel/accel_diff.c): AUTO begins
+ * again without it (JPS), with PF_DETAIL_ACCEL_EDITED; the trace holds the accelerator's nodes,
+ * then JPS's (total == expanded + 1), and its path's units count (owed none: pf__accel_step
+ * answers once they are paid). */
+static pf_status accel_fall_back(pf_ctx *c) { return begin_again(c, pf__accel_refuse, 1); }
+
 /* AUTO's short move ran past its A*'s cap (pf__auto_pick): the query begins again, the accelerator
- * picked, in the same call; PF_DETAIL_SHORT stays set beside PF_DETAIL_ACCEL, and the expansions
- * spent count, in the stats and in a trace (which holds A*'s nodes, then the accelerator's: the
- * web demo checks a trace's length against the batch's expansions). */
-static pf_status give_up_short(pf_ctx *c)
-{
-    const pf__search q = c->s;
-    const uint32_t tlen = q.trace ? q.trace->len : 0;
-    const uint32_t ttotal = q.trace ? q.trace->total : 0;
-    pf__auto_long_only(c, 1);
-    pf_status st = begin_on(c, q.req_start, q.req_goal, q.req_has_desc ? &q.req_desc : NULL, q.req_tree);
-    pf__auto_long_only(c, 0);
-    c->s.st.expanded += q.st.expanded;
-    c->s.st.pushed += q.st.pushed;
-    if (c->s.trace && c->s.trace == q.trace) { /* emptied by the begin: A*'s nodes stay in front */
-        c->s.trace->len = tlen;
-        c->s.trace->total = ttotal;
-    }
-    return st;
-}
+ * picked; PF_DETAIL_SHORT stays set beside PF_DETAIL_ACCEL, and the trace holds A*'s nodes, then
+ * the accelerator's. */
+static pf_status give_up_short(pf_ctx *c) { return begin_again(c, pf__auto_long_only, 0); }
 
 /* Search calls hold the map (pf__map_enter): an edit cannot start under them, nor they under an edit. */
 static pf_status begin(pf_ctx *c, uint32_t start, uint32_t goal, const pf_search_desc *desc, int tree)
