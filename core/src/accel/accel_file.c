@@ -104,7 +104,7 @@ static void header_encode(const pf_accel *acc, uint8_t h[HEADER_SIZE], pay_write
     pf__put32(h + 36, acc->core);
     pf__put64(h + 40, payload_bytes(acc->cells, acc->narcs, acc->core));
     pf__put64(h + 48, payload_hash(acc, w));
-    pf__put64(h + 56, XXH3_64bits(h, 56));
+    pf__head_seal(h);
 }
 
 static int flush_mem(pay_writer *w)
@@ -161,14 +161,8 @@ pf_status pf_accel_save(const pf_accel *acc, const char *path, pf_diag *diag)
  * before anything is allocated. */
 static pf_status check_header(const uint8_t *h, uint64_t have, const char *name, const pf_map *map, pf_diag *diag)
 {
-    if (memcmp(h, MAGIC, 8) != 0)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind accelerator (bad magic)");
-    uint32_t version = pf__get32(h + 8);
-    if (version != PF_ACCEL_FILE_VERSION)
-        return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0, "accelerator file version %u, this build reads version %u",
-                            version, PF_ACCEL_FILE_VERSION);
-    if (pf__get64(h + 56) != XXH3_64bits(h, 56))
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
+    pf_status hst = pf__head_check(h, MAGIC, PF_ACCEL_FILE_VERSION, "accelerator", name, diag);
+    if (hst != PF_OK) return hst;
     if (!pf_accel_supported(map))
         return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0, "the map is not one the accelerator supports");
     uint32_t hsize = pf__get32(h + 12), cells = pf__get32(h + 24), nodes = pf__get32(h + 28), arcs = pf__get32(h + 32);

@@ -644,7 +644,7 @@ static void encode_head(const pf_pdb *p, uint8_t *h, uint8_t *dir)
     pf__put64(h + 32, payload);
     pf__put64(h + 40, XXH3_64bits_digest(&st));
     pf__put64(h + 48, XXH3_64bits(dir, (size_t)n * DIR_ENTRY));
-    pf__put64(h + 56, XXH3_64bits(h, 56));
+    pf__head_seal(h);
 }
 
 size_t pf_pdb_file_size(const pf_pdb *p)
@@ -694,14 +694,8 @@ pf_status pf_pdb_save(const pf_pdb *p, const char *path, pf_diag *diag)
 /* Checks a header against the desc; on success *payload is the exact size the desc implies. */
 static pf_status check_head(const uint8_t *h, const pf_pdb_desc *d, const char *name, pf_diag *diag)
 {
-    if (memcmp(h, MAGIC, 8) != 0)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind pattern database (bad magic)");
-    uint32_t version = pf__get32(h + 8);
-    if (version != PF_PDB_FILE_VERSION)
-        return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0, "database file version %u, this build reads version %u",
-                            version, PF_PDB_FILE_VERSION);
-    if (pf__get64(h + 56) != XXH3_64bits(h, 56))
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
+    pf_status hst = pf__head_check(h, MAGIC, PF_PDB_FILE_VERSION, "pattern database", name, diag);
+    if (hst != PF_OK) return hst;
     if (pf__get32(h + 12) != HEADER_SIZE || pf__get32(h + 28) != 0)
         return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "inconsistent header");
     if (pf__get32(h + 24) != d->pattern_count)

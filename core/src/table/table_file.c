@@ -55,7 +55,7 @@ static void header_encode(const pf_table *t, uint8_t h[PF__HEADER_SIZE])
     pf__put32(h + 36, 0);
     pf__put64(h + 40, (uint64_t)t->bytes);
     pf__put64(h + 48, payload_hash(t));
-    pf__put64(h + 56, XXH3_64bits(h, 56));
+    pf__head_seal(h);
 }
 
 size_t pf_table_file_size(const pf_table *t) { return t ? PF__HEADER_SIZE + t->bytes : 0; }
@@ -143,15 +143,8 @@ static pf_status check_entries(const pf_table *t, const char *name, pf_diag *dia
 static pf_status check_header(const uint8_t *b, const char *name, const pf_map *map, uint64_t *psize_out,
                               pf_diag *diag)
 {
-    if (memcmp(b, MAGIC, 8) != 0)
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "not a pathfind table (bad magic)");
-    uint32_t version = pf__get32(b + 8);
-    if (version != PF_TABLE_FILE_VERSION)
-        return pf__diag_set(diag, PF_UNSUPPORTED, name, 0, 0,
-                            "table file version %u, this build reads version %u", version,
-                            PF_TABLE_FILE_VERSION);
-    if (pf__get64(b + 56) != XXH3_64bits(b, 56))
-        return pf__diag_set(diag, PF_PARSE_ERROR, name, 0, 0, "header checksum mismatch (corrupted)");
+    pf_status hst = pf__head_check(b, MAGIC, PF_TABLE_FILE_VERSION, "table", name, diag);
+    if (hst != PF_OK) return hst;
     uint32_t hsize = pf__get32(b + 12), n = pf__get32(b + 24), kind = pf__get32(b + 28), width = pf__get32(b + 32);
     uint64_t fp = pf__get64(b + 16), psize = pf__get64(b + 40);
     if (hsize != PF__HEADER_SIZE || pf__get32(b + 36) != 0 || (width != 1 && width != 2 && width != 4) ||
