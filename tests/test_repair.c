@@ -294,12 +294,44 @@ static void test_goal_changed(void **state)
     pf_map_destroy(m);
 }
 
+/* A desc the search refuses is refused by the repair with the search's status, not taken for a
+ * unit that cannot stand (an engine re-places a stuck unit on PF_INVALID_START, hiding its own
+ * bug): a size past PF_UNIT_SIZE_MAX, a size on a hex grid, a bad weight. */
+static void test_refused_desc(void **state)
+{
+    (void)state;
+    for (int hex = 0; hex <= 1; hex++) {
+        uint8_t c[64];
+        memset(c, 1, sizeof c);
+        pf_map *m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 8, .cells = c,
+                                                       .moves = hex ? PF_MOVES_HEX : PF_MOVES_8_NO_CUT},
+                                        &m),
+                         PF_OK);
+        pf_ctx *cx;
+        assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
+        uint32_t n[16], out[16];
+        pf_path p = {.nodes = n, .capacity = 16}, o = {.nodes = out, .capacity = 16};
+        assert_int_equal(pf_search(cx, 0, 54, NULL, &p, NULL), PF_OK);
+        const pf_search_desc big = {.unit_size = PF_UNIT_SIZE_MAX + 1u}, two = {.unit_size = 2},
+                             heavy = {.algo = PF_ALGO_WASTAR, .weight = -1.0};
+        assert_int_equal(pf_search(cx, 0, 63, &big, &o, NULL), PF_INVALID_ARGUMENT);
+        assert_int_equal(pf_path_repair(cx, n, p.len, 0, &big, &o, NULL), PF_INVALID_ARGUMENT);
+        assert_int_equal(pf_search(cx, 0, 63, &heavy, &o, NULL), PF_INVALID_ARGUMENT);
+        assert_int_equal(pf_path_repair(cx, n, p.len, 0, &heavy, &o, NULL), PF_INVALID_ARGUMENT);
+        assert_int_equal(pf_path_repair(cx, n, p.len, 0, &two, &o, NULL), hex ? PF_UNSUPPORTED : PF_OK);
+        pf_ctx_destroy(cx);
+        pf_map_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_and_repair),
         cmocka_unit_test(test_sizes_and_rejoin),
         cmocka_unit_test(test_goal_changed),
+        cmocka_unit_test(test_refused_desc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

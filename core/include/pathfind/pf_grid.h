@@ -17,8 +17,10 @@
  * base is 1 or sqrt(2). Heuristics are scaled by the smallest multiplier so they stay admissible.
  * A grid whose passable cells all cost 1 is unweighted and keeps no multipliers at all, a blocked
  * cell's included: a class edit that opens a blocked cell gives it the multiplier it was given
- * while the grid is weighted, and 1 on an unweighted grid. An edit that opens a cell and means
- * its cost sets both (what = PF_EDIT_CLASS | PF_EDIT_COST).
+ * when the grid is weighted at that moment, and 1 when it is unweighted then (an edit that brings
+ * every passable cell back to 1 drops the multipliers of blocked cells too, however long ago they
+ * were set). An edit that opens a cell and means its cost sets both (what = PF_EDIT_CLASS |
+ * PF_EDIT_COST).
  *
  * Grids are never expanded into edge lists: neighbours come from the cell array, which is stored
  * with a one-cell blocked border so the search needs no bounds checks.
@@ -166,11 +168,13 @@ PF_API uint32_t pf_grid_component_count(const pf_map *map);
 /** What pf_grid_nearest looks for; zero-initialised: any open cell, one cell wide, anywhere. */
 typedef struct pf_nearest_desc {
     uint32_t unit_size;  /* the unit stands on the top-left cell of its unit_size x unit_size block,
-                            all of one class (pf_grid_clearance >= unit_size); 0 = 1 */
+                            all of one class (pf_grid_clearance >= unit_size); 0 = 1; past
+                            PF_UNIT_SIZE_MAX no cell is found. On hex grids the block is in offset
+                            coordinates (searches take one-cell units only there) */
     uint32_t cls;        /* the class it must stand on (1..255); 0 = any open class */
     uint32_t component;  /* a pf_grid_component id the cell must be in; 0 = any */
-    uint32_t max_radius; /* look no further than this many rings of cells around the point; 0 = the
-                            whole map */
+    uint32_t max_radius; /* look no further than this many cells from the point in x and in y (a
+                            square box on every grid, hex ones included); 0 = the whole map */
 } pf_nearest_desc;
 
 /**

@@ -92,7 +92,8 @@ typedef struct pf_repair_info {
  * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room).
  * @return PF_OK, PF_NO_PATH (the goal cannot be reached any more), PF_INVALID_START (the unit
  *         cannot stand on nodes[at] now), PF_INVALID_GOAL (nor on the goal), PF_INVALID_ARGUMENT,
- *         PF_BUFFER_TOO_SMALL, and what pf_search returns.
+ *         PF_BUFFER_TOO_SMALL, and what pf_search returns (a desc it refuses is refused first,
+ *         with its status: a unit_size past PF_UNIT_SIZE_MAX, a size on a hex grid).
  */
 PF_API pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint32_t at,
                                 const pf_search_desc *desc, pf_path *out, pf_repair_info *info);

@@ -159,6 +159,10 @@ void pf__ctx_ext_place(pf_ctx *ctx, pf__ext_kind kind, void *x);
 /* Begins a tree search rooted at `goal` whose costs are to the goal (flow.c); pf_search_step
  * continues it. */
 pf_status pf__flow_begin(pf_ctx *ctx, uint32_t goal, const pf_search_desc *desc);
+/* A resolved desc (pf_search_desc_resolve) against map m: PF_OK, or the status pf_search's begin
+ * refuses it with (PF_INVALID_ARGUMENT, PF_UNSUPPORTED); search.c. Callers that read a desc before
+ * searching (pf_path_repair) refuse it as the search would. */
+pf_status pf__search_desc_check(const pf_map *m, const pf_search_desc *d);
 /* Forces the generation counter, so tests can exercise the wrap. */
 void pf__ctx_set_gen(pf_ctx *ctx, uint32_t gen);
 

@@ -184,6 +184,11 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
     pf_search_desc d = desc ? *desc : (pf_search_desc){0};
     d.partial = 0;
     d.waypoints = 0;
+    /* a desc the search would refuse is refused as it would be, before the unit is read: a size
+     * past PF_UNIT_SIZE_MAX, or above 1 on hex, is the caller's error, not a unit that cannot stand */
+    const pf_search_desc rd = pf_search_desc_resolve(m, &d);
+    const pf_status dst = pf__search_desc_check(m, &rd);
+    if (dst != PF_OK) return dst;
     pf_path_check_desc cd = {.unit_size = d.unit_size, .filter = d.filter};
     pf__unit u = unit_of(m, pf__grid_pad(m, nodes[at]), &cd);
     if (d.filter && !u.k) return PF_INVALID_ARGUMENT; /* as pf_search refuses such a filter */

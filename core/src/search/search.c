@@ -183,7 +183,7 @@ PF__INLINE pf_status theta_run(pf_ctx *c, uint32_t budget, const int MV, const i
     pf__grid_view gv = pf__grid_view_of(m);
     if (FL) gv.flt = s->d.filter;
     if (FL && SZ) gv.fmemo = s->fmemo;
-    /* under a filter every allowed class has one multiplier (check_desc): lengths are scaled by it */
+    /* under a filter every allowed class has one multiplier (pf__search_desc_check): lengths are scaled by it */
     const double fm = FL ? s->hadm : 1.0;
     const uint32_t pw = gv.pw, goal = s->goal, gen = c->gen;
     uint32_t *par = pf__ctx_ext_get(c, PF__EXT_THETA);
@@ -261,7 +261,7 @@ static void theta_pull(pf_ctx *c, uint32_t found)
         len += pf__grid_euclid(gv.pw, a, far);
         a = far;
     }
-    pf__nodes_set_g(&c->nodes, found, len * (fl ? c->s.hadm : 1.0)); /* a filter's one multiplier (check_desc) */
+    pf__nodes_set_g(&c->nodes, found, len * (fl ? c->s.hadm : 1.0)); /* a filter's one multiplier (pf__search_desc_check) */
 }
 
 static pf_status run_theta(pf_ctx *c, uint32_t b)
@@ -417,7 +417,7 @@ static run_fn pick_runner(const pf_ctx *c)
         if (m->moves == PF_MOVES_HEX) return run_backhexw;
         return c->s.size > 1 ? run_szback8w : run_back8w;
     }
-    if (c->s.d.filter && c->s.size > 1) { /* sized movement types: hex grids refused by check_desc */
+    if (c->s.d.filter && c->s.size > 1) { /* sized movement types: hex grids refused by pf__search_desc_check */
         if (m->moves == PF_MOVES_4) return w ? run_flsz4w : run_flsz4;
         if (m->moves == PF_MOVES_8_CUT) return w ? run_flsz8cw : run_flsz8c;
         return w ? run_flsz8w : run_flsz8;
@@ -429,7 +429,7 @@ static run_fn pick_runner(const pf_ctx *c)
         if (h == PF_HEUR_OCTILE) return w ? run_fl8w_oct : run_fl8_oct;
         return w ? run_fl8w : run_fl8;
     }
-    if (c->s.size > 1) { /* units larger than a cell: hex grids were refused by check_desc */
+    if (c->s.size > 1) { /* units larger than a cell: hex grids were refused by pf__search_desc_check */
         if (m->moves == PF_MOVES_4) return w ? run_sz4w : run_sz4;
         if (m->moves == PF_MOVES_8_CUT) return w ? run_sz8cw : run_sz8c;
         return w ? run_sz8w : run_sz8;
@@ -476,7 +476,7 @@ pf_search_desc pf_search_desc_resolve(const pf_map *map, const pf_search_desc *d
     return d;
 }
 
-static pf_status check_desc(const pf_map *m, const pf_search_desc *d)
+pf_status pf__search_desc_check(const pf_map *m, const pf_search_desc *d)
 {
     if ((unsigned)d->algo >= PF_ALGO__COUNT || (unsigned)d->heuristic >= PF_HEUR__COUNT) return PF_INVALID_ARGUMENT;
     if ((unsigned)d->tie > PF_TIE_RANDOM) return PF_INVALID_ARGUMENT;
@@ -601,7 +601,7 @@ static pf_status begin_on(pf_ctx *c, uint32_t start, uint32_t goal, const pf_sea
         s->d.tie = PF_TIE_FIFO;
         s->d.weight = 1.0;
     }
-    pf_status st = check_desc(m, &s->d);
+    pf_status st = pf__search_desc_check(m, &s->d);
     if (st != PF_OK) return s->status = st;
     if (s->d.reverse && m->kind != PF_MAP_GRAPH) return s->status = PF_INVALID_ARGUMENT;
 
