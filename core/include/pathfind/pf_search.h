@@ -108,7 +108,8 @@ typedef enum pf_tie {
 /**
  * User heuristic: estimated cost from `node` to `goal`. Must not modify the map. Any finite value
  * is ordered correctly, negative ones included; a NaN is taken as 0 (no estimate), which keeps A*
- * optimal. A* reopens closed nodes when a callback is in use, so an admissible but inconsistent
+ * optimal. The goal's own estimate is taken as 0 whatever the callback returns (the callback may
+ * not be called for it). A* reopens closed nodes when a callback is in use, so an admissible but inconsistent
  * heuristic still gives optimal costs.
  */
 typedef double (*pf_heuristic_fn)(const pf_map *map, uint32_t node, uint32_t goal, void *user);
@@ -395,8 +396,9 @@ PF_API size_t    pf_ctx_mem_size(const pf_ctx *ctx);
  * @return PF_OK (JPS asked where it cannot run is answered by A*: PF_OK with PF_DETAIL_FALLBACK in
  *         stats->detail), PF_NO_PATH, PF_LIMIT_REACHED, PF_PARTIAL, or an error: PF_INVALID_ARGUMENT, PF_INVALID_START, PF_INVALID_GOAL,
  *         PF_OUT_OF_MEMORY, PF_BUFFER_TOO_SMALL, PF_WRONG_MAP (a JPS table that could not follow an
- *         edit), PF_COST_OVERFLOW (a path exists but its cost sums to infinity: graph weights near
- *         DBL_MAX; no path or cost is returned), PF_MAP_BUSY (the map is being edited:
+ *         edit), PF_COST_OVERFLOW (the path found sums to infinity: graph weights near DBL_MAX;
+ *         for the exact searches every path does, for BFS and greedy the one they chose may while
+ *         another is finite; no path or cost is returned), PF_MAP_BUSY (the map is being edited:
  *         pf_grid_apply_edits), PF_UNSUPPORTED (unit_size or partial on a map without them).
  *
  * Unit sizes: with unit_size K a node is open when pf_grid_clearance is at least K and its class
@@ -465,7 +467,8 @@ PF_API pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats);
  * @return PF_OK (tree complete, within max_cost when set), PF_LIMIT_REACHED, or an error.
  */
 PF_API pf_status pf_search_tree(pf_ctx *ctx, uint32_t source, const pf_search_desc *desc);
-/** Cost of `node` in the last search (INFINITY when it was not reached). */
+/** Cost of `node` in the last search (INFINITY when it was not reached, or reached only by paths
+ *  whose cost sums to infinity: graph weights near DBL_MAX; pf_ctx_parent then names a parent). */
 PF_API double    pf_ctx_cost(const pf_ctx *ctx, uint32_t node);
 /** Parent of `node` in the last search (PF_NODE_NONE for the source or an unreached node). */
 PF_API uint32_t  pf_ctx_parent(const pf_ctx *ctx, uint32_t node);

@@ -29,11 +29,15 @@ PF__INLINE double h_grid_kind(pf_heur k, int32_t dx, int32_t dy, int32_t x, int3
 double pf__grid_octile(int32_t dx, int32_t dy) { return pf__grid_metric(PF_HEUR_OCTILE, dx, dy); }
 
 /* The user's heuristic of an inner node; a NaN (a broken callback) is taken as no estimate, 0, which
- * A* stays optimal with: as an open-list key it would sort first (heap_internal.h). */
+ * A* stays optimal with: as an open-list key it would sort first (heap_internal.h). At the goal it
+ * is 0 whatever the callback says: A*'s goal test (the goal off the list ends the search) is
+ * exact only then, and an admissible estimate of the goal's own distance is at most 0 (a
+ * negative one let the goal out at the first sight of it, past a cheaper path: a review). */
 static double user_h(const pf_ctx *c, uint32_t idx)
 {
     const pf__search *s = &c->s;
     const pf_map *m = c->map;
+    if (idx == s->goal) return 0.0;
     double v = s->d.heuristic_fn(m, pf__map_outer(m, idx), pf__map_outer(m, s->goal), s->d.heuristic_user);
     return v == v ? v : 0.0;
 }
