@@ -16,8 +16,9 @@ static const char *HELP =
     "the counts of each pf_stats.detail bit (detail_fallback, detail_accel, detail_accel_stale,\n"
     "detail_short, detail_partial, detail_accel_edited, detail_accel_declined).\n"
     "A mismatch is a cost that differs from the listed optimal length by more than 0.006 (the rounding\n"
-    "of the listed values); for wastar, a cost above weight x optimal; for greedy and bfs, a cost below\n"
-    "the optimum; for theta (any-angle), a cost above the optimum or below the straight line. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
+    "of the listed values); with a weight (wastar, jps, jps+), a cost above weight x optimal; for greedy\n"
+    "and bfs, a cost below the optimum; for theta (any-angle), a cost above the optimum or below the\n"
+    "straight line. Lengths are checked only for --moves 8 (the benchmark's convention), without --edits\n"
     "and for one-cell units.\n"
     "\n"
     "  --algo NAME   astar (default), wastar, dijkstra, bfs, greedy, jps, jps+, auto (the accelerator for\n"
@@ -226,8 +227,9 @@ static int is_mismatch(const pf_search_desc *rd, int ok, double cost, const pf_s
 {
     const double optimal = e->optimal;
     if (!ok) return 1;
+    /* a weight (resolved: 1 for the algorithms that take none) bounds WA*, JPS and JPS+ alike */
+    if (rd->weight > 1.0) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
     if (cli_algo_optimal(rd->algo)) return !(fabs(cost - optimal) <= PF_SCEN_TOLERANCE);
-    if (rd->algo == PF_ALGO_WASTAR) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
     if (rd->algo == PF_ALGO_THETA) {
         /* any-angle: never longer than the grid's optimum, never shorter than the straight line */
         const double dx = (double)e->gx - e->sx, dy = (double)e->gy - e->sy;

@@ -111,6 +111,17 @@ static void test_scen(void **state)
     const char *wrong = write_tmp("w.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t7\n");
     assert_int_equal(RUN("scen", map, wrong), 1);
     HAS(g_out, "\"mismatches\":1");
+    /* a weight bounds jps and jps+ as it bounds wastar: within weight x the listed length is no
+     * mismatch (every weighted JPS run on a real scenario exited 1), above it is */
+    const char *near = write_tmp("n.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t4.8\n");
+    const char *far = write_tmp("f.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t3\n");
+    const char *const weighted[] = {"wastar", "jps", "jps+"};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(RUN("scen", map, near, "--algo", weighted[k], "--weight", "1.5"), 0);
+        HAS(g_out, "\"mismatches\":0");
+        assert_int_equal(RUN("scen", map, far, "--algo", weighted[k], "--weight", "1.5"), 1);
+    }
+    assert_int_equal(RUN("scen", map, near, "--algo", "jps"), 1); /* unweighted: exact */
     const char *bad = write_tmp("bad.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t5\n0 s.map 6 5 oops\n");
     assert_int_equal(RUN("scen", map, bad), 1);
     HAS(g_err, "bad.scen:3");
