@@ -1,6 +1,7 @@
 /* options.c - the commands' options read strictly: numbers as typed, algorithms, move rules,
  * movement-type filters, and the combinations refused. */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,8 +16,10 @@ int cli_is_help(const char *a) { return a && (strcmp(a, "-h") == 0 || strcmp(a, 
  * (after an optional '-'), so what was typed is what is read. */
 static int starts_like_a_number(const char *s)
 {
-    if (*s == '-') s++;
-    return *s >= '0' && *s <= '9';
+    const char *d = *s == '-' ? s + 1 : s;
+    /* strtod also reads hex ("0x10" is 16) and "nan(...)": only decimal digits, a point and an
+     * exponent are typed numbers */
+    return *d >= '0' && *d <= '9' && s[strspn(s, "0123456789.eE+-")] == '\0';
 }
 
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
@@ -108,10 +111,13 @@ int cli_filter_opt(const char *cmd, const char *opt, const char *arg, cli_filter
         }
         memcpy(num, p + 2, n - 2);
         num[n - 2] = 0;
-        char *e;
-        double x = strtod(num, &e);
-        if (*e || !(x > 0) || !(x <= 1e30)) {
-            cli_error(cmd, "bad multiplier '%s' for --class-cost %c (expected a number > 0)", num, p[0]);
+        char *e = num;
+        double x = starts_like_a_number(num) ? strtod(num, &e) : 0.0;
+        /* kept as a float: below its normal range a multiplier became 0 there ("the default, 1") or
+         * a subnormal that priced every step at 0 */
+        if (e == num || *e || !((float)x >= FLT_MIN) || !(x <= 1e30)) {
+            cli_error(cmd, "bad multiplier '%s' for --class-cost %c (expected a number from %g to 1e30)", num, p[0],
+                      (double)FLT_MIN);
             return 0;
         }
         cf->f.class_cost[k] = (float)x;

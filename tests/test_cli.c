@@ -259,6 +259,10 @@ static void test_classes(void **state)
         /* one class given two multipliers (the last one won): by one character, or by two that
          * name the ground */
         {"--classes", ".W", "--class-cost", "W=2,W=3"}, {"--classes", ".W", "--class-cost", ".=2,G=3"},
+        /* below a float's normal range (it became 0, read as the default 1, or a subnormal that
+         * priced steps at 0), and numbers not as typed (hex, a leading blank) */
+        {"--classes", ".W", "--class-cost", "W=1e-50"}, {"--classes", ".W", "--class-cost", "W=1e-40"},
+        {"--classes", ".W", "--class-cost", "W=0x10"}, {"--classes", ".W", "--class-cost", "W= 2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(RUN("path", map, "0", "1", "6", "1", bad[i][0], bad[i][1], bad[i][2], bad[i][3]), 2);
