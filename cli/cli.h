@@ -124,6 +124,15 @@ void     cli_text_close(cli_text *t);
 double   cli_now(void);                  /* monotonic seconds */
 long     cli_peak_rss_kb(void);          /* peak resident set size of this process */
 int      cli_is_help(const char *a);     /* "-h" or "--help" */
+/* An option's name: '-' and then anything but a digit or a point ("-5" and "-.5" are numbers, "-"
+ * alone a file name). */
+int      cli_is_option(const char *a);
+/* Whether argv[i], an option, has its value: a next argument that is not itself an option (an
+ * option missing its value took the next option as a file name: --csv --threads). */
+int      cli_has_value(int argc, char **argv, int i);
+/* Refuses (1, said) an option given twice among argv[1..argc): the second replaced the first in
+ * silence (a second --csv, a second --edits file dropped). */
+int      cli_repeated_option(const char *cmd, int argc, char **argv);
 /* Parses numbers strictly (the whole string, in range, no wrap-around); print "pathfind CMD: bad
  * VALUE for OPT" and return 0 on failure. */
 int      cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);

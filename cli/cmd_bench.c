@@ -85,7 +85,7 @@ static int parse_args(int argc, char **argv, bench_args *b)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int more = i + 1 < argc;
+        int more = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

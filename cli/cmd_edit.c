@@ -150,7 +150,7 @@ int pf_cli_edit(int argc, char **argv)
             fputs(HELP, stdout);
             return 0;
         }
-        if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+        if (strcmp(a, "-o") == 0 && cli_has_value(argc, argv, i)) {
             out = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             cli_error("edit", "unknown or incomplete option '%s' (see --help)", a);

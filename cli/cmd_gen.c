@@ -33,7 +33,7 @@ int pf_cli_gen(int argc, char **argv)
     const char *out = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

@@ -32,7 +32,7 @@ static int parse_args(int argc, char **argv, graph_args *g)
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

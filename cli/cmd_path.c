@@ -39,7 +39,7 @@ int pf_cli_path(int argc, char **argv)
     int weight_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

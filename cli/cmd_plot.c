@@ -351,7 +351,7 @@ static int parse_args(int argc, char **argv, plot_args *a)
         if (cli_is_help(s)) {
             fputs(HELP, stdout);
             return 0;
-        } else if ((strcmp(s, "--out") == 0 || strcmp(s, "-o") == 0) && i + 1 < argc) {
+        } else if ((strcmp(s, "--out") == 0 || strcmp(s, "-o") == 0) && cli_has_value(argc, argv, i)) {
             a->dir = argv[++i];
         } else if (strcmp(s, "--json") == 0) {
             a->json = 1;

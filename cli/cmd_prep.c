@@ -100,7 +100,7 @@ int pf_cli_prep(int argc, char **argv)
     long threads = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

@@ -316,7 +316,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     const char *pos[5] = {0};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(s)) {
             fputs(HELP, stdout);
             return 0;

@@ -501,7 +501,7 @@ int pf_cli_replay(int argc, char **argv)
         }
         size_t k = 0;
         while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(a, OPTS[k].name) != 0) k++;
-        if (k < sizeof OPTS / sizeof OPTS[0] && i + 1 < argc) {
+        if (k < sizeof OPTS / sizeof OPTS[0] && cli_has_value(argc, argv, i)) {
             if (!OPTS[k].fn(&o, argv[++i])) return 2;
         } else if (a[0] == '-' && a[1]) {
             cli_error("replay", "unknown or incomplete option '%s' (see --help)", a);

@@ -72,7 +72,7 @@ static int parse_args(int argc, char **argv, scen_args *a)
             fputs(HELP, stdout);
             return 0;
         }
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (strcmp(s, "--algo") == 0 && has) {
             if (!cli_parse_algo("scen", argv[++i], &a->d.algo)) return 2;
         } else if (strcmp(s, "--weight") == 0 && has) {

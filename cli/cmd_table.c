@@ -120,7 +120,7 @@ static int cmd_build(int argc, char **argv)
     long threads = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;
@@ -396,7 +396,7 @@ static int cmd_update(int argc, char **argv)
     pf_table_update_desc ud = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        int has = i + 1 < argc;
+        int has = cli_has_value(argc, argv, i);
         if (cli_is_help(a)) {
             fputs(HELP, stdout);
             return 0;

@@ -37,7 +37,8 @@ int pf_cli_main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
-        if (strcmp(argv[1], CMDS[i].name) == 0) return CMDS[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], CMDS[i].name) == 0)
+            return cli_repeated_option(CMDS[i].name, argc - 1, argv + 1) ? 2 : CMDS[i].fn(argc - 1, argv + 1);
     cli_error("", "unknown command '%s'", argv[1]);
     fputc('\n', stderr);
     usage(stderr);

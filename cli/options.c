@@ -12,6 +12,23 @@
 
 int cli_is_help(const char *a) { return a && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0); }
 
+int cli_is_option(const char *a) { return a && a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.'; }
+
+int cli_has_value(int argc, char **argv, int i) { return i + 1 < argc && !cli_is_option(argv[i + 1]); }
+
+int cli_repeated_option(const char *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!cli_is_option(argv[i]) || cli_is_help(argv[i])) continue;
+        for (int j = 1; j < i; j++)
+            if (strcmp(argv[i], argv[j]) == 0) {
+                cli_error(cmd, "option '%s' given twice (the second would replace the first)", argv[i]);
+                return 1;
+            }
+    }
+    return 0;
+}
+
 /* strtol and strtod skip leading blanks and take "0x" and "inf": a number here starts with a digit
  * (after an optional '-'), so what was typed is what is read. */
 static int starts_like_a_number(const char *s)

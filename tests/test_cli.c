@@ -125,6 +125,22 @@ static void test_scen(void **state)
     const char *bad = write_tmp("bad.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t5\n0 s.map 6 5 oops\n");
     assert_int_equal(RUN("scen", map, bad), 1);
     HAS(g_err, "bad.scen:3");
+    /* an option given twice is refused (the second replaced the first in silence: one CSV of two,
+     * the first --edits file dropped), and an option missing its value does not take the next
+     * option as a file name (--csv --threads wrote a file named "--threads") */
+    const char *csv2 = tmp("s2.csv");
+    remove(csv);
+    assert_int_equal(RUN("scen", map, sc, "--csv", csv, "--csv", csv2), 2);
+    HAS(g_err, "option '--csv' given twice");
+    assert_int_equal(access(csv, F_OK), -1);
+    assert_int_equal(access(csv2, F_OK), -1);
+    assert_int_equal(RUN("scen", map, sc, "--threads", "1", "--threads", "2"), 2);
+    assert_int_equal(RUN("scen", map, sc, "--csv", "--threads", "1"), 2);
+    HAS(g_err, "'--csv'");
+    assert_int_equal(RUN("edit", map, sc, "-o", "--help"), 2);
+    /* numbers that start with '-' are values, not options */
+    assert_int_equal(RUN("path", map, "0", "0", "5", "0", "--size", "-1"), 2);
+    HAS(g_err, "bad value '-1' for --size");
     assert_int_equal(RUN("scen", map), 2);
     assert_int_equal(RUN("scen", tmp("missing.map"), sc), 1);
     HAS(g_err, "missing.map");
