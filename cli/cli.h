@@ -92,6 +92,11 @@ int      cli_out_check(const char *cmd, const char *path);
  * by device and inode. Said (an error of `cmd`, naming the two options) when they do: written one
  * after the other, the second would replace the first. */
 int      cli_out_same(const char *cmd, const char *opt_a, const char *a, const char *opt_b, const char *b);
+/* Refuses (1, said) an output `out` (given by `opt`) that names one of the n inputs ins[k] (given
+ * by in_opts[k], NULL ones skipped): the input would be replaced by the output (a scenario by its
+ * CSV, an order log by the replay's). */
+int      cli_out_names_input(const char *cmd, const char *opt, const char *out, int n, const char *const *in_opts,
+                             const char *const *ins);
 /* Opens a file to read; refuses a directory (fopen takes one, then every read fails). */
 FILE    *cli_open_read(const char *cmd, const char *path);
 /* A text input (text_read.c), the one reader of every text file the tool itself reads: at most

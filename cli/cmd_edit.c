@@ -166,6 +166,9 @@ int pf_cli_edit(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
+    /* -o MAP edits the map in place (its new cells are written whole, then renamed over it); the
+     * edit list is not to be replaced by a map */
+    if (cli_out_same("edit", "EDITS", pos[1], "-o", out)) return 2;
     if (cli_args_only) return 0;
     /* read once: a pipe or a FIFO read a second time for its characters hung (a review) */
     char *rows;

@@ -65,6 +65,8 @@ static int parse_args(int argc, char **argv, graph_args *g)
     }
     if (!cli_check_weight("graph", g->d.algo, g->weight_given)) return 2;
     if (g->d.algo == PF_ALGO_WASTAR && g->d.weight == 0) g->d.weight = 1.5;
+    const char *const in_opts[] = {"GRAPH", "PAIRS", "--co"}, *const ins[] = {g->gr, g->pairs, g->co};
+    if (cli_out_names_input("graph", "--csv", g->csv, 3, in_opts, ins)) return 2;
     return -1;
 }
 

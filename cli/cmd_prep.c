@@ -122,6 +122,7 @@ int pf_cli_prep(int argc, char **argv)
         fputs(HELP, stderr);
         return 2;
     }
+    if (cli_out_same("prep", "MAP", map_path, "-o", out)) return 2;
     if (cli_args_only) return 0;
     if (!cli_out_check("prep", out)) return 1; /* before a build of up to a minute, not after it */
     pf_diag diag;

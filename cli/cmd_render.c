@@ -363,6 +363,8 @@ static int parse_args(int argc, char **argv, render_args *a)
     }
     a->map = pos[0];
     for (int k = 0; k < 4; k++) a->pos[k] = pos[k + 1];
+    const char *const in_opts[] = {"MAP", "--scen", "--edits"}, *const ins[] = {a->map, a->scen, a->edits};
+    if (cli_out_names_input("render", "-o", a->out, 3, in_opts, ins)) return 2;
     if (a->ids && !a->scen) {
         cli_error("render", "--ids needs --scen");
         return 2;

@@ -555,6 +555,13 @@ int pf_cli_replay(int argc, char **argv)
     prefer_passive_wait(argc, argv);
     o.map = pos[0];
     o.orders = pos[1];
+    {
+        const char *const in_opts[] = {"MAP", "ORDERS", "--prep"}, *const ins[] = {o.map, o.orders, o.prep};
+        if (cli_out_names_input("replay", "--csv", o.csv, 3, in_opts, ins) ||
+            cli_out_names_input("replay", "--frames-csv", o.frames_csv, 3, in_opts, ins) ||
+            cli_out_names_input("replay", "--animate", o.animate, 3, in_opts, ins))
+            return 2;
+    }
     cli_orders lg = {0};
     if (!cli_orders_read(o.orders, &lg)) return 1;
     /* the outputs are opened (temporary files beside them) before the run, so that one that cannot

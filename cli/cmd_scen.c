@@ -129,6 +129,8 @@ static int parse_args(int argc, char **argv, scen_args *a)
         return 2;
     }
     if (a->d.algo == PF_ALGO_WASTAR && a->d.weight == 0) a->d.weight = 1.5;
+    const char *const in_opts[] = {"MAP", "SCEN", "--edits", "--prep"}, *const ins[] = {a->map, a->scen, a->edits, a->prep};
+    if (cli_out_names_input("scen", "--csv", a->csv, 4, in_opts, ins)) return 2;
     return -1;
 }
 

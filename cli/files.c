@@ -151,3 +151,11 @@ int cli_close_stdout(int rc)
     fprintf(stderr, "pathfind: error writing standard output: %s\n", strerror(e ? e : EIO));
     return rc ? rc : 1;
 }
+
+int cli_out_names_input(const char *cmd, const char *opt, const char *out, int n, const char *const *in_opts,
+                        const char *const *ins)
+{
+    for (int k = 0; k < n; k++)
+        if (ins[k] && cli_out_same(cmd, in_opts[k], ins[k], opt, out)) return 1;
+    return 0;
+}

@@ -138,6 +138,17 @@ static void test_scen(void **state)
     assert_int_equal(RUN("scen", map, sc, "--csv", "--threads", "1"), 2);
     HAS(g_err, "'--csv'");
     assert_int_equal(RUN("edit", map, sc, "-o", "--help"), 2);
+    /* an output naming an input is refused, the input left whole (the scenario was replaced by
+     * its CSV, an order log by the replay's, a map by its accelerator) */
+    assert_int_equal(RUN("scen", map, sc, "--csv", sc), 2);
+    HAS(g_err, "SCEN and --csv name the same file");
+    assert_int_equal(RUN("scen", map, sc), 0);
+    assert_int_equal(RUN("prep", map, "-o", map), 2);
+    assert_int_equal(RUN("edit", map, sc, "-o", sc), 2);
+    assert_int_equal(RUN("graph", sc, sc, "--csv", sc), 2);
+    assert_int_equal(RUN("render", map, "0", "0", "5", "0", "-o", map), 2);
+    assert_int_equal(RUN("scen", map, sc), 0);
+    HAS(g_out, "\"queries\":3");
     /* numbers that start with '-' are values, not options */
     assert_int_equal(RUN("path", map, "0", "0", "5", "0", "--size", "-1"), 2);
     HAS(g_err, "bad value '-1' for --size");

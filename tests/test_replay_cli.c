@@ -265,6 +265,11 @@ static void test_frames_csv(void **state)
     enum { CAP = 4096 };
     static csv_frame rows[CAP], rows1[CAP];
     char args[512];
+    /* an output naming an input is refused, the order log and the map left whole */
+    snprintf(args, sizeof args, "'%s' '%s' --frames-csv '%s'", tmp("m.map"), tmp("o.txt"), tmp("o.txt"));
+    assert_int_equal(replay(args), 2);
+    snprintf(args, sizeof args, "'%s' '%s' --csv '%s'", tmp("m.map"), tmp("o.txt"), tmp("m.map"));
+    assert_int_equal(replay(args), 2);
     snprintf(args, sizeof args, "'%s' '%s' --workers 2 --budget-exp 700 --frames-csv '%s'", tmp("m.map"), tmp("o.txt"),
              tmp("f.csv"));
     assert_int_equal(replay(args), 0);
