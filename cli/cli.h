@@ -170,6 +170,8 @@ typedef struct cli_order {
     int32_t     sx, sy, gx, gy; /* edit: the rectangle's corner is sx, sy */
     int32_t     w, h;           /* edit: its size */
     char        terrain;        /* edit: the Moving AI character it paints */
+    uint16_t    ecol[6];        /* edit: where `rect`, X, Y, W, H and C begin on the line (0-based),
+                                   so the map's checks name the columns as typed */
     uint8_t     size;           /* order: size=K (0: the --size default) */
     uint8_t     partial;        /* order: `partial` */
     pf_priority prio;

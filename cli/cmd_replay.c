@@ -361,8 +361,18 @@ static double cpu_now(void)
  * character, and names the line (FILE:LINE:) when it refuses. 0 with a message. */
 static int parse_edit(const pf_map *map, const char *path, const cli_order *r, pf_grid_edit *ed)
 {
-    char text[96];
-    int n = snprintf(text, sizeof text, "rect %d %d %d %d %c", r->sx, r->sy, r->w, r->h, r->terrain);
+    /* the record again, each field where it stood on its line (blanks before it): the library's
+     * message names the columns of the log, not of a rewritten text. A number is written as read
+     * ("-007" as -7), never longer than typed, so no field reaches the next one's column */
+    char text[4200];
+    const int32_t v[4] = {r->sx, r->sy, r->w, r->h};
+    int n = 0;
+    for (int k = 0; k < 6; k++) {
+        while (n < r->ecol[k] && n < 4096) text[n++] = ' ';
+        n += k == 0 ? snprintf(text + n, sizeof text - (size_t)n, "rect ")
+                    : k < 5 ? snprintf(text + n, sizeof text - (size_t)n, "%d ", (int)v[k - 1])
+                            : snprintf(text + n, sizeof text - (size_t)n, "%c", r->terrain);
+    }
     char ch;
     pf_diag dg;
     if (pf_grid_parse_edit(map, text, (size_t)n, path, r->line, ed, &ch, &dg) != PF_OK) {

@@ -54,10 +54,11 @@ static int bad(const char *path, uint32_t line, const char *msg, const char *wha
 /* A record whose second token is a word rather than a tag: a map edit, `FRAME rect X Y W H C`
  * (its rectangle and terrain are checked against the map once it is loaded, before frame 0:
  * cmd_replay.c's check_edits; it is not loaded yet). */
-static int parse_word_line(const char *path, uint32_t line, char **tok, int ntok, cli_order *r)
+static int parse_word_line(const char *path, uint32_t line, const char *buf, char **tok, int ntok, cli_order *r)
 {
     if (strcmp(tok[1], "rect") != 0) return bad(path, line, "unknown record kind", tok[1]);
     if (ntok != 7) return bad(path, line, "expected FRAME rect X Y W H C", NULL);
+    for (int k = 0; k < 6; k++) r->ecol[k] = (uint16_t)(tok[1 + k] - buf); /* lines are under 4 KB */
     int32_t *c[4] = {&r->sx, &r->sy, &r->w, &r->h};
     for (int k = 0; k < 4; k++)
         if (!parse_i32(tok[2 + k], c[k])) return bad(path, line, "bad number", tok[2 + k]);
@@ -84,7 +85,8 @@ static int parse_order_options(const char *path, uint32_t line, char **tok, int 
     return 1;
 }
 
-static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uint32_t last_frame, cli_order *r)
+static int parse_line(const char *path, uint32_t line, const char *buf, char **tok, int ntok, uint32_t last_frame,
+                      cli_order *r)
 {
     uint64_t v;
     *r = (cli_order){.line = line, .row = UINT32_MAX};
@@ -92,7 +94,7 @@ static int parse_line(const char *path, uint32_t line, char **tok, int ntok, uin
     r->frame = (uint32_t)v;
     if (r->frame < last_frame) return bad(path, line, "frame goes backwards", tok[0]);
     if (ntok < 2) return bad(path, line, "expected TAG SX SY GX GY PRIORITY or TAG cancel after the frame", NULL);
-    if (tok[1][0] < '0' || tok[1][0] > '9') return parse_word_line(path, line, tok, ntok, r);
+    if (tok[1][0] < '0' || tok[1][0] > '9') return parse_word_line(path, line, buf, tok, ntok, r);
     if (!parse_u64(tok[1], UINT64_MAX, &r->tag)) return bad(path, line, "bad tag", tok[1]);
     if (ntok >= 3 && strcmp(tok[2], "cancel") == 0) {
         if (ntok != 3) return bad(path, line, "unexpected text after cancel", tok[3]);
@@ -145,7 +147,7 @@ static int read_lines(const char *path, cli_orders *lg)
         }
         if (ntok == 0) continue;
         cli_order r;
-        if (!(ok = parse_line(path, line, tok, ntok, last, &r))) break;
+        if (!(ok = parse_line(path, line, buf, tok, ntok, last, &r))) break;
         last = r.frame;
         if (r.kind == CLI_ORDER) r.row = lg->orders++;
         if (!(ok = log_push(lg, &r))) cli_error("replay", "out of memory at %s:%u", path, line);

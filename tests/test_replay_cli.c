@@ -708,7 +708,11 @@ static void test_bad_orders(void **state)
         {"orders 1\n0 1 \v0 0 1 1 urgent\n", "o.txt:2: bad coordinate '\\x0b0'"},
         {"orders 1\n0 rect \f1 1 2 2 @\n", "o.txt:2: bad number '\\x0c1'"},
         {"orders 1\n0 move 1 1 2 2 0\n", "o.txt:2: unknown record kind 'move'"},
-        {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:"},           /* '0' is no terrain: checked on the map */
+        {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:16: unknown terrain"}, /* '0' is no terrain: checked on the map */
+        /* the map's checks name the column as typed on the log's line (they named one of a
+         * rewritten text: 10 here) */
+        {"orders 1\n123456   rect   0   0   -007   5   @\n", "o.txt:2:25: W must be a positive integer"},
+        {"orders 1\n7\trect 1 1 2 2 Q\n", "o.txt:2:16: unknown terrain 'Q'"},
         {"orders 1\n0 rect 1 1 2 2\n", "o.txt:2: expected FRAME rect X Y W H C"},
         {"orders 1\n0 1 0 0 1 1 urgent size=0\n", "o.txt:2: bad size 'size=0'"},
         {"orders 1\n0 1 0 0 1 1 urgent size=33\n", "o.txt:2: bad size 'size=33'"},
