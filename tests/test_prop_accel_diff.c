@@ -434,9 +434,71 @@ static void test_suspended_restarts(void **state)
     pf_map_destroy(m);
 }
 
+/* An allocator that fails once, the first allocation of `fail_size` bytes while armed. */
+typedef struct fail_once { size_t fail_size; int armed; } fail_once;
+static void *fo_alloc(size_t n, size_t a, void *u)
+{
+    fail_once *f = u;
+    if (f->armed && n == f->fail_size) {
+        f->armed = 0;
+        return NULL;
+    }
+    return aligned_alloc(a < 16 ? 16 : a, (n + a - 1) / a * a);
+}
+static void fo_free(void *p, size_t n, void *u)
+{
+    (void)n;
+    (void)u;
+    free(p);
+}
+
+/* The diff that lets a PF_ACCEL_EDITS_CHECK accelerator follow edits could not be made (its
+ * bitmap's allocation fails): a create says PF_OUT_OF_MEMORY, and a rebuild's copy whose first
+ * attachment failed is tried again by the next one, then follows edits. Both used to say PF_OK
+ * and answer as a stale accelerator for good, edited_cells 0 (a review). */
+static void test_diff_out_of_memory(void **state)
+{
+    (void)state;
+    enum { W = 64, H = 64 };
+    static uint8_t cells[W * H];
+    for (int i = 0; i < W * H; i++) cells[i] = (i % W == 32 && i / W != 10) ? 0 : 1;
+    pf_map *map;
+    assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = W, .height = H, .cells = cells}, &map), PF_OK);
+    fail_once fo = {((size_t)(W + 2) * (H + 2) + 63) / 64 * 8, 0}; /* D's bitmap, over the padded cells */
+    pf_accel_desc d = {.threads = 1, .edits = PF_ACCEL_EDITS_CHECK, .short_query = 1, .allocator = {fo_alloc, fo_free, &fo}};
+    pf_accel *acc = NULL;
+    fo.armed = 1;
+    assert_int_equal(pf_accel_create(map, &d, &acc), PF_OUT_OF_MEMORY);
+    assert_null(acc);
+    assert_int_equal(fo.armed, 0); /* the failure was the bitmap's */
+
+    pf_accel_rebuild *rb;
+    assert_int_equal(pf_accel_rebuild_begin(map, &d, &rb), PF_OK);
+    assert_int_equal(pf_accel_rebuild_run(rb, &acc), PF_OK);
+    pf_accel_rebuild_destroy(rb);
+    pf_ctx *ctx;
+    assert_int_equal(pf_ctx_create(map, NULL, &ctx), PF_OK);
+    fo.armed = 1;
+    assert_int_equal(pf_ctx_use_accel(ctx, acc), PF_OUT_OF_MEMORY);
+    assert_int_equal(fo.armed, 0);
+    assert_int_equal(pf_ctx_use_accel(ctx, acc), PF_OK);
+    pf_grid_edit e = {.rect = {5, 50, 3, 3}, .cls = 0};
+    assert_int_equal(pf_grid_apply_edits(map, &e, 1, NULL), PF_OK);
+    assert_int_equal(pf_accel_get_info(acc).edited_cells, 9);
+    pf_stats st;
+    const uint32_t s = pf_grid_node(map, 1, 1), g = pf_grid_node(map, 60, 60);
+    assert_int_equal(pf_search(ctx, s, g, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st), PF_OK);
+    assert_false(st.detail & PF_DETAIL_ACCEL_STALE);
+    assert_true(st.detail & (PF_DETAIL_ACCEL | PF_DETAIL_ACCEL_EDITED));
+    assert_true(fabs(st.cost - oracle_cost(map, s, g)) < 1e-9);
+    pf_ctx_destroy(ctx);
+    pf_accel_destroy(acc);
+    pf_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_random_edits), cmocka_unit_test(test_cases), cmocka_unit_test(test_moved_beside), cmocka_unit_test(test_moved_round_a_block),
-                                       cmocka_unit_test(test_suspended_restarts)};
+                                       cmocka_unit_test(test_suspended_restarts), cmocka_unit_test(test_diff_out_of_memory)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

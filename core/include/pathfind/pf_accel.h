@@ -215,7 +215,9 @@ typedef struct pf_accel_info {
     uint32_t arcs;           /* arcs stored (each once, at its lower end) */
     size_t   bytes;          /* pf_accel_mem_size */
     double   bytes_per_cell; /* bytes / (width * height) */
-    uint32_t edited_cells;   /* PF_ACCEL_EDITS_CHECK: cells whose class differs from the build's now */
+    uint32_t edited_cells;   /* PF_ACCEL_EDITS_CHECK: cells whose class differs from the build's now
+                                (0 for a rebuild's copy until it is first attached: its diff is
+                                made against the live map then) */
 } pf_accel_info;
 
 /** Non-zero when pf_accel_create supports `map` (see SUPPORTED MAPS). */

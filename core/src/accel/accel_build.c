@@ -812,7 +812,10 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
         pf_accel_destroy(acc);
         return st;
     }
-    pf__accel_follow(acc);
+    if (!pf__accel_follow(acc)) {
+        pf_accel_destroy(acc);
+        return PF_OUT_OF_MEMORY;
+    }
     *out = acc;
     return PF_OK;
 }

@@ -111,10 +111,7 @@ int pf__accel_diff_start(pf_accel *acc)
     acc->dbw = (m->pw >> PF__ACCEL_DBLK_SHIFT) + 1u;
     acc->dbh = (m->ph >> PF__ACCEL_DBLK_SHIFT) + 1u;
     acc->dblk = pf__calloc(&acc->alloc, ((size_t)acc->dbw * acc->dbh + 63u) / 64u * sizeof(uint64_t), 64);
-    if (!acc->dbits || !acc->dblk) {
-        pf__accel_diff_free(acc);
-        return 0;
-    }
+    if (!acc->dbits || !acc->dblk) goto oom;
     acc->dn = acc->bn = 0;
     /* D against the live map: a rebuild's copy may be some edits old when it is adopted. Eight cells
      * at a time: the maps agree almost everywhere */
@@ -140,7 +137,10 @@ int pf__accel_diff_start(pf_accel *acc)
     acc->diffing = 1;
     return 1;
 oom:
+    /* not tried, for the next attachment to try again (D is made against the live map whenever
+     * it is made): latched, the accelerator followed no edit for good, as a stale one (a review) */
     pf__accel_diff_free(acc);
+    acc->diff_tried = 0;
     return 0;
 }
 

@@ -54,20 +54,19 @@ static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
     return 1;
 }
 
-void pf__accel_follow(pf_accel *acc)
+int pf__accel_follow(pf_accel *acc)
 {
     /* by the diff (accel_diff.c): D is empty now, the map being the one just built or loaded for.
-     * Out of memory it is merely stale after the first edit, as PF_ACCEL_EDITS_STALE */
-    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK) {
-        (void)pf__accel_diff_start(acc);
-        return;
-    }
-    if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return;
+     * Out of memory the create or load fails: an accelerator that said PF_OK and then followed
+     * no edit was a stale one in silence */
+    if (acc->desc.edits == PF_ACCEL_EDITS_CHECK) return pf__accel_diff_start(acc);
+    if (acc->desc.edits != PF_ACCEL_EDITS_REBUILD || acc->following) return 1;
     /* acc->user is zero (the shell is zeroed when made) */
     acc->user.after = accel_after;
     acc->user.data = 1;
     pf__map_attach(acc->map, &acc->user);
     acc->following = 1;
+    return 1;
 }
 
 void pf__accel_unfollow(pf_accel *acc)

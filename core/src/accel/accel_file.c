@@ -345,8 +345,11 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
         pf_accel_destroy(acc);
         return st;
     }
+    if (!pf__accel_follow(acc)) {
+        pf_accel_destroy(acc);
+        return pf__diag_set(diag, PF_OUT_OF_MEMORY, name, 0, 0, "%s", pf_status_str(PF_OUT_OF_MEMORY));
+    }
     if (diag) *diag = (pf_diag){.status = PF_OK};
-    pf__accel_follow(acc);
     *out = acc;
     return PF_OK;
 }

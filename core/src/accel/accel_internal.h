@@ -231,8 +231,10 @@ uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *p
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
 
 /* With desc.edits = PF_ACCEL_EDITS_REBUILD, attaches acc to its map so that every edit rebuilds it
- * (accel_edit.c); called once a create or a load succeeded. The detach is NULL-safe and idempotent. */
-void pf__accel_follow(pf_accel *acc);
+ * (accel_edit.c); with PF_ACCEL_EDITS_CHECK, starts its diff; called once a create or a load
+ * succeeded: 0 when out of memory (the create or load fails). The detach is NULL-safe and
+ * idempotent. */
+int  pf__accel_follow(pf_accel *acc);
 void pf__accel_unfollow(pf_accel *acc);
 
 /* ---- following edits by the diff (accel_diff.c, PF_ACCEL_EDITS_CHECK) ------------------------ */
