@@ -577,6 +577,10 @@ static void test_bench(void **state)
     assert_int_equal(RUN("bench", map, sc, "--algo", "astar,nope"), 2);
     HAS(g_err, "nope");
     assert_int_equal(RUN("bench", map, sc, "--threads", "1,x"), 2);
+    /* one line says what is wrong (an item's own "bad value" line came first) */
+    assert_int_equal(RUN("bench", map, sc, "--threads", "-1"), 2);
+    HAS(g_err, "bad --threads list '-1'");
+    assert_ptr_equal(strchr(g_err, '\n'), g_err + strlen(g_err) - 1);
     /* empty items: ",,," ran no batch and "1,,2" read as "1,2", exit 0 (a review) */
     assert_int_equal(RUN("bench", map, sc, "--threads", ",,,"), 2);
     assert_int_equal(RUN("bench", map, sc, "--threads", "1,,2"), 2);
