@@ -148,7 +148,8 @@ int cli_gif_frame(cli_gif *g, const cli_canvas *c)
         ok = EGifPutLine(g->gif, g->row, (int)(x1 - x0 + 1)) == GIF_OK;
     }
     if (!ok || g->failed) {
-        cli_error(g->cmd, "writing the GIF failed: %s", g->failed ? "write error" : GifErrorString(g->gif->Error));
+        /* a failed write is said once, with its reason, when the file is closed (cli_out_close) */
+        if (!g->failed) cli_error(g->cmd, "writing the GIF failed: %s", GifErrorString(g->gif->Error));
         g->failed = 1;
         return 0;
     }

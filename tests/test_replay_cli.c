@@ -643,6 +643,17 @@ static void test_outputs_all_or_none(void **state)
     slurp(tmp("k.gif"), gif, sizeof gif);
     assert_memory_equal(gif, "GIF89a", 6);
     assert_int_equal(access(tmp("k.csv"), F_OK), 0);
+    /* the GIF on a full disk: said once, with the reason ("writing the GIF failed: write error"
+     * came first) */
+    unlink(tmp("full.gif"));
+    assert_int_equal(symlink("/dev/full", tmp("full.gif")), 0);
+    snprintf(args, sizeof args, "'%s' '%s' --budget-exp 700 --speed 2 --animate '%s'", tmp("m.map"), tmp("o.txt"),
+             tmp("full.gif"));
+    assert_int_equal(replay(args), 1);
+    HAS(g_err, "error writing");
+    HAS(g_err, "No space left on device");
+    assert_ptr_equal(strchr(g_err, '\n'), g_err + strlen(g_err) - 1);
+    unlink(tmp("full.gif"));
 }
 
 static void test_path_hash(void **state)
