@@ -512,6 +512,20 @@ static void not_a_batch_worker_count(void) { (void)pf_batch_worker_count(JUNK_BA
 static void not_a_batch_stats(void) { (void)pf_batch_get_stats(JUNK_BATCH); }
 static void not_a_batch_mem_size(void) { (void)pf_batch_mem_size(JUNK_BATCH); }
 
+/* A field's reads and the context's sizes check the handle too (they read a map as a context) */
+static _Alignas(64) unsigned char g_junk_ctx[8192]; /* zeroed: no handle tag */
+#define JUNK_CTX ((const pf_ctx *)(const void *)g_junk_ctx)
+static void not_a_context_flow_dir(void) { (void)pf_flow_dir(JUNK_CTX, 0); }
+static void not_a_context_flow_next(void) { (void)pf_flow_next(JUNK_CTX, 0); }
+static void not_a_context_flow_cost(void) { (void)pf_flow_cost(JUNK_CTX, 0); }
+static void not_a_context_flow_export(void)
+{
+    uint8_t d[4];
+    (void)pf_flow_export(JUNK_CTX, d, sizeof d);
+}
+static void not_a_context_mem_size(void) { (void)pf_ctx_mem_size(JUNK_CTX); }
+static void not_a_context_bytes_per_node(void) { (void)pf_ctx_bytes_per_node(JUNK_CTX); }
+
 /* The engine's hook (pf_set_misuse_hook) is called before the abort, with the call and the
  * message: here it writes them and leaves with its own exit code. */
 static void hook_exit(const char *call, const char *message, void *user)
@@ -556,6 +570,12 @@ static void test_debug_handles(void **state)
     expect_stopped(not_a_batch_worker_count, "pf_batch_worker_count", "not a live handle");
     expect_stopped(not_a_batch_stats, "pf_batch_get_stats", "not a live handle");
     expect_stopped(not_a_batch_mem_size, "pf_batch_mem_size", "not a live handle");
+    expect_stopped(not_a_context_flow_dir, "pf_flow_dir", "not a live handle");
+    expect_stopped(not_a_context_flow_next, "pf_flow_next", "not a live handle");
+    expect_stopped(not_a_context_flow_cost, "pf_flow_cost", "not a live handle");
+    expect_stopped(not_a_context_flow_export, "pf_flow_export", "not a live handle");
+    expect_stopped(not_a_context_mem_size, "pf_ctx_mem_size", "not a live handle");
+    expect_stopped(not_a_context_bytes_per_node, "pf_ctx_bytes_per_node", "not a live handle");
     /* with a hook: it is called first, and may take over (exit 42 here, not an abort) */
     int clean, code;
     const char *buf = in_child_code(hooked_not_a_context, &clean, &code);

@@ -389,12 +389,14 @@ pf_status pf_ctx_use_trace(pf_ctx *ctx, pf_trace *trace)
 size_t pf_ctx_bytes_per_node(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     return 2 * sizeof(uint32_t) + sizeof(double) + (ctx->parent ? sizeof(uint32_t) : 0);
 }
 
 size_t pf_ctx_mem_size(const pf_ctx *ctx)
 {
     if (!ctx) return 0;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
     return sizeof *ctx + pf__nodes_mem(&ctx->nodes, ctx->block_size) +
            pf__open_bytes(ctx->open.cap) +
            (ctx->ext[PF__EXT_THETA] ? (size_t)ctx->count * sizeof(uint32_t) : 0) + /* Theta*'s parents */

@@ -34,6 +34,7 @@ static uint32_t settled(const pf_ctx *ctx, uint32_t node)
 
 uint8_t pf_flow_dir(const pf_ctx *ctx, uint32_t node)
 {
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx"); /* pf_map.h: every call taking a context */
     uint32_t i = settled(ctx, node);
     if (i == PF_NODE_NONE) return PF_FLOW_NONE;
     if (i == ctx->s.start) return PF_FLOW_GOAL;
@@ -42,6 +43,7 @@ uint8_t pf_flow_dir(const pf_ctx *ctx, uint32_t node)
 
 uint32_t pf_flow_next(const pf_ctx *ctx, uint32_t node)
 {
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx"); /* pf_map.h: every call taking a context */
     uint32_t i = settled(ctx, node);
     if (i == PF_NODE_NONE || i == ctx->s.start) return PF_NODE_NONE;
     const pf_map *m = ctx->map;
@@ -51,13 +53,16 @@ uint32_t pf_flow_next(const pf_ctx *ctx, uint32_t node)
 
 double pf_flow_cost(const pf_ctx *ctx, uint32_t node)
 {
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx"); /* pf_map.h: every call taking a context */
     uint32_t i = settled(ctx, node);
     return i == PF_NODE_NONE ? INFINITY : pf__nodes_g(&ctx->nodes, i);
 }
 
 pf_status pf_flow_export(const pf_ctx *ctx, uint8_t *dirs, size_t len)
 {
-    if (!ctx || !dirs || ctx->s.active == PF__SEARCH_NONE || !ctx->s.back) return PF_INVALID_ARGUMENT;
+    if (!ctx) return PF_INVALID_ARGUMENT;
+    PF__CHECK_HANDLE(ctx, PF__TAG_CTX, "pf_ctx");
+    if (!dirs || ctx->s.active == PF__SEARCH_NONE || !ctx->s.back) return PF_INVALID_ARGUMENT;
     const pf_map *m = ctx->map;
     if (ctx->s.version != m->version) return PF_MAP_CHANGED;
     const uint32_t w = m->width, h = m->height, pw = m->pw;
