@@ -130,6 +130,8 @@ static int parse_args(int argc, char **argv, bench_args *b)
         fputs(HELP, stderr);
         return 2;
     }
+    const char *const in_opts[] = {"MAP", "SCEN"}, *const ins[] = {b->map, b->scen};
+    if (cli_out_names_input("bench", "-o", b->out, 2, in_opts, ins)) return 2;
     return -1;
 }
 

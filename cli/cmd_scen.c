@@ -230,7 +230,7 @@ static int is_mismatch(const pf_search_desc *rd, int ok, double cost, const pf_s
     const double optimal = e->optimal;
     if (!ok) return 1;
     /* a weight (resolved: 1 for the algorithms that take none) bounds WA*, JPS and JPS+ alike */
-    if (rd->weight > 1.0) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
+    if (rd->weight > 1.0 || rd->algo == PF_ALGO_WASTAR) return !(cost <= rd->weight * optimal + PF_SCEN_TOLERANCE);
     if (cli_algo_optimal(rd->algo)) return !(fabs(cost - optimal) <= PF_SCEN_TOLERANCE);
     if (rd->algo == PF_ALGO_THETA) {
         /* any-angle: never longer than the grid's optimum, never shorter than the straight line */

@@ -140,6 +140,7 @@ static int cmd_build(int argc, char **argv)
         cli_error("table build", "need MAP and -o FILE (see --help)");
         return 2;
     }
+    if (cli_out_same("table build", "MAP", in, "-o", out)) return 2;
     if (cli_args_only) return 0;
     /* before the build (seconds to minutes), as prep does: it was found only when saving */
     if (!cli_out_check("table build", out)) return 1;
@@ -427,6 +428,15 @@ static int cmd_update(int argc, char **argv)
     }
     ud.threads = (uint32_t)threads;
     if (cli_out_same("table update", "-o", out, "--graph-out", gout)) return 2;
+    /* -o FILE replaces the table in place (it is read whole first), as edit -o MAP does a map;
+     * the graph and the edits are not to be replaced by a table or a graph, nor FILE by a graph */
+    {
+        const char *const in_opts[] = {"GRAPH", "EDITS"}, *const ins[] = {pos[1], pos[2]};
+        if (cli_out_names_input("table update", "-o", out, 2, in_opts, ins) ||
+            cli_out_names_input("table update", "--graph-out", gout, 2, in_opts, ins) ||
+            cli_out_same("table update", "FILE", pos[0], "--graph-out", gout))
+            return 2;
+    }
     if (ends_with(pos[1], ".map")) {
         cli_error("table update", "grids cannot be edited; rebuild the table instead");
         return 2;

@@ -133,7 +133,7 @@ int cli_filter_opt(const char *cmd, const char *opt, const char *arg, cli_filter
         /* kept as a float: below its normal range a multiplier became 0 there ("the default, 1") or
          * a subnormal that priced every step at 0 */
         if (e == num || *e || !((float)x >= FLT_MIN) || !(x <= 1e30)) {
-            cli_error(cmd, "bad multiplier '%s' for --class-cost %c (expected a number from %g to 1e30)", num, p[0],
+            cli_error(cmd, "bad multiplier '%s' for --class-cost %c (expected a number from %.9g to 1e30)", num, p[0],
                       (double)FLT_MIN);
             return 0;
         }

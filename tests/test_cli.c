@@ -122,6 +122,8 @@ static void test_scen(void **state)
         assert_int_equal(RUN("scen", map, far, "--algo", weighted[k], "--weight", "1.5"), 1);
     }
     assert_int_equal(RUN("scen", map, near, "--algo", "jps"), 1); /* unweighted: exact */
+    /* wastar at weight 1 is held to weight x optimal too (it fell to greedy's rule, no bound) */
+    assert_int_equal(RUN("scen", map, near, "--algo", "wastar", "--weight", "1"), 1);
     const char *bad = write_tmp("bad.scen", "version 1\n0\ts.map\t6\t5\t0\t0\t5\t0\t5\n0 s.map 6 5 oops\n");
     assert_int_equal(RUN("scen", map, bad), 1);
     HAS(g_err, "bad.scen:3");
@@ -147,6 +149,8 @@ static void test_scen(void **state)
     assert_int_equal(RUN("edit", map, sc, "-o", sc), 2);
     assert_int_equal(RUN("graph", sc, sc, "--csv", sc), 2);
     assert_int_equal(RUN("render", map, "0", "0", "5", "0", "-o", map), 2);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "0", "-o", sc), 2);
+    assert_int_equal(RUN("table", "build", map, "-o", map), 2);
     assert_int_equal(RUN("scen", map, sc), 0);
     HAS(g_out, "\"queries\":3");
     /* numbers that start with '-' are values, not options */
