@@ -141,6 +141,8 @@ int      cli_repeated_option(const char *cmd, int argc, char **argv);
 /* Parses numbers strictly (the whole string, in range, no wrap-around); print "pathfind CMD: bad
  * VALUE for OPT" and return 0 on failure. */
 int      cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* cli_parse_int without the message: for a caller that says what is wrong itself (a list). */
+int      cli_read_int(const char *s, long lo, long hi, long *out);
 int      cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
 /* The largest --threads any subcommand takes (a batch has at most PF_BATCH_MAX_WORKERS workers). */
 #define CLI_MAX_THREADS 1024

@@ -64,11 +64,8 @@ static int parse_threads(const char *s, long *out, int *n)
     strcpy(buf, s);
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        /* read quietly: the caller says what is wrong with the list, once */
-        char *e = NULL;
-        errno = 0;
-        long v = *t >= '0' && *t <= '9' ? strtol(t, &e, 10) : -1;
-        if (*n == MAX_THREADS || !e || *e || errno || v < 0 || v > CLI_MAX_THREADS) return 0;
+        long v; /* read quietly: the caller says what is wrong with the list, once */
+        if (*n == MAX_THREADS || !cli_read_int(t, 0, CLI_MAX_THREADS, &v)) return 0;
         if (v == 0) return *n == 0 && !strtok_r(NULL, ",", &save); /* "0": no batch runs */
         out[(*n)++] = v;
     }

@@ -39,17 +39,21 @@ static int starts_like_a_number(const char *s)
     return *d >= '0' && *d <= '9' && s[strspn(s, "0123456789.eE+-")] == '\0';
 }
 
-int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+int cli_read_int(const char *s, long lo, long hi, long *out)
 {
     char *e = NULL;
     errno = 0;
     long v = s && starts_like_a_number(s) ? strtol(s, &e, 10) : 0;
-    if (!e || *e || errno || v < lo || v > hi) {
-        cli_error(cmd, "bad value '%s' for %s (expected an integer in %ld..%ld)", s ? s : "", opt, lo, hi);
-        return 0;
-    }
+    if (!e || *e || errno || v < lo || v > hi) return 0;
     *out = v;
     return 1;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+{
+    if (cli_read_int(s, lo, hi, out)) return 1;
+    cli_error(cmd, "bad value '%s' for %s (expected an integer in %ld..%ld)", s ? s : "", opt, lo, hi);
+    return 0;
 }
 
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double *out)
