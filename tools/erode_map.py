@@ -6,7 +6,8 @@ unit stands on cell (x, y) when the K x K block with (x, y) as its top-left corn
 and all its cells are of one terrain class (ground . G S, water W, trees T), the rule of
 pf_search_desc.unit_size (tests/support/testutil.h erode_cells). `scen --size K` on MAP searches
 what a one-cell search of OUT does, so the two compare sized JPS with JPS on the eroded map
-(docs/units.md, "Sizes"). OUT is written whole to a temporary file beside it, then renamed over.
+(docs/units.md, "Sizes"). OUT is written whole to a temporary file beside it, then renamed over (a device or pipe
+is written in place).
 """
 import os
 import sys
@@ -60,10 +61,18 @@ def main():
             if not ok:
                 row[x] = "@"
         out.append("".join(row))
+    text = "\n".join(head + out) + "\n"
+    if os.path.exists(dst) and not os.path.isfile(dst):  # a device or pipe: written in place
+        try:
+            with open(dst, "w", encoding="ascii") as f:
+                f.write(text)
+        except OSError as e:
+            fail("%s: %s" % (dst, e))
+        return 0
     tmp = dst + ".tmp%d" % os.getpid()
     try:
         with open(tmp, "w", encoding="ascii") as f:
-            f.write("\n".join(head + out) + "\n")
+            f.write(text)
         os.replace(tmp, dst)
     except OSError as e:
         try:
