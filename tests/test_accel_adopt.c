@@ -24,6 +24,7 @@
 #include <xxhash.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
 #include "maps.h"
 
@@ -60,30 +61,6 @@ static pf_accel *build_join(builder *bd)
 }
 
 /* ---- grids and queries ------------------------------------------------------------------------- */
-
-static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density, int classes)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
-    for (int r = 1; r < classes; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = (uint8_t)(1 + r);
-    }
-    return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
-}
 
 /* A 4x4 building, or a wall segment, somewhere. */
 static pf_grid_edit random_wall(uint64_t *rs, uint32_t w, uint32_t h)
@@ -165,7 +142,7 @@ static void check_grid(uint64_t seed, tally *t)
     static const double dens[] = {0.0, 0.1, 0.2, 0.3};
     double density = dens[rng_below(&rs, 4)];
     int classes = 1 + (int)rng_below(&rs, 3);
-    uint8_t *cells = make_cells(&rs, w, h, density, classes);
+    uint8_t *cells = cells_random(&rs, w, h, density, classes);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
     free(cells);
@@ -262,7 +239,7 @@ typedef struct answer {
 static void lockstep_game(uint32_t workers, pf_accel_edits edits, answer *out)
 {
     uint64_t rs = 77;
-    uint8_t *cells = make_cells(&rs, LW, LH, 0.22, 2);
+    uint8_t *cells = cells_random(&rs, LW, LH, 0.22, 2);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = LW, .height = LH, .cells = cells}, &m), PF_OK);
     free(cells);

@@ -19,6 +19,7 @@
 #include "pathfind.h"
 #include "maps.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
 
 /* Obstacles at `density`, then rectangles of water (2) and trees (3) painted over open cells. */
@@ -26,25 +27,8 @@ static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density)
 {
     uint8_t *c = malloc((size_t)w * h);
     for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
-    for (int r = 0; r < 4; r++) {
-        uint8_t k = (uint8_t)(2 + (r & 1));
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = k;
-    }
+    for (int r = 0; r < 4; r++) paint_class_rect(rs, c, w, h, (uint8_t)(2 + (r & 1)));
     return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
 }
 
 /* A random edit; `foot` receives per-cell classes where the edit is a footprint. Kinds: a 4x4

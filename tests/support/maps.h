@@ -1,7 +1,8 @@
 /* maps.h - the steps every test's map maker ends with: a grid from arrays of classes and costs,
  * from a MovingAI text, or from a file, failing the case (not returning NULL) when the library
  * refuses it. The makers themselves stay in their tests: each draws its own layout from its own
- * stream, and a test's seeds name those layouts. */
+ * stream, and a test's seeds name those layouts; the kinds several tests draw alike are in
+ * random_grid.h. */
 #ifndef PF_TEST_MAPS_H
 #define PF_TEST_MAPS_H
 
