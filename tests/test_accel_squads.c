@@ -342,25 +342,6 @@ static void test_squads_on_edited_map(void **state)
     }
 }
 
-/* The allocator of test_squad_after_refused_allocation: refuses the `fail_at`-th request (counted
- * from 1 while `counting`), else the system's. */
-static int      counting;
-static uint32_t fail_at, calls;
-static void *refusing_alloc(size_t size, size_t align, void *u)
-{
-    (void)u;
-    if (counting && ++calls == fail_at) return NULL;
-    void *p = NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    return posix_memalign(&p, align, size ? size : 1) ? NULL : p;
-}
-static void refusing_free(void *p, size_t size, void *u)
-{
-    (void)size;
-    (void)u;
-    free(p);
-}
-
 /* No fallback is silent (pf_accel.h): a squad of AUTO queries on a batch whose accelerator is stale
  * is answered by the group's backward A*, and says so (PF_DETAIL_ACCEL_STALE, algo PF_ALGO_ASTAR as
  * pf_batch.h's GROUP MOVES documents); it said nothing (detail 0, algo 0). And a short AUTO move
@@ -492,10 +473,11 @@ static void test_squad_after_refused_allocation(void **state)
             wst[i] = pf_search(ref, s0, goal, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st);
             want[i] = st.cost;
         }
-        for (fail_at = 1;; fail_at++) {
+        for (uint32_t fail_at = 1;; fail_at++) {
             uint32_t asked = 0; /* the first run's requests */
+            test_tracker alloc = {.countdown = -1};
             pf_batch *b;
-            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = {refusing_alloc, refusing_free, NULL}, .workers = 1,
+            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = {test_track_alloc, test_track_free, &alloc}, .workers = 1,
                                                                  .accel = acc},
                                              &b),
                              PF_OK);
@@ -506,11 +488,14 @@ static void test_squad_after_refused_allocation(void **state)
                                                                            .search = {.algo = PF_ALGO_AUTO}},
                                                      &id[i]),
                                      PF_OK);
-                calls = 0;
-                counting = run == 0;
+                /* the first run refuses its fail_at-th request alone; the second, none */
+                alloc.calls = 0;
+                alloc.countdown = run == 0 ? (long)fail_at - 1 : -1;
+                alloc.once = 1;
                 pf_status st = pf_batch_run(b, NULL);
-                counting = 0;
+                alloc.countdown = -1;
                 if (run == 0) {
+                    const uint32_t calls = (uint32_t)alloc.calls;
                     asked = calls;
                     refused += calls >= fail_at;
                     if (st != PF_OK) break; /* the run itself refused: nothing of it is kept */
