@@ -135,8 +135,9 @@ static void run_checked(pf_batch *b, const pf_map *m, uint64_t *rs, int want, co
 /* One grid: answers before an edit, during the rebuild (JPS), from the named run on (the rebuilt
  * accelerator, handed to the batch runs before that run); then an edit after a rebuild's copy (the
  * adopted one is stale) and one that restores the copied cells (current again). */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 5;
     uint32_t w = 12 + rng_below(&rs, 53), h = 12 + rng_below(&rs, 53);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3};
@@ -205,13 +206,7 @@ static void test_exact_through_adoption(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(40 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xAD09) + (uint64_t)i, &t);
-    }
+    each_seed(UINT64_C(0xAD09), (uint32_t)(40 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries through adoptions (%ld by an accelerator, %ld by JPS for a stale one), %d failures\n",
                   t.queries, t.by_accel, t.by_jps, t.failures);
     assert_int_equal(t.failures, 0);

@@ -75,8 +75,9 @@ static int path_ok(const pf_map *m, const uint32_t *p, uint32_t len, uint32_t s,
 enum { NQ = 24 };
 
 /* One grid: rounds of edits, each followed by NQ queries on a context and through two batches. */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 29;
     uint32_t w = 8 + rng_below(&rs, 49), h = 8 + rng_below(&rs, 49);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3, 0.4};
@@ -191,18 +192,12 @@ static void test_random_edits(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(120 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xD1FF) + (uint64_t)i, &t);
-    }
+    const int drawn = each_seed(UINT64_C(0xD1FF), (uint32_t)(120 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries after edits (%ld edited cells over the rounds): %ld proven by the accelerator, "
                   "%ld refused (JPS), %d failures\n",
                   t.queries, t.edited_cells, t.proven, t.refused, t.failures);
     assert_int_equal(t.failures, 0);
-    if (!e) {
+    if (drawn) {
         assert_true(t.proven > 0);
         assert_true(t.refused > 0);
     }

@@ -42,8 +42,9 @@ typedef struct tally {
 } tally;
 
 /* One grid: rounds of edits, each followed by queries on a context and through a batch. */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 11;
     uint32_t w = 8 + rng_below(&rs, 57), h = 8 + rng_below(&rs, 57);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3, 0.4};
@@ -126,13 +127,7 @@ static void test_random_edits(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(150 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xED17) + (uint64_t)i, &t);
-    }
+    each_seed(UINT64_C(0xED17), (uint32_t)(150 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries after edits, %d failures\n", t.queries, t.failures);
     assert_int_equal(t.failures, 0);
 }

@@ -48,8 +48,9 @@ typedef struct run_counts {
     uint32_t queries, reached, partial;
 } run_counts;
 
-static void one_map(uint64_t seed, run_counts *rc)
+static void one_map(uint64_t seed, void *user)
 {
+    run_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
@@ -207,13 +208,7 @@ static void test_against_oracle(void **state)
 {
     (void)state;
     run_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        one_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 300 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) one_map(0x5eed0000ull + i, &rc);
+    if (!each_seed(0x5eed0000ull, (uint32_t)(300 * env_scale()), one_map, &rc, NULL)) return;
     /* the draw must cover both answers, or the test checks less than it says */
     print_message("%u queries, %u reached, %u partial\n", rc.queries, rc.reached, rc.partial);
     assert_true(rc.queries > 1000);

@@ -106,8 +106,9 @@ typedef struct run_counts {
     uint32_t queries, reached, partial, sized, mixed;
 } run_counts;
 
-static void one_map(uint64_t seed, run_counts *rc)
+static void one_map(uint64_t seed, void *user)
 {
+    run_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
@@ -237,13 +238,7 @@ static void test_sizes_against_oracle(void **state)
 {
     (void)state;
     run_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        one_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 200 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) one_map(0x51e0000ull + i, &rc);
+    if (!each_seed(0x51e0000ull, (uint32_t)(200 * env_scale()), one_map, &rc, NULL)) return;
     print_message("%u queries (%u sized, %u on mixed blocks), %u reached, %u partial\n", rc.queries, rc.sized, rc.mixed,
                   rc.reached, rc.partial);
     assert_true(rc.queries > 2000 * env_scale()); /* CI's sanitizer runs scale by 0.25 */
@@ -330,8 +325,9 @@ typedef struct repair_counts {
  * where each first breaks as the oracle does (grid and waypoint paths), and pf_path_repair gives,
  * from a node of the path, a legal path to the goal on the edited map, within its stated bound of
  * the optimum when the edits only closed cells. */
-static void repair_map(uint64_t seed, repair_counts *rc)
+static void repair_map(uint64_t seed, void *user)
 {
+    repair_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4};
@@ -419,13 +415,7 @@ static void test_check_and_repair(void **state)
 {
     (void)state;
     repair_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        repair_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 300 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) repair_map(0xbe7a0000ull + i, &rc);
+    if (!each_seed(0xbe7a0000ull, (uint32_t)(300 * env_scale()), repair_map, &rc, NULL)) return;
     print_message("%u checks, %u broken, %u repaired, %u waypoint paths shorter\n", rc.checks, rc.broken, rc.repaired,
                   rc.waypoint);
     assert_true(rc.checks > 2000 * env_scale());
@@ -439,8 +429,9 @@ static void test_check_and_repair(void **state)
  * from the goal, read with each step's price at its far end, is the same: checked through
  * pf_search from each cell instead, which the first test holds to the oracle), each direction
  * leads one step on, and a batch's field with a filter equals pf_flow_build's. Hex grids too. */
-static void flow_map(uint64_t seed, uint32_t *cells_checked)
+static void flow_map(uint64_t seed, void *user)
 {
+    uint32_t *cells_checked = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
@@ -520,13 +511,7 @@ static void test_flow_fields(void **state)
 {
     (void)state;
     uint32_t checked = 0;
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        flow_map(strtoull(one, NULL, 10), &checked);
-        return;
-    }
-    uint32_t maps = 60 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) flow_map(0xf10e0000ull + i, &checked);
+    if (!each_seed(0xf10e0000ull, (uint32_t)(60 * env_scale()), flow_map, &checked, NULL)) return;
     print_message("%u cells checked\n", checked);
     assert_true(checked > 5000 * env_scale());
 }
