@@ -18,20 +18,6 @@
 #include "oracle.h"
 #include "maps.h"
 
-/* Scattered blocks (a fifth of the cells, as random-2000-20): its contraction keeps a core. With
- * `walls`, long walls with gaps every 8 rows, whose hierarchy has none. */
-static pf_map *make_map(uint32_t w, uint32_t h, int walls, uint64_t seed)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    uint64_t rs = seed;
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++)
-            c[y * w + x] = walls ? !(y % 8 == 0 && (x + y * 3) % 23 > 2) : rng_below(&rs, 5) != 0;
-    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
-    free(c);
-    return m;
-}
-
 enum { SQUADS = 5, MAXMEM = 12, SINGLES = 6, MAXQ = SQUADS * MAXMEM + SINGLES };
 
 typedef struct order {
@@ -271,7 +257,7 @@ static void squads_on(pf_map *m, const pf_accel_desc *ad, int want_core, uint64_
 static void test_squads_with_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(300, 300, 0, 5);
+    pf_map *m = grid_core_or_walls(300, 300, 0, 5);
     squads_on(m, &(pf_accel_desc){.short_query = 1}, 1, 11);
     pf_map_destroy(m);
 }
@@ -279,7 +265,7 @@ static void test_squads_with_core(void **state)
 static void test_squads_without_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(160, 150, 1, 5);
+    pf_map *m = grid_core_or_walls(160, 150, 1, 5);
     squads_on(m, &(pf_accel_desc){.short_query = 1}, 0, 21);
     pf_map_destroy(m);
 }
@@ -291,7 +277,7 @@ static void test_squads_on_edited_map(void **state)
 {
     (void)state;
     for (int walls = 0; walls < 2; walls++) {
-        pf_map *m = walls ? make_map(160, 150, 1, 7) : make_map(300, 300, 0, 7);
+        pf_map *m = walls ? grid_core_or_walls(160, 150, 1, 7) : grid_core_or_walls(300, 300, 0, 7);
         pf_accel *acc;
         assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
         assert_true(walls ? pf_accel_get_info(acc).core == 0 : pf_accel_get_info(acc).core > 0);
@@ -444,7 +430,7 @@ static void test_fallbacks_flagged(void **state)
 static void test_squad_after_refused_allocation(void **state)
 {
     (void)state;
-    pf_map *m = make_map(256, 256, 1, 3);
+    pf_map *m = grid_core_or_walls(256, 256, 1, 3);
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
     assert_int_equal(pf_accel_get_info(acc).core, 0u);
