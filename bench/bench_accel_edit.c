@@ -30,21 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+#include "bench_util.h"
 
 /* A random side x side square of open ground (class 1), or 0 when none was found. */
 static int pick_square(const pf_map *m, uint32_t side, uint64_t *rs, pf_rect *r)
@@ -53,7 +39,7 @@ static int pick_square(const pf_map *m, uint32_t side, uint64_t *rs, pf_rect *r)
     uint8_t cls[64];
     if (w < side || h < side) return 0;
     for (int tries = 0; tries < 10000; tries++) {
-        pf_rect c = {(int32_t)(rng(rs) % (w - side + 1u)), (int32_t)(rng(rs) % (h - side + 1u)), side, side};
+        pf_rect c = {(int32_t)(bench_rng(rs) % (w - side + 1u)), (int32_t)(bench_rng(rs) % (h - side + 1u)), side, side};
         pf_grid_read(m, c, cls, NULL);
         int open = 1;
         for (uint32_t i = 0; i < side * side; i++) open &= cls[i] == 1;
@@ -74,9 +60,9 @@ typedef struct qround {
 /* One search, timed by the wall clock. */
 static double timed(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, pf_stats *st, pf_status *r)
 {
-    double t0 = wall_now();
+    double t0 = bench_wall_s();
     *r = pf_search(c, s, g, d, NULL, st);
-    return wall_now() - t0;
+    return bench_wall_s() - t0;
 }
 
 static qround run_queries(const pf_map *m, const pf_scen *sc, uint32_t from, pf_ctx *ca, pf_ctx *cj)
@@ -182,9 +168,9 @@ int main(int argc, char **argv)
     const pf_accel_desc ad = {.threads = threads, .edits = follow};
     pf_accel *acc = NULL;
     pf_jps_table *jt = NULL;
-    double t0 = wall_now();
+    double t0 = bench_wall_s();
     pf_status st = prep ? pf_accel_load(prep, m, &ad, &acc, &dg) : pf_accel_create(m, &ad, &acc);
-    double prep_s = wall_now() - t0;
+    double prep_s = bench_wall_s() - t0;
     if (st != PF_OK || pf_jps_table_create(m, NULL, &jt) != PF_OK) {
         fprintf(stderr, "bench_accel_edit: cannot make the accelerator or the JPS table: %s\n", pf_status_str(st));
         return 1;
@@ -212,9 +198,9 @@ int main(int argc, char **argv)
     double edit_s = 0.0, edit_max = 0.0;
     for (uint32_t b = 0; b < buildings && pick_square(m, side, &rs, &placed[np]); b++) {
         pf_grid_edit e = {.rect = placed[np], .cls = 0};
-        double e0 = wall_now();
+        double e0 = bench_wall_s();
         st = pf_grid_apply_edits(m, &e, 1, NULL);
-        double dt = wall_now() - e0;
+        double dt = bench_wall_s() - e0;
         if (st != PF_OK) break;
         np++;
         edits++;
@@ -223,9 +209,9 @@ int main(int argc, char **argv)
     }
     for (uint32_t k = 0; st == PF_OK && k < (uint32_t)remove && k < np; k++) {
         pf_grid_edit e = {.rect = placed[k], .cls = 1};
-        double e0 = wall_now();
+        double e0 = bench_wall_s();
         st = pf_grid_apply_edits(m, &e, 1, NULL);
-        double dt = wall_now() - e0;
+        double dt = bench_wall_s() - e0;
         edits++;
         edit_s += dt;
         if (dt > edit_max) edit_max = dt;

@@ -13,13 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 int main(int argc, char **argv)
 {
@@ -74,10 +68,10 @@ int main(int argc, char **argv)
             for (uint32_t q = 0; q < n; q++) {
                 const pf_scen_entry *e = pf_scen_get(sc, q);
                 pf_stats st;
-                double t0 = now();
+                double t0 = bench_wall_s();
                 pf_status s = pf_search(ctx, pf_grid_node(map, e->sx, e->sy), pf_grid_node(map, e->gx, e->gy), &d,
                                         NULL, &st);
-                total += now() - t0;
+                total += bench_wall_s() - t0;
                 exp += st.expanded;
                 pushed += st.pushed;
                 len_sum += e->optimal;

@@ -16,23 +16,11 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_util.h"
 
 static double median(double *v, uint32_t n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, bench_cmp_d);
     return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0;
 }
 
@@ -73,17 +61,17 @@ int main(int argc, char **argv)
             uint32_t a = pf_grid_node(map, e->sx, e->sy), b = pf_grid_node(map, e->gx, e->gy);
             pf_ctx *ctx, *ctx2;
             pf_stats st1, st2, st3;
-            double t0 = now();
+            double t0 = bench_wall_s();
             if (pf_ctx_create(map, &(pf_ctx_desc){.prefault = modes[m].p}, &ctx) != PF_OK) return 1;
-            double t1 = now();
+            double t1 = bench_wall_s();
             if (pf_ctx_create(map, &(pf_ctx_desc){.prefault = modes[m].p}, &ctx2) != PF_OK) return 1;
-            double t2 = now();
+            double t2 = bench_wall_s();
             pf_status s1 = pf_search(ctx, a, b, NULL, NULL, &st1);
-            double t3 = now();
+            double t3 = bench_wall_s();
             pf_status s2 = pf_search(ctx, a, b, NULL, NULL, &st2);
-            double t4 = now();
+            double t4 = bench_wall_s();
             pf_status s3 = pf_search(ctx2, a, b, NULL, NULL, &st3);
-            double t5 = now();
+            double t5 = bench_wall_s();
             pf_ctx_destroy(ctx);
             pf_ctx_destroy(ctx2);
             /* every run must be the same search, or the comparison means nothing */

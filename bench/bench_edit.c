@@ -25,35 +25,8 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 #include "map/map_internal.h"
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 typedef struct series { double *v; uint32_t n; } series;
 
@@ -61,7 +34,7 @@ static void print_series(const char *name, series *s)
 {
     double sum = 0.0;
     for (uint32_t i = 0; i < s->n; i++) sum += s->v[i];
-    qsort(s->v, s->n, sizeof *s->v, cmp_double);
+    qsort(s->v, s->n, sizeof *s->v, bench_cmp_d);
     double p99 = s->n ? s->v[(uint32_t)((s->n - 1) * 0.99)] : 0.0;
     printf("\"%s\":{\"mean\":%.2f,\"p99\":%.2f,\"worst\":%.2f}", name, s->n ? sum / s->n : 0.0, p99,
            s->n ? s->v[s->n - 1] : 0.0);
@@ -73,7 +46,7 @@ static int pick_square(const pf_map *m, uint64_t *rs, pf_rect *r)
     uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
     uint8_t cls[16];
     for (int tries = 0; tries < 10000; tries++) {
-        pf_rect c = {(int32_t)(rng(rs) % (w - 3)), (int32_t)(rng(rs) % (h - 3)), 4, 4};
+        pf_rect c = {(int32_t)(bench_rng(rs) % (w - 3)), (int32_t)(bench_rng(rs) % (h - 3)), 4, 4};
         pf_grid_read(m, c, cls, NULL);
         int open = 1;
         for (int i = 0; i < 16; i++) open &= cls[i] == 1;
@@ -98,13 +71,13 @@ static int run_config(const char *path, int full, uint32_t buildings, uint64_t s
     pf_ctx *ctx[2] = {NULL, NULL};
     double build_s = 0.0;
     if (full) {
-        double t0 = wall_now();
+        double t0 = bench_wall_s();
         if (pf_jps_table_create(m, NULL, &jt) != PF_OK) {
             fprintf(stderr, "bench_edit: cannot build the JPS table of %s\n", path);
             pf_map_destroy(m);
             return 0;
         }
-        build_s = wall_now() - t0;
+        build_s = bench_wall_s() - t0;
         for (int i = 0; i < 2; i++) {
             pf_ctx_create(m, NULL, &ctx[i]);
             pf_ctx_use_jps_table(ctx[i], jt);
@@ -116,13 +89,13 @@ static int run_config(const char *path, int full, uint32_t buildings, uint64_t s
     {
         uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
         uint8_t *cls = malloc((size_t)w * h);
-        double t0 = wall_now();
+        double t0 = bench_wall_s();
         pf_map *copy = NULL;
         pf_jps_table *cjt = NULL;
         if (cls && pf_grid_read(m, (pf_rect){0, 0, w, h}, cls, NULL) == PF_OK &&
             pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cls}, &copy) == PF_OK && full)
             pf_jps_table_create(copy, NULL, &cjt);
-        rebuild_ms = (wall_now() - t0) * 1e3;
+        rebuild_ms = (bench_wall_s() - t0) * 1e3;
         pf_jps_table_destroy(cjt);
         pf_map_destroy(copy);
         free(cls);
@@ -139,9 +112,9 @@ static int run_config(const char *path, int full, uint32_t buildings, uint64_t s
         for (int phase = 0; phase < 2 && ok; phase++) { /* 0 place, 1 remove */
             pf_grid_edit e = {.rect = r, .cls = (uint8_t)(phase ? 1 : 0)};
             pf_edit_report rep;
-            double c0 = cpu_now(), w0 = wall_now();
+            double c0 = bench_cpu_s(), w0 = bench_wall_s();
             pf_status st = pf_grid_apply_edits(m, &e, 1, &rep);
-            double c1 = cpu_now(), w1 = wall_now();
+            double c1 = bench_cpu_s(), w1 = bench_wall_s();
             ok = st == PF_OK && rep.changed == 16;
             cpu[phase].v[cpu[phase].n++] = (c1 - c0) * 1e6;
             wall[phase].v[wall[phase].n++] = (w1 - w0) * 1e6;

@@ -18,8 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void);
+#include "bench_util.h"
 
 enum { NS = 500, NL = 20 };
 
@@ -27,7 +26,7 @@ enum { NS = 500, NL = 20 };
 static double run_frame(pf_batch *b, const pf_map *map, const pf_scen *sh, const pf_scen *lo, uint32_t f, pf_algo algo)
 {
     uint32_t nsh = pf_scen_count(sh), nlo = pf_scen_count(lo);
-    double t0 = now();
+    double t0 = bench_wall_s();
     pf_batch_reset(b);
     for (uint32_t i = 0; i < NS + NL; i++) {
         const pf_scen_entry *e = i < NS ? pf_scen_get(sh, (f * NS + i) % nsh) : pf_scen_get(lo, (f * NL + i - NS) % nlo);
@@ -36,33 +35,7 @@ static double run_frame(pf_batch *b, const pf_map *map, const pf_scen *sh, const
         pf_batch_submit(b, &q, NULL);
     }
     pf_batch_run(b, NULL);
-    return now() - t0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long v = -1;
-    size_t kl = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, kl) == 0) v = strtol(line + kl, NULL, 10);
-    fclose(f);
-    return v;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return bench_wall_s() - t0;
 }
 
 static double pct(const double *sorted, int n, double p)
@@ -96,16 +69,16 @@ int main(int argc, char **argv)
     pf_accel *acc = NULL;
     double build_s = 0.0;
     if (algo == PF_ALGO_AUTO) {
-        double t0 = now();
+        double t0 = bench_wall_s();
         if (argc > 7 ? pf_accel_load(argv[7], map, NULL, &acc, &d) != PF_OK : pf_accel_create(map, NULL, &acc) != PF_OK) {
             fprintf(stderr, "bench_frame: cannot %s the accelerator%s%s\n", argc > 7 ? "load" : "build",
                     argc > 7 ? ": " : "", argc > 7 ? d.msg : "");
             return 1;
         }
-        build_s = now() - t0;
+        build_s = bench_wall_s() - t0;
     }
     double *ft = malloc((size_t)frames * sizeof *ft);
-    long rss_before = status_kb("VmRSS:");
+    long rss_before = bench_status_kb("VmRSS:");
     printf("{\"bench\":\"frame\",\"map\":\"%s\",\"algo\":\"%s\",\"build_s\":%.3f,\"frames\":%d,"
            "\"short_per_frame\":%u,\"long_per_frame\":%u,"
            "\"note\":\"2-core machine shared with other jobs: timings are noisy\",\"runs\":[",
@@ -138,10 +111,10 @@ int main(int argc, char **argv)
             ol += (size_t)snprintf(order + ol, sizeof order - ol, "%s%.3f", f ? "," : "", ft[f] * 1e3);
         order[ol] = 0;
         pf_batch_stats st = pf_batch_get_stats(b);
-        qsort(ft, (size_t)frames, sizeof *ft, cmp_d);
+        qsort(ft, (size_t)frames, sizeof *ft, bench_cmp_d);
         double qps = (double)(NS + NL) * frames / total;
         if (t == 1) qps1 = qps;
-        long rss = status_kb("VmRSS:");
+        long rss = bench_status_kb("VmRSS:");
         printf("%s{\"threads\":%d,\"queries_per_s\":%.1f,\"frame_ms_p50\":%.3f,\"frame_ms_p99\":%.3f,"
                "\"frame_ms_max\":%.3f,\"frame_ms\":[%s],\"first_frame_ms\":%.3f,\"first_frame_ms_unreserved\":%.3f,\"speedup\":%.3f,\"expanded\":%llu,\"unanswered\":%llu,"
                "\"batch_bytes\":%zu,\"rss_kb\":%ld}",
@@ -156,7 +129,7 @@ int main(int argc, char **argv)
     double padded = (double)(pf_grid_width(map) + 2) * (pf_grid_height(map) + 2);
     printf("],\"worker_bytes_per_cell\":%.2f,\"map_bytes\":%zu,\"rss_kb_at_start\":%ld,\"peak_rss_kb\":%ld}\n",
            (double)pf_ctx_bytes_per_node(c) * padded / cells, pf_map_mem_size(map), rss_before,
-           status_kb("VmHWM:"));
+           bench_status_kb("VmHWM:"));
     pf_ctx_destroy(c);
     free(ft);
     pf_scen_destroy(sh);

@@ -11,15 +11,9 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 
 #define SQRT2 1.4142135623730951
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct grid_dom {
     const pf_map *map;
@@ -83,11 +77,11 @@ int main(int argc, char **argv)
         int32_t start[2] = {e->sx, e->sy};
         pf_gen_stats st;
         pf_stats cs;
-        double t0 = now();
+        double t0 = bench_wall_s();
         pf_gen_search(ctx, &p, start, NULL, NULL, &st);
-        double t1 = now();
+        double t1 = bench_wall_s();
         pf_search(core, pf_grid_node(map, e->sx, e->sy), pf_grid_node(map, e->gx, e->gy), NULL, NULL, &cs);
-        double t2 = now();
+        double t2 = bench_wall_s();
         gt += t1 - t0;
         ct += t2 - t1;
         gexp += st.expanded;

@@ -8,13 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -71,17 +65,17 @@ int main(int argc, char **argv)
     if (pf_gen_ctx_create(NULL, &ctx) != PF_OK) return 1;
     int found = 0;
     unsigned long long expanded = 0;
-    double t0 = now();
+    double t0 = bench_wall_s();
     for (int i = 0; i < n; i++) {
         pf_goap_plan p = {.actions = acts[i], .capacity = 32};
         pf_status s = pf_goap_plan_find(ctx, g, worlds[i], goals[i], 2, NULL, &p);
         found += s == PF_OK;
         expanded += p.expanded;
     }
-    double ts = now() - t0;
-    t0 = now();
+    double ts = bench_wall_s() - t0;
+    t0 = bench_wall_s();
     pf_goap_plan_many(g, q, (uint32_t)n, NULL, NULL, threads);
-    double tb = now() - t0;
+    double tb = bench_wall_s() - t0;
     int found_b = 0;
     for (int i = 0; i < n; i++) found_b += q[i].status == PF_OK;
     printf("{\"bench\":\"goap\",\"actions\":20,\"facts\":12,\"plans\":%d,\"found\":%d,\"found_batch\":%d,"

@@ -11,13 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static uint32_t rng(uint64_t *s)
 {
@@ -42,10 +36,10 @@ static res run(const pf_map *m, const pf_batch_query *q, uint32_t n, uint32_t fl
     res r = {0};
     if (pf_batch_create(m, &(pf_batch_desc){.workers = 1, .flags = flags}, &b) != PF_OK) return r;
     pf_query_id *id = malloc(n * sizeof *id);
-    double t0 = now();
+    double t0 = bench_wall_s();
     for (uint32_t i = 0; i < n; i++) pf_batch_submit(b, &q[i], &id[i]);
     pf_batch_run(b, NULL);
-    r.s = now() - t0;
+    r.s = bench_wall_s() - t0;
     r.expanded = pf_batch_get_stats(b).expanded;
     for (uint32_t i = 0; i < n; i++) {
         pf_batch_result br;

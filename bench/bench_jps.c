@@ -25,22 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU time of this thread: on a machine shared by several jobs the wall clock also counts the
- * time the scheduler gave to others; both are reported. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 /* max_us, p99_us: of each query's thread CPU time, its least over the reps (a frame's budget
  * must hold the longest query, which the mean hides: an accelerated query is sliced by
@@ -61,21 +46,21 @@ static run time_set(pf_ctx *c, const pf_map *m, const pf_scen *sc, const uint32_
     for (uint32_t i = 0; i < n; i++) q[i] = INFINITY;
     for (int r = 0; r < reps; r++) {
         run cur = {0, 0, 0, 0, 0, 0, n};
-        double t0 = cpu_now(), w0 = now();
+        double t0 = bench_cpu_s(), w0 = bench_wall_s();
         for (uint32_t i = 0; i < n; i++) {
             const pf_scen_entry *e = pf_scen_get(sc, idx[i]);
             pf_path p = {.nodes = cells, .capacity = cap};
             pf_stats st;
-            const double q0 = cpu_now();
+            const double q0 = bench_cpu_s();
             pf_status s = pf_search(c, pf_grid_node(m, e->sx, e->sy), pf_grid_node(m, e->gx, e->gy),
                                     &(pf_search_desc){.algo = a}, &p, &st);
-            const double qt = (cpu_now() - q0) * 1e6;
+            const double qt = (bench_cpu_s() - q0) * 1e6;
             q[i] = qt < q[i] ? qt : q[i];
             cur.expanded += st.expanded;
             if (s != PF_OK || fabs(st.cost - e->optimal) > PF_SCEN_TOLERANCE) cur.mismatches++;
         }
-        cur.us = n ? (cpu_now() - t0) * 1e6 / n : 0.0;
-        cur.wall_us = n ? (now() - w0) * 1e6 / n : 0.0;
+        cur.us = n ? (bench_cpu_s() - t0) * 1e6 / n : 0.0;
+        cur.wall_us = n ? (bench_wall_s() - w0) * 1e6 / n : 0.0;
         if (cur.us < best.us) best = cur;
     }
     if (n) {
@@ -113,10 +98,10 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
     uint32_t nas = na < n ? na : n;
     uint32_t *aidx = malloc((nas ? nas : 1) * sizeof *aidx);
     for (uint32_t i = 0; i < nas; i++) aidx[i] = idx[(uint64_t)i * n / nas];
-    double t0 = now();
+    double t0 = bench_wall_s();
     pf_jps_table *t = NULL;
     pf_status ts = pf_jps_table_create(m, NULL, &t);
-    double table_ms = (now() - t0) * 1e3;
+    double table_ms = (bench_wall_s() - t0) * 1e3;
     pf_ctx *c;
     if (ts != PF_OK || pf_ctx_create(m, NULL, &c) != PF_OK) {
         fprintf(stderr, "bench_jps: %s: %s\n", map_path, pf_status_str(ts));
@@ -124,12 +109,12 @@ static int bench_map(const char *map_path, uint32_t nq, uint32_t na, int reps, i
     }
     pf_ctx_use_jps_table(c, t);
     /* the accelerator on a context of its own, built before any query is timed */
-    double a0 = now();
+    double a0 = bench_wall_s();
     pf_accel *acc = NULL;
     pf_diag ad;
     pf_status as = g_prep ? pf_accel_load(g_prep, m, NULL, &acc, &ad) : pf_accel_create(m, NULL, &acc);
     if (g_prep && as != PF_OK) fprintf(stderr, "bench_jps: %s\n", ad.msg);
-    double accel_ms = (now() - a0) * 1e3;
+    double accel_ms = (bench_wall_s() - a0) * 1e3;
     pf_ctx *ca = NULL;
     if (as == PF_OK && pf_ctx_create(m, NULL, &ca) == PF_OK) pf_ctx_use_accel(ca, acc);
     uint32_t cap = pf_map_node_count(m);

@@ -23,14 +23,8 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 #include "jps/jps_internal.h"
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Peak resident set in MB, or -1 where /proc is not there. */
 static double peak_mb(void)
@@ -70,7 +64,7 @@ int main(int argc, char **argv)
     const uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
     pf_jps_table *jt = NULL;
     pf_ctx *ctx = NULL;
-    double t0 = wall_now();
+    double t0 = bench_wall_s();
     int ok = 1;
     if (own) {
         /* a JPS+ search on a context without a table builds the context's own distances */
@@ -85,7 +79,7 @@ int main(int argc, char **argv)
     } else {
         ok = pf_jps_table_create(m, &(pf_jps_desc){.threads = threads}, &jt) == PF_OK;
     }
-    double build_ms = (wall_now() - t0) * 1e3;
+    double build_ms = (bench_wall_s() - t0) * 1e3;
     if (!ok) {
         fprintf(stderr, "bench_jps_edit: cannot build the JPS+ distances of %s\n", path);
         return 1;
@@ -101,9 +95,9 @@ int main(int argc, char **argv)
     }
     double before_mb = peak_mb();
     pf_edit_report rep;
-    double e0 = wall_now();
+    double e0 = bench_wall_s();
     pf_status st = pf_grid_apply_edits(m, &(pf_grid_edit){.rect = r, .classes = cls}, 1, &rep);
-    double edit_ms = (wall_now() - e0) * 1e3;
+    double edit_ms = (bench_wall_s() - e0) * 1e3;
     double after_mb = peak_mb();
     free(cls);
     const pf_jps_table *t = own ? &((const pf__jps_ext *)pf__ctx_ext_get(ctx, PF__EXT_JPS))->own : jt;

@@ -21,13 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static uint32_t rng_below(uint64_t *s, uint32_t n)
 {
@@ -58,9 +52,9 @@ static double timed(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, 
     double best = 1e30;
     for (int r = 0; r < 3; r++) {
         p->len = 0;
-        double t0 = now();
+        double t0 = bench_wall_s();
         *out = pf_search(c, s, g, d, p, st);
-        double t = now() - t0;
+        double t = bench_wall_s() - t0;
         best = t < best ? t : best;
     }
     return best;

@@ -19,14 +19,9 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 #include "domains/puzzle.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 /* CPU seconds of the whole process (all threads): on a shared machine the wall clock also counts
  * the time other programs held the cores; with one thread this is the one-core figure. */
 static double cpu(void)
@@ -53,9 +48,9 @@ static pf_pdb *get_pdb(const puz_pdb_set *set, const char *file, int rebuild, co
     pf_pdb *pdb = NULL;
     pf_diag diag = {0};
     puz_pdb_source src;
-    double t0 = now(), c0 = cpu();
+    double t0 = bench_wall_s(), c0 = cpu();
     pf_status st = puz_pdb_get(set, file, rebuild, &pdb, &src, &diag);
-    *seconds = now() - t0;
+    *seconds = bench_wall_s() - t0;
     *cpu_seconds = cpu() - c0;
     if (st != PF_OK) {
         fprintf(stderr, "bench_puzzle: %s\n", diag.msg);
@@ -179,11 +174,11 @@ int main(int argc, char **argv)
             uint32_t acts[128];
             pf_gen_plan plan = {acts, NULL, 128, 0};
             pf_gen_stats st;
-            double t0 = now(), c0 = cpu();
+            double t0 = bench_wall_s(), c0 = cpu();
             pf_status s = pf_gen_search(ctx, &p, start, &(pf_gen_desc){.algo = PF_GEN_IDASTAR,
                                                                         .cycles = PF_GEN_CYCLES_PARENT},
                                         &plan, &st);
-            double t = now() - t0, tc = cpu() - c0;
+            double t = bench_wall_s() - t0, tc = cpu() - c0;
             /* the plan really solves the board */
             uint8_t b[PUZ_MAX + 1];
             memcpy(b, inst[i].s, sizeof b);

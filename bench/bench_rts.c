@@ -31,15 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "pathfind.h"
+#include "bench_util.h"
 
 enum { UNITS = 300, SQUAD = 50, SQUAD_EVERY = 10, SHORT_STEPS = 16 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double cpu_s(void)
 {
@@ -49,37 +43,10 @@ static double cpu_s(void)
            (double)r.ru_stime.tv_usec * 1e-6;
 }
 
-static long status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long v = -1;
-    size_t kl = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, kl) == 0) v = strtol(line + kl, NULL, 10);
-    fclose(f);
-    return v;
-}
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double pct(double *v, uint32_t n, double p)
 {
     if (n == 0) return 0.0;
-    qsort(v, n, sizeof *v, cmp_d);
+    qsort(v, n, sizeof *v, bench_cmp_d);
     uint32_t i = (uint32_t)(p * (n - 1) + 0.5);
     return v[i < n ? i : n - 1];
 }
@@ -108,7 +75,7 @@ static uint32_t open_cell(const pf_map *m, uint64_t *s)
 {
     uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
     for (;;) {
-        int32_t x = (int32_t)(rng(s) % w), y = (int32_t)(rng(s) % h);
+        int32_t x = (int32_t)(bench_rng(s) % w), y = (int32_t)(bench_rng(s) % h);
         if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
     }
 }
@@ -141,7 +108,7 @@ static uint32_t short_goal(const pf_map *m, uint32_t start, uint64_t *s, uint32_
             level_end = tail;
         }
     }
-    return tail > 1 ? queue[1 + rng(s) % (tail - 1)] : start;
+    return tail > 1 ? queue[1 + bench_rng(s) % (tail - 1)] : start;
 }
 
 static stream make_stream(const pf_map *m, uint32_t frames, uint64_t seed)
@@ -154,9 +121,9 @@ static stream make_stream(const pf_map *m, uint32_t frames, uint64_t seed)
     if (!stamp || !queue) exit(1);
     for (uint32_t u = 0; u < UNITS; u++) pos[u] = open_cell(m, &s);
     for (uint32_t f = 0; f < frames; f++) {
-        uint32_t n = 100 + (uint32_t)(rng(&s) % 201), given = 0;
+        uint32_t n = 100 + (uint32_t)(bench_rng(&s) % 201), given = 0;
         if (f % SQUAD_EVERY == 0) { /* a squad: 50 units, one goal */
-            uint32_t goal = open_cell(m, &s), u0 = (uint32_t)(rng(&s) % UNITS);
+            uint32_t goal = open_cell(m, &s), u0 = (uint32_t)(bench_rng(&s) % UNITS);
             for (uint32_t k = 0; k < SQUAD; k++) {
                 uint32_t u = (u0 + k * 7u) % UNITS; /* 7 is prime to 300: 50 distinct units */
                 used[u] = f + 1;
@@ -166,11 +133,11 @@ static stream make_stream(const pf_map *m, uint32_t frames, uint64_t seed)
             }
         }
         for (uint32_t tries = 0; given < n && tries < 4 * n; tries++) {
-            uint32_t u = (uint32_t)(rng(&s) % UNITS);
+            uint32_t u = (uint32_t)(bench_rng(&s) % UNITS);
             if (used[u] == f + 1) continue; /* one order per unit and frame */
             used[u] = f + 1;
             order o = {f, u, pos[u], 0, PF_PRIORITY_URGENT};
-            if (rng(&s) % 10 < 7) {
+            if (bench_rng(&s) % 10 < 7) {
                 o.goal = short_goal(m, pos[u], &s, stamp, ++gen, queue);
             } else {
                 o.goal = open_cell(m, &s);
@@ -223,14 +190,14 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
     {
         pf_batch *b;
         if (pf_batch_create(m, &(pf_batch_desc){.workers = workers}, &b) != PF_OK) exit(1);
-        double t0 = now(), c0 = cpu_s();
+        double t0 = bench_wall_s(), c0 = cpu_s();
         for (uint32_t i = 0; i < st->n && st->o[i].frame == 0; i++) {
             const order *o = &st->o[i];
             pf_batch_submit(b, &(pf_batch_query){.start = o->start, .goal = o->goal, .tag = o->unit, .priority = o->prio,
                                                  .flags = PF_QUERY_SUPERSEDE}, NULL);
         }
         pf_batch_run(b, &budget);
-        first_unreserved = now() - t0;
+        first_unreserved = bench_wall_s() - t0;
         first_unreserved_cpu = cpu_s() - c0;
         pf_batch_destroy(b);
     }
@@ -240,11 +207,11 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
     uint32_t *pend = malloc(st->n * sizeof *pend), npend = 0;
     double *ft = malloc(frames * sizeof *ft), *fc = malloc(frames * sizeof *fc), *lagbuf = malloc(2 * (size_t)st->n * sizeof *lagbuf);
     lagset lag[2] = {{lagbuf, 0, 0, 0, 0}, {lagbuf + st->n, 0, 0, 0, 0}}; /* urgent, normal */
-    double busy = 0.0, idle_cpu = 0.0, next = now();
+    double busy = 0.0, idle_cpu = 0.0, next = bench_wall_s();
     uint32_t completed = 0, over = 0;
     for (uint32_t f = 0, i = 0; f < frames; f++) {
         pf_batch_reset(b);
-        double t0 = now(), c0 = cpu_s();
+        double t0 = bench_wall_s(), c0 = cpu_s();
         for (; i < st->n && st->o[i].frame == f; i++) {
             const order *o = &st->o[i];
             pf_batch_submit(b, &(pf_batch_query){.start = o->start, .goal = o->goal, .tag = o->unit, .priority = o->prio,
@@ -253,7 +220,7 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
             lag[o->prio == PF_PRIORITY_URGENT ? 0 : 1].orders++;
         }
         pf_batch_run(b, &budget);
-        ft[f] = now() - t0;
+        ft[f] = bench_wall_s() - t0;
         fc[f] = cpu_s() - c0;
         busy += ft[f];
         over += budget_us && ft[f] > 1.25e-6 * (double)budget_us;
@@ -275,9 +242,9 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
         /* 60 frames a second: the game's share of the frame is slept, and the CPU burnt meanwhile
          * (idle worker threads spinning) is measured */
         next += 1.0 / g_hz;
-        double c1 = cpu_s(), wait = next - now();
+        double c1 = cpu_s(), wait = next - bench_wall_s();
         if (wait > 0) nanosleep(&(struct timespec){0, (long)(wait * 1e9)}, NULL);
-        else next = now();
+        else next = bench_wall_s();
         idle_cpu += cpu_s() - c1;
     }
     for (uint32_t k = 0; k < npend; k++) lag[st->o[pend[k]].prio == PF_PRIORITY_URGENT ? 0 : 1].pending++;
@@ -300,7 +267,7 @@ static run_figs run_config(const pf_map *m, const stream *st, uint32_t frames, u
            "\"rss_kb\":%ld}",
            idle_cpu * 1e3 / frames, (unsigned long long)bs.expanded, (unsigned long long)bs.restarted,
            (unsigned long long)bs.dropped,
-           pf_batch_mem_size(b), status_kb("VmRSS:"));
+           pf_batch_mem_size(b), bench_status_kb("VmRSS:"));
     pf_batch_destroy(b);
     free(ids);
     free(pend);
@@ -388,6 +355,6 @@ int main(int argc, char **argv)
         free(st.o);
         pf_map_destroy(m);
     }
-    printf("],\"peak_rss_kb\":%ld}\n", status_kb("VmHWM:"));
+    printf("],\"peak_rss_kb\":%ld}\n", bench_status_kb("VmHWM:"));
     return 0;
 }

@@ -18,17 +18,9 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 #include "map/map_internal.h"
 #include "search/size_comp_internal.h"
-
-/* CPU time of this thread: on a machine shared with other work, wall time counts the time the
- * thread waits for a core (figures from separate runs differed 2x there); this counts its work. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t rng(uint64_t *s)
 {
@@ -82,15 +74,15 @@ static int bench(const char *map_path, const char *scen_path, const char *name, 
     pf_ctx *c;
     if (pf_ctx_create(m, NULL, &c) != PF_OK) return 1;
     int same = 0, joined = 0;
-    double t0 = now();
+    double t0 = bench_cpu_s();
     if (pf__szcomp_same(c, pairs[0], pairs[1], size, f, &same) != PF_OK) return 1;
-    const double first_ms = (now() - t0) * 1e3;
+    const double first_ms = (bench_cpu_s() - t0) * 1e3;
     const uint32_t nq = np < 2000 ? np : 2000;
     double q_sum = 0, q_max = 0;
     for (uint32_t i = 1; i < nq; i++) {
-        double t = now();
+        double t = bench_cpu_s();
         if (pf__szcomp_same(c, pairs[2 * i], pairs[2 * i + 1], size, f, &same) != PF_OK) return 1;
-        t = now() - t;
+        t = bench_cpu_s() - t;
         q_sum += t;
         q_max = t > q_max ? t : q_max;
         joined += same;
@@ -103,9 +95,9 @@ static int bench(const char *map_path, const char *scen_path, const char *name, 
         const uint8_t other = (uint8_t)(size == 2 ? 3 : 2);
         int o = 0;
         (void)pf__szcomp_same(c, pairs[0], pairs[0], other, f, &o);
-        double t = now();
+        double t = bench_cpu_s();
         if (pf__szcomp_same(c, pairs[0], pairs[1], size, f, &same) != PF_OK) return 1;
-        rl[i] = now() - t;
+        rl[i] = bench_cpu_s() - t;
     }
     for (int i = 1; i < REPEAT; i++) /* insertion sort */
         for (int j = i; j > 0 && rl[j] < rl[j - 1]; j--) {
@@ -121,17 +113,17 @@ static int bench(const char *map_path, const char *scen_path, const char *name, 
     double e_sum = 0, e_max = 0, a_sum = 0, a_max = 0;
     for (int i = 0; i < EDITS; i++) {
         pf_grid_edit ed = {.rect = {(int32_t)(rng(&rs) % (w - 6)), (int32_t)(rng(&rs) % (h - 6)), 6, 6}, .cls = 0};
-        double t = now();
+        double t = bench_cpu_s();
         if (pf_grid_apply_edits(m, &ed, 1, NULL) != PF_OK) return 1;
-        t = now() - t;
+        t = bench_cpu_s() - t;
         e_sum += t;
         e_max = t > e_max ? t : e_max;
         uint32_t j = (uint32_t)(rng(&rs) % nq);
         if (!stands(m, pairs[2 * j], size, f) || !stands(m, pairs[2 * j + 1], size, f)) j = 0;
         if (!stands(m, pairs[2 * j], size, f) || !stands(m, pairs[2 * j + 1], size, f)) continue;
-        t = now();
+        t = bench_cpu_s();
         if (pf__szcomp_same(c, pairs[2 * j], pairs[2 * j + 1], size, f, &same) != PF_OK) return 1;
-        t = now() - t;
+        t = bench_cpu_s() - t;
         a_sum += t;
         a_max = t > a_max ? t : a_max;
     }

@@ -17,13 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static uint32_t rng(uint64_t *s)
 {
@@ -59,10 +53,10 @@ res bench_squads_run(const pf_map *m, const pf_accel *acc, const pf_batch_query 
     pf_batch *b;
     if (pf_batch_create(m, &(pf_batch_desc){.workers = workers, .accel = acc, .flags = flags}, &b) != PF_OK) return r;
     pf_query_id id[UNITS];
-    double t0 = now();
+    double t0 = bench_wall_s();
     for (uint32_t i = 0; i < UNITS; i++) pf_batch_submit(b, &q[i], &id[i]);
     pf_batch_run(b, NULL);
-    r.s = now() - t0;
+    r.s = bench_wall_s() - t0;
     for (uint32_t i = 0; i < UNITS; i++) {
         pf_batch_result br;
         if (pf_batch_get(b, id[i], &br) != PF_OK || br.status != PF_OK) continue;

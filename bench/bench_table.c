@@ -11,13 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static uint64_t rs = 0x2545F4914F6CDD1Dull;
 static uint32_t rnd(uint32_t n)
@@ -31,12 +25,12 @@ static uint32_t rnd(uint32_t n)
 static double build_secs(const pf_map *g, uint32_t threads, pf_table **keep)
 {
     pf_table *t;
-    double t0 = now();
+    double t0 = bench_wall_s();
     if (pf_table_create(g, &(pf_table_desc){.threads = threads}, &t) != PF_OK) {
         fprintf(stderr, "bench_table: build failed\n");
         exit(1);
     }
-    double s = now() - t0;
+    double s = bench_wall_s() - t0;
     if (keep) *keep = t;
     else pf_table_destroy(t);
     return s;
@@ -75,7 +69,7 @@ int main(int argc, char **argv)
     double sum_t = 0, sum_a = 0;
     uint64_t hops = 0;
     long mism = 0;
-    double t0 = now();
+    double t0 = bench_wall_s();
     for (long i = 0; i < queries; i++) {
         pf_path p = {.nodes = buf, .capacity = n};
         double c;
@@ -83,22 +77,22 @@ int main(int argc, char **argv)
         sum_t += isfinite(c) ? c : 0;
         hops += p.len;
     }
-    double tq = (now() - t0) / (double)queries;
+    double tq = (bench_wall_s() - t0) / (double)queries;
     volatile uint32_t sink = 0;
-    t0 = now();
+    t0 = bench_wall_s();
     for (long i = 0; i < queries; i++) sink += pf_table_next(t, pairs[2 * i], pairs[2 * i + 1]);
-    double tn = (now() - t0) / (double)queries;
+    double tn = (bench_wall_s() - t0) / (double)queries;
     pf_ctx *ctx;
     pf_ctx_create(g, NULL, &ctx);
     long aq = queries < 2000 ? queries : 2000; /* A* is slow enough that a sample suffices */
-    t0 = now();
+    t0 = bench_wall_s();
     for (long i = 0; i < aq; i++) {
         pf_path p = {.nodes = buf, .capacity = n};
         pf_stats st;
         pf_search(ctx, pairs[2 * i], pairs[2 * i + 1], NULL, &p, &st);
         sum_a += isfinite(st.cost) ? st.cost : 0;
     }
-    double ta = (now() - t0) / (double)aq;
+    double ta = (bench_wall_s() - t0) / (double)aq;
     for (long i = 0; i < aq; i++) { /* check the table against A* on the sample */
         double c;
         pf_stats st;
@@ -148,9 +142,9 @@ int main(int argc, char **argv)
         }
         pf_table_report rep;
         /* 1 thread for the headline number (comparable with the 1-thread rebuild) */
-        t0 = now();
+        t0 = bench_wall_s();
         pf_table_update(t, made[e], &(pf_table_update_desc){.threads = 1}, &rep);
-        double s = now() - t0;
+        double s = bench_wall_s() - t0;
         upd_sum += s;
         if (s > upd_max) upd_max = s;
         examined += rep.rows_examined;
@@ -165,9 +159,9 @@ int main(int argc, char **argv)
     pf_table *t2;
     pf_table_create(g, NULL, &t2);
     for (long e = 0; e < edits; e++) {
-        t0 = now();
+        t0 = bench_wall_s();
         pf_table_update(t2, made[e], &(pf_table_update_desc){.threads = 2}, NULL);
-        upd2_sum += now() - t0;
+        upd2_sum += bench_wall_s() - t0;
     }
     /* the final tables must equal a rebuild */
     pf_table *full;

@@ -17,25 +17,13 @@
 #include <string.h>
 #include <time.h>
 #include "pathfind.h"
+#include "bench_util.h"
 #include "map/map_internal.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double p99(double *v, uint32_t n)
 {
     if (!n) return 0.0;
-    qsort(v, n, sizeof *v, cmp_d);
+    qsort(v, n, sizeof *v, bench_cmp_d);
     return v[(uint32_t)((n - 1) * 0.99)];
 }
 
@@ -51,11 +39,11 @@ static int bench(const char *map_path, const char *scen_path, uint32_t want)
     const uint32_t w = pf_grid_width(m), h = pf_grid_height(m), n = w * h;
     /* clearance: rebuilt in place, the map's own array */
     size_t clr_bytes = (size_t)m->pw * m->ph;
-    double t0 = now();
+    double t0 = bench_wall_s();
     pf__free(&m->alloc, m->clr, clr_bytes);
     m->clr = NULL;
     if (!pf__grid_clearance_build(m)) return 1;
-    double clr_ms = (now() - t0) * 1e3;
+    double clr_ms = (bench_wall_s() - t0) * 1e3;
 
     pf_ctx *c;
     if (pf_ctx_create(m, NULL, &c) != PF_OK) return 1;
@@ -69,27 +57,27 @@ static int bench(const char *map_path, const char *scen_path, uint32_t want)
         uint32_t s = pf_grid_node(m, e->sx, e->sy), g = pf_grid_node(m, e->gx, e->gy);
         pf_path p = {.nodes = path, .capacity = n};
         pf_stats st;
-        double a0 = now();
+        double a0 = bench_wall_s();
         if (pf_search(c, s, g, NULL, &p, &st) != PF_OK) continue;
-        astar_s += now() - a0;
+        astar_s += bench_wall_s() - a0;
         uint32_t nw;
         double len;
-        double s0 = now();
+        double s0 = bench_wall_s();
         pf_path_smooth(m, path, p.len, NULL, way, n, &nw, &len);
-        us_s[q] = (now() - s0) * 1e6;
+        us_s[q] = (bench_wall_s() - s0) * 1e6;
         grid_sum += st.cost;
         smooth_sum += len;
         pf_stats ts;
         pf_path tp = {.nodes = way, .capacity = n};
-        double h0 = now();
+        double h0 = bench_wall_s();
         pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA}, &tp, &ts);
-        theta_s += now() - h0;
+        theta_s += bench_wall_s() - h0;
         theta_sum += ts.cost;
         theta_longer += ts.cost > len + 1e-9;
         for (uint32_t k = 2; k <= 4; k++) {
-            double k0 = now();
+            double k0 = bench_wall_s();
             pf_status r = pf_search(c, s, g, &(pf_search_desc){.unit_size = k}, NULL, NULL);
-            size_s[k] += now() - k0;
+            size_s[k] += bench_wall_s() - k0;
             size_ok[k] += r == PF_OK;
         }
         q++;
@@ -103,21 +91,21 @@ static int bench(const char *map_path, const char *scen_path, uint32_t want)
     const pf_scen_entry *e0 = pf_scen_get(sc, 0);
     uint32_t goal = pf_grid_node(m, e0->gx, e0->gy);
     uint8_t *dirs = malloc(n);
-    double f0 = now();
+    double f0 = bench_wall_s();
     pf_status fs = pf_flow_build(c, goal, NULL);
-    double field_ms = (now() - f0) * 1e3;
-    double x0 = now();
+    double field_ms = (bench_wall_s() - f0) * 1e3;
+    double x0 = bench_wall_s();
     pf_flow_export(c, dirs, n);
-    double export_ms = (now() - x0) * 1e3;
+    double export_ms = (bench_wall_s() - x0) * 1e3;
     uint32_t reach = 0;
     for (uint32_t i = 0; i < n; i++) reach += dirs[i] != PF_FLOW_NONE;
-    double q0 = now();
+    double q0 = bench_wall_s();
     uint32_t solved = 0;
     for (uint32_t i = 0; i < 50 && i < total; i++) {
         const pf_scen_entry *e = pf_scen_get(sc, i * (total / 50 ? total / 50 : 1));
         solved += pf_search(c, pf_grid_node(m, e->sx, e->sy), goal, NULL, NULL, NULL) == PF_OK;
     }
-    double astar50_ms = (now() - q0) * 1e3;
+    double astar50_ms = (bench_wall_s() - q0) * 1e3;
 
     printf("{\"map\":\"%s\",\"cells\":%u,\"clearance_bytes\":%zu,\"clearance_bytes_per_cell\":%.3f,"
            "\"clearance_build_ms\":%.2f,\"queries\":%u,\"astar_us\":%.1f,\"size2_us\":%.1f,\"size3_us\":%.1f,"

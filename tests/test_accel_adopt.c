@@ -24,6 +24,7 @@
 #include <xxhash.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
 #include "maps.h"
 
@@ -60,30 +61,6 @@ static pf_accel *build_join(builder *bd)
 }
 
 /* ---- grids and queries ------------------------------------------------------------------------- */
-
-static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density, int classes)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
-    for (int r = 1; r < classes; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = (uint8_t)(1 + r);
-    }
-    return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
-}
 
 /* A 4x4 building, or a wall segment, somewhere. */
 static pf_grid_edit random_wall(uint64_t *rs, uint32_t w, uint32_t h)
@@ -158,14 +135,15 @@ static void run_checked(pf_batch *b, const pf_map *m, uint64_t *rs, int want, co
 /* One grid: answers before an edit, during the rebuild (JPS), from the named run on (the rebuilt
  * accelerator, handed to the batch runs before that run); then an edit after a rebuild's copy (the
  * adopted one is stale) and one that restores the copied cells (current again). */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 5;
     uint32_t w = 12 + rng_below(&rs, 53), h = 12 + rng_below(&rs, 53);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3};
     double density = dens[rng_below(&rs, 4)];
     int classes = 1 + (int)rng_below(&rs, 3);
-    uint8_t *cells = make_cells(&rs, w, h, density, classes);
+    uint8_t *cells = cells_random(&rs, w, h, density, classes);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
     free(cells);
@@ -228,13 +206,7 @@ static void test_exact_through_adoption(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(40 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xAD09) + (uint64_t)i, &t);
-    }
+    each_seed(UINT64_C(0xAD09), (uint32_t)(40 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries through adoptions (%ld by an accelerator, %ld by JPS for a stale one), %d failures\n",
                   t.queries, t.by_accel, t.by_jps, t.failures);
     assert_int_equal(t.failures, 0);
@@ -262,7 +234,7 @@ typedef struct answer {
 static void lockstep_game(uint32_t workers, pf_accel_edits edits, answer *out)
 {
     uint64_t rs = 77;
-    uint8_t *cells = make_cells(&rs, LW, LH, 0.22, 2);
+    uint8_t *cells = cells_random(&rs, LW, LH, 0.22, 2);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = LW, .height = LH, .cells = cells}, &m), PF_OK);
     free(cells);

@@ -21,20 +21,6 @@
 #include "core_batch_internal.h"
 #include "search/ctx_internal.h"
 
-/* Scattered blocks (a fifth of the cells, as random-2000-20): its contraction keeps a core. With
- * `walls`, long walls with gaps every 8 rows (rooms), whose hierarchy has none. */
-static pf_map *make_map(uint32_t w, uint32_t h, int walls, uint64_t seed)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    uint64_t rs = seed;
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++)
-            c[y * w + x] = walls ? !(y % 8 == 0 && (x + y * 3) % 23 > 2) : rng_below(&rs, 5) != 0;
-    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
-    free(c);
-    return m;
-}
-
 /* One query's answer: status, stats, path. */
 typedef struct answer {
     pf_status st;
@@ -152,7 +138,7 @@ static void slices_on(pf_map *m, int want_core, uint32_t n, uint64_t seed)
 static void test_slices_with_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(240, 200, 0, 3);
+    pf_map *m = grid_core_or_walls(240, 200, 0, 3);
     slices_on(m, 1, 40, 17);
     pf_map_destroy(m);
 }
@@ -160,7 +146,7 @@ static void test_slices_with_core(void **state)
 static void test_slices_without_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(200, 160, 1, 3);
+    pf_map *m = grid_core_or_walls(200, 160, 1, 3);
     slices_on(m, 0, 40, 19);
     pf_map_destroy(m);
 }
@@ -263,10 +249,10 @@ static void squads_on(pf_map *m, int want_core, uint64_t seed)
 static void test_squads_stepped(void **state)
 {
     (void)state;
-    pf_map *m = make_map(240, 200, 0, 5);
+    pf_map *m = grid_core_or_walls(240, 200, 0, 5);
     squads_on(m, 1, 23);
     pf_map_destroy(m);
-    m = make_map(200, 160, 1, 5);
+    m = grid_core_or_walls(200, 160, 1, 5);
     squads_on(m, 0, 29);
     pf_map_destroy(m);
 }
@@ -278,7 +264,7 @@ static void test_edit_while_suspended(void **state)
 {
     (void)state;
     for (int walls = 0; walls < 2; walls++) {
-        pf_map *m = walls ? make_map(200, 160, 1, 9) : make_map(240, 200, 0, 9);
+        pf_map *m = walls ? grid_core_or_walls(200, 160, 1, 9) : grid_core_or_walls(240, 200, 0, 9);
         pf_accel *acc;
         assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
         pf_ctx *c, *fresh;
@@ -343,7 +329,7 @@ static void test_accel_swapped_while_suspended(void **state)
 {
     (void)state;
     for (int walls = 0; walls < 2; walls++) {
-        pf_map *m = walls ? make_map(200, 160, 1, 13) : make_map(240, 200, 0, 13);
+        pf_map *m = walls ? grid_core_or_walls(200, 160, 1, 13) : grid_core_or_walls(240, 200, 0, 13);
         /* a1 made before some edits (following them by its diff), a2 after: two hierarchies */
         pf_accel *a1, *a2;
         assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &a1), PF_OK);
@@ -440,7 +426,7 @@ static void test_same_accel_again_while_owed(void **state)
     (void)state;
     /* the map without a core: its scans and its path's first pass are owed in these budgets */
     {
-        pf_map *m = make_map(200, 160, 1, 3);
+        pf_map *m = grid_core_or_walls(200, 160, 1, 3);
         pf_accel *acc;
         assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
         pf_ctx *c, *one;

@@ -18,20 +18,6 @@
 #include "oracle.h"
 #include "maps.h"
 
-/* Scattered blocks (a fifth of the cells, as random-2000-20): its contraction keeps a core. With
- * `walls`, long walls with gaps every 8 rows, whose hierarchy has none. */
-static pf_map *make_map(uint32_t w, uint32_t h, int walls, uint64_t seed)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    uint64_t rs = seed;
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++)
-            c[y * w + x] = walls ? !(y % 8 == 0 && (x + y * 3) % 23 > 2) : rng_below(&rs, 5) != 0;
-    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
-    free(c);
-    return m;
-}
-
 enum { SQUADS = 5, MAXMEM = 12, SINGLES = 6, MAXQ = SQUADS * MAXMEM + SINGLES };
 
 typedef struct order {
@@ -271,7 +257,7 @@ static void squads_on(pf_map *m, const pf_accel_desc *ad, int want_core, uint64_
 static void test_squads_with_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(300, 300, 0, 5);
+    pf_map *m = grid_core_or_walls(300, 300, 0, 5);
     squads_on(m, &(pf_accel_desc){.short_query = 1}, 1, 11);
     pf_map_destroy(m);
 }
@@ -279,7 +265,7 @@ static void test_squads_with_core(void **state)
 static void test_squads_without_core(void **state)
 {
     (void)state;
-    pf_map *m = make_map(160, 150, 1, 5);
+    pf_map *m = grid_core_or_walls(160, 150, 1, 5);
     squads_on(m, &(pf_accel_desc){.short_query = 1}, 0, 21);
     pf_map_destroy(m);
 }
@@ -291,7 +277,7 @@ static void test_squads_on_edited_map(void **state)
 {
     (void)state;
     for (int walls = 0; walls < 2; walls++) {
-        pf_map *m = walls ? make_map(160, 150, 1, 7) : make_map(300, 300, 0, 7);
+        pf_map *m = walls ? grid_core_or_walls(160, 150, 1, 7) : grid_core_or_walls(300, 300, 0, 7);
         pf_accel *acc;
         assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1, .edits = PF_ACCEL_EDITS_CHECK}, &acc), PF_OK);
         assert_true(walls ? pf_accel_get_info(acc).core == 0 : pf_accel_get_info(acc).core > 0);
@@ -340,25 +326,6 @@ static void test_squads_on_edited_map(void **state)
         pf_accel_destroy(acc);
         pf_map_destroy(m);
     }
-}
-
-/* The allocator of test_squad_after_refused_allocation: refuses the `fail_at`-th request (counted
- * from 1 while `counting`), else the system's. */
-static int      counting;
-static uint32_t fail_at, calls;
-static void *refusing_alloc(size_t size, size_t align, void *u)
-{
-    (void)u;
-    if (counting && ++calls == fail_at) return NULL;
-    void *p = NULL;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    return posix_memalign(&p, align, size ? size : 1) ? NULL : p;
-}
-static void refusing_free(void *p, size_t size, void *u)
-{
-    (void)size;
-    (void)u;
-    free(p);
 }
 
 /* No fallback is silent (pf_accel.h): a squad of AUTO queries on a batch whose accelerator is stale
@@ -463,7 +430,7 @@ static void test_fallbacks_flagged(void **state)
 static void test_squad_after_refused_allocation(void **state)
 {
     (void)state;
-    pf_map *m = make_map(256, 256, 1, 3);
+    pf_map *m = grid_core_or_walls(256, 256, 1, 3);
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
     assert_int_equal(pf_accel_get_info(acc).core, 0u);
@@ -492,10 +459,11 @@ static void test_squad_after_refused_allocation(void **state)
             wst[i] = pf_search(ref, s0, goal, &(pf_search_desc){.algo = PF_ALGO_AUTO}, NULL, &st);
             want[i] = st.cost;
         }
-        for (fail_at = 1;; fail_at++) {
+        for (uint32_t fail_at = 1;; fail_at++) {
             uint32_t asked = 0; /* the first run's requests */
+            test_tracker alloc = {.countdown = -1};
             pf_batch *b;
-            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = {refusing_alloc, refusing_free, NULL}, .workers = 1,
+            assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = {test_track_alloc, test_track_free, &alloc}, .workers = 1,
                                                                  .accel = acc},
                                              &b),
                              PF_OK);
@@ -506,11 +474,14 @@ static void test_squad_after_refused_allocation(void **state)
                                                                            .search = {.algo = PF_ALGO_AUTO}},
                                                      &id[i]),
                                      PF_OK);
-                calls = 0;
-                counting = run == 0;
+                /* the first run refuses its fail_at-th request alone; the second, none */
+                alloc.calls = 0;
+                alloc.countdown = run == 0 ? (long)fail_at - 1 : -1;
+                alloc.once = 1;
                 pf_status st = pf_batch_run(b, NULL);
-                counting = 0;
+                alloc.countdown = -1;
                 if (run == 0) {
+                    const uint32_t calls = (uint32_t)alloc.calls;
                     asked = calls;
                     refused += calls >= fail_at;
                     if (st != PF_OK) break; /* the run itself refused: nothing of it is kept */

@@ -15,6 +15,7 @@
 #include "search/ctx_internal.h" /* and a spare's records block */
 #include "testutil.h"
 #include "maps.h"
+#include "tally_alloc.h"
 
 static pf_map *make_map(uint32_t w, uint32_t h, uint64_t seed)
 {
@@ -863,35 +864,20 @@ static void test_cancel_and_supersede(void **state)
 
 /* ---- no hitches ------------------------------------------------------------------------------ */
 
-typedef struct counter { atomic_ulong allocs; } counter;
-
-static void *count_alloc(size_t size, size_t align, void *user)
-{
-    atomic_fetch_add(&((counter *)user)->allocs, 1);
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
-static void count_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
-}
-
 /* After pf_batch_reserve nothing allocates: frames with budgets (time and expansions), suspended
  * searches, groups, duplicates, cancels and supersedes. */
 static void test_reserve_then_no_allocation(void **state)
 {
     (void)state;
     pf_map *m = make_map(160, 120, 15);
-    counter cnt;
-    atomic_init(&cnt.allocs, 0);
+    tally cnt;
+    tally_init(&cnt, SIZE_MAX);
     pf_batch *b;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 2,
+    pf_batch_desc d = {.allocator = tally_hooks(&cnt), .workers = 2,
                        .suspend_slots = 2,
                        .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1}};
     assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
-    unsigned long made = atomic_load(&cnt.allocs);
+    unsigned long made = tally_calls(&cnt);
     uint32_t n;
     op *ops = make_stream(m, 40, &n, 99);
     pf_query_id *ids = calloc(n, sizeof *ids);
@@ -905,7 +891,7 @@ static void test_reserve_then_no_allocation(void **state)
         assert_int_equal(example_run_pthreads(b, 2, &bud), PF_OK);
     }
     assert_true(pf_batch_get_stats(b).suspended > 0);
-    assert_int_equal(atomic_load(&cnt.allocs), made);
+    assert_int_equal(tally_calls(&cnt), made);
     free(ids);
     free(ops);
     pf_batch_destroy(b);
@@ -914,15 +900,15 @@ static void test_reserve_then_no_allocation(void **state)
 
 /* reserve.algos: frames of JPS, JPS+ and AUTO queries (the accelerator attached) allocate nothing
  * after creation, spares included; without it the first such frames do (the check can fail). */
-static unsigned long algo_frames(pf_map *m, const pf_accel *acc, uint32_t algos, counter *cnt)
+static unsigned long algo_frames(pf_map *m, const pf_accel *acc, uint32_t algos, tally *cnt)
 {
     pf_batch *b;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 2,
+    pf_batch_desc d = {.allocator = tally_hooks(cnt), .workers = 2,
                        .suspend_slots = 2, .accel = acc,
                        .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1,
                                    .algos = algos}};
     assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
-    unsigned long made = atomic_load(&cnt->allocs);
+    unsigned long made = tally_calls(cnt);
     uint32_t n;
     op *ops = make_stream(m, 40, &n, 7);
     static const pf_algo each[] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
@@ -945,7 +931,7 @@ static unsigned long algo_frames(pf_map *m, const pf_accel *acc, uint32_t algos,
     free(ids);
     free(ops);
     pf_batch_destroy(b);
-    return atomic_load(&cnt->allocs) - made;
+    return tally_calls(cnt) - made;
 }
 
 static void test_reserve_algos_then_no_allocation(void **state)
@@ -959,8 +945,8 @@ static void test_reserve_algos_then_no_allocation(void **state)
     free(cls);
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, NULL, &acc), PF_OK);
-    counter cnt;
-    atomic_init(&cnt.allocs, 0);
+    tally cnt;
+    tally_init(&cnt, SIZE_MAX);
     const uint32_t algos = (1u << PF_ALGO_JPS) | (1u << PF_ALGO_JPS_PLUS) | (1u << PF_ALGO_AUTO);
     assert_int_equal(algo_frames(m, acc, algos, &cnt), 0);
     assert_true(algo_frames(m, acc, 0, &cnt) > 0);
@@ -987,13 +973,13 @@ static void test_reserve_auto_long_paths_no_allocation(void **state)
     pf_accel *acc;
     assert_int_equal(pf_accel_create(m, &(pf_accel_desc){.short_query = 1}, &acc), PF_OK);
     assert_true(pf_accel_get_info(acc).core > 0);
-    counter cnt;
-    atomic_init(&cnt.allocs, 0);
+    tally cnt;
+    tally_init(&cnt, SIZE_MAX);
     pf_batch *b;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = &cnt}, .workers = 2, .accel = acc,
+    pf_batch_desc d = {.allocator = tally_hooks(&cnt), .workers = 2, .accel = acc,
                        .reserve = {.queries = 256, .arena_bytes = 16u << 20, .spares = 1, .algos = 1u << PF_ALGO_AUTO}};
     assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
-    unsigned long made = atomic_load(&cnt.allocs);
+    unsigned long made = tally_calls(&cnt);
     uint32_t longest = 0;
     for (int f = 0; f < 10; f++) {
         assert_int_equal(pf_batch_reset(b), PF_OK);
@@ -1015,9 +1001,9 @@ static void test_reserve_auto_long_paths_no_allocation(void **state)
             if (r.path_len > longest) longest = r.path_len;
         }
     }
-    print_message("longest path %u cells; %lu allocations in 10 frames\n", longest, atomic_load(&cnt.allocs) - made);
+    print_message("longest path %u cells; %lu allocations in 10 frames\n", longest, tally_calls(&cnt) - made);
     assert_true(longest > 400);
-    assert_int_equal(atomic_load(&cnt.allocs) - made, 0);
+    assert_int_equal(tally_calls(&cnt) - made, 0);
     pf_batch_destroy(b);
     pf_accel_destroy(acc);
     pf_map_destroy(m);
@@ -1027,16 +1013,16 @@ static void test_reserve_auto_long_paths_no_allocation(void **state)
 /* reserve.unit_size: frames of 2x2 units by A* and JPS allocate nothing after creation (each
  * context's labels of where such a unit can go, and JPS's bitmaps for it, made by the reserve);
  * without it the first such frames make them (the check can fail). */
-static unsigned long sized_frames(pf_map *m, uint32_t unit_size, counter *cnt)
+static unsigned long sized_frames(pf_map *m, uint32_t unit_size, tally *cnt)
 {
     pf_batch *b;
     const uint32_t algos = (1u << PF_ALGO_ASTAR) | (1u << PF_ALGO_JPS);
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 2,
+    pf_batch_desc d = {.allocator = tally_hooks(cnt), .workers = 2,
                        .suspend_slots = 2,
                        .reserve = {.queries = 512, .open_list = 160 * 120, .arena_bytes = 1u << 20, .spares = 1,
                                    .algos = algos, .unit_size = unit_size}};
     assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
-    unsigned long made = atomic_load(&cnt->allocs);
+    unsigned long made = tally_calls(cnt);
     uint32_t n;
     op *ops = make_stream(m, 30, &n, 11);
     pf_query_id *ids = calloc(n, sizeof *ids);
@@ -1058,7 +1044,7 @@ static unsigned long sized_frames(pf_map *m, uint32_t unit_size, counter *cnt)
     free(ids);
     free(ops);
     pf_batch_destroy(b);
-    return atomic_load(&cnt->allocs) - made;
+    return tally_calls(cnt) - made;
 }
 
 static void test_reserve_unit_size_then_no_allocation(void **state)
@@ -1069,8 +1055,8 @@ static void test_reserve_unit_size_then_no_allocation(void **state)
     for (size_t i = 0; i < 160 * 120; i++) cls[i] = rng_below(&seed, 100) < 8 ? 0 : 1;
     pf_map *m = grid_make(160, 120, PF_MOVES_DEFAULT, cls, NULL);
     free(cls);
-    counter cnt;
-    atomic_init(&cnt.allocs, 0);
+    tally cnt;
+    tally_init(&cnt, SIZE_MAX);
     assert_int_equal(sized_frames(m, 2, &cnt), 0);
     assert_true(sized_frames(m, 0, &cnt) > 0);
     pf_batch *b;
@@ -1090,11 +1076,11 @@ static pf_map *open_map_8(uint32_t w, uint32_t h, uint64_t seed)
 }
 
 /* One worker, one suspend slot, JPS and 2x2 units reserved, allocations counted in cnt. */
-static pf_batch *one_slot_jps_batch(const pf_map *m, counter *cnt)
+static pf_batch *one_slot_jps_batch(const pf_map *m, tally *cnt)
 {
-    atomic_init(&cnt->allocs, 0);
+    tally_init(cnt, SIZE_MAX);
     pf_batch *b;
-    pf_batch_desc d = {.allocator = {.alloc = count_alloc, .free = count_free, .user = cnt}, .workers = 1,
+    pf_batch_desc d = {.allocator = tally_hooks(cnt), .workers = 1,
                        .suspend_slots = 1,
                        .reserve = {.queries = 64, .open_list = 200 * 160, .arena_bytes = 1u << 20,
                                    .algos = 1u << PF_ALGO_JPS, .unit_size = 2}};
@@ -1110,7 +1096,7 @@ static void test_sized_state_follows_the_worker(void **state)
 {
     (void)state;
     pf_map *m = open_map_8(200, 160, 23);
-    counter cnt;
+    tally cnt;
     pf_batch *b = one_slot_jps_batch(m, &cnt);
     /* frame 0: a long one-cell crossing, parked by its budget (the spare is made now) */
     assert_int_equal(pf_batch_reset(b), PF_OK);
@@ -1121,7 +1107,7 @@ static void test_sized_state_follows_the_worker(void **state)
     assert_true(pf_batch_get_stats(b).suspended > 0);
     /* frame 1: 2x2 units by JPS, urgent, answered in the frame (a budget that covers them: one cut
      * off would be suspended in the urgent slot's spare, made then) */
-    unsigned long before = atomic_load(&cnt.allocs);
+    unsigned long before = tally_calls(&cnt);
     assert_int_equal(pf_batch_reset(b), PF_OK);
     uint64_t rs = 5;
     pf_query_id id[8];
@@ -1132,7 +1118,7 @@ static void test_sized_state_follows_the_worker(void **state)
         assert_int_equal(pf_batch_submit(b, &q, &id[i]), PF_OK);
     }
     assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 100000}), PF_OK);
-    assert_int_equal(atomic_load(&cnt.allocs), before);
+    assert_int_equal(tally_calls(&cnt), before);
     for (uint32_t i = 0; i < 8; i++) {
         pf_batch_result r;
         assert_int_equal(pf_batch_get(b, id[i], &r), PF_OK);
@@ -1151,7 +1137,7 @@ static void test_sized_park_shares_bitmaps(void **state)
 {
     (void)state;
     pf_map *m = open_map_8(200, 160, 29);
-    counter cnt;
+    tally cnt;
     pf_batch *b = one_slot_jps_batch(m, &cnt);
     /* frame 0: a long 2x2 crossing, parked by its budget (the spare is made now) */
     assert_int_equal(pf_batch_reset(b), PF_OK);
@@ -1164,7 +1150,7 @@ static void test_sized_park_shares_bitmaps(void **state)
     assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = 4}), PF_OK);
     assert_true(pf_batch_get_stats(b).suspended > 0);
     /* frame 1: more 2x2 units by JPS, urgent (answered in the frame, in the worker's spare) */
-    unsigned long before = atomic_load(&cnt.allocs);
+    unsigned long before = tally_calls(&cnt);
     assert_int_equal(pf_batch_reset(b), PF_OK);
     pf_query_id ids[8];
     uint32_t qs[8], qg[8];
@@ -1186,9 +1172,9 @@ static void test_sized_park_shares_bitmaps(void **state)
         need += st.expanded + 1u;
     }
     pf_ctx_destroy(probe);
-    before = atomic_load(&cnt.allocs);
+    before = tally_calls(&cnt);
     assert_int_equal(example_run_pthreads(b, 1, &(pf_batch_budget){.max_expansions = need}), PF_OK);
-    assert_int_equal(atomic_load(&cnt.allocs), before);
+    assert_int_equal(tally_calls(&cnt), before);
     pf_ctx *fresh;
     assert_int_equal(pf_ctx_create(m, NULL, &fresh), PF_OK);
     const pf_search_desc sd = {.algo = PF_ALGO_JPS, .unit_size = 2};
@@ -1325,29 +1311,14 @@ static void test_reserve_jps_plus_then_edit(void **state)
     pf_map_destroy(m);
 }
 
-/* Bytes the library holds now through a batch's allocator. */
-typedef struct held_bytes { size_t now; } held_bytes;
-
-static void *bytes_alloc(size_t size, size_t align, void *user)
-{
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) ((held_bytes *)user)->now += size;
-    return p;
-}
-
-static void bytes_free(void *p, size_t size, void *user)
-{
-    if (p) ((held_bytes *)user)->now -= size;
-    free(p);
-}
-
 /* Bytes held once `size`-unit searches fill every suspend slot: four long searches across an open
  * field, a small expansion budget, one worker. */
 static size_t held_with_slots_full(const pf_map *m, uint32_t size)
 {
-    held_bytes hb = {0};
+    tally hb;
+    tally_init(&hb, SIZE_MAX);
     pf_batch *b;
-    pf_batch_desc d = {.allocator = {.alloc = bytes_alloc, .free = bytes_free, .user = &hb}, .workers = 1,
+    pf_batch_desc d = {.allocator = tally_hooks(&hb), .workers = 1,
                        .suspend_slots = 4};
     assert_int_equal(pf_batch_create(m, &d, &b), PF_OK);
     for (int32_t k = 0; k < 4; k++)
@@ -1363,9 +1334,9 @@ static size_t held_with_slots_full(const pf_map *m, uint32_t size)
         for (uint32_t i = 0; i < b->njobs; i++) held += b->jobs[i].held != NULL;
     }
     assert_int_equal(held, 4);
-    size_t now = hb.now;
+    size_t now = hb.live;
     pf_batch_destroy(b);
-    assert_int_equal(hb.now, 0);
+    assert_int_equal(hb.live, 0);
     return now;
 }
 

@@ -29,52 +29,7 @@
 #include "batch_internal.h" /* a few checks count the spare contexts made (spare_made) */
 #include "testutil.h"
 #include "maps.h"
-
-/* ---- a thread-safe counting allocator ---------------------------------------------------------- */
-
-typedef struct tally {
-    pthread_mutex_t mu;
-    size_t calls, live, peak, largest;
-    size_t limit; /* requests above it fail */
-} tally;
-
-static void *t_alloc(size_t size, size_t align, void *user)
-{
-    tally *t = user;
-    pthread_mutex_lock(&t->mu);
-    t->calls++;
-    if (size > t->largest) t->largest = size;
-    int ok = size <= t->limit;
-    pthread_mutex_unlock(&t->mu);
-    if (!ok) return NULL;
-    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (size + a - 1) / a * a);
-    if (!p) return NULL;
-    pthread_mutex_lock(&t->mu);
-    t->live += size;
-    if (t->live > t->peak) t->peak = t->live;
-    pthread_mutex_unlock(&t->mu);
-    return p;
-}
-
-static void t_free(void *p, size_t size, void *user)
-{
-    tally *t = user;
-    if (!p) return;
-    pthread_mutex_lock(&t->mu);
-    t->live -= size;
-    pthread_mutex_unlock(&t->mu);
-    free(p);
-}
-
-static void tally_init(tally *t, size_t limit)
-{
-    memset(t, 0, sizeof *t);
-    pthread_mutex_init(&t->mu, NULL);
-    t->limit = limit;
-}
-
-static pf_allocator hooks(tally *t) { return (pf_allocator){t_alloc, t_free, t}; }
+#include "tally_alloc.h"
 
 static pf_map *open_grid(uint32_t w, uint32_t h)
 {
@@ -126,17 +81,17 @@ static void test_arena_every_door(void **state)
     pf_batch *b = (pf_batch *)&b;
     const size_t big = 2 * GIB; /* the value */
     /* desc.arena_bytes (refused before this fix already) */
-    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = hooks(&t), .workers = 1, .arena_bytes = big}, &b),
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = tally_hooks(&t), .workers = 1, .arena_bytes = big}, &b),
                      PF_TOO_LARGE);
     assert_null(b);
     /* desc.reserve.arena_bytes: was allocated and pre-faulted */
-    pf_batch_desc rd = {.allocator = hooks(&t), .workers = 1, .reserve = {.arena_bytes = big}};
+    pf_batch_desc rd = {.allocator = tally_hooks(&t), .workers = 1, .reserve = {.arena_bytes = big}};
     assert_int_equal(pf_batch_create(m, &rd, &b), PF_TOO_LARGE);
     assert_null(b);
     assert_int_equal(t.calls, 0); /* refused before anything was made */
     assert_int_equal(pf_batch_estimate(m, &rd), 0);
     /* pf_batch_reserve: likewise */
-    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = hooks(&t), .workers = 2}, &b), PF_OK);
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = tally_hooks(&t), .workers = 2}, &b), PF_OK);
     size_t calls = t.calls;
     assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.arena_bytes = big}), PF_TOO_LARGE);
     assert_int_equal(pf_batch_reserve(b, &(pf_batch_reserve_desc){.arena_bytes = SIZE_MAX}), PF_TOO_LARGE);
@@ -200,7 +155,7 @@ static void test_worker_total(void **state)
     tally t;
     tally_init(&t, (size_t)64 << 20);
     pf_batch *b = (pf_batch *)&b;
-    pf_batch_desc bd = {.allocator = hooks(&t), .workers = 16, .arena_bytes = PF_BATCH_MAX_ARENA_BYTES};
+    pf_batch_desc bd = {.allocator = tally_hooks(&t), .workers = 16, .arena_bytes = PF_BATCH_MAX_ARENA_BYTES};
     assert_int_equal(pf_batch_create(m, &bd, &b), PF_TOO_LARGE);
     assert_null(b);
     bd.arena_bytes = 0;
@@ -236,7 +191,7 @@ static void test_open_list_clamped(void **state)
     tally_init(&t, (size_t)64 << 20);
     pf_batch *b = (pf_batch *)&b;
     /* a small arena, so that the largest request is an open list or the records */
-    pf_batch_desc bd = {.allocator = hooks(&t), .workers = 2, .suspend_slots = 2, .arena_bytes = 4096,
+    pf_batch_desc bd = {.allocator = tally_hooks(&t), .workers = 2, .suspend_slots = 2, .arena_bytes = 4096,
                         .reserve = {.open_list = 128u << 20}};
     assert_int_equal(pf_batch_create(m, &bd, &b), PF_OK);
     assert_true(t.largest <= 2 * node_bytes);
@@ -254,7 +209,7 @@ static void test_open_list_clamped(void **state)
     assert_true(t.largest <= 2 * node_bytes);
     pf_batch_destroy(b);
     /* the desc's own open-list size */
-    bd = (pf_batch_desc){.allocator = hooks(&t), .workers = 1, .arena_bytes = 4096, .heap_capacity = 128u << 20};
+    bd = (pf_batch_desc){.allocator = tally_hooks(&t), .workers = 1, .arena_bytes = 4096, .heap_capacity = 128u << 20};
     assert_int_equal(pf_batch_create(m, &bd, &b), PF_OK);
     assert_true(t.largest <= 2 * node_bytes);
     assert_int_equal(pf_batch_submit(b, &q, &id), PF_OK);
@@ -278,7 +233,7 @@ static void test_spares_made_lazily(void **state)
     tally t;
     tally_init(&t, SIZE_MAX);
     pf_batch *b;
-    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = hooks(&t), .workers = 2, .suspend_slots = 64}, &b),
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = tally_hooks(&t), .workers = 2, .suspend_slots = 64}, &b),
                      PF_OK);
     const size_t ctx = pf_ctx_mem_size(b->workers[0].ctx), base = t.live, slack = (size_t)256 << 10;
     assert_true(ctx > 4 * slack); /* a second context would show */
@@ -315,7 +270,7 @@ static void test_spares_made_lazily(void **state)
     pf_batch_destroy(b);
     assert_int_equal(t.live, 0);
     /* reserve.spares still makes them all ahead of the first frame (no hitch later) */
-    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = hooks(&t), .workers = 1, .suspend_slots = 4,
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = tally_hooks(&t), .workers = 1, .suspend_slots = 4,
                                                            .reserve = {.spares = 1}}, &b),
                      PF_OK);
     assert_int_equal(b->spare_made, pf__spares_total(4)); /* and the urgent slots' */
@@ -334,7 +289,7 @@ static void test_suspend_slots_bound(void **state)
     tally t;
     tally_init(&t, (size_t)64 << 20);
     pf_batch *b = (pf_batch *)&b;
-    pf_batch_desc bd = {.allocator = hooks(&t), .workers = 1, .suspend_slots = PF_BATCH_MAX_WORKERS};
+    pf_batch_desc bd = {.allocator = tally_hooks(&t), .workers = 1, .suspend_slots = PF_BATCH_MAX_WORKERS};
     assert_int_equal(pf_batch_create(m, &bd, &b), PF_TOO_LARGE);
     assert_null(b);
     assert_int_equal(t.calls, 0);
@@ -401,7 +356,7 @@ static void test_spare_out_of_memory(void **state)
     tally t;
     tally_init(&t, SIZE_MAX);
     pf_batch *b;
-    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = hooks(&t), .workers = 1, .suspend_slots = 2}, &b),
+    assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = tally_hooks(&t), .workers = 1, .suspend_slots = 2}, &b),
                      PF_OK);
     t.limit = (size_t)128 << 10; /* a context's records (1 MiB) no longer fit; the tables do */
     pf_batch_query q = long_query(m);

@@ -281,32 +281,19 @@ static void test_pages_graph_parents_follow(void **state)
 
 /* A user's allocator gets no lazy pages: its records' pages are cleared as they are taken, trim
  * keeps the search going, and release makes every record stale as with lazy pages. */
-static int user_calls;
-static void *user_alloc(size_t size, size_t align, void *u)
-{
-    (void)u;
-    user_calls++;
-    size = (size + align - 1) / align * align;
-    return aligned_alloc(align, size);
-}
-static void user_free(void *p, size_t size, void *u)
-{
-    (void)size;
-    (void)u;
-    free(p);
-}
 
 static void test_user_allocator(void **state)
 {
     (void)state;
     pf_map *m = field();
     pf_ctx *ctx, *ref;
+    test_tracker user = {.countdown = -1};
     assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.prefault = PF_PREFAULT_NONE,
-                                                     .allocator = {user_alloc, user_free, NULL}},
+                                                     .allocator = test_tracked(&user)},
                                    &ctx),
                      PF_OK);
     assert_int_equal(ctx->lazy, 0);
-    assert_true(user_calls >= 3); /* the context, its records, its open list */
+    assert_true(user.calls >= 3); /* the context, its records, its open list */
     assert_int_equal(pf_ctx_create(m, NULL, &ref), PF_OK);
     answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     assert_non_null(a);

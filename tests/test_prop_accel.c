@@ -13,6 +13,7 @@
 #include <string.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
 #include "accel/accel_internal.h"
 
@@ -47,24 +48,8 @@ static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, int kind, doubl
             for (uint32_t x = 0; x < w; x++)
                 if ((x % step == 0 || y % step == 0) && rng_unit(rs) < 0.7) c[y * w + x] = 0;
     }
-    for (int r = 1; r < classes; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = (uint8_t)(1 + r);
-    }
+    for (int r = 1; r < classes; r++) paint_class_rect(rs, c, w, h, (uint8_t)(1 + r));
     return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
 }
 
 /* The waypoints must be the full path's ends and turning cells, in order. */

@@ -19,6 +19,7 @@
 #include "pathfind.h"
 #include "maps.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
 
 /* Obstacles at `density`, then rectangles of water (2) and trees (3) painted over open cells. */
@@ -26,25 +27,8 @@ static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density)
 {
     uint8_t *c = malloc((size_t)w * h);
     for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
-    for (int r = 0; r < 4; r++) {
-        uint8_t k = (uint8_t)(2 + (r & 1));
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = k;
-    }
+    for (int r = 0; r < 4; r++) paint_class_rect(rs, c, w, h, (uint8_t)(2 + (r & 1)));
     return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
 }
 
 /* A random edit; `foot` receives per-cell classes where the edit is a footprint. Kinds: a 4x4
@@ -91,8 +75,9 @@ static int path_ok(const pf_map *m, const uint32_t *p, uint32_t len, uint32_t s,
 enum { NQ = 24 };
 
 /* One grid: rounds of edits, each followed by NQ queries on a context and through two batches. */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 29;
     uint32_t w = 8 + rng_below(&rs, 49), h = 8 + rng_below(&rs, 49);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3, 0.4};
@@ -207,18 +192,12 @@ static void test_random_edits(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(120 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xD1FF) + (uint64_t)i, &t);
-    }
+    const int drawn = each_seed(UINT64_C(0xD1FF), (uint32_t)(120 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries after edits (%ld edited cells over the rounds): %ld proven by the accelerator, "
                   "%ld refused (JPS), %d failures\n",
                   t.queries, t.edited_cells, t.proven, t.refused, t.failures);
     assert_int_equal(t.failures, 0);
-    if (!e) {
+    if (drawn) {
         assert_true(t.proven > 0);
         assert_true(t.refused > 0);
     }

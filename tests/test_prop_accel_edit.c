@@ -16,32 +16,8 @@
 #include "pathfind.h"
 #include "maps.h"
 #include "testutil.h"
+#include "random_grid.h"
 #include "oracle.h"
-
-/* Random cells: obstacles at `density`, and with classes > 1 rectangles of classes 2.. painted. */
-static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h, double density, int classes)
-{
-    uint8_t *c = malloc((size_t)w * h);
-    for (uint32_t i = 0; i < w * h; i++) c[i] = rng_unit(rs) < density ? 0 : 1;
-    for (int r = 1; r < classes; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t x1 = x0 + rng_below(rs, w / 2 + 1), y1 = y0 + rng_below(rs, h / 2 + 1);
-        for (uint32_t y = y0; y <= y1 && y < h; y++)
-            for (uint32_t x = x0; x <= x1 && x < w; x++)
-                if (c[y * w + x]) c[y * w + x] = (uint8_t)(1 + r);
-    }
-    return c;
-}
-
-static uint32_t some_open(uint64_t *rs, const pf_map *m)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 400; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (pf_grid_class(m, x, y)) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
-}
 
 /* A random edit: a 4x4 building, a wall segment, an opening, or a patch of another class. */
 static pf_grid_edit random_edit(uint64_t *rs, uint32_t w, uint32_t h, int classes)
@@ -66,14 +42,15 @@ typedef struct tally {
 } tally;
 
 /* One grid: rounds of edits, each followed by queries on a context and through a batch. */
-static void check_grid(uint64_t seed, tally *t)
+static void check_grid(uint64_t seed, void *user)
 {
+    tally *t = user;
     uint64_t rs = seed * UINT64_C(0x9E3779B97F4A7C15) + 11;
     uint32_t w = 8 + rng_below(&rs, 57), h = 8 + rng_below(&rs, 57);
     static const double dens[] = {0.0, 0.1, 0.2, 0.3, 0.4};
     double density = dens[rng_below(&rs, 5)];
     int classes = 1 + (int)rng_below(&rs, 3);
-    uint8_t *cells = make_cells(&rs, w, h, density, classes);
+    uint8_t *cells = cells_random(&rs, w, h, density, classes);
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .cells = cells}, &m), PF_OK);
     free(cells);
@@ -150,13 +127,7 @@ static void test_random_edits(void **state)
 {
     (void)state;
     tally t = {0};
-    const char *e = getenv("PF_TEST_SEED");
-    if (e) {
-        check_grid(strtoull(e, NULL, 10), &t);
-    } else {
-        int grids = (int)(150 * env_scale());
-        for (int i = 0; i < grids && t.failures < 5; i++) check_grid(UINT64_C(0xED17) + (uint64_t)i, &t);
-    }
+    each_seed(UINT64_C(0xED17), (uint32_t)(150 * env_scale()), check_grid, &t, &t.failures);
     print_message("%ld queries after edits, %d failures\n", t.queries, t.failures);
     assert_int_equal(t.failures, 0);
 }

@@ -23,77 +23,31 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "seed_check.h"
+#include "move_filter.h"
+#include "random_grid.h"
 
 static uint64_t cur_seed;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) fail_msg("seed %llu, line %d: %s", (unsigned long long)cur_seed, __LINE__, #c);  \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            fail_msg("seed %llu, line %d: %s = %lld, not %lld", (unsigned long long)cur_seed, __LINE__, #a, a_, b_); \
-    } while (0)
 
 /* exact but for the order of a sum of equal steps */
 static int same_cost(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
-
-static const float MULTS[] = {0.0f, 1.0f, 0.5f, 1.5f, 2.0f, 3.25f};
-
-/* Blobs of ground (1), water (2), trees (3) and walls (0) over ground. */
-static void paint(uint64_t *rs, uint8_t *c, uint32_t w, uint32_t h, uint32_t rects)
-{
-    for (uint32_t r = 0; r < rects; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t rw = 1 + rng_below(rs, 7), rh = 1 + rng_below(rs, 7);
-        uint8_t k = (uint8_t)rng_below(rs, 4);
-        for (uint32_t y = y0; y < y0 + rh && y < h; y++)
-            for (uint32_t x = x0; x < x0 + rw && x < w; x++) c[(size_t)y * w + x] = k;
-    }
-}
-
-static int allows(const pf_move_filter *f, uint8_t k) { return k && (f->classes[k / 8] >> (k % 8)) & 1; }
 
 /* A filter of a random non-empty subset of {1, 2, 3}; uniform: one multiplier for all of them. */
 static void make_filter(uint64_t *rs, pf_move_filter *f, int uniform)
 {
     memset(f, 0, sizeof *f);
     uint32_t set = 1 + rng_below(rs, 7);
-    float common = MULTS[rng_below(rs, sizeof MULTS / sizeof MULTS[0])];
+    float common = FILTER_MULTS[rng_below(rs, FILTER_NMULTS)];
     for (uint8_t k = 1; k <= 3; k++)
         if (set & (1u << (k - 1)))
-            pf_move_filter_allow(f, k, uniform ? common : MULTS[rng_below(rs, sizeof MULTS / sizeof MULTS[0])]);
-}
-
-/* Whether the filter's classes all cost the same (0 counts as 1). */
-static int is_uniform(const pf_move_filter *f)
-{
-    double m0 = -1.0;
-    for (int k = 1; k <= 255; k++) {
-        if (!allows(f, (uint8_t)k)) continue;
-        double v = f->class_cost[k] > 0.0f ? f->class_cost[k] : 1.0;
-        if (m0 >= 0.0 && v != m0) return 0;
-        m0 = v;
-    }
-    return 1;
+            pf_move_filter_allow(f, k, uniform ? common : FILTER_MULTS[rng_below(rs, FILTER_NMULTS)]);
 }
 
 static int classes_allowed(const pf_move_filter *f)
 {
     int n = 0;
-    for (int k = 1; k <= 255; k++) n += allows(f, (uint8_t)k);
+    for (int k = 1; k <= 255; k++) n += filter_allows(f, (uint8_t)k);
     return n;
-}
-
-static uint32_t allowed_cell(const pf_map *m, const pf_move_filter *f, uint64_t *rs)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 200; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (allows(f, pf_grid_class(m, x, y))) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
 }
 
 typedef struct counts {
@@ -107,7 +61,7 @@ static void check_query(pf_ctx *ctx, const pf_map *m, int costs, const pf_move_f
                         const double *dist, uint32_t *nodes, uint32_t cap, counts *n)
 {
     const double want = dist[b];
-    const int jps_ok = !costs && is_uniform(f);
+    const int jps_ok = !costs && filter_uniform(f);
     n->queries++;
     if (isfinite(want)) n->reached++;
     for (size_t ai = 0; ai < sizeof JUMPY / sizeof JUMPY[0]; ai++) {
@@ -169,8 +123,9 @@ static void run_batch(const pf_map *m, uint32_t workers, const uint32_t *qa, con
     pf_batch_destroy(b);
 }
 
-static void one_map(uint64_t seed, counts *n)
+static void one_map(uint64_t seed, void *user)
 {
+    counts *n = user;
     uint64_t rs = seed;
     cur_seed = seed;
     uint32_t w = 12 + rng_below(&rs, 40), h = 12 + rng_below(&rs, 30);
@@ -178,7 +133,7 @@ static void one_map(uint64_t seed, counts *n)
     const int costs = rng_below(&rs, 8) == 0; /* cell multipliers: JPS never runs there */
     uint8_t *cells = malloc((size_t)w * h);
     memset(cells, 1, (size_t)w * h);
-    paint(&rs, cells, w, h, 3 + (w * h) / 20);
+    paint_blobs(&rs, cells, w, h, 3 + (w * h) / 20, 7);
     float *cm = NULL;
     if (costs) {
         cm = malloc((size_t)w * h * sizeof *cm);
@@ -211,7 +166,7 @@ static void one_map(uint64_t seed, counts *n)
         }
         for (int q = 0; q < 8; q++) {
             const pf_move_filter *f = &filt[rng_below(&rs, NF)];
-            uint32_t a = allowed_cell(m, f, &rs), b = allowed_cell(m, f, &rs);
+            uint32_t a = filter_allowed_cell(m, f, &rs), b = filter_allowed_cell(m, f, &rs);
             if (a == PF_NODE_NONE || b == PF_NODE_NONE) continue;
             double *dist = oracle_all_filter(m, a, 0, f);
             check_query(ctx, m, costs, f, a, b, dist, nodes, cap, n);
@@ -227,7 +182,7 @@ static void one_map(uint64_t seed, counts *n)
         pf_algo qalgo[NQ];
         for (uint32_t i = 0; i < NQ; i++) {
             pf_move_filter *f = &filt[rng_below(&rs, NF)];
-            uint32_t a = allowed_cell(m, f, &rs), b = allowed_cell(m, f, &rs);
+            uint32_t a = filter_allowed_cell(m, f, &rs), b = filter_allowed_cell(m, f, &rs);
             if (a == PF_NODE_NONE || b == PF_NODE_NONE) continue;
             qa[nq] = a;
             qb[nq] = b;
@@ -272,13 +227,8 @@ static void test_against_oracle(void **state)
 {
     (void)state;
     counts n = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        one_map(strtoull(one, NULL, 10), &n);
-        return;
-    }
     uint32_t maps = 250 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) one_map(0x7e550000ull + i, &n);
+    if (!each_seed(0x7e550000ull, maps, one_map, &n, NULL)) return;
     print_message("%u queries (%u reached), %u answered by jump points, %u by A*, %u batch queries\n", n.queries,
                   n.reached, n.jumped, n.fell_back, n.batch);
     /* the draw must cover what the test claims to check (about 24 queries and 6 in a batch a map:

@@ -25,21 +25,12 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "seed_check.h"
+#include "move_filter.h"
+#include "random_grid.h"
 
 /* The map under test, printed by every failed check so PF_TEST_SEED can replay it. */
 static uint64_t cur_seed;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) fail_msg("seed %llu, line %d: %s", (unsigned long long)cur_seed, __LINE__, #c);  \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            fail_msg("seed %llu, line %d: %s = %lld, not %lld", (unsigned long long)cur_seed, __LINE__, #a, a_, b_); \
-    } while (0)
-
-static const float MULTS[] = {0.0f, 1.0f, 0.5f, 1.5f, 2.0f, 3.25f};
 
 /* A mix of ground, water and trees in blobs, with walls. */
 static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h)
@@ -47,49 +38,8 @@ static uint8_t *make_cells(uint64_t *rs, uint32_t w, uint32_t h)
     uint8_t *c = malloc((size_t)w * h);
     memset(c, 1, (size_t)w * h);
     uint32_t rects = 3 + rng_below(rs, (w * h) / 24 + 1);
-    for (uint32_t r = 0; r < rects; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t rw = 1 + rng_below(rs, 6), rh = 1 + rng_below(rs, 6);
-        uint8_t k = (uint8_t)rng_below(rs, 4); /* 0 blocked, 1 ground, 2 water, 3 trees */
-        for (uint32_t y = y0; y < y0 + rh && y < h; y++)
-            for (uint32_t x = x0; x < x0 + rw && x < w; x++) c[(size_t)y * w + x] = k;
-    }
+    paint_blobs(rs, c, w, h, rects, 6);
     return c;
-}
-
-static void make_filter(uint64_t *rs, pf_move_filter *f, int unit_costs)
-{
-    memset(f, 0, sizeof *f);
-    uint32_t set = 1 + rng_below(rs, 7); /* a non-empty subset of {1, 2, 3} */
-    for (uint8_t k = 1; k <= 3; k++)
-        if (set & (1u << (k - 1)))
-            pf_move_filter_allow(f, k, unit_costs ? 0.0f : MULTS[rng_below(rs, sizeof MULTS / sizeof MULTS[0])]);
-}
-
-static int allows(const pf_move_filter *f, uint8_t k) { return k && (f->classes[k / 8] >> (k % 8)) & 1; }
-
-/* Whether every class the filter allows costs the same multiplier (0 counts as 1). */
-static int uniform_mult(const pf_move_filter *f)
-{
-    double m0 = -1.0;
-    for (int k = 1; k <= 255; k++) {
-        if (!allows(f, (uint8_t)k)) continue;
-        double v = f->class_cost[k] > 0.0f ? f->class_cost[k] : 1.0;
-        if (m0 >= 0.0 && v != m0) return 0;
-        m0 = v;
-    }
-    return 1;
-}
-
-/* A cell of an allowed class, drawn uniformly; PF_NODE_NONE when there is none. */
-static uint32_t allowed_cell(const pf_map *m, const pf_move_filter *f, uint64_t *rs)
-{
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    for (int t = 0; t < 200; t++) {
-        int32_t x = (int32_t)rng_below(rs, w), y = (int32_t)rng_below(rs, h);
-        if (allows(f, pf_grid_class(m, x, y))) return pf_grid_node(m, x, y);
-    }
-    return PF_NODE_NONE;
 }
 
 static int near_eq(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
@@ -98,8 +48,9 @@ typedef struct run_counts {
     uint32_t queries, reached, partial;
 } run_counts;
 
-static void one_map(uint64_t seed, run_counts *rc)
+static void one_map(uint64_t seed, void *user)
 {
+    run_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
@@ -122,14 +73,14 @@ static void one_map(uint64_t seed, run_counts *rc)
     for (int fi = 0; fi < 4; fi++) {
         pf_move_filter f;
         const int unit_costs = fi == 0;
-        make_filter(&rs, &f, unit_costs);
+        filter_random(&rs, &f, unit_costs);
 
         /* (a) the map rewritten: the allowed classes one class, the rest blocked, no filter */
         pf_map *one = NULL;
         pf_ctx *one_ctx = NULL;
         if (unit_costs) {
             uint8_t *rc1 = malloc((size_t)w * h);
-            for (size_t i = 0; i < (size_t)w * h; i++) rc1[i] = allows(&f, cells[i]) ? 1 : 0;
+            for (size_t i = 0; i < (size_t)w * h; i++) rc1[i] = filter_allows(&f, cells[i]) ? 1 : 0;
             CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = rc1, .costs = costs},
                                             &one),
                              PF_OK);
@@ -138,7 +89,7 @@ static void one_map(uint64_t seed, run_counts *rc)
         }
 
         for (int q = 0; q < 6; q++) {
-            uint32_t a = allowed_cell(m, &f, &rs), b = allowed_cell(m, &f, &rs);
+            uint32_t a = filter_allowed_cell(m, &f, &rs), b = filter_allowed_cell(m, &f, &rs);
             if (a == PF_NODE_NONE || b == PF_NODE_NONE) break;
             double *dist = oracle_all_filter(m, a, 0, &f);
             double want = dist[b];
@@ -149,7 +100,7 @@ static void one_map(uint64_t seed, run_counts *rc)
             uint32_t astar_expanded = 0;
             /* JPS searches a filter whose classes cost one multiplier on 8-connected maps without
              * cell multipliers (tests/test_prop_jps_filter.c); elsewhere A* answers */
-            const int jump_points = uniform_mult(&f) && !costs && (mv == PF_MOVES_8_NO_CUT || mv == PF_MOVES_8_CUT);
+            const int jump_points = filter_uniform(&f) && !costs && (mv == PF_MOVES_8_NO_CUT || mv == PF_MOVES_8_CUT);
             for (size_t ai = 0; ai < sizeof EXACT / sizeof EXACT[0]; ai++) {
                 pf_search_desc d = {.algo = EXACT[ai], .filter = &f};
                 pf_path p = {.nodes = nodes, .capacity = cap};
@@ -235,7 +186,7 @@ static void one_map(uint64_t seed, run_counts *rc)
             /* an endpoint the unit may not enter is refused, as a blocked one is */
             for (uint32_t i = 0; i < w * h; i++) {
                 uint8_t k = cells[i];
-                if (!k || allows(&f, k)) continue;
+                if (!k || filter_allows(&f, k)) continue;
                 pf_search_desc d = {.filter = &f};
                 CHECK_EQ(pf_search(ctx, i, b, &d, NULL, NULL), PF_INVALID_START);
                 CHECK_EQ(pf_search(ctx, a, i, &d, NULL, NULL), PF_INVALID_GOAL);
@@ -257,13 +208,7 @@ static void test_against_oracle(void **state)
 {
     (void)state;
     run_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        one_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 300 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) one_map(0x5eed0000ull + i, &rc);
+    if (!each_seed(0x5eed0000ull, (uint32_t)(300 * env_scale()), one_map, &rc, NULL)) return;
     /* the draw must cover both answers, or the test checks less than it says */
     print_message("%u queries, %u reached, %u partial\n", rc.queries, rc.reached, rc.partial);
     assert_true(rc.queries > 1000);

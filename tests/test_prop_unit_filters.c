@@ -26,44 +26,20 @@
 #include "pathfind/pf_repair.h"
 #include "oracle.h"
 #include "testutil.h"
+#include "seed_check.h"
+#include "move_filter.h"
+#include "random_grid.h"
 
 static uint64_t cur_seed;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) fail_msg("seed %llu, line %d: %s", (unsigned long long)cur_seed, __LINE__, #c);  \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            fail_msg("seed %llu, line %d: %s = %lld, not %lld", (unsigned long long)cur_seed, __LINE__, #a, a_, b_); \
-    } while (0)
-
-static const float MULTS[] = {0.0f, 1.0f, 0.5f, 1.5f, 2.0f, 3.25f};
 
 /* Ground with blobs of water, trees and walls. */
 static void fill_cells(uint64_t *rs, uint8_t *c, uint32_t w, uint32_t h)
 {
     memset(c, 1, (size_t)w * h);
     uint32_t rects = 3 + rng_below(rs, (w * h) / 30 + 1);
-    for (uint32_t r = 0; r < rects; r++) {
-        uint32_t x0 = rng_below(rs, w), y0 = rng_below(rs, h);
-        uint32_t rw = 1 + rng_below(rs, 6), rh = 1 + rng_below(rs, 6);
-        uint8_t k = (uint8_t)rng_below(rs, 4); /* 0 blocked, 1 ground, 2 water, 3 trees */
-        for (uint32_t y = y0; y < y0 + rh && y < h; y++)
-            for (uint32_t x = x0; x < x0 + rw && x < w; x++) c[(size_t)y * w + x] = k;
-    }
+    paint_blobs(rs, c, w, h, rects, 6);
 }
 
-static void make_filter(uint64_t *rs, pf_move_filter *f)
-{
-    memset(f, 0, sizeof *f);
-    uint32_t set = 1 + rng_below(rs, 7); /* a non-empty subset of {1, 2, 3} */
-    for (uint8_t k = 1; k <= 3; k++)
-        if (set & (1u << (k - 1))) pf_move_filter_allow(f, k, MULTS[rng_below(rs, sizeof MULTS / sizeof MULTS[0])]);
-}
-
-static int allows(const pf_move_filter *f, uint8_t k) { return k && (f->classes[k / 8] >> (k % 8)) & 1; }
 static double fmult(const pf_move_filter *f, uint8_t k) { return f->class_cost[k] > 0.0f ? f->class_cost[k] : 1.0; }
 
 /* Whether a unit of side K under f may stand at (x, y), read cell by cell. */
@@ -72,7 +48,7 @@ static int stands(const uint8_t *c, uint32_t w, uint32_t h, const pf_move_filter
     if (x + K > w || y + K > h) return 0;
     for (uint32_t dy = 0; dy < K; dy++)
         for (uint32_t dx = 0; dx < K; dx++)
-            if (!allows(f, c[(size_t)(y + dy) * w + x + dx])) return 0;
+            if (!filter_allows(f, c[(size_t)(y + dy) * w + x + dx])) return 0;
     return 1;
 }
 
@@ -130,8 +106,9 @@ typedef struct run_counts {
     uint32_t queries, reached, partial, sized, mixed;
 } run_counts;
 
-static void one_map(uint64_t seed, run_counts *rc)
+static void one_map(uint64_t seed, void *user)
 {
+    run_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT};
@@ -162,7 +139,7 @@ static void one_map(uint64_t seed, run_counts *rc)
         }
         for (int fi = 0; fi < 4; fi++) {
             pf_move_filter f;
-            make_filter(&rs, &f);
+            filter_random(&rs, &f, 0);
             const uint32_t K = 1 + rng_below(&rs, 3);
             pf_map *om = oracle_map(cells, costs, w, h, mv, &f, K);
             for (int q = 0; q < 5; q++) {
@@ -261,13 +238,7 @@ static void test_sizes_against_oracle(void **state)
 {
     (void)state;
     run_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        one_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 200 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) one_map(0x51e0000ull + i, &rc);
+    if (!each_seed(0x51e0000ull, (uint32_t)(200 * env_scale()), one_map, &rc, NULL)) return;
     print_message("%u queries (%u sized, %u on mixed blocks), %u reached, %u partial\n", rc.queries, rc.sized, rc.mixed,
                   rc.reached, rc.partial);
     assert_true(rc.queries > 2000 * env_scale()); /* CI's sanitizer runs scale by 0.25 */
@@ -354,8 +325,9 @@ typedef struct repair_counts {
  * where each first breaks as the oracle does (grid and waypoint paths), and pf_path_repair gives,
  * from a node of the path, a legal path to the goal on the edited map, within its stated bound of
  * the optimum when the edits only closed cells. */
-static void repair_map(uint64_t seed, repair_counts *rc)
+static void repair_map(uint64_t seed, void *user)
 {
+    repair_counts *rc = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4};
@@ -370,7 +342,7 @@ static void repair_map(uint64_t seed, repair_counts *rc)
     uint32_t *path = malloc(cap * sizeof *path), *way = malloc(cap * sizeof *way), *out = malloc(cap * sizeof *out);
     for (int t = 0; t < 8; t++) {
         pf_move_filter f;
-        make_filter(&rs, &f);
+        filter_random(&rs, &f, 0);
         const uint32_t K = 1 + rng_below(&rs, 3);
         uint32_t a = standing_cell(cells, w, h, &f, K, &rs), b = standing_cell(cells, w, h, &f, K, &rs);
         if (a == PF_NODE_NONE || b == PF_NODE_NONE) continue;
@@ -443,13 +415,7 @@ static void test_check_and_repair(void **state)
 {
     (void)state;
     repair_counts rc = {0};
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        repair_map(strtoull(one, NULL, 10), &rc);
-        return;
-    }
-    uint32_t maps = 300 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) repair_map(0xbe7a0000ull + i, &rc);
+    if (!each_seed(0xbe7a0000ull, (uint32_t)(300 * env_scale()), repair_map, &rc, NULL)) return;
     print_message("%u checks, %u broken, %u repaired, %u waypoint paths shorter\n", rc.checks, rc.broken, rc.repaired,
                   rc.waypoint);
     assert_true(rc.checks > 2000 * env_scale());
@@ -463,8 +429,9 @@ static void test_check_and_repair(void **state)
  * from the goal, read with each step's price at its far end, is the same: checked through
  * pf_search from each cell instead, which the first test holds to the oracle), each direction
  * leads one step on, and a batch's field with a filter equals pf_flow_build's. Hex grids too. */
-static void flow_map(uint64_t seed, uint32_t *cells_checked)
+static void flow_map(uint64_t seed, void *user)
 {
+    uint32_t *cells_checked = user;
     uint64_t rs = seed;
     cur_seed = seed;
     static const pf_moves RULES[] = {PF_MOVES_8_NO_CUT, PF_MOVES_4, PF_MOVES_8_CUT, PF_MOVES_HEX};
@@ -478,7 +445,7 @@ static void flow_map(uint64_t seed, uint32_t *cells_checked)
     CHECK_EQ(pf_ctx_create(m, NULL, &sc), PF_OK);
     for (int t = 0; t < 3; t++) {
         pf_move_filter f;
-        make_filter(&rs, &f);
+        filter_random(&rs, &f, 0);
         const uint32_t K = mv == PF_MOVES_HEX ? 1 : 1 + rng_below(&rs, 3);
         uint32_t g = standing_cell(cells, w, h, &f, K, &rs);
         if (g == PF_NODE_NONE) continue;
@@ -544,13 +511,7 @@ static void test_flow_fields(void **state)
 {
     (void)state;
     uint32_t checked = 0;
-    const char *one = getenv("PF_TEST_SEED");
-    if (one) {
-        flow_map(strtoull(one, NULL, 10), &checked);
-        return;
-    }
-    uint32_t maps = 60 * env_scale();
-    for (uint32_t i = 0; i < maps; i++) flow_map(0xf10e0000ull + i, &checked);
+    if (!each_seed(0xf10e0000ull, (uint32_t)(60 * env_scale()), flow_map, &checked, NULL)) return;
     print_message("%u cells checked\n", checked);
     assert_true(checked > 5000 * env_scale());
 }
@@ -575,8 +536,8 @@ static uint32_t squads_map(uint64_t seed, uint32_t workers, double *sum_out)
     pf_ctx *ctx = NULL;
     CHECK_EQ(pf_ctx_create(m, NULL, &ctx), PF_OK);
     pf_move_filter types[2];
-    make_filter(&rs, &types[0]);
-    make_filter(&rs, &types[1]);
+    filter_random(&rs, &types[0], 0);
+    filter_random(&rs, &types[1], 0);
     enum { SQ = 10, MAXN = 8 };
     pf_batch_query q[SQ][MAXN];
     pf_query_id id[SQ][MAXN];
@@ -759,11 +720,11 @@ static void test_theta(void **state)
         uint8_t *cells = malloc((size_t)w * h), *one = malloc((size_t)w * h);
         fill_cells(&rs, cells, w, h);
         pf_move_filter f;
-        make_filter(&rs, &f);
-        const float mult = MULTS[rng_below(&rs, sizeof MULTS / sizeof MULTS[0])];
+        filter_random(&rs, &f, 0);
+        const float mult = FILTER_MULTS[rng_below(&rs, FILTER_NMULTS)];
         for (uint32_t k = 1; k < 256; k++)
-            if (allows(&f, (uint8_t)k)) f.class_cost[k] = mult;
-        for (size_t i = 0; i < (size_t)w * h; i++) one[i] = allows(&f, cells[i]) ? 1 : 0;
+            if (filter_allows(&f, (uint8_t)k)) f.class_cost[k] = mult;
+        for (size_t i = 0; i < (size_t)w * h; i++) one[i] = filter_allows(&f, cells[i]) ? 1 : 0;
         pf_map *m = NULL, *om = NULL;
         CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = cells}, &m), PF_OK);
         CHECK_EQ(pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = mv, .cells = one}, &om), PF_OK);

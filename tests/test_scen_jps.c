@@ -17,31 +17,14 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "testutil.h"
-
-static uint32_t stride_for(uint32_t n, uint32_t want)
-{
-    const char *e = getenv("PF_SCEN_STRIDE");
-    if (e && atoi(e) > 0) return (uint32_t)atoi(e);
-    double s = env_scale();
-    uint32_t w = (uint32_t)(want * s) ? (uint32_t)(want * s) : 1u;
-    return n > w ? (n + w - 1) / w : 1u;
-}
+#include "scen_run.h"
 
 /* Runs one map/scenario pair; returns the number of mismatches (printed). */
 static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t want, uint32_t *checked)
 {
     pf_map *m;
-    pf_diag d;
-    if (pf_grid_load_movingai(map_path, NULL, &m, &d) != PF_OK) {
-        printf("cannot load %s: %s\n", map_path, d.msg);
-        return 1;
-    }
     pf_scen *sc;
-    if (pf_scen_load(scen_path, NULL, &sc, &d) != PF_OK) {
-        printf("cannot load %s: %s\n", scen_path, d.msg);
-        pf_map_destroy(m);
-        return 1;
-    }
+    if (!scen_load_pair(map_path, scen_path, &m, &sc)) return 1;
     pf_jps_table *t;
     assert_int_equal(pf_jps_table_create(m, NULL, &t), PF_OK);
     pf_ctx *c;
@@ -60,7 +43,7 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     static const pf_algo algos[3] = {PF_ALGO_JPS, PF_ALGO_JPS_PLUS, PF_ALGO_AUTO};
     uint32_t cap = pf_map_node_count(m);
     uint32_t *cells = malloc((size_t)cap * sizeof *cells);
-    uint32_t n = pf_scen_count(sc), stride = stride_for(n, want), bad = 0;
+    uint32_t n = pf_scen_count(sc), stride = scen_stride("PF_SCEN_STRIDE", n, want), bad = 0;
     for (uint32_t i = 0; i < n; i += stride) {
         const pf_scen_entry *e = pf_scen_get(sc, i);
         uint32_t s = pf_grid_node(m, e->sx, e->sy), g = pf_grid_node(m, e->gx, e->gy);
@@ -90,26 +73,12 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     return bad;
 }
 
-typedef struct tally {
-    uint32_t bad, checked;
-} tally;
-
-static void one_file(const char *map, const char *scen, void *user)
-{
-    tally *t = user;
-    t->bad += run_file(map, scen, 400, &t->checked);
-}
-
 static void test_movingai(void **state)
 {
     (void)state;
     const char *dir = PF_SHARED_DATA "/movingai";
     SKIP_IF_ABSENT(dir);
-    tally t = {0};
-    unsigned files = each_scen_file(dir, one_file, &t);
-    printf("%u Moving AI files, %u searches, %u mismatches\n", files, t.checked, t.bad);
-    assert_true(files > 0);
-    assert_int_equal(t.bad, 0);
+    scen_check_dir(dir, run_file, 400, "searches", "mismatches");
 }
 
 static void test_grids_2000(void **state)
@@ -121,20 +90,7 @@ static void test_grids_2000(void **state)
         {"random-256-20.map", "random-256-20-short.map.scen"},
     };
     SKIP_IF_ABSENT(PF_SHARED_DATA "/grids");
-    char mp[1024], sp[1024];
-    uint32_t bad = 0, files = 0, checked = 0;
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        snprintf(mp, sizeof mp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][0]);
-        snprintf(sp, sizeof sp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][1]);
-        if (!path_exists(sp)) { /* a map's listed files must load (run_file) */
-            print_message("passed over: %s does not exist\n", sp);
-            continue;
-        }
-        bad += run_file(mp, sp, strstr(sp, "short") ? 200 : 20, &checked);
-        files++;
-    }
-    if (!files) fail_msg("none of the listed scenario files is in %s/grids", PF_SHARED_DATA);
-    assert_int_equal(bad, 0);
+    scen_check_grids(pairs, sizeof pairs / sizeof pairs[0], run_file, 20, 200);
 }
 
 int main(void)

@@ -18,17 +18,11 @@
 #include <string.h>
 #include "pathfind.h"
 #include "testutil.h"
+#include "scen_run.h"
 
-static uint32_t stride_for(uint32_t n, uint32_t want)
-{
-    /* not PF_SCEN_STRIDE: CI's every-line preset sets that, and every line here is four sizes of
-     * four searches (21 minutes for the Moving AI files alone on the 2-core machine) */
-    const char *e = getenv("PF_SCEN_UNITS_STRIDE");
-    if (e && atoi(e) > 0) return (uint32_t)atoi(e);
-    double s = env_scale();
-    uint32_t w = (uint32_t)(want * s) ? (uint32_t)(want * s) : 1u;
-    return n > w ? (n + w - 1) / w : 1u;
-}
+/* not PF_SCEN_STRIDE: CI's every-line preset sets that, and every line here is four sizes of
+ * four searches (21 minutes for the Moving AI files alone on the 2-core machine) */
+#define UNITS_STRIDE "PF_SCEN_UNITS_STRIDE"
 
 typedef struct res {
     pf_status st;
@@ -48,24 +42,15 @@ static res one(pf_ctx *c, uint32_t s, uint32_t g, const pf_search_desc *d, uint3
 static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t want, uint32_t *checked)
 {
     pf_map *m;
-    pf_diag d;
     pf_scen *sc;
-    if (pf_grid_load_movingai(map_path, NULL, &m, &d) != PF_OK) {
-        printf("cannot load %s: %s\n", map_path, d.msg);
-        return 1;
-    }
-    if (pf_scen_load(scen_path, NULL, &sc, &d) != PF_OK) {
-        printf("cannot load %s: %s\n", scen_path, d.msg);
-        pf_map_destroy(m);
-        return 1;
-    }
+    if (!scen_load_pair(map_path, scen_path, &m, &sc)) return 1;
     const uint32_t w = pf_grid_width(m), h = pf_grid_height(m), cap = w * h;
     uint8_t *cls = malloc(cap);
     assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, w, h}, cls, NULL), PF_OK);
     uint32_t *a = malloc((size_t)cap * sizeof *a), *b = malloc((size_t)cap * sizeof *b);
     pf_ctx *cm;
     assert_int_equal(pf_ctx_create(m, NULL, &cm), PF_OK);
-    uint32_t n = pf_scen_count(sc), stride = stride_for(n, want), bad = 0, unreachable = 0, nostand = 0, found = 0;
+    uint32_t n = pf_scen_count(sc), stride = scen_stride(UNITS_STRIDE, n, want), bad = 0, unreachable = 0, nostand = 0, found = 0;
     for (uint32_t K = 1; K <= 4; K++) {
         uint8_t *e = erode_cells(cls, w, h, K);
         pf_map *me;
@@ -112,26 +97,12 @@ static uint32_t run_file(const char *map_path, const char *scen_path, uint32_t w
     return bad;
 }
 
-typedef struct tally {
-    uint32_t bad, checked;
-} tally;
-
-static void one_file(const char *map, const char *scen, void *user)
-{
-    tally *t = user;
-    t->bad += run_file(map, scen, 40, &t->checked);
-}
-
 static void test_movingai(void **state)
 {
     (void)state;
     const char *dir = PF_SHARED_DATA "/movingai";
     SKIP_IF_ABSENT(dir);
-    tally t = {0};
-    unsigned files = each_scen_file(dir, one_file, &t);
-    printf("%u Moving AI files, %u sized searches, %u differences\n", files, t.checked, t.bad);
-    assert_true(files > 0);
-    assert_int_equal(t.bad, 0);
+    scen_check_dir(dir, run_file, 40, "sized searches", "differences");
 }
 
 static void test_grids_2000(void **state)
@@ -143,20 +114,7 @@ static void test_grids_2000(void **state)
         {"maze-2000-w4.map", "maze-2000-w4.map.scen"},
     };
     SKIP_IF_ABSENT(PF_SHARED_DATA "/grids");
-    char mp[1024], sp[1024];
-    uint32_t bad = 0, files = 0, checked = 0;
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        snprintf(mp, sizeof mp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][0]);
-        snprintf(sp, sizeof sp, "%s/grids/%s", PF_SHARED_DATA, pairs[i][1]);
-        if (!path_exists(sp)) {
-            print_message("passed over: %s does not exist\n", sp);
-            continue;
-        }
-        bad += run_file(mp, sp, 6, &checked);
-        files++;
-    }
-    if (!files) fail_msg("none of the listed scenario files is in %s/grids", PF_SHARED_DATA);
-    assert_int_equal(bad, 0);
+    scen_check_grids(pairs, sizeof pairs / sizeof pairs[0], run_file, 6, 6);
 }
 
 int main(void)

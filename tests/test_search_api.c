@@ -13,10 +13,10 @@
 #include "pathfind.h"
 #include "oracle.h"
 #include "maps.h"
+#include "testutil.h" /* test_tracker, close_to (1e-9 relative, as EPS) */
 #include "search/ctx_internal.h" /* pf__ctx_set_gen, PF__GEN_MASK: force the generation wrap */
 
 #define EPS 1e-9
-static int close_to(double a, double b) { return fabs(a - b) <= EPS * (1.0 + fabs(b)); }
 
 /* Grid from rows: '.' open (class 1), '#' blocked, 'W' class 2, '1'..'9' class 1 with that cost
  * multiplier. */
@@ -1028,32 +1028,14 @@ static void test_trace_capacity(void **state)
 
 /* ---- allocation ------------------------------------------------------------------------------ */
 
-typedef struct count_alloc { long allocs, live; int fail_after; } count_alloc;
-static void *ca_alloc(size_t size, size_t align, void *user)
-{
-    count_alloc *c = user;
-    if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
-    c->allocs++;
-    if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
-    c->live += p != NULL;
-    return p;
-}
-static void ca_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    ((count_alloc *)user)->live--;
-    free(p);
-}
-
 static void test_allocation(void **state)
 {
     (void)state;
     pf_map *m;
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 64, .height = 64}, &m), PF_OK);
-    count_alloc ca = {.fail_after = -1};
+    test_tracker ca = {.countdown = -1};
     pf_ctx *ctx;
-    pf_ctx_desc cd = {.allocator = {ca_alloc, ca_free, &ca}, .heap_capacity = 4};
+    pf_ctx_desc cd = {.allocator = test_tracked(&ca), .heap_capacity = 4};
     assert_int_equal(pf_ctx_create(m, &cd, &ctx), PF_OK);
     assert_ptr_equal(pf_ctx_map(ctx), m);
     assert_int_equal(pf_ctx_bytes_per_node(ctx), 16); /* the bound: at most 16 bytes per cell */
@@ -1063,32 +1045,32 @@ static void test_allocation(void **state)
     assert_int_equal(pf_search(ctx, 0, 64 * 64 - 1, NULL, NULL, &st), PF_OK);
     assert_int_equal(pf_search_tree(ctx, 64 * 32 + 32, NULL), PF_OK);
     assert_true(pf_ctx_mem_size(ctx) > before);
-    long after_first = ca.allocs;
+    unsigned long after_first = ca.calls;
     /* steady state: searches of the same size allocate nothing */
     for (int i = 0; i < 20; i++) {
         assert_int_equal(pf_search(ctx, (uint32_t)i, 64 * 64 - 1 - (uint32_t)i, NULL, NULL, &st), PF_OK);
         assert_int_equal(pf_search_tree(ctx, (uint32_t)i * 100, &(pf_search_desc){.max_expansions = 50}), PF_LIMIT_REACHED);
     }
-    assert_int_equal(ca.allocs, after_first);
+    assert_int_equal(ca.calls, after_first);
     pf_ctx_destroy(ctx);
     assert_int_equal(ca.live, 0);
     /* growth failure surfaces as PF_OUT_OF_MEMORY, and the context stays usable */
-    count_alloc cf = {.fail_after = -1};
-    pf_ctx_desc fd = {.allocator = {ca_alloc, ca_free, &cf}, .heap_capacity = 2};
+    test_tracker cf = {.countdown = -1};
+    pf_ctx_desc fd = {.allocator = test_tracked(&cf), .heap_capacity = 2};
     assert_int_equal(pf_ctx_create(m, &fd, &ctx), PF_OK);
-    cf.fail_after = cf.allocs;
+    cf.countdown = 0; /* the next allocation, and every one after it, fails */
     assert_int_equal(pf_search(ctx, 0, 64 * 64 - 1, &(pf_search_desc){.algo = PF_ALGO_DIJKSTRA}, NULL, &st),
                      PF_OUT_OF_MEMORY);
     assert_true(isinf(st.cost));
-    cf.fail_after = -1;
+    cf.countdown = -1;
     assert_int_equal(pf_search(ctx, 0, 64 * 64 - 1, NULL, NULL, &st), PF_OK);
     assert_true(close_to(st.cost, 63 * sqrt(2.0)));
     pf_ctx_destroy(ctx);
     assert_int_equal(cf.live, 0);
     /* creation failures at every allocation leak nothing */
     for (int k = 0; k < 3; k++) {
-        count_alloc c = {.fail_after = k};
-        pf_ctx_desc kd = {.allocator = {ca_alloc, ca_free, &c}};
+        test_tracker c = {.countdown = k};
+        pf_ctx_desc kd = {.allocator = test_tracked(&c)};
         pf_ctx *x = (pf_ctx *)&x;
         assert_int_equal(pf_ctx_create(m, &kd, &x), PF_OUT_OF_MEMORY);
         assert_null(x);

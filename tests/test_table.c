@@ -18,6 +18,7 @@
 #include "oracle.h"
 #include "maps.h"
 #include "tmpdir.h"
+#include "testutil.h" /* test_tracker */
 
 /* ---- the slides' graph ------------------------------------------------------------------------ */
 /*
@@ -445,22 +446,6 @@ static void test_progress_and_threads(void **state)
     pf_map_destroy(g);
 }
 
-/* An allocator that fails while `g_fail` is set. */
-static int g_fail;
-static void *fail_alloc(size_t size, size_t align, void *user)
-{
-    (void)user;
-    void *p = NULL;
-    if (g_fail || posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1)) return NULL;
-    return p;
-}
-static void fail_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
-}
-
 /* A table left stale by an edit it could not follow (out of memory) answers nothing for the
  * edited map, and is not written either: pf_table_save used to write its old rows under the
  * edited map's fingerprint, which pf_table_load then took for a table of the edited map (a path
@@ -474,17 +459,18 @@ static void test_stale_table_not_saved(void **state)
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 2, .moves = PF_MOVES_4, .costs = costs}, &m),
                      PF_OK);
     pf_table *t;
-    assert_int_equal(pf_table_create(m, &(pf_table_desc){.allocator = {fail_alloc, fail_free, NULL}, .threads = 1}, &t),
+    test_tracker alloc = {.countdown = -1};
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.allocator = test_tracked(&alloc), .threads = 1}, &t),
                      PF_OK);
     const char *file = tmp("stale.pft");
     pf_diag d;
     assert_int_equal(pf_table_save(t, file, &d), PF_OK);
     size_t n0 = 0, n1 = 0;
     char *before = slurp_alloc(file, &n0);
-    g_fail = 1;
+    alloc.countdown = 0; /* every allocation from here fails */
     pf_grid_edit e = {.rect = {3, 0, 1, 1}, .what = PF_EDIT_COST, .cost = 50.0f};
     pf_status st = pf_grid_apply_edits(m, &e, 1, NULL);
-    g_fail = 0;
+    alloc.countdown = -1;
     assert_int_equal(st, PF_OUT_OF_MEMORY);
     double c;
     assert_int_equal(pf_table_path(t, 0, 7, NULL, &c), PF_WRONG_MAP);

@@ -3,8 +3,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 #include "maps.h"
+#include "testutil.h"
 
 pf_map *grid_make(uint32_t w, uint32_t h, pf_moves moves, const uint8_t *cells, const float *costs)
 {
@@ -46,4 +48,16 @@ pf_map *grid_rooms_64(void)
     for (uint32_t y = 0; y < 64; y++)
         for (uint32_t x = 0; x < 64; x++) cells[y * 64 + x] = ((x % 10 == 9 || y % 10 == 9) && (x + 3 * y) % 7) ? 0 : 1;
     return grid_make(64, 64, PF_MOVES_DEFAULT, cells, NULL);
+}
+
+pf_map *grid_core_or_walls(uint32_t w, uint32_t h, int walls, uint64_t seed)
+{
+    uint8_t *c = malloc((size_t)w * h);
+    uint64_t rs = seed;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            c[y * w + x] = walls ? !(y % 8 == 0 && (x + y * 3) % 23 > 2) : rng_below(&rs, 5) != 0;
+    pf_map *m = grid_make(w, h, PF_MOVES_8_NO_CUT, c, NULL);
+    free(c);
+    return m;
 }

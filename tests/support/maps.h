@@ -1,7 +1,8 @@
 /* maps.h - the steps every test's map maker ends with: a grid from arrays of classes and costs,
  * from a MovingAI text, or from a file, failing the case (not returning NULL) when the library
  * refuses it. The makers themselves stay in their tests: each draws its own layout from its own
- * stream, and a test's seeds name those layouts. */
+ * stream, and a test's seeds name those layouts; the kinds several tests draw alike are in
+ * random_grid.h. */
 #ifndef PF_TEST_MAPS_H
 #define PF_TEST_MAPS_H
 
@@ -20,5 +21,9 @@ pf_map *grid_walled_40(void);
 /* 64x64 rooms: walls on every tenth row and column, with a door wherever (x + 3y) % 7 == 0; the
  * adoption and squad tests' map (a stale accelerator's and a group's). */
 pf_map *grid_rooms_64(void);
+/* w x h, 8-connected: scattered blocks (a fifth of the cells, as random-2000-20, drawn from
+ * `seed`), whose contraction keeps a core; or with `walls`, long walls with gaps every 8 rows
+ * (rooms), whose hierarchy has none. The sliced and squad accelerator tests' maps. */
+pf_map *grid_core_or_walls(uint32_t w, uint32_t h, int walls, uint64_t seed);
 
 #endif

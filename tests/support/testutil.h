@@ -122,6 +122,22 @@ static inline double env_scale(void)
     return v > 0 ? v : 1.0;
 }
 
+/* The seeds a property test draws its maps from: the one PF_TEST_SEED names (a replay), else
+ * `count` seeds from `base` on, stopping early once *failures (when given) reaches 5, so that a
+ * broken build reports a few seeds rather than hundreds. Returns 0 for a replay, whose totals
+ * are too small for the caller's coverage checks, else 1. */
+static inline int each_seed(uint64_t base, uint32_t count, void (*fn)(uint64_t seed, void *user), void *user,
+                            const int *failures)
+{
+    const char *e = getenv("PF_TEST_SEED");
+    if (e) {
+        fn(strtoull(e, NULL, 10), user);
+        return 0;
+    }
+    for (uint32_t i = 0; i < count && !(failures && *failures >= 5); i++) fn(base + i, user);
+    return 1;
+}
+
 /* A property check that prints the seed to replay (PF_TEST_SEED) and where it failed; the test
  * defines `uint64_t g_seed` and `char g_where[]` (include after cmocka.h). */
 #define PCHECK(c)                                                                                   \
