@@ -851,9 +851,29 @@ static void test_replay_slots(void **state)
     }
     assert_int_equal(fclose(f), 0);
     confine c = {.alarm_s = 60, .as_bytes = (size_t)4 << 30};
-    assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, "--slots", "1024"), 1);
-    HAS(g_err, "--slots 1024");
-    HAS(g_err, "PF_BATCH_MAX_SPARE_BYTES");
+    /* a number out of its range, as 0 or 2000 are: exit 2 with the bound for this map (it was
+     * exit 1, saying only "exceed"); --workers alike, and neither makes the output */
+    static const char *const opts[] = {"--slots", "--workers"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], "1024", "--csv", tmp("never.csv")), 2);
+        char want[64];
+        snprintf(want, sizeof want, "bad value '1024' for %s (expected an integer in 1..", opts[k]);
+        const char *at = strstr(g_err, want);
+        if (!at) fail_msg("no '%s' in:\n%s", want, g_err);
+        HAS(g_err, k == 0 ? "PF_BATCH_MAX_SPARE_BYTES" : "PF_BATCH_MAX_WORKER_BYTES");
+        assert_false(exists(tmp("never.csv")));
+        long most = strtol(at + strlen(want), NULL, 10);
+        assert_true(most > 1 && most < 1024);
+        /* the bound is the bound: one more is refused, it is taken (for --slots: 900 workers would
+         * each make their context, while spares are made as searches are suspended) */
+        char arg[32];
+        snprintf(arg, sizeof arg, "%ld", most + 1);
+        assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], arg), 2);
+        if (k == 0) {
+            snprintf(arg, sizeof arg, "%ld", most);
+            assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], arg), 0);
+        }
+    }
 }
 
 /* 9 (the tool's side). Writing through a dangling link replaced the link with a regular file: the
