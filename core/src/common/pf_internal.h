@@ -87,6 +87,8 @@ typedef struct pf__outfile {
     char         real[4096]; /* PATH_MAX: the resolved target when path is a symbolic link */
     int          fail;     /* pf__out_fail: why the last open or close failed (PF__OUT_OK when not) */
     int          err;      /* the errno of that failure; 0 where none applies */
+    void        *raw;      /* FILE * under f when f is a stream that records write failures; or NULL */
+    int          werr;     /* the errno of the first failed write, recorded as it failed; 0: none */
 } pf__outfile;
 /* Why pf__out_open or pf__out_close failed, with errno in pf__outfile.err where one applies: the
  * library says it in a pf_diag, the CLI in its own words, from one implementation. */
