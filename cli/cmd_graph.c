@@ -91,21 +91,34 @@ static int parse_pair(const char *file, unsigned lineno, char *line, uint32_t n,
 {
     char *tok[4];
     int k = 0;
-    for (char *save = NULL, *p = strtok_r(line, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save))
-        if (k < 4) tok[k++] = p;
-        else k = 5;
+    for (char *save = NULL, *p = strtok_r(line, " \t\r", &save); p && k < 4; p = strtok_r(NULL, " \t\r", &save))
+        tok[k++] = p;
     if (k == 0 || tok[0][0] == '#' || tok[0][0] == 'c') return 0;
-    if (k < 2 || k > 3 || !node_token(tok[0], strlen(tok[0]), n, s) || !node_token(tok[1], strlen(tok[1]), n, t)) {
-        cli_error("graph", "%s:%u: expected 's t' with node ids in 1..%u", file, lineno, n);
+    /* said as the scen reader says it: the line, the column of the field at fault and what was
+     * expected there ("expected 's t'" for a fourth column read as a bad node id) */
+    if (k < 2) {
+        cli_error("graph", "%s:%u: expected 's t [expected cost]' (2 or 3 columns), found 1", file, lineno);
         return -1;
     }
+    if (k > 3) {
+        cli_error("graph", "%s:%u:%u: unexpected fourth column '%s': expected 's t [expected cost]' (2 or 3 columns)",
+                  file, lineno, (unsigned)(tok[3] - line) + 1, tok[3]);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++)
+        if (!node_token(tok[i], strlen(tok[i]), n, i ? t : s)) {
+            cli_error("graph", "%s:%u:%u: bad %s '%s': expected a node id in 1..%u", file, lineno,
+                      (unsigned)(tok[i] - line) + 1, i ? "target" : "source", tok[i], n);
+            return -1;
+        }
     *has_expect = k == 3;
     if (k == 3) {
         char *e;
         errno = 0;
         *expect = strtod(tok[2], &e);
         if (!(tok[2][0] >= '0' && tok[2][0] <= '9') || *e || errno || !isfinite(*expect)) {
-            cli_error("graph", "%s:%u: expected cost '%s' is not a finite number >= 0", file, lineno, tok[2]);
+            cli_error("graph", "%s:%u:%u: expected cost '%s' is not a finite number >= 0", file, lineno,
+                      (unsigned)(tok[2] - line) + 1, tok[2]);
             return -1;
         }
     }

@@ -682,7 +682,8 @@ int pf_cli_render(int argc, char **argv)
     if (!f) goto done;
     char err[256] = "";
     int wrote = cli_png_write(f, &cv, err, sizeof err);
-    if (!wrote) cli_error("render", "%s: %s", a.out, err);
+    /* a failed write is said by cli_out_close, once, with its cause (libpng says "Write Error") */
+    if (!wrote && !ferror(f)) cli_error("render", "%s: %s", a.out, err);
     if (!cli_out_close(&o, "render", wrote)) goto done;
     print_report(&a, &L, W, H, qs, info, ninfo);
     rc = 0;

@@ -494,6 +494,49 @@ static void prefer_passive_wait(int argc, char **argv)
     free(nargv);
 }
 
+/* Whether pf_batch_check lets *bd's `field` (named `name` in its messages) pass: it may refuse
+ * another field, which is said on its own. */
+static int field_fits(const pf_map *map, const pf_batch_desc *bd, const char *name)
+{
+    pf_diag d;
+    return pf_batch_check(map, bd, &d) == PF_OK || strncmp(d.msg, name, strlen(name)) != 0;
+}
+
+/* Checks the batch's sizes before anything is made for it. A --slots or --workers the map cannot
+ * hold is a number out of its range, as 0 or 2000 would be: a usage error (*rc = 2) that says the
+ * bound for this map, which pf_batch_check does not (it says only that a value is too large). 0
+ * with a message. */
+static int check_batch(const pf_map *map, const pf_batch_desc *bd, const replay_opts *o, int *rc)
+{
+    pf_diag diag;
+    if (pf_batch_check(map, bd, &diag) == PF_OK) return 1;
+    const int slots = strncmp(diag.msg, "suspend_slots:", 14) == 0;
+    const char *name = slots ? "suspend_slots:" : "workers:", *opt = slots ? "--slots" : "--workers";
+    const long given = slots ? o->slots : o->workers;
+    if (!slots && strncmp(diag.msg, name, strlen(name)) != 0) {
+        cli_error("replay", "%s", diag.msg);
+        return 0;
+    }
+    pf_batch_desc t = *bd;
+    uint32_t *field = slots ? &t.suspend_slots : &t.workers;
+    long lo = 1, hi = given - 1; /* 1: the least opt_slots and opt_workers take */
+    *field = (uint32_t)lo;
+    if (!field_fits(map, &t, name)) { /* not even one fits: the map is too large, not the number */
+        cli_error("replay", "%s %ld: %s", opt, given, diag.msg);
+        return 0;
+    }
+    while (lo < hi) {
+        long mid = lo + (hi - lo + 1) / 2;
+        *field = (uint32_t)mid;
+        if (field_fits(map, &t, name)) lo = mid;
+        else hi = mid - 1;
+    }
+    cli_error("replay", "bad value '%ld' for %s (expected an integer in 1..%ld on this map: %s)", given, opt, lo,
+              diag.msg);
+    *rc = 2;
+    return 0;
+}
+
 int pf_cli_replay(int argc, char **argv)
 {
     replay_opts o = {.workers = 1, .slots = 2, .moves = PF_MOVES_8_NO_CUT, .speed = 1, .anim_px = 512, .anim_step = 1,
@@ -614,15 +657,6 @@ int pf_cli_replay(int argc, char **argv)
     uint32_t nft = 0, ftcap = 0;
     if (!rows || !pend || !wk.k || !lag) goto oom;
     if (!check_edits(map, o.orders, &lg)) goto done;
-    /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
-    /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
-     * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
-     * the diff; with 0 it is rebuilt inside each edit */
-    const pf_accel_edits aedits = o.adopt != 0 ? o.accel_edits : PF_ACCEL_EDITS_REBUILD;
-    if (!cli_prep_make_edits("replay", map, o.algo, o.prep, aedits, &prep))
-        goto done;
-    /* spares are made as searches are first suspended (a game pays for the slots it uses), never
-     * all up front: 64 slots and one order cost one spare context at most */
     /* the size most sized orders have: each worker's labels (and JPS's bitmaps) for it are made
      * before frame 0, not by the first such order inside it (filtered units have their own) */
     uint32_t by_size[PF_UNIT_SIZE_MAX + 1] = {0}, unit_size = 0;
@@ -630,21 +664,22 @@ int pf_cli_replay(int argc, char **argv)
         uint32_t z = lg.r[k].kind != CLI_ORDER ? 0 : lg.r[k].size ? lg.r[k].size : (uint32_t)o.size;
         if (z > 1 && z <= PF_UNIT_SIZE_MAX && ++by_size[z] > by_size[unit_size]) unit_size = z;
     }
-    pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .jps_table = prep.jps,
-                        .accel = prep.accel, .prefault = o.prefault,
+    /* spares are made as searches are first suspended (a game pays for the slots it uses), never
+     * all up front: 64 slots and one order cost one spare context at most */
+    pf_batch_desc bd = {.workers = (uint32_t)o.workers, .suspend_slots = (uint32_t)o.slots, .prefault = o.prefault,
                         .reserve = {.algos = 1u << o.algo, .unit_size = unit_size}};
-    pf_diag bdiag;
-    pf_status st = pf_batch_check(map, &bd, &bdiag);
-    if (st != PF_OK) {
-        if (strncmp(bdiag.msg, "suspend_slots:", 14) == 0)
-            cli_error("replay", "--slots %ld: more suspended searches than a batch may hold on this map (%s)", o.slots,
-                      bdiag.msg);
-        else if (strncmp(bdiag.msg, "workers:", 8) == 0)
-            cli_error("replay", "--workers %ld: %s", o.workers, bdiag.msg);
-        else cli_error("replay", "%s", bdiag.msg);
+    /* checked before the accelerator is built for the batch (minutes on a large map) */
+    if (!check_batch(map, &bd, &o, &rc)) goto done;
+    /* JPS tables or the accelerator, made once before frame 0 (a game bakes them at load time) */
+    /* with N frames, the accelerator follows an edit by its diff (or, --accel-edits stale, goes
+     * stale) and a rebuild made off the frame is adopted N frames later (replay_adopt.c), emptying
+     * the diff; with 0 it is rebuilt inside each edit */
+    const pf_accel_edits aedits = o.adopt != 0 ? o.accel_edits : PF_ACCEL_EDITS_REBUILD;
+    if (!cli_prep_make_edits("replay", map, o.algo, o.prep, aedits, &prep))
         goto done;
-    }
-    st = pf_batch_create(map, &bd, &b);
+    bd.jps_table = prep.jps;
+    bd.accel = prep.accel;
+    pf_status st = pf_batch_create(map, &bd, &b);
     if (st != PF_OK) {
         cli_error("replay", "%s", pf_status_str(st));
         goto done;

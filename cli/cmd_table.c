@@ -382,8 +382,7 @@ static int write_dimacs(cli_out *o, const char *path, const pf_map *g)
     }
     /* written out now, before the table is saved: a full disk is found here, not at the rename */
     if (fflush(f) != 0 || ferror(f)) {
-        cli_error("table update", "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-        cli_out_close(o, "table update", 0);
+        cli_out_close(o, "table update", 0); /* says why, once: the first failed write's cause */
         return 0;
     }
     return 1;

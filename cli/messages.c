@@ -8,21 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "common/pf_internal.h" /* pf__escape: the library's messages are escaped alike */
 
-/* Formats like vprintf and writes the result to f with control characters escaped, then a newline. */
+/* Formats like vprintf and writes the result to f escaped as pf_diag's messages are (pf__escape:
+ * controls and bytes that are not UTF-8 as \xNN), then a newline. */
 static void put_escaped(FILE *f, const char *fmt, va_list ap)
 {
-    char raw[8192];
+    char raw[8192], small[1024];
     int n = vsnprintf(raw, sizeof raw, fmt, ap);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        /* C0 controls and DEL, and C1 controls as UTF-8 (0xC2 0x80..0x9F): a terminal acts on them */
-        int c1 = c == 0xc2 && i + 1 < len && (unsigned char)raw[i + 1] >= 0x80 && (unsigned char)raw[i + 1] <= 0x9f;
-        if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
-        else if (c1) fprintf(f, "\\x%02x\\x%02x", c, (unsigned char)raw[++i]);
-        else fputc(c, f);
-    }
+    /* room for every byte as an escape; without the memory the message is cut ("...") rather
+     * than lost, and a worker thread's stack is not asked for 32 KB */
+    char *out = malloc(4 * len + 4);
+    size_t cap = out ? 4 * len + 4 : sizeof small;
+    if (!out) out = small;
+    fwrite(out, 1, pf__escape(out, cap, raw, len), f);
+    if (out != small) free(out);
     if (n >= 0 && (size_t)n >= sizeof raw) fputs("...", f);
     fputc('\n', f);
 }

@@ -101,9 +101,24 @@ long cli_canvas_text(cli_canvas *c, long x, long y, const char *text, int scale,
     return x - x0;
 }
 
+typedef struct png_err {
+    char  *msg;
+    size_t cap;
+} png_err;
+
+/* libpng's error kept for the caller, not printed: a failed write ("Write Error") is said once,
+ * with its cause, when the file is closed (cli_out_close), and other errors by the caller */
+static void on_png_error(png_structp png, png_const_charp msg)
+{
+    png_err *e = png_get_error_ptr(png);
+    snprintf(e->msg, e->cap, "libpng failed writing the image: %s", msg);
+    png_longjmp(png, 1);
+}
+
 int cli_png_write(FILE *f, const cli_canvas *c, char *err, size_t errlen)
 {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_err e = {err, errlen};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, on_png_error, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_write_struct(&png, NULL);
@@ -113,7 +128,6 @@ int cli_png_write(FILE *f, const cli_canvas *c, char *err, size_t errlen)
     /* libpng reports errors by longjmp; everything it touches is released below */
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        snprintf(err, errlen, "libpng failed writing the image");
         return 0;
     }
     png_init_io(png, f);

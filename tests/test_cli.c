@@ -177,7 +177,19 @@ static void test_graph(void **state)
     HAS(g_out, "\"detail_accel_declined\":0}");
     const char *bad = write_tmp("badpairs.txt", "1 3\n1 x\n");
     assert_int_equal(RUN("graph", gr, bad), 1);
-    HAS(g_err, "badpairs.txt:2");
+    HAS(g_err, "badpairs.txt:2:3: bad target 'x': expected a node id in 1..3");
+    /* a fourth column is said as one, where it stands, with what a line holds (it read "expected
+     * 's t' with node ids in 1..3" of ids that were fine), as the scen reader says a line's fault */
+    static const struct { const char *text, *msg; } lines[] = {
+        {"1 3 10\n1  2\t7 x\n", "bp.txt:2:8: unexpected fourth column 'x': expected 's t [expected cost]' (2 or 3 columns)"},
+        {"1\n", "bp.txt:1: expected 's t [expected cost]' (2 or 3 columns), found 1"},
+        {"4 1\n", "bp.txt:1:1: bad source '4': expected a node id in 1..3"},
+        {"1 2 -5\n", "bp.txt:1:5: expected cost '-5' is not a finite number >= 0"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        assert_int_equal(RUN("graph", gr, write_tmp("bp.txt", lines[i].text)), 1);
+        HAS(g_err, lines[i].msg);
+    }
     const char *badgr = write_tmp("bad.gr", "p sp 3 1\na 1 2\n");
     assert_int_equal(RUN("graph", badgr, pairs), 1);
     HAS(g_err, "bad.gr:2");

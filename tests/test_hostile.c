@@ -271,6 +271,12 @@ static void test_messages_escaped_and_whole(void **state)
     assert_string_equal(small, "abc\\x01\\x02...");
     pf__escape(small, sizeof small, "abc\x01\x02\x03", 6); /* 15 bytes: fits exactly */
     assert_string_equal(small, "abc\\x01\\x02\\x03");
+    /* bytes of no well-formed UTF-8 sequence are escaped too (a lone continuation byte, a cut
+     * sequence, an overlong '/', a surrogate, past U+10FFFF); whole characters are not */
+    char buf[128];
+    static const char bad[] = "a\x80" "b\xe2\x82" "c\xc0\xaf" "d\xed\xa0\x80" "e\xf4\x90\x80\x80" "\xe2\x82\xac\xf0\x9f\x98\x80\xff";
+    pf__escape(buf, sizeof buf, bad, sizeof bad - 1);
+    assert_string_equal(buf, "a\\x80b\\xe2\\x82c\\xc0\\xafd\\xed\\xa0\\x80e\\xf4\\x90\\x80\\x80\xe2\x82\xac\xf0\x9f\x98\x80\\xff");
 }
 
 /* ---- defect 4: a .pft header's sizes are checked before its payload is allocated -------------- */

@@ -288,6 +288,13 @@ static void test_dev_zero(void **state)
 
 /* ---- 6. write failures are errors -------------------------------------------------------------- */
 
+/* stderr says why a write failed in one line, and names a full disk as one */
+#define ONCE_NO_SPACE(err)                                                                                     \
+    do {                                                                                                       \
+        HAS(err, "No space left on device");                                                                   \
+        assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);                                            \
+    } while (0)
+
 static void test_write_failures(void **state)
 {
     (void)state;
@@ -311,11 +318,30 @@ static void test_write_failures(void **state)
     assert_int_equal(RUN("gen", "--width", "300", "--height", "300", "-o", tmp("big.map")), 0);
     assert_int_equal(RUN("prep", tmp("big.map"), "-o", full_link("full7")), 1);
     HAS(g_err, "No space left on device");
+    /* every output says its first failed write's cause, once: the cause was read from errno at
+     * close, which a close before it had cleared (replay --frames-csv closed after --csv:
+     * "Input/output error"); render added libpng's "Write Error" twice, table update --graph-out
+     * its own line */
+    assert_int_equal(RUN("replay", map, log, "--csv", tmp("ok.csv"), "--frames-csv", full_link("full8")), 1);
+    ONCE_NO_SPACE(g_err);
+    assert_int_equal(RUN("replay", map, log, "--frames-csv", tmp("ok.csv"), "--animate", full_link("full9")), 1);
+    ONCE_NO_SPACE(g_err);
+    assert_int_equal(RUN("render", map, "0", "0", "5", "4", "-o", full_link("full10")), 1);
+    ONCE_NO_SPACE(g_err);
+    assert_int_equal(RUN("table", "build", gr, "-o", tmp("g.pft")), 0);
+    const char *ed = write_tmp("ed.txt", "set 1 2 7\n");
+    assert_int_equal(RUN("table", "update", tmp("g.pft"), gr, ed, "-o", tmp("g2.pft"), "--graph-out", full_link("full11")), 1);
+    ONCE_NO_SPACE(g_err);
+    assert_int_equal(RUN("table", "update", tmp("g.pft"), gr, ed, "-o", full_link("full12")), 1);
+    ONCE_NO_SPACE(g_err);
+    assert_int_equal(RUN("bench", map, sc, "--threads", "0", "-o", full_link("full13")), 1);
+    ONCE_NO_SPACE(g_err);
     /* stdout on a full device: the summary is lost, so the run fails */
     confine c = {.stdout_path = "/dev/full"};
     assert_int_equal(RUN_IN(c, "scen", map, sc), 1);
     HAS(g_err, "standard output");
     assert_int_equal(RUN_IN(c, "path", map, "0", "0", "5", "2", "--json"), 1);
+    ONCE_NO_SPACE(g_err);
     assert_int_equal(RUN_IN(c, "graph", gr, pairs), 1);
     assert_int_equal(RUN_IN(c, "--help"), 1);
 }
@@ -851,9 +877,29 @@ static void test_replay_slots(void **state)
     }
     assert_int_equal(fclose(f), 0);
     confine c = {.alarm_s = 60, .as_bytes = (size_t)4 << 30};
-    assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, "--slots", "1024"), 1);
-    HAS(g_err, "--slots 1024");
-    HAS(g_err, "PF_BATCH_MAX_SPARE_BYTES");
+    /* a number out of its range, as 0 or 2000 are: exit 2 with the bound for this map (it was
+     * exit 1, saying only "exceed"); --workers alike, and neither makes the output */
+    static const char *const opts[] = {"--slots", "--workers"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], "1024", "--csv", tmp("never.csv")), 2);
+        char want[64];
+        snprintf(want, sizeof want, "bad value '1024' for %s (expected an integer in 1..", opts[k]);
+        const char *at = strstr(g_err, want);
+        if (!at) fail_msg("no '%s' in:\n%s", want, g_err);
+        HAS(g_err, k == 0 ? "PF_BATCH_MAX_SPARE_BYTES" : "PF_BATCH_MAX_WORKER_BYTES");
+        assert_false(exists(tmp("never.csv")));
+        long most = strtol(at + strlen(want), NULL, 10);
+        assert_true(most > 1 && most < 1024);
+        /* the bound is the bound: one more is refused, it is taken (for --slots: 900 workers would
+         * each make their context, while spares are made as searches are suspended) */
+        char arg[32];
+        snprintf(arg, sizeof arg, "%ld", most + 1);
+        assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], arg), 2);
+        if (k == 0) {
+            snprintf(arg, sizeof arg, "%ld", most);
+            assert_int_equal(RUN_IN(c, "replay", tmp("big.map"), log, opts[k], arg), 0);
+        }
+    }
 }
 
 /* 9 (the tool's side). Writing through a dangling link replaced the link with a regular file: the

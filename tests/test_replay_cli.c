@@ -718,6 +718,9 @@ static void test_bad_orders(void **state)
         /* strtol skipped a leading \v or \f (the split leaves them in a token): refused like a space */
         {"orders 1\n0 1 \v0 0 1 1 urgent\n", "o.txt:2: bad coordinate '\\x0b0'"},
         {"orders 1\n0 rect \f1 1 2 2 @\n", "o.txt:2: bad number '\\x0c1'"},
+        /* bytes that are not UTF-8 are escaped as the controls are (they were echoed as read) */
+        {"orders 1\n0 1 0 0 1 1 \xff\xc3urg\xc3\xa9nt\n", "o.txt:2: priority must be urgent, normal or background, "
+                                                     "not '\\xff\\xc3urg\xc3\xa9nt'"},
         {"orders 1\n0 move 1 1 2 2 0\n", "o.txt:2: unknown record kind 'move'"},
         {"orders 1\n0 rect 1 1 2 2 0\n", "o.txt:2:16: unknown terrain"}, /* '0' is no terrain: checked on the map */
         /* the map's checks name the column as typed on the log's line (they named one of a

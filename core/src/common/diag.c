@@ -5,39 +5,56 @@
 #include <string.h>
 #include "common/pf_internal.h"
 
-/* Bytes the escaped form of src[i] takes (0xC2 0x80..0x9F: a C1 control, 8 for the pair). */
-static size_t escaped_len(const char *src, size_t n, size_t i)
+/* Length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF), or 0 when s[0] starts none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-    unsigned char c = (unsigned char)src[i];
-    if (c < 0x20 || c == 0x7f) return 4;
-    if (c == 0xc2 && i + 1 < n && (unsigned char)src[i + 1] >= 0x80 && (unsigned char)src[i + 1] <= 0x9f) return 8;
-    return 1;
+    unsigned char c = s[0];
+    size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!len || len > n) return 0;
+    /* the second byte's range is narrower after E0, ED, F0 and F4: that is what rules out the
+     * overlong forms, the surrogates and what lies past U+10FFFF */
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80, hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    for (size_t k = 1; k < len; k++) {
+        if (s[k] < (k == 1 ? lo : 0x80) || s[k] > (k == 1 ? hi : 0xbf)) return 0;
+    }
+    return len;
+}
+
+/* What src[i] starts: *take bytes, escaped (each as \xNN) or copied as they are. Controls (C0,
+ * DEL, and C1 as UTF-8: 0xC2 0x80..0x9F) drive a terminal; a byte of no well-formed UTF-8
+ * sequence is escaped too, so that a message stays text a terminal or a log shows as written. */
+static int escaped_at(const char *src, size_t n, size_t i, size_t *take)
+{
+    const unsigned char *s = (const unsigned char *)src + i;
+    size_t len = utf8_len(s, n - i);
+    *take = len ? len : 1;
+    return !len || s[0] < 0x20 || s[0] == 0x7f || (s[0] == 0xc2 && s[1] <= 0x9f);
 }
 
 size_t pf__escape(char *dst, size_t cap, const char *src, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     if (!cap) return 0;
-    size_t total = 0;
-    for (size_t i = 0; i < n; i += escaped_len(src, n, i) == 8 ? 2 : 1) total += escaped_len(src, n, i);
-    /* when it cannot all fit, stop on a whole escape and leave room to say it was cut */
+    size_t total = 0, take;
+    for (size_t i = 0; i < n; i += take) total += escaped_at(src, n, i, &take) ? 4 * take : take;
+    /* when it cannot all fit, stop on a whole escape (or character) and leave room to say it was cut */
     size_t room = total < cap ? cap - 1 : (cap > 4 ? cap - 4 : 0);
     size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t need = escaped_len(src, n, i);
-        if (o + need > room) break;
-        if (need == 1) {
-            dst[o++] = src[i];
-            continue;
-        }
-        for (size_t k = 0; k < need / 4; k++) {
+    for (size_t i = 0; i < n; i += take) {
+        int esc = escaped_at(src, n, i, &take);
+        if (o + (esc ? 4 * take : take) > room) break;
+        for (size_t k = 0; k < take; k++) {
             unsigned char b = (unsigned char)src[i + k];
+            if (!esc) {
+                dst[o++] = (char)b;
+                continue;
+            }
             dst[o++] = '\\';
             dst[o++] = 'x';
             dst[o++] = hex[b >> 4];
             dst[o++] = hex[b & 15];
         }
-        i += need / 4 - 1;
     }
     if (total >= cap && cap > 4) {
         memcpy(dst + o, "...", 3);

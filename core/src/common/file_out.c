@@ -2,6 +2,9 @@
  * once complete (a link is followed, its target replaced), or in place for devices and the
  * process's own streams. */
 #define _DEFAULT_SOURCE /* fileno, fstat, readlink */
+#if defined(__linux__)
+#define _GNU_SOURCE /* fopencookie (glibc, musl): each write's failure is seen where it happens */
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +99,37 @@ static FILE *open_in_place(const char *path)
 }
 #endif
 
+#if defined(__linux__)
+/* The stream the caller writes is a cookie over the file's descriptor: a failed write records
+ * its errno in o->werr as it happens. Read at close, errno held whatever the calls after the
+ * failure left there (another output's close, the rest of a run: "Input/output error" for a
+ * full disk). Nothing is written after the first failure: the file is discarded anyway. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+{
+    pf__outfile *o = cookie;
+    const int fd = fileno((FILE *)o->raw);
+    size_t done = 0;
+    while (!o->werr && done < n) {
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) o->werr = w < 0 ? errno : EIO;
+        else done += (size_t)w;
+    }
+    return (ssize_t)done; /* short: the stream's error flag is set (fopencookie: never negative) */
+}
+
+/* The caller's stream over o->f (which becomes o->raw); o must not move until it is closed. */
+static void out_wrap(pf__outfile *o)
+{
+    FILE *c = fopencookie(o, "wb", (cookie_io_functions_t){.write = cookie_write});
+    if (!c) return; /* written directly: a failure's cause is then read from errno at close */
+    o->raw = o->f;
+    o->f = c;
+}
+#else
+static void out_wrap(pf__outfile *o) { (void)o; }
+#endif
+
 int pf__out_in_place(const char *path)
 {
 #if PF__POSIX_FILES
@@ -132,6 +166,7 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
             o->err = errno;
             return pf__diag_set(diag, PF_IO_ERROR, path, 0, 0, "cannot write: %s", strerror(o->err));
         }
+        out_wrap(o);
         return PF_OK;
     }
     /* a link is followed: the file it names is replaced (or made, when the link dangles), the link
@@ -177,22 +212,27 @@ pf_status pf__out_open(pf__outfile *o, const char *path, const pf_allocator *a, 
     if (keep_mode && fchmod(fileno(o->f), mode) != 0) keep_mode = 0;
 #endif
     (void)keep_mode;
+    out_wrap(o);
     return PF_OK;
 }
 
 pf_status pf__out_close(pf__outfile *o, int ok, pf_diag *diag)
 {
-    FILE *f = o->f;
-    /* the cause of the caller's failed write (fwrite sets errno): the stream's error flag below
-     * says only that one failed, and a full disk was reported as "Input/output error" */
+    FILE *f = o->f, *raw = o->raw;
+    /* without the cookie (out_wrap): the cause of the caller's failed write, if errno still holds
+     * it; the stream's error flag says only that one failed */
     const int prior = errno;
     int err = 0;
-    errno = 0;
     if (f) {
+        errno = 0;
         if (fflush(f) != 0) err = errno ? errno : EIO;
-        else if (ferror(f)) err = prior ? prior : EIO; /* not when only `ok` is 0: errno may be anything */
+        else if (ferror(f)) err = !raw && prior ? prior : EIO; /* not when only `ok` is 0: errno may be anything */
         if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
+        if (raw && fclose(raw) != 0 && !err) err = errno ? errno : EIO; /* a late error (NFS) */
+        /* the first failure is the one said: the flush and the closes after it fail for its sake */
+        if (o->werr) err = o->werr;
     }
+    o->raw = NULL;
     o->f = NULL;
     pf_status st = PF_OK;
     if (!f) st = PF_IO_ERROR; /* pf__out_open failed and said why (o->fail stays as it set it) */

@@ -46,8 +46,10 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
                        const char *fmt, ...) PF__PRINTF(6, 7);
 
 /* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
- * and the two-byte UTF-8 forms of C1) written as \xNN, so input echoed in a message cannot drive a
- * terminal; an escape that does not fit ends the copy with "...". Returns the length written. */
+ * and the two-byte UTF-8 forms of C1) and bytes of no well-formed UTF-8 sequence written as \xNN,
+ * so input echoed in a message can neither drive a terminal nor make the message invalid text; an
+ * escape that does not fit ends the copy with "...". Returns the length written. The one escaping
+ * of messages: pf_diag's, and the CLI's (cli_error, cli_say). */
 size_t pf__escape(char *dst, size_t cap, const char *src, size_t n);
 
 /* The file a symbolic link names, into out (cap bytes): resolved when it exists, else the name the
@@ -85,6 +87,8 @@ typedef struct pf__outfile {
     char         real[4096]; /* PATH_MAX: the resolved target when path is a symbolic link */
     int          fail;     /* pf__out_fail: why the last open or close failed (PF__OUT_OK when not) */
     int          err;      /* the errno of that failure; 0 where none applies */
+    void        *raw;      /* FILE * under f when f is a stream that records write failures; or NULL */
+    int          werr;     /* the errno of the first failed write, recorded as it failed; 0: none */
 } pf__outfile;
 /* Why pf__out_open or pf__out_close failed, with errno in pf__outfile.err where one applies: the
  * library says it in a pf_diag, the CLI in its own words, from one implementation. */
