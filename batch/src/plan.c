@@ -26,7 +26,6 @@ typedef struct qkey {
                          shared by many units merges them, as it should). Not by contents: the
                          job searches with its first query's filter, which that query's caller
                          may free once it is cancelled while a copy's query still needs the job */
-    uint64_t  fhash;  /* the order's key only (key_hash): the filter's contents, 0 for none */
 } qkey;
 
 /* The last filter hashed: units of one movement type share one filter object, so most jobs hash
@@ -36,11 +35,36 @@ typedef struct filter_memo {
     uint64_t              h;
 } filter_memo;
 
+/* Lockstep peers run other hosts (32-bit, wasm32, big-endian): what feeds the order's hash is
+ * written out field by field, fixed width and little-endian, never a struct's memory (its padding,
+ * widths and byte order are the host's: an i386 peer finished 36 of 48 tied jobs in other runs). */
+static size_t put_le(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+    return (size_t)bytes;
+}
+
+static uint64_t double_bits(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
 static uint64_t filter_hash(const pf_move_filter *f, filter_memo *memo)
 {
     if (!f) return 0;
     if (memo && memo->f == f) return memo->h;
-    uint64_t h = XXH3_64bits(f, sizeof *f) | 1u; /* never 0, no filter's */
+    uint8_t buf[sizeof f->classes + 4u * 256u];
+    size_t n = 0;
+    memcpy(buf, f->classes, sizeof f->classes);
+    n += sizeof f->classes;
+    for (int c = 0; c < 256; c++) {
+        uint32_t u;
+        memcpy(&u, &f->class_cost[c], sizeof u);
+        n += put_le(buf + n, u, 4);
+    }
+    uint64_t h = XXH3_64bits(buf, n) | 1u; /* never 0, no filter's */
     if (memo) {
         memo->f = f;
         memo->h = h;
@@ -183,9 +207,16 @@ static uint64_t key_hash(const pf__bquery *e, int with_start, filter_memo *memo)
 {
     qkey k;
     make_key(e, with_start, &k);
-    k.fhash = filter_hash(e->rd.filter, memo);
-    k.filter = k.fn = k.user = 0;
-    return XXH3_64bits(&k, sizeof k);
+    const uint32_t w32[] = {k.start,     k.goal,      k.algo,      k.heuristic, k.heuristic_set,
+                            k.tie,       k.max_expansions, k.reverse, k.prio,   k.waypoints,
+                            k.unit_size, k.partial,   k.flow};
+    const uint64_t w64[] = {double_bits(k.weight), double_bits(k.max_cost), k.tie_seed,
+                            filter_hash(e->rd.filter, memo)};
+    uint8_t buf[sizeof w32 + sizeof w64];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof w32 / sizeof w32[0]; i++) n += put_le(buf + n, w32[i], 4);
+    for (size_t i = 0; i < sizeof w64 / sizeof w64[0]; i++) n += put_le(buf + n, w64[i], 8);
+    return XXH3_64bits(buf, n);
 }
 
 static uint32_t rank_of(pf_priority p)

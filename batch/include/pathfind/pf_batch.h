@@ -35,6 +35,10 @@
  * among themselves by their tags (a group's: its first member's), then by submission: lockstep peers submit such queries
  * in one order, or give them one filter object. Identical queries under PF_BATCH_NO_DEDUP are
  * ordered by their tags too. A time budget makes completion runs depend on the clock.
+ * Nor do they depend on the host: peers on x86-64, aarch64, 32-bit x86 and wasm32 get the same
+ * costs, paths and completion runs (the order's keys are hashed from the queries' fields written
+ * out little-endian, never from a struct's memory; every cost is IEEE double arithmetic, each
+ * operation rounded once: the build refuses x87 precision and fast-math, port_internal.h).
  *
  * DEDUPLICATION. Identical queries (same start, goal and effective options; keys hashed with XXH3)
  * submitted before one run are searched once; each submitter gets its own result (its own tag; the
