@@ -30,6 +30,20 @@
 #include <stdatomic.h>
 #endif
 
+/* ---- floating point ------------------------------------------------------------------------ */
+
+/* Lockstep peers on other machines must get every cost, and so every path and expansion count,
+ * bit for bit alike: each double operation rounded once, in its own precision. The CMake build
+ * sees to it (-ffp-contract=off, -fno-fast-math, SSE on 32-bit x86); another build system that
+ * does not is stopped here, not left to answer differently. */
+#include <float.h>
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "pathfind: floating point is evaluated in a wider precision (FLT_EVAL_METHOD != 0; on 32-bit x86 compile with -msse2 -mfpmath=sse)"
+#endif
+#if defined(__FAST_MATH__)
+#error "pathfind: built with -ffast-math or -Ofast, whose results differ between compilers and machines (compile the library without them)"
+#endif
+
 /* ---- hints and attributes ------------------------------------------------------------------- */
 
 #if PF__PORT_GNU
