@@ -365,7 +365,7 @@ static void test_allocation_failures(void **state)
 
 /* Coordinates past about 1e154 (accepted: any finite value) made dx * dx overflow: an infinite
  * heuristic, or NaN where an arc's length overflowed and the scale fell to 0, and A* answered 10
- * and 11 where the optimum is 3 (a review). Distances are measured by hypot, and coordinates
+ * and 11 where the optimum is 3 (a review). Distances are measured by pf__hypot, and coordinates
  * spread past DBL_MAX leave the graph without a heuristic. */
 static void test_huge_coordinates(void **state)
 {
@@ -401,10 +401,38 @@ static void test_huge_coordinates(void **state)
     }
 }
 
+/* The heuristic's scale is the same bits on every machine: lengths by IEEE operations alone, not
+ * libm's hypot, whose builds differ in the last bit (glibc x86-64 gave 0x1.591d11a4cbcc6p+0 here,
+ * musl, aarch64 and s390x ...cc5p+0, for one fingerprint: a cross-machine review). Checked against
+ * the length each host rounds alike, sqrt(dx * dx + dy * dy), on 2,000 random arcs. */
+static void test_scale_by_ieee_operations(void **state)
+{
+    (void)state;
+    uint64_t s = 7;
+    for (int k = 0; k < 2001; k++) {
+        double dx = 0x1.6de142ba3ac76p+9, dy = 0x1.e62a3b0ab15fp+6; /* the review's case first */
+        if (k) {
+            dx = ((double)(lcg_next(&s) % 2000001u) - 1000000.0) / 997.0;
+            dy = ((double)(lcg_next(&s) % 2000001u) - 1000000.0) / 991.0;
+        }
+        if (dx == 0.0 && dy == 0.0) continue;
+        pf_edge e[] = {{0, 1, 1000.0}};
+        double xy[] = {0.0, 0.0, dx, dy};
+        pf_map *g;
+        assert_int_equal(pf_graph_create(&(pf_graph_desc){.node_count = 2, .edge_count = 1, .edges = e, .coords = xy}, &g),
+                         PF_OK);
+        const double want = 1000.0 / sqrt(dx * dx + dy * dy) * (1.0 - 1e-12);
+        if (pf_graph_heuristic_scale(g) != want)
+            fail_msg("arc to (%a, %a): scale %a, by IEEE operations %a", dx, dy, pf_graph_heuristic_scale(g), want);
+        pf_map_destroy(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_huge_coordinates),
+        cmocka_unit_test(test_scale_by_ieee_operations),
         cmocka_unit_test(test_good_graph_and_parallel_arcs),
         cmocka_unit_test(test_coordinates),
         cmocka_unit_test(test_line_endings),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "map/map_internal.h"
+#include "search/metric_internal.h" /* pf__hypot */
 
 typedef struct arc { uint32_t to; double w; } arc;
 
@@ -92,9 +93,9 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
                 uint32_t v = m->dst[e];
                 double dx = m->xy[2 * (size_t)u] - m->xy[2 * (size_t)v];
                 double dy = m->xy[2 * (size_t)u + 1] - m->xy[2 * (size_t)v + 1];
-                /* hypot: dx * dx overflows past about 1e154 (coordinates up to DBL_MAX are
-                 * accepted); a distance past DBL_MAX is caught by the extent below */
-                double dist = hypot(dx, dy);
+                /* pf__hypot: dx * dx would overflow past about 1e154 (coordinates up to DBL_MAX
+                 * are accepted); a distance past DBL_MAX is caught by the extent below */
+                double dist = pf__hypot(dx, dy);
                 if (dist > 0 && m->w[e] / dist < k) k = m->w[e] / dist;
             }
         /* where the coordinates' extent passes DBL_MAX, a distance between two nodes (an arc's,
@@ -108,7 +109,7 @@ pf_status pf_graph_create(const pf_graph_desc *desc, pf_map **out)
             y0 = y < y0 ? y : y0;
             y1 = y > y1 ? y : y1;
         }
-        if (m->n && !(hypot(x1 - x0, y1 - y0) <= DBL_MAX)) k = 0.0;
+        if (m->n && !(pf__hypot(x1 - x0, y1 - y0) <= DBL_MAX)) k = 0.0;
         /* shave a few ulps so rounding in sqrt never makes h exceed an arc's weight */
         m->h_scale = isfinite(k) ? k * (1.0 - 1e-12) : 0.0;
     }

@@ -74,7 +74,7 @@ static double h_any(const pf_ctx *c, uint32_t idx, int32_t x, int32_t y)
         (k == PF_HEUR_EUCLIDEAN || (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_EUCLIDEAN))))) {
         double dx = m->xy[2 * (size_t)idx] - m->xy[2 * (size_t)s->goal];
         double dy = m->xy[2 * (size_t)idx + 1] - m->xy[2 * (size_t)s->goal + 1];
-        e = hypot(dx, dy) * m->h_scale; /* as graph.c measured the arcs (no overflow past 1e154) */
+        e = pf__hypot(dx, dy) * m->h_scale; /* as graph.c measured the arcs (no overflow past 1e154) */
     }
     if (k == PF_HEUR_MAX && (s->d.heuristic_set & (1u << PF_HEUR_CALLBACK)) && s->d.heuristic_fn) {
         double v = user_h(c, idx);
