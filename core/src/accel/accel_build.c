@@ -364,7 +364,8 @@ static int prune_graph(bld *b)
         acc += b->adj[u].n;
     }
     first[n] = (uint32_t)acc;
-    drop = pf__calloc(&b->alloc, acc ? acc : 1, 64);
+    /* (size_t: a 32-bit host cannot hold more flags than it has addresses) */
+    drop = acc < SIZE_MAX ? pf__calloc(&b->alloc, (size_t)(acc ? acc : 1), 64) : NULL;
     if (!drop) {
         pf__free(&b->alloc, first, ((size_t)n + 1) * sizeof(uint32_t));
         return 0;
@@ -381,7 +382,7 @@ static int prune_graph(bld *b)
         pf__par_for(&b->par, n, 0, prune_drop_body, &pj);
         b->graph_arcs /= 2u;
     }
-    pf__free(&b->alloc, drop, acc ? acc : 1);
+    pf__free(&b->alloc, drop, (size_t)(acc ? acc : 1));
     pf__free(&b->alloc, first, ((size_t)n + 1) * sizeof(uint32_t));
     return !fail;
 }
@@ -663,11 +664,11 @@ static int finalize(bld *b, pf_accel *acc)
 {
     uint64_t narcs = 0;
     for (uint32_t v = 0; v < b->n; v++) narcs += b->adj[v].n;
-    if (narcs > UINT32_MAX - 1u) return 0;
+    if (narcs > UINT32_MAX - 1u || narcs >= SIZE_MAX / sizeof(pf__accel_arc)) return 0;
     acc->narcs = (uint32_t)narcs;
     acc->core = b->ncore;
     acc->first = pf__alloc(&acc->alloc, ((size_t)acc->cells + 1) * sizeof(uint32_t), 64);
-    acc->arcs = pf__alloc(&acc->alloc, (narcs ? narcs : 1) * sizeof(pf__accel_arc), 64);
+    acc->arcs = pf__alloc(&acc->alloc, (size_t)(narcs ? narcs : 1) * sizeof(pf__accel_arc), 64);
     if (!acc->first || !acc->arcs) return 0;
     /* node ids run in cell order, so one pass writes both arrays in order */
     uint32_t at = 0, v = 0;

@@ -171,7 +171,9 @@ int pf__accel_landmarks(pf_accel *acc)
         uint64_t na = 0;
         for (uint32_t i = 0; i < n; i++) na += acc->first[cells[i] + 1u] - acc->first[cells[i]];
         acc->lm_first = pf__alloc(al, ((size_t)n + 1u) * sizeof(uint32_t), 64);
-        acc->core_arc = na <= UINT32_MAX ? pf__alloc(al, (na ? na : 1u) * sizeof(pf__accel_carc), 64) : NULL;
+        acc->core_arc = na <= UINT32_MAX && na < SIZE_MAX / sizeof(pf__accel_carc)
+                            ? pf__alloc(al, (size_t)(na ? na : 1u) * sizeof(pf__accel_carc), 64)
+                            : NULL;
         acc->lm_narc = acc->core_arc ? (uint32_t)(na ? na : 1u) : 0;
         ok = acc->lm_first && acc->core_arc;
         for (uint32_t i = 0, at = 0; ok && i < n; i++) {
