@@ -38,7 +38,7 @@
  * does not is stopped here, not left to answer differently. */
 #include <float.h>
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
-#error "pathfind: floating point is evaluated in a wider precision (FLT_EVAL_METHOD != 0; on 32-bit x86 compile with -msse2 -mfpmath=sse)"
+#error "pathfind: floating point is evaluated in a wider precision (FLT_EVAL_METHOD != 0): on 32-bit x86 compile with -msse2 -mfpmath=sse, on s390x with -fexcess-precision=fast"
 #endif
 #if defined(__FAST_MATH__)
 #error "pathfind: built with -ffast-math or -Ofast, whose results differ between compilers and machines (compile the library without them)"

@@ -55,9 +55,8 @@ PF_API uint32_t    pf_map_node_count(const pf_map *map);
  * weights). Two maps with the same fingerprint give the same answers; baked files carry it. It
  * follows edits: an edited grid has the fingerprint of a grid created from its cells. (On grids it
  * is a hash of hashes of 64x64 tiles, so an edit rehashes only the tiles it touched.) The same
- * value on every little-endian host (x86-64, aarch64, 32-bit x86, wasm32); a big-endian host hashes
- * the values in its own byte order, so it gets another value and refuses baked files made
- * elsewhere (PF_WRONG_MAP), though their payloads are the same: a known limit.
+ * value on every host, big- or little-endian (numbers are hashed as their little-endian bytes), so
+ * a file baked on one machine loads on another.
  */
 PF_API uint64_t    pf_map_fingerprint(const pf_map *map);
 /** Version of the map: 0 when created, +1 for each pf_grid_apply_edits call that changed a cell. */

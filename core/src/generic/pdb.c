@@ -17,6 +17,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 #include "common/bytes_internal.h"
+#include "common/hash_le_internal.h"
 #include "common/par_internal.h"
 #include "generic/generic_internal.h"
 #include "grow_internal.h"
@@ -82,11 +83,11 @@ static uint64_t fingerprint(const pf_pdb_desc *d)
     uint64_t words[6] = {d->domain_id, d->state_size, d->pattern_count, d->symmetry_count, 0, 0};
     double uc = d->unit_cost == 0.0 ? 1.0 : d->unit_cost;
     memcpy(&words[4], &uc, 8);
-    XXH3_64bits_update(&st, words, sizeof words);
+    pf__hash_le(&st, words, 6, sizeof words[0]); /* as little-endian bytes on every host */
     XXH3_64bits_update(&st, d->goal, d->state_size);
     for (uint32_t i = 0; i < d->pattern_count; i++) {
         uint64_t w[3] = {d->patterns[i].size, group_of(&d->patterns[i]), d->patterns[i].base != NULL};
-        XXH3_64bits_update(&st, w, sizeof w);
+        pf__hash_le(&st, w, 3, sizeof w[0]);
     }
     return XXH3_64bits_digest(&st);
 }

@@ -4,6 +4,7 @@
 #include <xxhash.h>
 #include "map/map_internal.h"
 #include "core_batch_internal.h"
+#include "common/hash_le_internal.h"
 
 pf_map *pf__map_new(const pf_allocator *alloc, pf_map_kind kind)
 {
@@ -38,12 +39,22 @@ static uint64_t tile_hash(const pf_map *m, uint32_t tx, uint32_t ty)
         if (m->cost) memcpy(fb + (size_t)y * w, m->cost + src, (size_t)w * sizeof(float));
     }
     uint64_t hc = XXH3_64bits(cb, (size_t)w * h);
-    return m->cost ? XXH3_64bits_withSeed(fb, (size_t)w * h * sizeof(float), hc) : hc;
+    if (!m->cost) return hc;
+    XXH3_state_t st; /* the costs' little-endian bytes (hash_le_internal.h) */
+    /* a state on the stack is initialised before a seeded reset: that reset skips making the
+     * seed's secret when the stale state holds the same seed (identical tiles side by side) */
+    XXH3_INITSTATE(&st);
+    XXH3_64bits_reset_withSeed(&st, hc);
+    pf__hash_le(&st, fb, (size_t)w * h, sizeof(float));
+    return XXH3_64bits_digest(&st);
 }
 
 static uint64_t row_of_tiles(const pf_map *m, uint32_t ty)
 {
-    return XXH3_64bits(m->tile_hash + (size_t)ty * m->tiles_x, (size_t)m->tiles_x * sizeof(uint64_t));
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    pf__hash_le(&st, m->tile_hash + (size_t)ty * m->tiles_x, m->tiles_x, sizeof(uint64_t));
+    return XXH3_64bits_digest(&st);
 }
 
 void pf__grid_fingerprint(pf_map *m, const pf_rect *r, uint32_t nr, int all)
@@ -68,8 +79,8 @@ void pf__grid_fingerprint(pf_map *m, const pf_rect *r, uint32_t nr, int all)
     uint32_t head[6] = {(uint32_t)m->kind, m->count, m->width, m->height, (uint32_t)m->moves, m->cost != NULL};
     XXH3_state_t st;
     XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, head, sizeof head);
-    XXH3_64bits_update(&st, m->row_hash, (size_t)m->tiles_y * sizeof(uint64_t));
+    pf__hash_le(&st, head, sizeof head / sizeof head[0], sizeof head[0]);
+    pf__hash_le(&st, m->row_hash, m->tiles_y, sizeof(uint64_t));
     m->fingerprint = XXH3_64bits_digest(&st);
 }
 
@@ -87,11 +98,11 @@ int pf__map_finish(pf_map *m)
     XXH3_state_t st;
     XXH3_64bits_reset(&st);
     uint32_t head[4] = {(uint32_t)m->kind, m->count, m->n, m->m};
-    XXH3_64bits_update(&st, head, sizeof head);
-    XXH3_64bits_update(&st, m->off, ((size_t)m->n + 1) * sizeof(uint32_t));
-    XXH3_64bits_update(&st, m->dst, (size_t)m->m * sizeof(uint32_t));
-    XXH3_64bits_update(&st, m->w, (size_t)m->m * sizeof(double));
-    if (m->xy) XXH3_64bits_update(&st, m->xy, (size_t)m->n * 2 * sizeof(double));
+    pf__hash_le(&st, head, sizeof head / sizeof head[0], sizeof head[0]);
+    pf__hash_le(&st, m->off, (size_t)m->n + 1, sizeof(uint32_t));
+    pf__hash_le(&st, m->dst, m->m, sizeof(uint32_t));
+    pf__hash_le(&st, m->w, m->m, sizeof(double));
+    if (m->xy) pf__hash_le(&st, m->xy, (size_t)m->n * 2, sizeof(double));
     m->fingerprint = XXH3_64bits_digest(&st);
     return 1;
 }
