@@ -2,8 +2,13 @@
  * once complete (a link is followed, its target replaced), or in place for devices and the
  * process's own streams. */
 #define _DEFAULT_SOURCE /* fileno, fstat, readlink */
-#if defined(__linux__)
+/* Outputs through a cookie stream (below) where the C library has fopencookie: glibc and musl;
+ * bionic from API 28. */
+#if defined(__linux__) && (!defined(__ANDROID__) || __ANDROID_API__ >= 28)
+#define PF__OUT_COOKIE 1
 #define _GNU_SOURCE /* fopencookie (glibc, musl): each write's failure is seen where it happens */
+#else
+#define PF__OUT_COOKIE 0
 #endif
 #include <errno.h>
 #include <stdio.h>
@@ -99,7 +104,7 @@ static FILE *open_in_place(const char *path)
 }
 #endif
 
-#if defined(__linux__)
+#if PF__OUT_COOKIE
 /* The stream the caller writes is a cookie over the file's descriptor: a failed write records
  * its errno in o->werr as it happens. Read at close, errno held whatever the calls after the
  * failure left there (another output's close, the rest of a run: "Input/output error" for a
