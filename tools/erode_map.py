@@ -6,10 +6,11 @@ unit stands on cell (x, y) when the K x K block with (x, y) as its top-left corn
 and all its cells are of one terrain class (ground . G S, water W, trees T), the rule of
 pf_search_desc.unit_size (tests/support/testutil.h erode_cells). `scen --size K` on MAP searches
 what a one-cell search of OUT does, so the two compare sized JPS with JPS on the eroded map
-(docs/units.md, "Sizes"). OUT is written whole to a temporary file beside it, then renamed over (a device or pipe
-is written in place).
+(docs/units.md, "Sizes"). OUT is written whole to a temporary file beside it, then renamed over it (a link is
+followed, its target replaced); a device, a pipe or the process's own stdout is written in place.
 """
 import os
+import stat
 import sys
 
 CLASS = {".": 1, "G": 1, "S": 1, "W": 2, "T": 3, "@": 0, "O": 0}
@@ -62,18 +63,34 @@ def main():
                 row[x] = "@"
         out.append("".join(row))
     text = "\n".join(head + out) + "\n"
-    if os.path.exists(dst) and not os.path.isfile(dst):  # a device or pipe: written in place
+    # As the library writes a user's file (core/src/common/file_out.c): a link is followed and its
+    # target replaced whole; a device, a pipe or this process's own stdout or stderr (/dev/stdout
+    # redirected to a file) is written in place. Renamed over, /dev/stdout's link became a file.
+    target = os.path.realpath(dst)
+    in_place = dst.startswith(("/dev/", "/proc/"))
+    if os.path.exists(target):
+        st = os.stat(target)
+        if not stat.S_ISREG(st.st_mode):
+            in_place = True
+        for fd in (1, 2):
+            try:
+                fs = os.fstat(fd)
+            except OSError:
+                continue
+            if (fs.st_dev, fs.st_ino) == (st.st_dev, st.st_ino):
+                in_place = True
+    if in_place:
         try:
             with open(dst, "w", encoding="ascii") as f:
                 f.write(text)
         except OSError as e:
             fail("%s: %s" % (dst, e))
         return 0
-    tmp = dst + ".tmp%d" % os.getpid()
+    tmp = target + ".tmp%d" % os.getpid()
     try:
-        with open(tmp, "w", encoding="ascii") as f:
+        with open(tmp, "x", encoding="ascii") as f:
             f.write(text)
-        os.replace(tmp, dst)
+        os.replace(tmp, target)
     except OSError as e:
         try:
             os.unlink(tmp)
