@@ -9,6 +9,7 @@
 #include <xxhash.h>
 #include <string.h>
 #include "batch_internal.h"
+#include "bytes_internal.h"
 
 /* Everything a result depends on, with padding zeroed so the bytes can be hashed and compared.
  * Group keys (no start) add the priority: a group is searched at one priority, so an urgent unit
@@ -38,12 +39,6 @@ typedef struct filter_memo {
 /* Lockstep peers run other hosts (32-bit, wasm32, big-endian): what feeds the order's hash is
  * written out field by field, fixed width and little-endian, never a struct's memory (its padding,
  * widths and byte order are the host's: an i386 peer finished 36 of 48 tied jobs in other runs). */
-static size_t put_le(uint8_t *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
-    return (size_t)bytes;
-}
-
 static uint64_t double_bits(double v)
 {
     uint64_t u;
@@ -62,7 +57,8 @@ static uint64_t filter_hash(const pf_move_filter *f, filter_memo *memo)
     for (int c = 0; c < 256; c++) {
         uint32_t u;
         memcpy(&u, &f->class_cost[c], sizeof u);
-        n += put_le(buf + n, u, 4);
+        pf__put32(buf + n, u);
+        n += 4;
     }
     uint64_t h = XXH3_64bits(buf, n) | 1u; /* never 0, no filter's */
     if (memo) {
@@ -214,8 +210,8 @@ static uint64_t key_hash(const pf__bquery *e, int with_start, filter_memo *memo)
                             filter_hash(e->rd.filter, memo)};
     uint8_t buf[sizeof w32 + sizeof w64];
     size_t n = 0;
-    for (size_t i = 0; i < sizeof w32 / sizeof w32[0]; i++) n += put_le(buf + n, w32[i], 4);
-    for (size_t i = 0; i < sizeof w64 / sizeof w64[0]; i++) n += put_le(buf + n, w64[i], 8);
+    for (size_t i = 0; i < sizeof w32 / sizeof w32[0]; i++, n += 4) pf__put32(buf + n, w32[i]);
+    for (size_t i = 0; i < sizeof w64 / sizeof w64[0]; i++, n += 8) pf__put64(buf + n, w64[i]);
     return XXH3_64bits(buf, n);
 }
 

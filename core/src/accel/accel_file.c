@@ -11,7 +11,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include "accel/accel_internal.h"
-#include "common/bytes_internal.h"
+#include "common/baked_head_internal.h"
 
 #define HEADER_SIZE 64u
 static const char MAGIC[8] = {'P', 'F', 'A', 'C', 'C', 'E', 'L', '\0'};

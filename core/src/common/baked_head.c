@@ -1,9 +1,9 @@
 /* baked_head.c - the 64-byte head that opens every baked file (.pft tables, pattern databases,
  * accelerators): magic (8 bytes), format version (4), then the format's own fields, and at 56 the
  * XXH3 of the first 56 bytes, so a corrupted head is refused before any field it announces is
- * believed (bytes_internal.h). */
+ * believed (baked_head_internal.h). */
 #include <xxhash.h>
-#include "common/bytes_internal.h"
+#include "common/baked_head_internal.h"
 #include "common/pf_internal.h"
 
 void pf__head_seal(uint8_t *h) { pf__put64(h + 56, XXH3_64bits(h, 56)); }

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "common/bytes_internal.h"
+#include "bytes_internal.h"
 
 /* Feeds `count` numbers of `width` bytes (1, 2, 4 or 8) at p, each as its little-endian bytes. */
 static inline void pf__hash_le(XXH3_state_t *st, const void *p, size_t count, size_t width)

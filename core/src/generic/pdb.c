@@ -16,7 +16,7 @@
 #include <time.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
-#include "common/bytes_internal.h"
+#include "common/baked_head_internal.h"
 #include "common/hash_le_internal.h"
 #include "common/par_internal.h"
 #include "generic/generic_internal.h"

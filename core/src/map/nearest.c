@@ -19,7 +19,7 @@
 #include <string.h>
 #include "map/nearest_internal.h"
 #include "map/components_internal.h"
-#include "common/bytes_internal.h"
+#include "bytes_internal.h"
 #include "search/metric_internal.h"
 
 typedef struct stand_rule { uint8_t cls, size; uint32_t comp; } stand_rule;

@@ -16,7 +16,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include "table/table_internal.h"
-#include "common/bytes_internal.h"
+#include "common/baked_head_internal.h"
 
 #define PF__HEADER_SIZE 64u
 static const char MAGIC[8] = {'P', 'F', 'T', 'A', 'B', 'L', 'E', '\0'};

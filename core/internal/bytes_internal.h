@@ -1,11 +1,11 @@
-/* bytes_internal.h - little-endian fields of the baked file formats (.pft tables, accelerators),
- * written and read byte by byte so the files are the same on every host (never installed). */
+/* bytes_internal.h - little-endian fields, written and read byte by byte so that what they feed is
+ * the same on every host: the baked file formats (.pft tables, accelerators, pattern databases),
+ * the fingerprints and the batch's order hash (never installed; core and batch share it). */
 #ifndef PF_BYTES_INTERNAL_H
 #define PF_BYTES_INTERNAL_H
 
 #include <stdint.h>
 #include <string.h>
-#include "pathfind/pf_status.h"
 
 static inline void pf__put32(uint8_t *p, uint32_t v)
 {
@@ -35,13 +35,5 @@ static inline int pf__host_is_le(void)
     memcpy(&b, &one, 1);
     return b == 1;
 }
-
-/* The 64-byte head of every baked format (baked_head.c): magic at 0, version at 8, the XXH3 of
- * bytes 0-55 at 56. pf__head_seal writes the checksum once the other fields are in; pf__head_check
- * refuses a head of another format (PF_PARSE_ERROR, "not a pathfind WHAT"), another version
- * (PF_UNSUPPORTED) or a corrupted one (PF_PARSE_ERROR), the message in diag under `name`. */
-void      pf__head_seal(uint8_t *h);
-pf_status pf__head_check(const uint8_t *h, const char magic[8], uint32_t version, const char *what, const char *name,
-                         pf_diag *diag);
 
 #endif
