@@ -494,44 +494,31 @@ static void prefer_passive_wait(int argc, char **argv)
     free(nargv);
 }
 
-/* Whether pf_batch_check lets *bd's `field` (named `name` in its messages) pass: it may refuse
- * another field, which is said on its own. */
-static int field_fits(const pf_map *map, const pf_batch_desc *bd, const char *name)
-{
-    pf_diag d;
-    return pf_batch_check(map, bd, &d) == PF_OK || strncmp(d.msg, name, strlen(name)) != 0;
-}
-
 /* Checks the batch's sizes before anything is made for it. A --slots or --workers the map cannot
  * hold is a number out of its range, as 0 or 2000 would be: a usage error (*rc = 2) that says the
- * bound for this map, which pf_batch_check does not (it says only that a value is too large). 0
- * with a message. */
+ * bound for this map (pf_batch_bounds_for). 0 with a message. */
 static int check_batch(const pf_map *map, const pf_batch_desc *bd, const replay_opts *o, int *rc)
 {
-    pf_diag diag;
+    pf_diag diag, bdiag;
     if (pf_batch_check(map, bd, &diag) == PF_OK) return 1;
-    const int slots = strncmp(diag.msg, "suspend_slots:", 14) == 0;
-    const char *name = slots ? "suspend_slots:" : "workers:", *opt = slots ? "--slots" : "--workers";
-    const long given = slots ? o->slots : o->workers;
-    if (!slots && strncmp(diag.msg, name, strlen(name)) != 0) {
+    pf_batch_bounds lim;
+    if (pf_batch_bounds_for(map, bd, &lim, &bdiag) != PF_OK) { /* another field: said as it is */
         cli_error("replay", "%s", diag.msg);
         return 0;
     }
-    pf_batch_desc t = *bd;
-    uint32_t *field = slots ? &t.suspend_slots : &t.workers;
-    long lo = 1, hi = given - 1; /* 1: the least opt_slots and opt_workers take */
-    *field = (uint32_t)lo;
-    if (!field_fits(map, &t, name)) { /* not even one fits: the map is too large, not the number */
+    /* workers first, as pf_batch_check refuses them first */
+    const int slots = (uint64_t)o->workers <= lim.max_workers;
+    const long given = slots ? o->slots : o->workers, most = slots ? lim.max_suspend_slots : lim.max_workers;
+    const char *opt = slots ? "--slots" : "--workers";
+    if (given <= most) { /* neither count is at fault */
+        cli_error("replay", "%s", diag.msg);
+        return 0;
+    }
+    if (most < 1) { /* not even one fits: the map is too large, not the number */
         cli_error("replay", "%s %ld: %s", opt, given, diag.msg);
         return 0;
     }
-    while (lo < hi) {
-        long mid = lo + (hi - lo + 1) / 2;
-        *field = (uint32_t)mid;
-        if (field_fits(map, &t, name)) lo = mid;
-        else hi = mid - 1;
-    }
-    cli_error("replay", "bad value '%ld' for %s (expected an integer in 1..%ld on this map: %s)", given, opt, lo,
+    cli_error("replay", "bad value '%ld' for %s (expected an integer in 1..%ld on this map: %s)", given, opt, most,
               diag.msg);
     *rc = 2;
     return 0;

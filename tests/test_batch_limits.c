@@ -305,6 +305,48 @@ static void test_suspend_slots_bound(void **state)
     pf_map_destroy(m);
 }
 
+/* pf_batch_bounds_for names the bounds pf_batch_check holds to: the largest count passes and one more
+ * is refused, for workers (with 1 GiB arenas, about 15 fit in 16 GiB) and suspend_slots (1100x1000:
+ * contexts of 17.7 MB, about 900 fit), and the desc's own counts are not read. A fault in another
+ * field is refused as pf_batch_check refuses it. (replay --slots and --workers found the bound by
+ * bisecting pf_batch_check and reading which field its message named.) */
+static void test_bounds_for(void **state)
+{
+    (void)state;
+    pf_map *m = open_grid(1100, 1000);
+    pf_diag d;
+    pf_batch_bounds lim = {7, 7};
+    pf_batch_desc bd = {.workers = 1000, .suspend_slots = 1000, .arena_bytes = PF_BATCH_MAX_ARENA_BYTES};
+    assert_int_equal(pf_batch_bounds_for(m, &bd, &lim, &d), PF_OK);
+    assert_true(lim.max_workers > 1 && lim.max_workers < 16);
+    assert_true(lim.max_suspend_slots > 64 && lim.max_suspend_slots < PF_BATCH_MAX_WORKERS);
+    bd.workers = lim.max_workers;
+    bd.suspend_slots = lim.max_suspend_slots;
+    assert_int_equal(pf_batch_check(m, &bd, &d), PF_OK);
+    bd.workers++;
+    assert_int_equal(pf_batch_check(m, &bd, &d), PF_TOO_LARGE);
+    assert_memory_equal(d.msg, "workers: ", 9);
+    bd.workers--;
+    bd.suspend_slots++;
+    assert_int_equal(pf_batch_check(m, &bd, &d), PF_TOO_LARGE);
+    assert_memory_equal(d.msg, "suspend_slots: ", 15);
+    /* a small map: PF_BATCH_MAX_WORKERS bounds both */
+    pf_map *small = open_grid(8, 8);
+    assert_int_equal(pf_batch_bounds_for(small, NULL, &lim, NULL), PF_OK);
+    assert_int_equal(lim.max_workers, PF_BATCH_MAX_WORKERS);
+    assert_int_equal(lim.max_suspend_slots, PF_BATCH_MAX_WORKERS);
+    /* another field at fault: refused as pf_batch_check does, the bounds zeroed */
+    lim = (pf_batch_bounds){7, 7};
+    assert_int_equal(pf_batch_bounds_for(m, &(pf_batch_desc){.flags = 1u << 7}, &lim, &d), PF_INVALID_ARGUMENT);
+    assert_memory_equal(d.msg, "flags: ", 7);
+    assert_int_equal(lim.max_workers, 0);
+    assert_int_equal(lim.max_suspend_slots, 0);
+    assert_int_equal(pf_batch_bounds_for(NULL, NULL, &lim, &d), PF_INVALID_ARGUMENT);
+    assert_int_equal(pf_batch_bounds_for(m, NULL, NULL, &d), PF_INVALID_ARGUMENT);
+    pf_map_destroy(small);
+    pf_map_destroy(m);
+}
+
 /* The slot holder keeps its search when the spare is made lazily too: the job that only runs
  * ahead of the account goes first and may not make the one spare the admitted search will need. */
 static void test_owed_spare_made_lazily(void **state)
@@ -452,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_open_list_clamped),
         cmocka_unit_test(test_spares_made_lazily),
         cmocka_unit_test(test_suspend_slots_bound),
+        cmocka_unit_test(test_bounds_for),
         cmocka_unit_test(test_owed_spare_made_lazily),
         cmocka_unit_test(test_spare_out_of_memory),
         cmocka_unit_test(test_lazy_spares_lockstep),

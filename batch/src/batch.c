@@ -55,7 +55,7 @@ typedef struct batch_cfg {
  * own with its reservation in `reserve` (pf_batch.h, LIMITS). Sizes are checked before anything is
  * made: each worker and spare is a whole context. On PF_OK `c` holds the desc with its defaults
  * resolved and its open-list sizes clamped. */
-static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag, int fixed)
+static pf_status check_fields(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag)
 {
     if (!map) return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "map: NULL");
     PF__CHECK_MAP(map);
@@ -110,13 +110,27 @@ static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *
      * every spare (made lazily, but all of them may be needed at once). */
     c->d.heap_capacity = clamp_open(map, c->d.heap_capacity);
     c->d.reserve.open_list = clamp_open(map, c->d.reserve.open_list);
+    return PF_OK;
+}
+
+/* What one spare (a context) and one worker (a context and its path arena) commit. */
+static void commit_bytes(const pf_map *map, const batch_cfg *c, int fixed, uint64_t *ctx, uint64_t *worker)
+{
+    const pf_batch_desc *d = &c->d;
     uint32_t open = d->heap_capacity > d->reserve.open_list ? d->heap_capacity : d->reserve.open_list;
     /* in caller memory, the context pf_batch_init_static carves: its open list holds every node
      * unless heap_capacity says less, and a JPS table brings the JPS state (static_layout) */
-    uint64_t ctx = fixed ? pf_ctx_estimate(map, &(pf_ctx_desc){.heap_capacity = d->heap_capacity,
-                                                                .jps_table = d->jps_table})
-                         : ctx_bytes(map, open);
-    uint64_t worker = ctx + (c->arena > d->reserve.arena_bytes ? c->arena : d->reserve.arena_bytes);
+    *ctx = fixed ? pf_ctx_estimate(map, &(pf_ctx_desc){.heap_capacity = d->heap_capacity, .jps_table = d->jps_table})
+                 : ctx_bytes(map, open);
+    *worker = *ctx + (c->arena > d->reserve.arena_bytes ? c->arena : d->reserve.arena_bytes);
+}
+
+static pf_status check(const pf_map *map, const pf_batch_desc *desc, batch_cfg *c, pf_diag *diag, int fixed)
+{
+    pf_status st = check_fields(map, desc, c, diag);
+    if (st != PF_OK) return st;
+    uint64_t ctx, worker;
+    commit_bytes(map, c, fixed, &ctx, &worker);
     if ((uint64_t)c->nworkers * worker > PF_BATCH_MAX_WORKER_BYTES)
         return PF__REFUSE(diag, PF_TOO_LARGE,
                           "workers: %u workers of %llu bytes each (a context and a path arena) exceed "
@@ -141,6 +155,25 @@ pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *
 {
     batch_cfg c;
     return check(map, desc, &c, diag, 0);
+}
+
+pf_status pf_batch_bounds_for(const pf_map *map, const pf_batch_desc *desc, pf_batch_bounds *out, pf_diag *diag)
+{
+    if (!out) return PF__REFUSE(diag, PF_INVALID_ARGUMENT, "out: NULL");
+    *out = (pf_batch_bounds){0};
+    /* the two counts asked for are the answer, not part of the question */
+    pf_batch_desc d = desc ? *desc : (pf_batch_desc){0};
+    d.workers = d.suspend_slots = 1;
+    batch_cfg c;
+    pf_status st = check_fields(map, &d, &c, diag);
+    if (st != PF_OK) return st;
+    uint64_t ctx, worker;
+    commit_bytes(map, &c, 0, &ctx, &worker);
+    uint64_t w = PF_BATCH_MAX_WORKER_BYTES / worker, s = PF_BATCH_MAX_SPARE_BYTES / ctx;
+    s = s > PF__URGENT_SLOTS ? s - PF__URGENT_SLOTS : 0; /* the urgent slot's context counts too */
+    out->max_workers = (uint32_t)(w < PF_BATCH_MAX_WORKERS ? w : PF_BATCH_MAX_WORKERS);
+    out->max_suspend_slots = (uint32_t)(s < PF_BATCH_MAX_WORKERS ? s : PF_BATCH_MAX_WORKERS);
+    return PF_OK;
 }
 
 /* Fields every batch starts with; the tables are made or placed by the caller. */

@@ -464,6 +464,20 @@ typedef struct pf_batch_stats {
  */
 PF_API pf_status pf_batch_check(const pf_map *map, const pf_batch_desc *desc, pf_diag *diag);
 
+/** The largest workers and suspend_slots pf_batch_check accepts for `map` (LIMITS), each with the
+ *  rest of `desc` as given (its own workers and suspend_slots are not read): a tool that takes these
+ *  counts from a user can name the bound instead of only refusing. 0 where not even one fits (the
+ *  map is too large for one context). For pf_batch_create; pf_batch_init_static carves larger
+ *  contexts (LIMITS), so its bounds are smaller: ask pf_batch_check there.
+ *  @return PF_OK (*out filled), PF_INVALID_ARGUMENT (out NULL: nothing written) or what pf_batch_check
+ *          returns for another field of desc (*out zeroed). */
+typedef struct pf_batch_bounds {
+    uint32_t max_workers;       /* workers x (context + path arena) within PF_BATCH_MAX_WORKER_BYTES */
+    uint32_t max_suspend_slots; /* (suspend_slots + 1) x context within PF_BATCH_MAX_SPARE_BYTES */
+} pf_batch_bounds;
+PF_API pf_status pf_batch_bounds_for(const pf_map *map, const pf_batch_desc *desc, pf_batch_bounds *out,
+                                     pf_diag *diag);
+
 /**
  * Creates a batch for `map` with its workers (one pf_ctx and one arena each), then reserves what
  * desc->reserve asks for. Spare contexts are made later, as searches are suspended, unless
