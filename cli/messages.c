@@ -22,9 +22,8 @@ static void put_escaped(FILE *f, const char *fmt, va_list ap)
     char *out = malloc(4 * len + 4);
     size_t cap = out ? 4 * len + 4 : sizeof small;
     if (!out) out = small;
-    fwrite(out, 1, pf__escape(out, cap, raw, len), f);
+    fwrite(out, 1, pf__escape(out, cap, raw, len, n >= 0 && (size_t)n >= sizeof raw), f);
     if (out != small) free(out);
-    if (n >= 0 && (size_t)n >= sizeof raw) fputs("...", f);
     fputc('\n', f);
 }
 

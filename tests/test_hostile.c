@@ -267,16 +267,37 @@ static void test_messages_escaped_and_whole(void **state)
     assert_non_null(strstr(d.msg, "cannot open"));
     /* a message that cannot fit is cut on a whole escape and says so */
     char small[16];
-    pf__escape(small, sizeof small, "abc\x01\x02\x03\x04", 7);
+    pf__escape(small, sizeof small, "abc\x01\x02\x03\x04", 7, 0);
     assert_string_equal(small, "abc\\x01\\x02...");
-    pf__escape(small, sizeof small, "abc\x01\x02\x03", 6); /* 15 bytes: fits exactly */
+    pf__escape(small, sizeof small, "abc\x01\x02\x03", 6, 0); /* 15 bytes: fits exactly */
     assert_string_equal(small, "abc\\x01\\x02\\x03");
     /* bytes of no well-formed UTF-8 sequence are escaped too (a lone continuation byte, a cut
      * sequence, an overlong '/', a surrogate, past U+10FFFF); whole characters are not */
     char buf[128];
     static const char bad[] = "a\x80" "b\xe2\x82" "c\xc0\xaf" "d\xed\xa0\x80" "e\xf4\x90\x80\x80" "\xe2\x82\xac\xf0\x9f\x98\x80\xff";
-    pf__escape(buf, sizeof buf, bad, sizeof bad - 1);
+    pf__escape(buf, sizeof buf, bad, sizeof bad - 1, 0);
     assert_string_equal(buf, "a\\x80b\\xe2\\x82c\\xc0\\xafd\\xed\\xa0\\x80e\\xf4\\x90\\x80\\x80\xe2\x82\xac\xf0\x9f\x98\x80\\xff");
+    /* a text its writer's buffer cut in the middle of a character: the part dropped, not escaped,
+     * and the cut said (it ended in "\xe2\x82", and pf_diag's without "...") */
+    pf__escape(buf, sizeof buf, "ab\xe2\x82", 4, 1);
+    assert_string_equal(buf, "ab...");
+    pf__escape(buf, sizeof buf, "ab\xe2\x82\xac", 5, 1); /* cut after a whole character */
+    assert_string_equal(buf, "ab\xe2\x82\xac...");
+    pf__escape(buf, sizeof buf, "ab\x80", 3, 1); /* a stray byte before the cut stays escaped */
+    assert_string_equal(buf, "ab\\x80...");
+    char longer[700];
+    size_t k = 0;
+    longer[k++] = 'a';
+    while (k + 3 < sizeof longer) {
+        memcpy(longer + k, "\xe2\x82\xac", 3);
+        k += 3;
+    }
+    longer[k] = '\0';
+    pf__diag_set(&d, PF_PARSE_ERROR, "x", 0, 0, "%s", longer);
+    size_t dl = strlen(d.msg);
+    assert_true(dl > 300);
+    assert_null(strstr(d.msg, "\\x"));
+    assert_string_equal(d.msg + dl - 6, "\xe2\x82\xac...");
 }
 
 /* ---- defect 4: a .pft header's sizes are checked before its payload is allocated -------------- */

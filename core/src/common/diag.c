@@ -32,14 +32,31 @@ static int escaped_at(const char *src, size_t n, size_t i, size_t *take)
     return !len || s[0] < 0x20 || s[0] == 0x7f || (s[0] == 0xc2 && s[1] <= 0x9f);
 }
 
-size_t pf__escape(char *dst, size_t cap, const char *src, size_t n)
+/* n less the bytes of a character that src[0..n) ends in the middle of (a text cut at n by a
+ * buffer), so that the cut does not show as escaped bytes of no character. */
+static size_t whole_chars(const char *src, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    for (size_t back = 1; back <= 3 && back <= n; back++) {
+        unsigned char c = s[n - back];
+        if (c >= 0x80 && c <= 0xbf) continue; /* a continuation byte: its lead is further back */
+        size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        return len > back ? n - back : n;
+    }
+    return n;
+}
+
+size_t pf__escape(char *dst, size_t cap, const char *src, size_t n, int cut)
 {
     static const char hex[] = "0123456789abcdef";
     if (!cap) return 0;
+    if (cut) n = whole_chars(src, n);
     size_t total = 0, take;
     for (size_t i = 0; i < n; i += take) total += escaped_at(src, n, i, &take) ? 4 * take : take;
-    /* when it cannot all fit, stop on a whole escape (or character) and leave room to say it was cut */
-    size_t room = total < cap ? cap - 1 : (cap > 4 ? cap - 4 : 0);
+    /* when it cannot all fit, or was cut before it came here, stop on a whole escape (or character)
+     * and leave room to say it was cut */
+    const int mark = cut || total >= cap;
+    size_t room = !mark ? cap - 1 : (cap > 4 ? cap - 4 : 0);
     size_t o = 0;
     for (size_t i = 0; i < n; i += take) {
         int esc = escaped_at(src, n, i, &take);
@@ -56,7 +73,7 @@ size_t pf__escape(char *dst, size_t cap, const char *src, size_t n)
             dst[o++] = hex[b & 15];
         }
     }
-    if (total >= cap && cap > 4) {
+    if (mark && cap > 4) {
         memcpy(dst + o, "...", 3);
         o += 3;
     }
@@ -74,7 +91,7 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int ml = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     /* the whole message is escaped as one: file names and echoed input may hold control bytes */
     char raw[PF_DIAG_MSG_SIZE + sizeof msg];
@@ -84,7 +101,9 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
     else if (line) len = snprintf(raw, sizeof raw, "%s:%u: %s", n, line, msg);
     else len = snprintf(raw, sizeof raw, "%s: %s", n, msg);
     size_t rl = len < 0 ? 0 : (size_t)len < sizeof raw ? (size_t)len : sizeof raw - 1;
-    pf__escape(diag->msg, sizeof diag->msg, raw, rl);
+    /* the message ends raw: cut by either buffer, it is said with "..." */
+    const int cut = (ml >= 0 && (size_t)ml >= sizeof msg) || (len >= 0 && (size_t)len >= sizeof raw);
+    pf__escape(diag->msg, sizeof diag->msg, raw, rl, cut);
     return st;
 }
 

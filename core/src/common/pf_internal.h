@@ -48,9 +48,11 @@ pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t l
 /* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
  * and the two-byte UTF-8 forms of C1) and bytes of no well-formed UTF-8 sequence written as \xNN,
  * so input echoed in a message can neither drive a terminal nor make the message invalid text; an
- * escape that does not fit ends the copy with "...". Returns the length written. The one escaping
- * of messages: pf_diag's, and the CLI's (cli_error, cli_say). */
-size_t pf__escape(char *dst, size_t cap, const char *src, size_t n);
+ * escape that does not fit ends the copy with "...". `cut`: src was cut at n by the caller's buffer
+ * (a character it ends in the middle of is dropped, not escaped, and the copy ends with "..."
+ * too). Returns the length written. The one escaping of messages: pf_diag's, and the CLI's
+ * (cli_error, cli_say). */
+size_t pf__escape(char *dst, size_t cap, const char *src, size_t n, int cut);
 
 /* The file a symbolic link names, into out (cap bytes): resolved when it exists, else the name the
  * link holds (relative to the link's directory), so that writing through a dangling link makes
