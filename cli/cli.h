@@ -67,7 +67,8 @@ void     cli_say(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* Writes s as a JSON string, quotes included ("a\"b", control characters as \u00XX). */
+/* Writes s as a JSON string, quotes included ("a\"b", control characters as \u00XX, a byte of no
+ * UTF-8 character as \ufffd: JSON is UTF-8). */
 void     cli_json_str(FILE *f, const char *s);
 
 /* An output file (--csv, -o): written beside its target and renamed over it once complete, so a

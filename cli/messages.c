@@ -48,10 +48,16 @@ void cli_say(const char *fmt, ...)
 void cli_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+    const size_t n = strlen(s);
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0, take; i < n; i += take) {
+        take = pf__utf8_len(u + i, n - i);
+        if (!take) { /* a byte of no character (a file name in Latin-1): JSON is UTF-8 (RFC 8259) */
+            take = 1;
+            fputs("\\ufffd", f);
+        } else if (u[i] == '"' || u[i] == '\\') fprintf(f, "\\%c", u[i]);
+        else if (u[i] < 0x20 || u[i] == 0x7f) fprintf(f, "\\u%04x", u[i]);
+        else fwrite(u + i, 1, take, f);
     }
     fputc('"', f);
 }

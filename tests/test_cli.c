@@ -98,6 +98,15 @@ static void test_scen(void **state)
     /* the header is a contract: exactly these ten columns */
     assert_memory_equal(text, "id,bucket,sx,sy,gx,gy,status,cost,expanded,path_len\n", 51);
     HAS(text, "\n1,0,0,0,5,2,ok,7.00000000,");
+    /* a map file named in Latin-1 (0xe9, no UTF-8): the JSON says U+FFFD, and stays UTF-8 (it
+     * held the raw byte) */
+    const char *latin = write_tmp("caf\xe9.map", MAP);
+    assert_int_equal(RUN("scen", latin, sc), 0);
+    HAS(g_out, "caf\\ufffd.map\"");
+    assert_null(strchr(g_out, '\xe9'));
+    const char *utf8 = write_tmp("caf\xc3\xa9.map", MAP); /* a name in UTF-8 is written as it is */
+    assert_int_equal(RUN("scen", utf8, sc), 0);
+    HAS(g_out, "caf\xc3\xa9.map\"");
     assert_int_equal(RUN("scen", map, sc, "--csv", csv, "--csv-us"), 0);
     /* --csv-us without --csv: nothing to add the column to, said (it was accepted silently) */
     assert_int_equal(RUN("scen", map, sc, "--csv-us"), 2);

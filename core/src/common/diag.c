@@ -5,9 +5,7 @@
 #include <string.h>
 #include "common/pf_internal.h"
 
-/* Length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no
- * surrogates, nothing past U+10FFFF), or 0 when s[0] starts none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t pf__utf8_len(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];
     size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
@@ -27,7 +25,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 static int escaped_at(const char *src, size_t n, size_t i, size_t *take)
 {
     const unsigned char *s = (const unsigned char *)src + i;
-    size_t len = utf8_len(s, n - i);
+    size_t len = pf__utf8_len(s, n - i);
     *take = len ? len : 1;
     return !len || s[0] < 0x20 || s[0] == 0x7f || (s[0] == 0xc2 && s[1] <= 0x9f);
 }

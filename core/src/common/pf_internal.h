@@ -45,6 +45,10 @@ PF__INLINE uint32_t pf__tie_deeper(double h)
 pf_status pf__diag_set(pf_diag *diag, pf_status st, const char *name, uint32_t line, uint32_t col,
                        const char *fmt, ...) PF__PRINTF(6, 7);
 
+/* Length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF), or 0 when s[0] starts none (n > 0). */
+size_t pf__utf8_len(const unsigned char *s, size_t n);
+
 /* Copies src[0..n) to dst (capacity cap, always NUL-terminated) with control characters (C0, DEL
  * and the two-byte UTF-8 forms of C1) and bytes of no well-formed UTF-8 sequence written as \xNN,
  * so input echoed in a message can neither drive a terminal nor make the message invalid text; an
