@@ -77,7 +77,7 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
     assert_int_equal(pf_ctx_create(m, NULL, &cx), PF_OK);
     uint32_t cap = w * h;
     uint32_t *path = malloc(cap * sizeof *path), *way = malloc(cap * sizeof *way), *out = malloc(cap * sizeof *out);
-    uint32_t *pos = malloc(cap * sizeof *pos);
+    uint32_t *pos = malloc(cap * sizeof *pos), *inpl = malloc(cap * sizeof *inpl);
     for (int q = 0; q < 12; q++) {
         uint32_t s = rng_below(&rs, w * h), g = rng_below(&rs, w * h);
         pf_path p = {.nodes = path, .capacity = cap};
@@ -143,6 +143,19 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
             pf_path o = {.nodes = out, .capacity = cap};
             pf_repair_info info;
             pf_status r = pf_path_repair(cx, use, ulen, 0, &(pf_search_desc){.unit_size = K}, &o, &info);
+            /* repaired in place (out->nodes the old path itself): the same answer (it was a path
+             * that never reached the goal, from the stretch written over the old nodes) */
+            memcpy(inpl, use, ulen * sizeof *use);
+            pf_path oi = {.nodes = inpl, .capacity = cap};
+            pf_repair_info ii;
+            assert_int_equal(pf_path_repair(cx, inpl, ulen, 0, &(pf_search_desc){.unit_size = K}, &oi, &ii), r);
+            if (r == PF_OK) {
+                assert_int_equal(oi.len, o.len);
+                assert_memory_equal(inpl, out, o.len * sizeof *out);
+                assert_true(ii.bound == info.bound && ii.rejoin == info.rejoin && ii.broken == info.broken);
+            } else {
+                assert_memory_equal(inpl, use, ulen * sizeof *use); /* left as it was */
+            }
             double opt = oracle_cost(me, use[0], use[ulen - 1]);
             if (r == PF_NO_PATH || r == PF_INVALID_GOAL) {
                 assert_false(isfinite(opt) && pf_grid_class(me, (int32_t)(use[ulen - 1] % w), (int32_t)(use[ulen - 1] / w)));
@@ -196,6 +209,7 @@ static void one_map(uint64_t seed, long *checks, long *broken, long *repaired)
     free(way);
     free(out);
     free(pos);
+    free(inpl);
     pf_ctx_destroy(cx);
     pf_map_destroy(m);
     free(c);

@@ -89,7 +89,9 @@ typedef struct pf_repair_info {
  * edit gave another class (ground flooded to water) is repaired as a unit of that class. A game
  * with movement types passes the unit's filter (for a one-class unit, a filter of that class),
  * and the repair then answers PF_INVALID_START.
- * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room).
+ * @param out  path->len is set even on PF_BUFFER_TOO_SMALL (call again with room). out->nodes may
+ *             be `nodes` itself (the unit's path repaired in place, given the room); on a failing
+ *             status the nodes are left as they were.
  * @return PF_OK, PF_NO_PATH (the goal cannot be reached any more), PF_INVALID_START (the unit
  *         cannot stand on nodes[at] now), PF_INVALID_GOAL (nor on the goal), PF_INVALID_ARGUMENT,
  *         PF_BUFFER_TOO_SMALL, and what pf_search returns (a desc it refuses is refused first,

@@ -150,7 +150,17 @@ static double legs_cost(const pf_map *m, const pf_move_filter *f, const uint32_t
     return sum;
 }
 
-/* Searches from -> to and writes its path followed by nodes[tail..len) into out. */
+/* nodes[from..from + n) to out[at..), nodes and points: out->nodes may be the old path itself (a
+ * unit's path repaired in place), so the points are made first and the nodes moved as memmove does. */
+static void keep_tail(const pf_map *m, const uint32_t *nodes, uint32_t from, uint32_t n, pf_path *out, uint32_t at)
+{
+    if (out->points)
+        for (uint32_t k = 0; k < n; k++) out->points[at + k] = pf_grid_point(m, nodes[from + k]);
+    if (out->nodes && n) memmove(out->nodes + at, nodes + from, (size_t)n * sizeof *nodes);
+}
+
+/* Searches from -> to and writes its path followed by nodes[tail..len) into out. The old nodes are
+ * moved into place before the new stretch is written over what may be their old place. */
 static pf_status plan(pf_ctx *ctx, uint32_t from, uint32_t to, const pf_search_desc *d, const uint32_t *nodes,
                       uint32_t tail, uint32_t len, pf_path *out, pf_stats *st)
 {
@@ -159,12 +169,9 @@ static pf_status plan(pf_ctx *ctx, uint32_t from, uint32_t to, const pf_search_d
     const uint32_t rest = tail < len ? len - tail : 0, total = st->path_len + rest;
     out->len = total;
     if (total > out->capacity) return PF_BUFFER_TOO_SMALL;
+    keep_tail(ctx->map, nodes, tail, rest, out, st->path_len);
     pf_path p = {.nodes = out->nodes, .points = out->points, .capacity = out->capacity};
     if ((s = pf_search_path(ctx, &p, NULL)) != PF_OK) return s;
-    for (uint32_t k = 0; k < rest; k++) {
-        if (out->nodes) out->nodes[st->path_len + k] = nodes[tail + k];
-        if (out->points) out->points[st->path_len + k] = pf_grid_point(ctx->map, nodes[tail + k]);
-    }
     out->len = total;
     return PF_OK;
 }
@@ -198,10 +205,7 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
     if (first == PF_NODE_NONE) { /* nothing broke: the path from the unit on */
         out->len = len - at;
         if (out->len > out->capacity) return PF_BUFFER_TOO_SMALL;
-        for (uint32_t k = at; k < len; k++) {
-            if (out->nodes) out->nodes[k - at] = nodes[k];
-            if (out->points) out->points[k - at] = pf_grid_point(m, nodes[k]);
-        }
+        keep_tail(m, nodes, at, len - at, out, 0);
         if (info) *info = in;
         return PF_OK;
     }
@@ -217,9 +221,10 @@ pf_status pf_path_repair(pf_ctx *ctx, const uint32_t *nodes, uint32_t len, uint3
     in.rejoin = j;
     /* the old path joins the rejoin point to the goal, so it is reachable iff the goal is: a whole
      * new query could only find the same PF_NO_PATH, at a higher price */
+    const double old_legs = legs_cost(m, d.filter, nodes, at, j); /* before out, maybe nodes, is written */
     pf_status s = plan(ctx, nodes[at], nodes[j], &d, nodes, j + 1, len, out, &in.stats);
     if (s == PF_OK) {
-        double bound = in.stats.cost - legs_cost(m, d.filter, nodes, at, j);
+        double bound = in.stats.cost - old_legs;
         in.bound = bound > 0.0 ? bound : 0.0;
     }
     if (info) *info = in;
