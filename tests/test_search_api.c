@@ -721,6 +721,23 @@ static void test_tree_matches_oracle(void **state)
             }
             assert_true(isinf(pf_ctx_cost(ctx, n)));
             assert_int_equal(pf_ctx_parent(ctx, n), PF_NODE_NONE);
+            /* a tree has no goal: its status and no path, and the context keeps its status (it
+             * was PF_COST_OVERFLOW, the tree's "cost" being INFINITY, and stayed so; a review) */
+            uint32_t buf[4];
+            pf_path p = {.nodes = buf, .capacity = 4};
+            pf_stats st;
+            assert_int_equal(pf_search_path(ctx, &p, &st), PF_OK);
+            assert_int_equal(p.len, 0);
+            assert_true(isinf(st.cost));
+            assert_int_equal(pf_search_step(ctx, 0), PF_OK);
+            { /* a flow field alike */
+                uint32_t goal = 0;
+                while (!pf_grid_class(m, pf_grid_point(m, goal).x, pf_grid_point(m, goal).y)) goal++;
+                assert_int_equal(pf_flow_build(ctx, goal, NULL), PF_OK);
+                assert_int_equal(pf_search_path(ctx, &p, NULL), PF_OK);
+                assert_int_equal(p.len, 0);
+                assert_int_equal(pf_search_step(ctx, 0), PF_OK);
+            }
             pf_ctx_destroy(ctx);
             pf_map_destroy(m);
         }

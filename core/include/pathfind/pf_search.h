@@ -450,8 +450,10 @@ PF_API pf_status pf_search(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_
 PF_API pf_status pf_search_begin(pf_ctx *ctx, uint32_t start, uint32_t goal, const pf_search_desc *desc);
 PF_API pf_status pf_search_step(pf_ctx *ctx, uint32_t max_expansions);
 /**
- * Writes the path and stats of the last finished search.
- * @return its final status, PF_BUFFER_TOO_SMALL, PF_MAP_CHANGED when the map was edited since the
+ * Writes the path and stats of the last finished search. After pf_search_tree or a flow field
+ * (pf_flow.h), which have no goal: their status, and no path (len 0, stats cost INFINITY).
+ * @return its final status, PF_INVALID_ARGUMENT (ctx NULL, or no search ran on it),
+ *         PF_BUFFER_TOO_SMALL, PF_MAP_CHANGED when the map was edited since the
  *         search ran (read the path before editing), or PF_IN_PROGRESS while a sliced search has
  *         not finished (nothing written then: neither the path nor the stats; not a failure by
  *         pf_failed, so test for it).

@@ -1067,7 +1067,8 @@ pf_status pf_search_path(pf_ctx *ctx, pf_path *path, pf_stats *stats)
         }
         if (recost) cost = sum;
     }
-    if (st == PF_OK && !(cost <= DBL_MAX)) {
+    /* a tree or a flow field has no goal, so no path and no cost to overflow: its status stands */
+    if (st == PF_OK && s->found != PF_NODE_NONE && !(cost <= DBL_MAX)) {
         /* Weights near DBL_MAX (possible through pf_graph_create) sum to infinity: the path exists
          * but has no cost to report, so it is an error rather than an answer with cost inf. */
         st = s->status = PF_COST_OVERFLOW;
