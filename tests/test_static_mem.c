@@ -413,6 +413,15 @@ static void test_batch_static(void **state)
     dd.allocator = (pf_allocator){0};
     assert_int_equal(pf_batch_estimate(NULL, &d), 0);
     assert_int_equal(pf_batch_estimate(m, &(pf_batch_desc){.workers = 5000}), 0);
+    { /* a JPS table of another map: refused by create and init_static, so no size (it had one) */
+        pf_map *other = make_grid(180, 140, 22, 6);
+        pf_batch_desc foreign = {.jps_table = t};
+        assert_int_equal(pf_batch_estimate(other, &foreign), 0);
+        pf_batch *b = NULL;
+        assert_int_equal(pf_batch_create(other, &foreign, &b), PF_WRONG_MAP);
+        assert_null(b);
+        pf_map_destroy(other);
+    }
     size_t need = pf_batch_estimate(m, &d);
     /* two workers and two spares, each a context with its JPS state */
     assert_true(need > 4 * pf_ctx_estimate(m, &(pf_ctx_desc){.jps_table = t}));
@@ -600,11 +609,13 @@ static void test_batch_static_refusals(void **state)
 {
     (void)state;
     pf_map *m = make_grid(40, 30, 20, 9), *other = make_grid(40, 30, 20, 10);
-    pf_jps_table *t;
+    pf_jps_table *t, *own;
     assert_int_equal(pf_jps_table_create(other, NULL, &t), PF_OK);
+    assert_int_equal(pf_jps_table_create(m, NULL, &own), PF_OK);
     pf_batch_desc bd = {.workers = 1, .max_queries = 8, .jps_table = t};
-    size_t need = pf_batch_estimate(m, &bd);
-    assert_true(need > 0);
+    assert_int_equal(pf_batch_estimate(m, &bd), 0); /* refused: no size */
+    size_t need = pf_batch_estimate(m, &(pf_batch_desc){.workers = 1, .max_queries = 8, .jps_table = own});
+    assert_true(need > 0); /* the room the batch would take with a table of its map */
     unsigned char *mem = malloc(need);
     assert_non_null(mem);
     pf_batch *b;
@@ -614,6 +625,7 @@ static void test_batch_static_refusals(void **state)
     free(mem);
     assert_int_equal(pf_grid_apply_edits(m, &(pf_grid_edit){.rect = {1, 1, 2, 2}, .cls = 0}, 1, NULL), PF_OK);
     pf_jps_table_destroy(t);
+    pf_jps_table_destroy(own);
     pf_map_destroy(other);
     pf_map_destroy(m);
 

@@ -176,6 +176,17 @@ pf_status pf_batch_bounds_for(const pf_map *map, const pf_batch_desc *desc, pf_b
     return PF_OK;
 }
 
+/* A JPS table or an accelerator made for another map: PF_WRONG_MAP, as pf_batch_create and
+ * pf_batch_init_static refuse them (and pf_batch_estimate with 0). Contexts attach the batch's
+ * accelerator whatever its cells (pf__new_ctx: an adopted one may be stale), so it is checked here,
+ * as pf_ctx_use_accel would. */
+static pf_status tables_match(const pf_map *map, const batch_cfg *c)
+{
+    if (c->d.accel && !pf__accel_attachable(c->d.accel, map)) return PF_WRONG_MAP;
+    if (c->d.jps_table && !pf__jps_table_attachable(c->d.jps_table, map)) return PF_WRONG_MAP;
+    return PF_OK;
+}
+
 /* Fields every batch starts with; the tables are made or placed by the caller. */
 static void batch_init(pf_batch *b, const pf_map *map, const batch_cfg *c, pf_allocator a)
 {
@@ -208,7 +219,7 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     if (st != PF_OK) return st;
     /* contexts attach the batch's accelerator whatever its cells (pf__new_ctx: an adopted one may
      * be stale), so the desc's is checked here, as pf_ctx_use_accel would */
-    if (c.d.accel && !pf__accel_attachable(c.d.accel, map)) return PF_WRONG_MAP;
+    if ((st = tables_match(map, &c)) != PF_OK) return st;
     pf_allocator a = pf__alloc_resolve(&c.d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);
     if (!b) return PF_OUT_OF_MEMORY;
@@ -251,7 +262,7 @@ static batch_layout static_layout(const pf_map *map, const batch_cfg *c)
 size_t pf_batch_estimate(const pf_map *map, const pf_batch_desc *desc)
 {
     batch_cfg c;
-    if (resolve(map, desc, &c, 1) != PF_OK) return 0;
+    if (resolve(map, desc, &c, 1) != PF_OK || tables_match(map, &c) != PF_OK) return 0;
     return static_layout(map, &c).total + 63u;
 }
 
@@ -263,6 +274,7 @@ pf_status pf_batch_init_static(void *mem, size_t size, const pf_map *map, const 
     batch_cfg c;
     pf_status st = resolve(map, desc, &c, 1);
     if (st != PF_OK) return st;
+    if ((st = tables_match(map, &c)) != PF_OK) return st; /* before the batch follows the map */
     if (!mem) return PF_INVALID_ARGUMENT;
     if (c.d.accel) return PF_UNSUPPORTED; /* its query state is allocated on first use */
     batch_layout l = static_layout(map, &c);

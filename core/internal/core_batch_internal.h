@@ -87,6 +87,8 @@ const pf_map *pf__accel_map(const pf_accel *acc);
 /* Whether pf_ctx_use_accel would take `acc` for `map`: made for it, and current
  * (pf_accel_current) or following its edits by the diff (PF_ACCEL_EDITS_CHECK). */
 int pf__accel_attachable(const pf_accel *acc, const pf_map *map);
+/* Whether a context of `map` may use `t` (made for this map, at its cells): pf_ctx_create's test. */
+int pf__jps_table_attachable(const pf_jps_table *t, const pf_map *map);
 /* Whether `acc` [opt] would answer the query start -> goal (public ids) with the resolved options
  * rd on map: AUTO, a one-cell unit without filter or partial answer, the accelerator in use on the
  * map, and a move longer than its short-query threshold. The batch then groups the query with

@@ -168,9 +168,13 @@ static pf_status check_map(const pf_map *map, const pf_ctx_desc *d)
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
     if (map->count == 0) return PF_INVALID_ARGUMENT;
     if (d && (unsigned)d->prefault > PF_PREFAULT_NONE) return PF_INVALID_ARGUMENT;
-    if (d && d->jps_table && (d->jps_table->map != map || d->jps_table->fingerprint != map->fingerprint))
-        return PF_WRONG_MAP;
+    if (d && d->jps_table && !pf__jps_table_attachable(d->jps_table, map)) return PF_WRONG_MAP;
     return PF_OK;
+}
+
+int pf__jps_table_attachable(const pf_jps_table *t, const pf_map *map)
+{
+    return t->map == map && t->fingerprint == map->fingerprint;
 }
 
 pf_status pf_ctx_create(const pf_map *map, const pf_ctx_desc *desc, pf_ctx **out)
