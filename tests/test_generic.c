@@ -21,6 +21,7 @@ typedef struct graph {
     double   w[GMAX][8];
     double   h[GMAX];
     int      negative; /* make the first arc's cost negative (bad input test) */
+    int      null_state; /* push the first arc's successor with no state (bad input test) */
 } graph;
 
 static void g_succ(const void *s, pf_gen_sink *out, void *u)
@@ -29,7 +30,7 @@ static void g_succ(const void *s, pf_gen_sink *out, void *u)
     uint32_t v;
     memcpy(&v, s, 4);
     for (uint32_t i = 0; i < g->deg[v]; i++)
-        pf_gen_push(out, &g->to[v][i], g->negative && i == 0 ? -1.0 : g->w[v][i], i);
+        pf_gen_push(out, g->null_state && i == 0 ? NULL : &g->to[v][i], g->negative && i == 0 ? -1.0 : g->w[v][i], i);
 }
 static double g_h(const void *s, void *u)
 {
@@ -241,6 +242,13 @@ static void test_buffer_and_bad_input(void **state)
     assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = (pf_gen_algo)99}, NULL, NULL),
                      PF_INVALID_ARGUMENT);
     g.negative = 1;
+    for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++)
+        assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = (pf_gen_algo)a}, NULL, NULL),
+                         PF_INVALID_ARGUMENT);
+    /* a successor pushed with no state is the domain's error too: it was dropped in silence, and
+     * every search answered PF_NO_PATH or a plan that avoided it (a review) */
+    g.negative = 0;
+    g.null_state = 1;
     for (int a = PF_GEN_ASTAR; a < PF_GEN__COUNT; a++)
         assert_int_equal(pf_gen_search(ctx, &p, &start, &(pf_gen_desc){.algo = (pf_gen_algo)a}, NULL, NULL),
                          PF_INVALID_ARGUMENT);

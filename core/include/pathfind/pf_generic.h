@@ -132,7 +132,8 @@ typedef int (*pf_gen_goal_fn)(const void *state, void *user);
  * Adds one successor: `state` (state_size bytes, copied now), step `cost` (finite, >= 0) and the
  * caller's `action` id, returned in the plan.
  * @return 1, or 0 when the context could not grow (the search then ends with PF_OUT_OF_MEMORY) or
- *         the cost is negative or not finite (PF_INVALID_ARGUMENT); the callback may stop early.
+ *         the cost is negative or not finite or the state NULL (PF_INVALID_ARGUMENT); the callback
+ *         may stop early.
  */
 PF_API int pf_gen_push(pf_gen_sink *out, const void *state, double cost, uint32_t action);
 /** As pf_gen_push, with the successor's heuristic value `h` when the domain can compute it

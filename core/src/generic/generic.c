@@ -301,7 +301,11 @@ static uint8_t *sink_slot(pf_gen_sink *out, double cost, uint32_t action, double
 
 static int sink_push(pf_gen_sink *out, const void *state, double cost, uint32_t action, double h)
 {
-    if (!state) return 0;
+    if (!state) { /* a successor with no state is the domain's error, as a bad cost is: never a
+                   * successor dropped in silence (the search said PF_NO_PATH with a plan there) */
+        if (out) out->ctx->bad_push = 1;
+        return 0;
+    }
     uint8_t *slot = sink_slot(out, cost, action, h);
     if (!slot) return 0;
     pf__gen_copy(slot, state, out->ctx->ssize);
