@@ -1007,6 +1007,13 @@ static void test_invalid_desc_and_resolve(void **state)
     assert_int_equal(pf_search(gc, 0, 1, &(pf_search_desc){.heuristic = PF_HEUR_HEX}, NULL, NULL), PF_INVALID_ARGUMENT);
     assert_true(pf_failed(pf_search(gc, 0, 1, &(pf_search_desc){.heuristic = PF_HEUR_CALLBACK, .heuristic_fn = dummy_h},
                                     NULL, NULL)) == 0);
+    /* Theta* on a graph: unsupported, whether it has coordinates or not (without, its forced
+     * Euclidean heuristic was refused first: PF_INVALID_ARGUMENT; a review) */
+    pf_ctx *gxc;
+    assert_int_equal(pf_ctx_create(gx, NULL, &gxc), PF_OK);
+    assert_int_equal(pf_search(gc, 0, 1, &(pf_search_desc){.algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
+    assert_int_equal(pf_search(gxc, 0, 1, &(pf_search_desc){.algo = PF_ALGO_THETA}, NULL, NULL), PF_UNSUPPORTED);
+    pf_ctx_destroy(gxc);
     pf_ctx_destroy(gc);
     pf_map_destroy(g);
     pf_map_destroy(gx);

@@ -104,6 +104,11 @@ static expect predict(const pf_map *map, const pf_search_desc *d, int cbkind, in
     if (e.heur == PF_HEUR_MAX && ((d->heuristic_set >> PF_HEUR__COUNT) ||
                                   ((d->heuristic_set >> PF_HEUR_CALLBACK & 1u) && !d->heuristic_fn)))
         e.valid = 0;
+    /* Theta* where it is unsupported is refused so before the graph's heuristic rules and the
+     * reverse flag (checked as PF_UNSUPPORTED by the caller) */
+    if (e.valid && e.algo == PF_ALGO_THETA &&
+        (graph || pf_grid_moves(map) == PF_MOVES_HEX || pf_grid_weighted(map)))
+        return e;
     if (graph && e.heur != PF_HEUR_ZERO && e.heur != PF_HEUR_EUCLIDEAN && e.heur != PF_HEUR_CALLBACK &&
         e.heur != PF_HEUR_MAX)
         e.valid = 0;

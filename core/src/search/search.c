@@ -487,6 +487,10 @@ pf_status pf__search_desc_check(const pf_map *m, const pf_search_desc *d)
     if (!(d->weight >= 1.0) || !isfinite(d->weight)) return PF_INVALID_ARGUMENT;
     if (!(d->max_cost >= 0.0)) return PF_INVALID_ARGUMENT;
     if (d->heuristic == PF_HEUR_CALLBACK && !d->heuristic_fn) return PF_INVALID_ARGUMENT;
+    /* before the graph's heuristic rules: Theta* (its Euclidean heuristic forced) on a graph is
+     * unsupported, with coordinates or without (it was PF_INVALID_ARGUMENT without) */
+    if (d->algo == PF_ALGO_THETA && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX || m->cost))
+        return PF_UNSUPPORTED;
     if (d->heuristic == PF_HEUR_MAX && d->heuristic_set == 0) return PF_INVALID_ARGUMENT;
     /* bits past the last pf_heur, or the callback's without a function */
     if (d->heuristic == PF_HEUR_MAX &&
@@ -506,8 +510,6 @@ pf_status pf__search_desc_check(const pf_map *m, const pf_search_desc *d)
     if (d->unit_size > PF_UNIT_SIZE_MAX) return PF_INVALID_ARGUMENT;
     if (d->unit_size > 1 && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX)) return PF_UNSUPPORTED;
     if (d->partial && m->kind != PF_MAP_GRID) return PF_UNSUPPORTED;
-    if (d->algo == PF_ALGO_THETA && (m->kind != PF_MAP_GRID || m->moves == PF_MOVES_HEX || m->cost))
-        return PF_UNSUPPORTED;
     if (d->filter) {
         /* checked at every begin: no class, "blocked", or a bad multiplier */
         if (!pf__filter_valid(d->filter)) return PF_INVALID_ARGUMENT;
