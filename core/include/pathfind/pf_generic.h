@@ -247,7 +247,10 @@ typedef struct pf_gen_plan {
 
 typedef struct pf_gen_ctx_desc {
     pf_allocator allocator;
-    uint32_t     initial_states;  /* capacity reserved up front; 0 = 1024 */
+    uint32_t     initial_states;  /* states the first search reserves room for (the context knows
+                                     no state size before it), growing as needed after; 0 = 1024.
+                                     A search that cannot have that much memory ends with
+                                     PF_OUT_OF_MEMORY */
 } pf_gen_ctx_desc;
 
 /** @return PF_OK, PF_OUT_OF_MEMORY. `*out` is NULL on failure. */
