@@ -727,9 +727,41 @@ static int report(void **state)
     return 0;
 }
 
+/* One hook without the other: the object is not made (PF_OUT_OF_MEMORY) and the hook given is
+ * never called; every creator made it with malloc and free behind the engine's allocator, the
+ * hook given ignored (a review). */
+static void test_half_allocator(void **state)
+{
+    (void)state;
+    tracker t = {0};
+    t.armed = 1;
+    const pf_allocator halves[2] = {{t_alloc, NULL, &t}, {NULL, t_free, &t}};
+    for (int k = 0; k < 2; k++) {
+        pf_map *m = (pf_map *)&m;
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 8, .allocator = halves[k]}, &m),
+                         PF_OUT_OF_MEMORY);
+        assert_null(m);
+        assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 8, .height = 8}, &m), PF_OK);
+        pf_ctx *c = (pf_ctx *)&c;
+        assert_int_equal(pf_ctx_create(m, &(pf_ctx_desc){.allocator = halves[k]}, &c), PF_OUT_OF_MEMORY);
+        assert_null(c);
+        pf_batch *b = (pf_batch *)&b;
+        assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.allocator = halves[k]}, &b), PF_OUT_OF_MEMORY);
+        assert_null(b);
+        pf_gen_ctx *g = (pf_gen_ctx *)&g;
+        assert_int_equal(pf_gen_ctx_create(&(pf_gen_ctx_desc){.allocator = halves[k]}, &g), PF_OUT_OF_MEMORY);
+        assert_null(g);
+        pf_map_destroy(m);
+    }
+    assert_int_equal(t.calls, 0);
+    assert_int_equal(t.bad_frees, 0);
+    tracker_clean(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_half_allocator),
         cmocka_unit_test(test_map_loaders),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_search_heap_growth),

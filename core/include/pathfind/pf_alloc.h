@@ -2,7 +2,9 @@
  * pf_alloc.h - per-object allocator hooks.
  *
  * Every desc of a call that makes an object (creators, builders, loaders) carries a pf_allocator as
- * its `allocator` field, never as a separate parameter; all zero means aligned malloc/free. The
+ * its `allocator` field, never as a separate parameter; all zero means aligned malloc/free. Both
+ * hooks or neither: with one of them NULL nothing is allocated, and the call that would make the
+ * object fails with PF_OUT_OF_MEMORY (never malloc behind the engine's allocator). The
  * hook receives the size on free as well, so bump arenas and tracking allocators need no headers. There is no global
  * allocator: two maps (or two threads) can use different hooks.
  *

@@ -47,11 +47,6 @@ static void default_free(void *p, size_t size, void *user)
     free(p);
 }
 
-pf_allocator pf__alloc_resolve(const pf_allocator *a)
-{
-    if (a && a->alloc && a->free) return *a;
-    return (pf_allocator){default_alloc, default_free, NULL};
-}
 
 static void *none_alloc(size_t size, size_t align, void *user)
 {
@@ -69,6 +64,15 @@ static void none_free(void *p, size_t size, void *user)
 }
 
 pf_allocator pf__alloc_none(void) { return (pf_allocator){none_alloc, none_free, NULL}; }
+
+pf_allocator pf__alloc_resolve(const pf_allocator *a)
+{
+    if (a && a->alloc && a->free) return *a;
+    /* one hook without the other is the caller's mistake: nothing is allocated (the object is not
+     * made: PF_OUT_OF_MEMORY), rather than malloc behind the engine's allocator (pf_alloc.h) */
+    if (a && (a->alloc || a->free)) return pf__alloc_none();
+    return (pf_allocator){default_alloc, default_free, NULL};
+}
 
 void *pf__alloc(const pf_allocator *a, size_t size, size_t align)
 {
