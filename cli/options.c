@@ -72,8 +72,10 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
 int cli_check_weight(const char *cmd, pf_algo algo, int weight_given)
 {
     if (!weight_given || algo == PF_ALGO_WASTAR || algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS) return 1;
-    cli_error(cmd, "--weight applies to wastar, jps and jps+; %s ignores it (drop it or pick one of those)",
-              pf_algo_name(algo));
+    /* graph runs no JPS: naming it there would send the user from one refusal to another */
+    const int grid = strcmp(cmd, "graph") != 0;
+    cli_error(cmd, "--weight applies to %s; %s ignores it (drop it or pick %s)", grid ? "wastar, jps and jps+" : "wastar",
+              pf_algo_name(algo), grid ? "one of those" : "wastar");
     return 0;
 }
 

@@ -570,6 +570,8 @@ static void test_algo_and_weight(void **state)
     HAS(g_err, "--weight applies to wastar");
     assert_int_equal(RUN("path", map, "0", "0", "5", "2", "--algo", "dijkstra", "--weight", "3"), 2);
     assert_int_equal(RUN("graph", gr, pairs, "--weight", "2"), 2);
+    HAS(g_err, "--weight applies to wastar; astar ignores it (drop it or pick wastar)"); /* graph runs no JPS */
+    HASNT(g_err, "jps");
     assert_int_equal(RUN("render", map, "0", "0", "5", "4", "--algo", "astar,bfs", "--weight", "2", "-o", tmp("r.png")),
                      2);
     assert_int_equal(RUN("scen", map, sc, "--algo", "wastar", "--weight", "2"), 0);
