@@ -364,10 +364,83 @@ static void test_table(void **state)
     pf_map_destroy(m);
 }
 
+/* An engine thread that edits the map while a builder runs on the engine's job threads: the hook
+ * edits it in the middle of its first loop. The edit is refused (PF_MAP_BUSY) until what is built
+ * follows the map: it was taken, and the table answered paths through walls, the accelerator
+ * costs 1.4x the shortest as exact (a review). JPS tables were held already. */
+typedef struct edit_hook {
+    pf_map   *map;
+    pf_rect   cell;
+    pf_status got;
+    uint32_t  calls;
+} edit_hook;
+
+static void editing_run(void *user, uint32_t jobs, uint32_t workers, pf_parallel_job_fn job, void *ctx)
+{
+    edit_hook *e = user;
+    (void)workers;
+    for (uint32_t j = 0; j < jobs; j++) {
+        if (e->calls == 0 && j == jobs / 2) {
+            const uint8_t cls = pf_grid_class(e->map, e->cell.x, e->cell.y) ? 0 : 1;
+            e->got = pf_grid_apply_edits(e->map, &(pf_grid_edit){.rect = e->cell, .cls = cls}, 1, NULL);
+        }
+        job(ctx, j, 0);
+    }
+    e->calls++;
+}
+
+static void test_edit_during_build(void **state)
+{
+    (void)state;
+    pf_map *m = random_map(5, 48, 40, 0.2, 0), *m2 = random_map(5, 48, 40, 0.2, 3);
+    edit_hook e = {.map = m, .cell = {3, 20, 1, 1}, .got = PF_OK};
+    pf_table *t;
+    assert_int_equal(pf_table_create(m, &(pf_table_desc){.parallel = {editing_run, &e, 2}}, &t), PF_OK);
+    assert_int_equal(e.calls, 1);
+    assert_int_equal(e.got, PF_MAP_BUSY);
+    assert_int_equal(pf_map_version(m), 0);
+    /* the update holds both maps: the one it leaves and the one it goes to */
+    e = (edit_hook){.map = m2, .cell = {5, 7, 1, 1}, .got = PF_OK};
+    assert_int_equal(pf_table_update(t, m2, &(pf_table_update_desc){.parallel = {editing_run, &e, 2}}, NULL), PF_OK);
+    assert_true(e.calls >= 1); /* a loop a wave */
+    assert_int_equal(e.got, PF_MAP_BUSY);
+    assert_int_equal(pf_map_version(m2), 0);
+    /* released: an edit goes through now, and the table follows it */
+    const uint8_t c = pf_grid_class(m2, 5, 7) ? 0 : 1;
+    assert_int_equal(pf_grid_apply_edits(m2, &(pf_grid_edit){.rect = {5, 7, 1, 1}, .cls = c}, 1, NULL), PF_OK);
+    pf_table *fresh;
+    assert_int_equal(pf_table_create(m2, NULL, &fresh), PF_OK);
+    size_t n1, n2;
+    uint8_t *b1 = table_bytes(t, &n1), *b2 = table_bytes(fresh, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    pf_table_destroy(fresh);
+    pf_table_destroy(t);
+    pf_map_destroy(m2);
+    pf_map_destroy(m);
+
+    /* the accelerator (its loops go to the hook over 2^18 cells), following edits by its diff or not */
+    pf_map *big = random_map(2828, 560, 500, 0.40, 0);
+    for (int check = 0; check < 2; check++) {
+        e = (edit_hook){.map = big, .cell = {280, 250, 1, 1}, .got = PF_OK};
+        pf_accel *a;
+        pf_accel_desc d = {.parallel = {editing_run, &e, 2}, .edits = check ? PF_ACCEL_EDITS_CHECK : PF_ACCEL_EDITS_STALE};
+        assert_int_equal(pf_accel_create(big, &d, &a), PF_OK);
+        assert_true(e.calls >= 1);
+        assert_int_equal(e.got, PF_MAP_BUSY);
+        assert_int_equal(pf_map_version(big), 0);
+        assert_true(pf_accel_current(a, big));
+        pf_accel_destroy(a);
+    }
+    pf_map_destroy(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_jps), cmocka_unit_test(test_ctx_builds), cmocka_unit_test(test_ctx_edit_on_hook),
                                        cmocka_unit_test(test_batch_builds), cmocka_unit_test(test_accel),
-                                       cmocka_unit_test(test_table)};
+                                       cmocka_unit_test(test_table), cmocka_unit_test(test_edit_during_build)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

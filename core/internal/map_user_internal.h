@@ -48,4 +48,22 @@ void pf__map_detach(const pf_map *m, pf__map_user *u);
 int  pf__map_enter_call(const pf_map *m, pf__map_user *u);
 static inline void pf__map_leave(pf__map_user *u) { atomic_store_explicit(&u->busy, 0, memory_order_release); }
 
+/* A call that reads a map outside any context (a table's or an accelerator's build, which may run
+ * on an engine's job threads) holds it with `u` (the caller's, zeroed here) from before its first
+ * read until what follows the map's edits is attached: an edit meanwhile is refused
+ * (PF_MAP_BUSY), as during a search. 0 (nothing held) when an edit is in progress. */
+static inline int pf__map_hold(const pf_map *m, pf__map_user *u)
+{
+    *u = (pf__map_user){0};
+    pf__map_attach(m, u);
+    if (pf__map_enter_call(m, u)) return 1;
+    pf__map_detach(m, u);
+    return 0;
+}
+static inline void pf__map_release(const pf_map *m, pf__map_user *u)
+{
+    pf__map_leave(u);
+    pf__map_detach(m, u);
+}
+
 #endif

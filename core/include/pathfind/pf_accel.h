@@ -227,7 +227,8 @@ PF_API int pf_accel_supported(const pf_map *map);
  * Builds the accelerator of `map` in parallel. The result is the same for any thread count.
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT (also an unknown desc->edits), PF_UNSUPPORTED (see
- *         pf_accel_supported), PF_OUT_OF_MEMORY.
+ *         pf_accel_supported), PF_OUT_OF_MEMORY, PF_MAP_BUSY (an edit of the map in progress; one
+ *         made on another thread during the build is refused with PF_MAP_BUSY until it follows).
  */
 PF_API pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel **out);
 /** NULL-safe. Destroy (or detach) the contexts that use it first. */
@@ -258,7 +259,7 @@ PF_API pf_status pf_accel_save_mem(const pf_accel *acc, void *buf, size_t capaci
  * @param desc [opt] allocator, short_query and edits (how it follows the map's edits: not stored
  *             in files); threads and parallel run the subgoal scan.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_IO_ERROR, PF_PARSE_ERROR, PF_UNSUPPORTED (version, map),
- *         PF_WRONG_MAP, PF_OUT_OF_MEMORY.
+ *         PF_WRONG_MAP, PF_OUT_OF_MEMORY, PF_MAP_BUSY (as pf_accel_create).
  */
 PF_API pf_status pf_accel_load(const char *path, const pf_map *map, const pf_accel_desc *desc, pf_accel **out,
                         pf_diag *diag);

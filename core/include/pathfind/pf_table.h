@@ -160,7 +160,8 @@ typedef struct pf_table_report {
  * @param desc [opt] NULL for defaults.
  * @return PF_OK, PF_INVALID_ARGUMENT, PF_TOO_LARGE (more than PF_TABLE_MAX_NODES nodes, or larger
  *         than a 32-bit address space),
- *         PF_OUT_OF_MEMORY.
+ *         PF_OUT_OF_MEMORY, PF_MAP_BUSY (an edit of the map in progress; one made while the rows
+ *         are built, from another thread, is refused with PF_MAP_BUSY until the table follows).
  */
 PF_API pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table **out);
 /** NULL-safe. */
@@ -198,7 +199,8 @@ PF_API pf_status pf_table_path(const pf_table *table, uint32_t from, uint32_t to
  * @param desc   [opt] NULL for defaults.
  * @param report [opt] counts of the work done.
  * @return PF_OK, PF_INVALID_ARGUMENT (NULL, or the maps differ in nodes, size or rule),
- *         PF_WRONG_MAP (the table is stale), PF_OUT_OF_MEMORY.
+ *         PF_WRONG_MAP (the table is stale), PF_OUT_OF_MEMORY, PF_MAP_BUSY (either map being edited;
+ *         both are held against edits until the table follows the new one).
  */
 PF_API pf_status pf_table_update(pf_table *table, const pf_map *new_map,
                                  const pf_table_update_desc *desc, pf_table_report *report);

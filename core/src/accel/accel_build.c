@@ -800,6 +800,19 @@ pf_status pf_accel_create(const pf_map *map, const pf_accel_desc *desc, pf_accel
     *out = NULL;
     if (!map) return PF_INVALID_ARGUMENT;
     PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    /* the build reads the live cells throughout and takes the map's fingerprint at the end: an
+     * edit on another thread meanwhile is refused until the accelerator follows the map (it was
+     * taken, and AUTO answered from cells the map never had, as proven) */
+    pf__map_user hold;
+    if (!pf__map_hold(map, &hold)) return PF_MAP_BUSY;
+    pf_status st = pf__accel_create_held(map, desc, out);
+    pf__map_release(map, &hold);
+    return st;
+}
+
+pf_status pf__accel_create_held(const pf_map *map, const pf_accel_desc *desc, pf_accel **out)
+{
+    *out = NULL;
     if (!pf_accel_supported(map)) return PF_UNSUPPORTED;
     pf_accel_desc d = desc ? *desc : (pf_accel_desc){0};
     if ((unsigned)d.edits > PF_ACCEL_EDITS_CHECK) return PF_INVALID_ARGUMENT;

@@ -34,7 +34,7 @@ static int accel_after(pf__map_user *u, const pf_map *m, pf__edit_view *e)
     pf_accel_desc d = acc->desc;
     d.edits = PF_ACCEL_EDITS_STALE; /* the fresh one is not a user of the map: its arrays move here */
     pf_accel *fresh = NULL;
-    pf_status st = pf_accel_create(m, &d, &fresh);
+    pf_status st = pf__accel_create_held(m, &d, &fresh); /* inside the edit: the map is the edit's */
     if (st != PF_OK) return st != PF_OUT_OF_MEMORY; /* stale (never wrong); out of memory is reported */
     /* Everything the build made (the hierarchy, its sizes, the landmark distances over its core)
      * moves here; the handle keeps what makes it this one (its map, allocator, desc and its place

@@ -269,8 +269,8 @@ static pf_status check_offsets(const pf_accel *acc, uint32_t *longest, const cha
     return PF_OK;
 }
 
-pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
-                            const pf_accel_desc *desc, pf_accel **out, pf_diag *diag)
+static pf_status load_mem_held(const void *data, size_t size, const char *name, const pf_map *map,
+                               const pf_accel_desc *desc, pf_accel **out, pf_diag *diag)
 {
     if (out) *out = NULL;
     if (!out || !map || (!data && size))
@@ -352,6 +352,23 @@ pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, con
     if (diag) *diag = (pf_diag){.status = PF_OK};
     *out = acc;
     return PF_OK;
+}
+
+pf_status pf_accel_load_mem(const void *data, size_t size, const char *name, const pf_map *map,
+                            const pf_accel_desc *desc, pf_accel **out, pf_diag *diag)
+{
+    /* the map's subgoals are recomputed and its cells copied (to follow its edits) while the file
+     * is checked against them: an edit on another thread meanwhile is refused (PF_MAP_BUSY) */
+    if (!map || !out) return load_mem_held(data, size, name, map, desc, out, diag);
+    PF__CHECK_HANDLE(map, PF__TAG_MAP, "pf_map");
+    pf__map_user hold;
+    if (!pf__map_hold(map, &hold)) {
+        *out = NULL;
+        return pf__diag_set(diag, PF_MAP_BUSY, name, 0, 0, "the map is being edited");
+    }
+    pf_status st = load_mem_held(data, size, name, map, desc, out, diag);
+    pf__map_release(map, &hold);
+    return st;
 }
 
 pf_status pf_accel_load(const char *path, const pf_map *map, const pf_accel_desc *desc, pf_accel **out,

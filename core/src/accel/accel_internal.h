@@ -229,6 +229,9 @@ int pf__accel_cp_legal(const pf__grid_view *v, uint32_t from, uint32_t to, uint3
 uint32_t pf__accel_mark_subgoals(const pf_map *m, uint8_t *sub, const pf__par *par);
 /* Allocates an empty accelerator shell for m (no arrays) with desc's allocator and policy. */
 pf_accel *pf__accel_new(const pf_map *m, const pf_accel_desc *d);
+/* pf_accel_create without holding the map: for a caller that holds it or edits it (accel_edit.c,
+ * inside the edit). out is not NULL. */
+pf_status pf__accel_create_held(const pf_map *map, const pf_accel_desc *desc, pf_accel **out);
 
 /* With desc.edits = PF_ACCEL_EDITS_REBUILD, attaches acc to its map so that every edit rebuilds it
  * (accel_edit.c); with PF_ACCEL_EDITS_CHECK, starts its diff; called once a create or a load

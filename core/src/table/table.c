@@ -352,15 +352,24 @@ pf_status pf_table_create(const pf_map *map, const pf_table_desc *desc, pf_table
         pf_table_destroy(t);
         return st;
     }
+    /* the rows are the map's as it is now: an edit on another thread while they are built is
+     * refused, until the table follows the map's edits itself (it was taken: rows through walls) */
+    pf__map_user hold;
+    if (!pf__map_hold(map, &hold)) {
+        works_destroy(ws, nt, &t->alloc, n);
+        pf_table_destroy(t);
+        return PF_MAP_BUSY;
+    }
     rows_job j = {map, t, ws, &d, 0, 0};
     pf__par_for(&par, n, 4, rows_body, &j);
     works_destroy(ws, nt, &t->alloc, n);
+    if (!j.failed) pf__table_follow(t);
+    pf__map_release(map, &hold);
     if (j.failed) {
         pf_table_destroy(t);
         return PF_OUT_OF_MEMORY;
     }
     if (d.progress) d.progress(n, n, d.progress_user);
-    pf__table_follow(t);
     *out = t;
     return PF_OK;
 }
@@ -740,12 +749,22 @@ pf_status pf_table_update(pf_table *t, const pf_map *nm, const pf_table_update_d
     const pf_map *om = t->map;
     if (nm == om) return pf__table_stale(t) ? PF_WRONG_MAP : PF_OK; /* follows its edits already */
     if (pf__table_stale(t)) return PF_WRONG_MAP; /* the old rows are not om's */
+    /* both maps stay as they are until the table follows nm (an edit of nm during the update was
+     * taken, and the table then described cells nm never had) */
+    pf__map_user ho, hn;
+    if (!pf__map_hold(om, &ho)) return PF_MAP_BUSY;
+    if (!pf__map_hold(nm, &hn)) {
+        pf__map_release(om, &ho);
+        return PF_MAP_BUSY;
+    }
     pf_status st = update_rows(t, om, nm, desc, report);
     if (st == PF_OK && t->user.after) {
         /* a grid table follows the map it now describes */
         pf__map_detach(om, &t->user);
         pf__map_attach(nm, &t->user);
     }
+    pf__map_release(nm, &hn);
+    pf__map_release(om, &ho);
     return st;
 }
 
