@@ -1,5 +1,7 @@
-/* test_goap.c - GOAP: the hunger/food/berries example of the seeds, domain validation, optimality
- * against uniform-cost search on random action sets, and batch planning equal to serial planning. */
+/* test_goap.c - GOAP: the hunger/food/berries example of the seeds, domain validation, each
+ * comparison and effect on a domain small enough to plan by hand, optimality on random action sets
+ * against a Dijkstra of the test's own over world states, and batch planning equal to serial
+ * planning. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,11 +131,116 @@ static void test_domain_validation(void **state)
     pf_goap_destroy(NULL);
 }
 
+/* ---- one small domain per comparison and per effect: the plan's cost is known by hand --------- */
+
+/* x starts at v; inc and dec move it by 1 and finish (cost 1, needs `x cmp 2`) sets done, the goal.
+ * The cheapest plan walks x to the nearest value where the precondition holds, then finishes. */
+static void test_each_comparison(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    for (int cmp = PF_GOAP_EQ; cmp <= PF_GOAP_GE; cmp++) {
+        pf_goap *g;
+        uint32_t x, done;
+        assert_int_equal(pf_goap_create(NULL, &g), PF_OK);
+        assert_int_equal(pf_goap_fact(g, "x", &x), PF_OK);
+        assert_int_equal(pf_goap_fact(g, "done", &done), PF_OK);
+        pf_goap_effect inc = {x, PF_GOAP_ADD, 1}, dec = {x, PF_GOAP_ADD, -1}, fin = {done, PF_GOAP_SET, 1};
+        pf_goap_cond pre = {x, (pf_goap_cmp)cmp, 2}, goal = {done, PF_GOAP_EQ, 1};
+        assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"inc", 1, NULL, 0, &inc, 1}, NULL), PF_OK);
+        assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"dec", 1, NULL, 0, &dec, 1}, NULL), PF_OK);
+        assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"finish", 1, &pre, 1, &fin, 1}, NULL), PF_OK);
+        for (int32_t v = 0; v <= 4; v++) {
+            /* steps from v to the nearest x with `x cmp 2` */
+            static const int32_t steps[6][5] = {
+                {2, 1, 0, 1, 2}, /* EQ */
+                {0, 0, 1, 0, 0}, /* NE */
+                {0, 0, 1, 2, 3}, /* LT */
+                {0, 0, 0, 1, 2}, /* LE */
+                {3, 2, 1, 0, 0}, /* GT */
+                {2, 1, 0, 0, 0}, /* GE */
+            };
+            int32_t world[2] = {0};
+            world[x] = v;
+            assert_int_equal(pf_goap_holds(g, world, &pre, 1), steps[cmp][v] == 0);
+            uint32_t acts[16];
+            pf_goap_plan plan = {.actions = acts, .capacity = 16};
+            pf_status r = pf_goap_plan_find(ctx, g, world, &goal, 1, NULL, &plan);
+            if (r != PF_OK || plan.cost != steps[cmp][v] + 1.0)
+                fail_msg("x %s 2 from x = %d: %s cost %g, want %d", names[cmp], v, pf_status_name(r), plan.cost,
+                         steps[cmp][v] + 1);
+            assert_int_equal(plan.len, steps[cmp][v] + 1);
+            /* and the goal, as a goal: no action when it holds */
+            pf_goap_plan direct = {.actions = acts, .capacity = 16};
+            assert_int_equal(pf_goap_plan_find(ctx, g, world, &pre, 1, NULL, &direct), PF_OK);
+            assert_true(direct.cost == steps[cmp][v]);
+        }
+        pf_goap_destroy(g);
+    }
+    pf_gen_ctx_destroy(ctx);
+}
+
+/* From x = 1, set (x = 5) then add (x += 2) twice reaches 9 in 3; add alone needs 4, and a SET
+ * that added (1 + 5 = 6) would leave only the 4, an ADD that set never leaves 5. */
+static void test_set_and_add(void **state)
+{
+    (void)state;
+    pf_goap *g;
+    uint32_t x, set, add;
+    assert_int_equal(pf_goap_create(NULL, &g), PF_OK);
+    assert_int_equal(pf_goap_fact(g, "x", &x), PF_OK);
+    pf_goap_effect es = {x, PF_GOAP_SET, 5}, ea = {x, PF_GOAP_ADD, 2};
+    assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"set", 1, NULL, 0, &es, 1}, &set), PF_OK);
+    assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"add", 1, NULL, 0, &ea, 1}, &add), PF_OK);
+    pf_gen_ctx *ctx;
+    assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
+    int32_t world[1] = {1};
+    pf_goap_cond goal = {x, PF_GOAP_EQ, 9};
+    uint32_t acts[16];
+    pf_goap_plan plan = {.actions = acts, .capacity = 16};
+    assert_int_equal(pf_goap_plan_find(ctx, g, world, &goal, 1, NULL, &plan), PF_OK);
+    assert_int_equal(plan.len, 3);
+    assert_true(plan.cost == 3.0);
+    assert_int_equal(acts[0], set);
+    assert_int_equal(acts[1], add);
+    assert_int_equal(acts[2], add);
+    assert_int_equal(pf_goap_apply(g, set, world), PF_OK);
+    assert_int_equal(world[0], 5);
+    assert_int_equal(pf_goap_apply(g, set, world), PF_OK); /* SET again: still 5 */
+    assert_int_equal(world[0], 5);
+    assert_int_equal(pf_goap_apply(g, add, world), PF_OK);
+    assert_int_equal(world[0], 7);
+    pf_goap_effect down = {x, PF_GOAP_ADD, -3};
+    uint32_t sub;
+    assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){"sub", 1, NULL, 0, &down, 1}, &sub), PF_OK);
+    assert_int_equal(pf_goap_apply(g, sub, world), PF_OK);
+    assert_int_equal(world[0], 4);
+    pf_gen_ctx_destroy(ctx);
+    pf_goap_destroy(g);
+}
+
 /* ---- random action sets: A* with the unmet-facts heuristic equals uniform-cost search ---------- */
 
+/* A copy of a random domain's actions, for the reference below to read by its own rules. */
+typedef struct ref_action {
+    double         cost;
+    uint32_t       np, ne;
+    pf_goap_cond   pre[3];
+    pf_goap_effect eff[2];
+} ref_action;
+
+typedef struct ref_domain {
+    uint32_t   nfacts, nacts;
+    ref_action act[20];
+} ref_domain;
+
 /* Facts range over 0..3; effects set a value or add +-1 behind a guard that keeps the range, so the
- * space is finite. `one_effect`: every action has exactly one effect (the admissibility rule). */
-static pf_goap *random_domain(uint64_t *rs, uint32_t nfacts, uint32_t nacts, int one_effect, double min_cost)
+ * space is finite. `one_effect`: every action has exactly one effect (the admissibility rule).
+ * `ref` [opt] receives the actions. */
+static pf_goap *random_domain(uint64_t *rs, uint32_t nfacts, uint32_t nacts, int one_effect, double min_cost,
+                              ref_domain *ref)
 {
     pf_goap *g;
     assert_int_equal(pf_goap_create(NULL, &g), PF_OK);
@@ -162,21 +269,144 @@ static pf_goap *random_domain(uint64_t *rs, uint32_t nfacts, uint32_t nacts, int
         }
         double cost = min_cost + (double)(xorshift_next(rs) % 5) * (min_cost < 1 ? 0.25 : 1.0);
         assert_int_equal(pf_goap_add_action(g, &(pf_goap_action_desc){NULL, cost, pre, np, eff, ne}, NULL), PF_OK);
+        if (ref) {
+            assert_true(a < 20);
+            ref_action *ra = &ref->act[a];
+            ra->cost = cost;
+            ra->np = np;
+            ra->ne = ne;
+            memcpy(ra->pre, pre, np * sizeof pre[0]);
+            memcpy(ra->eff, eff, ne * sizeof eff[0]);
+        }
     }
+    if (ref) ref->nfacts = nfacts, ref->nacts = nacts;
     return g;
 }
 
-static double replay(const pf_goap *g, const int32_t *world, const uint32_t *acts, uint32_t len,
+/* The reference's rules, written apart from goap.c's: which signs of (value - bound) each
+ * comparison accepts, and the two effects (values stay small here: no saturation). */
+static int ref_holds(const pf_goap_cond *c, uint32_t n, const int32_t *w)
+{
+    static const int accepts[6][3] = {
+        /* below, equal, above */
+        [PF_GOAP_EQ] = {0, 1, 0}, [PF_GOAP_NE] = {1, 0, 1}, [PF_GOAP_LT] = {1, 0, 0},
+        [PF_GOAP_LE] = {1, 1, 0}, [PF_GOAP_GT] = {0, 0, 1}, [PF_GOAP_GE] = {0, 1, 1},
+    };
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t d = w[c[i].fact] - c[i].value;
+        if (!accepts[c[i].cmp][d < 0 ? 0 : d == 0 ? 1 : 2]) return 0;
+    }
+    return 1;
+}
+
+static void ref_apply(const ref_action *a, int32_t *w)
+{
+    for (uint32_t e = 0; e < a->ne; e++)
+        w[a->eff[e].fact] = a->eff[e].op == PF_GOAP_SET ? a->eff[e].value : w[a->eff[e].fact] + a->eff[e].value;
+}
+
+/* World states as base-8 numbers of (value + REF_OFF): random_domain's guards keep every fact in
+ * -1..4 (two +-1 effects on one fact pass the same guard), inside -2..5. */
+enum { REF_OFF = 2, REF_BITS = 3, REF_STATES = 1 << (7 * REF_BITS) };
+
+static uint32_t ref_code(const int32_t *w, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (w[i] + REF_OFF < 0 || w[i] + REF_OFF >= 1 << REF_BITS) fail_msg("reference: fact %u left its range: %d", i, w[i]);
+        k |= (uint32_t)(w[i] + REF_OFF) << (i * REF_BITS);
+    }
+    return k;
+}
+
+static void ref_world(uint32_t k, uint32_t n, int32_t *w)
+{
+    for (uint32_t i = 0; i < n; i++) w[i] = (int32_t)((k >> (i * REF_BITS)) & ((1u << REF_BITS) - 1)) - REF_OFF;
+}
+
+typedef struct ref_entry {
+    double   cost;
+    uint32_t code;
+} ref_entry;
+
+/* Dijkstra over world states by the rules above: the cheapest plan's cost, INFINITY when none. */
+static double ref_cost(const ref_domain *d, const int32_t *world, const pf_goap_cond *goal, uint32_t ng)
+{
+    static double   *dist;  /* REF_STATES, all INFINITY between calls */
+    static uint32_t *touched;
+    if (!dist) {
+        dist = malloc(REF_STATES * sizeof *dist);
+        touched = malloc(REF_STATES * sizeof *touched);
+        assert_non_null(dist);
+        assert_non_null(touched);
+        for (uint32_t i = 0; i < REF_STATES; i++) dist[i] = INFINITY;
+    }
+    size_t cap = 1024, n = 0, nt = 0;
+    ref_entry *heap = malloc(cap * sizeof *heap);
+    uint32_t start = ref_code(world, d->nfacts);
+    dist[start] = 0;
+    touched[nt++] = start;
+    heap[n++] = (ref_entry){0, start};
+    double best = INFINITY;
+    while (n) {
+        ref_entry top = heap[0], last = heap[--n];
+        size_t i = 0; /* sift `last` down from the root */
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && heap[c + 1].cost < heap[c].cost) c++;
+            if (heap[c].cost >= last.cost) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        if (n) heap[i] = last;
+        if (top.cost > dist[top.code]) continue; /* an older entry */
+        int32_t w[8], v[8];
+        ref_world(top.code, d->nfacts, w);
+        if (ref_holds(goal, ng, w)) {
+            best = top.cost;
+            break;
+        }
+        for (uint32_t a = 0; a < d->nacts; a++) {
+            if (!ref_holds(d->act[a].pre, d->act[a].np, w)) continue;
+            memcpy(v, w, sizeof v);
+            ref_apply(&d->act[a], v);
+            uint32_t k = ref_code(v, d->nfacts);
+            double nc = top.cost + d->act[a].cost;
+            if (nc >= dist[k]) continue;
+            if (isinf(dist[k])) touched[nt++] = k;
+            dist[k] = nc;
+            if (n == cap) heap = realloc(heap, (cap *= 2) * sizeof *heap);
+            size_t j = n++;
+            for (; j && heap[(j - 1) / 2].cost > nc; j = (j - 1) / 2) heap[j] = heap[(j - 1) / 2];
+            heap[j] = (ref_entry){nc, k};
+        }
+    }
+    for (size_t i = 0; i < nt; i++) dist[touched[i]] = INFINITY;
+    free(heap);
+    return best;
+}
+
+/* A plan's cost replayed by the reference's rules (-1: a precondition fails or the goal does not
+ * hold at the end); pf_goap_apply and pf_goap_holds must agree with them at every step. */
+static double replay(const pf_goap *g, const ref_domain *d, const int32_t *world, const uint32_t *acts, uint32_t len,
                      const pf_goap_cond *goal, uint32_t ng)
 {
-    int32_t w[8];
-    memcpy(w, world, pf_goap_fact_count(g) * sizeof w[0]);
+    int32_t w[8], lw[8];
+    memcpy(w, world, d->nfacts * sizeof w[0]);
+    memcpy(lw, world, d->nfacts * sizeof w[0]);
     double c = 0;
     for (uint32_t i = 0; i < len; i++) {
-        if (pf_goap_apply(g, acts[i], w) != PF_OK) return -1;
-        c += pf_goap_action_cost(g, acts[i]);
+        const ref_action *a = &d->act[acts[i]];
+        int ok = ref_holds(a->pre, a->np, w);
+        assert_int_equal(pf_goap_apply(g, acts[i], lw), ok ? PF_OK : PF_NO_PATH);
+        if (!ok) return -1;
+        ref_apply(a, w);
+        assert_memory_equal(w, lw, d->nfacts * sizeof w[0]);
+        c += a->cost;
     }
-    return pf_goap_holds(g, w, goal, ng) ? c : -1;
+    assert_int_equal(pf_goap_holds(g, w, goal, ng), ref_holds(goal, ng, w));
+    return ref_holds(goal, ng, w) ? c : -1;
 }
 
 static void test_prop_random_optimal(void **state)
@@ -185,12 +415,13 @@ static void test_prop_random_optimal(void **state)
     int rounds = (int)(400 * env_scale());
     pf_gen_ctx *ctx;
     assert_int_equal(pf_gen_ctx_create(NULL, &ctx), PF_OK);
-    int found = 0;
+    int found = 0, unreachable = 0;
     for (int r = 0; r < rounds; r++) {
         uint64_t seed = 0xD1B54A32D192ED03ull * (uint64_t)(r + 1), rs = seed;
         uint32_t nf = 3 + (uint32_t)(xorshift_next(&rs) % 5), na = 4 + (uint32_t)(xorshift_next(&rs) % 16);
         int mode = r % 3; /* 0: costs >= 1, one effect (UNMET); 1: costs >= 0.25, one effect (SCALED); 2: many effects */
-        pf_goap *g = random_domain(&rs, nf, na, mode != 2, mode == 1 ? 0.25 : 1.0);
+        ref_domain rd;
+        pf_goap *g = random_domain(&rs, nf, na, mode != 2, mode == 1 ? 0.25 : 1.0, &rd);
         int32_t world[8];
         for (uint32_t i = 0; i < nf; i++) world[i] = (int32_t)(xorshift_next(&rs) % 4);
         pf_goap_cond goal[3];
@@ -209,11 +440,17 @@ static void test_prop_random_optimal(void **state)
                         pf_status_name(s1), ucs.cost, pf_status_name(s2), ast.cost);
         assert_int_equal(s1, s2);
         assert_true(s1 == PF_OK || s1 == PF_NO_PATH);
+        /* the planners agreeing proves little when they share goap.c's conditions and effects */
+        double want = ref_cost(&rd, world, goal, ng);
+        if (isinf(want) ? s1 != PF_NO_PATH : s1 != PF_OK || fabs(ucs.cost - want) > 1e-9)
+            fail_msg("seed %llu mode %d: uniform %s %g, reference %g", (unsigned long long)seed, mode,
+                     pf_status_name(s1), ucs.cost, want);
+        unreachable += isinf(want);
         if (s1 == PF_OK) {
             found++;
             assert_true(fabs(ucs.cost - ast.cost) < 1e-9);
-            assert_true(fabs(replay(g, world, a2, ast.len, goal, ng) - ast.cost) < 1e-9);
-            assert_true(fabs(replay(g, world, a1, ucs.len, goal, ng) - ucs.cost) < 1e-9);
+            assert_true(fabs(replay(g, &rd, world, a2, ast.len, goal, ng) - ast.cost) < 1e-9);
+            assert_true(fabs(replay(g, &rd, world, a1, ucs.len, goal, ng) - ucs.cost) < 1e-9);
             assert_true(ast.expanded <= ucs.expanded + 1);
             /* the depth-first planners agree too */
             pf_goap_plan ida = {.actions = a2, .capacity = 64};
@@ -226,6 +463,7 @@ static void test_prop_random_optimal(void **state)
         }
         pf_goap_destroy(g);
     }
+    print_message("%d rounds: %d plans, %d without one by the reference\n", rounds, found, unreachable);
     assert_true(found > rounds / 10); /* the generator makes solvable problems often enough */
     pf_gen_ctx_destroy(ctx);
 }
@@ -236,7 +474,7 @@ static void test_plan_many(void **state)
 {
     (void)state;
     uint64_t rs = 12345;
-    pf_goap *g = random_domain(&rs, 6, 20, 1, 1.0);
+    pf_goap *g = random_domain(&rs, 6, 20, 1, 1.0, NULL);
     enum { N = 300 };
     static int32_t worlds[N][6];
     static pf_goap_cond goals[N][2];
@@ -312,6 +550,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hunger_example),      cmocka_unit_test(test_domain_validation),
+        cmocka_unit_test(test_each_comparison),     cmocka_unit_test(test_set_and_add),
         cmocka_unit_test(test_prop_random_optimal), cmocka_unit_test(test_plan_many),
         cmocka_unit_test(test_random_ties_vary_plans),
     };

@@ -30,8 +30,18 @@ static char g_where[200];
 
 static const char TERRAIN[] = ".GSWT@O";
 
+/* The cells as the test's edits make them, kept apart from the map: a fresh copy built from the
+ * map's own pf_grid_read would carry any cell the edit wrote wrong into the reference too. */
+typedef struct shadow {
+    uint32_t w, h;
+    pf_moves moves;
+    uint8_t *cls;
+    float   *cost; /* 1 everywhere while no open cell costs other than 1 (pf_grid.h) */
+} shadow;
+
 typedef struct world {
     pf_map *map;             /* edited in place */
+    shadow sh;               /* its cells, by the edits made */
     pf_jps_table *jt;        /* shared table following the map (8-connected grids) */
     pf_ctx *ctx_shared;      /* searches with jt attached */
     pf_ctx *ctx_own;         /* builds and follows its own JPS data */
@@ -43,20 +53,67 @@ typedef struct world {
 /* Cost of a terrain character on weighted worlds ('S' swamp is slow ground). */
 static float char_cost(char c) { return c == 'S' ? 3.0f : c == 'G' ? 1.5f : c == 'W' ? 2.0f : 1.0f; }
 
-static pf_map *fresh_copy(const pf_map *m)
+/* Starts from the map as created, before any edit. */
+static void shadow_init(shadow *sh, const pf_map *m)
 {
-    uint32_t w = pf_grid_width(m), h = pf_grid_height(m);
-    uint8_t *cls = malloc((size_t)w * h);
-    float *cost = malloc((size_t)w * h * sizeof(float));
-    assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, w, h}, cls, cost), PF_OK);
-    pf_map *f = NULL;
-    pf_status st = pf_grid_create(&(pf_grid_desc){.width = w, .height = h, .moves = pf_grid_moves(m), .cells = cls,
-                                                  .costs = pf_grid_weighted(m) ? cost : NULL},
-                                  &f);
+    sh->w = pf_grid_width(m);
+    sh->h = pf_grid_height(m);
+    sh->moves = pf_grid_moves(m);
+    sh->cls = malloc((size_t)sh->w * sh->h);
+    sh->cost = malloc((size_t)sh->w * sh->h * sizeof(float));
+    assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, sh->w, sh->h}, sh->cls, sh->cost), PF_OK);
+}
+
+static void shadow_free(shadow *sh)
+{
+    free(sh->cls);
+    free(sh->cost);
+}
+
+static int shadow_weighted(const shadow *sh)
+{
+    for (size_t i = 0; i < (size_t)sh->w * sh->h; i++)
+        if (sh->cls[i] && sh->cost[i] != 1.0f) return 1;
+    return 0;
+}
+
+/* One pf_grid_apply_edits call of one edit, by pf_grid.h's rules: a grid whose open cells all
+ * cost 1 keeps no multiplier, a blocked cell's included. */
+static void shadow_edit(shadow *sh, const pf_grid_edit *e)
+{
+    uint32_t what = e->what ? e->what : PF_EDIT_CLASS;
+    for (uint32_t y = 0; y < e->rect.h; y++)
+        for (uint32_t x = 0; x < e->rect.w; x++) {
+            size_t c = (size_t)((uint32_t)e->rect.y + y) * sh->w + (uint32_t)e->rect.x + x, i = (size_t)y * e->rect.w + x;
+            if (what & PF_EDIT_CLASS) sh->cls[c] = e->classes ? e->classes[i] : e->cls;
+            if (what & PF_EDIT_COST) sh->cost[c] = e->costs ? e->costs[i] : e->cost;
+        }
+    if (!shadow_weighted(sh))
+        for (size_t i = 0; i < (size_t)sh->w * sh->h; i++) sh->cost[i] = 1.0f;
+}
+
+/* The map reads back the shadow's cells, every one. */
+static void shadow_check(const shadow *sh, const pf_map *m)
+{
+    size_t n = (size_t)sh->w * sh->h;
+    uint8_t *cls = malloc(n);
+    float *cost = malloc(n * sizeof(float));
+    assert_int_equal(pf_grid_read(m, (pf_rect){0, 0, sh->w, sh->h}, cls, cost), PF_OK);
+    for (size_t i = 0; i < n; i++)
+        if (cls[i] != sh->cls[i] || cost[i] != sh->cost[i]) {
+            print_message("cell (%zu,%zu): class %u cost %g, the edits made class %u cost %g\n", i % sh->w, i / sh->w,
+                          cls[i], (double)cost[i], sh->cls[i], (double)sh->cost[i]);
+            PCHECK(cls[i] == sh->cls[i] && cost[i] == sh->cost[i]);
+        }
+    PCHECK(pf_grid_weighted(m) == shadow_weighted(sh));
     free(cls);
     free(cost);
-    assert_int_equal(st, PF_OK);
-    return f;
+}
+
+/* A map freshly created from the shadow's cells. */
+static pf_map *fresh_copy(const shadow *sh)
+{
+    return grid_make(sh->w, sh->h, sh->moves, sh->cls, shadow_weighted(sh) ? sh->cost : NULL);
 }
 
 /* Components as a partition: the labels of both maps correspond one to one. */
@@ -128,8 +185,9 @@ static void same_answer(pf_ctx *a, pf_ctx *b, uint32_t s, uint32_t g, pf_algo al
 
 static void compare_world(world *wd, uint64_t *rs, uint32_t queries)
 {
-    pf_map *f = fresh_copy(wd->map);
     const pf_map *m = wd->map;
+    shadow_check(&wd->sh, m);
+    pf_map *f = fresh_copy(&wd->sh);
     PCHECK(pf_map_fingerprint(m) == pf_map_fingerprint(f));
     PCHECK(pf_grid_weighted(m) == pf_grid_weighted(f));
     PCHECK(m->min_cost == f->min_cost);
@@ -245,6 +303,7 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
      * tile's hash changes), undoing it makes them unweighted again */
     int start_weighted = weighted && (seed & 1);
     wd.map = maze ? maze_map(&rs, wd.w, wd.h, mv, 1 + rng_below(&rs, 4)) : random_map(&rs, wd.w, wd.h, mv, start_weighted);
+    shadow_init(&wd.sh, wd.map);
     if (pf_jps_supported(wd.map))
         assert_int_equal(pf_jps_table_create(wd.map, &(pf_jps_desc){.threads = 1}, &wd.jt), PF_OK);
     assert_int_equal(pf_ctx_create(wd.map, NULL, &wd.ctx_shared), PF_OK);
@@ -266,7 +325,12 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
         char c = TERRAIN[rng_below(&rs, 7)];
         uint8_t *old_cls = malloc((size_t)rw * rh);
         float *old_cost = malloc((size_t)rw * rh * sizeof(float));
-        assert_int_equal(pf_grid_read(wd.map, r, old_cls, old_cost), PF_OK);
+        for (uint32_t y = 0; y < rh; y++)
+            for (uint32_t x = 0; x < rw; x++) {
+                size_t c0 = (size_t)((uint32_t)r.y + y) * wd.w + (uint32_t)r.x + x;
+                old_cls[y * rw + x] = wd.sh.cls[c0];
+                old_cost[y * rw + x] = wd.sh.cost[c0];
+            }
         pf_grid_edit ed = {.rect = r, .cls = (uint8_t)pf_grid_terrain_class(c)};
         if (weighted) {
             ed.what = PF_EDIT_CLASS | PF_EDIT_COST;
@@ -275,6 +339,7 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
         pf_edit_report rep;
         uint64_t v0 = pf_map_version(wd.map);
         assert_int_equal(pf_grid_apply_edits(wd.map, &ed, 1, &rep), PF_OK);
+        shadow_edit(&wd.sh, &ed);
         PCHECK(rep.version == pf_map_version(wd.map));
         PCHECK(rep.version == v0 + (rep.changed ? 1u : 0u));
         snprintf(g_where, sizeof g_where, "edit %u: rect %d %d %u %u %c", e, r.x, r.y, r.w, r.h, c);
@@ -283,6 +348,7 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
             pf_grid_edit back = {.rect = r, .what = PF_EDIT_CLASS | (weighted ? PF_EDIT_COST : 0u),
                                  .classes = old_cls, .costs = weighted ? old_cost : NULL};
             assert_int_equal(pf_grid_apply_edits(wd.map, &back, 1, NULL), PF_OK);
+            shadow_edit(&wd.sh, &back);
             snprintf(g_where, sizeof g_where, "edit %u undone: rect %d %d %u %u", e, r.x, r.y, r.w, r.h);
             if (rng_below(&rs, 4) == 0) compare_world(&wd, &rs, 6);
         }
@@ -290,6 +356,7 @@ static void run_world(uint64_t seed, pf_moves mv, int weighted, uint32_t edits)
         free(old_cost);
     }
     compare_world(&wd, &rs, 20);
+    shadow_free(&wd.sh);
     pf_ctx_destroy(wd.ctx_shared);
     pf_ctx_destroy(wd.ctx_own);
     pf_jps_table_destroy(wd.jt);
@@ -340,7 +407,12 @@ static pf_edit_report large_apply(large_world *lw, const uint8_t *cls, unsigned 
                                          1, &rep),
                      PF_OK);
     *table_allocs = lw->tr.calls - calls0;
-    pf_map *f = fresh_copy(m);
+    shadow sh = {pf_grid_width(m), pf_grid_height(m), pf_grid_moves(m), (uint8_t *)cls, NULL};
+    sh.cost = malloc((size_t)sh.w * sh.h * sizeof(float));
+    for (size_t i = 0; i < (size_t)sh.w * sh.h; i++) sh.cost[i] = 1.0f; /* unweighted maps */
+    shadow_check(&sh, m);
+    pf_map *f = fresh_copy(&sh);
+    free(sh.cost);
     pf_jps_table *fjt;
     assert_int_equal(pf_jps_table_create(f, &(pf_jps_desc){.threads = 1}, &fjt), PF_OK);
     check_jps_data(lw->jt, fjt, m);
@@ -468,6 +540,8 @@ static void run_table_world(uint64_t seed, pf_moves mv, int weighted)
     uint64_t rs = seed;
     uint32_t w = 6 + rng_below(&rs, 14), h = 6 + rng_below(&rs, 14);
     pf_map *m = random_map(&rs, w, h, mv, weighted);
+    shadow sh;
+    shadow_init(&sh, m);
     pf_table *t;
     assert_int_equal(pf_table_create(m, &(pf_table_desc){.threads = 1 + (uint32_t)(seed & 1)}, &t), PF_OK);
     for (uint32_t e = 0; e < 16; e++) {
@@ -477,12 +551,14 @@ static void run_table_world(uint64_t seed, pf_moves mv, int weighted)
         pf_grid_edit ed = {.rect = r, .cls = (uint8_t)pf_grid_terrain_class(c), .cost = char_cost(c),
                            .what = PF_EDIT_CLASS | (weighted ? PF_EDIT_COST : 0u)};
         /* the same update between two separate maps (pf_table_update of grids) */
-        pf_map *prev = fresh_copy(m);
+        pf_map *prev = fresh_copy(&sh);
         pf_table *pt;
         assert_int_equal(pf_table_create(prev, NULL, &pt), PF_OK);
         assert_int_equal(pf_grid_apply_edits(m, &ed, 1, NULL), PF_OK);
+        shadow_edit(&sh, &ed);
         snprintf(g_where, sizeof g_where, "table, edit %u: rect %d %d %u %u %c", e, r.x, r.y, r.w, r.h, c);
-        pf_map *f = fresh_copy(m);
+        shadow_check(&sh, m);
+        pf_map *f = fresh_copy(&sh);
         pf_table *ft;
         assert_int_equal(pf_table_create(f, NULL, &ft), PF_OK);
         PCHECK(pf_table_map(t) == m);
@@ -502,6 +578,7 @@ static void run_table_world(uint64_t seed, pf_moves mv, int weighted)
         pf_table_destroy(ft);
         pf_map_destroy(f);
     }
+    shadow_free(&sh);
     pf_table_destroy(t);
     pf_map_destroy(m);
 }
@@ -526,7 +603,9 @@ static void run_batch_world(uint64_t seed, uint32_t flags)
     uint32_t w = 40 + rng_below(&rs, 40), h = 40 + rng_below(&rs, 40);
     pf_map *m = random_map(&rs, w, h, PF_MOVES_8_NO_CUT, 0);
     pf_map *snap[64] = {0}; /* snap[v]: a fresh copy of version v */
-    snap[0] = fresh_copy(m);
+    shadow sh;
+    shadow_init(&sh, m);
+    snap[0] = fresh_copy(&sh);
     pf_batch *b;
     assert_int_equal(pf_batch_create(m, &(pf_batch_desc){.workers = 2, .flags = flags, .group_min = 3}, &b), PF_OK);
     enum { NQ = 80 };
@@ -572,9 +651,13 @@ static void run_batch_world(uint64_t seed, uint32_t flags)
             for (uint32_t k = 0; k < b->njobs; k++) suspended_now += b->jobs[k].state == PF__J_SUSPENDED;
             pf_edit_report rep;
             assert_int_equal(pf_grid_apply_edits(m, &ed, 1, &rep), PF_OK);
+            shadow_edit(&sh, &ed);
             if (rep.changed) {
                 version++;
-                snap[version] = fresh_copy(m);
+                snprintf(g_where, sizeof g_where, "batch, edit to version %u: rect %d %d %u %u %c", version, r.x, r.y,
+                         r.w, r.h, c);
+                shadow_check(&sh, m);
+                snap[version] = fresh_copy(&sh);
                 uint64_t restarted = pf_batch_get_stats(b).restarted - restarted0;
                 PCHECK(restarted == (flags & PF_BATCH_FINISH_ON_EDIT ? 0u : suspended_now));
                 for (uint32_t k = 0; k < b->njobs; k++) PCHECK(b->jobs[k].state != PF__J_SUSPENDED);
@@ -609,6 +692,7 @@ static void run_batch_world(uint64_t seed, uint32_t flags)
         pf_ctx_destroy(fc[v]);
         pf_map_destroy(snap[v]);
     }
+    shadow_free(&sh);
     pf_batch_destroy(b);
     pf_map_destroy(m);
 }

@@ -60,10 +60,17 @@ static uint32_t random_open(const pf_map *m)
     return PF_NODE_NONE;
 }
 
-/* Checks one answer against the oracle; returns 0 (after printing) on disagreement. */
+/* Checks one answer against the oracle, and that `algo` gave it: A*, which answers where jump
+ * points cannot, is exact too and would pass every other check. Returns 0 (after printing) on
+ * disagreement. */
 static int check_answer(const pf_map *m, uint32_t s, uint32_t g, double want, pf_status st, const pf_stats *ps,
-                        const pf_path *path, const char *what, uint64_t seed)
+                        const pf_path *path, pf_algo algo, const char *what, uint64_t seed)
 {
+    if (ps->algo != algo || (ps->detail & PF_DETAIL_FALLBACK)) {
+        printf("seed %llu %s: (%u -> %u) answered by %s, detail %#x\n", (unsigned long long)seed, what, s, g,
+               pf_algo_name(ps->algo), (unsigned)ps->detail);
+        return 0;
+    }
     if (isinf(want)) {
         if (st != PF_NO_PATH || path->len != 0) {
             printf("seed %llu %s: (%u -> %u) expected no path, got %s len %u\n", (unsigned long long)seed, what, s,
@@ -91,10 +98,13 @@ static void run_random(pf_moves mv, uint64_t base_seed)
 {
     static const double densities[] = {0.0, 0.05, 0.1, 0.2, 0.3, 0.35, 0.45, 0.6};
     int grids = (int)(160 * env_scale());
+    if (grids < 8) grids = 8; /* every density once at any scale: at 0.001 none ran and it passed */
     uint32_t *cells = malloc(4096 * sizeof *cells);
     uint32_t *cells2 = malloc(4096 * sizeof *cells2);
     int failures = 0;
-    long queries = 0;
+    /* found: paths found; differ: of those, JPS+ expanded or pushed other than JPS did, the sign
+     * that it jumped by its distances (without them it runs JPS's scans, step for step) */
+    long queries = 0, found = 0, differ = 0;
     for (int gi = 0; gi < grids && failures < 5; gi++) {
         uint64_t seed = base_seed + (uint64_t)gi;
         rng_state = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
@@ -115,8 +125,12 @@ static void run_random(pf_moves mv, uint64_t base_seed)
             pf_status r1 = pf_search(a, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS}, &p1, &s1);
             pf_status r2 = pf_search(b, s, g, &(pf_search_desc){.algo = PF_ALGO_JPS_PLUS}, &p2, &s2);
             queries++;
-            if (!check_answer(m, s, g, want, r1, &s1, &p1, "jps", seed)) failures++;
-            if (!check_answer(m, s, g, want, r2, &s2, &p2, "jps+", seed)) failures++;
+            if (!check_answer(m, s, g, want, r1, &s1, &p1, PF_ALGO_JPS, "jps", seed)) failures++;
+            if (!check_answer(m, s, g, want, r2, &s2, &p2, PF_ALGO_JPS_PLUS, "jps+", seed)) failures++;
+            if (r1 == PF_OK) {
+                found++;
+                differ += s1.expanded != s2.expanded || s1.pushed != s2.pushed;
+            }
             if (r1 != r2 || (r1 == PF_OK && fabs(s1.cost - s2.cost) > 1e-9)) {
                 printf("seed %llu: jps and jps+ disagree on (%u -> %u)\n", (unsigned long long)seed, s, g);
                 failures++;
@@ -128,8 +142,11 @@ static void run_random(pf_moves mv, uint64_t base_seed)
     }
     free(cells);
     free(cells2);
-    printf("%s: %d grids, %ld queries, %d failures\n", mv == PF_MOVES_8_CUT ? "8cut" : "8", grids, queries, failures);
+    printf("%s: %d grids, %ld queries, %ld paths, %ld where JPS+ searched unlike JPS, %d failures\n",
+           mv == PF_MOVES_8_CUT ? "8cut" : "8", grids, queries, found, differ, failures);
     assert_int_equal(failures, 0);
+    /* some 60% of the paths at every scale tried */
+    assert_true(found > 0 && differ * 4 > found);
 }
 
 static void test_random_no_cut(void **state)
@@ -150,6 +167,8 @@ static void test_random_wide(void **state)
     (void)state;
     int failures = 0;
     int grids = (int)(12 * env_scale());
+    if (grids < 2) grids = 2; /* both corner rules at any scale: at 0.08 none ran and it passed */
+    long queries = 0;
     uint32_t *cells = malloc(90000 * sizeof(uint32_t));
     for (int gi = 0; gi < grids && !failures; gi++) {
         uint64_t seed = 77000 + (uint64_t)gi;
@@ -168,9 +187,10 @@ static void test_random_wide(void **state)
                 pf_path p = {.nodes = cells, .capacity = 90000};
                 pf_stats ps;
                 for (int alg = 0; alg < 2; alg++) {
-                    pf_status r = pf_search(ctx, s, g, &(pf_search_desc){.algo = alg ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS},
-                                            &p, &ps);
-                    if (!check_answer(m, s, g, all[g], r, &ps, &p, alg ? "wide jps+" : "wide jps", seed)) failures++;
+                    pf_algo algo = alg ? PF_ALGO_JPS_PLUS : PF_ALGO_JPS;
+                    pf_status r = pf_search(ctx, s, g, &(pf_search_desc){.algo = algo}, &p, &ps);
+                    if (!check_answer(m, s, g, all[g], r, &ps, &p, algo, alg ? "wide jps+" : "wide jps", seed)) failures++;
+                    queries++;
                 }
             }
             free(all);
@@ -179,7 +199,9 @@ static void test_random_wide(void **state)
         pf_map_destroy(m);
     }
     free(cells);
+    printf("wide: %d grids, %ld searches, %d failures\n", grids, queries, failures);
     assert_int_equal(failures, 0);
+    assert_true(queries > 0);
 }
 
 int main(void)

@@ -97,6 +97,20 @@ static int slow_los(const grid *g, uint32_t a, uint32_t b, int32_t K)
     return 1;
 }
 
+/* String pulling as pf_anyangle.h states it, by slow_los: from each waypoint the path goes on while
+ * the next grid node is in sight, and the node before the first one out of sight is the next
+ * waypoint. Returns the number of waypoints written to out. */
+static uint32_t slow_pull(const grid *g, const uint32_t *p, uint32_t len, int32_t K, uint32_t *out)
+{
+    uint32_t n = 0, anchor = p[0];
+    out[n++] = anchor;
+    for (uint32_t k = 1; k < len; k++) {
+        if (k + 1 < len && slow_los(g, anchor, p[k + 1], K)) continue;
+        out[n++] = anchor = p[k];
+    }
+    return n;
+}
+
 static double euclid(const grid *g, uint32_t a, uint32_t b)
 {
     double dx = (double)(a % (uint32_t)g->w) - (double)(b % (uint32_t)g->w);
@@ -147,7 +161,7 @@ static void check_map(uint64_t seed, counts *n)
     }
     pf_ctx *c;
     assert_int_equal(pf_ctx_create(m, NULL, &c), PF_OK);
-    uint32_t *p = malloc(w * h * sizeof *p), *q = malloc(w * h * sizeof *q);
+    uint32_t *p = malloc(w * h * sizeof *p), *q = malloc(w * h * sizeof *q), *ref = malloc(w * h * sizeof *ref);
     for (int i = 0; i < 20; i++) {
         uint32_t s = rng_below(&rs, w * h), t = rng_below(&rs, w * h);
         pf_search_desc d = {.unit_size = (uint32_t)K};
@@ -170,6 +184,18 @@ static void check_map(uint64_t seed, counts *n)
         assert_int_equal(q[nw - 1], t);
         assert_true(close_to(sum, len));
         assert_true(len <= st.cost + 1e-9);
+        /* the grid path itself, unpulled, passes the checks above: the waypoints must be the
+         * greedy pull's */
+        uint32_t nr = slow_pull(&g, p, path.len, K, ref);
+        if (nr != nw || memcmp(ref, q, nw * sizeof *q) != 0) {
+            uint32_t k = 0;
+            while (k < nr && k < nw && ref[k] == q[k]) k++;
+            print_message("smoothed %u -> %u size %d: %u waypoints, the greedy pull %u; first differs at %u: %u, reference "
+                          "%u (seed %llu)\n",
+                          s, t, K, nw, nr, k, k < nw ? q[k] : PF_NODE_NONE, k < nr ? ref[k] : PF_NODE_NONE,
+                          (unsigned long long)seed);
+            fail();
+        }
         n->smoothed++;
         n->saved += st.cost > 0 ? 1.0 - len / st.cost : 0.0;
         n->saved_n++;
@@ -210,6 +236,7 @@ static void check_map(uint64_t seed, counts *n)
     }
     free(p);
     free(q);
+    free(ref);
     pf_ctx_destroy(c);
     pf_map_destroy(m);
     free(cells);
@@ -300,11 +327,15 @@ static void test_theta_edges(void **state)
     pf_status r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA}, NULL, &st);
     assert_int_equal(r, PF_OK);
     assert_true(pf_ctx_mem_size(c) == before + 8 * 8 * sizeof(uint32_t));
+    /* under both limits (the answer costs 5.6056) the search stops at the limit: any other
+     * status, an error included, is a failure too */
     double limit = st.cost - 0.05;
     r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA, .max_cost = limit}, NULL, &st);
-    assert_true(r != PF_OK || st.cost <= limit);
+    assert_int_equal(r, PF_LIMIT_REACHED);
+    assert_true(isinf(st.cost));
     r = pf_search(c, s, g, &(pf_search_desc){.algo = PF_ALGO_THETA, .max_cost = 5.493}, NULL, &st);
-    assert_true(r != PF_OK || st.cost <= 5.493);
+    assert_int_equal(r, PF_LIMIT_REACHED);
+    assert_true(isinf(st.cost));
     pf_ctx_destroy(c);
     pf_map_destroy(m);
     assert_int_equal(pf_grid_create(&(pf_grid_desc){.width = 4, .height = 4, .moves = PF_MOVES_HEX}, &m), PF_OK);
