@@ -160,8 +160,9 @@ typedef struct cli_waits {
 int      cli_waits_read(cli_waits *w);
 void     cli_waits_frame(const cli_waits *before, const cli_waits *after, double *busiest_ms, double *wait_ms);
 /* --weight W is read by wastar, jps and jps+ only: given with another algorithm it is an error
- * (message printed, returns 0) rather than silently ignored. */
-int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given);
+ * (message printed, returns 0) rather than silently ignored. `grid`: 0 for a graph, where the
+ * message names wastar alone (no JPS there). */
+int      cli_check_weight(const char *cmd, pf_algo algo, int weight_given, int grid);
 /* --moves 4|8|8cut|hex */
 int      cli_parse_moves(const char *cmd, const char *s, pf_moves *out);
 /* A replay order log (orders.c; the format is in `pathfind replay --help`), read whole through the

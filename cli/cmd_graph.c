@@ -63,7 +63,7 @@ static int parse_args(int argc, char **argv, graph_args *g)
         cli_error("graph", "%s works on grids only", pf_algo_name(g->d.algo));
         return 2;
     }
-    if (!cli_check_weight("graph", g->d.algo, g->weight_given)) return 2;
+    if (!cli_check_weight("graph", g->d.algo, g->weight_given, 0)) return 2;
     if (g->d.algo == PF_ALGO_WASTAR && g->d.weight == 0) g->d.weight = 1.5;
     const char *const in_opts[] = {"GRAPH", "PAIRS", "--co"}, *const ins[] = {g->gr, g->pairs, g->co};
     if (cli_out_names_input("graph", "--csv", g->csv, 3, in_opts, ins)) return 2;

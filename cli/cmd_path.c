@@ -84,7 +84,7 @@ int pf_cli_path(int argc, char **argv)
     static const char *const names[4] = {"SX", "SY", "GX", "GY"};
     for (int k = 0; k < 4; k++)
         if (!cli_parse_int("path", names[k], pos[k + 1], -2147483647L, 2147483647L, &c[k])) return 2;
-    if (!cli_check_weight("path", d.algo, weight_given)) return 2;
+    if (!cli_check_weight("path", d.algo, weight_given, 1)) return 2;
     if (!cli_filter_done("path", &filt, &d.filter)) return 2;
     if (d.filter && (smooth || d.algo == PF_ALGO_THETA)) {
         cli_error("path", "--classes goes with grid paths (not --smooth or theta)");

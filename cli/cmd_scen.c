@@ -116,7 +116,7 @@ static int parse_args(int argc, char **argv, scen_args *a)
         fputs(HELP, stderr);
         return 2;
     }
-    if (!cli_check_weight("scen", a->d.algo, a->weight_given)) return 2;
+    if (!cli_check_weight("scen", a->d.algo, a->weight_given, 1)) return 2;
     if (!cli_filter_done("scen", &a->filt, &a->d.filter)) return 2;
     if (!cli_check_moves("scen", a->moves, a->d.algo, 0, a->d.unit_size)) return 2;
     /* usage errors, as replay says them */

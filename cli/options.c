@@ -69,11 +69,10 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
     return 1;
 }
 
-int cli_check_weight(const char *cmd, pf_algo algo, int weight_given)
+int cli_check_weight(const char *cmd, pf_algo algo, int weight_given, int grid)
 {
     if (!weight_given || algo == PF_ALGO_WASTAR || algo == PF_ALGO_JPS || algo == PF_ALGO_JPS_PLUS) return 1;
-    /* graph runs no JPS: naming it there would send the user from one refusal to another */
-    const int grid = strcmp(cmd, "graph") != 0;
+    /* a graph runs no JPS: naming it there would send the user from one refusal to another */
     cli_error(cmd, "--weight applies to %s; %s ignores it (drop it or pick %s)", grid ? "wastar, jps and jps+" : "wastar",
               pf_algo_name(algo), grid ? "one of those" : "wastar");
     return 0;

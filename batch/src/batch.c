@@ -217,8 +217,6 @@ pf_status pf_batch_create(const pf_map *map, const pf_batch_desc *desc, pf_batch
     batch_cfg c;
     pf_status st = resolve(map, desc, &c, 0);
     if (st != PF_OK) return st;
-    /* contexts attach the batch's accelerator whatever its cells (pf__new_ctx: an adopted one may
-     * be stale), so the desc's is checked here, as pf_ctx_use_accel would */
     if ((st = tables_match(map, &c)) != PF_OK) return st;
     pf_allocator a = pf__alloc_resolve(&c.d.allocator);
     pf_batch *b = pf__calloc(&a, sizeof *b, 64);

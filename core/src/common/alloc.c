@@ -47,7 +47,6 @@ static void default_free(void *p, size_t size, void *user)
     free(p);
 }
 
-
 static void *none_alloc(size_t size, size_t align, void *user)
 {
     (void)size;
